@@ -1,0 +1,10 @@
+//! `team demo`: (being built).
+
+/// Arguments of `team demo`.
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> i32 {
+    let e = crate::outcome::TeamError::failed("this command is not built yet");
+    super::report_error("demo", false, &e)
+}

@@ -1,0 +1,10 @@
+//! `team fake-seat`: (being built).
+
+/// Arguments of `team fake-seat`.
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> i32 {
+    let e = crate::outcome::TeamError::failed("this command is not built yet");
+    super::report_error("fake-seat", false, &e)
+}

@@ -1,0 +1,77 @@
+//! Time and ids, with the test overrides the binary reads.
+//!
+//! `TEAM_NOW` (RFC 3339) fixes the clock, `TEAM_ID_SEED` makes message ids a deterministic
+//! sequence, `TEAM_TIME_SCALE` (a float in (0, 1]) shortens every wait. None of these can
+//! change *who* a caller is; they only make output repeatable in tests.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Now, or the instant `TEAM_NOW` names.
+pub fn now() -> DateTime<Utc> {
+    if let Ok(v) = std::env::var("TEAM_NOW") {
+        if let Ok(t) = DateTime::parse_from_rfc3339(v.trim()) {
+            return t.with_timezone(&Utc);
+        }
+    }
+    Utc::now()
+}
+
+/// An ISO-8601 timestamp for history lines (seconds precision, `Z`).
+pub fn now_iso() -> String {
+    now().to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh message id: a v4 UUID, or with `TEAM_ID_SEED=<n>` a deterministic UUID-shaped
+/// id built from the seed and a per-process counter.
+pub fn new_id() -> String {
+    if let Ok(seed) = std::env::var("TEAM_ID_SEED") {
+        if let Ok(seed) = seed.trim().parse::<u64>() {
+            let n = SEQ.fetch_add(1, Ordering::Relaxed);
+            let hi = seed;
+            let lo = n;
+            return format!(
+                "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+                (hi >> 32) as u32,
+                (hi >> 16) as u16,
+                (hi & 0xfff) as u16,
+                (lo >> 48) as u16 & 0xfff,
+                lo & 0xffff_ffff_ffff
+            );
+        }
+    }
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// The factor every wait is multiplied by (`TEAM_TIME_SCALE`; tests only shorten).
+pub fn time_scale() -> f64 {
+    std::env::var("TEAM_TIME_SCALE")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|f| *f > 0.0 && *f <= 1.0)
+        .unwrap_or(1.0)
+}
+
+/// A wait of `ms` milliseconds, scaled.
+pub fn scaled(ms: u64) -> Duration {
+    Duration::from_micros(((ms as f64) * 1000.0 * time_scale()) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeded_ids_are_uuid_shaped_and_distinct() {
+        std::env::set_var("TEAM_ID_SEED", "7");
+        let a = new_id();
+        let b = new_id();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 36);
+        assert!(uuid::Uuid::parse_str(&a).is_ok());
+        std::env::remove_var("TEAM_ID_SEED");
+    }
+}

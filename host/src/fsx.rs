@@ -1,0 +1,165 @@
+//! Files the host writes and reads safely: created with their mode (never chmod after),
+//! opened with O_NOFOLLOW, whole-file writes by temp + fsync + rename.
+//!
+//! Invariant: a symbolic link or FIFO anywhere on the ladder from a trusted base down to the
+//! file is refused, never followed. Every function here returns an `io::Error` whose message
+//! names the offending path; callers turn it into a refusal.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+fn refuse(path: &Path, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {what}; refusing to follow it", path.display()),
+    )
+}
+
+/// Checks one existing path entry: a symlink or FIFO is refused; `Ok(false)` when absent.
+pub fn check_entry(path: &Path) -> io::Result<bool> {
+    match fs::symlink_metadata(path) {
+        Ok(m) => {
+            let t = m.file_type();
+            if t.is_symlink() {
+                Err(refuse(path, "a symbolic link"))
+            } else if t.is_fifo() {
+                Err(refuse(path, "a FIFO"))
+            } else {
+                Ok(true)
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks every entry from `base` (inclusive) down to `path` (inclusive) that exists.
+pub fn check_ladder(base: &Path, path: &Path) -> io::Result<()> {
+    check_entry(base)?;
+    let rel = path.strip_prefix(base).unwrap_or(path);
+    let mut cur = base.to_path_buf();
+    for c in rel.components() {
+        cur.push(c);
+        if !check_entry(&cur)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Creates `base/rel` and every missing directory between, each with `mode`; an existing
+/// symlink, FIFO or non-directory on the way is refused. `base` itself is created (with
+/// its parents, mode `mode`) when missing.
+pub fn ensure_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
+    if !check_entry(base)? {
+        fs::DirBuilder::new().recursive(true).mode(mode).create(base)?;
+    }
+    let mut cur = base.to_path_buf();
+    for c in rel.components() {
+        cur.push(c);
+        match fs::DirBuilder::new().mode(mode).create(&cur) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                check_entry(&cur)?;
+                if !fs::symlink_metadata(&cur)?.is_dir() {
+                    return Err(refuse(&cur, "not a directory"));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(cur)
+}
+
+/// Opens `path` for appending (created with `mode`), refusing a symlink or FIFO at it.
+pub fn open_append(path: &Path, mode: u32) -> io::Result<File> {
+    if check_entry(path)? && !fs::symlink_metadata(path)?.is_file() {
+        return Err(refuse(path, "not a regular file"));
+    }
+    OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(mode)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| annotate(path, e))
+}
+
+/// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist.
+pub fn read_to_string(path: &Path) -> io::Result<Option<String>> {
+    if !check_entry(path)? {
+        return Ok(None);
+    }
+    let mut f = OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| annotate(path, e))?;
+    if !f.metadata()?.is_file() {
+        return Err(refuse(path, "not a regular file"));
+    }
+    let mut s = String::new();
+    f.read_to_string(&mut s).map_err(|e| annotate(path, e))?;
+    Ok(Some(s))
+}
+
+/// Writes `bytes` to `path` whole: a temp file beside it created with `mode`, fsync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    check_entry(path)?;
+    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(&tmp)
+        .map_err(|e| annotate(&tmp, e))?;
+    let res = f.write_all(bytes).and_then(|_| f.sync_all());
+    drop(f);
+    if let Err(e) = res.and_then(|_| fs::rename(&tmp, path)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(annotate(path, e));
+    }
+    Ok(())
+}
+
+fn annotate(path: &Path, e: io::Error) -> io::Error {
+    if e.raw_os_error() == Some(nix::libc::ELOOP) {
+        return refuse(path, "a symbolic link");
+    }
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn atomic_write_sets_mode_and_refuses_symlink() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        write_atomic(&p, b"x", 0o600).unwrap();
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        let l = d.path().join("l");
+        std::os::unix::fs::symlink(&p, &l).unwrap();
+        assert!(write_atomic(&l, b"y", 0o600).is_err());
+        assert!(open_append(&l, 0o600).is_err());
+        assert!(read_to_string(&l).is_err());
+    }
+
+    #[test]
+    fn ensure_dirs_refuses_symlinked_rung() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real");
+        fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, d.path().join("a")).unwrap();
+        assert!(ensure_dirs(d.path(), Path::new("a/b"), 0o700).is_err());
+        let made = ensure_dirs(d.path(), Path::new("x/y"), 0o700).unwrap();
+        assert_eq!(fs::metadata(&made).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+}

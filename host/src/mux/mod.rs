@@ -1,0 +1,1 @@
+//! The terminal multiplexer port (being built).

@@ -1,0 +1,171 @@
+//! Outcome words, exit codes, and the one error type that crosses the command boundary.
+//!
+//! Invariant: nothing below `cli` prints. Lower layers return `TeamError` (or plain data);
+//! the command layer turns it into exactly one stderr line (plain runs) or exactly one
+//! `team.error` document on stdout (`--json`), and the process exits with `kind.exit_code()`.
+
+use serde_json::{json, Value};
+use std::fmt;
+
+/// What went wrong, at the granularity that decides the exit code and the error id's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The invocation cannot be read (bad flags, conflicting arguments): exit 2.
+    Usage,
+    /// The team file (or another input file) cannot be read: exit 2.
+    BadFile,
+    /// Nothing sent on purpose (admission, unknown seat, --wait, …): exit 1.
+    Refused,
+    /// The message is safely on disk but nothing was typed: exit 1.
+    Held,
+    /// A line was typed and never taken: exit 1.
+    NotSubmitted,
+    /// The seat was not reached: exit 1.
+    Unreachable,
+    /// A waited frame got no reply in its window: exit 1.
+    Timeout,
+    /// Anything else that stops a command (an I/O failure, a broken profile): exit 1.
+    Failed,
+}
+
+impl Kind {
+    /// The process exit code for this kind.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Kind::Usage | Kind::BadFile => 2,
+            _ => 1,
+        }
+    }
+
+    /// The row part of an error id (`send.<row>`).
+    pub fn row(self) -> &'static str {
+        match self {
+            Kind::Usage => "usage",
+            Kind::BadFile => "bad-file",
+            Kind::Refused => "refused",
+            Kind::Held => "held",
+            Kind::NotSubmitted => "not-submitted",
+            Kind::Unreachable => "unreachable",
+            Kind::Timeout => "timeout",
+            Kind::Failed => "failed",
+        }
+    }
+}
+
+/// The error every command returns: its kind, a stable id, the message a plain run prints
+/// after `team <command>: `, and an optional way out.
+#[derive(Debug, Clone)]
+pub struct TeamError {
+    pub kind: Kind,
+    /// Stable id `<command>.<row>`; filled by the command layer when left empty below it.
+    pub id: String,
+    pub message: String,
+    pub repair: Option<String>,
+}
+
+impl TeamError {
+    pub fn new(kind: Kind, message: impl Into<String>) -> Self {
+        TeamError { kind, id: String::new(), message: message.into(), repair: None }
+    }
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(Kind::Usage, message)
+    }
+    pub fn bad_file(message: impl Into<String>) -> Self {
+        Self::new(Kind::BadFile, message)
+    }
+    /// A refusal; the message gets the spec's `refused: ` prefix.
+    pub fn refused(message: impl AsRef<str>) -> Self {
+        Self::new(Kind::Refused, format!("refused: {}", message.as_ref()))
+    }
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::new(Kind::Failed, message)
+    }
+    pub fn with_repair(mut self, repair: impl Into<String>) -> Self {
+        self.repair = Some(repair.into());
+        self
+    }
+    /// Set an explicit id (`register.no-seat`, …) instead of `<command>.<row>`.
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = id.into();
+        self
+    }
+    /// The id, defaulting to `<command>.<row>`.
+    pub fn id_for(&self, command: &str) -> String {
+        if self.id.is_empty() {
+            format!("{command}.{}", self.kind.row())
+        } else {
+            self.id.clone()
+        }
+    }
+
+    /// The `team.error` document.
+    pub fn document(&self, command: &str) -> Value {
+        json!({
+            "schema": {"name": "team.error", "version": 1},
+            "error": {
+                "id": self.id_for(command),
+                "message": self.message,
+                "repair": self.repair,
+            }
+        })
+    }
+
+    /// The plain stderr text: `team <command>: <message>` and, when there is one, the repair.
+    pub fn plain(&self, command: &str) -> String {
+        match &self.repair {
+            Some(r) => format!("team {command}: {}\n{r}\n", self.message),
+            None => format!("team {command}: {}\n", self.message),
+        }
+    }
+}
+
+impl fmt::Display for TeamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TeamError {}
+
+impl From<std::io::Error> for TeamError {
+    fn from(e: std::io::Error) -> Self {
+        TeamError::failed(e.to_string())
+    }
+}
+
+pub type Result<T, E = TeamError> = std::result::Result<T, E>;
+
+/// Pretty-print a JSON document the way every `--json` run does (two-space indent, newline).
+pub fn render_json(doc: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(doc).expect("a Value always serialises");
+    s.push('\n');
+    s
+}
+
+/// The context line every run that reads a team file opens with.
+pub fn context_line(project: &str, session: &str) -> String {
+    format!("team {project}, session \"{session}\"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_spec_table() {
+        assert_eq!(Kind::Usage.exit_code(), 2);
+        assert_eq!(Kind::BadFile.exit_code(), 2);
+        assert_eq!(Kind::Refused.exit_code(), 1);
+        assert_eq!(Kind::NotSubmitted.exit_code(), 1);
+    }
+
+    #[test]
+    fn error_document_matches_the_spec_shape() {
+        let e = TeamError::refused("x: no");
+        let doc = e.document("send");
+        assert_eq!(doc["error"]["id"], "send.refused");
+        assert_eq!(doc["error"]["message"], "refused: x: no");
+        assert!(doc["error"]["repair"].is_null());
+        assert_eq!(doc["schema"]["name"], "team.error");
+    }
+}

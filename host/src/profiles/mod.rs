@@ -1,0 +1,1 @@
+//! The wasmtime profile host (being built).
