@@ -60,6 +60,23 @@ pub fn scaled(ms: u64) -> Duration {
     Duration::from_micros(((ms as f64) * 1000.0 * time_scale()) as u64)
 }
 
+/// Measures a send's span in whole milliseconds; under a fixed `TEAM_NOW` the clock is
+/// frozen and every span reads 0, so transcripts stay byte for byte.
+pub struct Stopwatch(Option<std::time::Instant>);
+
+impl Stopwatch {
+    pub fn start() -> Self {
+        if std::env::var_os("TEAM_NOW").is_some() {
+            Stopwatch(None)
+        } else {
+            Stopwatch(Some(std::time::Instant::now()))
+        }
+    }
+    pub fn ms(&self) -> u64 {
+        self.0.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
