@@ -13,6 +13,9 @@
 //! The decision core (`deliver`) talks to one seat through the `Seat` trait so its timing rules
 //! are unit-tested here; `SeatPane` implements it over the real multiplexer and profile.
 
+mod pane;
+pub use pane::{dialog_word, screen_of, SeatPane};
+
 use crate::clock;
 use std::time::{Duration, Instant};
 
