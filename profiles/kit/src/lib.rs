@@ -63,7 +63,7 @@ macro_rules! export_profile {
                     crate::transcript_shows_drop_read(&rows, &id)
                 }
             }
-            $crate::__export_profile_bindings!(Component with_types_in $crate::bindings);
+            $crate::bindings::__export_profile_bindings!(Component with_types_in $crate::bindings);
         }
     };
 }
