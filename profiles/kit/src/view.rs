@@ -14,7 +14,7 @@ use crate::types::Screen;
 /// One screen row.
 #[derive(Debug, Clone)]
 pub struct Row {
-    /// The row's characters, trailing whitespace removed.
+    /// The row's characters, trailing ASCII blanks removed.
     pub text: String,
     /// One cell per character of `text`.
     pub cells: Vec<Cell>,
@@ -22,7 +22,8 @@ pub struct Row {
 
 impl Row {
     fn from_cells(mut cells: Vec<Cell>) -> Row {
-        while cells.last().map(|c| text::is_space(c.ch)).unwrap_or(false) {
+        // Only ASCII blanks are padding; a trailing U+00A0 is drawn on purpose (Claude's `❯` + NBSP).
+        while cells.last().map(|c| c.ch == ' ' || c.ch == '\t').unwrap_or(false) {
             cells.pop();
         }
         let text = cells.iter().map(|c| c.ch).collect();
