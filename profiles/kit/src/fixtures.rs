@@ -266,6 +266,28 @@ mod tests {
     }
 
     #[test]
+    fn conformance_is_not_vacuous() {
+        let all = all().unwrap();
+        let unknown = |_: &Screen| Reading { state: State::Unknown("x".into()), composer: Composer::Unreadable, last_error: None, why: String::new() };
+        assert_eq!(conformance(&all, unknown).len(), all.len());
+    }
+
+    #[test]
+    fn every_correction_names_a_fixture_and_a_field() {
+        let text = std::fs::read_to_string(screens_dir().join("corrections.json")).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for c in doc["corrections"].as_array().unwrap() {
+            let label = c["fixture"].as_str().unwrap();
+            let (dir, name) = label.split_once('/').unwrap();
+            let f = load(&screens_dir().join(dir), name).unwrap();
+            let field = c["field"].as_str().unwrap();
+            assert!(["state", "dialog", "composer", "working_hint", "last_turn_error"].contains(&field), "{label}: {field}");
+            assert_eq!(f.corrections.len(), 1, "{label}");
+            assert!(!c["reason"].as_str().unwrap().is_empty());
+        }
+    }
+
+    #[test]
     fn check_reports_each_mismatch() {
         let e = Expect { state: "idle".into(), dialog: None, composer: Some(Some(String::new())), working_hint: None, last_turn_error: None };
         let ok = Reading { state: State::Idle, composer: Composer::Empty, last_error: None, why: String::new() };

@@ -72,13 +72,24 @@ impl Row {
 
     /// The text from char index `start` on, with its faintness (see [`Tail`]).
     pub fn tail(&self, start: usize) -> Tail {
-        let cells = self.cells.get(start..).unwrap_or(&[]);
+        self.span(start, self.cells.len())
+    }
+
+    /// The text of char indices `start..end` (clamped), with its faintness (see [`Tail`]).
+    pub fn span(&self, start: usize, end: usize) -> Tail {
+        let end = end.min(self.cells.len());
+        let cells = self.cells.get(start.min(end)..end).unwrap_or(&[]);
         let text: String = cells.iter().map(|c| c.ch).collect();
         let significant: Vec<&Cell> = cells.iter().filter(|c| !text::is_space(c.ch)).collect();
         let faint_only = !significant.is_empty()
             && significant.iter().any(|c| c.style.faint)
             && significant.iter().all(|c| c.style.faint || c.style.reverse);
         Tail { text: text::trim(&text).to_string(), faint_only }
+    }
+
+    /// The char index of the last occurrence of `ch`.
+    pub fn rfind_char(&self, ch: char) -> Option<usize> {
+        self.cells.iter().rposition(|c| c.ch == ch)
     }
 }
 
