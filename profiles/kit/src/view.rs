@@ -109,15 +109,15 @@ pub struct View {
     pub rows: Vec<Row>,
     pub title: String,
     pub cols: usize,
-    /// True when the rows came with styling (faintness can be read).
+    /// True when the rows carry any escape sequence (faintness can be read).
     pub styled: bool,
 }
 
 impl View {
     /// Prepares `screen` for reading.
     pub fn new(screen: &Screen) -> View {
-        let styled = !screen.styled.is_empty();
-        let rows: Vec<Row> = if styled {
+        let styled = screen.styled.iter().any(|r| r.contains('\x1b'));
+        let rows: Vec<Row> = if !screen.styled.is_empty() {
             ansi::parse_rows(&screen.styled).into_iter().map(Row::from_cells).collect()
         } else {
             screen
