@@ -14,6 +14,8 @@
 //! are unit-tested here; `SeatPane` implements it over the real multiplexer and profile.
 
 mod pane;
+mod run;
+pub use run::{send_plain, PlainSend, Report};
 pub use pane::{dialog_word, screen_of, SeatPane};
 
 use crate::clock;
