@@ -787,7 +787,10 @@ fn shell_prompt() -> String {
 fn drop_path(line: &str, cwd: &Path) -> Option<PathBuf> {
     let tok = line
         .split_whitespace()
-        .map(|t| t.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | ',' | ';' | ':' | '<' | '>')).trim_end_matches('.'))
+        .map(|t| {
+            let q = |c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | ',' | ';' | ':' | '<' | '>');
+            t.trim_start_matches(q).trim_end_matches(|c: char| q(c) || c == '.')
+        })
         .find(|t| t.contains('/') && !t.ends_with('/'))?;
     let p = PathBuf::from(tok);
     Some(if p.is_absolute() { p } else { cwd.join(p) })

@@ -267,7 +267,8 @@ pub fn split_rows(text: &str) -> Vec<String> {
 
 /// Plain rows from styled rows: SGR removed, trailing spaces trimmed.
 pub fn plain_rows(styled: &[String]) -> Vec<String> {
-    styled.iter().map(|r| strip_ansi(r).trim_end().to_string()).collect()
+    // Only ASCII spaces: a composer row ends in U+00A0 after `❯`, which a reader must see.
+    styled.iter().map(|r| strip_ansi(r).trim_end_matches(' ').to_string()).collect()
 }
 
 #[cfg(test)]

@@ -51,7 +51,12 @@ impl Tmux {
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`).
     pub fn with_socket(socket: &str) -> Tmux {
-        Tmux { bin: "tmux".into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
+        Tmux::new("tmux", socket)
+    }
+
+    /// The adapter running program `bin` against server `socket` (a path or a bare name).
+    pub fn new(bin: &str, socket: &str) -> Tmux {
+        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
     }
 
     /// The argv prefix every call starts with (program and socket flag).
@@ -138,11 +143,13 @@ impl Mux for Tmux {
     }
 
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
-        let target = format!("={session}");
+        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
+        let target = format!("={session}:");
         let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
         if !out.ok() {
             let err = out.stderr_str();
-            if err.contains("can't find session") {
+            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
+            if err.contains("can't find session") || err.contains("can't find window") {
                 return Err(MuxError::NoSession(format!(
                     "{} has no session \"{session}\"",
                     self.server_name()

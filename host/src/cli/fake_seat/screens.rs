@@ -271,7 +271,7 @@ mod tests {
     fn rows_are_self_contained_and_keep_the_text() {
         let rows = rows_of(CLAUDE_IDLE.0);
         assert_eq!(rows.len(), 40);
-        let plain: Vec<String> = rows.iter().map(|r| strip_ansi(r).trim_end().to_string()).collect();
+        let plain: Vec<String> = rows.iter().map(|r| strip_ansi(r).trim_end_matches(' ').to_string()).collect();
         let txt = include_str!("../../../../tests/data/screens/claude-code-2.1.197/idle-empty-welcome.txt");
         let want: Vec<&str> = txt.strip_suffix('\n').unwrap().split('\n').collect();
         assert_eq!(plain, want);
