@@ -181,23 +181,31 @@ impl Mux for Tmux {
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
-        let info = self.pane_cmd(
-            pane,
-            "display-message",
-            &["display-message", "-p", "-t", &pane.id, "#{pane_width}\t#{pane_height}\t#{pane_title}"],
-        )?;
-        let info = info.stdout_str();
-        let info = info.strip_suffix('\n').unwrap_or(&info);
-        let mut f = info.splitn(3, '\t');
-        let cols = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-        let rows = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-        let title = f.next().unwrap_or("").to_string();
-        let styled = self.pane_cmd(pane, "capture-pane", &["capture-pane", "-p", "-e", "-t", &pane.id])?;
-        let styled = split_rows(&styled.stdout_str());
-        let plain = plain_rows(&styled);
+        // One tmux call (three commands): the server runs them back to back, so the size, the
+        // title and the rows are one moment of the pane, and the read costs one process.
         let start = format!("-{RECENT_ROWS}");
-        let recent = self.pane_cmd(pane, "capture-pane", &["capture-pane", "-p", "-t", &pane.id, "-S", &start])?;
-        let recent = split_rows(&recent.stdout_str());
+        let id = pane.id.as_str();
+        let out = self.pane_cmd(
+            pane,
+            "capture-pane",
+            &[
+                "display-message", "-p", "-t", id, "#{pane_width}\t#{pane_height}\t#{pane_title}", ";",
+                "capture-pane", "-p", "-e", "-t", id, ";",
+                "capture-pane", "-p", "-t", id, "-S", &start,
+            ],
+        )?;
+        let text = out.stdout_str();
+        let (info, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        let mut f = info.splitn(3, '\t');
+        let cols: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let rows: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let title = f.next().unwrap_or("").to_string();
+        // capture-pane prints every row of the screen, blank ones included: `rows` rows.
+        let mut all = split_rows(rest);
+        let n = (rows as usize).min(all.len());
+        let recent = all.split_off(n);
+        let styled = all;
+        let plain = plain_rows(&styled);
         Ok(Capture { styled, plain, title, cols, rows, recent })
     }
 
