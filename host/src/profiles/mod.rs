@@ -97,46 +97,10 @@ impl ProfileHost {
     /// that validates. A pin nothing satisfies, or no installed profile, is a refusal naming
     /// what is installed.
     pub fn load(&self, cli: &str, pins: &BTreeMap<String, String>) -> outcome::Result<Profile> {
-        let pin = match pins.get(cli) {
-            Some(text) => Some(pins::Requirement::parse(text).map_err(|e| {
-                TeamError::bad_file(format!("profiles: {cli}: {e}"))
-                    .with_repair("a pin is a version prefix such as \"1.4\", or comparators such as \">=1.2, <2\"")
-            })?),
-            None => None,
-        };
         let all = store::candidates(&self.config, Some(cli));
-        let installed = || {
-            if all.is_empty() {
-                "none".to_string()
-            } else {
-                all.iter().map(|c| format!("{} {} ({})", c.id, c.version_text, c.source)).collect::<Vec<_>>().join(", ")
-            }
-        };
-        if all.is_empty() {
-            return Err(TeamError::refused(format!("no profile for cli \"{cli}\" is installed; installed: {}", store::installed_summary(&self.config))));
-        }
-        let mut fitting: Vec<&store::Candidate> = all
-            .iter()
-            .filter(|c| match (&c.version, &pin) {
-                (Ok(v), Some(req)) => req.matches(v),
-                (Ok(_), None) => true,
-                (Err(_), _) => false,
-            })
-            .collect();
-        if fitting.is_empty() {
-            let why = match &pin {
-                Some(req) => format!("the team pins {cli} to \"{req}\" and no installed {cli} profile satisfies it; installed: {}", installed()),
-                None => format!("no usable {cli} profile is installed; installed: {}", installed()),
-            };
-            return Err(TeamError::refused(why));
-        }
-        // Highest version first; on a tie the dropped-in file (the user's deliberate choice).
-        fitting.sort_by(|a, b| {
-            let (va, vb) = (a.version.as_ref().unwrap(), b.version.as_ref().unwrap());
-            vb.cmp(va).then_with(|| matches!(a.source, Source::Bundled).cmp(&matches!(b.source, Source::Bundled)))
-        });
+        let order = select(&self.config, cli, pins, &all)?;
         let mut notes = Vec::new();
-        for c in fitting {
+        for c in order {
             match self.load_candidate(c) {
                 Ok(mut p) => {
                     p.notes = notes;
@@ -144,6 +108,23 @@ impl ProfileHost {
                     return Ok(p);
                 }
                 Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+            }
+        }
+        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+    }
+
+    /// Which of `available` (from `available()`) `load(cli, pins)` would use, without
+    /// loading anything: the first valid one in `load`'s order.
+    pub fn resolve<'a>(&self, cli: &str, pins: &BTreeMap<String, String>, available: &'a [Available]) -> outcome::Result<&'a Available> {
+        let all = store::candidates(&self.config, Some(cli));
+        let order = select(&self.config, cli, pins, &all)?;
+        let mut notes = Vec::new();
+        for c in order {
+            if let Some(a) = available.iter().find(|a| a.id == c.id && a.version == c.version_text && a.source == c.source) {
+                match &a.validity {
+                    Ok(()) => return Ok(a),
+                    Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                }
             }
         }
         Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
@@ -211,6 +192,42 @@ impl ProfileHost {
         p.description = d;
         Ok(p)
     }
+}
+
+/// The candidates for `cli` that the team's pin accepts, best first: highest version, and on
+/// a tie the dropped-in file (the user's deliberate choice). A bad pin is a bad team file;
+/// no installed profile, or none the pin accepts, is a refusal naming what is installed.
+fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'a [store::Candidate]) -> outcome::Result<Vec<&'a store::Candidate>> {
+    let pin = match pins.get(cli) {
+        Some(text) => Some(pins::Requirement::parse(text).map_err(|e| {
+            TeamError::bad_file(format!("profiles: {cli}: {e}"))
+                .with_repair("a pin is a version prefix such as \"1.4\" (1.4.x), or comparators such as \">=1.2, <2\"")
+        })?),
+        None => None,
+    };
+    let installed = || all.iter().map(|c| format!("{} {} ({})", c.id, c.version_text, c.source)).collect::<Vec<_>>().join(", ");
+    if all.is_empty() {
+        return Err(TeamError::refused(format!("no profile for cli \"{cli}\" is installed; installed: {}", store::installed_summary(config))));
+    }
+    let mut fitting: Vec<&store::Candidate> = all
+        .iter()
+        .filter(|c| match (&c.version, &pin) {
+            (Ok(v), Some(req)) => req.matches(v),
+            (Ok(_), None) => true,
+            (Err(_), _) => false,
+        })
+        .collect();
+    if fitting.is_empty() {
+        return Err(TeamError::refused(match &pin {
+            Some(req) => format!("the team pins {cli} to \"{req}\" and no installed {cli} profile satisfies it; installed: {}", installed()),
+            None => format!("no usable {cli} profile is installed; installed: {}", installed()),
+        }));
+    }
+    fitting.sort_by(|a, b| {
+        let (va, vb) = (a.version.as_ref().expect("filtered"), b.version.as_ref().expect("filtered"));
+        vb.cmp(va).then_with(|| matches!(a.source, Source::Bundled).cmp(&matches!(b.source, Source::Bundled)))
+    });
+    Ok(fitting)
 }
 
 fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), String> {

@@ -102,16 +102,18 @@ pub enum DialogKind {
 }
 
 impl DialogKind {
-    /// The WIT spelling, also used in `--json` documents.
+    /// The word `--json` documents use: the WIT case with `_` for `-`, as the screen
+    /// fixtures' `.meta.json` spell it, so a vendor can compare `team profile explain`
+    /// output with a fixture's expectation directly.
     pub fn word(self) -> &'static str {
         match self {
             DialogKind::Question => "question",
             DialogKind::Permission => "permission",
             DialogKind::Trust => "trust",
-            DialogKind::VendorNotice => "vendor-notice",
-            DialogKind::ProviderError => "provider-error",
-            DialogKind::RateLimit => "rate-limit",
-            DialogKind::HeldMessage => "held-message",
+            DialogKind::VendorNotice => "vendor_notice",
+            DialogKind::ProviderError => "provider_error",
+            DialogKind::RateLimit => "rate_limit",
+            DialogKind::HeldMessage => "held_message",
         }
     }
 }
@@ -179,8 +181,8 @@ pub enum TurnError {
 impl TurnError {
     pub fn word(self) -> &'static str {
         match self {
-            TurnError::RateLimit => "rate-limit",
-            TurnError::ProviderError => "provider-error",
+            TurnError::RateLimit => "rate_limit",
+            TurnError::ProviderError => "provider_error",
         }
     }
 }
