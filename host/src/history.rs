@@ -1,1 +1,525 @@
-//! (being built)
+//! The message history and the daily log.
+//!
+//! Owns `<config>/<project>-<hash8>/messages.jsonl` (with `.1` and `.2`), where `<hash8>` is
+//! the first 8 hex digits of the sha256 of the canonical checkout root, and
+//! `<root>/.agents/team.log`.
+//!
+//! Invariants:
+//! - every history line is one JSON object written by ONE `write(2)` on an `O_APPEND` file,
+//!   under an exclusive `flock` on `<project dir>/messages.lock` that also covers rotation, so
+//!   concurrent appends from many processes are never torn, interleaved or lost — including
+//!   the append that rotates;
+//! - the log rotates when the next line would take `messages.jsonl` past 1 MB: `.1` becomes
+//!   `.2` (the old `.2` is dropped), the current file becomes `.1`; three files at most;
+//! - files are created 0600, the project folder 0700, everything is opened with O_NOFOLLOW,
+//!   and a symbolic link or FIFO anywhere on the ladder from `<config>` down is refused
+//!   (`fsx`), never followed;
+//! - reading writes nothing: a reader takes a shared lock only when the lock file already
+//!   exists, and skips (and counts) a line it cannot parse rather than failing the run;
+//! - `team.log` lines carry the command, caller, seat, outcome and sizes — never a body.
+
+use crate::fsx;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+/// `messages.jsonl` rotates when the next line would take it past this many bytes.
+pub const ROTATE_BYTES: u64 = 1024 * 1024;
+/// The current history file's name inside the project folder.
+pub const MESSAGES: &str = "messages.jsonl";
+/// The lock file that serialises appends and rotation (never holds data).
+pub const LOCK: &str = "messages.lock";
+
+const FILE_MODE: u32 = 0o600;
+const DIR_MODE: u32 = 0o700;
+
+/// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
+/// left out of the line when absent (`None`, or an empty `failed`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+pub struct MessageLine {
+    pub ts: String,
+    pub from: String,
+    pub to: String,
+    pub body: String,
+    pub id: String,
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The first 8 hex digits of the sha256 of the canonical checkout root (the root as given
+/// when it cannot be canonicalised, e.g. it no longer exists).
+pub fn root_hash(root: &Path) -> String {
+    let canon = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let digest = Sha256::digest(canon.as_os_str().as_bytes());
+    digest.iter().take(4).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The folder name `<project>-<hash8>`. A project name is one path component: any
+/// character outside `[A-Za-z0-9._-]` (a `/` above all) becomes `_`, and a leading `.`
+/// becomes `_`, so the name can never climb out of `<config>`.
+pub fn project_dir_name(project: &str, root: &Path) -> String {
+    let mut name: String = project
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        name.replace_range(0..0, "_");
+    }
+    format!("{name}-{}", root_hash(root))
+}
+
+/// `<config>/<project>-<hash8>`.
+pub fn project_dir(project: &str, root: &Path) -> PathBuf {
+    crate::paths::config_dir().join(project_dir_name(project, root))
+}
+
+/// Appends one line to the project's history (rotating at [`ROTATE_BYTES`]).
+pub fn append_message(project: &str, root: &Path, line: &MessageLine) -> io::Result<()> {
+    let config = crate::paths::config_dir();
+    let dir = fsx::ensure_dirs(&config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
+    append_message_in(&dir, line, ROTATE_BYTES)
+}
+
+/// Appends one line to `dir/messages.jsonl`, rotating when the next line would take the
+/// file past `limit` bytes. `dir` must exist (its ladder is the caller's to check:
+/// [`append_message`] builds it with `fsx::ensure_dirs`). Tests reach the rotation through
+/// `limit`; the product always passes [`ROTATE_BYTES`].
+pub fn append_message_in(dir: &Path, line: &MessageLine, limit: u64) -> io::Result<()> {
+    let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    fsx::check_entry(dir)?;
+    let lock = Locked::exclusive(&dir.join(LOCK))?;
+    let current = dir.join(MESSAGES);
+    let size = if fsx::check_entry(&current)? { fs::symlink_metadata(&current)?.len() } else { 0 };
+    if size > 0 && size + bytes.len() as u64 > limit {
+        rotate(dir)?;
+    }
+    let mut f = fsx::open_append(&current, FILE_MODE)?;
+    write_once(&mut f, &bytes, &current)?;
+    drop(lock);
+    Ok(())
+}
+
+/// `.1` → `.2`, current → `.1`. Called with the exclusive lock held. `rename` replaces a
+/// link at the target without following it; a link or FIFO standing at `.1`/`.2` is still
+/// refused so that nothing odd is silently carried along.
+fn rotate(dir: &Path) -> io::Result<()> {
+    let current = dir.join(MESSAGES);
+    let one = dir.join(format!("{MESSAGES}.1"));
+    let two = dir.join(format!("{MESSAGES}.2"));
+    fsx::check_entry(&two)?;
+    if fsx::check_entry(&one)? {
+        fs::rename(&one, &two)?;
+    }
+    fs::rename(&current, &one)
+}
+
+/// One `write(2)` for the whole line. A regular file on a local file system takes it whole;
+/// a short write is reported rather than finished by a second call, which could interleave.
+fn write_once(f: &mut File, bytes: &[u8], path: &Path) -> io::Result<()> {
+    let n = f.write(bytes).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    if n != bytes.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            format!("{}: short write ({n} of {} bytes)", path.display(), bytes.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// A `flock` held until drop.
+struct Locked(File);
+
+impl Locked {
+    fn open(path: &Path, create: bool) -> io::Result<Option<File>> {
+        if fsx::check_entry(path)? && !fs::symlink_metadata(path)?.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a regular file; refusing to follow it", path.display()),
+            ));
+        }
+        let mut o = OpenOptions::new();
+        o.read(true).custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK);
+        if create {
+            o.write(true).create(true).mode(FILE_MODE);
+        }
+        match o.open(path) {
+            Ok(f) => Ok(Some(f)),
+            Err(e) if !create && e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        }
+    }
+
+    fn take(f: File, how: i32, path: &Path) -> io::Result<Locked> {
+        loop {
+            // SAFETY: flock on a descriptor we own; no memory is passed.
+            let rc = unsafe { nix::libc::flock(f.as_raw_fd(), how) };
+            if rc == 0 {
+                return Ok(Locked(f));
+            }
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+            }
+        }
+    }
+
+    fn exclusive(path: &Path) -> io::Result<Locked> {
+        let f = Self::open(path, true)?.expect("create always yields a file");
+        Self::take(f, nix::libc::LOCK_EX, path)
+    }
+
+    /// A shared lock when the lock file exists; `None` (no lock, nothing created) otherwise.
+    fn shared_if_present(path: &Path) -> io::Result<Option<Locked>> {
+        match Self::open(path, false)? {
+            Some(f) => Self::take(f, nix::libc::LOCK_SH, path).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Everything read from one project folder: the lines oldest first, and how many lines
+/// could not be parsed (skipped).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct History {
+    pub lines: Vec<MessageLine>,
+    pub skipped: usize,
+}
+
+/// The history files of `dir`, oldest first: `.2`, `.1`, then the current file.
+pub fn history_files(dir: &Path) -> [PathBuf; 3] {
+    [dir.join(format!("{MESSAGES}.2")), dir.join(format!("{MESSAGES}.1")), dir.join(MESSAGES)]
+}
+
+/// Reads `.2`, `.1`, then the current file of `dir`, oldest first, skipping lines that do
+/// not parse. Writes nothing.
+pub fn read_messages(dir: &Path) -> io::Result<Vec<MessageLine>> {
+    read_history(dir).map(|h| h.lines)
+}
+
+/// As [`read_messages`], also counting the skipped lines. Refuses a symlink or FIFO on the
+/// ladder from `<config>` down to the files (when `dir` is under `<config>`), and holds a
+/// shared lock while reading so a rotation cannot move a line between two reads.
+pub fn read_history(dir: &Path) -> io::Result<History> {
+    let config = crate::paths::config_dir();
+    if dir.starts_with(&config) {
+        fsx::check_ladder(&config, dir)?;
+    } else {
+        fsx::check_entry(dir)?;
+    }
+    let mut out = History::default();
+    if !dir.exists() {
+        return Ok(out);
+    }
+    let _lock = Locked::shared_if_present(&dir.join(LOCK))?;
+    for path in history_files(dir) {
+        let Some(text) = fsx::read_to_string(&path)? else { continue };
+        parse_into(&text, &mut out);
+    }
+    Ok(out)
+}
+
+fn parse_into(text: &str, out: &mut History) {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, next, complete) = match rest.find('\n') {
+            Some(i) => (&rest[..i], &rest[i + 1..], true),
+            None => (rest, "", false),
+        };
+        rest = next;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<MessageLine>(line) {
+            Ok(m) if complete => out.lines.push(m),
+            _ => out.skipped += 1,
+        }
+    }
+}
+
+/// One line of `<root>/.agents/team.log`: what ran, who ran it, which seat, how it ended,
+/// and sizes. There is no body field on purpose.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+pub struct LogLine {
+    pub command: String,
+    pub caller: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
+    pub outcome: String,
+    /// The body's size in bytes (never the body).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<usize>,
+    /// A short qualifier (a refusal's reason, "unverified", the drop's id); never the body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The log line as written: `{"ts": …}` followed by the [`LogLine`] fields, one JSON object.
+#[derive(Serialize)]
+struct StampedLog<'a> {
+    ts: String,
+    #[serde(flatten)]
+    line: &'a LogLine,
+}
+
+/// Appends one line to `<root>/.agents/team.log` (0600, O_NOFOLLOW, one `write(2)` on an
+/// O_APPEND file, so concurrent runs never tear a line). `.agents` is created 0700 when
+/// missing; a symlink or FIFO at `.agents` or the log is refused.
+pub fn append_log(root: &Path, line: &LogLine) -> io::Result<()> {
+    let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
+    let path = agents.join("team.log");
+    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line })
+        .map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    let mut f = fsx::open_append(&path, FILE_MODE)?;
+    write_once(&mut f, &bytes, &path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn line(n: usize) -> MessageLine {
+        MessageLine {
+            ts: "2026-11-29T09:00:00Z".into(),
+            from: "owner".into(),
+            to: "gpt-reviewer".into(),
+            body: format!("message {n}"),
+            id: format!("id-{n}"),
+            outcome: "delivered".into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn line_keeps_spec_order_and_skips_absent_fields() {
+        let mut m = line(1);
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"ts":"2026-11-29T09:00:00Z","from":"owner","to":"gpt-reviewer","body":"message 1","id":"id-1","outcome":"delivered"}"#
+        );
+        m.spec = Some("@rev".into());
+        m.resolved = Some("agt_1".into());
+        m.ms = Some(812);
+        m.via = Some("typed".into());
+        m.failed = vec!["native: the CLI carries no native channel".into()];
+        m.note = Some("taken, not yet confirmed".into());
+        let s = serde_json::to_string(&m).unwrap();
+        let keys: Vec<_> = ["ts", "from", "to", "body", "id", "outcome", "spec", "resolved", "ms", "via", "failed", "note"]
+            .iter()
+            .map(|k| s.find(&format!("\"{k}\":")).unwrap())
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{s}");
+        assert_eq!(serde_json::from_str::<MessageLine>(&s).unwrap(), m);
+    }
+
+    #[test]
+    fn old_lines_with_six_fields_parse() {
+        let s = r#"{"ts":"t","from":"a","to":"b","body":"x","id":"i","outcome":"held"}"#;
+        let m: MessageLine = serde_json::from_str(s).unwrap();
+        assert!(m.failed.is_empty() && m.ms.is_none());
+    }
+
+    #[test]
+    fn project_dir_hashes_the_canonical_root() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("repo");
+        fs::create_dir(&root).unwrap();
+        let link = d.path().join("alias");
+        std::os::unix::fs::symlink(&root, &link).unwrap();
+        let name = project_dir_name("beacon", &root);
+        assert_eq!(name, project_dir_name("beacon", &link));
+        let (proj, hash) = name.rsplit_once('-').unwrap();
+        assert_eq!(proj, "beacon");
+        assert_eq!(hash.len(), 8);
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()));
+        let canon = fs::canonicalize(&root).unwrap();
+        let want = format!("{:x}", Sha256::digest(canon.as_os_str().as_bytes()));
+        assert_eq!(hash, &want[..8]);
+        assert!(!project_dir_name("../x/y", &root).contains('/'));
+        assert!(project_dir_name("..", &root).starts_with('_'));
+    }
+
+    #[test]
+    fn append_creates_modes_and_reads_back_in_order() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = fsx::ensure_dirs(d.path(), Path::new("beacon-0000abcd"), DIR_MODE).unwrap();
+        for n in 0..3 {
+            append_message_in(&dir, &line(n), ROTATE_BYTES).unwrap();
+        }
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join(MESSAGES)), 0o600);
+        assert_eq!(mode(&dir.join(LOCK)), 0o600);
+        let got = read_messages(&dir).unwrap();
+        assert_eq!(got, (0..3).map(line).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn rotation_keeps_three_files_oldest_first() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        let one = serde_json::to_vec(&line(0)).unwrap().len() as u64 + 1;
+        // Two lines per file: the 7th line drops the 1st and 2nd.
+        for n in 0..7 {
+            append_message_in(dir, &line(n), one * 2 + 1).unwrap();
+        }
+        let got = read_messages(dir).unwrap();
+        assert_eq!(got, (2..7).map(line).collect::<Vec<_>>());
+        for p in history_files(dir) {
+            assert!(fs::metadata(&p).unwrap().len() <= one * 2 + 1);
+            assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        assert!(!dir.join(format!("{MESSAGES}.3")).exists());
+    }
+
+    #[test]
+    fn unparsable_and_torn_lines_are_skipped_and_counted() {
+        let d = tempfile::tempdir().unwrap();
+        let good = serde_json::to_string(&line(1)).unwrap();
+        fs::write(d.path().join(MESSAGES), format!("{good}\nnot json\n\n{good}\n{{\"ts\":")).unwrap();
+        let h = read_history(d.path()).unwrap();
+        assert_eq!(h.lines.len(), 2);
+        assert_eq!(h.skipped, 2);
+    }
+
+    #[test]
+    fn symlinks_and_fifos_are_refused_not_followed() {
+        let d = tempfile::tempdir().unwrap();
+        let elsewhere = d.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        // The log itself a link.
+        let dir = d.path().join("p");
+        fs::create_dir(&dir).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("m"), dir.join(MESSAGES)).unwrap();
+        assert!(append_message_in(&dir, &line(1), ROTATE_BYTES).is_err());
+        assert!(read_messages(&dir).is_err());
+        assert!(!elsewhere.join("m").exists());
+        // A FIFO at the log.
+        let dir2 = d.path().join("q");
+        fs::create_dir(&dir2).unwrap();
+        nix::unistd::mkfifo(&dir2.join(MESSAGES), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert!(append_message_in(&dir2, &line(1), ROTATE_BYTES).is_err());
+        assert!(read_messages(&dir2).is_err());
+        // The project folder a link.
+        let dir3 = d.path().join("r");
+        std::os::unix::fs::symlink(&elsewhere, &dir3).unwrap();
+        assert!(append_message_in(&dir3, &line(1), ROTATE_BYTES).is_err());
+        assert!(read_messages(&dir3).is_err());
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn append_log_writes_no_body_and_is_0600() {
+        let d = tempfile::tempdir().unwrap();
+        let l = LogLine {
+            command: "send".into(),
+            caller: "owner".into(),
+            seat: Some("gpt-reviewer".into()),
+            outcome: "delivered".into(),
+            bytes: Some(17),
+            detail: None,
+        };
+        append_log(d.path(), &l).unwrap();
+        append_log(d.path(), &l).unwrap();
+        let p = d.path().join(".agents/team.log");
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        let text = fs::read_to_string(&p).unwrap();
+        assert_eq!(text.lines().count(), 2);
+        let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(v["command"], "send");
+        assert_eq!(v["bytes"], 17);
+        assert!(v.get("ts").is_some() && v.get("body").is_none());
+        // A link at the log is refused.
+        let d2 = tempfile::tempdir().unwrap();
+        fs::create_dir(d2.path().join(".agents")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("x"), d2.path().join(".agents/team.log")).unwrap();
+        assert!(append_log(d2.path(), &l).is_err());
+    }
+
+    const CHILD_ENV: &str = "TEAM_HISTORY_TEST_CHILD";
+    const WRITERS: usize = 8;
+    const PER_WRITER: usize = 500;
+
+    fn child_line(w: usize, n: usize) -> MessageLine {
+        MessageLine {
+            body: format!("writer {w} line {n} {}", "x".repeat(40)),
+            id: format!("{w}-{n}"),
+            via: Some("typed".into()),
+            ms: Some(n as u64),
+            ..line(0)
+        }
+    }
+
+    fn limit_for_test() -> u64 {
+        let one = serde_json::to_vec(&child_line(7, 499)).unwrap().len() as u64 + 1;
+        // All lines fit in three files with room to spare, and the writers rotate twice.
+        one * (WRITERS * PER_WRITER) as u64 * 2 / 5
+    }
+
+    /// The child role of `concurrent_appends_across_rotation`: run only when that test
+    /// re-invokes this test binary with `TEAM_HISTORY_TEST_CHILD=<dir>:<writer>`.
+    #[test]
+    #[ignore = "child role of concurrent_appends_across_rotation"]
+    fn concurrent_child_appender() {
+        let v = std::env::var(CHILD_ENV).expect("run by concurrent_appends_across_rotation");
+        let (dir, w) = v.rsplit_once(':').unwrap();
+        let w: usize = w.parse().unwrap();
+        for n in 0..PER_WRITER {
+            append_message_in(Path::new(dir), &child_line(w, n), limit_for_test()).unwrap();
+        }
+    }
+
+    #[test]
+    fn concurrent_appends_across_rotation() {
+        let d = tempfile::tempdir().unwrap();
+        let exe = std::env::current_exe().unwrap();
+        let children: Vec<_> = (0..WRITERS)
+            .map(|w| {
+                std::process::Command::new(&exe)
+                    .args(["--exact", "history::tests::concurrent_child_appender", "--include-ignored", "--test-threads=1", "-q"])
+                    .env(CHILD_ENV, format!("{}:{w}", d.path().display()))
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success());
+        }
+        let h = read_history(d.path()).unwrap();
+        assert_eq!(h.skipped, 0, "torn or unparsable lines");
+        // Every writer's lines are all there, each once, in that writer's order.
+        let mut next = [0usize; WRITERS];
+        for m in &h.lines {
+            let (w, n) = m.id.split_once('-').unwrap();
+            let (w, n): (usize, usize) = (w.parse().unwrap(), n.parse().unwrap());
+            assert_eq!(n, next[w], "writer {w} out of order or duplicated");
+            assert_eq!(*m, child_line(w, n));
+            next[w] += 1;
+        }
+        assert_eq!(next, [PER_WRITER; WRITERS], "lines lost");
+        // It did rotate, twice, and no file grew past the limit.
+        for p in history_files(d.path()) {
+            let len = fs::metadata(&p).unwrap().len();
+            assert!(len > 0 && len <= limit_for_test(), "{}: {len}", p.display());
+        }
+    }
+}

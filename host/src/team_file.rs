@@ -5,7 +5,13 @@
 //! unknown keys are kept and ignored so files written by newer versions still load.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use crate::fsx;
+use crate::outcome::{self, TeamError};
 
 /// One seat as the file declares it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,4 +66,422 @@ pub struct Loaded {
     pub path: PathBuf,
     /// The checkout root: the folder holding `.agents/` (canonical).
     pub root: PathBuf,
+}
+
+/// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames use the same one).
+pub fn valid_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 63 {
+        return false;
+    }
+    let first = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    first(b[0]) && b[1..].iter().all(|&c| first(c) || c == b'.' || c == b'_' || c == b'-')
+}
+
+/// The legs of a delivery order, in the default order.
+pub const LEGS: [&str; 3] = ["native", "mcp-inbox", "typed"];
+
+/// The word reserved for the `lead@<team>` address.
+pub const RESERVED_LEAD: &str = "lead";
+
+impl TeamFile {
+    /// The seat the file declares under `name`.
+    pub fn seat(&self, name: &str) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.name == name)
+    }
+    /// The seats the file marks as its lead (the `leads` mark, or the legacy `coordinator:` key).
+    pub fn leads(&self) -> Vec<&Seat> {
+        self.seats.iter().filter(|s| s.leads).collect()
+    }
+    /// The seat names, in file order.
+    pub fn seat_names(&self) -> Vec<&str> {
+        self.seats.iter().map(|s| s.name.as_str()).collect()
+    }
+}
+
+/// Walks up from `cwd` to the git root (the first folder holding `.git`), looking for
+/// `.agents/team.yaml`. `Ok(None)` when no folder on the way holds one. A symlink or FIFO
+/// at `.agents` or the file is refused, never followed.
+pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
+    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let mut dir: Option<&Path> = Some(start.as_path());
+    while let Some(d) = dir {
+        let path = d.join(".agents").join("team.yaml");
+        fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
+        if let Some(text) = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))? {
+            let file = parse(&text)?;
+            return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
+        }
+        if d.join(".git").exists() {
+            break;
+        }
+        dir = d.parent();
+    }
+    Ok(None)
+}
+
+/// Loads the team file at an exact path (the checkout root is the folder above `.agents`).
+pub fn load(path: &Path) -> outcome::Result<Loaded> {
+    let text = fsx::read_to_string(path)
+        .map_err(|e| TeamError::bad_file(e.to_string()))?
+        .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
+    let file = parse(&text)?;
+    let root = path.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();
+    let root = root.canonicalize().unwrap_or(root);
+    Ok(Loaded { file, path: path.to_path_buf(), root })
+}
+
+// ---- the raw shape serde reads; every field that a message names carries its line ----
+
+type Sp<T> = Spanned<T>;
+
+#[derive(Deserialize)]
+struct RawFile {
+    format: Option<Sp<u32>>,
+    project: Option<Sp<String>>,
+    team: Option<Sp<String>>,
+    entity: Option<Sp<String>>,
+    session: Option<Sp<String>>,
+    coordinator: Option<Sp<String>>,
+    multiplexer: Option<Sp<String>>,
+    delivery_order: Option<Sp<Vec<Sp<String>>>>,
+    profiles: Option<Sp<BTreeMap<String, Scalar>>>,
+    seats: Option<Sp<Vec<Sp<RawSeat>>>>,
+}
+
+#[derive(Deserialize)]
+struct RawSeat {
+    name: Option<Sp<String>>,
+    nickname: Option<Sp<String>>,
+    role: Option<Scalar>,
+    cli: Option<Sp<String>>,
+    leads: Option<bool>,
+    assistant: Option<bool>,
+    stopped: Option<bool>,
+    delivery_order: Option<Sp<Vec<Sp<String>>>>,
+    label: Option<Scalar>,
+    vendor: Option<Scalar>,
+    model: Option<Scalar>,
+    version: Option<Scalar>,
+    launch: Option<Scalar>,
+    effort: Option<Scalar>,
+}
+
+/// A YAML scalar read as text whatever its type (`version: 5.5`, `codex: 1.4`).
+struct Scalar(String);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string, number or boolean")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+                Ok(Scalar(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn at(line: u64, msg: impl AsRef<str>) -> TeamError {
+    TeamError::bad_file(format!("line {}: {}", line.max(1), msg.as_ref()))
+}
+
+fn line_of<T>(s: &Sp<T>) -> u64 {
+    s.referenced.line()
+}
+
+/// Turns a serde-saphyr error into `line <n>: <message>` without its own location suffix.
+fn yaml_error(e: serde_saphyr::Error) -> TeamError {
+    let line = e.location().map(|l| l.line()).unwrap_or(1);
+    let text = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
+    let first = text.lines().next().unwrap_or("").trim().to_string();
+    let re = regex::Regex::new(r"(?i)\s*at line \d+,? column \d+\s*$|^line \d+,? column \d+:\s*").expect("static regex");
+    let msg = re.replace_all(&first, "").into_owned();
+    at(line, if msg.is_empty() { "the file cannot be read as YAML".into() } else { msg })
+}
+
+/// Checks one `delivery_order` list: known legs, none twice, at least one.
+fn check_order(key_line: u64, order: &[Sp<String>]) -> outcome::Result<Vec<String>> {
+    if order.is_empty() {
+        return Err(at(key_line, "delivery_order: names no leg; list one or more of native, mcp-inbox, typed"));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for w in order {
+        let word = w.value.as_str();
+        if !LEGS.contains(&word) {
+            return Err(at(line_of(w), format!("delivery_order: unknown leg \"{word}\"")));
+        }
+        if out.iter().any(|x| x == word) {
+            return Err(at(line_of(w), format!("delivery_order: leg \"{word}\" is named twice")));
+        }
+        out.push(word.to_string());
+    }
+    Ok(out)
+}
+
+/// Parses and validates a team file's text. Errors are `BadFile`, `line <n>: <message>`.
+pub fn parse(text: &str) -> outcome::Result<TeamFile> {
+    if text.trim().is_empty() {
+        return Err(at(1, "the team file is empty; it needs project: and seats:"));
+    }
+    let raw: RawFile = serde_saphyr::from_str(text).map_err(yaml_error)?;
+    let format = match &raw.format {
+        None => 1,
+        Some(f) if f.value == 1 => 1,
+        Some(f) => return Err(at(line_of(f), format!("format: {} is not one this build reads (it reads format 1)", f.value))),
+    };
+    let project = match &raw.project {
+        Some(p) if !p.value.trim().is_empty() => p.value.trim().to_string(),
+        Some(p) => return Err(at(line_of(p), "project: is empty")),
+        None => return Err(at(1, "project: is missing")),
+    };
+    let word = |o: &Option<Sp<String>>, key: &str| -> outcome::Result<Option<String>> {
+        match o {
+            None => Ok(None),
+            Some(v) if v.value.trim().is_empty() => Err(at(line_of(v), format!("{key}: is empty"))),
+            Some(v) => Ok(Some(v.value.trim().to_string())),
+        }
+    };
+    let team = word(&raw.team, "team")?.unwrap_or_else(|| project.clone());
+    if !valid_name(&team) {
+        let l = raw.team.as_ref().or(raw.project.as_ref()).map(line_of).unwrap_or(1);
+        return Err(at(l, format!("team: \"{team}\" is not a team name (lower-case letters, digits, '.', '_' or '-')")));
+    }
+    let entity = word(&raw.entity, "entity")?;
+    let session = word(&raw.session, "session")?.unwrap_or_else(|| project.clone());
+    let multiplexer = word(&raw.multiplexer, "multiplexer")?;
+    if let (Some(m), Some(sp)) = (&multiplexer, &raw.multiplexer) {
+        if m != "herdr" && m != "tmux" {
+            return Err(at(line_of(sp), format!("multiplexer: unknown multiplexer \"{m}\" (herdr or tmux)")));
+        }
+    }
+    let delivery_order = match &raw.delivery_order {
+        None => None,
+        Some(o) => Some(check_order(line_of(o), &o.value)?),
+    };
+    let profiles = raw
+        .profiles
+        .map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect())
+        .unwrap_or_default();
+
+    let raw_seats = match raw.seats {
+        Some(s) => s,
+        None => return Err(at(1, "seats: is missing; the file declares no seat")),
+    };
+    let mut seats: Vec<Seat> = Vec::new();
+    let mut notes = Vec::new();
+    for rs in raw_seats.value {
+        let line = line_of(&rs) as usize;
+        let r = rs.value;
+        let name = match r.name {
+            Some(n) => n,
+            None => return Err(at(line as u64, "a seat has no name:")),
+        };
+        let nl = line_of(&name);
+        let name = name.value.trim().to_string();
+        if !valid_name(&name) {
+            return Err(at(nl, format!("seat name \"{name}\" is not a seat name (lower-case letters, digits, '.', '_' or '-', at most 63)")));
+        }
+        if seats.iter().any(|s| s.name == name) {
+            return Err(at(nl, format!("seat \"{name}\" is declared twice")));
+        }
+        if name == RESERVED_LEAD {
+            notes.push(format!(
+                "line {nl}: seat \"lead\" takes the word reserved for lead@<team>; it answers its bare name in this team (repair: team rename lead <new-name>)"
+            ));
+        }
+        let nickname = match r.nickname {
+            None => None,
+            Some(n) => {
+                let v = n.value.trim().trim_start_matches('@').to_string();
+                if v == RESERVED_LEAD {
+                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>")));
+                }
+                if !valid_name(&v) {
+                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is not a name (lower-case letters, digits, '.', '_' or '-')")));
+                }
+                if let Some(o) = seats.iter().find(|s| s.nickname.as_deref() == Some(v.as_str())) {
+                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is already seat \"{}\"'s", o.name)));
+                }
+                Some(v)
+            }
+        };
+        let cli = match r.cli {
+            Some(c) if !c.value.trim().is_empty() => c.value.trim().to_string(),
+            Some(c) => return Err(at(line_of(&c), format!("seat \"{name}\": cli: is empty"))),
+            None => return Err(at(line as u64, format!("seat \"{name}\" has no cli: (claude-code, codex, cursor, agy, grok, …)"))),
+        };
+        let delivery_order = match &r.delivery_order {
+            None => None,
+            Some(o) => Some(check_order(line_of(o), &o.value)?),
+        };
+        seats.push(Seat {
+            name,
+            nickname,
+            role: r.role.map(|s| s.0),
+            cli,
+            leads: r.leads.unwrap_or(false),
+            assistant: r.assistant.unwrap_or(false),
+            stopped: r.stopped.unwrap_or(false),
+            delivery_order,
+            label: r.label.map(|s| s.0),
+            vendor: r.vendor.map(|s| s.0),
+            model: r.model.map(|s| s.0),
+            version: r.version.map(|s| s.0),
+            launch: r.launch.map(|s| s.0),
+            effort: r.effort.map(|s| s.0),
+            line,
+        });
+    }
+    if let Some(c) = &raw.coordinator {
+        let who = c.value.trim();
+        match seats.iter_mut().find(|s| s.name == who) {
+            Some(s) => s.leads = true,
+            None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
+        }
+    }
+    Ok(TeamFile {
+        format,
+        project,
+        team,
+        entity,
+        session,
+        multiplexer,
+        delivery_order,
+        profiles,
+        seats,
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `host/tests/team_files/<name>.yaml` loads or fails exactly as `<name>.expect`
+    /// says: `ok`, or the whole error message.
+    #[test]
+    fn fixture_files_load_or_fail_as_expected() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/team_files");
+        let mut n = 0;
+        let mut wrong = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().and_then(|x| x.to_str()) != Some("yaml") {
+                continue;
+            }
+            n += 1;
+            let text = std::fs::read_to_string(&p).unwrap();
+            let expect = std::fs::read_to_string(p.with_extension("expect")).unwrap();
+            let expect = expect.trim_end();
+            let got = match parse(&text) {
+                Ok(_) => "ok".to_string(),
+                Err(e) => {
+                    assert_eq!(e.kind, outcome::Kind::BadFile);
+                    e.message
+                }
+            };
+            if got != expect {
+                wrong.push(format!("{}: expected {expect:?}, got {got:?}", p.display()));
+            }
+        }
+        assert!(n >= 10, "fixtures missing");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn spec_example_reads_the_legacy_coordinator_as_lead() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/team_files");
+        let f = parse(&std::fs::read_to_string(dir.join("valid-beacon.yaml")).unwrap()).unwrap();
+        assert_eq!(f.project, "beacon");
+        assert_eq!(f.team, "beacon");
+        assert_eq!(f.session, "beacon");
+        assert_eq!(f.seat_names(), vec!["claude-keeper", "gpt-reviewer"]);
+        assert!(f.seat("claude-keeper").unwrap().leads);
+        assert!(!f.seat("gpt-reviewer").unwrap().leads);
+        assert_eq!(f.seat("claude-keeper").unwrap().nickname.as_deref(), Some("agamemnon"));
+        assert_eq!(f.seat("gpt-reviewer").unwrap().version.as_deref(), Some("6"));
+        assert_eq!(f.seat("gpt-reviewer").unwrap().line, 24);
+        assert!(f.notes.is_empty());
+    }
+
+    #[test]
+    fn full_file_keeps_every_key_and_notes_a_legacy_lead_seat() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/team_files");
+        let f = parse(&std::fs::read_to_string(dir.join("valid-full.yaml")).unwrap()).unwrap();
+        assert_eq!(f.team, "beacon-web");
+        assert_eq!(f.entity.as_deref(), Some("labs"));
+        assert_eq!(f.session, "web");
+        assert_eq!(f.multiplexer.as_deref(), Some("tmux"));
+        assert_eq!(f.delivery_order, Some(vec!["typed".to_string(), "native".to_string()]));
+        assert_eq!(f.profiles.get("codex").map(String::as_str), Some("1.4"));
+        let b = f.seat("builder-1").unwrap();
+        assert!(b.leads && b.assistant && !b.stopped);
+        assert_eq!(b.delivery_order, Some(vec!["typed".to_string()]));
+        assert_eq!(b.version.as_deref(), Some("6"));
+        assert_eq!(f.notes.len(), 1);
+        assert!(f.notes[0].contains("team rename lead <new-name>"), "{:?}", f.notes);
+    }
+
+    #[test]
+    fn names_follow_the_grammar() {
+        for ok in ["a", "claude-keeper", "gpt.reviewer_2", "0x", &"a".repeat(63)] {
+            assert!(valid_name(ok), "{ok}");
+        }
+        for bad in ["", "-a", ".a", "A", "a b", "a/b", "é", &"a".repeat(64)] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn find_walks_up_to_the_git_root_and_no_further() {
+        let d = tempfile::tempdir().unwrap();
+        let outer = d.path().join("outer");
+        let repo = outer.join("repo");
+        let deep = repo.join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        // a team file above the git root is not this checkout's
+        std::fs::create_dir_all(outer.join(".agents")).unwrap();
+        std::fs::write(outer.join(".agents/team.yaml"), "project: x\nseats: []\n").unwrap();
+        assert!(find(&deep).unwrap().is_none());
+        std::fs::create_dir_all(repo.join(".agents")).unwrap();
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n    cli: codex\n").unwrap();
+        let l = find(&deep).unwrap().unwrap();
+        assert_eq!(l.file.project, "beacon");
+        assert_eq!(l.root, repo.canonicalize().unwrap());
+        assert_eq!(l.path, repo.canonicalize().unwrap().join(".agents/team.yaml"));
+    }
+
+    #[test]
+    fn find_refuses_a_symlinked_team_file() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = d.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join(".agents")).unwrap();
+        std::fs::write(d.path().join("elsewhere.yaml"), "project: x\nseats: []\n").unwrap();
+        std::os::unix::fs::symlink(d.path().join("elsewhere.yaml"), repo.join(".agents/team.yaml")).unwrap();
+        let e = find(&repo).unwrap_err();
+        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert!(e.message.contains("symbolic link"), "{}", e.message);
+    }
 }
