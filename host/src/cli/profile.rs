@@ -109,9 +109,7 @@ fn table(rows: &[Vec<String>]) -> String {
 /// The team file in scope (walking up from the cwd), if any.
 fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
     let cwd = std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
-    // TEMPORARY until the foundation's team_file::find lands on main.
-    let _ = cwd;
-    Ok(None)
+    crate::team_file::find(&cwd)
 }
 
 // ---------------------------------------------------------------- list
