@@ -130,6 +130,13 @@ impl Cache {
     fn store(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let rel = Path::new("profiles").join(WASMTIME_VERSION);
         crate::fsx::ensure_dirs(&self.root, &rel, 0o700)?;
+        // Something planted where the artifact goes (a symlink, a FIFO) is removed, not
+        // followed: the rename below then puts a file of ours there.
+        if let Ok(m) = path.symlink_metadata() {
+            if !m.is_file() {
+                std::fs::remove_file(path)?;
+            }
+        }
         crate::fsx::write_atomic(path, bytes, 0o600)
     }
 }
