@@ -1,1 +1,88 @@
-//! (being built)
+//! profile-artifacts: the bundled profile components, embedded as bytes.
+//!
+//! `build.rs` builds every profile crate for `wasm32-wasip2` (profile `guest`) with a nested
+//! cargo and a separate target dir, and computes each component's sha256 at build time. The
+//! host depends on this crate normally: the bundled components ship inside the `team` binary.
+//! [`hostile`] holds deliberately misbehaving components for the host's sandbox tests.
+//!
+//! Invariant: `BUNDLED[i].id`/`version` equal what that component's `describe()` returns (a
+//! test below checks them against the native crates), and `sha256` is the digest of `bytes`.
+
+/// One bundled profile component.
+#[derive(Debug, Clone, Copy)]
+pub struct Bundled {
+    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`).
+    pub id: &'static str,
+    /// The profile's own version.
+    pub version: &'static str,
+    /// The component (`wasm32-wasip2`, component model).
+    pub bytes: &'static [u8],
+    /// Lowercase hex sha256 of `bytes`, computed at build time.
+    pub sha256: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// The bundled profile with this id.
+pub fn bundled(id: &str) -> Option<&'static Bundled> {
+    BUNDLED.iter().find(|b| b.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_component(bytes: &[u8]) -> bool {
+        // `\0asm` + version 0x0d + layer 1: a component, not a core module (layer 0).
+        bytes.len() > 8 && &bytes[..4] == b"\0asm" && bytes[4..8] == [0x0d, 0x00, 0x01, 0x00]
+    }
+
+    #[test]
+    fn ids_and_versions_match_the_native_describe() {
+        let native = [
+            profile_claude_code::describe(),
+            profile_codex::describe(),
+            profile_cursor::describe(),
+            profile_agy::describe(),
+            profile_grok_cli::describe(),
+            profile_grok::describe(),
+        ];
+        assert_eq!(BUNDLED.len(), native.len());
+        for (b, d) in BUNDLED.iter().zip(native.iter()) {
+            assert_eq!(b.id, d.id);
+            assert_eq!(b.version, d.version);
+        }
+    }
+
+    #[test]
+    fn every_artifact_is_a_component_with_its_digest() {
+        if std::env::var("TEAM_SKIP_WASM_BUILD").is_ok() {
+            return;
+        }
+        use sha2::Digest;
+        use std::fmt::Write;
+        for b in BUNDLED {
+            assert!(is_component(b.bytes), "{} is not a wasm component", b.id);
+            assert_eq!(b.sha256.len(), 64);
+            assert!(b.bytes.len() > 1000);
+        }
+        for (name, bytes) in [
+            ("endless-loop", hostile::ENDLESS_LOOP),
+            ("huge-alloc", hostile::HUGE_ALLOC),
+            ("trap", hostile::TRAP),
+            ("wasi-import", hostile::WASI_IMPORT),
+            ("wrong-world", hostile::WRONG_WORLD),
+        ] {
+            assert!(is_component(bytes), "hostile {name} is not a wasm component");
+        }
+        // Each digest is of its bytes, recomputed here.
+        for b in BUNDLED {
+            let mut hex = String::new();
+            for byte in sha2::Sha256::digest(b.bytes) {
+                write!(hex, "{byte:02x}").unwrap();
+            }
+            assert_eq!(hex, b.sha256, "{}: stale digest", b.id);
+        }
+        assert!(bundled("codex").is_some() && bundled("nope").is_none());
+    }
+}

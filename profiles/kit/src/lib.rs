@@ -1,1 +1,91 @@
-//! (being built)
+//! profile-kit: what every `team` vendor profile shares.
+//!
+//! - [`types`]: native mirrors of the `team:profile@0.1.0` WIT types, so profile logic is plain
+//!   Rust that compiles and is tested natively;
+//! - [`ansi`]: SGR parsing into styled cells (faint, reverse, colours), robust to colour runs
+//!   that split words;
+//! - [`view`]: a screen prepared for reading, with regions (bottom non-empty rows, after the last
+//!   rule, the composer box, a rounded box);
+//! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
+//!   its `RandomState` would ask WASI for a seed inside a component);
+//! - [`fixtures`] (feature `fixtures`): loads `tests/data/screens/<cli>-<version>/<state>.*`
+//!   and checks a reading against the fixture's `expect`, for native and component conformance;
+//! - [`export_profile!`]: the wasm glue, so a profile crate is only its logic.
+
+pub mod ansi;
+pub mod text;
+pub mod types;
+pub mod view;
+
+#[cfg(feature = "fixtures")]
+pub mod fixtures;
+
+pub use types::*;
+pub use view::{Row, Tail, View};
+
+/// The generated `team:profile@0.1.0` bindings (guest side). Only for wasm32.
+#[cfg(target_arch = "wasm32")]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit/v0.1",
+        world: "profile",
+        pub_export_macro: true,
+        export_macro_name: "__export_profile_bindings",
+        default_bindings_module: "profile_kit::bindings",
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
+pub mod glue;
+
+/// Exports the calling crate's `describe`, `classify`, `shows_drop_read` and
+/// `transcript_shows_drop_read` (free functions at its root, over the kit's native types) as
+/// the `team:profile/classifier@0.1.0` interface. Expands to nothing off wasm32.
+#[macro_export]
+macro_rules! export_profile {
+    () => {
+        #[cfg(target_arch = "wasm32")]
+        mod __team_profile_export {
+            use $crate::bindings::exports::team::profile::classifier as c;
+            struct Component;
+            impl c::Guest for Component {
+                fn describe() -> c::Description {
+                    $crate::glue::description_out(crate::describe())
+                }
+                fn classify(screen: c::Screen) -> c::Reading {
+                    $crate::glue::reading_out(crate::classify(&$crate::glue::screen_in(screen)))
+                }
+                fn shows_drop_read(screen: c::Screen, id: String, trigger: String) -> bool {
+                    crate::shows_drop_read(&$crate::glue::screen_in(screen), &id, &trigger)
+                }
+                fn transcript_shows_drop_read(rows: Vec<String>, id: String) -> bool {
+                    crate::transcript_shows_drop_read(&rows, &id)
+                }
+            }
+            $crate::bindings::__export_profile_bindings!(Component with_types_in $crate::bindings);
+        }
+    };
+}
+
+/// Generic drop-read test over a screen: a row names `id` and is not the echo of `trigger`.
+///
+/// A row "is the echo" when it contains the trigger's text (the composer or a history row
+/// showing what was typed); a row only counts when it names the id outside such an echo.
+pub fn row_names_id_not_echo(view: &View, id: &str, trigger: &str) -> bool {
+    if id.is_empty() {
+        return false;
+    }
+    let trig = text::squash(trigger);
+    view.rows.iter().any(|r| {
+        if !r.text.contains(id) {
+            return false;
+        }
+        let t = text::squash(&r.text);
+        // The trigger line itself, echoed (possibly wrapped: any long enough piece of it).
+        if !trig.is_empty() && (t.contains(&trig) || (t.len() >= 12 && trig.contains(text::trim(&t)))) {
+            return false;
+        }
+        true
+    })
+}

@@ -1,0 +1,199 @@
+//! Builds the profile components for `wasm32-wasip2` with a nested cargo and embeds them.
+//!
+//! - One nested `cargo build --target wasm32-wasip2 --profile guest -p <all six profiles>`, then
+//!   one small invocation per hostile feature (a crate's features cannot differ within one
+//!   invocation).
+//! - A separate target dir, `<outer target>/wasm-guests`: the outer cargo holds the lock on its
+//!   own dir, so sharing it would deadlock. A file lock around build + copy keeps two worktrees
+//!   sharing one target dir from copying each other's freshly built bytes.
+//! - Flags meant for the host (RUSTFLAGS, CARGO_ENCODED_RUSTFLAGS, the outer target, profile and
+//!   feature variables, …) are removed so they do not leak into the wasm build.
+//! - Each component's sha256 is computed here, so the host never hashes bundled bytes at run time.
+//! - `TEAM_SKIP_WASM_BUILD=1` (for IDE check builds) embeds empty components instead.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+/// (crate, id, version, wasm file stem) of each shipping profile.
+const PROFILES: &[(&str, &str, &str, &str)] = &[
+    ("profile-claude-code", "claude-code", "0.1.0", "profile_claude_code"),
+    ("profile-codex", "codex", "0.1.0", "profile_codex"),
+    ("profile-cursor", "cursor", "0.1.0", "profile_cursor"),
+    ("profile-agy", "agy", "0.1.0", "profile_agy"),
+    ("profile-grok-cli", "grok-cli", "0.1.0", "profile_grok_cli"),
+    ("profile-grok", "grok", "0.1.0", "profile_grok"),
+];
+
+/// (feature of profile-hostile, constant name).
+const HOSTILE: &[(&str, &str)] = &[
+    ("endless-loop", "ENDLESS_LOOP"),
+    ("huge-alloc", "HUGE_ALLOC"),
+    ("trap", "TRAP"),
+    ("wasi-import", "WASI_IMPORT"),
+    ("wrong-world", "WRONG_WORLD"),
+];
+
+const TARGET: &str = "wasm32-wasip2";
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let root = manifest_dir.join("../..").canonicalize().expect("workspace root");
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+
+    for p in ["profiles/kit", "profiles/hostile", "wit", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={}", root.join(p).display());
+    }
+    for (krate, _, _, _) in PROFILES {
+        let dir = krate.trim_start_matches("profile-");
+        println!("cargo:rerun-if-changed={}", root.join("profiles").join(dir).join("src").display());
+        println!("cargo:rerun-if-changed={}", root.join("profiles").join(dir).join("Cargo.toml").display());
+    }
+    println!("cargo:rerun-if-env-changed=TEAM_SKIP_WASM_BUILD");
+
+    let skip = env::var("TEAM_SKIP_WASM_BUILD").map(|v| !v.is_empty() && v != "0").unwrap_or(false);
+    if skip {
+        println!("cargo:warning=TEAM_SKIP_WASM_BUILD is set: bundled profile components are empty");
+        for (_, id, _, _) in PROFILES {
+            fs::write(out_dir.join(format!("{id}.wasm")), b"").unwrap();
+        }
+        for (feature, _) in HOSTILE {
+            fs::write(out_dir.join(format!("hostile-{feature}.wasm")), b"").unwrap();
+        }
+    } else {
+        check_target_installed();
+        let guests_dir = guests_target_dir(&out_dir);
+        fs::create_dir_all(&guests_dir).unwrap();
+        let lock = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(guests_dir.join(".team-build.lock"))
+            .expect("open the wasm-guests lock file");
+        lock.lock().expect("lock the wasm-guests dir");
+
+        let built = guests_dir.join(TARGET).join("guest");
+        let mut args: Vec<String> = Vec::new();
+        for (krate, _, _, _) in PROFILES {
+            args.push("-p".into());
+            args.push(krate.to_string());
+        }
+        nested_cargo(&root, &guests_dir, &args);
+        for (_, id, _, stem) in PROFILES {
+            copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
+        }
+        for (feature, _) in HOSTILE {
+            nested_cargo(&root, &guests_dir, &["-p".into(), "profile-hostile".into(), "--features".into(), feature.to_string()]);
+            copy(&built.join("profile_hostile.wasm"), &out_dir.join(format!("hostile-{feature}.wasm")));
+        }
+        drop(lock);
+    }
+
+    let mut code = String::new();
+    code.push_str("/// The six shipping profiles, built for wasm32-wasip2 at build time.\n");
+    code.push_str("pub static BUNDLED: &[Bundled] = &[\n");
+    for (_, id, version, _) in PROFILES {
+        let path = out_dir.join(format!("{id}.wasm"));
+        let sha = sha256_file(&path);
+        writeln!(
+            code,
+            "    Bundled {{ id: {id:?}, version: {version:?}, bytes: include_bytes!({:?}), sha256: {sha:?} }},",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    code.push_str("];\n\n");
+    code.push_str("/// Deliberately misbehaving components for the host's sandbox tests. Never load them for real.\n");
+    code.push_str("pub mod hostile {\n");
+    for (feature, name) in HOSTILE {
+        let path = out_dir.join(format!("hostile-{feature}.wasm"));
+        writeln!(code, "    /// profile-hostile built with feature `{feature}`.").unwrap();
+        writeln!(code, "    pub static {name}: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
+    }
+    code.push_str("}\n");
+    fs::write(out_dir.join("bundled.rs"), code).unwrap();
+}
+
+/// `<outer target dir>/wasm-guests`, found from OUT_DIR (`<target>[/<triple>]/<profile>/build/<pkg>-<hash>/out`).
+fn guests_target_dir(out_dir: &Path) -> PathBuf {
+    // out → <pkg>-<hash> → build → <profile> → <target>[/<triple>]
+    let profile_dir = out_dir.ancestors().nth(3).expect("OUT_DIR has the usual shape");
+    let mut target = profile_dir.parent().expect("target dir").to_path_buf();
+    if target.file_name().map(|n| n == env::var("TARGET").unwrap_or_default().as_str()).unwrap_or(false) {
+        target = target.parent().unwrap().to_path_buf();
+    }
+    target.join("wasm-guests")
+}
+
+fn check_target_installed() {
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(&rustc).args(["--print", "sysroot"]).output();
+    let sysroot = match out {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        _ => return, // let the nested build report whatever is wrong
+    };
+    let lib = Path::new(&sysroot).join("lib/rustlib").join(TARGET).join("lib");
+    if !lib.is_dir() {
+        panic!(
+            "\n\nThe Rust target `{TARGET}` is not installed, and team's bundled profiles are built for it.\n\
+             Install it with:\n\n    rustup target add {TARGET}\n\n\
+             (rust-toolchain.toml lists it, so a rustup-managed toolchain normally adds it itself.)\n\
+             Looked for {}.\n",
+            lib.display()
+        );
+    }
+}
+
+fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root)
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .args(["--target", TARGET, "--profile", "guest"])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .args(extra);
+    // Nothing meant for the outer (host) build may reach the wasm build.
+    for (k, _) in env::vars_os() {
+        let k = k.to_string_lossy().into_owned();
+        let leak = (k.starts_with("CARGO_") && k != "CARGO_HOME" && k != "CARGO_MAKEFLAGS" && k != "CARGO_NET_OFFLINE")
+            || matches!(
+                k.as_str(),
+                "RUSTFLAGS" | "RUSTDOCFLAGS" | "RUSTC_WRAPPER" | "RUSTC_WORKSPACE_WRAPPER" | "OUT_DIR" | "TARGET" | "HOST"
+                    | "PROFILE" | "OPT_LEVEL" | "DEBUG" | "NUM_JOBS" | "RUSTC_LINKER"
+            );
+        if leak {
+            cmd.env_remove(&k);
+        }
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("could not run the nested cargo for the wasm profiles: {e}"));
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let hint = if stderr.contains("may not be installed") || stderr.contains("can't find crate for `core`") || stderr.contains("can't find crate for `std`") {
+            format!("\nThe `{TARGET}` target seems missing: run `rustup target add {TARGET}`.\n")
+        } else {
+            String::new()
+        };
+        panic!("building the wasm profile components failed ({:?}):\n{stderr}{hint}", extra);
+    }
+}
+
+fn copy(from: &Path, to: &Path) {
+    fs::copy(from, to).unwrap_or_else(|e| panic!("copy {} → {}: {e}", from.display(), to.display()));
+}
+
+fn sha256_file(p: &Path) -> String {
+    let bytes = fs::read(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
+    let digest = Sha256::digest(&bytes);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        write!(s, "{b:02x}").unwrap();
+    }
+    s
+}

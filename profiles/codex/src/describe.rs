@@ -1,0 +1,27 @@
+//! What the Codex profile knows about its CLI.
+
+use profile_kit::{strings, Description};
+
+/// Says who this profile is and what it knows about Codex.
+pub fn describe() -> Description {
+    Description {
+        id: "codex".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["Codex"]),
+        // `bin/codex.js` (node) execs the vendored musl binary `codex`.
+        process_names: strings(&["codex"]),
+        native_channel: false,
+        // Codex turns a large paste into `[Pasted Content n chars]`; a trigger stays far below.
+        max_trigger: 500,
+        working_hints: strings(&["esc to interrupt", "title spinner"]),
+        // Measured: an Enter in the same burst as the text becomes a newline; ≥ 50 ms submits.
+        enter_pause_ms: 50,
+        // Enter while working steers the running turn (it is taken, not lost); Tab queues.
+        queues_while_working: true,
+        // `/` slash commands, `!` runs a local shell command, `@` opens the file search popup.
+        forbidden_starts: strings(&["/", "!", "@"]),
+        has_compose: false,
+        transcript_patterns: strings(&["{home}/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl"]),
+        features: strings(&["faint-placeholder", "title-spinner", "transcript-read-proof"]),
+    }
+}

@@ -1,0 +1,98 @@
+//! Hostile profile components for the host's sandbox tests (never shipped, never bundled).
+//!
+//! One cargo feature per misbehaviour; without a feature it is a harmless profile that reads
+//! every screen as unknown. `classify` is where each misbehaves, after `describe` succeeded, so
+//! the host sees a valid component that goes wrong at call time:
+//! - `endless-loop`: loops forever (the host's epoch deadline must stop it);
+//! - `huge-alloc`: allocates 4 GiB in 64 MiB pieces, touching each (the memory limit must refuse it);
+//! - `trap`: panics, which is a wasm `unreachable` under `panic = "abort"`;
+//! - `wasi-import`: reads a file and an environment variable, so the component imports
+//!   `wasi:filesystem` (the host must refuse to link it);
+//! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`.
+
+use profile_kit::{strings, Composer, Description, Reading, Screen, State};
+
+#[cfg(not(feature = "wrong-world"))]
+profile_kit::export_profile!();
+
+#[cfg(all(feature = "wrong-world", target_arch = "wasm32"))]
+mod wrong_world {
+    wit_bindgen::generate!({ path: "wit", world: "other" });
+    struct Other;
+    impl exports::evil::other::runner::Guest for Other {
+        fn run(input: String) -> String {
+            input
+        }
+    }
+    export!(Other);
+}
+
+/// A description that passes validation, so the misbehaviour shows at classify time.
+pub fn describe() -> Description {
+    Description {
+        id: "hostile".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["none"]),
+        process_names: Vec::new(),
+        native_channel: false,
+        max_trigger: 1,
+        working_hints: Vec::new(),
+        enter_pause_ms: 0,
+        queues_while_working: false,
+        forbidden_starts: Vec::new(),
+        has_compose: false,
+        transcript_patterns: Vec::new(),
+        features: Vec::new(),
+    }
+}
+
+/// Misbehaves as the enabled feature says; otherwise reads every screen as unknown.
+pub fn classify(screen: &Screen) -> Reading {
+    #[cfg(feature = "endless-loop")]
+    {
+        let mut n: u64 = screen.rows as u64;
+        loop {
+            n = std::hint::black_box(n.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
+    #[cfg(feature = "huge-alloc")]
+    {
+        let mut held: Vec<Vec<u8>> = Vec::new();
+        for _ in 0..64 {
+            let mut piece = vec![0u8; 64 << 20];
+            piece[0] = 1;
+            piece[(64 << 20) - 1] = 1;
+            held.push(std::hint::black_box(piece));
+        }
+        let total: usize = held.iter().map(|v| v.len()).sum();
+        return unknown(format!("allocated {total} bytes"));
+    }
+    #[cfg(feature = "trap")]
+    {
+        if std::hint::black_box(screen.rows) < u32::MAX {
+            panic!("hostile profile traps on purpose");
+        }
+    }
+    #[cfg(feature = "wasi-import")]
+    {
+        let file = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+        let home = std::env::var("HOME").unwrap_or_default();
+        return unknown(format!("read {} bytes; HOME={home}", file.len()));
+    }
+    #[allow(unreachable_code)]
+    unknown(format!("hostile profile with no misbehaviour enabled ({} rows)", screen.rows))
+}
+
+fn unknown(why: String) -> Reading {
+    Reading { state: State::Unknown(why.clone()), composer: Composer::Unreadable, last_error: None, why }
+}
+
+/// Never true.
+pub fn shows_drop_read(_screen: &Screen, _id: &str, _trigger: &str) -> bool {
+    false
+}
+
+/// Never true.
+pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
+    false
+}
