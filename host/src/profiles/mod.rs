@@ -195,7 +195,9 @@ impl ProfileHost {
 }
 
 /// The candidates for `cli` that the team's pin accepts, best first: highest version, and on
-/// a tie the dropped-in file (the user's deliberate choice). A bad pin is a bad team file;
+/// a tie the dropped-in file (the user's deliberate choice). Unpinned, every release comes
+/// before any pre-release, so an installed beta is used only when nothing else is (or when
+/// a pin names it). A bad pin is a bad team file;
 /// no installed profile, or none the pin accepts, is a refusal naming what is installed.
 fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'a [store::Candidate]) -> outcome::Result<Vec<&'a store::Candidate>> {
     let pin = match pins.get(cli) {
@@ -225,7 +227,12 @@ fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'
     }
     fitting.sort_by(|a, b| {
         let (va, vb) = (a.version.as_ref().expect("filtered"), b.version.as_ref().expect("filtered"));
-        vb.cmp(va).then_with(|| matches!(a.source, Source::Bundled).cmp(&matches!(b.source, Source::Bundled)))
+        // Releases before pre-releases (only reachable unpinned: a pin names its pre-release).
+        va.pre.is_empty()
+            .cmp(&vb.pre.is_empty())
+            .reverse()
+            .then_with(|| vb.cmp(va))
+            .then_with(|| matches!(a.source, Source::Bundled).cmp(&matches!(b.source, Source::Bundled)))
     });
     Ok(fitting)
 }

@@ -54,7 +54,7 @@ pub fn valid_id(id: &str) -> bool {
 
 /// The bundled components (built for wasm32-wasip2 by `profile-artifacts`).
 fn bundled() -> impl Iterator<Item = Candidate> {
-    artifacts_pending::BUNDLED.iter().map(|b| Candidate {
+    profile_artifacts::BUNDLED.iter().map(|b| Candidate {
         id: b.id.to_string(),
         version_text: b.version.to_string(),
         version: Version::parse(b.version),
@@ -161,12 +161,6 @@ pub fn read_component(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Where dropped-in profiles live: `<config>/profiles`.
 pub fn dropped_in_root(config: &Path) -> PathBuf {
     config.join("profiles")
-}
-
-// TEMPORARY until profile-artifacts lands on main: same shape, nothing bundled.
-mod artifacts_pending {
-    pub struct Bundled { pub id: &'static str, pub version: &'static str, pub bytes: &'static [u8], pub sha256: &'static str }
-    pub static BUNDLED: &[Bundled] = &[];
 }
 
 #[cfg(test)]
