@@ -1,10 +1,637 @@
-//! `team feed`: (being built).
+//! `team feed`: reads the project's message history, its briefs and the Desk audit lines,
+//! and prints them as one table (or one `team.feed` document). It writes nothing: it creates
+//! no folder, no lock file, no log line, and following never grows anything.
+//!
+//! What it reads, oldest event first:
+//! - **messages** — `<config>/<project>-<hash8>/messages.jsonl.2`, `.1`, then the current
+//!   file (`history::read_history`: O_NOFOLLOW, a link or FIFO on the ladder from `<config>`
+//!   down refused, unparsable lines skipped and counted). In a checkout that is the team
+//!   file's project; with `--all`, or outside a checkout, every `<name>-<8 hex>` folder of
+//!   `<config>`, each event then also naming its `project`.
+//! - **briefs** — every `<from>-to-<to>.md` file of `--briefs <dir>`, or of `<root>/briefs`
+//!   in a checkout (none by default under `--all`). The name is split at its first `-to-`;
+//!   a file whose name does not split into two non-empty parts is not a brief and is passed
+//!   over. Its time is the file's modification time; its event carries the whole text as
+//!   `body` and the file as `path`, and the table's DETAIL shows the file name and its first
+//!   non-empty line. Kind `brief`.
+//! - **audit lines** — Desk guard and bridge `audit.jsonl` files: `<config>/lobby/audit.jsonl`
+//!   and `<config>/lobby/<any>/audit.jsonl`, or only `--audit <path>` (a file, or a folder
+//!   read the same way as the lobby) when given. Each line is one JSON object; its time is
+//!   the first of `ts`, `time`, `at`; the actor the first of `from`, `actor`, `caller`,
+//!   `sender`; the target the first of `to`, `target`, `seat`; the action the first of
+//!   `action`, `event`, `decision`, `outcome`; the text the first of `detail`, `reason`,
+//!   `message`, `summary`. A line with a `project` other than the run's is another team's
+//!   and is left out; a line that is not an object or has no time is skipped and counted.
+//!   Kind `audit`; the event keeps the whole object as `record`. Signed answer files in the
+//!   lobby are not read by this build.
+//!
+//! Skipped lines are said on stderr (plain) or as `skipped` in the document (`--json`).
+//! Events are ordered by time; events of equal time keep the order they were read in
+//! (messages in file order, then briefs by name, then audit lines).
+
+use crate::history::{self, MessageLine};
+use crate::outcome::{self, TeamError};
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `team feed`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Only the events this seat sent or received.
+    #[arg(long, value_name = "name")]
+    seat: Option<String>,
+    /// Only the last <n> events.
+    #[arg(long, value_name = "n")]
+    limit: Option<usize>,
+    /// Every project's history on this machine, not only this checkout's.
+    #[arg(long)]
+    all: bool,
+    /// Read Desk audit lines from this audit.jsonl (or folder) instead of the lobby's.
+    #[arg(long, value_name = "path")]
+    audit: Option<PathBuf>,
+    /// Read briefs (<from>-to-<to>.md) from this folder instead of <checkout>/briefs.
+    #[arg(long, value_name = "dir")]
+    briefs: Option<PathBuf>,
+    /// Keep reading; print each pass that brings new entries.
+    #[arg(long, conflicts_with = "json")]
+    follow: bool,
+    /// Print one team.feed document.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> i32 {
-    let e = crate::outcome::TeamError::failed("this command is not built yet");
-    super::report_error("feed", false, &e)
+pub fn run(args: Args) -> i32 {
+    match feed(&args) {
+        Ok(code) => code,
+        Err(e) => super::report_error("feed", args.json, &e),
+    }
+}
+
+/// What one run reads.
+#[derive(Debug, Default)]
+struct Scope {
+    /// The single team the run names (`None` under `--all` or outside a checkout).
+    team: Option<(String, String)>,
+    /// History folders, each with the project name its events carry under `--all`.
+    dirs: Vec<(Option<String>, PathBuf)>,
+    briefs: Option<PathBuf>,
+    audits: Vec<PathBuf>,
+}
+
+fn feed(args: &Args) -> outcome::Result<i32> {
+    let cwd = std::env::current_dir().map_err(TeamError::from)?;
+    let scope = scope(args, &cwd)?;
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut first = true;
+    loop {
+        let read = read(&scope)?;
+        let mut events: Vec<Event> = read.events;
+        if let Some(seat) = &args.seat {
+            events.retain(|e| e.involves(seat));
+        }
+        if args.follow {
+            let keys = keys(&events);
+            let fresh: Vec<Event> =
+                events.into_iter().zip(keys).filter(|(_, k)| seen.insert(k.clone())).map(|(e, _)| e).collect();
+            if first || !fresh.is_empty() {
+                let shown = if first { limited(fresh, args.limit) } else { fresh };
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(plain(&scope, &shown, read.skipped, &mut std::io::stderr()).as_bytes());
+                let _ = out.flush();
+            }
+            first = false;
+            std::thread::sleep(crate::clock::scaled(1000));
+            continue;
+        }
+        let events = limited(events, args.limit);
+        if args.json {
+            print!("{}", outcome::render_json(&document(&scope, &events, read.skipped)));
+        } else {
+            print!("{}", plain(&scope, &events, read.skipped, &mut std::io::stderr()));
+        }
+        return Ok(0);
+    }
+}
+
+fn limited(mut events: Vec<Event>, limit: Option<usize>) -> Vec<Event> {
+    if let Some(n) = limit {
+        let drop = events.len().saturating_sub(n);
+        events.drain(..drop);
+    }
+    events
+}
+
+/// A stable key per event for `--follow`: its document form and its occurrence number, so
+/// two identical lines are two entries.
+fn keys(events: &[Event]) -> Vec<String> {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    events
+        .iter()
+        .map(|e| {
+            let k = e.to_json(true).to_string();
+            let n = count.entry(k.clone()).or_default();
+            *n += 1;
+            format!("{k}#{n}")
+        })
+        .collect()
+}
+
+fn refusal(e: std::io::Error) -> TeamError {
+    TeamError::refused(e.to_string())
+}
+
+fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
+    let config = crate::paths::config_dir();
+    let loaded = if args.all { None } else { crate::team_file::find(cwd)? };
+    let mut s = Scope::default();
+    match &loaded {
+        Some(l) => {
+            s.team = Some((l.file.project.clone(), l.file.session.clone()));
+            s.dirs.push((None, history::project_dir(&l.file.project, &l.root)));
+            s.briefs = Some(args.briefs.clone().unwrap_or_else(|| l.root.join("briefs")));
+        }
+        None => {
+            s.dirs = project_dirs(&config).map_err(refusal)?;
+            s.briefs = args.briefs.clone();
+        }
+    }
+    s.audits = match &args.audit {
+        Some(p) => audit_files(p, None).map_err(refusal)?,
+        None => audit_files(&config.join("lobby"), Some(&config)).map_err(refusal)?,
+    };
+    Ok(s)
+}
+
+/// Every `<name>-<8 hex>` folder of `<config>`, by name. A link or FIFO standing there
+/// under such a name is refused by the read that follows, never followed.
+fn project_dirs(config: &Path) -> std::io::Result<Vec<(Option<String>, PathBuf)>> {
+    crate::fsx::check_entry(config)?;
+    let rd = match std::fs::read_dir(config) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for entry in rd {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((project, hash)) = name.rsplit_once('-') else { continue };
+        if project.is_empty() || hash.len() != 8 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            continue;
+        }
+        // A plain file under such a name is not a history folder; a link or FIFO is kept
+        // so that the read refuses it.
+        if entry.file_type()?.is_file() {
+            continue;
+        }
+        out.push((Some(project.to_string()), entry.path()));
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(out)
+}
+
+/// `path` itself when it is a file; `path/audit.jsonl` and `path/<any>/audit.jsonl` when it
+/// is a folder. `ladder_base` (the `<config>` for the default lobby) has its ladder checked.
+fn audit_files(path: &Path, ladder_base: Option<&Path>) -> std::io::Result<Vec<PathBuf>> {
+    match ladder_base {
+        Some(base) => crate::fsx::check_ladder(base, path)?,
+        None => {
+            crate::fsx::check_entry(path)?;
+        }
+    }
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let top = path.join("audit.jsonl");
+    if crate::fsx::check_entry(&top)? {
+        out.push(top);
+    }
+    let mut subs: Vec<PathBuf> = Vec::new();
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            subs.push(entry.path());
+        }
+    }
+    subs.sort();
+    for sub in subs {
+        let p = sub.join("audit.jsonl");
+        if crate::fsx::check_entry(&p)? {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// One entry of the feed.
+#[derive(Debug, Clone, PartialEq)]
+enum Event {
+    Message { line: MessageLine, project: Option<String> },
+    Brief { ts: String, from: String, to: String, body: String, path: PathBuf },
+    Audit { ts: String, from: Option<String>, to: Option<String>, action: Option<String>, detail: Option<String>, path: PathBuf, record: Value },
+}
+
+impl Event {
+    fn ts(&self) -> &str {
+        match self {
+            Event::Message { line, .. } => &line.ts,
+            Event::Brief { ts, .. } | Event::Audit { ts, .. } => ts,
+        }
+    }
+
+    fn involves(&self, seat: &str) -> bool {
+        match self {
+            Event::Message { line, .. } => line.from == seat || line.to == seat,
+            Event::Brief { from, to, .. } => from == seat || to == seat,
+            Event::Audit { from, to, .. } => from.as_deref() == Some(seat) || to.as_deref() == Some(seat),
+        }
+    }
+
+    fn time_cell(&self) -> String {
+        match chrono::DateTime::parse_from_rfc3339(self.ts()) {
+            Ok(t) => t.format("%H:%M:%S").to_string(),
+            Err(_) => self.ts().to_string(),
+        }
+    }
+
+    fn kind_cell(&self) -> String {
+        match self {
+            Event::Message { line, .. } => match (&line.via, line.ms) {
+                (Some(v), Some(ms)) => format!("{} (via {v} in {ms} ms)", line.outcome),
+                (Some(v), None) => format!("{} (via {v})", line.outcome),
+                (None, Some(ms)) => format!("{} (in {ms} ms)", line.outcome),
+                (None, None) => line.outcome.clone(),
+            },
+            Event::Brief { .. } => "brief".to_string(),
+            Event::Audit { action, .. } => match action {
+                Some(a) => format!("audit ({a})"),
+                None => "audit".to_string(),
+            },
+        }
+    }
+
+    fn seat_cell(&self) -> String {
+        let pair = |f: &str, t: &str| format!("{f} -> {t}");
+        match self {
+            Event::Message { line, .. } => pair(&line.from, &line.to),
+            Event::Brief { from, to, .. } => pair(from, to),
+            Event::Audit { from, to, .. } => match (from, to) {
+                (Some(f), Some(t)) => pair(f, t),
+                (Some(f), None) => f.clone(),
+                (None, Some(t)) => pair("-", t),
+                (None, None) => "-".to_string(),
+            },
+        }
+    }
+
+    fn detail_cell(&self) -> String {
+        match self {
+            Event::Message { line, .. } => collapse(&line.body),
+            Event::Brief { body, path, .. } => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                match body.lines().map(str::trim).find(|l| !l.is_empty()) {
+                    Some(first) => format!("{name}: {}", collapse(first)),
+                    None => name,
+                }
+            }
+            Event::Audit { detail, .. } => detail.as_deref().map(collapse).unwrap_or_default(),
+        }
+    }
+
+    /// The event as the `team.feed` document carries it. `with_project` adds the project a
+    /// message belongs to when the run names no single team.
+    fn to_json(&self, with_project: bool) -> Value {
+        match self {
+            Event::Message { line, project } => {
+                let mut v = serde_json::to_value(line).expect("a history line always serialises");
+                if let (true, Some(p), Value::Object(m)) = (with_project, project, &mut v) {
+                    m.insert("project".into(), json!(p));
+                }
+                v
+            }
+            Event::Brief { ts, from, to, body, path } => json!({
+                "kind": "brief", "ts": ts, "from": from, "to": to, "body": body,
+                "path": path.display().to_string(),
+            }),
+            Event::Audit { ts, from, to, action, detail, path, record } => json!({
+                "kind": "audit", "ts": ts, "from": from, "to": to, "action": action,
+                "body": detail, "path": path.display().to_string(), "record": record,
+            }),
+        }
+    }
+}
+
+/// Whitespace runs (newlines included) become one space; the ends are trimmed.
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+struct Read {
+    events: Vec<Event>,
+    skipped: usize,
+}
+
+fn read(scope: &Scope) -> outcome::Result<Read> {
+    let mut events = Vec::new();
+    let mut skipped = 0;
+    for (project, dir) in &scope.dirs {
+        let h = history::read_history(dir).map_err(refusal)?;
+        skipped += h.skipped;
+        events.extend(h.lines.into_iter().map(|line| Event::Message { line, project: project.clone() }));
+    }
+    if let Some(dir) = &scope.briefs {
+        events.extend(read_briefs(dir).map_err(refusal)?);
+    }
+    for path in &scope.audits {
+        let text = crate::fsx::read_to_string(path).map_err(refusal)?.unwrap_or_default();
+        let project = scope.team.as_ref().map(|t| t.0.as_str());
+        skipped += parse_audit(&text, path, project, &mut events);
+    }
+    // Stable: equal times keep the order read.
+    events.sort_by_key(|e| sort_key(e.ts()));
+    Ok(Read { events, skipped })
+}
+
+fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| t.with_timezone(&chrono::Utc))
+}
+
+/// The `<from>-to-<to>.md` files of `dir`, by name. A missing folder holds none.
+fn read_briefs(dir: &Path) -> std::io::Result<Vec<Event>> {
+    if !crate::fsx::check_entry(dir)? {
+        return Ok(Vec::new());
+    }
+    let mut names: Vec<(String, String, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".md") else { continue };
+        let Some((from, to)) = stem.split_once("-to-") else { continue };
+        if from.is_empty() || to.is_empty() {
+            continue;
+        }
+        names.push((from.to_string(), to.to_string(), entry.path()));
+    }
+    names.sort_by(|a, b| a.2.cmp(&b.2));
+    let mut out = Vec::new();
+    for (from, to, path) in names {
+        let Some(body) = crate::fsx::read_to_string(&path)? else { continue };
+        let mtime = std::fs::symlink_metadata(&path)?.modified()?;
+        let ts = chrono::DateTime::<chrono::Utc>::from(mtime).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        out.push(Event::Brief { ts, from, to, body, path });
+    }
+    Ok(out)
+}
+
+fn first_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| obj.get(*k).and_then(Value::as_str)).map(str::to_string)
+}
+
+/// Appends the audit events of one file; returns how many lines were skipped.
+fn parse_audit(text: &str, path: &Path, project: Option<&str>, out: &mut Vec<Event>) -> usize {
+    let mut skipped = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(line) else {
+            skipped += 1;
+            continue;
+        };
+        let Some(ts) = first_str(&obj, &["ts", "time", "at"]) else {
+            skipped += 1;
+            continue;
+        };
+        if let (Some(p), Some(Value::String(lp))) = (project, obj.get("project")) {
+            if lp != p {
+                continue;
+            }
+        }
+        out.push(Event::Audit {
+            ts,
+            from: first_str(&obj, &["from", "actor", "caller", "sender"]),
+            to: first_str(&obj, &["to", "target", "seat"]),
+            action: first_str(&obj, &["action", "event", "decision", "outcome"]),
+            detail: first_str(&obj, &["detail", "reason", "message", "summary"]),
+            path: path.to_path_buf(),
+            record: Value::Object(obj),
+        });
+    }
+    skipped
+}
+
+/// The plain output: the context line (when the run names one team), the table or nothing,
+/// then `<n> event(s)`. Skipped lines are said on `err`.
+fn plain(scope: &Scope, events: &[Event], skipped: usize, err: &mut dyn Write) -> String {
+    let mut out = String::new();
+    if let Some((project, session)) = &scope.team {
+        out.push_str(&outcome::context_line(project, session));
+    }
+    if !events.is_empty() {
+        out.push_str(&table(events));
+    }
+    let n = events.len();
+    out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
+    if skipped > 0 {
+        let _ = writeln!(err, "team feed: skipped {skipped} unreadable line{}", if skipped == 1 { "" } else { "s" });
+    }
+    out
+}
+
+/// Two-space indent; every column but the last padded to its widest cell, two spaces
+/// between columns; no trailing spaces.
+fn table(events: &[Event]) -> String {
+    let mut rows: Vec<[String; 4]> = vec![["TIME".into(), "KIND".into(), "SEAT".into(), "DETAIL".into()]];
+    rows.extend(events.iter().map(|e| [e.time_cell(), e.kind_cell(), e.seat_cell(), e.detail_cell()]));
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths = [width(0), width(1), width(2)];
+    let mut out = String::new();
+    for r in &rows {
+        let mut line = String::from("  ");
+        for (i, w) in widths.iter().enumerate() {
+            line.push_str(&r[i]);
+            line.push_str(&" ".repeat(w - r[i].chars().count() + 2));
+        }
+        line.push_str(&r[3]);
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
+    let (project, session) = match &scope.team {
+        Some((p, s)) => (json!(p), json!(s)),
+        None => (Value::Null, Value::Null),
+    };
+    let multi = scope.team.is_none();
+    let mut doc = json!({
+        "schema": {"name": "team.feed", "version": 1},
+        "format": 1,
+        "project": project,
+        "session": session,
+        "events": events.iter().map(|e| e.to_json(multi)).collect::<Vec<_>>(),
+    });
+    if skipped > 0 {
+        doc["skipped"] = json!(skipped);
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
+        Event::Message {
+            line: MessageLine {
+                ts: ts.into(),
+                from: from.into(),
+                to: to.into(),
+                body: body.into(),
+                id: "00000000-0000-4000-8000-000000000000".into(),
+                outcome: "delivered".into(),
+                ms: Some(0),
+                via: Some("typed".into()),
+                ..Default::default()
+            },
+            project: None,
+        }
+    }
+
+    fn team_scope() -> Scope {
+        Scope { team: Some(("beacon".into(), "beacon".into())), ..Default::default() }
+    }
+
+    #[test]
+    fn table_matches_the_spec_example() {
+        let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "from the owner — admitted by: the owner\n\nthe gate is green");
+        let mut err = Vec::new();
+        let got = plain(&team_scope(), &[e], 0, &mut err);
+        assert_eq!(
+            got,
+            "team beacon, session \"beacon\"\n\
+             \x20 TIME      KIND                           SEAT                   DETAIL\n\
+             \x20 09:00:00  delivered (via typed in 0 ms)  owner -> gpt-reviewer  from the owner — admitted by: the owner the gate is green\n\
+             1 event\n"
+        );
+        assert!(err.is_empty());
+    }
+
+    #[test]
+    fn empty_history_is_context_and_zero_events() {
+        let mut err = Vec::new();
+        assert_eq!(plain(&team_scope(), &[], 0, &mut err), "team beacon, session \"beacon\"\n0 events\n");
+        assert_eq!(plain(&Scope::default(), &[], 3, &mut err), "0 events\n");
+        assert_eq!(String::from_utf8(err).unwrap(), "team feed: skipped 3 unreadable lines\n");
+    }
+
+    #[test]
+    fn kind_cell_shows_what_the_line_carries() {
+        let Event::Message { mut line, .. } = msg("t", "a", "b", "x") else { unreachable!() };
+        let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None }.kind_cell();
+        assert_eq!(cell(&line), "delivered (via typed in 0 ms)");
+        line.ms = None;
+        assert_eq!(cell(&line), "delivered (via typed)");
+        line.via = None;
+        line.outcome = "held".into();
+        assert_eq!(cell(&line), "held");
+        line.ms = Some(812);
+        assert_eq!(cell(&line), "held (in 812 ms)");
+    }
+
+    #[test]
+    fn columns_pad_to_the_widest_cell() {
+        let a = msg("2026-11-29T09:00:00Z", "owner", "x", "one");
+        let mut b = msg("2026-11-29T10:11:12+02:00", "claude-keeper", "gpt-reviewer", "  two\t\tthree \n");
+        if let Event::Message { line, .. } = &mut b {
+            line.via = None;
+            line.ms = None;
+            line.outcome = "not-submitted".into();
+        }
+        let t = table(&[a, b]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
+        assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
+        assert_eq!(lines[2], "  10:11:12  not-submitted                  claude-keeper -> gpt-reviewer  two three");
+    }
+
+    #[test]
+    fn limit_keeps_the_last_events() {
+        let ev: Vec<Event> = (0..5).map(|i| msg(&format!("2026-11-29T09:00:0{i}Z"), "a", "b", &i.to_string())).collect();
+        let got = limited(ev.clone(), Some(2));
+        assert_eq!(got, ev[3..].to_vec());
+        assert_eq!(limited(ev.clone(), Some(9)), ev);
+        assert!(limited(ev, Some(0)).is_empty());
+    }
+
+    #[test]
+    fn audit_lines_are_read_by_their_aliases() {
+        let text = r#"{"time":"2026-11-29T09:00:01Z","actor":"guard","target":"gpt-reviewer","decision":"denied","reason":"not  granted"}
+not json
+{"no":"time"}
+{"ts":"2026-11-29T09:00:02Z","project":"other","action":"x"}
+{"ts":"2026-11-29T09:00:03Z","project":"beacon","event":"bridged"}
+"#;
+        let mut out = Vec::new();
+        let skipped = parse_audit(text, Path::new("/l/audit.jsonl"), Some("beacon"), &mut out);
+        assert_eq!(skipped, 2);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].kind_cell(), "audit (denied)");
+        assert_eq!(out[0].seat_cell(), "guard -> gpt-reviewer");
+        assert_eq!(out[0].detail_cell(), "not granted");
+        assert_eq!(out[1].kind_cell(), "audit (bridged)");
+        assert_eq!(out[1].seat_cell(), "-");
+        assert!(out[0].involves("gpt-reviewer") && !out[1].involves("gpt-reviewer"));
+        let v = out[0].to_json(false);
+        assert_eq!(v["kind"], "audit");
+        assert_eq!(v["record"]["reason"], "not  granted");
+    }
+
+    #[test]
+    fn briefs_are_read_from_their_names() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("claude-keeper-to-gpt-reviewer.md"), "\n# Review the gate\n\nDetails.\n").unwrap();
+        std::fs::write(d.path().join("notes.md"), "not a brief").unwrap();
+        std::fs::write(d.path().join("-to-x.md"), "no sender").unwrap();
+        let f = std::fs::File::options().write(true).open(d.path().join("claude-keeper-to-gpt-reviewer.md")).unwrap();
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000);
+        f.set_modified(t).unwrap();
+        let got = read_briefs(d.path()).unwrap();
+        assert_eq!(got.len(), 1);
+        let e = &got[0];
+        assert_eq!(e.ts(), "2026-11-18T11:06:40Z");
+        assert_eq!(e.kind_cell(), "brief");
+        assert_eq!(e.seat_cell(), "claude-keeper -> gpt-reviewer");
+        assert_eq!(e.detail_cell(), "claude-keeper-to-gpt-reviewer.md: # Review the gate");
+        assert_eq!(e.to_json(false)["body"], "\n# Review the gate\n\nDetails.\n");
+        assert!(read_briefs(&d.path().join("absent")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn follow_keys_tell_identical_lines_apart() {
+        let a = msg("2026-11-29T09:00:00Z", "a", "b", "x");
+        let k = keys(&[a.clone(), a]);
+        assert_ne!(k[0], k[1]);
+    }
+
+    #[test]
+    fn document_shape() {
+        let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "hi");
+        let doc = document(&team_scope(), &[e.clone()], 0);
+        assert_eq!(doc["schema"]["name"], "team.feed");
+        assert_eq!(doc["project"], "beacon");
+        assert_eq!(doc["events"][0]["via"], "typed");
+        assert!(doc["events"][0].get("failed").is_none() && doc.get("skipped").is_none());
+        let Event::Message { line, .. } = e else { unreachable!() };
+        let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()) }], 1);
+        assert!(all["project"].is_null() && all["session"].is_null());
+        assert_eq!(all["events"][0]["project"], "beacon");
+        assert_eq!(all["skipped"], 1);
+    }
 }
