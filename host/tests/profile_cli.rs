@@ -113,9 +113,9 @@ fn explain_json_carries_the_reading_and_the_profile() {
         "profile",
         "explain",
         "codex",
-        &screen("codex-0.171.0/approval-bash.ansi"),
+        &screen("codex-0.171.0/permission-shell.ansi"),
         "--title",
-        &title("codex-0.171.0/approval-bash.title"),
+        &title("codex-0.171.0/permission-shell.title"),
         "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -147,18 +147,18 @@ fn explain_uses_the_team_pin_or_refuses_naming_what_is_installed() {
     let w = World::new();
     let v = bundled("codex").version;
     w.team(&format!("format: 1\nproject: beacon\nprofiles: {{ codex: \"={v}\" }}\nseats:\n  - name: cx\n    cli: codex\n"));
-    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty.ansi"), "--json"]);
+    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty-welcome.ansi"), "--json"]);
     let doc = document(&o, "profile-explain.schema.json");
     assert_eq!(doc["profile"]["pin"], format!("={v}"));
 
     w.team("format: 1\nproject: beacon\nprofiles: { codex: \"7.1\" }\nseats:\n  - name: cx\n    cli: codex\n");
-    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty.ansi")]);
+    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty-welcome.ansi")]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
         format!("team profile: refused: the team pins codex to \"7.1\" and no installed codex profile satisfies it; installed: codex {v} (bundled)\n")
     );
-    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty.ansi"), "--json"]);
+    let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty-welcome.ansi"), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["error"]["id"], "profile.refused");
@@ -172,7 +172,7 @@ fn explain_with_a_hostile_profile_is_an_error_reading_not_a_crash() {
         "profile",
         "explain",
         "hostile",
-        &screen("codex-0.171.0/idle-empty.ansi"),
+        &screen("codex-0.171.0/idle-empty-welcome.ansi"),
         "--profile",
         f.to_str().unwrap(),
     ]);

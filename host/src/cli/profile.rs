@@ -106,6 +106,11 @@ fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// One `label     value` line; labels are padded to one width in every command's output.
+fn labelled(label: &str, value: &str) -> String {
+    format!("{label:<9} {value}\n")
+}
+
 /// The team file in scope (walking up from the cwd), if any.
 fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
     let cwd = std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
@@ -234,7 +239,11 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
             steps.push(("load", Ok(format!("imports allowed, exports {}", crate::profiles::v0_1::EXPORT))));
             profile = Some(p);
         }
-        Err(e) => steps.push(("load", Err(e.message.strip_prefix("refused: ").unwrap_or(&e.message).to_string()))),
+        Err(e) => {
+            let m = e.message.strip_prefix("refused: ").unwrap_or(&e.message);
+            let m = m.strip_prefix(&format!("{} is not a usable profile: ", file.display())).unwrap_or(m);
+            steps.push(("load", Err(m.to_string())));
+        }
     }
     let mut smoke: Option<Reading> = None;
     if let Some(p) = profile.as_mut() {
@@ -302,20 +311,15 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
         });
         return Ok((render_json(&doc), code));
     }
-    let mut rows: Vec<Vec<String>> = steps
-        .iter()
-        .map(|(name, r)| {
-            vec![
-                name.to_string(),
-                match r {
-                    Ok(s) => format!("ok: {s}"),
-                    Err(s) => format!("failed: {s}"),
-                },
-            ]
-        })
-        .collect();
-    rows.push(vec!["verdict".into(), verdict]);
-    Ok((table(&rows), code))
+    let mut out = String::new();
+    for (name, r) in &steps {
+        match r {
+            Ok(s) => out.push_str(&labelled(name, &format!("ok: {s}"))),
+            Err(s) => out.push_str(&labelled(name, &format!("failed: {s}"))),
+        }
+    }
+    out.push_str(&labelled("verdict", &verdict));
+    Ok((out, code))
 }
 
 // ---------------------------------------------------------------- explain
@@ -386,23 +390,20 @@ fn explain(cli: &str, screen_path: &Path, title: Option<&str>, size: Option<&str
         return Ok((render_json(&doc), 0));
     }
     let mut out = format!("{} {} ({}) reads {}:\n", d.id, d.version, profile.source(), screen_path.display());
-    let mut rows = vec![
-        vec!["state".to_string(), state_text(&reading.state)],
-        vec![
-            "composer".into(),
-            match &reading.composer {
-                Composer::Empty => "empty".into(),
-                Composer::Holds(t) => format!("holds \"{t}\""),
-                Composer::Unreadable => "unreadable".into(),
-            },
-        ],
-        vec!["error".into(), reading.last_error.map(|e| e.word().to_string()).unwrap_or_else(|| "none".into())],
-        vec!["why".into(), reading.why.clone()],
-    ];
+    out.push_str(&labelled("state", &state_text(&reading.state)));
+    out.push_str(&labelled(
+        "composer",
+        &match &reading.composer {
+            Composer::Empty => "empty".to_string(),
+            Composer::Holds(t) => format!("holds \"{t}\""),
+            Composer::Unreadable => "unreadable".to_string(),
+        },
+    ));
+    out.push_str(&labelled("error", reading.last_error.map(|e| e.word()).unwrap_or("none")));
+    out.push_str(&labelled("why", &reading.why));
     for n in profile.notes() {
-        rows.push(vec!["note".into(), n.clone()]);
+        out.push_str(&labelled("note", n));
     }
-    out.push_str(&table(&rows));
     Ok((out, 0))
 }
 
