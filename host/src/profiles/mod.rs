@@ -408,3 +408,5 @@ fn description_from(d: t01::Description) -> Description {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod bench;
