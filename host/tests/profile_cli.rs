@@ -106,6 +106,78 @@ fn explain_transcripts() {
         .case("tests/profile_explain/*.trycmd");
 }
 
+/// A `team.profile.explain` reading back in the kit's types, to check it with the fixtures'
+/// own rules.
+fn kit_reading(r: &Value) -> profile_kit::types::Reading {
+    use profile_kit::types as k;
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let kind = match r["dialog"].as_str() {
+        Some("question") => k::DialogKind::Question,
+        Some("permission") => k::DialogKind::Permission,
+        Some("trust") => k::DialogKind::Trust,
+        Some("vendor_notice") => k::DialogKind::VendorNotice,
+        Some("provider_error") => k::DialogKind::ProviderError,
+        Some("rate_limit") => k::DialogKind::RateLimit,
+        Some("held_message") => k::DialogKind::HeldMessage,
+        _ => k::DialogKind::Question,
+    };
+    k::Reading {
+        state: match r["state"].as_str().unwrap() {
+            "idle" => k::State::Idle,
+            "working" => k::State::Working(s(&r["hint"])),
+            "dialog" => k::State::Dialog(k::Dialog { kind, title: s(&r["dialog_title"]) }),
+            "starting" => k::State::Starting,
+            "exited" => k::State::Exited,
+            _ => k::State::Unknown(s(&r["unknown"])),
+        },
+        composer: match r["composer"]["kind"].as_str().unwrap() {
+            "empty" => k::Composer::Empty,
+            "holds" => k::Composer::Holds(s(&r["composer"]["text"])),
+            _ => k::Composer::Unreadable,
+        },
+        last_error: match r["last_error"].as_str() {
+            Some("rate_limit") => Some(k::TurnError::RateLimit),
+            Some("provider_error") => Some(k::TurnError::ProviderError),
+            _ => None,
+        },
+        why: s(&r["why"]),
+    }
+}
+
+/// Every fixture through the whole process, from its `.ansi` capture alone (plain rows
+/// derived by `Screen::from_ansi`, not read from the `.txt`): what a vendor running
+/// `team profile explain` on a capture sees.
+#[test]
+fn explain_reads_every_fixture_capture_as_its_meta_says() {
+    let w = World::new();
+    let mut failures = Vec::new();
+    let all = profile_kit::fixtures::all().unwrap();
+    for f in &all {
+        let dir = screens().join(&f.dir);
+        let o = w.team_cmd(&[
+            "profile",
+            "explain",
+            &f.cli,
+            dir.join(format!("{}.ansi", f.name)).to_str().unwrap(),
+            "--title",
+            &f.screen.title,
+            "--size",
+            &format!("{}x{}", f.screen.cols, f.screen.rows),
+            "--json",
+        ]);
+        if !o.status.success() {
+            failures.push(format!("{}: {}", f.label(), stdout(&o)));
+            continue;
+        }
+        let doc = document(&o, "profile-explain.schema.json");
+        let r = kit_reading(&doc["reading"]);
+        if let Err(m) = profile_kit::fixtures::check(&f.expect, &r) {
+            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} captures misread:\n{}", failures.len(), all.len(), failures.join("\n"));
+}
+
 #[test]
 fn explain_json_carries_the_reading_and_the_profile() {
     let w = World::new();

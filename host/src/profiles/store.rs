@@ -88,6 +88,8 @@ fn dropped_in(config: &Path, only: Option<&str>) -> Vec<Candidate> {
         return Vec::new();
     }
     let ids: Vec<String> = match only {
+        // A cli that is not an id names no folder (and never a path such as `../x`).
+        Some(id) if !valid_id(id) => return Vec::new(),
         Some(id) => vec![id.to_string()],
         None => sorted_names(&root),
     };
@@ -203,6 +205,7 @@ mod tests {
         assert!(got[2].version.as_ref().unwrap_err().contains("symbolic link"));
         assert_eq!(dropped_in(d.path(), Some("codex")).len(), 3);
         assert!(dropped_in(d.path(), Some("cursor")).is_empty());
+        assert!(dropped_in(&d.path().join("profiles/codex"), Some("..")).is_empty());
     }
 
     #[test]

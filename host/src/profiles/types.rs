@@ -24,7 +24,7 @@ pub struct Screen {
 impl Screen {
     /// A screen from an ANSI capture (`tmux capture-pane -e -p`, `herdr pane read --format
     /// ansi`) or a plain one: one row per line (a final newline ends the last row, it does not
-    /// start a new one), plain rows derived by stripping escape sequences, `rows` = the number
+    /// start a new one), plain rows derived by stripping escape sequences and trailing spaces, `rows` = the number
     /// of lines and `cols` = the widest plain row in characters (a capture drops trailing
     /// blanks, so callers that know the pane's size should set `cols`/`rows` after).
     pub fn from_ansi(text: &str, title: &str) -> Screen {
@@ -34,7 +34,9 @@ impl Screen {
         } else {
             text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
         };
-        let plain: Vec<String> = styled.iter().map(|l| strip_ansi(l)).collect();
+        // Trailing blanks are dropped from plain rows, as `tmux capture-pane -p` drops them
+        // (with `-e` it keeps some that carried a style).
+        let plain: Vec<String> = styled.iter().map(|l| strip_ansi(l).trim_end_matches(' ').to_string()).collect();
         let cols = plain.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
         Screen {
             rows: styled.len() as u32,
@@ -278,6 +280,7 @@ mod tests {
         let s = Screen::from_ansi("a\n\n\nb\n", "");
         assert_eq!(s.plain, vec!["a", "", "", "b"]);
         assert_eq!(Screen::from_ansi("", "").rows, 0);
+        assert_eq!(Screen::from_ansi("\u{276f}\u{a0} \u{1b}[7m \u{1b}[0m  \n", "").plain, vec!["\u{276f}\u{a0}"]);
     }
 
     #[test]
