@@ -1,1 +1,540 @@
-//! (being built)
+//! The address grammar and resolving one spec to exactly one seat before any rule runs.
+//!
+//! Forms: a bare `<seat>` or `<nickname>` of the caller's own team (needs a team folder),
+//! `@<nickname>` (own team first, then the entity's other teams), `<seat>@<team>` /
+//! `<nickname>@<team>` (the named team's roster, then the agent records by seat name),
+//! `lead@<team>` (the roster's lead mark, else the team file's), and an agent id `agt_…`.
+//!
+//! Invariant: a role is never an address; a spec two entries answer is refused naming both;
+//! a spec that names nobody is refused naming what was not found. Nothing here judges who
+//! may send — that is `admission`, which reads the seat this module resolved.
+
+use std::path::PathBuf;
+
+use crate::outcome::{self, TeamError};
+use crate::registry::{is_agent_id, AgentRecord, Registry};
+use crate::team_file::{self, Loaded, Seat, TeamFile};
+
+/// One seat of a team as the registry and the team file answer it together.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SeatView {
+    pub name: String,
+    pub nickname: Option<String>,
+    pub role: Option<String>,
+    pub cli: Option<String>,
+    /// The roster line's lead mark.
+    pub roster_leads: bool,
+    /// The team file's lead mark (`leads: true` or the legacy `coordinator:` key).
+    pub file_leads: bool,
+    pub assistant: bool,
+    pub stopped: bool,
+    /// The roster lists the seat.
+    pub in_roster: bool,
+    /// The seat as its team file declares it, when the file could be read.
+    pub file_seat: Option<Seat>,
+    /// The seat's registry record, when it has one.
+    pub agent: Option<AgentRecord>,
+}
+
+impl SeatView {
+    pub fn cli(&self) -> &str {
+        self.cli.as_deref().unwrap_or("unknown")
+    }
+    pub fn agent_id(&self) -> Option<&str> {
+        self.agent.as_ref().map(|a| a.id.as_str())
+    }
+}
+
+/// One team: its registry record and, when readable, its team file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TeamView {
+    pub name: String,
+    pub entity: String,
+    /// The registry's grouping when the machine has one, the file's `project:` otherwise.
+    pub project: String,
+    /// The file's own `project:` (the key for the registry project's delivery order).
+    pub file_project: Option<String>,
+    pub session: String,
+    /// The checkout root holding the team's `.agents/`.
+    pub root: Option<PathBuf>,
+    pub file: Option<TeamFile>,
+    pub seats: Vec<SeatView>,
+    /// The caller's own team (the cwd's team file).
+    pub own: bool,
+}
+
+impl TeamView {
+    pub fn seat(&self, name: &str) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.name == name)
+    }
+    pub fn by_nickname(&self, nick: &str) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.nickname.as_deref() == Some(nick))
+    }
+    /// The team's leads: the roster's marks when it marks any, else the file's.
+    pub fn leads(&self) -> Vec<&SeatView> {
+        let r: Vec<&SeatView> = self.seats.iter().filter(|s| s.roster_leads).collect();
+        if !r.is_empty() {
+            return r;
+        }
+        self.seats.iter().filter(|s| s.file_leads).collect()
+    }
+    pub fn is_lead(&self, seat: &str) -> bool {
+        self.leads().iter().any(|s| s.name == seat)
+    }
+    /// The first seat marked `assistant`.
+    pub fn assistant(&self) -> Option<&SeatView> {
+        self.seats.iter().find(|s| s.assistant)
+    }
+    /// May this seat be addressed from another team: the roster lists it or a record holds it.
+    fn registered(s: &SeatView) -> bool {
+        s.in_roster || s.agent.is_some()
+    }
+}
+
+/// The registry and the cwd's team file, read once per run.
+pub struct World<'a> {
+    pub reg: &'a Registry,
+    pub file: Option<&'a Loaded>,
+    pub own: Option<TeamView>,
+}
+
+fn file_seat_view(s: &Seat) -> SeatView {
+    SeatView {
+        name: s.name.clone(),
+        nickname: s.nickname.clone(),
+        role: s.role.clone(),
+        cli: Some(s.cli.clone()),
+        file_leads: s.leads,
+        assistant: s.assistant,
+        stopped: s.stopped,
+        file_seat: Some(s.clone()),
+        ..Default::default()
+    }
+}
+
+impl<'a> World<'a> {
+    pub fn new(reg: &'a Registry, file: Option<&'a Loaded>) -> World<'a> {
+        let own = file.map(|l| {
+            let name = l.file.team.clone();
+            build(reg, &name, Some(&l.file), Some(l.root.clone()), true)
+        });
+        World { reg, file, own }
+    }
+
+    /// The view of a team by name: the caller's own, or the registry's (with its file read
+    /// from the recorded root when it can be). `None` when neither knows the team.
+    pub fn team(&self, name: &str) -> Option<TeamView> {
+        if let Some(o) = &self.own {
+            if o.name == name {
+                return Some(o.clone());
+            }
+        }
+        let rec = self.reg.team(name);
+        let has_agents = self.reg.agents.iter().any(|a| a.team == name);
+        if rec.is_none() && !has_agents {
+            return None;
+        }
+        let root = rec
+            .and_then(|r| r.root.clone())
+            .or_else(|| self.reg.agents.iter().find(|a| a.team == name).and_then(|a| a.root.clone()));
+        let file = root
+            .as_ref()
+            .and_then(|r| team_file::load(&r.join(".agents").join("team.yaml")).ok())
+            .map(|l| l.file)
+            .filter(|f| f.team == name);
+        Some(build(self.reg, name, file.as_ref(), root, false))
+    }
+
+    /// The entity the caller's own team belongs to (the registry's default without a file).
+    pub fn own_entity(&self) -> String {
+        match &self.own {
+            Some(o) => o.entity.clone(),
+            None => self.reg.default_entity(),
+        }
+    }
+
+    /// The teams of an entity in chain order (the entity's own team first, then by team id).
+    pub fn entity_teams(&self, entity: &str) -> Vec<String> {
+        let own = self.own.as_ref().filter(|o| o.entity == entity).map(|o| o.name.as_str());
+        self.reg.entity_teams(entity, own)
+    }
+
+    /// The entity's assistant: the first `assistant` mark walking its teams in chain order.
+    pub fn entity_assistant(&self, entity: &str) -> Option<(String, String)> {
+        for t in self.entity_teams(entity) {
+            if let Some(v) = self.team(&t) {
+                if let Some(a) = v.assistant() {
+                    return Some((t, a.name.clone()));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Builds a team's view from its registry record, its agent records and (when read) its file.
+fn build(reg: &Registry, name: &str, file: Option<&TeamFile>, root: Option<PathBuf>, own: bool) -> TeamView {
+    let rec = reg.team(name);
+    let mut seats: Vec<SeatView> = file.map(|f| f.seats.iter().map(file_seat_view).collect()).unwrap_or_default();
+    for line in rec.map(|r| r.roster.as_slice()).unwrap_or(&[]) {
+        let i = match seats.iter().position(|s| s.name == line.seat) {
+            Some(i) => i,
+            None => {
+                seats.push(SeatView { name: line.seat.clone(), ..Default::default() });
+                seats.len() - 1
+            }
+        };
+        let s = &mut seats[i];
+        s.in_roster = true;
+        s.roster_leads = line.leads;
+        if s.file_seat.is_none() {
+            s.nickname = line.nickname.clone();
+            s.role = line.role.clone();
+            s.cli = line.cli.clone();
+            s.assistant = line.assistant;
+            s.stopped = line.stopped;
+        }
+    }
+    for a in reg.agents.iter().filter(|a| a.team == name) {
+        if !seats.iter().any(|s| s.name == a.seat) {
+            seats.push(SeatView { name: a.seat.clone(), cli: a.cli.clone(), ..Default::default() });
+        }
+    }
+    for s in seats.iter_mut() {
+        s.agent = reg.agent_for(name, &s.name).cloned();
+        if s.cli.is_none() {
+            s.cli = s.agent.as_ref().and_then(|a| a.cli.clone());
+        }
+    }
+    let entity = reg.entity_of(name, file.and_then(|f| f.entity.as_deref()));
+    let file_project = file.map(|f| f.project.clone());
+    let project = reg
+        .project_of(name)
+        .map(str::to_string)
+        .or_else(|| file_project.clone())
+        .or_else(|| reg.agents.iter().find(|a| a.team == name).and_then(|a| a.project.clone()))
+        .unwrap_or_else(|| name.to_string());
+    let session = file
+        .map(|f| f.session.clone())
+        .or_else(|| rec.and_then(|r| r.session.clone()))
+        .or_else(|| reg.agents.iter().find(|a| a.team == name).and_then(|a| a.session.clone()))
+        .unwrap_or_else(|| name.to_string());
+    TeamView { name: name.to_string(), entity, project, file_project, session, root, file: file.cloned(), seats, own }
+}
+
+/// A spec resolved to one seat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub team: TeamView,
+    pub seat: SeatView,
+    /// The address exactly as written, when it was a form rather than the seat's own name
+    /// in the caller's own team.
+    pub spec: Option<String>,
+}
+
+impl Target {
+    pub fn name(&self) -> &str {
+        &self.seat.name
+    }
+    pub fn cli(&self) -> &str {
+        self.seat.cli()
+    }
+    pub fn agent_id(&self) -> Option<&str> {
+        self.seat.agent_id()
+    }
+    /// `(spec, resolved)` for the history line: written together, or not at all.
+    pub fn spec_and_resolved(&self) -> (Option<String>, Option<String>) {
+        match (&self.spec, self.agent_id()) {
+            (Some(s), Some(id)) => (Some(s.clone()), Some(id.to_string())),
+            _ => (None, None),
+        }
+    }
+}
+
+fn refuse(msg: String) -> TeamError {
+    TeamError::refused(msg)
+}
+
+/// `x`'s two answers: refused naming both.
+fn collision(spec: &str, team: &str, by_name: &SeatView, by_nick: &SeatView) -> TeamError {
+    refuse(format!(
+        "{spec}: two seats of {team} answer it: {} (its seat name) and {} (its nickname); nothing was sent",
+        by_name.name, by_nick.name
+    ))
+}
+
+/// The one seat of `view` a name or nickname picks (both answering different seats refused).
+fn pick<'v>(spec: &str, view: &'v TeamView, word: &str, registered_only: bool) -> outcome::Result<Option<&'v SeatView>> {
+    let ok = |s: &&SeatView| !registered_only || TeamView::registered(s);
+    let by_name = view.seat(word).filter(ok);
+    let by_nick = view.by_nickname(word).filter(ok);
+    match (by_name, by_nick) {
+        (Some(a), Some(b)) if a.name != b.name => Err(collision(spec, &view.name, a, b)),
+        (Some(a), _) => Ok(Some(a)),
+        (None, Some(b)) => Ok(Some(b)),
+        (None, None) => Ok(None),
+    }
+}
+
+fn target(view: &TeamView, seat: &SeatView, spec: Option<&str>) -> Target {
+    Target { team: view.clone(), seat: seat.clone(), spec: spec.map(str::to_string) }
+}
+
+/// Resolves `spec` to exactly one seat, or refuses naming why.
+pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
+    let spec = spec.trim();
+    if spec.is_empty() {
+        return Err(TeamError::usage("a target seat is required"));
+    }
+    // an agent id
+    if is_agent_id(spec) {
+        let a = world.reg.agent(spec).ok_or_else(|| refuse(format!("{spec}: no agent record holds this id")))?;
+        let view = world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
+        let seat = view.seat(&a.seat).ok_or_else(|| refuse(format!("{spec}: its seat {}@{} is not in the registry", a.seat, a.team)))?;
+        return Ok(target(&view, seat, Some(spec)));
+    }
+    // @nickname: own team first, then the entity's other teams
+    if let Some(nick) = spec.strip_prefix('@') {
+        if let Some(own) = &world.own {
+            if let Some(s) = own.by_nickname(nick) {
+                return Ok(target(own, s, Some(spec)));
+            }
+        }
+        let entity = world.own_entity();
+        let own_name = world.own.as_ref().map(|o| o.name.clone());
+        let mut hits: Vec<(TeamView, SeatView)> = Vec::new();
+        for t in world.entity_teams(&entity) {
+            if Some(&t) == own_name.as_ref() {
+                continue;
+            }
+            if let Some(v) = world.team(&t) {
+                if let Some(s) = v.by_nickname(nick).filter(|s| TeamView::registered(s)) {
+                    let s = s.clone();
+                    hits.push((v, s));
+                }
+            }
+        }
+        return match hits.len() {
+            1 => Ok(target(&hits[0].0, &hits[0].1, Some(spec))),
+            0 => Err(refuse(match &own_name {
+                Some(o) => format!("{spec}: no seat of {o} or of the other teams of {entity} has the nickname {nick}"),
+                None => format!("{spec}: no seat of the teams of {entity} has the nickname {nick}"),
+            })),
+            _ => {
+                let each: Vec<String> = hits.iter().map(|(v, _)| format!("{nick}@{}", v.name)).collect();
+                Err(refuse(format!("{spec}: more than one team answers it; address one: {}", each.join(", "))))
+            }
+        };
+    }
+    // <x>@<team>
+    if let Some((x, team)) = spec.split_once('@') {
+        if x.is_empty() || team.is_empty() || team.contains('@') {
+            return Err(refuse(format!("{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)")));
+        }
+        let view = world.team(team).ok_or_else(|| refuse(format!("{spec}: the registry holds no team {team}")))?;
+        let external = !view.own;
+        if x == team_file::RESERVED_LEAD {
+            let leads = view.leads();
+            return match leads.as_slice() {
+                [] => Err(refuse(format!(
+                    "{spec}: team {team} names no lead, so there is no one to deliver to; run team send --list to name a seat, or set leads: true on one seat to give the team a lead"
+                ))),
+                [one] => {
+                    if external && !TeamView::registered(one) {
+                        Err(refuse(format!("{spec}: its lead {} has no registry record yet; team up or team register writes it", one.name)))
+                    } else {
+                        Ok(target(&view, one, Some(spec)))
+                    }
+                }
+                many => {
+                    let names: Vec<&str> = many.iter().map(|s| s.name.as_str()).collect();
+                    Err(refuse(format!("{spec}: team {team} marks more than one lead: {}; nothing was sent", names.join(" and "))))
+                }
+            };
+        }
+        return match pick(spec, &view, x, external)? {
+            Some(s) => Ok(target(&view, s, Some(spec))),
+            None => {
+                let role_note = if view.seats.iter().any(|s| s.role.as_deref() == Some(x)) {
+                    format!(" ({x} is a role there, and a role is never an address)")
+                } else {
+                    String::new()
+                };
+                Err(refuse(format!("{spec}: team {team} has no seat or nickname {x} in its roster or agent records{role_note}")))
+            }
+        };
+    }
+    // a bare name: the caller's own team
+    let Some(own) = &world.own else {
+        return Err(refuse(format!(
+            "{spec}: a bare name needs a team folder (.agents/team.yaml above this one); from here, address <seat>@<team>"
+        )));
+    };
+    match pick(spec, own, spec, false)? {
+        Some(s) => {
+            let form = (s.name != spec).then_some(spec);
+            Ok(target(own, s, form))
+        }
+        None => {
+            let names: Vec<&str> = own.file.as_ref().map(|f| f.seat_names()).unwrap_or_default();
+            Err(refuse(format!("{spec}: it is not a declared seat; the file's seats are {}", names.join(", "))))
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::registry::{RosterLine, TeamRecord, TeamsFile};
+
+    pub(crate) fn loaded(text: &str, root: &str) -> Loaded {
+        Loaded { file: team_file::parse(text).unwrap(), path: PathBuf::from(root).join(".agents/team.yaml"), root: PathBuf::from(root) }
+    }
+
+    pub(crate) const BEACON: &str = "project: beacon\ncoordinator: claude-keeper\nentity: labs\nseats:\n  - name: claude-keeper\n    nickname: agamemnon\n    role: coordinator\n    cli: claude-code\n  - name: gpt-reviewer\n    role: reviewer\n    cli: codex\n  - name: hermes\n    nickname: herald\n    cli: agy\n    assistant: true\n";
+
+    pub(crate) fn line(seat: &str, agent: Option<&str>, nick: Option<&str>, leads: bool) -> RosterLine {
+        RosterLine { seat: seat.into(), agent: agent.map(Into::into), nickname: nick.map(Into::into), leads, ..Default::default() }
+    }
+
+    pub(crate) fn agent(id: &str, team: &str, seat: &str, cli: &str) -> AgentRecord {
+        AgentRecord { id: id.into(), seat: seat.into(), team: team.into(), cli: Some(cli.into()), ..Default::default() }
+    }
+
+    /// beacon (own, file) + api (roster: ada leads, bob nickname herald, role reviewer) +
+    /// web (roster: two leads) + ops (roster marks no lead) + far (another entity).
+    pub(crate) fn registry() -> Registry {
+        let mut t = TeamsFile { default_entity: Some("labs".into()), ..Default::default() };
+        t.teams.insert(
+            "beacon".into(),
+            TeamRecord { entity: Some("labs".into()), project: Some("beacon".into()), roster: vec![line("claude-keeper", Some("agt_00000000000000b1"), Some("agamemnon"), true)], ..Default::default() },
+        );
+        t.teams.insert(
+            "api".into(),
+            TeamRecord {
+                entity: Some("labs".into()),
+                roster: vec![
+                    line("ada", Some("agt_00000000000000a1"), None, true),
+                    RosterLine { role: Some("reviewer".into()), ..line("bob", Some("agt_00000000000000a2"), Some("herald"), false) },
+                    line("eve", None, Some("ada"), false),
+                ],
+                ..Default::default()
+            },
+        );
+        t.teams.insert("web".into(), TeamRecord { entity: Some("labs".into()), roster: vec![line("w1", None, Some("herald"), true), line("w2", None, None, true)], ..Default::default() });
+        t.teams.insert("ops".into(), TeamRecord { entity: Some("labs".into()), roster: vec![line("o1", None, None, false)], ..Default::default() });
+        t.teams.insert("far".into(), TeamRecord { entity: Some("other".into()), roster: vec![line("f1", None, Some("solo"), true)], ..Default::default() });
+        Registry {
+            teams: t,
+            agents: vec![
+                agent("agt_00000000000000a1", "api", "ada", "codex"),
+                agent("agt_00000000000000a2", "api", "bob", "claude-code"),
+                agent("agt_00000000000000a3", "api", "carl", "cursor"),
+                agent("agt_00000000000000b1", "beacon", "claude-keeper", "claude-code"),
+            ],
+            ..Default::default()
+        }
+    }
+
+    fn msg(w: &World, spec: &str) -> String {
+        resolve(w, spec).unwrap_err().message
+    }
+
+    #[test]
+    fn bare_names_and_nicknames_of_the_own_team() {
+        let reg = registry();
+        let l = loaded(BEACON, "/b");
+        let w = World::new(&reg, Some(&l));
+        let t = resolve(&w, "gpt-reviewer").unwrap();
+        assert_eq!((t.team.name.as_str(), t.name(), t.spec.as_deref()), ("beacon", "gpt-reviewer", None));
+        assert_eq!(t.agent_id(), None);
+        let t = resolve(&w, "agamemnon").unwrap();
+        assert_eq!((t.name(), t.spec.as_deref()), ("claude-keeper", Some("agamemnon")));
+        assert_eq!(t.spec_and_resolved(), (Some("agamemnon".into()), Some("agt_00000000000000b1".into())));
+        assert_eq!(msg(&w, "nobody"), "refused: nobody: it is not a declared seat; the file's seats are claude-keeper, gpt-reviewer, hermes");
+        // a role is never an address
+        assert!(msg(&w, "coordinator").starts_with("refused: coordinator: it is not a declared seat"));
+    }
+
+    #[test]
+    fn seat_name_and_another_seats_nickname_collide() {
+        let reg = registry();
+        let l = loaded("project: p\nseats:\n  - name: ada\n    cli: codex\n  - name: bo\n    nickname: ada\n    cli: codex\n", "/p");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(msg(&w, "ada"), "refused: ada: two seats of p answer it: ada (its seat name) and bo (its nickname); nothing was sent");
+        // in another team's roster too
+        let l = loaded(BEACON, "/b");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(msg(&w, "ada@api"), "refused: ada@api: two seats of api answer it: ada (its seat name) and eve (its nickname); nothing was sent");
+    }
+
+    #[test]
+    fn at_nickname_asks_the_own_team_first_then_the_entity() {
+        let reg = registry();
+        let l = loaded(BEACON, "/b");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(resolve(&w, "@agamemnon").unwrap().name(), "claude-keeper");
+        // own team answers herald first even though api and web do too
+        assert_eq!(resolve(&w, "@herald").unwrap().team.name, "beacon");
+        // from a team without it: api and web both answer
+        let l2 = loaded("project: zed\nentity: labs\nseats:\n  - name: z\n    cli: codex\n", "/z");
+        let w2 = World::new(&reg, Some(&l2));
+        assert_eq!(msg(&w2, "@herald"), "refused: @herald: more than one team answers it; address one: herald@api, herald@web");
+        assert_eq!(msg(&w2, "@nobody"), "refused: @nobody: no seat of zed or of the other teams of labs has the nickname nobody");
+        // a team of another entity is not asked
+        assert!(resolve(&w2, "@solo").is_err());
+        assert_eq!(resolve(&w2, "solo@far").unwrap().name(), "f1");
+    }
+
+    #[test]
+    fn seat_at_team_goes_through_the_roster_then_the_records() {
+        let reg = registry();
+        let w = World::new(&reg, None);
+        let t = resolve(&w, "bob@api").unwrap();
+        assert_eq!((t.name(), t.cli(), t.agent_id()), ("bob", "claude-code", Some("agt_00000000000000a2")));
+        assert_eq!(resolve(&w, "herald@api").unwrap().name(), "bob");
+        // carl has a record but no roster line
+        assert_eq!(resolve(&w, "carl@api").unwrap().cli(), "cursor");
+        assert_eq!(msg(&w, "zoe@api"), "refused: zoe@api: team api has no seat or nickname zoe in its roster or agent records");
+        assert_eq!(
+            msg(&w, "reviewer@api"),
+            "refused: reviewer@api: team api has no seat or nickname reviewer in its roster or agent records (reviewer is a role there, and a role is never an address)"
+        );
+        assert_eq!(msg(&w, "x@nowhere"), "refused: x@nowhere: the registry holds no team nowhere");
+        assert_eq!(
+            msg(&w, "gpt-reviewer"),
+            "refused: gpt-reviewer: a bare name needs a team folder (.agents/team.yaml above this one); from here, address <seat>@<team>"
+        );
+    }
+
+    #[test]
+    fn lead_at_team() {
+        let reg = registry();
+        let l = loaded(BEACON, "/b");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(resolve(&w, "lead@api").unwrap().name(), "ada");
+        assert_eq!(resolve(&w, "lead@beacon").unwrap().name(), "claude-keeper");
+        assert_eq!(msg(&w, "lead@web"), "refused: lead@web: team web marks more than one lead: w1 and w2; nothing was sent");
+        let m = msg(&w, "lead@ops");
+        assert!(m.contains("team ops names no lead") && m.contains("team send --list") && m.contains("leads: true"), "{m}");
+    }
+
+    #[test]
+    fn a_legacy_seat_named_lead_answers_its_bare_name_only() {
+        let reg = Registry::default();
+        let l = loaded("project: p\nseats:\n  - name: lead\n    cli: codex\n  - name: boss\n    cli: codex\n    leads: true\n", "/p");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(resolve(&w, "lead").unwrap().name(), "lead");
+        assert_eq!(resolve(&w, "lead@p").unwrap().name(), "boss");
+    }
+
+    #[test]
+    fn agent_ids() {
+        let reg = registry();
+        let w = World::new(&reg, None);
+        let t = resolve(&w, "agt_00000000000000a3").unwrap();
+        assert_eq!((t.team.name.as_str(), t.name()), ("api", "carl"));
+        assert_eq!(t.spec.as_deref(), Some("agt_00000000000000a3"));
+        assert_eq!(msg(&w, "agt_0000000000000fff"), "refused: agt_0000000000000fff: no agent record holds this id");
+    }
+}

@@ -1,1 +1,288 @@
-//! (being built)
+//! Who may send to whom (DESIGN §4): default deny; the first rule that admits a pair names
+//! itself, and that name travels in the sender header and the history.
+//!
+//! | caller → target | admitted by |
+//! | --- | --- |
+//! | owner → any seat | `the owner` |
+//! | a lead of team T → any seat of T | `lead of <T>` |
+//! | a seat of T → the lead of T | `own lead` |
+//! | a lead of T → the lead of another team of the same entity | `orchestrator of <U>` |
+//! | the entity's assistant ↔ any lead of the entity's teams | `the entity's assistant` |
+//! | a pair an unexpired owner-signed grant names | `grant <file name>` |
+//!
+//! Invariant: a role word never admits; a seat with no registry record reaches only its own
+//! team (rows 2–3) and is reached only from its own team; grants are read only after every
+//! rule refused, and admit only when `from` names the caller's own record, `to` the
+//! receiver, and `expires` is still ahead.
+
+use chrono::{DateTime, Utc};
+
+use crate::address::{Target, TeamView, World};
+use crate::caller::Caller;
+use crate::outcome::{self, TeamError};
+use crate::registry::{self, Grant};
+
+/// The rule that admitted a pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    Owner,
+    LeadOf(String),
+    OwnLead,
+    OrchestratorOf(String),
+    Assistant,
+    Grant(String),
+}
+
+impl Rule {
+    /// The rule's words, as the sender header and the history name it.
+    pub fn words(&self) -> String {
+        match self {
+            Rule::Owner => "the owner".into(),
+            Rule::LeadOf(t) => format!("lead of {t}"),
+            Rule::OwnLead => "own lead".into(),
+            Rule::OrchestratorOf(u) => format!("orchestrator of {u}"),
+            Rule::Assistant => "the entity's assistant".into(),
+            Rule::Grant(f) => format!("grant {f}"),
+        }
+    }
+}
+
+/// The sender header every drop file, frame and history body opens with.
+pub fn sender_header(world: &World, caller: &Caller, rule: &Rule) -> String {
+    let from = match caller {
+        Caller::Owner => "from the owner".to_string(),
+        Caller::Seat { team, seat, agent: Some(a), .. } => {
+            format!("from {} ({}, seat {seat}@{team})", a.id, a.display_name())
+        }
+        Caller::Seat { seat, .. } => format!("from the file's seat {seat} (no registry record yet)"),
+        other => format!("from {}", other.describe()),
+    };
+    let _ = world;
+    format!("{from} — admitted by: {}", rule.words())
+}
+
+/// The body the history keeps: the header, a blank line, the message.
+pub fn with_header(header: &str, body: &str) -> String {
+    format!("{header}\n\n{body}")
+}
+
+/// How refusals spell a target: its name in the caller's own team, `<seat>@<team>` elsewhere.
+fn spelled(t: &Target) -> String {
+    if t.team.own {
+        t.name().to_string()
+    } else {
+        format!("{}@{}", t.name(), t.team.name)
+    }
+}
+
+/// Judges `caller → target`; `Ok(rule)` names the first rule that admits, else the refusal.
+pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>) -> outcome::Result<Rule> {
+    let who = caller.describe();
+    let to = spelled(target);
+    let (cteam, cseat, crecord) = match caller {
+        Caller::Owner => return Ok(Rule::Owner),
+        Caller::Seat { team, seat, agent, .. } => (team.clone(), seat.clone(), agent.clone()),
+        Caller::Unplaced { .. } | Caller::NoTerminal => {
+            return Err(TeamError::refused(format!(
+                "{who} may not send to {to}: only the owner or a seat the send admission admits sends, from a terminal outside herdr or its own pane"
+            )));
+        }
+    };
+    let Some(cview) = world.team(&cteam) else {
+        return Err(TeamError::refused(format!("{who} may not send to {to}: its team {cteam} is in neither the team file nor the registry")));
+    };
+    let caller_leads = cview.is_lead(&cseat);
+    let same_team = target.team.name == cteam;
+    let target_leads = target.team.is_lead(target.name());
+    if same_team {
+        if caller_leads {
+            return Ok(Rule::LeadOf(cteam));
+        }
+        if target_leads {
+            return Ok(Rule::OwnLead);
+        }
+    }
+    // cross-team rules need both records
+    let both_recorded = crecord.is_some() && target.seat.agent.is_some();
+    let entity = cview.entity.clone();
+    let same_entity = target.team.entity == entity;
+    if !same_team && caller_leads && target_leads && same_entity && both_recorded {
+        return Ok(Rule::OrchestratorOf(target.team.name.clone()));
+    }
+    if same_entity && (same_team || both_recorded) {
+        if let Some((ateam, aseat)) = world.entity_assistant(&entity) {
+            let caller_is_assistant = ateam == cteam && aseat == cseat;
+            let target_is_assistant = ateam == target.team.name && aseat == target.name();
+            if (caller_is_assistant && target_leads) || (target_is_assistant && caller_leads) {
+                return Ok(Rule::Assistant);
+            }
+        }
+    }
+    // the grants folder, read only now
+    if let (Some(rec), Some(_)) = (&crecord, target.seat.agent.as_ref()) {
+        for g in registry::send_grants(&world.reg.dir) {
+            if grant_admits(world, &g, &rec.id, &cteam, target, now) {
+                return Ok(Rule::Grant(g.file));
+            }
+        }
+    }
+    let why = if crecord.is_none() && !same_team {
+        format!("{cseat} has no registry record yet, so it reaches only its own team; team up or team register writes the record")
+    } else if same_team {
+        format!("a seat of {cteam} reaches its own lead, and its lead briefs the team's seats; an owner-signed grant naming the pair admits anything else")
+    } else if target.seat.agent.is_none() {
+        format!("{to} has no registry record yet, so only its own team reaches it")
+    } else {
+        format!("another team's seats are reached through that team's orchestrator, or by an owner-signed grant naming the pair")
+    };
+    Err(TeamError::refused(format!("{who} may not send to {to}: {why}")))
+}
+
+/// Does one side of a grant (`from` or `to`) name `(team, seat)` / the agent `id`?
+/// Spellings: an agent id, `<seat>@<team>`, `lead@<team>`, `<session>/<seat>`, or a bare
+/// seat of `default_team` (the sender's own team).
+fn names(world: &World, spelling: &str, default_team: &str, team: &str, seat: &str, id: Option<&str>) -> bool {
+    let s = spelling.trim();
+    if registry::is_agent_id(s) {
+        return id == Some(s);
+    }
+    if let Some((sess, st)) = s.split_once('/') {
+        return st == seat && world.team(team).map(|v| v.session == sess).unwrap_or(false);
+    }
+    let (x, t) = s.split_once('@').unwrap_or((s, default_team));
+    if t != team {
+        return false;
+    }
+    if x == "lead" {
+        return world.team(t).map(|v| only_lead(&v) == Some(seat.to_string())).unwrap_or(false);
+    }
+    x == seat || world.team(t).and_then(|v| v.by_nickname(x).map(|s| s.name.clone())).as_deref() == Some(seat)
+}
+
+fn only_lead(v: &TeamView) -> Option<String> {
+    let l = v.leads();
+    (l.len() == 1).then(|| l[0].name.clone())
+}
+
+fn grant_admits(world: &World, g: &Grant, caller_id: &str, cteam: &str, target: &Target, now: DateTime<Utc>) -> bool {
+    if g.expires <= now {
+        return false;
+    }
+    // `from` must name the caller's own record: resolve it to a record and compare ids
+    let Some(rec) = world.reg.agent(caller_id) else { return false };
+    if !names(world, &g.from, cteam, &rec.team, &rec.seat, Some(&rec.id)) {
+        return false;
+    }
+    names(world, &g.to, cteam, &target.team.name, target.name(), target.agent_id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::address::tests::{loaded, registry, BEACON};
+    use crate::address::resolve;
+    use crate::registry::AgentRecord;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-10-01T00:00:00Z").unwrap().with_timezone(&Utc)
+    }
+
+    fn seat(team: &str, seat: &str, reg: &registry::Registry) -> Caller {
+        Caller::Seat { team: team.into(), seat: seat.into(), agent: reg.agent_for(team, seat).cloned(), pane: "%1".into() }
+    }
+
+    fn judge(reg: &registry::Registry, caller: &Caller, spec: &str) -> Result<String, String> {
+        let l = loaded(BEACON, "/b");
+        let w = World::new(reg, Some(&l));
+        let t = resolve(&w, spec).unwrap();
+        admit(&w, caller, &t, now()).map(|r| r.words()).map_err(|e| e.message)
+    }
+
+    #[test]
+    fn the_table() {
+        let reg = registry();
+        let keeper = seat("beacon", "claude-keeper", &reg);
+        let reviewer = seat("beacon", "gpt-reviewer", &reg);
+        let ada = seat("api", "ada", &reg);
+        let bob = seat("api", "bob", &reg);
+        assert_eq!(judge(&reg, &Caller::Owner, "gpt-reviewer"), Ok("the owner".into()));
+        assert_eq!(judge(&reg, &Caller::Owner, "bob@api"), Ok("the owner".into()));
+        assert_eq!(judge(&reg, &keeper, "gpt-reviewer"), Ok("lead of beacon".into()));
+        assert_eq!(judge(&reg, &reviewer, "claude-keeper"), Ok("own lead".into()));
+        assert_eq!(judge(&reg, &keeper, "lead@api"), Ok("orchestrator of api".into()));
+        assert_eq!(judge(&reg, &ada, "claude-keeper"), Ok("orchestrator of beacon".into()));
+        // default deny
+        let e = judge(&reg, &reviewer, "hermes").unwrap_err();
+        assert!(e.starts_with("refused: seat gpt-reviewer of beacon may not send to hermes: a seat of beacon reaches its own lead"), "{e}");
+        let e = judge(&reg, &keeper, "bob@api").unwrap_err();
+        assert!(e.contains("another team's seats are reached through that team's orchestrator"), "{e}");
+        let e = judge(&reg, &bob, "claude-keeper").unwrap_err();
+        assert!(e.starts_with("refused: seat bob of api may not send to claude-keeper"), "{e}");
+        let un = Caller::Unplaced { why: "it is run by an agent (claude) outside herdr".into() };
+        let e = judge(&reg, &un, "gpt-reviewer").unwrap_err();
+        assert!(e.starts_with("refused: unplaced (it is run by an agent (claude) outside herdr) may not send to gpt-reviewer"), "{e}");
+    }
+
+    #[test]
+    fn the_entitys_assistant_and_the_leads() {
+        let reg = registry();
+        // hermes (beacon, no record) is the entity's assistant: beacon is first in chain order?
+        // labs has no `team:`, so teams go by id: api, beacon, ops, web — api marks none, beacon's hermes.
+        let hermes = seat("beacon", "hermes", &reg);
+        // the first matching rule names itself: within its own team that is "own lead"
+        assert_eq!(judge(&reg, &hermes, "claude-keeper"), Ok("own lead".into()));
+        // cross-team needs hermes's record
+        let e = judge(&reg, &hermes, "lead@api").unwrap_err();
+        assert!(e.contains("hermes has no registry record yet"), "{e}");
+        let mut reg2 = registry();
+        reg2.agents.push(AgentRecord { id: "agt_00000000000000b3".into(), seat: "hermes".into(), team: "beacon".into(), ..Default::default() });
+        let hermes = seat("beacon", "hermes", &reg2);
+        assert_eq!(judge(&reg2, &hermes, "lead@api"), Ok("the entity's assistant".into()));
+        let ada = seat("api", "ada", &reg2);
+        assert_eq!(judge(&reg2, &ada, "@herald"), Ok("the entity's assistant".into()));
+    }
+
+    fn grant(dir: &std::path::Path, name: &str, from: &str, to: &str, expires: &str) {
+        std::fs::create_dir_all(dir.join("grants")).unwrap();
+        std::fs::write(dir.join("grants").join(name), format!("send:\n  from: {from}\n  to: {to}\nexpires: \"{expires}\"\n")).unwrap();
+    }
+
+    #[test]
+    fn grants_after_the_rules() {
+        let d = tempfile::tempdir().unwrap();
+        let mut reg = registry();
+        reg.dir = d.path().to_path_buf();
+        let bob = seat("api", "bob", &reg);
+        let e = judge(&reg, &bob, "claude-keeper").unwrap_err();
+        assert!(e.contains("orchestrator"), "{e}");
+        grant(d.path(), "a-expired.yaml", "bob@api", "lead@beacon", "2026-09-01T00:00:00Z");
+        grant(d.path(), "b-wrong-from.yaml", "ada@api", "lead@beacon", "2027-01-01T00:00:00Z");
+        assert!(judge(&reg, &bob, "claude-keeper").is_err());
+        grant(d.path(), "c-good.yaml", "agt_00000000000000a2", "claude-keeper@beacon", "2027-01-01T00:00:00Z");
+        assert_eq!(judge(&reg, &bob, "claude-keeper"), Ok("grant c-good.yaml".into()));
+        // a symlink to a good grant is no grant
+        std::fs::rename(d.path().join("grants/c-good.yaml"), d.path().join("good.yaml")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("good.yaml"), d.path().join("grants/c-good.yaml")).unwrap();
+        assert!(judge(&reg, &bob, "claude-keeper").is_err());
+        // session/seat and lead@ spellings
+        grant(d.path(), "d.yaml", "api/bob", "lead@beacon", "2027-01-01T00:00:00Z");
+        assert_eq!(judge(&reg, &bob, "claude-keeper"), Ok("grant d.yaml".into()));
+        // a grant never admits a caller without a record, nor to a target without one
+        assert!(judge(&reg, &bob, "gpt-reviewer").is_err());
+    }
+
+    #[test]
+    fn sender_headers() {
+        let reg = registry();
+        let w = World::new(&reg, None);
+        assert_eq!(sender_header(&w, &Caller::Owner, &Rule::Owner), "from the owner — admitted by: the owner");
+        let r = seat("beacon", "gpt-reviewer", &reg);
+        assert_eq!(sender_header(&w, &r, &Rule::OwnLead), "from the file's seat gpt-reviewer (no registry record yet) — admitted by: own lead");
+        let ada = seat("api", "ada", &reg);
+        assert_eq!(
+            sender_header(&w, &ada, &Rule::OrchestratorOf("beacon".into())),
+            "from agt_00000000000000a1 (ada, seat ada@api) — admitted by: orchestrator of beacon"
+        );
+        assert_eq!(with_header("h", "b"), "h\n\nb");
+    }
+}

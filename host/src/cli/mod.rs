@@ -34,7 +34,10 @@ enum Command {
 
 /// Parses the command line and runs the command; returns the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => return parse_error(e),
+    };
     match cli.command {
         Command::Send(a) => send::run(a),
         Command::Feed(a) => feed::run(a),
@@ -53,4 +56,19 @@ pub fn report_error(command: &str, json: bool, e: &crate::outcome::TeamError) ->
         eprint!("{}", e.plain(command));
     }
     e.kind.exit_code()
+}
+
+/// A command line clap cannot read: under `team send … --json` the usage error is the
+/// `team.error` document on stdout (stderr empty, exit 2); everything else is clap's own.
+fn parse_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    let args: Vec<String> = std::env::args().collect();
+    let is_send_json = args.get(1).map(String::as_str) == Some("send") && args.iter().any(|a| a == "--json");
+    if !is_send_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").trim().to_string();
+    let err = crate::outcome::TeamError::usage(first);
+    report_error("send", true, &err)
 }

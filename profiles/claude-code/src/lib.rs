@@ -1,23 +1,287 @@
-//! The `claude-code` profile (in progress: classification arrives in the next commit).
+//! The Claude Code profile (specified by real screens of 2.1.197, 2.1.295 and 2.1.332).
+//!
+//! How a screen is read, in order:
+//! 1. **Exited**: tmux's `Pane is dead`, or a shell prompt with no Claude UI.
+//! 2. **The composer**: `❯` + U+00A0 as the first row between two full-width `─` rules. History
+//!    rows and dialog options use `❯` + an ASCII space, so they never match. Its text is the rows
+//!    between the rules unwrapped into one line; faint text (a `Try "…"` or `Press up to edit
+//!    queued messages` placeholder) reads as empty.
+//! 3. **No composer ⇒ a dialog** (dialogs replace the composer and footer), named by its phrases;
+//!    the held-message dialog first (Enter there means Deny).
+//! 4. **Working** when a composer is live: the footer's `esc to interrupt`; else the spinner row
+//!    above the composer (`✢ Gerund… (` or `Retrying in`), which stays while the composer holds
+//!    text and the footer hint is gone; else a braille spinner in the title (2.1.197 only:
+//!    2.1.295+ keeps `✳ Claude Code` while working).
+//! 5. **The last turn's error** on an idle screen: an `API Error` (429/rate limit ⇒ rate-limit),
+//!    or a usage/session limit row, after the last prompt echo above the composer.
 
-use profile_kit::{Composer, Reading, Screen, State};
+use profile_kit::text::{contains_ci, is_braille};
+use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, TurnError, View};
 
 profile_kit::export_profile!();
 
 mod describe;
 pub use describe::describe;
 
+/// The live composer's prompt: `❯` + NO-BREAK SPACE.
+const PROMPT: &str = "❯\u{a0}";
+
+/// Spinner glyphs Claude Code draws at the start of its working row.
+const SPINNER_GLYPHS: &[char] = &['✢', '✳', '✶', '✻', '✽', '·', '*', '✺', '✹', '✷', '✸'];
+
+/// Placeholders Claude draws faint in an empty composer; used only when no styling was given.
+const PLACEHOLDERS: &[&str] = &["Try \"", "Press up to edit queued messages", "Resend your message to try again", "Message @"];
+
+/// Dialog phrases, most specific first: (phrase, kind).
+const DIALOGS: &[(&str, DialogKind)] = &[
+    ("Held message from another session", DialogKind::HeldMessage),
+    ("Accessing workspace:", DialogKind::Trust),
+    ("Yes, I trust this folder", DialogKind::Trust),
+    ("Is this a project you created or one you trust", DialogKind::Trust),
+    ("Stop and wait for limit to reset", DialogKind::RateLimit),
+    ("Do you want to proceed?", DialogKind::Permission),
+    ("Do you want to create ", DialogKind::Permission),
+    ("Do you want to make this edit", DialogKind::Permission),
+    ("Do you want to allow", DialogKind::Permission),
+    ("Tab to amend", DialogKind::Permission),
+    ("Enter to select", DialogKind::Question),
+    ("Chat about this", DialogKind::Question),
+    ("Detected a custom API key", DialogKind::VendorNotice),
+    ("Do you want to use this API key?", DialogKind::VendorNotice),
+    ("Select login method", DialogKind::VendorNotice),
+    ("Security notes:", DialogKind::VendorNotice),
+    ("Choose the text style", DialogKind::VendorNotice),
+    ("Syntax theme:", DialogKind::VendorNotice),
+    ("Bypass Permissions mode", DialogKind::VendorNotice),
+    ("We're changing auto mode", DialogKind::VendorNotice),
+    ("Press Enter to continue", DialogKind::VendorNotice),
+    ("Enter to continue", DialogKind::VendorNotice),
+    ("Unable to connect to Anthropic services", DialogKind::ProviderError),
+    // An options dialog we do not know: still a dialog, never typed into.
+    ("Enter to confirm", DialogKind::Question),
+    ("Esc to cancel", DialogKind::Question),
+];
+
+fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
+    Reading { state, composer, last_error, why: why.into() }
+}
+
 /// Reads one screen.
-pub fn classify(_screen: &Screen) -> Reading {
-    Reading { state: State::Unknown("not read yet".into()), composer: Composer::Unreadable, last_error: None, why: "classification not written yet".into() }
+pub fn classify(screen: &Screen) -> Reading {
+    let v = View::new(screen);
+    if let Some(why) = profile_kit::exit_sign(&v) {
+        return reading(State::Exited, Composer::Unreadable, None, why);
+    }
+    let Some((first, last)) = v.composer_between_rules(PROMPT) else {
+        return without_composer(&v);
+    };
+    let composer = read_composer(&v, first, last);
+    let upper_rule = first - 1;
+    let lower_rule = last + 1;
+
+    // Working: the footer hint, then the spinner row, then the title.
+    let footer_hint = v.rows[lower_rule + 1..].iter().any(|r| contains_ci(&r.text, "esc to interrupt"));
+    if footer_hint {
+        return reading(State::Working("esc to interrupt".into()), composer, None, "the footer under the composer says `esc to interrupt`");
+    }
+    if let Some(row) = spinner_row(&v, upper_rule) {
+        let why = format!("the spinner row above the composer: `{}`", v.rows[row].trimmed());
+        return reading(State::Working("spinner row".into()), composer, None, why);
+    }
+    if v.title.chars().next().map(is_braille).unwrap_or(false) {
+        return reading(State::Working("title spinner".into()), composer, None, "the terminal title starts with a braille spinner");
+    }
+    let (last_error, err_why) = match last_turn_error(&v, upper_rule) {
+        Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
+        None => (None, String::new()),
+    };
+    let why = format!("a live composer (`❯` + no-break space between two rules) and no working sign{err_why}");
+    reading(State::Idle, composer, last_error, why)
 }
 
-/// True when a row names the drop id and is not the trigger's echo.
-pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    profile_kit::row_names_id_not_echo(&profile_kit::View::new(screen), id, trigger)
+/// The composer's text: the rows between the rules unwrapped; faint text reads as empty.
+fn read_composer(v: &View, first: usize, last: usize) -> Composer {
+    let head = v.rows[first].tail(PROMPT.chars().count());
+    if head.faint_only {
+        return Composer::Empty;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if !head.text.is_empty() {
+        parts.push(head.text);
+    }
+    for r in &v.rows[first + 1..=last] {
+        let t = r.tail(0);
+        if !t.text.is_empty() && !t.faint_only {
+            parts.push(t.text);
+        }
+    }
+    let text = parts.join(" ");
+    if text.is_empty() || (!v.styled && PLACEHOLDERS.iter().any(|p| text.starts_with(p))) {
+        Composer::Empty
+    } else {
+        Composer::Holds(text)
+    }
 }
 
-/// This CLI keeps no transcript the profile knows of.
-pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
+/// The spinner row within the few rows above the composer's upper rule, if any.
+fn spinner_row(v: &View, upper_rule: usize) -> Option<usize> {
+    let start = upper_rule.saturating_sub(12);
+    (start..upper_rule).rev().find(|&i| is_spinner_text(v.rows[i].trimmed()))
+}
+
+fn is_spinner_text(t: &str) -> bool {
+    let mut chars = t.chars();
+    let Some(glyph) = chars.next() else { return false };
+    if !SPINNER_GLYPHS.contains(&glyph) || chars.next() != Some(' ') {
+        return false;
+    }
+    let rest = &t[glyph.len_utf8() + 1..];
+    // `✢ Philosophising… (3s · ↓ 7 tokens)`; `✻ API error · Retrying in 4s · attempt 4/10`.
+    // The finished marker (`✻ Sautéed for 25s`) has neither.
+    (rest.contains('…') && rest.contains('(')) || contains_ci(rest, "retrying in")
+}
+
+/// The error the last turn ended in: rows after the last prompt echo (`❯ ` + ASCII space)
+/// above the composer.
+fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
+    let start = v.rows[..upper_rule].iter().rposition(|r| r.text.starts_with("❯ ")).unwrap_or(0);
+    for i in start..upper_rule {
+        let t = &v.rows[i].text;
+        if t.contains("API Error") {
+            // The message may wrap: read this row and the next two.
+            let mut joined = String::new();
+            for r in &v.rows[i..(i + 3).min(upper_rule)] {
+                joined.push_str(&r.text);
+                joined.push(' ');
+            }
+            let kind = if joined.contains("429") || contains_ci(&joined, "rate limit") {
+                TurnError::RateLimit
+            } else {
+                TurnError::ProviderError
+            };
+            return Some((kind, i));
+        }
+        if (t.contains("You've hit your") && t.contains("limit")) || t.contains("Usage limit reached") {
+            return Some((TurnError::RateLimit, i));
+        }
+    }
+    None
+}
+
+/// No live composer: a dialog, a start-up screen, or something unknown.
+fn without_composer(v: &View) -> Reading {
+    // Dialogs sit at the bottom; transcript rows far above cannot name one.
+    let region: Vec<usize> = v.bottom_nonempty(30);
+    for (phrase, kind) in DIALOGS {
+        if let Some(&i) = region.iter().find(|&&i| v.rows[i].text.contains(phrase)) {
+            let title = dialog_title(v, &region, i);
+            let why = format!("no live composer, and the bottom of the screen shows `{phrase}`");
+            return reading(State::Dialog(Dialog { kind: *kind, title }), Composer::Unreadable, None, why);
+        }
+    }
+    if profile_kit::shell_prompt_last(v) {
+        return reading(State::Exited, Composer::Unreadable, None, "no Claude UI, and the last row is a shell prompt");
+    }
+    if v.last_nonempty().is_none() {
+        return reading(State::Starting, Composer::Unreadable, None, "the screen is empty");
+    }
+    if v.contains("Claude Code") && !v.contains("❯") {
+        return reading(State::Starting, Composer::Unreadable, None, "the Claude Code banner without a composer yet");
+    }
+    reading(State::Unknown("no composer and no known dialog".into()), Composer::Unreadable, None, "no live composer and no dialog phrase")
+}
+
+/// The dialog's first line: the first non-empty row after the last full-width rule above the
+/// matched row, else the matched row.
+fn dialog_title(v: &View, region: &[usize], matched: usize) -> String {
+    let rules = v.rules('─', 90);
+    if let Some(&rule) = rules.iter().rev().find(|&&r| r < matched) {
+        if let Some(&i) = region.iter().find(|&&i| i > rule) {
+            return v.rows[i].trimmed().to_string();
+        }
+    }
+    v.rows[matched].trimmed().to_string()
+}
+
+/// Claude Code 2.1 collapses a read into `Read 1 file` without its name, so the screen proves a
+/// read only in the older form: a `Read(<path naming the id>)` tool row whose result row
+/// (`⎿  Read N lines`) follows. A permission dialog naming the file is a request, not proof.
+pub fn shows_drop_read(screen: &Screen, id: &str, _trigger: &str) -> bool {
+    if id.is_empty() {
+        return false;
+    }
+    let v = View::new(screen);
+    for (i, r) in v.rows.iter().enumerate() {
+        if r.text.contains("Read(") && r.text.contains(id) {
+            let next = v.rows[i + 1..].iter().find(|r| !r.is_blank());
+            if let Some(n) = next {
+                if n.text.contains('⎿') && n.text.contains("Read ") && n.text.contains("line") {
+                    return true;
+                }
+            }
+        }
+    }
     false
+}
+
+/// True when a transcript row is the result of a Read of the drop: a `toolUseResult` object whose
+/// `file.filePath` names the id. The assistant's `tool_use` row naming the file is written when
+/// the model asks, before any approval, so it is not proof.
+pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
+    if id.is_empty() {
+        return false;
+    }
+    rows.iter().any(|row| {
+        let Some(result) = profile_kit::json::raw_value(row, "toolUseResult") else { return false };
+        if !result.starts_with('{') {
+            return false; // an error result is a string
+        }
+        profile_kit::json::str_value(result, "filePath").map(|p| p.contains(id)).unwrap_or(false)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use profile_kit::fixtures;
+
+    #[test]
+    fn every_claude_code_fixture_reads_as_its_meta_says() {
+        let fx = fixtures::for_cli("claude-code").unwrap();
+        assert!(fx.len() >= 80, "only {} fixtures", fx.len());
+        let failures = fixtures::conformance(&fx, classify);
+        assert!(failures.is_empty(), "{} of {} fixtures misread:\n{}", failures.len(), fx.len(), failures.join("\n"));
+    }
+
+    #[test]
+    fn transcript_proof_is_the_tool_result_not_the_request() {
+        let path = fixtures::transcripts_dir().join("claude-code-2.1.197/read-drop-file.jsonl");
+        let rows: Vec<String> = std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect();
+        let id = "9d3a6c1e-52f7-4b08-8e41-c7a0b5d2f913";
+        assert!(transcript_shows_drop_read(&rows, id));
+        // Up to and including the tool_use request (row 8), nothing proves the read.
+        assert!(!transcript_shows_drop_read(&rows[..8], id));
+        assert!(transcript_shows_drop_read(&rows[8..9], id));
+        assert!(!transcript_shows_drop_read(&rows, "00000000-0000-0000-0000-000000000000"));
+    }
+
+    #[test]
+    fn screen_read_proof_needs_the_result_row() {
+        let trigger = "Read /tmp/drop/abc-123.md and follow it";
+        let echo = Screen::from_plain(&format!("❯ {trigger}\n\n● Read(/tmp/drop/abc-123.md)\n  ⎿  Waiting…\n"), "");
+        assert!(!shows_drop_read(&echo, "abc-123", trigger));
+        let done = Screen::from_plain(&format!("❯ {trigger}\n\n● Read(/tmp/drop/abc-123.md)\n  ⎿  Read 5 lines\n"), "");
+        assert!(shows_drop_read(&done, "abc-123", trigger));
+        let collapsed = Screen::from_plain(&format!("❯ {trigger}\n\n  Read 1 file (ctrl+o to expand)\n"), "");
+        assert!(!shows_drop_read(&collapsed, "abc-123", trigger));
+    }
+
+    #[test]
+    fn plain_placeholder_reads_empty_without_styling() {
+        let rule = "─".repeat(40);
+        let s = Screen::from_plain(&format!("{rule}\n❯\u{a0}Try \"fix lint errors\"\n{rule}\n  ? for shortcuts\n"), "✳ Claude Code");
+        let r = classify(&s);
+        assert_eq!(r.state, State::Idle);
+        assert_eq!(r.composer, Composer::Empty);
+    }
 }

@@ -1,23 +1,255 @@
-//! The `codex` profile (in progress: classification arrives in the next commit).
+//! The Codex profile (specified by real screens of Codex 0.171.0).
+//!
+//! How a screen is read, in order:
+//! 1. **Exited**: tmux's `Pane is dead`.
+//! 2. **Dialogs first**: Codex's dialog options use the composer's own `›` glyph
+//!    (`› 1. Yes, proceed (y)`), so a `›` row proves nothing until the dialog phrases are ruled
+//!    out. The question dialog's footer says `esc to interrupt`, which is why dialogs are read
+//!    before the working test. `[ ! ] Action Required` in the title also means a dialog.
+//! 3. **The composer**: the last row starting with a bold, *not* faint `›` (history echoes are
+//!    bold and faint), plus its two-space continuation rows, unwrapped. Dim text after `›`
+//!    (`Ask Codex to do anything`) is the placeholder: empty.
+//! 4. **Starting**: a composer is drawn but the status line (`model · dir · thread`) is not
+//!    there yet — the vendor's own advice is not to treat the composer as ready before it.
+//! 5. **Working**: `esc to interrupt` in the rows above the composer (`• Working (6s • esc to
+//!    interrupt)`, also while retrying); else a braille spinner at the start of the title (the
+//!    only sign while a reply streams).
+//! 6. **The last turn's error**: a `■` row after the last prompt echo (rate/usage limit or 429
+//!    ⇒ rate-limit; `Conversation interrupted` is no error; anything else ⇒ provider-error).
 
-use profile_kit::{Composer, Reading, Screen, State};
+use profile_kit::text::{contains_ci, is_braille};
+use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, TurnError, View};
 
 profile_kit::export_profile!();
 
 mod describe;
 pub use describe::describe;
 
+/// Dialog phrases, most specific first: (phrase, kind).
+const DIALOGS: &[(&str, DialogKind)] = &[
+    ("Trust this folder?", DialogKind::Trust),
+    ("Trust and continue", DialogKind::Trust),
+    ("Approaching rate limits", DialogKind::RateLimit),
+    ("for lower credit usage?", DialogKind::RateLimit),
+    ("Would you like to run the following command?", DialogKind::Permission),
+    ("Would you like to make the following edits?", DialogKind::Permission),
+    ("Press enter to confirm or esc to cancel", DialogKind::Permission),
+    ("enter to submit answer", DialogKind::Question),
+    ("unanswered)", DialogKind::Question),
+    ("Welcome to Codex", DialogKind::VendorNotice),
+    ("Sign in with ChatGPT", DialogKind::VendorNotice),
+    ("Paste or type your API key", DialogKind::VendorNotice),
+    ("keep & next", DialogKind::VendorNotice),
+];
+
+/// The placeholder Codex draws dim in an empty composer; used only when no styling was given.
+const PLACEHOLDER: &str = "Ask Codex to do anything";
+
+fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
+    Reading { state, composer, last_error, why: why.into() }
+}
+
 /// Reads one screen.
-pub fn classify(_screen: &Screen) -> Reading {
-    Reading { state: State::Unknown("not read yet".into()), composer: Composer::Unreadable, last_error: None, why: "classification not written yet".into() }
+pub fn classify(screen: &Screen) -> Reading {
+    let v = View::new(screen);
+    if let Some(why) = profile_kit::exit_sign(&v) {
+        return reading(State::Exited, Composer::Unreadable, None, why);
+    }
+    let region = v.bottom_nonempty(30);
+    for (phrase, kind) in DIALOGS {
+        if let Some(&i) = region.iter().find(|&&i| v.rows[i].text.contains(phrase)) {
+            let title = v.rows[region.iter().copied().find(|&j| j + 12 >= i).unwrap_or(i)].trimmed().to_string();
+            let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");
+            return reading(State::Dialog(Dialog { kind: *kind, title }), Composer::Unreadable, None, why);
+        }
+    }
+    if v.title.contains("Action Required") {
+        let title = region.first().map(|&i| v.rows[i].trimmed().to_string()).unwrap_or_default();
+        return reading(
+            State::Dialog(Dialog { kind: DialogKind::Question, title }),
+            Composer::Unreadable,
+            None,
+            "the title says `Action Required` (a dialog this profile does not name)",
+        );
+    }
+    let Some((first, last)) = find_composer(&v) else {
+        if v.last_nonempty().is_none() {
+            return reading(State::Starting, Composer::Unreadable, None, "the screen is empty");
+        }
+        if profile_kit::shell_prompt_last(&v) {
+            return reading(State::Exited, Composer::Unreadable, None, "no Codex UI, and the last row is a shell prompt");
+        }
+        if v.contains("OpenAI Codex") || v.rows.iter().any(|r| r.text.chars().filter(|&c| is_braille(c)).count() > 8) {
+            return reading(State::Starting, Composer::Unreadable, None, "the Codex banner or logo without a composer yet");
+        }
+        return reading(State::Unknown("no composer and no known dialog".into()), Composer::Unreadable, None, "no `›` composer row and no dialog phrase");
+    };
+    let composer = read_composer(&v, first, last);
+    if status_line(&v, last).is_none() {
+        return reading(State::Starting, composer, None, "the composer is drawn but the status line under it is not there yet");
+    }
+    let above_start = first.saturating_sub(14);
+    if let Some(i) = (above_start..first).rev().find(|&i| contains_ci(&v.rows[i].text, "esc to interrupt")) {
+        let why = format!("the status row above the composer: `{}`", v.rows[i].trimmed());
+        return reading(State::Working("esc to interrupt".into()), composer, None, why);
+    }
+    if v.title.chars().next().map(is_braille).unwrap_or(false) {
+        return reading(State::Working("title spinner".into()), composer, None, "the terminal title starts with a braille spinner");
+    }
+    let (last_error, err_why) = match last_turn_error(&v, first) {
+        Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
+        None => (None, String::new()),
+    };
+    reading(State::Idle, composer, last_error, format!("a live `›` composer with the status line under it and no working sign{err_why}"))
 }
 
-/// True when a row names the drop id and is not the trigger's echo.
+/// The live composer: the last row starting with a bold, non-faint `›` + space, and its
+/// two-space continuation rows. Returns `(first, last)` row indices.
+fn find_composer(v: &View) -> Option<(usize, usize)> {
+    let first = v.rows.iter().rposition(|r| r.text.starts_with("› ") || r.text == "›")?;
+    // History echoes are drawn faint: if the last `›` row is one, there is no live composer.
+    if v.styled && v.rows[first].style_at(0).faint {
+        return None;
+    }
+    let mut last = first;
+    while last + 1 < v.rows.len() {
+        let r = &v.rows[last + 1];
+        if !r.is_blank() && r.text.starts_with("  ") && !r.trimmed().is_empty() && r.indent() == 2 {
+            last += 1;
+        } else {
+            break;
+        }
+    }
+    Some((first, last))
+}
+
+/// The status line under the composer (`  <model> <effort> · <dir>[ · <thread>]`), if drawn.
+fn status_line(v: &View, composer_last: usize) -> Option<usize> {
+    let i = (composer_last + 1..v.rows.len()).find(|&i| !v.rows[i].is_blank())?;
+    let t = &v.rows[i].text;
+    if t.starts_with("  ") && t.contains(" · ") && !t.contains("for shortcuts") && !t.contains("for agents") {
+        Some(i)
+    } else {
+        None
+    }
+}
+
+fn read_composer(v: &View, first: usize, last: usize) -> Composer {
+    let head = v.rows[first].tail(2);
+    if head.faint_only {
+        return Composer::Empty;
+    }
+    let mut text = head.text;
+    for r in &v.rows[first + 1..=last] {
+        let t = r.tail(0);
+        if t.text.is_empty() || t.faint_only {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(&t.text);
+    }
+    if text.is_empty() || (!v.styled && text == PLACEHOLDER) {
+        Composer::Empty
+    } else {
+        Composer::Holds(text)
+    }
+}
+
+/// A `■` error row after the last prompt echo above the composer.
+fn last_turn_error(v: &View, composer_first: usize) -> Option<(TurnError, usize)> {
+    let start = v.rows[..composer_first].iter().rposition(|r| r.text.starts_with("› ")).unwrap_or(0);
+    let i = (start..composer_first).find(|&i| v.rows[i].text.starts_with('■'))?;
+    let mut joined = v.rows[i].text.clone();
+    if let Some(next) = v.rows.get(i + 1) {
+        joined.push(' ');
+        joined.push_str(&next.text);
+    }
+    if contains_ci(&joined, "Conversation interrupted") {
+        return None;
+    }
+    let rate = contains_ci(&joined, "rate limit") || contains_ci(&joined, "usage limit") || joined.contains("429") || contains_ci(&joined, "too many requests");
+    Some((if rate { TurnError::RateLimit } else { TurnError::ProviderError }, i))
+}
+
+/// True for Codex's own record of a read: `└ Read <name>` under `• Explored` (or a `Read <name>`
+/// row) naming the id. The trigger's echo (`› read /tmp/drop/<id>.md`) and an approval dialog's
+/// `$ cat …` are requests, not proof.
 pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    profile_kit::row_names_id_not_echo(&profile_kit::View::new(screen), id, trigger)
+    if id.is_empty() {
+        return false;
+    }
+    let v = View::new(screen);
+    let trig = profile_kit::text::squash(trigger);
+    v.rows.iter().any(|r| {
+        let t = r.trimmed();
+        let t = t.strip_prefix("└ ").or_else(|| t.strip_prefix("• ")).unwrap_or(t);
+        t.starts_with("Read ") && t.contains(id) && (trig.is_empty() || !profile_kit::text::squash(&r.text).contains(&trig))
+    })
 }
 
-/// This CLI keeps no transcript the profile knows of.
-pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
-    false
+/// True when a transcript row records a completed command Codex itself parsed as a read of the
+/// drop: `event_msg`/`item_completed`, item `CommandExecution`, status `completed`, exit code 0,
+/// and a `parsed_cmd` entry of type `read` naming the id. The `function_call` row that asks to run
+/// `cat` is written before the command runs (and before any approval), so it is not proof.
+pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
+    use profile_kit::json::{raw_value, str_value};
+    if id.is_empty() {
+        return false;
+    }
+    rows.iter().any(|row| {
+        let Some(payload) = raw_value(row, "payload") else { return false };
+        if str_value(payload, "type") != Some("item_completed") {
+            return false;
+        }
+        let Some(item) = raw_value(payload, "item") else { return false };
+        if str_value(item, "type") != Some("CommandExecution") || str_value(item, "status") != Some("completed") {
+            return false;
+        }
+        if raw_value(item, "exit_code") != Some("0") {
+            return false;
+        }
+        let Some(parsed) = raw_value(item, "parsed_cmd") else { return false };
+        parsed.contains("\"type\":\"read\"") && parsed.contains(id)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use profile_kit::fixtures;
+
+    #[test]
+    fn every_codex_fixture_reads_as_its_meta_says() {
+        let fx = fixtures::for_cli("codex").unwrap();
+        assert!(fx.len() >= 28, "only {} fixtures", fx.len());
+        let failures = fixtures::conformance(&fx, classify);
+        assert!(failures.is_empty(), "{} of {} fixtures misread:\n{}", failures.len(), fx.len(), failures.join("\n"));
+    }
+
+    #[test]
+    fn explored_read_row_proves_the_read_and_the_echo_does_not() {
+        let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
+        let id = "7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7";
+        assert!(shows_drop_read(&f.screen, id, "read the drop file"));
+        let trigger = format!("Read /tmp/drop/{id}.txt and follow it");
+        let echo = Screen::from_plain(&format!("› {trigger}\n\n• Working (1s • esc to interrupt)\n"), "");
+        assert!(!shows_drop_read(&echo, id, &trigger));
+        let dialog = Screen::from_plain(&format!("  $ cat /tmp/drop/{id}.txt\n› 1. Yes, proceed (y)\n"), "");
+        assert!(!shows_drop_read(&dialog, id, &trigger));
+    }
+
+    #[test]
+    fn transcript_proof_is_the_completed_read_not_the_function_call() {
+        let path = fixtures::transcripts_dir().join("codex-0.171.0/read-drop-file.jsonl");
+        let rows: Vec<String> = std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect();
+        let id = "2c8f4e91-7a05-4d3b-b6e2-5f19a0c7d846";
+        assert!(transcript_shows_drop_read(&rows, id));
+        let proof = rows.iter().position(|r| transcript_shows_drop_read(std::slice::from_ref(r), id)).unwrap();
+        // The function_call asking to `cat` the file comes earlier and proves nothing.
+        assert!(rows[..proof].iter().any(|r| r.contains("function_call") && r.contains(id)));
+        assert!(!transcript_shows_drop_read(&rows[..proof], id));
+        assert!(!transcript_shows_drop_read(&rows, "00000000-0000-0000-0000-000000000000"));
+    }
 }

@@ -59,6 +59,8 @@ pub struct Fixture {
     /// True when the meta marks the screen as made up from documented phrases.
     pub synthetic: bool,
     pub meta: Value,
+    /// Corrections applied from `corrections.json`: `(field, reason)`.
+    pub corrections: Vec<(String, String)>,
 }
 
 impl Fixture {
@@ -109,7 +111,15 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
     let cols = meta.get("cols").and_then(Value::as_u64).unwrap_or(0) as u32;
     let rows = meta.get("rows").and_then(Value::as_u64).unwrap_or(plain.len() as u64) as u32;
     let screen = Screen { styled, plain, title: title.trim_end_matches(['\n', '\r']).to_string(), cols, rows, recent: Vec::new() };
-    let e = meta.get("expect").cloned().unwrap_or(Value::Null);
+    let mut e = meta.get("expect").cloned().unwrap_or(Value::Null);
+    let dir_name = dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut corrections = Vec::new();
+    for (field, value, reason) in corrections_for(&format!("{dir_name}/{name}"))? {
+        if let Value::Object(map) = &mut e {
+            map.insert(field.clone(), value);
+        }
+        corrections.push((field, reason));
+    }
     let expect = Expect {
         state: e.get("state").and_then(Value::as_str).unwrap_or("").to_string(),
         dialog: e.get("dialog").and_then(Value::as_str).map(str::to_string),
@@ -117,7 +127,6 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
         working_hint: opt_string(e.get("working_hint")),
         last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null)).map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
     };
-    let dir_name = dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     Ok(Fixture {
         dir: dir_name,
         name: name.to_string(),
@@ -127,7 +136,24 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
         expect,
         synthetic: meta.get("synthetic").and_then(Value::as_bool).unwrap_or(false),
         meta,
+        corrections,
     })
+}
+
+/// The corrections listed for `<dir>/<state>`: `(field, value, reason)`.
+fn corrections_for(label: &str) -> Result<Vec<(String, Value, String)>, String> {
+    let path = screens_dir().join("corrections.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for c in doc.get("corrections").and_then(Value::as_array).into_iter().flatten() {
+        if c.get("fixture").and_then(Value::as_str) == Some(label) {
+            let field = c.get("field").and_then(Value::as_str).ok_or("a correction without field")?.to_string();
+            let reason = c.get("reason").and_then(Value::as_str).unwrap_or("").to_string();
+            out.push((field, c.get("value").cloned().unwrap_or(Value::Null), reason));
+        }
+    }
+    Ok(out)
 }
 
 /// Every fixture in one `<cli>-<version>` directory, sorted by name.
@@ -236,6 +262,28 @@ mod tests {
             assert!(!f.expect.state.is_empty(), "{} has no expect.state", f.label());
             assert!(!f.screen.plain.is_empty(), "{} has no rows", f.label());
             assert!(!f.dir.starts_with("codex-cloud-"));
+        }
+    }
+
+    #[test]
+    fn conformance_is_not_vacuous() {
+        let all = all().unwrap();
+        let unknown = |_: &Screen| Reading { state: State::Unknown("x".into()), composer: Composer::Unreadable, last_error: None, why: String::new() };
+        assert_eq!(conformance(&all, unknown).len(), all.len());
+    }
+
+    #[test]
+    fn every_correction_names_a_fixture_and_a_field() {
+        let text = std::fs::read_to_string(screens_dir().join("corrections.json")).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for c in doc["corrections"].as_array().unwrap() {
+            let label = c["fixture"].as_str().unwrap();
+            let (dir, name) = label.split_once('/').unwrap();
+            let f = load(&screens_dir().join(dir), name).unwrap();
+            let field = c["field"].as_str().unwrap();
+            assert!(["state", "dialog", "composer", "working_hint", "last_turn_error"].contains(&field), "{label}: {field}");
+            assert_eq!(f.corrections.len(), 1, "{label}");
+            assert!(!c["reason"].as_str().unwrap().is_empty());
         }
     }
 

@@ -13,6 +13,7 @@
 //! - [`export_profile!`]: the wasm glue, so a profile crate is only its logic.
 
 pub mod ansi;
+pub mod json;
 pub mod text;
 pub mod types;
 pub mod view;
@@ -88,4 +89,24 @@ pub fn row_names_id_not_echo(view: &View, id: &str, trigger: &str) -> bool {
         }
         true
     })
+}
+
+/// Signs that the CLI is gone: tmux's `Pane is dead` (remain-on-exit) as the last row, or a shell
+/// prompt as the last row (`…$`, `…#`, `…%`). Profiles call this only after their own UI was not
+/// found, so a prompt-like row inside a live UI is never read as an exit.
+pub fn exit_sign(view: &View) -> Option<String> {
+    let last = view.last_nonempty()?;
+    let t = view.rows[last].trimmed();
+    if t.starts_with("Pane is dead") {
+        return Some(format!("the last row is tmux's `{}`", t));
+    }
+    None
+}
+
+/// True when the last non-empty row looks like a shell prompt waiting for input.
+pub fn shell_prompt_last(view: &View) -> bool {
+    let Some(last) = view.last_nonempty() else { return false };
+    let t = view.rows[last].trimmed();
+    let n = t.chars().count();
+    n > 0 && n < 100 && (t.ends_with('$') || t.ends_with('#') || t.ends_with('%')) && !t.contains('│') && !t.contains('─')
 }

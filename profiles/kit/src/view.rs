@@ -14,7 +14,7 @@ use crate::types::Screen;
 /// One screen row.
 #[derive(Debug, Clone)]
 pub struct Row {
-    /// The row's characters, trailing whitespace removed.
+    /// The row's characters, trailing ASCII blanks removed.
     pub text: String,
     /// One cell per character of `text`.
     pub cells: Vec<Cell>,
@@ -22,7 +22,8 @@ pub struct Row {
 
 impl Row {
     fn from_cells(mut cells: Vec<Cell>) -> Row {
-        while cells.last().map(|c| text::is_space(c.ch)).unwrap_or(false) {
+        // Only ASCII blanks are padding; a trailing U+00A0 is drawn on purpose (Claude's `❯` + NBSP).
+        while cells.last().map(|c| c.ch == ' ' || c.ch == '\t').unwrap_or(false) {
             cells.pop();
         }
         let text = cells.iter().map(|c| c.ch).collect();
@@ -71,13 +72,24 @@ impl Row {
 
     /// The text from char index `start` on, with its faintness (see [`Tail`]).
     pub fn tail(&self, start: usize) -> Tail {
-        let cells = self.cells.get(start..).unwrap_or(&[]);
+        self.span(start, self.cells.len())
+    }
+
+    /// The text of char indices `start..end` (clamped), with its faintness (see [`Tail`]).
+    pub fn span(&self, start: usize, end: usize) -> Tail {
+        let end = end.min(self.cells.len());
+        let cells = self.cells.get(start.min(end)..end).unwrap_or(&[]);
         let text: String = cells.iter().map(|c| c.ch).collect();
         let significant: Vec<&Cell> = cells.iter().filter(|c| !text::is_space(c.ch)).collect();
         let faint_only = !significant.is_empty()
             && significant.iter().any(|c| c.style.faint)
             && significant.iter().all(|c| c.style.faint || c.style.reverse);
         Tail { text: text::trim(&text).to_string(), faint_only }
+    }
+
+    /// The char index of the last occurrence of `ch`.
+    pub fn rfind_char(&self, ch: char) -> Option<usize> {
+        self.cells.iter().rposition(|c| c.ch == ch)
     }
 }
 
@@ -97,15 +109,15 @@ pub struct View {
     pub rows: Vec<Row>,
     pub title: String,
     pub cols: usize,
-    /// True when the rows came with styling (faintness can be read).
+    /// True when the rows carry any escape sequence (faintness can be read).
     pub styled: bool,
 }
 
 impl View {
     /// Prepares `screen` for reading.
     pub fn new(screen: &Screen) -> View {
-        let styled = !screen.styled.is_empty();
-        let rows: Vec<Row> = if styled {
+        let styled = screen.styled.iter().any(|r| r.contains('\x1b'));
+        let rows: Vec<Row> = if !screen.styled.is_empty() {
             ansi::parse_rows(&screen.styled).into_iter().map(Row::from_cells).collect()
         } else {
             screen

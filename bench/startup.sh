@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Whole-process start-up time of `team send --list` and `team send <seat> x --dry-run` in a
+# fixture world (the spec's team file in a temp checkout; config/state/cache/HOME in temp dirs),
+# side by side with `node -e 0` — a scripting-language CLI's bare start. Target: ≤ 5 ms median.
+#
+#   bash bench/startup.sh            # builds the release binary, prints hyperfine's tables + medians
+#   TEAM_BIN=/path/to/team bash bench/startup.sh   # measure a binary you built
+#
+# `team send` refuses a run with no terminal, so the measurements run inside `script`: hyperfine
+# and every command it starts share a pseudo-terminal, and no wrapper process is timed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+
+if [ "${1:-}" != "--inner" ]; then
+  if [ -z "${TEAM_BIN:-}" ]; then
+    (cd "$repo" && cargo build --release -p team --locked)
+    TEAM_BIN="${CARGO_TARGET_DIR:-$repo/target}/release/team"
+  fi
+  export TEAM_BIN
+  command -v hyperfine >/dev/null || { echo "bench/startup.sh: hyperfine is not installed" >&2; exit 2; }
+  command -v script >/dev/null || { echo "bench/startup.sh: script (util-linux) is not installed" >&2; exit 2; }
+  out="$(mktemp -d)"
+  export BENCH_OUT="$out"
+  # A pty for hyperfine and its children; the inner run writes its report to $out.
+  script -qec "bash '$here/startup.sh' --inner" /dev/null </dev/null >/dev/null
+  cat "$out/report.txt"
+  rm -rf "$out"
+  exit 0
+fi
+
+# ---- inner: runs with a controlling terminal -------------------------------------------------
+exec >"$BENCH_OUT/report.txt" 2>&1
+world="$(mktemp -d)"
+trap 'rm -rf "$world"' EXIT
+mkdir -p "$world/beacon/.git" "$world/beacon/.agents" "$world/home" "$world/config" "$world/state" "$world/cache"
+cat >"$world/beacon/.agents/team.yaml" <<'YAML'
+format: 1
+project: beacon
+coordinator: claude-keeper
+operator: claude-keeper
+
+trust:
+  - ~/.config/team/lobby
+  - ~/Code/beacon
+
+workspace:
+  mode: shared
+
+seats:
+  - role: coordinator
+    name: claude-keeper
+    nickname: agamemnon
+    label: coordinator
+    cli: claude-code
+    vendor: anthropic
+    model: Claude Opus
+    version: "5.5"
+    launch: claude --model claude-opus-5-5
+
+  - role: reviewer
+    name: gpt-reviewer
+    label: reviewer
+    cli: codex
+    vendor: openai
+    model: GPT Sol
+    version: "6"
+    launch: codex -m gpt-6-sol
+YAML
+export HOME="$world/home" TEAM_CONFIG_DIR="$world/config" TEAM_STATE_DIR="$world/state" TEAM_CACHE_DIR="$world/cache"
+unset TMUX TMUX_PANE HERDR_PANE_ID HERDR_SESSION HERDR_SOCKET_PATH XDG_STATE_HOME XDG_CACHE_HOME
+cd "$world/beacon"
+
+echo "binary: $TEAM_BIN"
+echo "fixture: the spec's team file; a terminal from script(1)"
+echo
+for args in "send --list" "send gpt-reviewer x --dry-run"; do
+  # shellcheck disable=SC2086
+  if ! "$TEAM_BIN" $args >"$world/probe.out" 2>&1; then
+    echo "team $args exits non-zero here; its output:"
+    cat "$world/probe.out"
+    echo
+  fi
+done
+
+hyperfine -N --warmup 20 --runs 300 --ignore-failure \
+  --export-json "$BENCH_OUT/startup.json" \
+  -n "team send --list" "$TEAM_BIN send --list" \
+  -n "team send gpt-reviewer x --dry-run" "$TEAM_BIN send gpt-reviewer x --dry-run" \
+  -n "node -e 0" "node -e 0"
+
+echo
+echo "medians:"
+if command -v python3 >/dev/null; then
+  python3 - "$BENCH_OUT/startup.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"  {r['command']:<36} {r['median'] * 1000:7.2f} ms")
+PY
+else
+  grep -E '"command"|"median"' "$BENCH_OUT/startup.json"
+fi
