@@ -125,7 +125,7 @@ pub struct Run {
 
 /// The trigger line for a drop path: one line, starting with a plain word no profile forbids.
 pub fn trigger_line(drop_ref: &str) -> String {
-    format!("Please read the team message in {drop_ref} and act on it.")
+    format!("Please read the team message at {drop_ref}")
 }
 
 /// Checks a trigger against the profile before anything is typed.
@@ -701,7 +701,7 @@ mod tests {
     }
 
     const FAST: Timings = Timings { readback_ms: 50, poll_ms: 1, enter_waits_ms: [20, 30, 40], window_ms: 120 };
-    const TRIG: &str = "Please read the team message in x/1 and act on it.";
+    const TRIG: &str = "Please read the team message at x/1";
 
     #[test]
     fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {
@@ -892,7 +892,7 @@ mod tests {
 
     #[test]
     fn wrapped_box_text_still_counts_as_the_trigger() {
-        let wrapped = BoxText::Holds("Please read the team message in x/1 and act on   it.".into());
+        let wrapped = BoxText::Holds("Please read the team message at   x/1".into());
         assert!(holds_trigger(&wrapped, TRIG));
         assert!(!holds_trigger(&BoxText::Holds("Please read".into()), TRIG));
         assert!(!holds_trigger(&BoxText::Empty, TRIG));

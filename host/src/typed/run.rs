@@ -83,7 +83,11 @@ pub fn send_plain(req: &PlainSend) -> Report {
 
     // The seat's own process tells where it works (for the drop's spelling) and where its
     // CLI writes transcripts.
-    let procs = mux.foreground_processes(&pane).unwrap_or_default();
+    let mut procs = mux.foreground_processes(&pane).unwrap_or_default();
+    if procs.is_empty() {
+        // The CLI may be the pane's own process (started as the pane's command, no shell).
+        procs.extend(pane.shell_pid.map(mux::proc_info));
+    }
     let agent = procs
         .iter()
         .find(|p| d.process_names.iter().any(|n| n == &p.name))
