@@ -10,6 +10,7 @@
 //! | --- | --- |
 //! | `takes-line` | Enter: the box clears, the prompt is echoed, working shows (spinner row/hint and title spinner) for `--delay-ms`, then a row showing the drop being read (Codex `• Explored` / `└ Read <id>`; Claude `Read 1 file`, plus a transcript row with `--transcript`), then idle |
 //! | `ignores-first-enter` | the first Enter does nothing; later ones as `takes-line` |
+//! | `ignores-enter` | no Enter is ever taken: the typed text stays in the box |
 //! | `clears-without-working` | Enter clears the box and echoes the prompt; it never works nor reads |
 //! | `dialog:<kind>` | the captured dialog of that kind (permission, question, trust, vendor-notice, provider-error, rate-limit, held-message); keys change nothing |
 //! | `draft` | starts with unsent text in the composer; otherwise `takes-line` |
@@ -38,7 +39,7 @@ pub struct Args {
     /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
     #[arg(long, default_value = "claude-code")]
     pub cli: String,
-    /// How it behaves (see the module docs): takes-line, ignores-first-enter,
+    /// How it behaves (see the module docs): takes-line, ignores-first-enter, ignores-enter,
     /// clears-without-working, dialog:<kind>, draft, placeholder, exited, narrow-cursor,
     /// already-working.
     #[arg(long, default_value = "takes-line")]
@@ -60,6 +61,8 @@ pub struct Args {
 enum Mode {
     TakesLine,
     IgnoresFirstEnter,
+    /// Never takes a line: every Enter is swallowed and the text stays in the box.
+    IgnoresEnter,
     ClearsWithoutWorking,
     Dialog(String),
     Draft,
@@ -73,6 +76,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     Ok(match s {
         "takes-line" => Mode::TakesLine,
         "ignores-first-enter" => Mode::IgnoresFirstEnter,
+        "ignores-enter" => Mode::IgnoresEnter,
         "clears-without-working" => Mode::ClearsWithoutWorking,
         "draft" => Mode::Draft,
         "placeholder" => Mode::Placeholder,
@@ -452,7 +456,7 @@ impl Seat {
                 if line.trim().is_empty() {
                     return;
                 }
-                if self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0 {
+                if self.mode == Mode::IgnoresEnter || (self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0) {
                     self.enters_ignored += 1;
                     return;
                 }
@@ -598,7 +602,7 @@ impl Seat {
         }
         top.push(String::new());
         let composer = if !self.composer.is_empty() {
-            self.composer.split('\n').enumerate().map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") }).collect()
+            wrap_composer(&self.composer, cols).iter().enumerate().map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") }).collect()
         } else if self.show_placeholder {
             vec![screens::claude_placeholder()]
         } else if !self.queued.is_empty() {
@@ -637,9 +641,10 @@ impl Seat {
             bottom.push(String::new());
         }
         bottom.push(String::new());
-        let composer = screens::codex_composer(&self.composer);
+        let wrapped = wrap_composer(&self.composer, cols).join("\n");
+        let composer = screens::codex_composer(&wrapped);
         let composer_at = bottom.len() + composer.len() - 1;
-        let cursor_col = 2 + self.composer.rsplit('\n').next().unwrap_or("").chars().count();
+        let cursor_col = 2 + wrapped.rsplit('\n').next().unwrap_or("").chars().count();
         bottom.extend(composer);
         bottom.push(String::new());
         bottom.push(screens::codex_status_line(self.thread.as_deref().map(|t| screens::codex_thread(t, "…")).as_deref()));
@@ -659,7 +664,6 @@ impl Seat {
             Some(_) => format!("{} {base}", screens::BRAILLE[self.spin % screens::BRAILLE.len()]),
             None => base,
         };
-        let _ = cols;
         Screen { rows: all, title, cursor: Some((composer_row, cursor_col)) }
     }
 
@@ -739,6 +743,24 @@ fn stack(mut top: Vec<String>, _mid: Vec<String>, bottom: Vec<String>, rows: usi
 }
 
 /// Splits a styled row into rows of at most `cols` cells (a terminal's soft wrap).
+/// The composer's text as the CLIs draw it: each logical line cut into rows that fit after the
+/// two-column prompt (`❯ ` / `› `), continuation rows indented by two spaces by the caller.
+fn wrap_composer(text: &str, cols: usize) -> Vec<String> {
+    let width = cols.saturating_sub(3).max(8);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let chars: Vec<char> = line.chars().collect();
+        if chars.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        for chunk in chars.chunks(width) {
+            out.push(chunk.iter().collect());
+        }
+    }
+    out
+}
+
 fn soft_wrap(row: &str, cols: usize) -> Vec<String> {
     let plain_w = screens::width(row);
     if plain_w <= cols || cols == 0 {
@@ -903,6 +925,14 @@ mod tests {
         );
         assert_eq!(drop_path("read \"/tmp/x/id9\".", cwd), Some(PathBuf::from("/tmp/x/id9")));
         assert_eq!(drop_path("hello there", cwd), None);
+    }
+
+    #[test]
+    fn long_composer_text_wraps_instead_of_being_cut() {
+        let rows = wrap_composer(&"x".repeat(250), 120);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows.concat(), "x".repeat(250));
+        assert_eq!(wrap_composer("a\nb", 120), vec!["a", "b"]);
     }
 
     #[test]
