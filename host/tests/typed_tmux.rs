@@ -89,7 +89,8 @@ fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&
     assert_eq!(line["id"].as_str().unwrap(), drop.file_name().unwrap().to_str().unwrap());
     assert_eq!(line["body"], format!("from the owner — admitted by: the owner\n\n{body}"));
     assert_eq!(line.get("via").and_then(Value::as_str), via);
-    let native = if line["to"] == "claude-keeper" { "native: unavailable in this build" } else { "native: the CLI carries no native channel" };
+    let cli = s.tw.seats.iter().find(|x| x.spec.name == seat).map_or("codex".to_string(), |x| x.spec.cli.clone());
+    let native = if cli == "claude-code" { "native: unavailable in this build" } else { "native: the CLI carries no native channel" };
     assert_eq!(line["failed"], serde_json::json!([native, "mcp-inbox: unavailable in this build"]));
     drop
 }
@@ -171,17 +172,36 @@ fn every_dialog_is_unreachable_and_nothing_is_pressed() {
         ("question", "claude-code", "question"),
         ("trust", "codex", "trust"),
         ("vendor-notice", "claude-code", "vendor notice"),
-        ("provider-error", "claude-code", "provider error"),
         ("rate-limit", "codex", "rate limit"),
+        ("rate-limit", "claude-code", "rate limit"),
     ];
     for (kind, cli, word) in kinds {
         let s = scene(&[SeatSpec::new("seat", cli, &format!("dialog:{kind}"))]);
         let r = s.send("seat", "hello");
         assert_eq!(r.code, 1, "{kind}: {r:?}");
+        assert!(r.stdout.contains("unreachable"), "{kind}: {r:?}\n{}", s.tw.screen("seat"));
         let drop = check_written(&s, "seat", "hello", "unreachable", None);
         assert!(r.stdout.starts_with(&format!("{CONTEXT}seat: unreachable (the pane shows a {word} dialog")), "{kind}: {}", r.stdout);
         assert!(r.stdout.ends_with(&format!("nothing was pressed; the message is at {})\n", drop.display())), "{kind}: {}", r.stdout);
         assert_eq!(s.bytes("seat"), "", "{kind}: nothing may reach a dialog");
+    }
+}
+
+#[test]
+fn a_last_turn_that_hit_the_rate_limit_is_unreachable() {
+    // An idle prompt whose last turn ended in the rate limit: a line would be taken and could
+    // not be acted on.
+    for cli in ["claude-code", "codex"] {
+        let s = scene(&[SeatSpec::new("seat", cli, "dialog:rate-limit-idle")]);
+        let r = s.send("seat", "hello");
+        assert_eq!(r.code, 1, "{r:?}");
+        let drop = check_written(&s, "seat", "hello", "unreachable", None);
+        assert_eq!(
+            r.stdout,
+            format!("{CONTEXT}seat: unreachable (its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {})\n", drop.display()),
+            "{cli}"
+        );
+        assert_eq!(s.bytes("seat"), "", "{cli}");
     }
 }
 
@@ -302,7 +322,9 @@ fn a_trigger_longer_than_the_profile_takes_is_refused_and_nothing_is_typed() {
 
 #[test]
 fn two_sends_to_one_seat_never_interleave_their_keystrokes() {
-    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line").delay(100)]);
+    let mut s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line").delay(100)]);
+    // Two processes with one seed would compose one id: these runs take fresh ids.
+    s.w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
     let w = &s.w;
     std::thread::scope(|sc| {
         let a = sc.spawn(|| w.team(&["send", "gpt-reviewer", "first"]));

@@ -681,15 +681,27 @@ impl Seat {
             let g = ['⬡', '⬢'][self.spin / 3 % 2];
             bottom.push(format!("  {g} Generating  \x1b[2mctrl+c to stop\x1b[0m"));
         }
-        let inner = cols.saturating_sub(4).max(1);
-        bottom.push(format!("┌{}┐", "─".repeat(cols.saturating_sub(2))));
-        let shown = if self.composer.is_empty() { "\x1b[2mPlan, search, build anything\x1b[0m".to_string() } else { self.composer.clone() };
-        bottom.push(format!("│ → {shown}"));
-        bottom.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
-        bottom.push("  \x1b[2mAuto · / commands · @ files\x1b[0m".to_string());
-        let _ = inner;
+        // The input box wraps a long line inside its borders: `│ → …│`, then `│   …│`.
+        let inner = cols.saturating_sub(6).max(1);
+        let mut boxed = vec![format!("┌{}┐", "─".repeat(cols.saturating_sub(2)))];
+        if self.composer.is_empty() {
+            let ph = "Plan, search, build anything";
+            let pad = " ".repeat(inner.saturating_sub(ph.chars().count()));
+            boxed.push(format!("│ → \x1b[2m{ph}\x1b[0m{pad} │"));
+        } else {
+            let chars: Vec<char> = self.composer.replace('\n', " ").chars().collect();
+            for (i, chunk) in chars.chunks(inner).enumerate() {
+                let text: String = chunk.iter().collect();
+                let pad = " ".repeat(inner - chunk.len());
+                boxed.push(format!("│ {} {text}{pad} │", if i == 0 { "→" } else { " " }));
+            }
+        }
+        boxed.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
+        let footer = "  \x1b[2mAuto · / commands · @ files\x1b[0m".to_string();
         let top: Vec<String> = top.iter().flat_map(|r| soft_wrap(r, cols)).collect();
-        let bottom: Vec<String> = bottom.iter().flat_map(|r| soft_wrap(r, cols)).collect();
+        let mut bottom: Vec<String> = bottom.iter().flat_map(|r| soft_wrap(r, cols)).collect();
+        bottom.extend(boxed);
+        bottom.extend(soft_wrap(&footer, cols));
         let (all, _) = stack(top, Vec::new(), bottom, rows, true);
         Screen { rows: all, title: "Cursor Agent".into(), cursor: None }
     }

@@ -165,8 +165,10 @@ pub fn holds_trigger(boxed: &BoxText, trigger: &str) -> bool {
     }
 }
 
-fn describe_box(boxed: &BoxText) -> String {
+fn describe_box(boxed: &BoxText, trigger: &str) -> String {
     match boxed {
+        // The box's wrapping can put a space where a row broke: name our line as typed.
+        b if holds_trigger(b, trigger) => format!("the box holds {:?}", trigger),
         BoxText::Empty => "the box is empty".to_string(),
         BoxText::Holds(t) => format!("the box holds {:?}", t),
         BoxText::Unreadable => "the box could not be read".to_string(),
@@ -312,7 +314,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                 return typed(
                     Verdict::Held(format!(
                         "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
-                        describe_box(&last)
+                        describe_box(&last, trigger)
                     )),
                     0,
                 );
@@ -320,7 +322,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
             sleep_scaled(t.poll_ms);
         }
     }
-    sleep_scaled(traits.enter_pause_ms);
+    // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
+    // the text into a newline), not a wait to shorten: never scaled.
+    std::thread::sleep(Duration::from_millis(traits.enter_pause_ms));
 
     let start = Instant::now();
     let window = clock::scaled(t.window_ms);
@@ -387,7 +391,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
     if left_box {
         return typed(Verdict::Delivered { note: Some("taken, not yet confirmed".to_string()) }, enters);
     }
-    let what = if readable { describe_box(&last_box) } else { describe_box(&BoxText::Unreadable) };
+    let what = if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
     typed(
         Verdict::NotSubmitted(format!(
             "{}; {what}; the message is at {drop_path}",
@@ -463,7 +467,7 @@ pub fn write_drop(root: &std::path::Path, session: &str, seat: &str, id: &str, t
     let rel = std::path::Path::new(".agents").join("send-drops").join(session).join(seat);
     let dir = crate::fsx::ensure_dirs(root, &rel, 0o700).map_err(|e| format!("the drop folder could not be made: {e}"))?;
     let path = dir.join(id);
-    crate::fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| format!("the drop file could not be written: {e}"))?;
+    crate::fsx::write_new(&path, text.as_bytes(), 0o600).map_err(|e| format!("the drop file could not be written: {e}"))?;
     Ok(path)
 }
 
