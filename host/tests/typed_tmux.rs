@@ -255,7 +255,7 @@ fn an_exited_cli_is_unreachable_and_nothing_is_typed() {
 
 #[test]
 fn a_narrow_cursor_seat_whose_hint_wraps_is_delivered_as_taken() {
-    let s = scene(&[SeatSpec::new("cursor-dev", "cursor", "narrow-cursor").size(40, 20).delay(300)]);
+    let s = scene(&[SeatSpec::new("cursor-dev", "cursor", "narrow-cursor").size(30, 24).delay(300)]);
     // The trigger must fit Cursor's line: the seat works inside the checkout? It does not here,
     // so the drop is named absolutely; keep the world's path short enough.
     let r = s.send("cursor-dev", "hello");

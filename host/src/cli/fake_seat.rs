@@ -261,6 +261,7 @@ impl Seat {
         if s.mode == Mode::AlreadyWorking {
             // The turn it is busy with: a prompt sent before we arrived.
             s.push_echo("think hard about it");
+            s.thread = Some("think hard about it".into());
         }
         if s.mode == Mode::Exited {
             s.shell = match cli {
@@ -499,7 +500,7 @@ impl Seat {
         let block = match self.cli {
             Cli::Claude => vec![screens::claude_echo(line)],
             Cli::Codex => screens::codex_echo(line, 120),
-            Cli::Cursor => vec![format!("\x1b[2m> \x1b[0m{line}")],
+            Cli::Cursor => vec![format!("  > {line}")],
         };
         self.history.push(block);
     }
@@ -533,7 +534,7 @@ impl Seat {
                 }
                 Cli::Cursor => {
                     if let Some(p) = &drop {
-                        self.history.push(vec![format!("  \x1b[2m⬢\x1b[0m Read {}", file_name(p))]);
+                        self.history.push(vec![format!("  ⬢ Read {}", file_name(p))]);
                     }
                     self.history.push(vec!["  Done.".to_string()]);
                 }
@@ -558,7 +559,11 @@ impl Seat {
                     Cli::Cursor => "cursor",
                 };
                 let (ansi, title) = screens::dialog(cli, kind).expect("checked at start");
-                Screen { rows: screens::rows_of(ansi), title: screens::title_of(title), cursor: None }
+                // A capture whose title is the capture host's name (`vm`, tmux's default) shows a
+                // CLI that had set none: set none either.
+                let title = screens::title_of(title);
+                let title = if title == "vm" { String::new() } else { title };
+                Screen { rows: screens::rows_of(ansi), title, cursor: None }
             }
             Phase::Exited => {
                 let mut r = self.shell.clone();
@@ -667,43 +672,50 @@ impl Seat {
         Screen { rows: all, title, cursor: Some((composer_row, cursor_col)) }
     }
 
-    /// A Cursor-agent-like screen (synthesized: no Cursor capture exists). Rows wrap at the
-    /// pane width like a terminal soft-wrap, so in a narrow pane the `ctrl+c to stop` hint
-    /// is split over two rows.
+    /// A Cursor-agent screen as `tests/data/screens/cursor-synthetic/` draws it (no real
+    /// Cursor capture exists; those screens are built from documented phrases): transcript
+    /// rows, `⬢ Reading…` while working, the input box `│ → <text or placeholder> │`, and under
+    /// it the `ctrl+c to stop` hint, which word-wraps in a pane narrower than 32 columns.
     fn cursor_screen(&self, cols: usize, rows: usize) -> Screen {
-        let mut top = vec![String::new(), "  \x1b[1mCursor Agent\x1b[0m".to_string(), "  \x1b[2m~/project\x1b[0m".to_string()];
+        let mut top: Vec<String> = Vec::new();
         for b in &self.history {
-            top.push(String::new());
             top.extend(b.iter().cloned());
         }
         let mut bottom = Vec::new();
         if self.working().is_some() {
-            let g = ['⬡', '⬢'][self.spin / 3 % 2];
-            bottom.push(format!("  {g} Generating  \x1b[2mctrl+c to stop\x1b[0m"));
+            bottom.push(String::new());
+            bottom.push("  ⬢ Reading…".to_string());
+            bottom.push(String::new());
         }
-        // The input box wraps a long line inside its borders: `│ → …│`, then `│   …│`.
+        // The input box wraps a long line inside its borders (`│ → …│`, then `│   …│`); the
+        // placeholder is drawn faint (SGR 2), so a reader takes it for an empty box however
+        // narrow the pane; typed text is plain.
         let inner = cols.saturating_sub(6).max(1);
-        let mut boxed = vec![format!("┌{}┐", "─".repeat(cols.saturating_sub(2)))];
+        bottom.push(format!("┌{}┐", "─".repeat(cols.saturating_sub(2))));
         if self.composer.is_empty() {
-            let ph = "Plan, search, build anything";
+            let ph: String = "Plan, search, build anything".chars().take(inner).collect();
             let pad = " ".repeat(inner.saturating_sub(ph.chars().count()));
-            boxed.push(format!("│ → \x1b[2m{ph}\x1b[0m{pad} │"));
+            bottom.push(format!("│ → \x1b[2m{ph}\x1b[0m{pad} │"));
         } else {
             let chars: Vec<char> = self.composer.replace('\n', " ").chars().collect();
             for (i, chunk) in chars.chunks(inner).enumerate() {
                 let text: String = chunk.iter().collect();
                 let pad = " ".repeat(inner - chunk.len());
-                boxed.push(format!("│ {} {text}{pad} │", if i == 0 { "→" } else { " " }));
+                bottom.push(format!("│ {} {text}{pad} │", if i == 0 { "→" } else { " " }));
             }
         }
-        boxed.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
-        let footer = "  \x1b[2mAuto · / commands · @ files\x1b[0m".to_string();
+        bottom.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
+        if self.working().is_some() {
+            if cols < 32 {
+                bottom.push("  ctrl+c to".to_string());
+                bottom.push("  stop".to_string());
+            } else {
+                bottom.push("  ctrl+c to stop".to_string());
+            }
+        }
         let top: Vec<String> = top.iter().flat_map(|r| soft_wrap(r, cols)).collect();
-        let mut bottom: Vec<String> = bottom.iter().flat_map(|r| soft_wrap(r, cols)).collect();
-        bottom.extend(boxed);
-        bottom.extend(soft_wrap(&footer, cols));
-        let (all, _) = stack(top, Vec::new(), bottom, rows, true);
-        Screen { rows: all, title: "Cursor Agent".into(), cursor: None }
+        let (all, _) = stack(top, Vec::new(), bottom, rows, false);
+        Screen { rows: all, title: String::new(), cursor: None }
     }
 
     fn draw(&mut self, term: &Term, force: bool) {
@@ -716,7 +728,7 @@ impl Seat {
         let title_changed = force || self.last_drawn.as_ref().map(|(s, _)| &s.title) != Some(&screen.title);
         let rows_changed = force
             || self.last_drawn.as_ref().map(|(s, sz)| (&s.rows, &s.cursor, *sz)) != Some((&screen.rows, &screen.cursor, (cols, rows)));
-        if title_changed {
+        if title_changed && !(screen.title.is_empty() && self.last_drawn.is_none()) {
             out.push_str(&format!("\x1b]0;{}\x07", screen.title));
         }
         if rows_changed {
@@ -948,10 +960,10 @@ mod tests {
     }
 
     #[test]
-    fn soft_wrap_splits_the_hint() {
-        let r = soft_wrap("  ⬢ Generating  \x1b[2mctrl+c to stop\x1b[0m", 20);
+    fn soft_wrap_splits_long_rows() {
+        let r = soft_wrap("  > Read \x1b[2m.agents/send-drops\x1b[0m", 12);
         let plain: Vec<String> = r.iter().map(|s| crate::mux::strip_ansi(s)).collect();
-        assert_eq!(plain, vec!["  ⬢ Generating  ctrl", "+c to stop"]);
+        assert_eq!(plain, vec!["  > Read .ag", "ents/send-dr", "ops"]);
     }
 
     #[test]
