@@ -164,7 +164,8 @@ pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
         _ => {}
     }
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    if has("TMUX") && !has("HERDR_PANE_ID") {
+    // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
+    if (has("TMUX") || has("TEAM_TMUX_SOCKET")) && !has("HERDR_PANE_ID") {
         return Box::new(tmux::Tmux::from_env());
     }
     Box::new(herdr::Herdr::from_env())
