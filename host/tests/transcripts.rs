@@ -9,7 +9,7 @@
 //!   spec's transcripts show them — with the built `team` first on PATH.
 //!
 //! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
-//! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
+//! `as_seat <seat> <cmd…>` runs the command inside a real tmux pane marked `@team-seat <seat>`;
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
 //! `no_tty <cmd…>` runs it with no terminal at all.
 //!
@@ -24,11 +24,20 @@ use common::World;
 
 const PRELUDE: &str = r#"
 as_seat() {
+  # runs the command INSIDE a new pane of the world's tmux server, marked for the seat:
+  # the caller check believes a pane only when the process descends from its shell
   local seat="$1"; shift
-  tmux set-option -p -t "$TMUX_PANE" @team-seat "$seat"
-  "$@"; local rc=$?
-  tmux set-option -p -u -t "$TMUX_PANE" @team-seat
-  return $rc
+  local d="$WORLD/.as_seat"; mkdir -p "$d"; rm -f "$d/out" "$d/rc"
+  (unset TMUX TMUX_PANE; export -p) > "$d/env"
+  { echo ". '$d/env'"; printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo " > '$d/out' 2>&1"
+    echo "echo \$? > '$d/rc'"; echo "tmux wait-for -S as-seat-done"; } > "$d/run"
+  local pane
+  pane=$(tmux new-window -d -P -F '#{pane_id}' "tmux wait-for as-seat-go; bash '$d/run'")
+  tmux set-option -p -t "$pane" @team-seat "$seat"
+  tmux wait-for -S as-seat-go
+  tmux wait-for as-seat-done
+  cat "$d/out"
+  return "$(cat "$d/rc")"
 }
 as_agent() {
   local name="$1"; shift
