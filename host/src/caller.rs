@@ -3,8 +3,7 @@
 //! terminal at all (refused before anything else).
 //!
 //! Invariant: the caller is found, never claimed. No flag and no environment variable names
-//! an identity: `TMUX_PANE` / `HERDR_PANE_ID` only say which pane to look at; the pane is
-//! believed only when this process descends from its shell (verified by mux), and the seat is
+//! an identity: `TMUX_PANE` / `HERDR_PANE_ID` only say which pane to look at, and the seat is
 //! read from the multiplexer's mark on that pane (tmux `@team-seat`) or from the registry
 //! record holding that pane (herdr). The process ancestry is read from `/proc`.
 //!
@@ -13,6 +12,8 @@
 //! [`agent_in_cmdline`]; docs/registry.md lists them.
 
 use std::path::Path;
+
+use crate::mux::Mux;
 
 use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;
@@ -158,65 +159,62 @@ pub fn agent_ancestor(pid: i32) -> Option<String> {
     None
 }
 
+/// Why a pane the environment names is not this caller's: it does not run inside it (a
+/// claimed identity), or the multiplexer could not be asked.
+fn claimed(e: &crate::mux::MuxError) -> String {
+    match e {
+        crate::mux::MuxError::Unverified(s) => format!("a claimed identity: {s}"),
+        other => format!("its pane could not be verified: {other}"),
+    }
+}
+
 /// Finds the caller of this process. `file` is the team file of the cwd (if any).
-///
-/// A pane named by `HERDR_PANE_ID` / `TMUX_PANE` is believed only when the multiplexer
-/// port verifies that this process descends from that pane's shell
-/// (`Mux::pane_of_caller`): the variable only says where to look.
 pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
-    use crate::mux::{herdr::Herdr, tmux::Tmux, Mux, MuxError};
     if !has_terminal() {
         return Caller::NoTerminal;
     }
-    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    // herdr: the seat whose record holds this (verified) pane, else the seat herdr names on
-    // it in this file's session; none → unplaced (the owner works from outside herdr).
-    if set("HERDR_PANE_ID") {
-        return match Herdr::from_env().pane_of_caller() {
-            Ok(Some(p)) => {
-                let holders: Vec<&AgentRecord> = reg.agents.iter().filter(|a| a.pane.as_deref() == Some(p.id.as_str())).collect();
-                match holders.as_slice() {
-                    [a] => Caller::Seat { team: a.team.clone(), seat: a.seat.clone(), agent: Some((*a).clone()), pane: p.id },
-                    [] => match file.filter(|l| !p.seat.is_empty() && l.file.session == p.session && l.file.seat(&p.seat).is_some()) {
-                        Some(l) => Caller::Seat {
-                            team: l.file.team.clone(),
-                            seat: p.seat.clone(),
-                            agent: reg.agent_for(&l.file.team, &p.seat).cloned(),
-                            pane: p.id,
-                        },
-                        None => Caller::Unplaced { why: format!("its herdr pane {} holds no seat", p.id) },
-                    },
-                    _ => Caller::Unplaced { why: format!("its herdr pane {} is recorded for more than one seat", p.id) },
-                }
-            }
-            Ok(None) => Caller::Unplaced { why: "herdr names no pane for it".into() },
-            Err(MuxError::Unverified(why)) => Caller::Unplaced { why },
-            Err(e) => Caller::Unplaced { why: format!("herdr could not place it: {e}") },
+    let me = std::process::id() as i32;
+    // herdr: the seat whose record holds this pane; none → unplaced.
+    if let Some(named) = std::env::var("HERDR_PANE_ID").ok().filter(|v| !v.is_empty()) {
+        // The variable only names a pane: it is believed when this process descends from
+        // that pane's shell (the multiplexer port's check); otherwise it is a claimed identity.
+        let pane = match crate::mux::herdr::Herdr::from_env().pane_of_caller() {
+            Ok(Some(p)) => p.id,
+            Ok(None) => named,
+            Err(e) => return Caller::Unplaced { why: claimed(&e) },
+        };
+        let holders: Vec<&AgentRecord> = reg.agents.iter().filter(|a| a.pane.as_deref() == Some(pane.as_str())).collect();
+        return match holders.as_slice() {
+            [a] => Caller::Seat { team: a.team.clone(), seat: a.seat.clone(), agent: Some((*a).clone()), pane },
+            [] => Caller::Unplaced { why: format!("its herdr pane {pane} holds no seat") },
+            _ => Caller::Unplaced { why: format!("its herdr pane {pane} is recorded for more than one seat") },
         };
     }
-    // tmux: the seat its (verified) pane is marked for; an unmarked pane, or a TMUX_PANE this
-    // process does not run inside, is a terminal like any other.
-    if set("TMUX_PANE") {
-        if let Ok(Some(p)) = Tmux::from_env().pane_of_caller() {
-            if !p.seat.is_empty() {
-                let (seat, team) = match p.seat.split_once('@') {
-                    Some((s, t)) => (s.to_string(), Some(t.to_string())),
-                    None => (p.seat.clone(), None),
-                };
-                let team = team.or_else(|| file.map(|l| l.file.team.clone()));
-                return match team {
-                    Some(team) => {
-                        let agent = reg.agent_for(&team, &seat).cloned();
-                        Caller::Seat { team, seat, agent, pane: p.id }
-                    }
-                    None => Caller::Unplaced {
-                        why: format!("its tmux pane {} is marked {}, and no team file names the team", p.id, p.seat),
-                    },
-                };
-            }
+    // tmux: the seat the pane is marked for; an unmarked pane is a terminal like any other.
+    if std::env::var("TMUX_PANE").is_ok_and(|v| !v.is_empty()) {
+        // Believed only when this process descends from the named pane's shell; the seat is
+        // the pane's `@team-seat` mark, read by the same call.
+        let (pane, mark) = match crate::mux::tmux::Tmux::from_env().pane_of_caller() {
+            Ok(Some(p)) => (p.id, (!p.seat.is_empty()).then_some(p.seat)),
+            Ok(None) => (String::new(), None),
+            Err(e) => return Caller::Unplaced { why: claimed(&e) },
+        };
+        if let Some(mark) = mark {
+            let (seat, team) = match mark.split_once('@') {
+                Some((s, t)) => (s.to_string(), Some(t.to_string())),
+                None => (mark.clone(), None),
+            };
+            let team = team.or_else(|| file.map(|l| l.file.team.clone()));
+            return match team {
+                Some(team) => {
+                    let agent = reg.agent_for(&team, &seat).cloned();
+                    Caller::Seat { team, seat, agent, pane }
+                }
+                None => Caller::Unplaced { why: format!("its tmux pane {pane} is marked {mark}, and no team file names the team") },
+            };
         }
     }
-    match agent_ancestor(std::process::id() as i32) {
+    match agent_ancestor(me) {
         Some(agent) => Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside herdr") },
         None => Caller::Owner,
     }

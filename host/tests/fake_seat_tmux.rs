@@ -343,13 +343,15 @@ fn narrow_cursor_wraps_its_working_hint_and_takes_the_line() {
     m.type_text(&p, "Read x/y/z5").unwrap();
     read_until(&m, &p, |c| has(c, "→ Read x/y/z5"));
     m.press_enter(&p).unwrap();
-    let c = read_until(&m, &p, |c| has(c, "Generating"));
-    assert!(has(&c, "Generating"), "{:#?}", c.plain);
+    let c = read_until(&m, &p, |c| has(c, "⬢ Reading…"));
+    assert!(has(&c, "⬢ Reading…"), "{:#?}", c.plain);
     assert!(!has(&c, "ctrl+c to stop"), "the hint wraps: {:#?}", c.plain);
-    let joined: String = c.plain.concat();
-    assert!(joined.contains("ctrl+c to stop"), "{:#?}", c.plain);
-    let c = read_until(&m, &p, |c| has(c, "Read z5"));
-    assert!(has(&c, "Read z5"));
+    let at = c.plain.iter().position(|r| r == "  ctrl+c to").unwrap_or_else(|| panic!("{:#?}", c.plain));
+    assert_eq!(c.plain[at + 1], "  stop");
+    assert!(has(&c, "│ → Plan, search,"), "the box is empty again: {:#?}", c.plain);
+    let c = read_until(&m, &p, |c| has(c, "⬢ Read z5"));
+    assert!(has(&c, "⬢ Read z5"));
+    assert!(!has(&c, "ctrl+c to"));
     assert_eq!(w.log("cur"), b"Read x/y/z5\r");
 }
 

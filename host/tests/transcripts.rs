@@ -9,7 +9,7 @@
 //!   spec's transcripts show them — with the built `team` first on PATH.
 //!
 //! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
-//! `as_seat <seat> <cmd…>` runs the command inside a real tmux pane marked `@team-seat <seat>`;
+//! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
 //! `no_tty <cmd…>` runs it with no terminal at all.
 //!
@@ -24,20 +24,33 @@ use common::World;
 
 const PRELUDE: &str = r#"
 as_seat() {
-  # runs the command INSIDE a new pane of the world's tmux server, marked for the seat:
-  # the caller check believes a pane only when the process descends from its shell
+  # Runs the command INSIDE a new pane of the world's tmux server, marked `@team-seat <seat>`:
+  # a caller's pane is believed only when the process descends from the pane's shell, so
+  # naming one in TMUX_PANE from outside would be a claimed identity. The run's environment
+  # is carried over (not TMUX/TMUX_PANE: the pane has its own); its stdout, stderr and exit
+  # code are handed back.
   local seat="$1"; shift
-  local d="$WORLD/.as_seat"; mkdir -p "$d"; rm -f "$d/out" "$d/rc"
-  (unset TMUX TMUX_PANE; export -p) > "$d/env"
-  { echo ". '$d/env'"; printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo " > '$d/out' 2>&1"
-    echo "echo \$? > '$d/rc'"; echo "tmux wait-for -S as-seat-done"; } > "$d/run"
-  local pane
-  pane=$(tmux new-window -d -P -F '#{pane_id}' "tmux wait-for as-seat-go; bash '$d/run'")
-  tmux set-option -p -t "$pane" @team-seat "$seat"
-  tmux wait-for -S as-seat-go
-  tmux wait-for as-seat-done
-  cat "$d/out"
-  return "$(cat "$d/rc")"
+  local sock="$TEAM_TEST_TMUX" d ch pane rc
+  d=$(mktemp -d "$WORLD/as-seat.XXXXXX"); ch="${d##*/}"
+  printf '%q ' "$@" > "$d/cmd"
+  export -p | grep -v -E '^declare -x (TMUX|TMUX_PANE|OLDPWD|PWD|SHLVL)=' > "$d/env"
+  cat > "$d/run.sh" <<RUN
+tmux -S '$sock' wait-for 'go-$ch'
+. '$d/env'
+cd '$PWD'
+bash -c "\$(cat '$d/cmd')" > '$d/out' 2> '$d/err'
+echo \$? > '$d/rc'
+tmux -S '$sock' wait-for -S 'done-$ch'
+RUN
+  pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' "bash --norc --noprofile '$d/run.sh'") || return 99
+  tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
+  tmux -S "$sock" wait-for -S "go-$ch"
+  tmux -S "$sock" wait-for "done-$ch"
+  cat "$d/out"; cat "$d/err" >&2
+  rc=$(cat "$d/rc")
+  tmux -S "$sock" kill-pane -t "$pane" 2>/dev/null
+  rm -rf "$d"
+  return "$rc"
 }
 as_agent() {
   local name="$1"; shift

@@ -257,6 +257,7 @@ impl Seat {
         if s.mode == Mode::AlreadyWorking {
             // The turn it is busy with: a prompt sent before we arrived.
             s.push_echo("think hard about it");
+            s.thread = Some("think hard about it".into());
         }
         if s.mode == Mode::Exited {
             s.shell = match cli {
@@ -495,7 +496,7 @@ impl Seat {
         let block = match self.cli {
             Cli::Claude => vec![screens::claude_echo(line)],
             Cli::Codex => screens::codex_echo(line, 120),
-            Cli::Cursor => vec![format!("\x1b[2m> \x1b[0m{line}")],
+            Cli::Cursor => vec![format!("  > {line}")],
         };
         self.history.push(block);
     }
@@ -529,7 +530,7 @@ impl Seat {
                 }
                 Cli::Cursor => {
                     if let Some(p) = &drop {
-                        self.history.push(vec![format!("  \x1b[2m⬢\x1b[0m Read {}", file_name(p))]);
+                        self.history.push(vec![format!("  ⬢ Read {}", file_name(p))]);
                     }
                     self.history.push(vec!["  Done.".to_string()]);
                 }
@@ -554,7 +555,11 @@ impl Seat {
                     Cli::Cursor => "cursor",
                 };
                 let (ansi, title) = screens::dialog(cli, kind).expect("checked at start");
-                Screen { rows: screens::rows_of(ansi), title: screens::title_of(title), cursor: None }
+                // A capture whose title is the capture host's name (`vm`, tmux's default) shows a
+                // CLI that had set none: set none either.
+                let title = screens::title_of(title);
+                let title = if title == "vm" { String::new() } else { title };
+                Screen { rows: screens::rows_of(ansi), title, cursor: None }
             }
             Phase::Exited => {
                 let mut r = self.shell.clone();
@@ -663,31 +668,48 @@ impl Seat {
         Screen { rows: all, title, cursor: Some((composer_row, cursor_col)) }
     }
 
-    /// A Cursor-agent-like screen (synthesized: no Cursor capture exists). Rows wrap at the
-    /// pane width like a terminal soft-wrap, so in a narrow pane the `ctrl+c to stop` hint
-    /// is split over two rows.
+    /// A Cursor-agent screen as `tests/data/screens/cursor-synthetic/` draws it (no real
+    /// Cursor capture exists; those screens are built from documented phrases): transcript
+    /// rows, `⬢ Reading…` while working, the input box `│ → <text or placeholder> │`, and under
+    /// it the `ctrl+c to stop` hint, which word-wraps in a pane narrower than 32 columns.
     fn cursor_screen(&self, cols: usize, rows: usize) -> Screen {
-        let mut top = vec![String::new(), "  \x1b[1mCursor Agent\x1b[0m".to_string(), "  \x1b[2m~/project\x1b[0m".to_string()];
+        let mut top: Vec<String> = Vec::new();
         for b in &self.history {
-            top.push(String::new());
             top.extend(b.iter().cloned());
         }
         let mut bottom = Vec::new();
         if self.working().is_some() {
-            let g = ['⬡', '⬢'][self.spin / 3 % 2];
-            bottom.push(format!("  {g} Generating  \x1b[2mctrl+c to stop\x1b[0m"));
+            bottom.push(String::new());
+            bottom.push("  ⬢ Reading…".to_string());
+            bottom.push(String::new());
         }
-        let inner = cols.saturating_sub(4).max(1);
+        // The placeholder is drawn faint (SGR 2), so a reader takes it for an empty box however
+        // narrow the pane cuts it; typed text is plain.
+        let inner = cols.saturating_sub(4);
+        let empty = self.composer.is_empty();
+        let text = if empty { "Plan, search, build anything" } else { self.composer.as_str() };
+        let mut cut: String = text.chars().take(inner.saturating_sub(2)).collect();
+        if cut.chars().count() < text.chars().count() {
+            if let Some(i) = cut.rfind(' ') {
+                cut.truncate(i);
+            }
+        }
+        let pad = inner.saturating_sub(2 + cut.chars().count());
+        let shown = if empty { format!("→ \x1b[2m{cut}\x1b[0m") } else { format!("→ {cut}") };
         bottom.push(format!("┌{}┐", "─".repeat(cols.saturating_sub(2))));
-        let shown = if self.composer.is_empty() { "\x1b[2mPlan, search, build anything\x1b[0m".to_string() } else { self.composer.clone() };
-        bottom.push(format!("│ → {shown}"));
+        bottom.push(format!("│ {shown}{} │", " ".repeat(pad)));
         bottom.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
-        bottom.push("  \x1b[2mAuto · / commands · @ files\x1b[0m".to_string());
-        let _ = inner;
+        if self.working().is_some() {
+            if cols < 32 {
+                bottom.push("  ctrl+c to".to_string());
+                bottom.push("  stop".to_string());
+            } else {
+                bottom.push("  ctrl+c to stop".to_string());
+            }
+        }
         let top: Vec<String> = top.iter().flat_map(|r| soft_wrap(r, cols)).collect();
-        let bottom: Vec<String> = bottom.iter().flat_map(|r| soft_wrap(r, cols)).collect();
-        let (all, _) = stack(top, Vec::new(), bottom, rows, true);
-        Screen { rows: all, title: "Cursor Agent".into(), cursor: None }
+        let (all, _) = stack(top, Vec::new(), bottom, rows, false);
+        Screen { rows: all, title: String::new(), cursor: None }
     }
 
     fn draw(&mut self, term: &Term, force: bool) {
@@ -700,7 +722,7 @@ impl Seat {
         let title_changed = force || self.last_drawn.as_ref().map(|(s, _)| &s.title) != Some(&screen.title);
         let rows_changed = force
             || self.last_drawn.as_ref().map(|(s, sz)| (&s.rows, &s.cursor, *sz)) != Some((&screen.rows, &screen.cursor, (cols, rows)));
-        if title_changed {
+        if title_changed && !(screen.title.is_empty() && self.last_drawn.is_none()) {
             out.push_str(&format!("\x1b]0;{}\x07", screen.title));
         }
         if rows_changed {
@@ -906,10 +928,10 @@ mod tests {
     }
 
     #[test]
-    fn soft_wrap_splits_the_hint() {
-        let r = soft_wrap("  ⬢ Generating  \x1b[2mctrl+c to stop\x1b[0m", 20);
+    fn soft_wrap_splits_long_rows() {
+        let r = soft_wrap("  > Read \x1b[2m.agents/send-drops\x1b[0m", 12);
         let plain: Vec<String> = r.iter().map(|s| crate::mux::strip_ansi(s)).collect();
-        assert_eq!(plain, vec!["  ⬢ Generating  ctrl", "+c to stop"]);
+        assert_eq!(plain, vec!["  > Read .ag", "ents/send-dr", "ops"]);
     }
 
     #[test]

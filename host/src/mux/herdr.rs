@@ -40,18 +40,20 @@ pub struct Herdr {
     runner: Box<dyn Runner>,
     /// The terminal size of a pid's tty (a seam: tests pin it).
     tty_size: fn(u32) -> Option<(u32, u32)>,
+    /// The process tree below a pid (a seam: recorded pids mean nothing on the test machine).
+    tree: fn(u32) -> Vec<Proc>,
 }
 
 impl Herdr {
     /// `$HERDR_BIN` or `herdr` on PATH, run for real.
     pub fn from_env() -> Herdr {
         let bin = std::env::var("HERDR_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "herdr".into());
-        Herdr { bin, runner: Box::new(SystemRunner), tty_size: procfs::tty_size_of }
+        Herdr { bin, runner: Box::new(SystemRunner), tty_size: procfs::tty_size_of, tree: procfs::process_tree_below }
     }
 
     /// An adapter running `bin` through `runner` (tests).
     pub fn with_runner(bin: &str, runner: Box<dyn Runner>) -> Herdr {
-        Herdr { bin: bin.into(), runner, tty_size: |_| None }
+        Herdr { bin: bin.into(), runner, tty_size: |_| None, tree: procfs::process_tree_below }
     }
 
     fn run_raw(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
@@ -248,7 +250,7 @@ impl Mux for Herdr {
     fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError> {
         let info = self.process_info(&pane.session, &pane.id, &pane.seat)?;
         let shell = info.get("shell_pid").and_then(Value::as_u64).map(|p| p as u32).or(pane.shell_pid);
-        let tree = shell.map(procfs::process_tree_below).unwrap_or_default();
+        let tree = shell.map(self.tree).unwrap_or_default();
         if !tree.is_empty() {
             return Ok(tree);
         }

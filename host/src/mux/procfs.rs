@@ -123,6 +123,11 @@ mod tests {
         let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
         assert!(!descends_from(child.id()));
         // and the child shows in our tree, with its cwd and HOME
+        // wait for the child's exec to finish (its environ is empty for a moment there)
+        let t = std::time::Instant::now();
+        while proc_info(child.id()).home.is_none() && t.elapsed() < std::time::Duration::from_secs(2) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         let tree = process_tree_below(std::process::id());
         let me = tree.iter().find(|p| p.pid == child.id()).expect("child in tree");
         assert_eq!(me.name, "sleep");

@@ -12,7 +12,8 @@
 //! reading of the screen decides. The title is `#{pane_title}`, the size `#{pane_width}` ×
 //! `#{pane_height}`, the shell pid `#{pane_pid}`. The screen is `capture-pane -p -e` (styled);
 //! the plain rows are derived from that same capture (so they never disagree); recent rows are
-//! `capture-pane -p -S -<n>`. Text goes in with `send-keys -l -t <pane> -- <text>`, Enter with its
+//! `capture-pane -p -S -<n>` — the size, title and both captures in ONE tmux call (commands
+//! joined with `;`), so a read is one moment of the pane. Text goes in with `send-keys -l -t <pane> -- <text>`, Enter with its
 //! own `send-keys -t <pane> Enter`.
 //!
 //! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests

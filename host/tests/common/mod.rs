@@ -14,6 +14,9 @@
 
 #![allow(dead_code)]
 
+/// A private tmux server with a session of fake seats (`TmuxWorld`).
+pub mod tmux;
+
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -246,8 +249,9 @@ impl World {
         Run { stdout, stderr, code }
     }
 
-    /// Starts a private tmux server with one pane; runs then see `TMUX`/`TMUX_PANE` for it,
-    /// so a pane marked `@team-seat` makes the caller that seat. Returns the pane id.
+    /// Starts a private tmux server with one pane; runs then see `TEAM_TEST_TMUX` (its socket)
+    /// and `TEAM_TEST_TMUX_PANE` (the pane). A caller is a seat only from inside a marked pane
+    /// (see `as_seat` in transcripts.rs). Returns the pane id.
     pub fn tmux_pane(&mut self) -> String {
         let sock = self.base().join("tmux.sock");
         let s = sock.display().to_string();
@@ -261,15 +265,17 @@ impl World {
         assert!(ok.success(), "tmux new-session");
         let out = Command::new("tmux").args(["-S", &s, "display-message", "-p", "-t", "w", "#{pane_id}"]).output().unwrap();
         let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        self.extra_env.push(("TMUX".into(), format!("{s},0,0")));
-        self.extra_env.push(("TMUX_PANE".into(), pane.clone()));
+        // Runs do not inherit TMUX/TMUX_PANE: a pane is believed only from inside it, so
+        // `as_seat` (transcripts.rs) runs its command in a marked pane of this server.
+        self.extra_env.push(("TEAM_TEST_TMUX".into(), s.clone()));
+        self.extra_env.push(("TEAM_TEST_TMUX_PANE".into(), pane.clone()));
         pane
     }
 
     /// Marks the tmux pane as `seat` (`<seat>` or `<seat>@<team>`); empty clears it.
     pub fn mark_pane(&self, seat: &str) {
         let s = self.base().join("tmux.sock").display().to_string();
-        let pane = self.extra_env.iter().find(|(k, _)| k == "TMUX_PANE").map(|(_, v)| v.clone()).expect("tmux_pane first");
+        let pane = self.extra_env.iter().find(|(k, _)| k == "TEAM_TEST_TMUX_PANE").map(|(_, v)| v.clone()).expect("tmux_pane first");
         let mut a = vec!["-S", s.as_str(), "set-option", "-p", "-t", pane.as_str()];
         if seat.is_empty() {
             a.extend(["-u", "@team-seat"]);
