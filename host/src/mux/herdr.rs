@@ -1,6 +1,7 @@
 //! The herdr adapter (herdr ≥ 0.7.1): a seat is the agent named `<seat>` in the session.
 //!
-//! Every call is `herdr --session <session> …` (text after `--`), through the [`Runner`] seam:
+//! Every call is `herdr --session <session> …`, through the [`Runner`] seam (the text to type
+//! is one argument and NOT after a `--`: herdr 0.7.1 would type the `--`; see `type_text`):
 //! - locate: `agent get <seat>` (the answer's `name` must be the seat: herdr also resolves a
 //!   target by label or pane id, which is not a seat), then `pane process-info --pane <pane>`
 //!   for the shell pid;
@@ -12,7 +13,7 @@
 //!   CLI answers `agent_explain_unavailable`: no title);
 //! - size: TIOCGWINSZ on the shell's terminal (herdr reports no PTY size; its layout rect is
 //!   the cell area, a column wider than the PTY); failing that, the content's extent;
-//! - typing: `pane send-text <pane> -- <text>` (no Enter, no bracketed paste), Enter:
+//! - typing: `pane send-text <pane> <text>` (no Enter, no bracketed paste), Enter:
 //!   `pane send-keys <pane> enter`.
 //!
 //! Errors are parsed from herdr's exact outputs (see `tests/data/herdr-0.7.1/`): API errors are
@@ -238,8 +239,16 @@ impl Mux for Herdr {
         if text.is_empty() {
             return Ok(());
         }
+        // No `--` before the text: herdr 0.7.1 keeps a `--` in the argv it hands the command
+        // (src/session.rs, configure_from_args) and `pane send-text` joins every word after the
+        // pane id (src/cli/pane.rs), so `-- <text>` would type "-- <text>". The text goes as
+        // ONE argument; only an argument that is itself `--`, `--session` or `--session=…` is
+        // read as herdr's own, and such a text is refused rather than mangled.
+        if text == "--" || text == "--session" || text.starts_with("--session=") {
+            return Err(MuxError::Failed(format!("herdr would read the text {text:?} as its own option; nothing was typed")));
+        }
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        self.call(&pane.session, &["pane", "send-text", &pane.id, "--", text], &ctx).map(|_| ())
+        self.call(&pane.session, &["pane", "send-text", &pane.id, text], &ctx).map(|_| ())
     }
 
     fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError> {

@@ -238,7 +238,7 @@ fn a_pane_that_went_away_is_no_seat() {
     let (h, _) = herdr(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"], 1, "error-pane-read-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "--", "x"], 1, "error-pane-send-text-unknown.stderr.json")
+            .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "x"], 1, "error-pane-send-text-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p99", "enter"], 1, "error-pane-send-keys-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"], 1, "error-pane-process-info-unknown.stderr.json"),
     );
@@ -251,11 +251,11 @@ fn a_pane_that_went_away_is_no_seat() {
 }
 
 #[test]
-fn typing_is_literal_text_after_double_dash_and_enter_is_its_own_call() {
+fn typing_is_literal_text_in_one_argument_and_enter_is_its_own_call() {
     let p = PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: None };
     let (h, r) = herdr(
         FixtureRunner::default()
-            .on(&["--session", "teamfx", "pane", "send-text", "w1:p2", "--", "hello from team"], 0, "pane-send-text.txt")
+            .on(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"], 0, "pane-send-text.txt")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"], 0, "pane-send-keys-enter.txt"),
     );
     h.type_text(&p, "hello from team").unwrap();
@@ -263,10 +263,15 @@ fn typing_is_literal_text_after_double_dash_and_enter_is_its_own_call() {
     assert_eq!(
         r.calls(),
         vec![
-            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "--", "hello from team"]),
+            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"]),
             FixtureRunner::argv(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"]),
         ]
     );
+    // a text herdr would take for its own option is refused, nothing run
+    for t in ["--", "--session", "--session=x"] {
+        assert!(matches!(h.type_text(&p, t), Err(MuxError::Failed(_))), "{t}");
+    }
+    assert_eq!(r.calls().len(), 2);
 }
 
 #[test]
