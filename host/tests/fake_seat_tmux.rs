@@ -365,6 +365,9 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let fake = procs.iter().find(|pr| pr.name == "team").unwrap_or_else(|| panic!("{procs:#?}"));
     assert_eq!(fake.cwd.as_deref(), Some(seat.cwd.canonicalize().unwrap().as_path()));
     assert_eq!(fake.home.as_deref(), Some(seat.home.as_path()));
+    // herdr would watch it as codex: HERDR_AGENT is in the environment herdr reads
+    let environ = std::fs::read(format!("/proc/{}/environ", fake.pid)).unwrap();
+    assert!(environ.split(|b| *b == 0).any(|kv| kv == b"HERDR_AGENT=codex"));
 }
 
 #[test]
