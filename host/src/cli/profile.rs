@@ -1,10 +1,457 @@
-//! `team profile`: (being built).
+//! `team profile list | check | explain`: the installed vendor profiles, a vendor's
+//! validation of a component, and the conformance tool that reads a captured screen.
+//!
+//! Invariant: these commands load only what they show — `list` compiles dropped-in files
+//! (to validate them) and no bundled one; `check` loads the one file; `explain` loads the
+//! one profile the current team would use for the cli. Documents: `team.profile.list`,
+//! `team.profile.check`, `team.profile.explain` (schema/profile-*.schema.json), each with
+//! `schema: {name, version}` and `format: 1`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::{Args as ClapArgs, Subcommand};
+use serde_json::{json, Value};
+
+use crate::outcome::{self, render_json, TeamError};
+use crate::profiles::{Composer, Profile, ProfileHost, Reading, Screen, Source, State};
 
 /// Arguments of `team profile`.
-#[derive(clap::Args, Debug)]
-pub struct Args {}
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Cmd,
+}
 
-pub fn run(_args: Args) -> i32 {
-    let e = crate::outcome::TeamError::failed("this command is not built yet");
-    super::report_error("profile", false, &e)
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Every installed profile (bundled and dropped in) and which one each seat of the current team uses.
+    List {
+        /// Print one `team.profile.list` document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate a profile component as the host would before using it.
+    Check {
+        /// The component (`.wasm`).
+        file: PathBuf,
+        /// Print one `team.profile.check` document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read a captured screen with a profile and say what it shows and why.
+    Explain {
+        /// The cli whose profile reads the screen (`claude-code`, `codex`, …).
+        cli: String,
+        /// A screen file: ANSI (`tmux capture-pane -e -p`, `herdr pane read --format ansi`) or plain text.
+        screen: PathBuf,
+        /// The terminal title the pane showed.
+        #[arg(long)]
+        title: Option<String>,
+        /// The pane size as COLSxROWS (default: the widest row by the number of rows).
+        #[arg(long, value_name = "COLSxROWS")]
+        size: Option<String>,
+        /// Read with this component instead of the one the team would use.
+        #[arg(long, value_name = "FILE.wasm")]
+        profile: Option<PathBuf>,
+        /// Print one `team.profile.explain` document.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(args: Args) -> i32 {
+    let (json, res) = match args.command {
+        Cmd::List { json } => (json, list(json)),
+        Cmd::Check { file, json } => (json, check(&file, json)),
+        Cmd::Explain { cli, screen, title, size, profile, json } => {
+            (json, explain(&cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
+        }
+    };
+    match res {
+        Ok((out, code)) => {
+            print!("{out}");
+            code
+        }
+        Err(e) => super::report_error("profile", json, &e),
+    }
+}
+
+fn schema(name: &str) -> Value {
+    json!({"name": name, "version": 1})
+}
+
+fn source_json(s: &Source) -> Value {
+    json!(s.word())
+}
+
+/// Formats rows as columns separated by two spaces (the last column unpadded).
+fn table(rows: &[Vec<String>]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> =
+        (0..n).map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 < r.len() {
+                line.push_str(&format!("{c:<w$}  ", w = widths[i]));
+            } else {
+                line.push_str(c);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One `label     value` line; labels are padded to one width in every command's output.
+fn labelled(label: &str, value: &str) -> String {
+    format!("{label:<9} {value}\n")
+}
+
+/// The team file in scope (walking up from the cwd), if any.
+fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
+    let cwd = std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
+    crate::team_file::find(&cwd)
+}
+
+// ---------------------------------------------------------------- list
+
+fn list(json: bool) -> outcome::Result<(String, i32)> {
+    let team = current_team()?;
+    let host = ProfileHost::new()?;
+    let available = host.available();
+    let mut seats = Vec::new();
+    if let Some(t) = &team {
+        for seat in &t.file.seats {
+            let r = host.resolve(&seat.cli, &t.file.profiles, &available);
+            seats.push((seat.name.clone(), seat.cli.clone(), t.file.profiles.get(&seat.cli).cloned(), r));
+        }
+    }
+    if json {
+        let profiles: Vec<Value> = available
+            .iter()
+            .map(|a| {
+                json!({
+                    "id": a.id,
+                    "version": a.version,
+                    "source": source_json(&a.source),
+                    "path": a.source.path().map(|p| p.display().to_string()),
+                    "valid": a.validity.is_ok(),
+                    "why": a.validity.as_ref().err(),
+                })
+            })
+            .collect();
+        let team_doc = team.as_ref().map(|t| {
+            json!({
+                "project": t.file.project,
+                "session": t.file.session,
+                "file": t.path.display().to_string(),
+                "pins": t.file.profiles,
+                "seats": seats.iter().map(|(name, cli, pin, r)| json!({
+                    "seat": name,
+                    "cli": cli,
+                    "pin": pin,
+                    "profile": r.as_ref().ok().map(|a| json!({
+                        "id": a.id, "version": a.version, "source": source_json(&a.source),
+                        "path": a.source.path().map(|p| p.display().to_string()),
+                    })),
+                    "refusal": r.as_ref().err().map(|e| e.message.clone()),
+                })).collect::<Vec<_>>(),
+            })
+        });
+        let doc = json!({
+            "schema": schema("team.profile.list"),
+            "format": 1,
+            "profiles": profiles,
+            "team": team_doc,
+        });
+        return Ok((render_json(&doc), 0));
+    }
+    let mut out = String::new();
+    if let Some(t) = &team {
+        out.push_str(&outcome::context_line(&t.file.project, &t.file.session));
+    }
+    let mut rows = vec![vec!["PROFILE".to_string(), "VERSION".into(), "SOURCE".into(), "STATUS".into()]];
+    for a in &available {
+        rows.push(vec![
+            a.id.clone(),
+            a.version.clone(),
+            a.source.to_string(),
+            match &a.validity {
+                Ok(()) => "ok".to_string(),
+                Err(why) => format!("invalid: {why}"),
+            },
+        ]);
+    }
+    out.push_str(&table(&rows));
+    if team.is_some() {
+        out.push('\n');
+        let mut rows = vec![vec!["SEAT".to_string(), "CLI".into(), "PIN".into(), "PROFILE".into()]];
+        for (name, cli, pin, r) in &seats {
+            rows.push(vec![
+                name.clone(),
+                cli.clone(),
+                pin.clone().map(|p| format!("\"{p}\"")).unwrap_or_else(|| "-".into()),
+                match r {
+                    Ok(a) => format!("{} {} ({})", a.id, a.version, a.source),
+                    Err(e) => e.message.clone(),
+                },
+            ]);
+        }
+        out.push_str(&table(&rows));
+    }
+    Ok((out, 0))
+}
+
+// ---------------------------------------------------------------- check
+
+/// A blank pane, the smoke screen every profile must read without trapping.
+fn smoke_screen() -> Screen {
+    let blank = vec![String::new(); 40];
+    Screen { styled: blank.clone(), plain: blank, title: String::new(), cols: 120, rows: 40, recent: Vec::new() }
+}
+
+/// Whether `path` is `<config>/profiles/<id>/<version>.wasm`; then the id and version the
+/// host will hold the component to.
+fn dropped_in_name(path: &Path) -> Option<(String, String)> {
+    let root = crate::paths::config_dir().join("profiles").canonicalize().ok()?;
+    let full = path.canonicalize().ok()?;
+    let rel = full.strip_prefix(&root).ok()?;
+    let parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+    match parts.as_slice() {
+        [id, file] => Some((id.clone(), file.strip_suffix(".wasm")?.to_string())),
+        _ => None,
+    }
+}
+
+fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
+    if !file.exists() {
+        return Err(TeamError::usage(format!("{}: no such file", file.display())));
+    }
+    let host = ProfileHost::new()?;
+    let mut steps: Vec<(&str, Result<String, String>)> = Vec::new();
+    let mut profile: Option<Profile> = None;
+    match host.load_file(file) {
+        Ok(p) => {
+            steps.push(("load", Ok(format!("imports allowed, exports {}", crate::profiles::v0_1::EXPORT))));
+            profile = Some(p);
+        }
+        Err(e) => {
+            let m = e.message.strip_prefix("refused: ").unwrap_or(&e.message);
+            let m = m.strip_prefix(&format!("{} is not a usable profile: ", file.display())).unwrap_or(m);
+            steps.push(("load", Err(m.to_string())));
+        }
+    }
+    let mut smoke: Option<Reading> = None;
+    if let Some(p) = profile.as_mut() {
+        let d = p.describe().clone();
+        let name_check = match dropped_in_name(file) {
+            Some((id, version)) if id != d.id || crate::profiles::pins::Version::parse(&version).ok() != crate::profiles::pins::Version::parse(&d.version).ok() => {
+                Err(format!("describe() says {} {} but it is installed as {id}/{version}.wasm", d.id, d.version))
+            }
+            _ => Ok(format!(
+                "{} {} (clis: {}; max trigger {}; enter pause {} ms)",
+                d.id,
+                d.version,
+                if d.clis.is_empty() { "none".to_string() } else { d.clis.join(", ") },
+                d.max_trigger,
+                d.enter_pause_ms
+            )),
+        };
+        steps.push(("describe", name_check));
+        let s = smoke_screen();
+        let r = p.classify(&s).and_then(|r| {
+            p.shows_drop_read(&s, "00000000-0000-4000-8000-000000000000", "read the drop")?;
+            p.transcript_shows_drop_read(&[], "00000000-0000-4000-8000-000000000000")?;
+            Ok(r)
+        });
+        match r {
+            Ok(r) => {
+                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", state_text(&r.state)))));
+                smoke = Some(r);
+            }
+            Err(e) => steps.push(("smoke", Err(e.message))),
+        }
+    }
+    let failed = steps.iter().find_map(|(_, r)| r.as_ref().err().cloned());
+    let ok = failed.is_none();
+    let verdict = match (&failed, &profile) {
+        (None, Some(p)) => format!("ok: {} can be used as the {} profile {}", file.display(), p.describe().id, p.describe().version),
+        (Some(why), _) => format!("refused: {} cannot be used: {why}", file.display()),
+        (None, None) => unreachable!("a load error is a failed step"),
+    };
+    let code = if ok { 0 } else { 1 };
+    if json {
+        let doc = json!({
+            "schema": schema("team.profile.check"),
+            "format": 1,
+            "file": file.display().to_string(),
+            "ok": ok,
+            "verdict": verdict,
+            "steps": steps.iter().map(|(name, r)| json!({
+                "step": name,
+                "ok": r.is_ok(),
+                "detail": match r { Ok(s) | Err(s) => s },
+            })).collect::<Vec<_>>(),
+            "profile": profile.as_ref().map(|p| {
+                let d = p.describe();
+                json!({
+                    "id": d.id, "version": d.version, "sha256": p.sha256(),
+                    "interface": crate::profiles::v0_1::EXPORT,
+                    "clis": d.clis, "process_names": d.process_names, "native_channel": d.native_channel,
+                    "max_trigger": d.max_trigger, "working_hints": d.working_hints, "enter_pause_ms": d.enter_pause_ms,
+                    "queues_while_working": d.queues_while_working, "forbidden_starts": d.forbidden_starts,
+                    "has_compose": d.has_compose, "transcript_patterns": d.transcript_patterns, "features": d.features,
+                })
+            }),
+            "smoke": smoke.as_ref().map(reading_json),
+        });
+        return Ok((render_json(&doc), code));
+    }
+    let mut out = String::new();
+    for (name, r) in &steps {
+        match r {
+            Ok(s) => out.push_str(&labelled(name, &format!("ok: {s}"))),
+            Err(s) => out.push_str(&labelled(name, &format!("failed: {s}"))),
+        }
+    }
+    out.push_str(&labelled("verdict", &verdict));
+    Ok((out, code))
+}
+
+// ---------------------------------------------------------------- explain
+
+fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
+    let bad = || TeamError::usage(format!("--size {s}: expected COLSxROWS, such as 120x40"));
+    let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let c: u32 = c.trim().parse().map_err(|_| bad())?;
+    let r: u32 = r.trim().parse().map_err(|_| bad())?;
+    if c == 0 || r == 0 {
+        return Err(bad());
+    }
+    Ok((c, r))
+}
+
+fn explain(cli: &str, screen_path: &Path, title: Option<&str>, size: Option<&str>, file: Option<&Path>, json: bool) -> outcome::Result<(String, i32)> {
+    let size = size.map(parse_size).transpose()?;
+    let bytes = std::fs::read(screen_path).map_err(|e| TeamError::usage(format!("{}: {e}", screen_path.display())))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut screen = Screen::from_ansi(&text, title.unwrap_or(""));
+    if let Some((c, r)) = size {
+        screen.cols = c;
+        screen.rows = r;
+    }
+    let host = ProfileHost::new()?;
+    let mut profile = match file {
+        Some(f) => {
+            let p = host.load_file(f)?;
+            if p.describe().id != cli {
+                return Err(TeamError::refused(format!(
+                    "{} is the {} profile, not a {cli} profile",
+                    f.display(),
+                    p.describe().id
+                )));
+            }
+            p
+        }
+        None => {
+            let pins = match current_team()? {
+                Some(t) => t.file.profiles,
+                None => BTreeMap::new(),
+            };
+            host.load(cli, &pins)?
+        }
+    };
+    let reading = profile.classify(&screen)?;
+    let d = profile.describe().clone();
+    if json {
+        let doc = json!({
+            "schema": schema("team.profile.explain"),
+            "format": 1,
+            "profile": {
+                "id": d.id,
+                "version": d.version,
+                "source": source_json(profile.source()),
+                "path": profile.source().path().map(|p| p.display().to_string()),
+                "pin": profile.pin(),
+            },
+            "screen": {
+                "file": screen_path.display().to_string(),
+                "cols": screen.cols,
+                "rows": screen.rows,
+                "title": screen.title,
+            },
+            "reading": reading_json(&reading),
+            "why": reading.why,
+        });
+        return Ok((render_json(&doc), 0));
+    }
+    let mut out = format!("{} {} ({}) reads {}:\n", d.id, d.version, profile.source(), screen_path.display());
+    out.push_str(&labelled("state", &state_text(&reading.state)));
+    out.push_str(&labelled(
+        "composer",
+        &match &reading.composer {
+            Composer::Empty => "empty".to_string(),
+            Composer::Holds(t) => format!("holds \"{t}\""),
+            Composer::Unreadable => "unreadable".to_string(),
+        },
+    ));
+    out.push_str(&labelled("error", reading.last_error.map(|e| e.word()).unwrap_or("none")));
+    out.push_str(&labelled("why", &reading.why));
+    for n in profile.notes() {
+        out.push_str(&labelled("note", n));
+    }
+    Ok((out, 0))
+}
+
+/// `idle`, `working (hint)`, `dialog (kind): title`, `unknown: why`, …
+fn state_text(s: &State) -> String {
+    match s {
+        State::Working(h) => format!("working ({h})"),
+        State::Dialog(d) => format!("dialog ({}): {}", d.kind.word(), d.title),
+        State::Unknown(w) => format!("unknown: {w}"),
+        other => other.word().to_string(),
+    }
+}
+
+/// A reading as `--json` documents carry it.
+fn reading_json(r: &Reading) -> Value {
+    let (dialog, dialog_title) = match &r.state {
+        State::Dialog(d) => (Some(d.kind.word()), Some(d.title.clone())),
+        _ => (None, None),
+    };
+    json!({
+        "state": r.state.word(),
+        "hint": match &r.state { State::Working(h) => Some(h.clone()), _ => None },
+        "dialog": dialog,
+        "dialog_title": dialog_title,
+        "unknown": match &r.state { State::Unknown(w) => Some(w.clone()), _ => None },
+        "composer": {
+            "kind": r.composer.word(),
+            "text": match &r.composer { Composer::Holds(t) => Some(t.clone()), Composer::Empty => Some(String::new()), Composer::Unreadable => None },
+        },
+        "last_error": r.last_error.map(|e| e.word()),
+        "why": r.why,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("120x40").unwrap(), (120, 40));
+        assert!(parse_size("120").is_err());
+        assert!(parse_size("0x4").is_err());
+    }
+
+    #[test]
+    fn table_pads_all_but_the_last_column() {
+        let t = table(&[vec!["a".into(), "bb".into(), "c".into()], vec!["ddd".into(), "e".into(), "".into()]]);
+        assert_eq!(t, "a    bb  c\nddd  e\n");
+    }
 }

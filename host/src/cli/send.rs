@@ -340,6 +340,15 @@ fn plain_err(e: TeamError) -> (TeamError, bool) {
     (e, false)
 }
 
+/// The history's `from`: `owner`, the seat in its own team's history, `<seat>@<team>` in
+/// another team's.
+fn from_of(d: &Decision) -> String {
+    match &d.caller {
+        Caller::Seat { team, seat, .. } if *team != d.target.team.name => format!("{seat}@{team}"),
+        c => c.from_name(),
+    }
+}
+
 fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: &str, wait: bool, dry_run: bool) -> RunResult {
     let d = decide(file, reg, caller, spec).map_err(plain_err)?;
     let ctx = d.context();
@@ -361,7 +370,10 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
     if dry_run {
         let line = match &d.plan.terminal {
             Some(_) => format!("{seat}: dry-run: {cli} via a 0600 drop file and one trigger line; nothing was written"),
-            None => format!("{seat}: dry-run: {} — unreachable; nothing was written", d.plan.ran_out()),
+            None => format!(
+                "{seat}: dry-run: unreachable: no leg of its delivery order would take the send ({}); nothing was written",
+                d.plan.failed.join("; ")
+            ),
         };
         let mut text = format!("{line}\n");
         for s in &set_aside {
@@ -389,7 +401,7 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
             let (spec_w, resolved) = d.target.spec_and_resolved();
             let line = MessageLine {
                 ts: crate::clock::now_iso(),
-                from: d.caller.from_name(),
+                from: from_of(&d),
                 to: seat.clone(),
                 body: admission::with_header(&d.header, body),
                 id: id.clone(),
@@ -441,7 +453,7 @@ fn record(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body
     let (spec_w, resolved) = d.target.spec_and_resolved();
     let line = MessageLine {
         ts: crate::clock::now_iso(),
-        from: d.caller.from_name(),
+        from: from_of(&d),
         to: seat.clone(),
         body: admission::with_header(&d.header, text),
         id: id.clone(),

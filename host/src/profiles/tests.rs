@@ -1,0 +1,376 @@
+//! The host over the real, built components (`profile-artifacts`): conformance of every
+//! screen fixture, the hostile components, the cache, dropped-in validation and pins.
+//! Every test builds its own `<config>` and `<cache>` in a temp dir.
+
+use super::*;
+use profile_kit::fixtures;
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+
+struct World {
+    dir: tempfile::TempDir,
+    host: ProfileHost,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let host = ProfileHost::with_dirs(dir.path().join("config"), dir.path().join("cache"));
+        World { dir, host }
+    }
+    fn config(&self) -> PathBuf {
+        self.dir.path().join("config")
+    }
+    /// Drops `bytes` in as `<config>/profiles/<id>/<name>`.
+    fn drop_in(&self, id: &str, name: &str, bytes: &[u8]) -> PathBuf {
+        let d = self.config().join("profiles").join(id);
+        fs::create_dir_all(&d).unwrap();
+        let p = d.join(name);
+        fs::write(&p, bytes).unwrap();
+        p
+    }
+    /// Writes `bytes` to a file outside `<config>` (for `load_file`).
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.dir.path().join(name);
+        fs::write(&p, bytes).unwrap();
+        p
+    }
+}
+
+fn bundled(id: &str) -> &'static profile_artifacts::Bundled {
+    profile_artifacts::BUNDLED.iter().find(|b| b.id == id).unwrap_or_else(|| panic!("{id} is not bundled"))
+}
+
+fn no_pins() -> BTreeMap<String, String> {
+    BTreeMap::new()
+}
+
+fn pins(cli: &str, req: &str) -> BTreeMap<String, String> {
+    BTreeMap::from([(cli.to_string(), req.to_string())])
+}
+
+fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
+    Screen { styled: s.styled.clone(), plain: s.plain.clone(), title: s.title.clone(), cols: s.cols, rows: s.rows, recent: s.recent.clone() }
+}
+
+fn host_to_kit(r: &Reading) -> profile_kit::types::Reading {
+    use profile_kit::types as k;
+    let kind = |d: DialogKind| match d {
+        DialogKind::Question => k::DialogKind::Question,
+        DialogKind::Permission => k::DialogKind::Permission,
+        DialogKind::Trust => k::DialogKind::Trust,
+        DialogKind::VendorNotice => k::DialogKind::VendorNotice,
+        DialogKind::ProviderError => k::DialogKind::ProviderError,
+        DialogKind::RateLimit => k::DialogKind::RateLimit,
+        DialogKind::HeldMessage => k::DialogKind::HeldMessage,
+    };
+    k::Reading {
+        state: match &r.state {
+            State::Idle => k::State::Idle,
+            State::Working(h) => k::State::Working(h.clone()),
+            State::Dialog(d) => k::State::Dialog(k::Dialog { kind: kind(d.kind), title: d.title.clone() }),
+            State::Starting => k::State::Starting,
+            State::Exited => k::State::Exited,
+            State::Unknown(w) => k::State::Unknown(w.clone()),
+        },
+        composer: match &r.composer {
+            Composer::Empty => k::Composer::Empty,
+            Composer::Holds(t) => k::Composer::Holds(t.clone()),
+            Composer::Unreadable => k::Composer::Unreadable,
+        },
+        last_error: r.last_error.map(|e| match e {
+            TurnError::RateLimit => k::TurnError::RateLimit,
+            TurnError::ProviderError => k::TurnError::ProviderError,
+        }),
+        why: r.why.clone(),
+    }
+}
+
+// ------------------------------------------------------------------ conformance
+
+#[test]
+fn every_screen_fixture_reads_as_its_meta_says_through_the_built_components() {
+    let w = World::new();
+    let all = fixtures::all().unwrap();
+    assert!(all.len() >= 100, "only {} fixtures", all.len());
+    let mut loaded: BTreeMap<String, Profile> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut per_cli: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &all {
+        let p = loaded.entry(f.cli.clone()).or_insert_with(|| {
+            let p = w.host.load(&f.cli, &no_pins()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+            assert_eq!(p.source(), &Source::Bundled);
+            p
+        });
+        let r = p.classify(&kit_to_host(&f.screen)).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+        if let Err(m) = fixtures::check(&f.expect, &host_to_kit(&r)) {
+            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
+        }
+        *per_cli.entry(f.cli.clone()).or_default() += 1;
+    }
+    assert!(failures.is_empty(), "{} of {} fixtures misread:\n{}", failures.len(), all.len(), failures.join("\n"));
+    for cli in ["claude-code", "codex", "grok-cli"] {
+        assert!(per_cli.get(cli).copied().unwrap_or(0) >= 10, "few {cli} fixtures: {per_cli:?}");
+    }
+}
+
+#[test]
+fn the_six_profiles_are_bundled_and_describe_themselves() {
+    let w = World::new();
+    for id in ["claude-code", "codex", "cursor", "agy", "grok-cli", "grok"] {
+        let b = bundled(id);
+        assert_eq!(cache::sha256_hex(b.bytes), b.sha256, "{id}: the build-time sha256 is the bytes' sha256");
+        let p = w.host.load(id, &no_pins()).unwrap();
+        assert_eq!(p.describe().id, id);
+        assert_eq!(p.describe().version, b.version);
+        assert_eq!(p.sha256(), b.sha256);
+        assert!(p.describe().max_trigger > 0, "{id}");
+    }
+    // Listing bundled profiles compiles none of them.
+    let listed = w.host.available();
+    assert!(listed.iter().filter(|a| a.source == Source::Bundled).count() >= 6);
+}
+
+#[test]
+fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
+    let w = World::new();
+    let mut codex = w.host.load("codex", &no_pins()).unwrap();
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
+    let s = kit_to_host(&f.screen);
+    let id = "7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7";
+    assert!(codex.shows_drop_read(&s, id, "read the drop file").unwrap());
+    assert!(!codex.shows_drop_read(&s, "11111111-2222-4333-8444-555555555555", "read the drop file").unwrap());
+    // The trigger's own echo names the id but is not a read.
+    let trigger = format!("Read /tmp/drop/{id}.txt and follow it");
+    let echo = Screen::from_ansi(&format!("› {trigger}\n\n• Working (1s • esc to interrupt)\n"), "");
+    assert!(!codex.shows_drop_read(&echo, id, &trigger).unwrap());
+
+    let rows: Vec<String> = fs::read_to_string(fixtures::transcripts_dir().join("codex-0.171.0/read-drop-file.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(codex.transcript_shows_drop_read(&rows, "2c8f4e91-7a05-4d3b-b6e2-5f19a0c7d846").unwrap());
+    assert!(!codex.transcript_shows_drop_read(&rows, "11111111-2222-4333-8444-555555555555").unwrap());
+    assert!(!codex.transcript_shows_drop_read(&[], "2c8f4e91-7a05-4d3b-b6e2-5f19a0c7d846").unwrap());
+}
+
+// ------------------------------------------------------------------ hostile components
+
+/// Loads `bytes` as a file and classifies a blank screen; the error from whichever step failed.
+fn load_and_classify(w: &World, name: &str, bytes: &[u8]) -> Result<Reading, String> {
+    let p = w.file(name, bytes);
+    let mut prof = w.host.load_file(&p).map_err(|e| e.message)?;
+    let blank = Screen { styled: vec![String::new(); 40], plain: vec![String::new(); 40], cols: 120, rows: 40, ..Screen::default() };
+    prof.classify(&blank).map_err(|e| e.message)
+}
+
+#[test]
+fn an_endless_loop_is_interrupted() {
+    let w = World::new();
+    let e = load_and_classify(&w, "loop.wasm", profile_artifacts::hostile::ENDLESS_LOOP).unwrap_err();
+    assert!(e.starts_with("this profile could not read the screen: "), "{e}");
+    assert!(e.contains("budget") && e.contains("wasm trap: interrupt"), "{e}");
+}
+
+#[test]
+fn a_huge_allocation_is_refused_naming_the_limit() {
+    let w = World::new();
+    let e = load_and_classify(&w, "alloc.wasm", profile_artifacts::hostile::HUGE_ALLOC).unwrap_err();
+    assert!(e.starts_with("this profile could not read the screen: "), "{e}");
+    assert!(e.contains("profile memory limit of 64 MiB"), "{e}");
+}
+
+#[test]
+fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
+    let w = World::new();
+    let p = w.file("trap.wasm", profile_artifacts::hostile::TRAP);
+    let mut prof = w.host.load_file(&p).unwrap();
+    let s = Screen::from_ansi("anything\n", "");
+    let e = prof.classify(&s).unwrap_err();
+    assert!(e.message.starts_with("this profile could not read the screen: "), "{}", e.message);
+    assert!(prof.live.is_none(), "a trapped instance is dropped");
+    // The next call runs on a fresh instance: it answers (or traps again) without a crash.
+    let again = prof.classify(&s).unwrap_err();
+    assert_eq!(again.message, e.message);
+    // describe() ran on the first instance at load; a fresh one still serves other calls.
+    let _ = prof.transcript_shows_drop_read(&[], "x");
+}
+
+#[test]
+fn the_wrong_world_is_refused_at_load_naming_the_missing_export() {
+    let w = World::new();
+    let p = w.file("wrong.wasm", profile_artifacts::hostile::WRONG_WORLD);
+    let e = w.host.load_file(&p).err().expect("refused").message;
+    assert!(e.contains("is not a usable profile") && e.contains("team:profile/classifier@0.1.0"), "{e}");
+}
+
+#[test]
+fn a_wasi_import_is_refused_at_load_naming_the_import() {
+    let w = World::new();
+    let p = w.file("wasi.wasm", profile_artifacts::hostile::WASI_IMPORT);
+    let e = w.host.load_file(&p).err().expect("refused").message;
+    assert!(e.contains("it imports `wasi:"), "{e}");
+    assert!(e.contains("a capability the host does not give profiles") || e.contains("capabilities the host does not give"), "{e}");
+    assert!(!e.contains("`wasi:random/insecure-seed"), "the seed is given: {e}");
+}
+
+#[test]
+fn garbage_is_not_a_component() {
+    let w = World::new();
+    let p = w.file("junk.wasm", b"\0asm not really");
+    let e = w.host.load_file(&p).err().expect("refused").message;
+    assert!(e.contains("not a valid WebAssembly component"), "{e}");
+}
+
+// ------------------------------------------------------------------ cache
+
+fn cache_files(w: &World) -> Vec<PathBuf> {
+    let d = w.dir.path().join("cache/profiles").join(engine::WASMTIME_VERSION);
+    let mut v: Vec<PathBuf> = fs::read_dir(&d).map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_cache_misses_then_hits_and_recompiles_a_corrupted_file() {
+    let w = World::new();
+    let p = w.host.load("codex", &no_pins()).unwrap();
+    assert_eq!(p.cache_use(), CacheUse::Miss);
+    let files = cache_files(&w);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let f = &files[0];
+    assert_eq!(fs::metadata(f).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(fs::metadata(f.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
+    assert!(f.extension().unwrap() == "cwasm");
+
+    assert_eq!(w.host.load("codex", &no_pins()).unwrap().cache_use(), CacheUse::Hit);
+
+    // Garbage, then a truncated artifact: both recompiled and overwritten, then hit again.
+    let good = fs::read(f).unwrap();
+    fs::write(f, b"definitely not an ELF file").unwrap();
+    let mut p = w.host.load("codex", &no_pins()).unwrap();
+    assert_eq!(p.cache_use(), CacheUse::Replaced);
+    assert_eq!(fs::read(f).unwrap(), good, "the recompiled artifact is written back");
+    fs::write(f, &good[..good.len() / 2]).unwrap();
+    assert_eq!(w.host.load("codex", &no_pins()).unwrap().cache_use(), CacheUse::Replaced);
+    assert_eq!(w.host.load("codex", &no_pins()).unwrap().cache_use(), CacheUse::Hit);
+    // And the profile from a replaced artifact reads.
+    assert!(p.classify(&Screen::from_ansi("\n", "")).is_ok());
+}
+
+#[test]
+fn a_cache_file_others_can_write_is_not_trusted() {
+    let w = World::new();
+    w.host.load("cursor", &no_pins()).unwrap();
+    let f = cache_files(&w).remove(0);
+    fs::set_permissions(&f, fs::Permissions::from_mode(0o666)).unwrap();
+    assert_eq!(w.host.load("cursor", &no_pins()).unwrap().cache_use(), CacheUse::Replaced);
+    assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
+    // A symlink planted in place of the artifact is never deserialized.
+    let elsewhere = w.dir.path().join("planted.cwasm");
+    fs::copy(&f, &elsewhere).unwrap();
+    fs::remove_file(&f).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &f).unwrap();
+    assert_ne!(w.host.load("cursor", &no_pins()).unwrap().cache_use(), CacheUse::Hit);
+}
+
+#[test]
+fn the_key_covers_the_component_bytes() {
+    let w = World::new();
+    w.host.load("codex", &no_pins()).unwrap();
+    w.host.load("agy", &no_pins()).unwrap();
+    assert_eq!(cache_files(&w).len(), 2);
+}
+
+// ------------------------------------------------------------------ dropped-in, pins
+
+#[test]
+fn dropped_in_components_are_validated_before_use() {
+    let w = World::new();
+    let codex = bundled("codex");
+    w.drop_in("codex", &format!("{}.wasm", codex.version), codex.bytes);
+    w.drop_in("codex", "9.9.9.wasm", codex.bytes); // describe() says another version
+    w.drop_in("cursor", &format!("{}.wasm", codex.version), codex.bytes); // another id
+    w.drop_in("codex", "9.0.0.wasm", profile_artifacts::hostile::WASI_IMPORT);
+    w.drop_in("codex", "8.0.0.wasm", profile_artifacts::hostile::WRONG_WORLD);
+    w.drop_in("codex", "latest.wasm", codex.bytes);
+    let all = w.host.available();
+    let get = |id: &str, v: &str| {
+        all.iter().find(|a| a.id == id && a.version == v && a.source != Source::Bundled).unwrap_or_else(|| panic!("{id} {v} in {all:?}"))
+    };
+    assert_eq!(get("codex", codex.version).validity, Ok(()));
+    let why = |id: &str, v: &str| get(id, v).validity.clone().unwrap_err();
+    assert!(why("codex", "9.9.9").contains("says version"), "{}", why("codex", "9.9.9"));
+    assert!(why("cursor", codex.version).contains("says id \"codex\""), "{}", why("cursor", codex.version));
+    assert!(why("codex", "9.0.0").contains("imports `wasi:"), "{}", why("codex", "9.0.0"));
+    assert!(why("codex", "8.0.0").contains("team:profile/classifier@0.1.0"), "{}", why("codex", "8.0.0"));
+    assert!(why("codex", "latest").contains("<version>.wasm"), "{}", why("codex", "latest"));
+
+    // Loading skips every invalid higher version and says so.
+    let p = w.host.load("codex", &no_pins()).unwrap();
+    assert_eq!(p.describe().version, codex.version);
+    assert!(matches!(p.source(), Source::Path(_)), "a dropped-in file wins a tie with the bundled one");
+    assert_eq!(p.notes().len(), 3, "{:?}", p.notes());
+    let r = w.host.resolve("codex", &no_pins(), &all).unwrap();
+    assert_eq!((r.version.as_str(), &r.source), (codex.version, p.source()));
+}
+
+#[test]
+fn pins_choose_the_highest_satisfying_version_or_refuse_naming_what_is_installed() {
+    let w = World::new();
+    let codex = bundled("codex");
+    let v = pins::Version::parse(codex.version).unwrap();
+    let exact = format!("={}", codex.version);
+    let p = w.host.load("codex", &pins("codex", &exact)).unwrap();
+    assert_eq!(p.source(), &Source::Bundled);
+    assert_eq!(p.pin(), Some(exact.as_str()));
+    let prefix = format!("{}.{}", v.major, v.minor);
+    assert_eq!(w.host.load("codex", &pins("codex", &prefix)).unwrap().describe().version, codex.version);
+    // A pin on another cli does not matter.
+    assert!(w.host.load("codex", &pins("cursor", "99")).is_ok());
+
+    let e = w.host.load("codex", &pins("codex", "99")).err().expect("refused");
+    assert_eq!(e.kind, outcome::Kind::Refused);
+    assert_eq!(
+        e.message,
+        format!("refused: the team pins codex to \"99\" and no installed codex profile satisfies it; installed: codex {} (bundled)", codex.version)
+    );
+    let e = w.host.load("codex", &pins("codex", "!!")).err().expect("bad pin");
+    assert_eq!(e.kind, outcome::Kind::BadFile);
+    let e = w.host.load("vim", &no_pins()).err().expect("nothing for vim");
+    assert!(e.message.starts_with("refused: no profile for cli \"vim\" is installed; installed: "), "{}", e.message);
+    assert!(e.message.contains(&format!("codex {} (bundled)", codex.version)), "{}", e.message);
+}
+
+#[test]
+fn selection_orders_dropped_in_versions_by_the_pin() {
+    let w = World::new();
+    for name in ["1.3.0.wasm", "1.4.2.wasm", "1.4.10.wasm", "1.5.0.wasm", "2.0.0-beta.1.wasm"] {
+        w.drop_in("acme", name, b"not loaded by select");
+    }
+    let all = store::candidates(&w.config(), Some("acme"));
+    let order = |req: Option<&str>| -> Vec<String> {
+        let p = req.map(|r| pins("acme", r)).unwrap_or_default();
+        select(&w.config(), "acme", &p, &all).map(|v| v.iter().map(|c| c.version_text.clone()).collect()).unwrap_or_else(|e| vec![e.message])
+    };
+    assert_eq!(order(None), ["1.5.0", "1.4.10", "1.4.2", "1.3.0", "2.0.0-beta.1"]);
+    assert_eq!(order(Some("1.4")), ["1.4.10", "1.4.2"]);
+    assert_eq!(order(Some("^1.3")), ["1.5.0", "1.4.10", "1.4.2", "1.3.0"]);
+    assert_eq!(order(Some("=2.0.0-beta.1")), ["2.0.0-beta.1"]);
+    assert_eq!(order(Some("1.6"))[0].split("; installed:").next().unwrap(), "refused: the team pins acme to \"1.6\" and no installed acme profile satisfies it");
+    // None of them is a component: loading reports each, bundled or not.
+    let e = w.host.load("acme", &pins("acme", "1.4")).err().unwrap().message;
+    assert!(e.starts_with("refused: no installed acme profile can be used: acme 1.4.10 ("), "{e}");
+    assert!(e.contains("not a valid WebAssembly component"), "{e}");
+}
+
+#[test]
+fn load_file_does_not_hold_a_file_to_its_name() {
+    let w = World::new();
+    let p = w.file("whatever-name.wasm", bundled("grok-cli").bytes);
+    let prof = w.host.load_file(&p).unwrap();
+    assert_eq!(prof.describe().id, "grok-cli");
+    assert_eq!(prof.source(), &Source::Path(p));
+}
