@@ -304,6 +304,7 @@ fn draft_placeholder_and_already_working_start_as_said() {
     assert!(has(&c, "  ❯ Read q/r/s3 please"), "queued under the spinner: {:#?}", c.plain);
     let c = read_until(&m, &busy, |c| has(c, "Read 1 file"));
     assert!(has(&c, "Read 1 file"));
+    assert!(has(&c, "❯ Read q/r/s3 please"), "the queued line is echoed when taken: {:#?}", c.plain);
     assert_eq!(c.title, "✳ Claude Code");
 
     let cbusy = m.locate("t8", "cbusy").unwrap();

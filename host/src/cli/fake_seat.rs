@@ -522,11 +522,12 @@ impl Seat {
     /// The turn ends: the rows that show the drop being read, then idle (or the next queued line).
     fn finish_turn(&mut self) {
         let Phase::Working { line, .. } = std::mem::replace(&mut self.phase, Phase::Idle) else { return };
+        let echoed = usize::from(line.is_some());
         let mut lines: Vec<String> = line.into_iter().collect();
         lines.append(&mut self.queued);
-        if self.cli == Cli::Claude && lines.len() > 1 {
-            // Claude took the queued lines into the turn: echo them now.
-            for l in &lines[1..] {
+        if self.cli == Cli::Claude {
+            // Claude takes the queued lines when the turn ends: echo them now.
+            for l in &lines[echoed..] {
                 self.history.push(vec![screens::claude_echo(l)]);
             }
         }
