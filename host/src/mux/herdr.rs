@@ -210,13 +210,25 @@ impl Mux for Herdr {
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        let out = self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx)?;
-        let styled = split_rows(&out.stdout_str());
-        let plain = plain_rows(&styled);
         let lines = RECENT_ROWS.to_string();
-        let out = self.call(&pane.session, &["pane", "read", &pane.id, "--source", "recent", "--lines", &lines], &ctx)?;
-        let recent = split_rows(&out.stdout_str());
-        let title = self.title(pane)?;
+        // The three reads are independent herdr calls: run them side by side, so a read costs
+        // about one call's time (each is a process start plus a server round trip).
+        let (visible, recent, title) = std::thread::scope(|s| {
+            let recent = s.spawn(|| {
+                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "recent", "--lines", &lines], &ctx)
+            });
+            let title = s.spawn(|| self.title(pane));
+            let visible =
+                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx);
+            let panicked = || MuxError::Failed("a herdr read thread panicked".into());
+            let recent = recent.join().unwrap_or_else(|_| Err(panicked()));
+            let title = title.join().unwrap_or_else(|_| Err(panicked()));
+            (visible, recent, title)
+        });
+        let styled = split_rows(&visible?.stdout_str());
+        let plain = plain_rows(&styled);
+        let recent = split_rows(&recent?.stdout_str());
+        let title = title?;
         let (cols, rows) = pane.shell_pid.and_then(self.tty_size).unwrap_or_else(|| {
             let w = plain.iter().map(|r| r.chars().count()).max().unwrap_or(0);
             (w as u32, styled.len() as u32)

@@ -216,6 +216,9 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
     let (h, _) = herdr(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "visible", "--format", "ansi"], 1, "error-server-not-running-pane-read.stderr.txt")
+            // (a read asks three things at once; with no server each fails the same way)
+            .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "recent", "--lines", "200"], 1, "error-server-not-running-pane-read.stderr.txt")
+            .on(&["--session", "teamfx", "agent", "explain", "lead", "--json"], 1, "error-server-not-running-agent-list.stderr.txt")
             .on(&["session", "list", "--json"], 0, "session-list-stopped.json"),
     );
     let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
@@ -238,6 +241,10 @@ fn a_pane_that_went_away_is_no_seat() {
     let (h, _) = herdr(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"], 1, "error-pane-read-unknown.stderr.json")
+            .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "recent", "--lines", "200"], 1, "error-pane-read-unknown.stderr.json")
+            // (answered with herdr's agent_not_found line, recorded for `agent get`; the read
+            // reports the visible read's error first)
+            .on(&["--session", "teamfx", "agent", "explain", "rev", "--json"], 1, "error-agent-get-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "x"], 1, "error-pane-send-text-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p99", "enter"], 1, "error-pane-send-keys-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"], 1, "error-pane-process-info-unknown.stderr.json"),
