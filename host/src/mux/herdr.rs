@@ -119,11 +119,34 @@ impl Herdr {
         }
     }
 
+    /// The agent named `seat`. herdr resolves a target by terminal id, pane id, then name OR
+    /// label in one pass (src/app/terminal_targets.rs), so a seat named like another agent's
+    /// label is "ambiguous": then the agent is found by its pane id (`pane` known) or by name in
+    /// `agent list`.
     fn agent_get(&self, session: &str, seat: &str, pane: &str) -> Result<Value, MuxError> {
         let ctx = Ctx { seat: seat.into(), pane: pane.into() };
-        let out = self.call(session, &["agent", "get", seat], &ctx)?;
-        let doc = parse_json(&out, "agent get")?;
-        let agent = doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?;
+        let agent = match self.call(session, &["agent", "get", seat], &ctx) {
+            Ok(out) => {
+                let doc = parse_json(&out, "agent get")?;
+                doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
+            }
+            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
+                if pane.is_empty() {
+                    let out = self.call(session, &["agent", "list"], &ctx)?;
+                    let doc = parse_json(&out, "agent list")?;
+                    let found = doc
+                        .pointer("/result/agents")
+                        .and_then(Value::as_array)
+                        .and_then(|list| list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned());
+                    found.ok_or_else(|| MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")))?
+                } else {
+                    let out = self.call(session, &["agent", "get", pane], &ctx)?;
+                    let doc = parse_json(&out, "agent get")?;
+                    doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
+                }
+            }
+            Err(e) => return Err(e),
+        };
         // herdr resolves a target by terminal id, name, label or pane id: only a name is a seat.
         if agent.get("name").and_then(Value::as_str) != Some(seat) {
             return Err(MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")));
@@ -142,6 +165,14 @@ impl Herdr {
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
         let out = match self.call(&pane.session, &["agent", "explain", &pane.seat, "--json"], &ctx) {
             Ok(o) => o,
+            // a seat named like another agent's label: explain it by its pane id
+            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
+                match self.call(&pane.session, &["agent", "explain", &pane.id, "--json"], &ctx) {
+                    Ok(o) => o,
+                    Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
+                    Err(e) => return Err(e),
+                }
+            }
             // An exited CLI has no detected agent: herdr has no title rule to explain.
             Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
             Err(e) => return Err(e),

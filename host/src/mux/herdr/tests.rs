@@ -180,6 +180,20 @@ fn a_target_herdr_resolves_by_label_is_not_a_seat() {
 }
 
 #[test]
+fn a_seat_name_that_is_also_a_label_is_looked_up_by_name() {
+    // `agent get codex` matches two agents labelled codex; `agent list` (recorded at the same
+    // moment) has none named codex: no such seat.
+    let (h, r) = herdr(
+        FixtureRunner::default()
+            .on(&["--session", "teamfx", "agent", "get", "codex"], 1, "error-agent-get-ambiguous-label.stderr.json")
+            .on(&["--session", "teamfx", "agent", "list"], 0, "agent-list-after-start.json"),
+    );
+    let e = h.locate("teamfx", "codex").unwrap_err();
+    assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
+    assert_eq!(r.calls().last().unwrap(), &FixtureRunner::argv(&["--session", "teamfx", "agent", "list"]));
+}
+
+#[test]
 fn an_unknown_agent_is_no_seat() {
     let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "agent", "get", "nosuch"], 1, "error-agent-get-unknown.stderr.json"));
     let e = h.locate("teamfx", "nosuch").unwrap_err();
