@@ -304,6 +304,7 @@ fn draft_placeholder_and_already_working_start_as_said() {
     assert!(has(&c, "  ❯ Read q/r/s3 please"), "queued under the spinner: {:#?}", c.plain);
     let c = read_until(&m, &busy, |c| has(c, "Read 1 file"));
     assert!(has(&c, "Read 1 file"));
+    assert!(has(&c, "❯ Read q/r/s3 please"), "the queued line is echoed when taken: {:#?}", c.plain);
     assert_eq!(c.title, "✳ Claude Code");
 
     let cbusy = m.locate("t8", "cbusy").unwrap();
@@ -365,6 +366,9 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let fake = procs.iter().find(|pr| pr.name == "team").unwrap_or_else(|| panic!("{procs:#?}"));
     assert_eq!(fake.cwd.as_deref(), Some(seat.cwd.canonicalize().unwrap().as_path()));
     assert_eq!(fake.home.as_deref(), Some(seat.home.as_path()));
+    // herdr would watch it as codex: HERDR_AGENT is in the environment herdr reads
+    let environ = std::fs::read(format!("/proc/{}/environ", fake.pid)).unwrap();
+    assert!(environ.split(|b| *b == 0).any(|kv| kv == b"HERDR_AGENT=codex"));
 }
 
 #[test]

@@ -27,8 +27,7 @@ pub mod tmux;
 use std::fmt;
 use std::path::PathBuf;
 
-#[allow(unused_imports)]
-pub use procfs::{descends_from, process_tree_below};
+pub use procfs::{descends_from, proc_info, process_tree_below};
 
 /// A seat's pane, as located in a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
