@@ -183,7 +183,8 @@ pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
     let project = reg.project_order(&project_key).map(|v| v.as_slice());
     let team_level = team.file.as_ref().and_then(|f| f.delivery_order.as_deref());
     let seat_level = seat.file_seat.as_ref().and_then(|s| s.delivery_order.as_deref());
-    legs::order_in_force(&[("entity", entity), ("project", project), ("team", team_level), ("seat", seat_level)])
+    let [e, p, t, s] = legs::LEVELS;
+    legs::order_in_force(&[(e, entity), (p, project), (t, team_level), (s, seat_level)])
 }
 
 /// Whether a seat's CLI has a compose module. The profiles port answers this once it lands;
