@@ -130,6 +130,23 @@ fn codex_takes_the_line_and_shows_the_drop_read() {
 }
 
 #[test]
+fn typed_text_arrives_byte_for_byte_whatever_tmux_would_parse() {
+    let w = TmuxWorld::start("t13", &[SeatSpec::new("lead", "claude-code", "clears-without-working")]);
+    let m = adapter(&w);
+    let p = m.locate("t13", "lead").unwrap();
+    let texts = ["hello;", ";", "x\\;", "a ; b", "-n", "--", "#{pane_id}", "Enter", "C-c", "é → ❯ ✓", "$HOME `id`"];
+    let mut want = Vec::new();
+    for t in texts {
+        m.type_text(&p, t).unwrap();
+        want.extend_from_slice(t.as_bytes());
+        assert!(w.wait_until(SECS5, || w.log("lead") == want), "{t:?}: got {:?}", String::from_utf8_lossy(&w.log("lead")));
+    }
+    m.press_enter(&p).unwrap();
+    want.push(b'\r');
+    assert!(w.wait_until(SECS5, || w.log("lead") == want));
+}
+
+#[test]
 fn plain_rows_match_tmux_plain_capture() {
     let w = TmuxWorld::start("t2", &[SeatSpec::new("lead", "claude-code", "takes-line")]);
     let m = adapter(&w);
