@@ -187,10 +187,17 @@ fn build(reg: &Registry, name: &str, file: Option<&TeamFile>, root: Option<PathB
         let s = &mut seats[i];
         s.in_roster = true;
         s.roster_leads = line.leads;
-        if s.file_seat.is_none() {
+        // the file is the authority for what it writes; the roster answers what it leaves out
+        if s.nickname.is_none() {
             s.nickname = line.nickname.clone();
+        }
+        if s.role.is_none() {
             s.role = line.role.clone();
+        }
+        if s.cli.is_none() {
             s.cli = line.cli.clone();
+        }
+        if s.file_seat.is_none() {
             s.assistant = line.assistant;
             s.stopped = line.stopped;
         }

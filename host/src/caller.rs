@@ -13,6 +13,8 @@
 
 use std::path::Path;
 
+use crate::mux::Mux;
+
 use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;
 
@@ -157,19 +159,13 @@ pub fn agent_ancestor(pid: i32) -> Option<String> {
     None
 }
 
-/// Reads tmux's `@team-seat` mark on `pane` (`<seat>` or `<seat>@<team>`); empty when unmarked.
-fn tmux_seat_mark(pane: &str) -> Option<String> {
-    let out = std::process::Command::new("tmux")
-        .args(["display-message", "-p", "-t", pane, "#{@team-seat}"])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
+/// Why a pane the environment names is not this caller's: it does not run inside it (a
+/// claimed identity), or the multiplexer could not be asked.
+fn claimed(e: &crate::mux::MuxError) -> String {
+    match e {
+        crate::mux::MuxError::Unverified(s) => format!("a claimed identity: {s}"),
+        other => format!("its pane could not be verified: {other}"),
     }
-    let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (!v.is_empty()).then_some(v)
 }
 
 /// Finds the caller of this process. `file` is the team file of the cwd (if any).
@@ -179,10 +175,14 @@ pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
     }
     let me = std::process::id() as i32;
     // herdr: the seat whose record holds this pane; none → unplaced.
-    if let Some(pane) = std::env::var("HERDR_PANE_ID").ok().filter(|v| !v.is_empty()) {
-        // verified by mux: that this process really descends from that pane's shell is the
-        // multiplexer port's check (mux::verify_descent); until it lands, the pane id is
-        // only a pointer to look at, and the identity is the record that holds the pane.
+    if let Some(named) = std::env::var("HERDR_PANE_ID").ok().filter(|v| !v.is_empty()) {
+        // The variable only names a pane: it is believed when this process descends from
+        // that pane's shell (the multiplexer port's check); otherwise it is a claimed identity.
+        let pane = match crate::mux::herdr::Herdr::from_env().pane_of_caller() {
+            Ok(Some(p)) => p.id,
+            Ok(None) => named,
+            Err(e) => return Caller::Unplaced { why: claimed(&e) },
+        };
         let holders: Vec<&AgentRecord> = reg.agents.iter().filter(|a| a.pane.as_deref() == Some(pane.as_str())).collect();
         return match holders.as_slice() {
             [a] => Caller::Seat { team: a.team.clone(), seat: a.seat.clone(), agent: Some((*a).clone()), pane },
@@ -191,9 +191,15 @@ pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
         };
     }
     // tmux: the seat the pane is marked for; an unmarked pane is a terminal like any other.
-    if let Some(pane) = std::env::var("TMUX_PANE").ok().filter(|v| !v.is_empty()) {
-        if let Some(mark) = tmux_seat_mark(&pane) {
-            // verified by mux: the descent of this process from the pane's shell.
+    if std::env::var("TMUX_PANE").is_ok_and(|v| !v.is_empty()) {
+        // Believed only when this process descends from the named pane's shell; the seat is
+        // the pane's `@team-seat` mark, read by the same call.
+        let (pane, mark) = match crate::mux::tmux::Tmux::from_env().pane_of_caller() {
+            Ok(Some(p)) => (p.id, (!p.seat.is_empty()).then_some(p.seat)),
+            Ok(None) => (String::new(), None),
+            Err(e) => return Caller::Unplaced { why: claimed(&e) },
+        };
+        if let Some(mark) = mark {
             let (seat, team) = match mark.split_once('@') {
                 Some((s, t)) => (s.to_string(), Some(t.to_string())),
                 None => (mark.clone(), None),

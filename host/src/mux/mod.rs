@@ -1,1 +1,316 @@
-//! The terminal multiplexer port (being built).
+//! The terminal multiplexer port: the one place `team` touches the panes its seats run in.
+//!
+//! The delivery code talks to the [`Mux`] trait; two adapters shell out to the multiplexer's
+//! own CLI (never its private socket): [`herdr::Herdr`] (the default) and [`tmux::Tmux`].
+//! A seat is found by name inside a session (herdr: the agent named `<seat>`; tmux: the pane
+//! whose pane option `@team-seat` is `<seat>`), read (styled + plain visible rows, the title,
+//! the size, recent rows), typed into (literal text, then Enter as its own call), and its
+//! process tree is read from `/proc`.
+//!
+//! Invariants:
+//! - typing is literal: `type_text` never presses Enter, and `press_enter` presses nothing else;
+//! - every failure is a [`MuxError`] whose sentence names what is missing (the program, the
+//!   server, the session, the seat), never a bare exit status;
+//! - a pane named by `HERDR_PANE_ID` / `TMUX_PANE` is believed only when this process descends
+//!   from that pane's shell ([`descends_from`]); an environment variable alone never names a caller.
+//!
+//! This module depends on nothing else in the crate (std, serde_json, nix only), so integration
+//! tests include it directly with `#[path = "../src/mux/mod.rs"] mod mux;` and drive the real
+//! adapters against a real tmux server.
+
+#![allow(dead_code)]
+
+pub mod herdr;
+pub mod procfs;
+pub mod tmux;
+
+use std::fmt;
+use std::path::PathBuf;
+
+pub use procfs::{descends_from, proc_info, process_tree_below};
+
+/// A seat's pane, as located in a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneRef {
+    /// The multiplexer's pane id (`w1:p2` for herdr, `%3` for tmux).
+    pub id: String,
+    pub session: String,
+    pub seat: String,
+    /// The pid of the pane's shell (its first process), when the multiplexer reports it.
+    pub shell_pid: Option<u32>,
+}
+
+/// One read of a pane.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Capture {
+    /// The visible rows with their SGR styling kept (faint is `ESC[2m`, …).
+    pub styled: Vec<String>,
+    /// The same rows without styling, trailing spaces trimmed. Derived from the same snapshot
+    /// as `styled`, so the two never disagree.
+    pub plain: Vec<String>,
+    /// The terminal title the CLI set (OSC 0/2); empty when none is known.
+    pub title: String,
+    pub cols: u32,
+    pub rows: u32,
+    /// Plain rows of the scrollback ending at the bottom of the screen (most recent last).
+    pub recent: Vec<String>,
+}
+
+/// The multiplexer's own view of an agent (herdr only; tmux has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentStatus {
+    Idle,
+    Working,
+    Blocked,
+    Done,
+    Unknown,
+}
+
+impl AgentStatus {
+    pub fn parse(s: &str) -> AgentStatus {
+        match s {
+            "idle" => AgentStatus::Idle,
+            "working" => AgentStatus::Working,
+            "blocked" => AgentStatus::Blocked,
+            "done" => AgentStatus::Done,
+            _ => AgentStatus::Unknown,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentStatus::Idle => "idle",
+            AgentStatus::Working => "working",
+            AgentStatus::Blocked => "blocked",
+            AgentStatus::Done => "done",
+            AgentStatus::Unknown => "unknown",
+        }
+    }
+}
+
+/// A process running in a pane (below its shell).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proc {
+    pub pid: u32,
+    /// The process name (`/proc/<pid>/comm`).
+    pub name: String,
+    pub cwd: Option<PathBuf>,
+    /// `HOME` from the process's environment, where readable.
+    pub home: Option<PathBuf>,
+}
+
+/// Why the multiplexer could not answer. `Display` is one sentence naming what is missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MuxError {
+    /// The multiplexer's program is not installed (the message names it and where it was looked for).
+    ProgramMissing(String),
+    /// The multiplexer's server is not running.
+    ServerStopped(String),
+    /// The server runs, but has no session of that name.
+    NoSession(String),
+    /// The session has no pane for that seat (or the seat's pane went away).
+    NoSeat(String),
+    /// Anything else (an unexpected answer, a refused key, an I/O error).
+    Failed(String),
+    /// A pane named by `HERDR_PANE_ID` / `TMUX_PANE` that this process does not run inside:
+    /// a claimed identity, refused.
+    Unverified(String),
+}
+
+impl fmt::Display for MuxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MuxError::ProgramMissing(s)
+            | MuxError::ServerStopped(s)
+            | MuxError::NoSession(s)
+            | MuxError::NoSeat(s)
+            | MuxError::Failed(s)
+            | MuxError::Unverified(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for MuxError {}
+
+/// The port every delivery path talks to.
+pub trait Mux {
+    /// `herdr` or `tmux`.
+    fn name(&self) -> &'static str;
+    /// The pane of `seat` in `session`.
+    fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError>;
+    /// Styled + plain visible rows, title, size, recent rows.
+    fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
+    /// The multiplexer's status of the seat's agent: herdr's `agent get`; tmux: `None`.
+    fn status(&self, pane: &PaneRef) -> Result<Option<AgentStatus>, MuxError>;
+    /// Types `text` literally. Never presses Enter.
+    fn type_text(&self, pane: &PaneRef, text: &str) -> Result<(), MuxError>;
+    /// Presses Enter, as its own call.
+    fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError>;
+    /// The pane's process tree below its shell (from `/proc`), with cwd and HOME where readable.
+    fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError>;
+    /// The pane this process runs in, when `HERDR_PANE_ID` / `TMUX_PANE` names one AND this
+    /// process descends from that pane's shell. `Ok(None)`: no pane is named (not inside this
+    /// multiplexer). `Err(Unverified)`: a pane is named but this process is not inside it.
+    fn pane_of_caller(&self) -> Result<Option<PaneRef>, MuxError>;
+}
+
+/// Chooses the adapter: the team file's `multiplexer:` key (`herdr` | `tmux`); else the
+/// environment the caller sits in (inside tmux — `TMUX` set and no `HERDR_PANE_ID` — → tmux;
+/// any `HERDR_*` → herdr); else herdr. An unknown key value is the team file's error to
+/// report; here it falls through to the environment.
+pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
+    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    match choice(file_choice, has("TMUX"), has("HERDR_PANE_ID")) {
+        "tmux" => Box::new(tmux::Tmux::from_env()),
+        _ => Box::new(herdr::Herdr::from_env()),
+    }
+}
+
+/// The adapter `choose` picks: the file's word, else tmux when the caller sits in tmux (and
+/// not in a herdr pane), else herdr.
+fn choice(file_choice: Option<&str>, in_tmux: bool, in_herdr_pane: bool) -> &'static str {
+    match file_choice {
+        Some("tmux") => "tmux",
+        Some("herdr") => "herdr",
+        _ if in_tmux && !in_herdr_pane => "tmux",
+        _ => "herdr",
+    }
+}
+
+/// What a program run answered.
+#[derive(Debug, Clone, Default)]
+pub struct RunOutput {
+    /// The exit code; `None` when killed by a signal.
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl RunOutput {
+    pub fn ok(&self) -> bool {
+        self.code == Some(0)
+    }
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    pub fn stderr_str(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).trim_end().to_string()
+    }
+}
+
+/// The seam through which adapters run their multiplexer's program: argv in, status and
+/// output back. Production uses [`SystemRunner`]; herdr's tests answer from recorded outputs
+/// (herdr cannot be installed where the tests run).
+pub trait Runner: Send + Sync {
+    /// Runs `argv[0]` with `argv[1..]`. An `Err` of kind `NotFound` means the program is missing.
+    fn run(&self, argv: &[String]) -> std::io::Result<RunOutput>;
+}
+
+/// Runs the program for real, stdin closed, output captured.
+pub struct SystemRunner;
+
+impl Runner for SystemRunner {
+    fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
+        let out = std::process::Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(std::process::Stdio::null())
+            .output()?;
+        Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr })
+    }
+}
+
+/// Removes SGR (and any other CSI / OSC) escape sequences, keeping the text.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        match it.peek() {
+            Some('[') => {
+                it.next();
+                // CSI: parameters and intermediates, then one final byte in @..~
+                for c in it.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                it.next();
+                // OSC: up to BEL or ST (ESC \)
+                while let Some(c) = it.next() {
+                    if c == '\x07' {
+                        break;
+                    }
+                    if c == '\x1b' {
+                        if it.peek() == Some(&'\\') {
+                            it.next();
+                        }
+                        break;
+                    }
+                }
+            }
+            Some(_) => {
+                it.next();
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Splits a multiplexer's text output into rows (`\n` or `\r\n` line ends); a final line end
+/// does not make an extra empty row.
+pub fn split_rows(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+}
+
+/// Plain rows from styled rows: SGR removed, trailing spaces trimmed.
+pub fn plain_rows(styled: &[String]) -> Vec<String> {
+    // Only ASCII spaces: a composer row ends in U+00A0 after `❯`, which a reader must see.
+    styled.iter().map(|r| strip_ansi(r).trim_end_matches(' ').to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_ansi_keeps_text_only() {
+        assert_eq!(strip_ansi("\x1b[0m\x1b[2mAsk\x1b[0m x"), "Ask x");
+        assert_eq!(strip_ansi("a\x1b]0;title\x07b"), "ab");
+        assert_eq!(strip_ansi("a\x1b]0;title\x1b\\b"), "ab");
+        assert_eq!(strip_ansi("❯\u{a0}\x1b[7m \x1b[0m"), "❯\u{a0} ");
+    }
+
+    #[test]
+    fn split_rows_handles_crlf_and_final_newline() {
+        assert_eq!(split_rows("a\r\nb\r\n"), vec!["a", "b"]);
+        assert_eq!(split_rows("a\n\nb\n"), vec!["a", "", "b"]);
+        assert!(split_rows("").is_empty());
+    }
+
+    #[test]
+    fn the_file_chooses_else_the_caller_s_multiplexer_else_herdr() {
+        assert_eq!(choice(Some("tmux"), false, true), "tmux");
+        assert_eq!(choice(Some("herdr"), true, false), "herdr");
+        assert_eq!(choice(None, true, false), "tmux");
+        assert_eq!(choice(None, true, true), "herdr");
+        assert_eq!(choice(None, false, false), "herdr");
+        assert_eq!(choice(Some("screen"), false, false), "herdr");
+        assert_eq!(choose(Some("tmux")).name(), "tmux");
+        assert_eq!(choose(Some("herdr")).name(), "herdr");
+    }
+
+    #[test]
+    fn display_is_the_sentence() {
+        let e = MuxError::NoSeat("no pane of tmux session \"s\" is marked as seat \"x\"".into());
+        assert_eq!(e.to_string(), "no pane of tmux session \"s\" is marked as seat \"x\"");
+    }
+}

@@ -172,12 +172,10 @@ fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
 fn without_composer(v: &View) -> Reading {
     // Dialogs sit at the bottom; transcript rows far above cannot name one.
     let region: Vec<usize> = v.bottom_nonempty(30);
-    for (phrase, kind) in DIALOGS {
-        if let Some(&i) = region.iter().find(|&&i| v.rows[i].text.contains(phrase)) {
-            let title = dialog_title(v, &region, i);
-            let why = format!("no live composer, and the bottom of the screen shows `{phrase}`");
-            return reading(State::Dialog(Dialog { kind: *kind, title }), Composer::Unreadable, None, why);
-        }
+    if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
+        let title = dialog_title(v, &region, i);
+        let why = format!("no live composer, and the bottom of the screen shows `{phrase}`");
+        return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, None, why);
     }
     if profile_kit::shell_prompt_last(v) {
         return reading(State::Exited, Composer::Unreadable, None, "no Claude UI, and the last row is a shell prompt");

@@ -56,12 +56,10 @@ pub fn classify(screen: &Screen) -> Reading {
         return reading(State::Exited, Composer::Unreadable, None, why);
     }
     let region = v.bottom_nonempty(30);
-    for (phrase, kind) in DIALOGS {
-        if let Some(&i) = region.iter().find(|&&i| v.rows[i].text.contains(phrase)) {
-            let title = v.rows[region.iter().copied().find(|&j| j + 12 >= i).unwrap_or(i)].trimmed().to_string();
-            let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");
-            return reading(State::Dialog(Dialog { kind: *kind, title }), Composer::Unreadable, None, why);
-        }
+    if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
+        let title = v.rows[region.iter().copied().find(|&j| j + 12 >= i).unwrap_or(i)].trimmed().to_string();
+        let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");
+        return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, None, why);
     }
     if v.title.contains("Action Required") {
         let title = region.first().map(|&i| v.rows[i].trimmed().to_string()).unwrap_or_default();
@@ -161,7 +159,7 @@ fn read_composer(v: &View, first: usize, last: usize) -> Composer {
 fn last_turn_error(v: &View, composer_first: usize) -> Option<(TurnError, usize)> {
     let start = v.rows[..composer_first].iter().rposition(|r| r.text.starts_with("› ")).unwrap_or(0);
     let i = (start..composer_first).find(|&i| v.rows[i].text.starts_with('■'))?;
-    let mut joined = v.rows[i].text.clone();
+    let mut joined = v.rows[i].text.to_string();
     if let Some(next) = v.rows.get(i + 1) {
         joined.push(' ');
         joined.push_str(&next.text);

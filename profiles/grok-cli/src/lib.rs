@@ -97,7 +97,7 @@ fn read_composer(v: &View, top: usize, bottom: usize) -> Composer {
 fn last_turn_error(v: &View, top: usize) -> Option<(TurnError, usize)> {
     let start = v.rows[..top].iter().rposition(|r| r.trimmed().starts_with("> ")).unwrap_or(0);
     let i = (start..top).find(|&i| v.rows[i].text.contains("Sorry, I encountered an error"))?;
-    let mut joined = v.rows[i].text.clone();
+    let mut joined = v.rows[i].text.to_string();
     if let Some(next) = v.rows.get(i + 1) {
         joined.push(' ');
         joined.push_str(&next.text);

@@ -38,34 +38,82 @@ pub struct Cell {
 }
 
 /// Applies one SGR parameter list (the text between `ESC[` and `m`) to `st`.
+///
+/// Parameters are `;`- (or `:`-) separated numbers, read in one pass with a small state machine
+/// for the extended colours (`38;5;n`, `38;2;r;g;b`, and `48;…`): this runs for every escape of
+/// every row, and some CLIs colour each character of a logo separately.
 pub fn apply_sgr(st: &mut Style, params: &str) {
-    // Parameters are `;`-separated; `:` sub-parameters (as in `38:2::r:g:b`) are read as
-    // separate numbers, which covers the forms terminals actually send.
-    let mut nums: [u16; 32] = [0; 32];
-    let mut n = 0usize;
-    if params.is_empty() {
-        nums[0] = 0;
-        n = 1;
-    } else {
-        for part in params.split([';', ':']) {
-            if n == nums.len() {
-                break;
+    let b = params.as_bytes();
+    if b.is_empty() {
+        *st = Style::default();
+        return;
+    }
+    // Fast path for the commonest escape in colourful output: one truecolour `38;2;r;g;b`.
+    if b.len() >= 9 && (b[0] == b'3' || b[0] == b'4') && b[1] == b'8' && b[2] == b';' && b[3] == b'2' && b[4] == b';' {
+        if let Some(rgb) = three_numbers(&b[5..]) {
+            let c = Color::Rgb(rgb[0], rgb[1], rgb[2]);
+            if b[0] == b'3' {
+                st.fg = c;
+            } else {
+                st.bg = c;
             }
-            nums[n] = part.parse::<u16>().unwrap_or(0);
-            n += 1;
+            return;
         }
     }
+    // ext: 0 = plain parameters; 38/48 = reading an extended colour for fg/bg.
+    // ext_mode: 0 = expecting the 5/2 selector, 5 = expecting an index, 2 = expecting r, g, b.
+    let (mut ext, mut ext_mode, mut rgb, mut rgb_n) = (0u16, 0u8, [0u8; 3], 0usize);
+    let mut cur: u16 = 0;
     let mut i = 0;
-    while i < n {
-        let p = nums[i];
+    while i <= b.len() {
+        let c = if i < b.len() { b[i] } else { b';' };
+        i += 1;
+        if c.is_ascii_digit() {
+            cur = cur.saturating_mul(10).saturating_add((c - b'0') as u16);
+            continue;
+        }
+        if c != b';' && c != b':' {
+            continue;
+        }
+        let p = cur;
+        cur = 0;
+        if ext != 0 {
+            let set = |st: &mut Style, color: Color| {
+                if ext == 38 {
+                    st.fg = color
+                } else {
+                    st.bg = color
+                }
+            };
+            match ext_mode {
+                0 if p == 5 => ext_mode = 5,
+                0 if p == 2 => {
+                    ext_mode = 2;
+                    rgb_n = 0;
+                }
+                0 => ext = 0,
+                5 => {
+                    set(st, Color::Idx(p as u8));
+                    ext = 0;
+                }
+                _ => {
+                    rgb[rgb_n] = p as u8;
+                    rgb_n += 1;
+                    if rgb_n == 3 {
+                        set(st, Color::Rgb(rgb[0], rgb[1], rgb[2]));
+                        ext = 0;
+                    }
+                }
+            }
+            continue;
+        }
         match p {
             0 => *st = Style::default(),
             1 => st.bold = true,
             2 => st.faint = true,
             3 => st.italic = true,
-            4 => st.underline = true,
+            4 | 21 => st.underline = true,
             7 => st.reverse = true,
-            21 => st.underline = true,
             22 => {
                 st.bold = false;
                 st.faint = false;
@@ -80,36 +128,49 @@ pub fn apply_sgr(st: &mut Style, params: &str) {
             90..=97 => st.fg = Color::Idx((p - 90 + 8) as u8),
             100..=107 => st.bg = Color::Idx((p - 100 + 8) as u8),
             38 | 48 => {
-                let target_fg = p == 38;
-                let (color, used) = match nums.get(i + 1).copied() {
-                    Some(5) if i + 2 < n => (Some(Color::Idx(nums[i + 2] as u8)), 2),
-                    Some(2) if i + 4 < n => {
-                        (Some(Color::Rgb(nums[i + 2] as u8, nums[i + 3] as u8, nums[i + 4] as u8)), 4)
-                    }
-                    _ => (None, 0),
-                };
-                if let Some(c) = color {
-                    if target_fg {
-                        st.fg = c;
-                    } else {
-                        st.bg = c;
-                    }
-                }
-                i += used;
+                ext = p;
+                ext_mode = 0;
             }
             _ => {}
         }
-        i += 1;
     }
+}
+
+/// Exactly three `;`-separated numbers of at most three digits (`r;g;b`), nothing after.
+fn three_numbers(b: &[u8]) -> Option<[u8; 3]> {
+    let mut out = [0u16; 3];
+    let mut k = 0;
+    let mut digits = 0;
+    for &c in b {
+        if c.is_ascii_digit() {
+            out[k] = out[k] * 10 + (c - b'0') as u16;
+            digits += 1;
+            if digits > 3 {
+                return None;
+            }
+        } else if c == b';' && digits > 0 && k < 2 {
+            k += 1;
+            digits = 0;
+        } else {
+            return None;
+        }
+    }
+    (k == 2 && digits > 0).then(|| [out[0] as u8, out[1] as u8, out[2] as u8])
 }
 
 /// Parses one row, starting from `st` (which it leaves at the row's end state).
 pub fn parse_row(row: &str, st: &mut Style) -> Vec<Cell> {
-    let mut cells = Vec::with_capacity(row.len());
+    let mut cells = Vec::with_capacity(row.len().min(256));
     let bytes = row.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        // Fast path: printable ASCII.
+        if (0x20..0x7f).contains(&b) {
+            cells.push(Cell { ch: b as char, style: *st });
+            i += 1;
+            continue;
+        }
         if b == 0x1b {
             match bytes.get(i + 1) {
                 Some(b'[') => {
@@ -158,6 +219,32 @@ pub fn parse_row(row: &str, st: &mut Style) -> Vec<Cell> {
         cells.push(Cell { ch, style: *st });
     }
     cells
+}
+
+/// Applies the row's SGR escapes to `st` without building cells: the state the next row
+/// starts in. Costs one pass over the escapes only.
+pub fn advance_state(row: &str, st: &mut Style) {
+    let bytes = row.as_bytes();
+    let mut i = 0;
+    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
+        i += off;
+        if bytes.get(i + 1) == Some(&b'[') {
+            let start = i + 2;
+            let mut j = start;
+            while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == b'm' {
+                apply_sgr(st, &row[start..j]);
+            }
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+    }
 }
 
 /// Parses all rows in order, threading the SGR state from row to row as tmux writes it.

@@ -1,0 +1,144 @@
+//! Process facts read from `/proc`: ancestry (who this process descends from) and the process
+//! tree below a pane's shell, with each process's cwd and `HOME`.
+//!
+//! Invariant: ancestry is read from the kernel (`/proc/<pid>/stat`), never from an environment
+//! variable, so it can verify a pane a variable merely names.
+
+use super::Proc;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The parent pid of `pid` (field 4 of `/proc/<pid>/stat`, read after the `)` that closes the
+/// command name, which may itself hold spaces and parentheses).
+pub fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat_ppid(&stat)
+}
+
+fn parse_stat_ppid(stat: &str) -> Option<u32> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after.split_whitespace();
+    let _state = fields.next()?;
+    fields.next()?.parse().ok()
+}
+
+/// True when this process is `pid` or descends from it (walking `/proc/self` → ppid → … → 1).
+pub fn descends_from(pid: u32) -> bool {
+    if pid == 0 {
+        return false;
+    }
+    let mut cur = std::process::id();
+    // A bound on the walk: pid chains are short; a cycle cannot happen, but a race can.
+    for _ in 0..4096 {
+        if cur == pid {
+            return true;
+        }
+        match parent_of(cur) {
+            Some(p) if p != 0 && p != cur => cur = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Every process below `shell_pid` (not the shell itself), parents before children, each with
+/// its name, cwd and `HOME` where readable. Empty when the shell has no children (or is gone).
+pub fn process_tree_below(shell_pid: u32) -> Vec<Proc> {
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+                continue;
+            };
+            if let Some(pp) = parent_of(pid) {
+                children.entry(pp).or_default().push(pid);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+    let mut first: Vec<u32> = children.get(&shell_pid).cloned().unwrap_or_default();
+    first.sort_unstable();
+    queue.extend(first);
+    while let Some(pid) = queue.pop_front() {
+        if out.len() > 4096 {
+            break;
+        }
+        out.push(proc_info(pid));
+        let mut kids = children.get(&pid).cloned().unwrap_or_default();
+        kids.sort_unstable();
+        queue.extend(kids);
+    }
+    out
+}
+
+/// One process's name, cwd and `HOME`.
+pub fn proc_info(pid: u32) -> Proc {
+    let name = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|s| s.trim_end_matches('\n').to_string())
+        .unwrap_or_default();
+    let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
+    let home = std::fs::read(format!("/proc/{pid}/environ")).ok().and_then(|env| {
+        env.split(|b| *b == 0).find_map(|kv| {
+            kv.strip_prefix(b"HOME=").map(|v| PathBuf::from(String::from_utf8_lossy(v).into_owned()))
+        })
+    });
+    Proc { pid, name, cwd, home }
+}
+
+/// The terminal size (cols, rows) of the tty `pid` has on stdin, read with TIOCGWINSZ on
+/// `/proc/<pid>/fd/0` (opened without becoming our controlling terminal).
+pub fn tty_size_of(pid: u32) -> Option<(u32, u32)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOCTTY | nix::libc::O_NONBLOCK)
+        .open(format!("/proc/{pid}/fd/0"))
+        .ok()?;
+    let mut ws: nix::libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize into `ws`, which lives for the call.
+    let r = unsafe { nix::libc::ioctl(f.as_raw_fd(), nix::libc::TIOCGWINSZ, &mut ws) };
+    if r != 0 || ws.ws_col == 0 {
+        return None;
+    }
+    Some((ws.ws_col as u32, ws.ws_row as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ppid_parsed_after_the_command_name() {
+        assert_eq!(parse_stat_ppid("123 (a) b) c) S 77 123 123 0"), Some(77));
+        assert_eq!(parse_stat_ppid("1 (init) S 0 1 1"), Some(0));
+    }
+
+    #[test]
+    fn this_process_descends_from_itself_and_its_parent_not_a_child() {
+        assert!(descends_from(std::process::id()));
+        let parent = parent_of(std::process::id()).unwrap();
+        assert!(descends_from(parent));
+        let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        assert!(!descends_from(child.id()));
+        // and the child shows in our tree, with its cwd and HOME
+        // wait for the child's exec to finish (its environ is empty for a moment there)
+        let t = std::time::Instant::now();
+        while proc_info(child.id()).home.is_none() && t.elapsed() < std::time::Duration::from_secs(2) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let tree = process_tree_below(std::process::id());
+        let me = tree.iter().find(|p| p.pid == child.id()).expect("child in tree");
+        assert_eq!(me.name, "sleep");
+        assert_eq!(me.cwd.as_deref(), std::env::current_dir().ok().as_deref());
+        assert_eq!(me.home, std::env::var_os("HOME").map(PathBuf::from));
+        child.kill().ok();
+        child.wait().ok();
+    }
+
+    #[test]
+    fn pid_zero_is_nobody() {
+        assert!(!descends_from(0));
+    }
+}

@@ -1,0 +1,282 @@
+//! The tmux adapter: seats are panes marked with the pane option `@team-seat`.
+//!
+//! A user marks a pane as seat `<seat>` with
+//!
+//! ```text
+//! tmux set -p -t <pane> @team-seat <seat>
+//! ```
+//!
+//! (`<pane>` as tmux names it: `%3`, or `<session>:<window>.<pane>`). The seat is then the pane
+//! of session `<session>` whose `@team-seat` is `<seat>`; two panes marked the same are refused
+//! as ambiguous. tmux has no agent status, so [`Mux::status`] answers `None` and the profile's
+//! reading of the screen decides. The title is `#{pane_title}`, the size `#{pane_width}` ×
+//! `#{pane_height}`, the shell pid `#{pane_pid}`. The screen is `capture-pane -p -e` (styled);
+//! the plain rows are derived from that same capture (so they never disagree); recent rows are
+//! `capture-pane -p -S -<n>` — the size, title and both captures in ONE tmux call (commands
+//! joined with `;`), so a read is one moment of the pane. Text goes in with `send-keys -l -t <pane> -- <text>` (a final `;` escaped, see
+//! [`literal_arg`]), Enter with its
+//! own `send-keys -t <pane> Enter`.
+//!
+//! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
+//! use it so they never touch the user's server), else the socket of the tmux the caller sits
+//! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
+
+use super::{
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput,
+    Runner, SystemRunner,
+};
+
+/// How many scrollback rows above the screen `read` returns as `recent`.
+pub const RECENT_ROWS: u32 = 200;
+
+/// The tmux adapter.
+pub struct Tmux {
+    bin: String,
+    /// `-S <path>` / `-L <name>`, or nothing for the default server.
+    socket_args: Vec<String>,
+    runner: Box<dyn Runner>,
+}
+
+impl Tmux {
+    /// The adapter for the server the environment names (see the module docs).
+    pub fn from_env() -> Tmux {
+        let bin = std::env::var("TEAM_TMUX_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "tmux".into());
+        let socket_args = match std::env::var("TEAM_TMUX_SOCKET").ok().filter(|s| !s.is_empty()) {
+            Some(s) => socket_flag(&s),
+            None => match std::env::var("TMUX").ok().filter(|s| !s.is_empty()) {
+                Some(t) => vec!["-S".into(), t.split(',').next().unwrap_or_default().to_string()],
+                None => Vec::new(),
+            },
+        };
+        Tmux { bin, socket_args, runner: Box::new(SystemRunner) }
+    }
+
+    /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`).
+    pub fn with_socket(socket: &str) -> Tmux {
+        Tmux::new("tmux", socket)
+    }
+
+    /// The adapter running program `bin` against server `socket` (a path or a bare name).
+    pub fn new(bin: &str, socket: &str) -> Tmux {
+        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
+    }
+
+    /// The argv prefix every call starts with (program and socket flag).
+    pub fn base_argv(&self) -> Vec<String> {
+        let mut v = vec![self.bin.clone()];
+        v.extend(self.socket_args.iter().cloned());
+        v
+    }
+
+    fn server_name(&self) -> String {
+        match self.socket_args.as_slice() {
+            [flag, s] if flag == "-S" => format!("the tmux server at {s}"),
+            [_, s] => format!("the tmux server \"{s}\""),
+            _ => "the default tmux server".into(),
+        }
+    }
+
+    /// Runs `tmux <socket> <args…>`; maps a missing program and a stopped server.
+    fn tmux(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
+        let mut argv = self.base_argv();
+        argv.extend(args.iter().map(|s| s.to_string()));
+        let out = self.runner.run(&argv).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                MuxError::ProgramMissing(format!("tmux is not installed: no `{}` on PATH", self.bin))
+            } else {
+                MuxError::Failed(format!("could not run {}: {e}", self.bin))
+            }
+        })?;
+        if !out.ok() {
+            let err = out.stderr_str();
+            if err.contains("no server running") || err.contains("error connecting to") {
+                return Err(MuxError::ServerStopped(format!("{} is not running", self.server_name())));
+            }
+        }
+        Ok(out)
+    }
+
+    fn failed(&self, what: &str, out: &RunOutput) -> MuxError {
+        MuxError::Failed(format!("tmux {what} failed: {}", one_line(&out.stderr_str())))
+    }
+
+    /// Runs a pane-targeted command; a vanished pane is `NoSeat`.
+    fn pane_cmd(&self, pane: &PaneRef, what: &str, args: &[&str]) -> Result<RunOutput, MuxError> {
+        let out = self.tmux(args)?;
+        if out.ok() {
+            return Ok(out);
+        }
+        let err = out.stderr_str();
+        if err.contains("can't find pane") || err.contains("can't find window") || err.contains("can't find session") {
+            return Err(MuxError::NoSeat(format!(
+                "the pane {} of seat \"{}\" in tmux session \"{}\" is gone",
+                pane.id, pane.seat, pane.session
+            )));
+        }
+        Err(self.failed(what, &out))
+    }
+
+    fn shell_pid(&self, pane: &PaneRef) -> Result<u32, MuxError> {
+        if let Some(p) = pane.shell_pid {
+            return Ok(p);
+        }
+        let out = self.pane_cmd(pane, "display-message", &["display-message", "-p", "-t", &pane.id, "#{pane_pid}"])?;
+        out.stdout_str().trim().parse().map_err(|_| {
+            MuxError::Failed(format!("tmux did not report the shell pid of pane {}", pane.id))
+        })
+    }
+}
+
+fn socket_flag(s: &str) -> Vec<String> {
+    if s.contains('/') {
+        vec!["-S".into(), s.into()]
+    } else {
+        vec!["-L".into(), s.into()]
+    }
+}
+
+/// `text` as one tmux argument that tmux passes on unchanged. tmux reads an argument ending in
+/// `;` as a command separator (the `;` dropped) and one ending in `\;` as a literal `;` (the
+/// backslash dropped), so a final `;` gets a backslash in front: `a;` → `a\;`, `a\;` → `a\\;`.
+pub fn literal_arg(text: &str) -> String {
+    match text.strip_suffix(';') {
+        Some(head) => format!("{head}\\;"),
+        None => text.to_string(),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+impl Mux for Tmux {
+    fn name(&self) -> &'static str {
+        "tmux"
+    }
+
+    fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
+        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
+        let target = format!("={session}:");
+        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
+        if !out.ok() {
+            let err = out.stderr_str();
+            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
+            if err.contains("can't find session") || err.contains("can't find window") {
+                return Err(MuxError::NoSession(format!(
+                    "{} has no session \"{session}\"",
+                    self.server_name()
+                )));
+            }
+            return Err(self.failed("list-panes", &out));
+        }
+        let found: Vec<(String, Option<u32>)> = split_rows(&out.stdout_str())
+            .into_iter()
+            .filter_map(|row| {
+                let mut f = row.splitn(3, '\t');
+                let id = f.next()?.to_string();
+                let pid = f.next()?.parse().ok();
+                let mark = f.next().unwrap_or("");
+                (mark == seat).then_some((id, pid))
+            })
+            .collect();
+        match found.as_slice() {
+            [] => Err(MuxError::NoSeat(format!(
+                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
+            ))),
+            [(id, pid)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
+            many => Err(MuxError::Failed(format!(
+                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}",
+                many.len(),
+                many.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+
+    fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
+        // One tmux call (three commands): the server runs them back to back, so the size, the
+        // title and the rows are one moment of the pane, and the read costs one process.
+        let start = format!("-{RECENT_ROWS}");
+        let id = pane.id.as_str();
+        let out = self.pane_cmd(
+            pane,
+            "capture-pane",
+            &[
+                "display-message", "-p", "-t", id, "#{pane_width}\t#{pane_height}\t#{pane_title}", ";",
+                "capture-pane", "-p", "-e", "-t", id, ";",
+                "capture-pane", "-p", "-t", id, "-S", &start,
+            ],
+        )?;
+        let text = out.stdout_str();
+        let (info, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        let mut f = info.splitn(3, '\t');
+        let cols: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let rows: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let title = f.next().unwrap_or("").to_string();
+        // capture-pane prints every row of the screen, blank ones included: `rows` rows.
+        let mut all = split_rows(rest);
+        let n = (rows as usize).min(all.len());
+        let recent = all.split_off(n);
+        let styled = all;
+        let plain = plain_rows(&styled);
+        Ok(Capture { styled, plain, title, cols, rows, recent })
+    }
+
+    fn status(&self, _pane: &PaneRef) -> Result<Option<AgentStatus>, MuxError> {
+        Ok(None)
+    }
+
+    fn type_text(&self, pane: &PaneRef, text: &str) -> Result<(), MuxError> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let arg = literal_arg(text);
+        self.pane_cmd(pane, "send-keys", &["send-keys", "-l", "-t", &pane.id, "--", &arg]).map(|_| ())
+    }
+
+    fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError> {
+        self.pane_cmd(pane, "send-keys", &["send-keys", "-t", &pane.id, "Enter"]).map(|_| ())
+    }
+
+    fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError> {
+        let pid = self.shell_pid(pane)?;
+        Ok(procfs::process_tree_below(pid))
+    }
+
+    fn pane_of_caller(&self) -> Result<Option<PaneRef>, MuxError> {
+        let Some(id) = std::env::var("TMUX_PANE").ok().filter(|s| !s.is_empty()) else {
+            return Ok(None);
+        };
+        let out = self.tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            &id,
+            "#{pane_id}\t#{pane_pid}\t#{session_name}\t#{@team-seat}",
+        ])?;
+        if !out.ok() {
+            return Err(MuxError::Unverified(format!(
+                "TMUX_PANE names pane {id}, which {} does not have",
+                self.server_name()
+            )));
+        }
+        let line = out.stdout_str();
+        let line = line.strip_suffix('\n').unwrap_or(&line);
+        let f: Vec<&str> = line.splitn(4, '\t').collect();
+        let (pane_id, pid, session, seat) = match f.as_slice() {
+            [a, b, c, d] => (a.to_string(), b.parse::<u32>().ok(), c.to_string(), d.to_string()),
+            _ => return Err(MuxError::Failed(format!("tmux answered an unexpected line for pane {id}: {line}"))),
+        };
+        // tmux resolves a malformed target loosely (e.g. to the current pane); insist on the
+        // exact pane the variable names.
+        if pane_id != id {
+            return Err(MuxError::Unverified(format!("TMUX_PANE names pane {id}, which {} does not have", self.server_name())));
+        }
+        match pid {
+            Some(p) if procfs::descends_from(p) => Ok(Some(PaneRef { id: pane_id, session, seat, shell_pid: Some(p) })),
+            _ => Err(MuxError::Unverified(format!(
+                "TMUX_PANE names pane {id}, but this process does not run inside it (it does not descend from that pane's shell{})",
+                pid.map(|p| format!(", pid {p}")).unwrap_or_default()
+            ))),
+        }
+    }
+}

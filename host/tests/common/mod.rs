@@ -1,0 +1,342 @@
+//! The test world every integration test builds: a temp dir holding a git checkout with
+//! `.agents/team.yaml`, a registry under `TEAM_CONFIG_DIR`, state and cache dirs and a home,
+//! and ways to run the real `team` binary in it — with stdin on a real pseudo-terminal (the
+//! caller check needs a terminal), or with no terminal at all.
+//!
+//! Every run clears the environment to the world's own (no `TMUX`, `TMUX_PANE`,
+//! `HERDR_*`), fixes the clock (`TEAM_NOW`) and the ids (`TEAM_ID_SEED`), and is detached
+//! from the test's own process tree (double fork, new session) so that an agent CLI running
+//! the test suite is not this run's ancestor: the run's caller is then the owner exactly when
+//! it has a terminal.
+//!
+//! `TEAM_TEST_BIN` may point at a copy of the binary to test instead of
+//! `CARGO_BIN_EXE_team` (the shared target dir's binary can be rebuilt by another worktree).
+
+#![allow(dead_code)]
+
+/// A private tmux server with a session of fake seats (`TmuxWorld`).
+pub mod tmux;
+
+use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The spec's example team file (spec/team-send.md "Examples").
+pub const BEACON: &str = "format: 1
+project: beacon
+coordinator: claude-keeper
+operator: claude-keeper
+
+trust:
+  - ~/.config/team/lobby
+  - ~/Code/beacon
+
+workspace:
+  mode: shared
+
+seats:
+  - role: coordinator
+    name: claude-keeper
+    nickname: agamemnon
+    label: coordinator
+    cli: claude-code
+    vendor: anthropic
+    model: Claude Opus
+    version: \"5.5\"
+    launch: claude --model claude-opus-5-5
+
+  - role: reviewer
+    name: gpt-reviewer
+    label: reviewer
+    cli: codex
+    vendor: openai
+    model: GPT Sol
+    version: \"6\"
+    launch: codex -m gpt-6-sol
+";
+
+/// The instant every run sees (`TEAM_NOW`).
+pub const NOW: &str = "2026-10-01T09:00:00Z";
+
+/// A private copy of the binary under test, made once per test process.
+pub fn team_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let src = std::env::var_os("TEAM_TEST_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team")));
+        let dir = std::env::temp_dir().join(format!("team-test-bin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dst = dir.join("team");
+        std::fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+        dst
+    })
+}
+
+/// What one run printed and how it ended.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// One fixture world in a temp dir.
+pub struct World {
+    pub tmp: tempfile::TempDir,
+    /// The git checkout holding `.agents/team.yaml`.
+    pub repo: PathBuf,
+    pub home: PathBuf,
+    pub config: PathBuf,
+    pub state: PathBuf,
+    pub cache: PathBuf,
+    /// Extra env the runs see (a tmux pane for a seat caller, …).
+    pub extra_env: Vec<(String, String)>,
+}
+
+impl World {
+    /// An empty world: the dirs and a git checkout with no team file.
+    pub fn empty() -> World {
+        let tmp = tempfile::Builder::new().prefix("team-world-").tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let repo = base.join("beacon");
+        let home = base.join("home");
+        let config = base.join("config");
+        let state = base.join("state");
+        let cache = base.join("cache");
+        for d in [&repo, &home, &state, &cache] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &home).status().unwrap();
+        assert!(ok.success(), "git init");
+        World { tmp, repo, home, config, state, cache, extra_env: Vec::new() }
+    }
+
+    /// The spec's example world: the beacon team file, no registry.
+    pub fn beacon() -> World {
+        let w = World::empty();
+        w.team_file(BEACON);
+        w
+    }
+
+    pub fn base(&self) -> PathBuf {
+        self.repo.parent().unwrap().to_path_buf()
+    }
+
+    /// Writes `<repo>/.agents/team.yaml`.
+    pub fn team_file(&self, text: &str) {
+        self.write(&self.repo.join(".agents/team.yaml"), text);
+    }
+
+    /// Writes a file under `<config>` (the registry), making its folders.
+    pub fn config_file(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.config.join(rel);
+        self.write(&p, text);
+        p
+    }
+
+    /// Writes an agent record `<config>/agents/<id>.yaml`.
+    pub fn agent(&self, id: &str, team: &str, seat: &str, cli: &str, root: Option<&Path>) -> PathBuf {
+        let mut t = format!("id: {id}\nseat: {seat}\nteam: {team}\ncli: {cli}\n");
+        if let Some(r) = root {
+            t.push_str(&format!("root: {}\n", r.display()));
+        }
+        self.config_file(&format!("agents/{id}.yaml"), &t)
+    }
+
+    pub fn write(&self, p: &Path, text: &str) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// The environment every run gets (and nothing else).
+    pub fn env(&self) -> Vec<(String, String)> {
+        let bin = team_bin().parent().unwrap().display().to_string();
+        let mut v = vec![
+            ("PATH".to_string(), format!("{bin}:/usr/local/bin:/usr/bin:/bin")),
+            ("HOME".into(), self.home.display().to_string()),
+            ("TEAM_CONFIG_DIR".into(), self.config.display().to_string()),
+            ("TEAM_STATE_DIR".into(), self.state.display().to_string()),
+            ("TEAM_CACHE_DIR".into(), self.cache.display().to_string()),
+            ("TEAM_NOW".into(), NOW.into()),
+            ("TEAM_ID_SEED".into(), "7".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("WORLD".into(), self.base().display().to_string()),
+        ];
+        v.extend(self.extra_env.iter().cloned());
+        v
+    }
+
+    fn command(&self, script: &str, cwd: &Path) -> Command {
+        // double fork: `sh` starts bash in the background and exits, so bash (and `team`)
+        // is reparented away from the test process tree; `setsid` gives it no controlling
+        // terminal, so only the descriptors below decide whether it has one.
+        let mut c = Command::new("/bin/sh");
+        // (stdin goes through fd 3: sh gives a background job /dev/null unless redirected)
+        c.arg("-c").arg("exec 3<&0; bash -c \"$0\" <&3 3<&- & exit 0").arg(script);
+        c.env_clear().envs(self.env()).current_dir(cwd);
+        unsafe {
+            c.pre_exec(|| {
+                nix::unistd::setsid().map_err(|e| std::io::Error::from_raw_os_error(e as i32))?;
+                Ok(())
+            });
+        }
+        c
+    }
+
+    /// Runs `script` under bash in `cwd` with stdin on a real pseudo-terminal and stdout and
+    /// stderr on ONE pipe (their order kept, as the spec's transcripts show them).
+    pub fn run_pty_merged(&self, script: &str, cwd: &Path) -> String {
+        let pty = nix::pty::openpty(None, None).unwrap();
+        let (mut r, w) = pipe();
+        let w2 = w.try_clone().unwrap();
+        let mut c = self.command(script, cwd);
+        c.stdin(Stdio::from(pty.slave)).stdout(Stdio::from(w)).stderr(Stdio::from(w2));
+        let mut child = c.spawn().unwrap();
+        drop(c);
+        child.wait().unwrap();
+        let mut out = String::new();
+        r.read_to_string(&mut out).unwrap();
+        drop(pty.master);
+        out
+    }
+
+    /// Runs `team <args>` in `cwd` with stdin on a pseudo-terminal; stdout and stderr apart.
+    pub fn run(&self, args: &[&str], cwd: &Path) -> Run {
+        self.run_with(args, cwd, true)
+    }
+
+    /// Runs `team <args>` in the checkout with a terminal.
+    pub fn team(&self, args: &[&str]) -> Run {
+        self.run_with(args, &self.repo, true)
+    }
+
+    /// Runs `team <args>` with no terminal at all (stdin /dev/null, pipes, no controlling tty).
+    pub fn team_no_tty(&self, args: &[&str]) -> Run {
+        self.run_with(args, &self.repo, false)
+    }
+
+    fn run_with(&self, args: &[&str], cwd: &Path, tty: bool) -> Run {
+        let code_file = self.base().join(format!(".code-{}", rand_suffix()));
+        let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
+        let script = format!("team {}; echo $? > {}", quoted.join(" "), shell_quote(&code_file.display().to_string()));
+        let pty = if tty { Some(nix::pty::openpty(None, None).unwrap()) } else { None };
+        let (mut ro, wo) = pipe();
+        let (mut re, we) = pipe();
+        let mut c = self.command(&script, cwd);
+        match &pty {
+            Some(p) => c.stdin(Stdio::from(p.slave.try_clone().unwrap())),
+            None => c.stdin(Stdio::null()),
+        };
+        c.stdout(Stdio::from(wo)).stderr(Stdio::from(we));
+        let mut child = c.spawn().unwrap();
+        drop(c);
+        child.wait().unwrap();
+        let t = std::thread::spawn(move || {
+            let mut s = String::new();
+            re.read_to_string(&mut s).unwrap();
+            s
+        });
+        let mut stdout = String::new();
+        ro.read_to_string(&mut stdout).unwrap();
+        let stderr = t.join().unwrap();
+        drop(pty);
+        let code = std::fs::read_to_string(&code_file).unwrap_or_default().trim().parse().unwrap_or(-1);
+        let _ = std::fs::remove_file(&code_file);
+        Run { stdout, stderr, code }
+    }
+
+    /// Starts a private tmux server with one pane; runs then see `TEAM_TEST_TMUX` (its socket)
+    /// and `TEAM_TEST_TMUX_PANE` (the pane). A caller is a seat only from inside a marked pane
+    /// (see `as_seat` in transcripts.rs). Returns the pane id.
+    pub fn tmux_pane(&mut self) -> String {
+        let sock = self.base().join("tmux.sock");
+        let s = sock.display().to_string();
+        let ok = Command::new("tmux")
+            .args(["-S", &s, "-f", "/dev/null", "new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "sleep 600"])
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &self.home)
+            .status()
+            .unwrap();
+        assert!(ok.success(), "tmux new-session");
+        let out = Command::new("tmux").args(["-S", &s, "display-message", "-p", "-t", "w", "#{pane_id}"]).output().unwrap();
+        let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        // Runs do not inherit TMUX/TMUX_PANE: a pane is believed only from inside it, so
+        // `as_seat` (transcripts.rs) runs its command in a marked pane of this server.
+        self.extra_env.push(("TEAM_TEST_TMUX".into(), s.clone()));
+        self.extra_env.push(("TEAM_TEST_TMUX_PANE".into(), pane.clone()));
+        pane
+    }
+
+    /// Marks the tmux pane as `seat` (`<seat>` or `<seat>@<team>`); empty clears it.
+    pub fn mark_pane(&self, seat: &str) {
+        let s = self.base().join("tmux.sock").display().to_string();
+        let pane = self.extra_env.iter().find(|(k, _)| k == "TEAM_TEST_TMUX_PANE").map(|(_, v)| v.clone()).expect("tmux_pane first");
+        let mut a = vec!["-S", s.as_str(), "set-option", "-p", "-t", pane.as_str()];
+        if seat.is_empty() {
+            a.extend(["-u", "@team-seat"]);
+        } else {
+            a.extend(["@team-seat", seat]);
+        }
+        assert!(Command::new("tmux").args(&a).status().unwrap().success());
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let sock = self.base().join("tmux.sock");
+        if sock.exists() {
+            let _ = Command::new("tmux").args(["-S", &sock.display().to_string(), "kill-server"]).status();
+        }
+    }
+}
+
+fn pipe() -> (std::fs::File, std::fs::File) {
+    let (r, w): (OwnedFd, OwnedFd) = nix::unistd::pipe().unwrap();
+    let _ = r.as_raw_fd();
+    (std::fs::File::from(r), std::fs::File::from(w))
+}
+
+fn rand_suffix() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    format!("{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))
+}
+
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The repository's `schema/` folder.
+pub fn schema_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("schema")
+}
+
+/// Validates a `--json` document against the schema its `schema.name` names
+/// (`team.send` → `schema/send.schema.json`, `team.send.list` → `send-list`, …).
+pub fn validate(doc: &Value) -> Result<(), String> {
+    let name = doc["schema"]["name"].as_str().ok_or("the document has no schema.name")?;
+    let file = match name {
+        "team.send" => "send",
+        "team.send.list" => "send-list",
+        "team.error" => "error",
+        "team.feed" => "feed",
+        "team.route" => "route",
+        "team.register" => "register",
+        other => other.trim_start_matches("team.").split('.').collect::<Vec<_>>().join("-").leak(),
+    };
+    let p = schema_dir().join(format!("{file}.schema.json"));
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?)
+        .map_err(|e| format!("{}: {e}", p.display()))?;
+    let v = jsonschema::draft202012::new(&schema).map_err(|e| format!("{}: {e}", p.display()))?;
+    let errs: Vec<String> = v.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{name} document does not match {}: {}", p.display(), errs.join("; ")))
+    }
+}

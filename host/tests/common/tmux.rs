@@ -1,0 +1,296 @@
+//! A private tmux server with a session of fake seats, for scenario tests.
+//!
+//! `TmuxWorld::start(session, &[SeatSpec…])` makes a temp dir (the world), pins a copy of the
+//! `team` binary (the shared target dir's binary can be rebuilt under a running test), starts
+//! a tmux server on a socket inside it (`tmux -S <dir>/tmux.sock`: never the user's server),
+//! and opens one window per seat: a `sh` running `team fake-seat …` (so the pane's shell is the
+//! fake's parent, as with a real CLI), in the seat's own folder with its own `HOME`, the pane
+//! marked `@team-seat <name>`. Every seat logs the bytes it receives to `<dir>/<seat>.log`.
+//! The server is killed when the world drops.
+//!
+//! Point the `team` binary (or `mux::tmux::Tmux`) at it with `TEAM_TMUX_SOCKET=<socket>`
+//! (`world.env()` gives the variables to set).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// One fake seat to start.
+#[derive(Debug, Clone)]
+pub struct SeatSpec {
+    pub name: String,
+    /// `claude-code` | `codex` | `cursor`
+    pub cli: String,
+    /// a `team fake-seat --mode` value
+    pub mode: String,
+    pub delay_ms: u64,
+    /// write the vendor transcript (`--transcript auto`, under the seat's HOME)
+    pub transcript: bool,
+    pub cols: u32,
+    pub rows: u32,
+    /// the seat's working folder (default: `<world>/proj/<name>`), e.g. the team's checkout
+    pub cwd: Option<PathBuf>,
+    /// the seat's HOME (default: `<world>/home/<name>`)
+    pub home: Option<PathBuf>,
+    /// more environment for the fake seat's process
+    pub env: Vec<(String, String)>,
+    /// the pane's `@team-seat` mark (default: the name; `""`: leave the pane unmarked)
+    pub mark: Option<String>,
+}
+
+impl SeatSpec {
+    pub fn new(name: &str, cli: &str, mode: &str) -> SeatSpec {
+        SeatSpec {
+            name: name.into(),
+            cli: cli.into(),
+            mode: mode.into(),
+            delay_ms: 600,
+            transcript: false,
+            cols: 120,
+            rows: 40,
+            cwd: None,
+            home: None,
+            env: Vec::new(),
+            mark: None,
+        }
+    }
+    pub fn cwd(mut self, dir: &Path) -> Self {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+    pub fn home(mut self, dir: &Path) -> Self {
+        self.home = Some(dir.to_path_buf());
+        self
+    }
+    pub fn env(mut self, k: &str, v: &str) -> Self {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+    /// Marks the pane `@team-seat <mark>` (`<seat>@<team>` works too); `""` leaves it unmarked.
+    pub fn mark(mut self, mark: &str) -> Self {
+        self.mark = Some(mark.into());
+        self
+    }
+    pub fn delay(mut self, ms: u64) -> Self {
+        self.delay_ms = ms;
+        self
+    }
+    pub fn transcript(mut self) -> Self {
+        self.transcript = true;
+        self
+    }
+    pub fn size(mut self, cols: u32, rows: u32) -> Self {
+        self.cols = cols;
+        self.rows = rows;
+        self
+    }
+}
+
+/// A started seat.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    pub spec: SeatSpec,
+    /// tmux pane id (`%3`)
+    pub pane: String,
+    /// the seat's working folder
+    pub cwd: PathBuf,
+    /// the seat's HOME
+    pub home: PathBuf,
+    /// where the fake logs every byte it receives
+    pub log: PathBuf,
+}
+
+pub struct TmuxWorld {
+    pub dir: tempfile::TempDir,
+    pub socket: PathBuf,
+    pub session: String,
+    /// the pinned `team` binary the seats run
+    pub team: PathBuf,
+    pub seats: Vec<Seat>,
+}
+
+/// One copy of the `team` binary per test process (`target/tmp/team-bins/<pid>/team`), made once:
+/// the seats run the copy, so a rebuild of the shared target dir cannot swap it under them, and
+/// one copy made before any seat starts cannot be "text file busy" when a seat execs it.
+pub fn pinned_team() -> PathBuf {
+    static PINNED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PINNED
+        .get_or_init(|| {
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("team-bins");
+            std::fs::create_dir_all(&dir).unwrap();
+            // Copies of earlier runs: gone after two hours.
+            if let Ok(rd) = std::fs::read_dir(&dir) {
+                for e in rd.flatten() {
+                    let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+                    if old.is_some_and(|d| d > Duration::from_secs(7200)) {
+                        let _ = std::fs::remove_dir_all(e.path());
+                    }
+                }
+            }
+            // `<pid>/team`: the process is named `team`, as installed.
+            let dir = dir.join(std::process::id().to_string());
+            std::fs::create_dir_all(&dir).unwrap();
+            let tmp = dir.join("team.tmp");
+            let team = dir.join("team");
+            std::fs::copy(team_bin(), &tmp).expect("copy the team binary");
+            std::fs::rename(&tmp, &team).unwrap();
+            let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
+            assert!(
+                String::from_utf8_lossy(&help.stdout).contains("--mode"),
+                "{} has no `fake-seat --mode`: another branch's build replaced it; rerun (or set TEAM_TEST_BIN)",
+                team_bin().display()
+            );
+            team
+        })
+        .clone()
+}
+
+/// The `team` binary cargo built for this test run (`$TEAM_TEST_BIN` overrides it: the shared
+/// target dir's binary can be rebuilt from another branch while tests run, so a run may pin a
+/// copy).
+pub fn team_bin() -> PathBuf {
+    match std::env::var_os("TEAM_TEST_BIN") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_team")),
+    }
+}
+
+impl TmuxWorld {
+    /// A private tmux server with `session` holding one window per seat. Waits until every
+    /// fake seat has drawn its first screen.
+    pub fn start(session: &str, seats: &[SeatSpec]) -> TmuxWorld {
+        let dir = tempfile::Builder::new().prefix("team-tmux-").tempdir().expect("temp dir");
+        let socket = dir.path().join("tmux.sock");
+        let team = pinned_team();
+        let mut w = TmuxWorld { dir, socket, session: session.into(), team, seats: Vec::new() };
+        // An empty first window keeps the session alive whatever the seats do.
+        let out = w.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-n", "keep", "sh"]);
+        assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+        for s in seats {
+            w.add_seat(s.clone());
+        }
+        w
+    }
+
+    /// Starts one more seat in the session.
+    pub fn add_seat(&mut self, spec: SeatSpec) -> Seat {
+        let cwd = spec.cwd.clone().unwrap_or_else(|| self.dir.path().join("proj").join(&spec.name));
+        let home = spec.home.clone().unwrap_or_else(|| self.dir.path().join("home").join(&spec.name));
+        std::fs::create_dir_all(&cwd).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let log = self.dir.path().join(format!("{}.log", spec.name));
+        let mut cmd = format!(
+            "'{}' fake-seat --cli {} --mode {} --log '{}' --delay-ms {}",
+            self.team.display(),
+            spec.cli,
+            spec.mode,
+            log.display(),
+            spec.delay_ms
+        );
+        if spec.transcript {
+            cmd.push_str(" --transcript auto");
+        }
+        // `; exec sh` keeps sh the fake's parent (and the pane open after it exits).
+        let cmd = format!("{cmd}; exec sh");
+        let target = format!("={}:", self.session);
+        let home_env = format!("HOME={}", home.display());
+        let extra: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut args: Vec<&str> =
+            vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", &target, "-n", &spec.name, "-c", cwd.to_str().unwrap(), "-e", &home_env];
+        for e in &extra {
+            args.extend(["-e", e.as_str()]);
+        }
+        args.push(&cmd);
+        let out = self.tmux(&args);
+        assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
+        let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let win = format!("{pane}");
+        let out = self.tmux(&["resize-window", "-t", &win, "-x", &spec.cols.to_string(), "-y", &spec.rows.to_string()]);
+        assert!(out.status.success(), "tmux resize-window: {}", String::from_utf8_lossy(&out.stderr));
+        let mark = spec.mark.clone().unwrap_or_else(|| spec.name.clone());
+        if !mark.is_empty() {
+            let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &mark]);
+            assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let seat = Seat { spec, pane, cwd, home, log };
+        let p = seat.pane.clone();
+        let drawn = self.wait_until(Duration::from_secs(10), || !self.capture_plain(&p).trim().is_empty());
+        assert!(drawn, "seat {} never drew its screen", seat.spec.name);
+        self.seats.push(seat.clone());
+        seat
+    }
+
+    /// Runs `tmux -S <socket> <args…>` (TMUX/TMUX_PANE removed).
+    pub fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .env_remove("TMUX")
+            .env_remove("TMUX_PANE")
+            .output()
+            .expect("run tmux")
+    }
+
+    pub fn seat(&self, name: &str) -> &Seat {
+        self.seats.iter().find(|s| s.spec.name == name).unwrap_or_else(|| panic!("no seat {name}"))
+    }
+
+    /// Every byte seat `name` has received so far.
+    pub fn log(&self, name: &str) -> Vec<u8> {
+        std::fs::read(&self.seat(name).log).unwrap_or_default()
+    }
+
+    pub fn capture_plain(&self, pane: &str) -> String {
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", pane]).stdout).into_owned()
+    }
+
+    pub fn screen(&self, name: &str) -> String {
+        self.capture_plain(&self.seat(name).pane)
+    }
+
+    pub fn title(&self, name: &str) -> String {
+        let out = self.tmux(&["display-message", "-p", "-t", &self.seat(name).pane, "#{pane_title}"]);
+        String::from_utf8_lossy(&out.stdout).trim_end_matches('\n').to_string()
+    }
+
+    /// Polls `cond` every 20 ms until it holds or `limit` passes.
+    pub fn wait_until(&self, limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+        let t = Instant::now();
+        loop {
+            if cond() {
+                return true;
+            }
+            if t.elapsed() > limit {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until seat `name`'s plain screen contains `text`.
+    pub fn wait_for_text(&self, name: &str, text: &str, limit: Duration) -> bool {
+        self.wait_until(limit, || self.screen(name).contains(text))
+    }
+
+    /// The environment a `team` run needs to reach this server.
+    pub fn env(&self) -> Vec<(String, String)> {
+        vec![("TEAM_TMUX_SOCKET".into(), self.socket.display().to_string())]
+    }
+
+    pub fn socket_str(&self) -> &str {
+        self.socket.to_str().unwrap()
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for TmuxWorld {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}

@@ -1,0 +1,228 @@
+//! Transcript tests: every `host/tests/transcripts/<command>/*.md` file is a fresh fixture
+//! world (the spec's beacon checkout, an empty registry) and a story of commands.
+//!
+//! - a ```` ```setup ```` block is bash run in the checkout with the world's env (write
+//!   registry files, grants, another team's checkout, …), at the point it stands;
+//! - a ```` ```console ```` block holds `$ <command>` lines, each followed by the output it
+//!   must print, byte for byte. Each command runs under `bash -c` in the checkout with stdin
+//!   on a real pseudo-terminal and stdout+stderr merged into one pipe in order — as the
+//!   spec's transcripts show them — with the built `team` first on PATH.
+//!
+//! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
+//! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
+//! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
+//! `no_tty <cmd…>` runs it with no terminal at all.
+//!
+//! Every output of a command with `--json` is also validated against its schema in
+//! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::World;
+
+const PRELUDE: &str = r#"
+as_seat() {
+  # Runs the command INSIDE a new pane of the world's tmux server, marked `@team-seat <seat>`:
+  # a caller's pane is believed only when the process descends from the pane's shell, so
+  # naming one in TMUX_PANE from outside would be a claimed identity. The run's environment
+  # is carried over (not TMUX/TMUX_PANE: the pane has its own); its stdout, stderr and exit
+  # code are handed back.
+  local seat="$1"; shift
+  local sock="$TEAM_TEST_TMUX" d ch pane rc
+  d=$(mktemp -d "$WORLD/as-seat.XXXXXX"); ch="${d##*/}"
+  printf '%q ' "$@" > "$d/cmd"
+  export -p | grep -v -E '^declare -x (TMUX|TMUX_PANE|OLDPWD|PWD|SHLVL)=' > "$d/env"
+  cat > "$d/run.sh" <<RUN
+tmux -S '$sock' wait-for 'go-$ch'
+. '$d/env'
+cd '$PWD'
+bash -c "\$(cat '$d/cmd')" > '$d/out' 2> '$d/err'
+echo \$? > '$d/rc'
+tmux -S '$sock' wait-for -S 'done-$ch'
+RUN
+  pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' "bash --norc --noprofile '$d/run.sh'") || return 99
+  tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
+  tmux -S "$sock" wait-for -S "go-$ch"
+  tmux -S "$sock" wait-for "done-$ch"
+  cat "$d/out"; cat "$d/err" >&2
+  rc=$(cat "$d/rc")
+  tmux -S "$sock" kill-pane -t "$pane" 2>/dev/null
+  rm -rf "$d"
+  return "$rc"
+}
+as_agent() {
+  local name="$1"; shift
+  mkdir -p "$WORLD/agent-bin"; cp /bin/bash "$WORLD/agent-bin/$name"
+  "$WORLD/agent-bin/$name" -c '"$@"; exit $?' "$name" "$@"
+}
+no_tty() {
+  setsid -w "$@" </dev/null
+}
+"#;
+
+#[derive(Debug)]
+enum Block {
+    Setup(String),
+    Console(Vec<(String, String)>),
+}
+
+/// Splits a transcript file into its blocks, keeping everything else as written.
+fn parse(text: &str) -> Vec<(Block, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut lines = text.split_inclusive('\n').scan(0usize, |pos, l| {
+        let start = *pos;
+        *pos += l.len();
+        Some((start, l))
+    });
+    while let Some((_, l)) = lines.next() {
+        let kind = match l.trim_end() {
+            "```setup" => "setup",
+            "```console" => "console",
+            _ => continue,
+        };
+        let mut body = String::new();
+        let mut body_start = None;
+        let mut end = 0;
+        for (s, l) in lines.by_ref() {
+            if body_start.is_none() {
+                body_start = Some(s);
+            }
+            if l.trim_end() == "```" {
+                end = s;
+                break;
+            }
+            body.push_str(l);
+        }
+        let start = body_start.unwrap_or(end);
+        let block = if kind == "setup" {
+            Block::Setup(body)
+        } else {
+            let mut cmds: Vec<(String, String)> = Vec::new();
+            for l in body.split_inclusive('\n') {
+                if let Some(c) = l.strip_prefix("$ ") {
+                    cmds.push((c.trim_end_matches('\n').to_string(), String::new()));
+                } else if let Some(last) = cmds.last_mut() {
+                    last.1.push_str(l);
+                }
+            }
+            Block::Console(cmds)
+        };
+        out.push((block, start..end));
+    }
+    out
+}
+
+fn files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut v = Vec::new();
+    for sub in std::fs::read_dir(&dir).unwrap() {
+        let sub = sub.unwrap().path();
+        if sub.is_dir() {
+            for f in std::fs::read_dir(&sub).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().and_then(|e| e.to_str()) == Some("md") {
+                    v.push(f);
+                }
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Runs one file; returns the text it should have and the problems found.
+fn run_file(path: &Path) -> (String, String, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut w = World::beacon();
+    let prelude = w.base().join("prelude.sh");
+    std::fs::write(&prelude, PRELUDE).unwrap();
+    w.extra_env.push(("BASH_ENV".into(), prelude.display().to_string()));
+    if text.contains("as_seat ") {
+        w.tmux_pane();
+    }
+    let mut problems = Vec::new();
+    let mut actual = String::new();
+    let mut last = 0;
+    for (block, range) in parse(&text) {
+        actual.push_str(&text[last..range.start]);
+        last = range.end;
+        match block {
+            Block::Setup(script) => {
+                let out = w.run_pty_merged(&format!("set -e\n{script}"), &w.repo.clone());
+                if !out.is_empty() {
+                    problems.push(format!("{}: setup printed: {out}", path.display()));
+                }
+                actual.push_str(&script);
+            }
+            Block::Console(cmds) => {
+                for (cmd, expected) in cmds {
+                    let got = w.run_pty_merged(&cmd, &w.repo.clone());
+                    if got != expected {
+                        problems.push(format!(
+                            "{}: $ {cmd}\n--- expected\n{expected}--- got\n{got}---",
+                            path.display()
+                        ));
+                    }
+                    // a whole document (not one piped through grep) is validated
+                    if cmd.contains("--json") && got.starts_with('{') {
+                        let doc = got.rsplit_once("exit ").map(|(d, _)| d).unwrap_or(&got);
+                        match serde_json::from_str::<serde_json::Value>(doc) {
+                            Ok(v) => {
+                                if let Err(e) = common::validate(&v) {
+                                    problems.push(format!("{}: $ {cmd}\n{e}", path.display()));
+                                }
+                            }
+                            Err(e) => problems.push(format!("{}: $ {cmd}\nnot one JSON document ({e}):\n{got}", path.display())),
+                        }
+                    }
+                    actual.push_str(&format!("$ {cmd}\n{got}"));
+                }
+            }
+        }
+    }
+    actual.push_str(&text[last..]);
+    (text, actual, problems)
+}
+
+#[test]
+fn transcripts() {
+    let files = files();
+    assert!(!files.is_empty(), "no transcript files");
+    let overwrite = std::env::var_os("TRANSCRIPTS_OVERWRITE").is_some();
+    let mut problems = Vec::new();
+    for f in &files {
+        let (text, actual, p) = run_file(f);
+        if overwrite && text != actual {
+            std::fs::write(f, &actual).unwrap();
+        }
+        problems.extend(p);
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n\n{}", problems.len(), problems.join("\n\n"));
+}
+
+/// With no terminal at all, `team send --list` is refused with the spec's sentence, before
+/// anything else, and writes nothing.
+#[test]
+fn no_terminal_is_refused_before_list() {
+    let w = World::beacon();
+    let r = w.team_no_tty(&["send", "--list"]);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "team send: only the owner or a seat the send admission admits runs this, from a terminal outside herdr or its own pane\n"
+    );
+    assert_eq!(r.code, 1);
+    let r = w.team_no_tty(&["send", "--list", "--json"]);
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    common::validate(&doc).unwrap();
+    assert_eq!(doc["error"]["id"], "send.refused");
+    assert!(!w.repo.join(".agents/team.log").exists());
+    // the same run with a terminal lists
+    let r = w.team(&["send", "--list"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.ends_with("2 seats\n"));
+}
