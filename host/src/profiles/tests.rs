@@ -277,6 +277,21 @@ fn a_cache_file_others_can_write_is_not_trusted() {
 }
 
 #[test]
+fn a_precompiled_artifact_from_a_user_is_never_accepted() {
+    let w = World::new();
+    w.host.load("codex", &no_pins()).unwrap();
+    // Our own cached native code, handed back as if it were a profile: refused, not run.
+    let cwasm = fs::read(cache_files(&w).remove(0)).unwrap();
+    let p = w.file("codex.cwasm", &cwasm);
+    let e = w.host.load_file(&p).err().expect("refused").message;
+    assert!(e.contains("not a valid WebAssembly component"), "{e}");
+    w.drop_in("codex", "9.0.0.wasm", &cwasm);
+    let listed = w.host.available();
+    let a = listed.iter().find(|a| a.version == "9.0.0").unwrap();
+    assert!(a.validity.as_ref().unwrap_err().contains("not a valid WebAssembly component"), "{a:?}");
+}
+
+#[test]
 fn the_key_covers_the_component_bytes() {
     let w = World::new();
     w.host.load("codex", &no_pins()).unwrap();
