@@ -54,6 +54,18 @@ pub enum CacheUse {
     Uncached,
 }
 
+impl CacheUse {
+    /// `hit`, `miss`, `replaced` or `uncached`, for `--json`.
+    pub fn word(self) -> &'static str {
+        match self {
+            CacheUse::Hit => "hit",
+            CacheUse::Miss => "miss",
+            CacheUse::Replaced => "replaced",
+            CacheUse::Uncached => "uncached",
+        }
+    }
+}
+
 /// The cache for one engine.
 pub struct Cache {
     root: PathBuf,

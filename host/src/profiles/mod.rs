@@ -336,6 +336,11 @@ fn could_not_read(e: wasmtime::Error) -> TeamError {
             let m = format!("{e:#}");
             // The deny-all linker's stubs say "unknown import: `x` has not been defined".
             match m.strip_prefix("unknown import: `").and_then(|r| r.split_once("` has not been defined")) {
+                // Rust std's panic path reads the environment, then writes to stderr, then
+                // aborts: the first of those is where a panicking profile stops.
+                Some((name, _)) if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"].iter().any(|p| name.starts_with(p)) => {
+                    format!("it called `{name}`, which the host does not give profiles (a Rust profile does this when it panics)")
+                }
                 Some((name, _)) => format!("it called `{name}`, which the host does not give profiles"),
                 None => m,
             }
