@@ -202,8 +202,11 @@ impl<'a> View<'a> {
             };
             rows.push(Row::new(text, if styled { raw } else { "" }, i, &screen.styled));
         }
-        let widest = rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0);
-        let cols = if screen.cols > 0 { screen.cols as usize } else { widest };
+        let cols = if screen.cols > 0 {
+            screen.cols as usize
+        } else {
+            rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0)
+        };
         View { rows, title: screen.title.trim_end_matches(['\n', '\r']).to_string(), cols, styled }
     }
 
