@@ -158,6 +158,15 @@ fn refusal(e: std::io::Error) -> TeamError {
 
 fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
     let config = crate::paths::config_dir();
+    // A place the run names itself must be there: reading nothing from it would look like
+    // an empty feed.
+    for (flag, p) in [("--audit", &args.audit), ("--briefs", &args.briefs)] {
+        if let Some(p) = p {
+            if std::fs::symlink_metadata(p).is_err() {
+                return Err(TeamError::usage(format!("{flag} {}: no such file or folder", p.display())));
+            }
+        }
+    }
     let loaded = if args.all { None } else { crate::team_file::find(cwd)? };
     let mut s = Scope::default();
     match &loaded {

@@ -38,7 +38,8 @@ pub fn classify(screen: &Screen) -> Reading {
     if let Some(why) = profile_kit::exit_sign(&v) {
         return reading(State::Exited, Composer::Unreadable, None, why);
     }
-    if v.contains("Error: API key required") {
+    // Printed alone on an otherwise empty screen, just before the process exits.
+    if v.bottom_nonempty(6).len() < 6 && v.contains("Error: API key required") {
         return reading(State::Exited, Composer::Unreadable, None, "grok-cli printed `API key required`, which it does just before exiting");
     }
     let Some((top, bottom)) = composer_box(&v) else {

@@ -3,9 +3,9 @@
 //! composer box").
 //!
 //! Cost: building a view is cheap — the text comes from the plain rows (borrowed). Styles cost
-//! only when asked: the first style question scans the styled rows' escapes once to learn the
-//! SGR state each row starts in (tmux carries it from row to row), and a row's cells are parsed
-//! only when a profile asks about that row (the composer, a handful of rows).
+//! only when asked, and only for the row asked about (the composer, a handful of rows): its
+//! cells are parsed from its styled row, starting from the SGR state tmux carried into it,
+//! which is read backwards from the rows above until a reset decides it.
 //!
 //! Invariant: `Row::text` and `Row::cells()` hold the same characters in the same order (char
 //! index `i` of the text is `cells()[i]`), so a phrase found in the text can be asked for its
@@ -15,7 +15,6 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::rc::Rc;
 
 use crate::ansi::{self, Cell, Style};
 use crate::text;
@@ -29,32 +28,9 @@ pub struct Row<'a> {
     /// The styled source row ("" when none) and its index.
     raw: &'a str,
     index: usize,
-    /// The SGR state each styled row starts in, computed once for the whole screen on the
-    /// first style question (shared by all rows of one view).
-    starts: Rc<StartStates<'a>>,
+    /// All styled rows of the screen: a row's start state is read backwards from them.
+    all: &'a [String],
     cells: OnceCell<Vec<Cell>>,
-}
-
-/// The styled rows and, once asked, the SGR state each starts in.
-#[derive(Debug)]
-struct StartStates<'a> {
-    styled: &'a [String],
-    states: OnceCell<Vec<Style>>,
-}
-
-impl StartStates<'_> {
-    fn at(&self, i: usize) -> Style {
-        let states = self.states.get_or_init(|| {
-            let mut st = Style::default();
-            let mut out = Vec::with_capacity(self.styled.len());
-            for r in self.styled {
-                out.push(st);
-                ansi::advance_state(r, &mut st);
-            }
-            out
-        });
-        states.get(i).copied().unwrap_or_default()
-    }
 }
 
 /// Trailing ASCII blanks are padding; a trailing U+00A0 is drawn on purpose (Claude's `❯` + NBSP).
@@ -63,8 +39,8 @@ fn trim_pad(s: &str) -> &str {
 }
 
 impl<'a> Row<'a> {
-    fn new(text: Cow<'a, str>, raw: &'a str, index: usize, starts: Rc<StartStates<'a>>) -> Row<'a> {
-        Row { text, raw, index, starts, cells: OnceCell::new() }
+    fn new(text: Cow<'a, str>, raw: &'a str, index: usize, all: &'a [String]) -> Row<'a> {
+        Row { text, raw, index, all, cells: OnceCell::new() }
     }
 
     /// One cell per character of `text`, parsed from the styled row on first use.
@@ -72,7 +48,7 @@ impl<'a> Row<'a> {
         self.cells.get_or_init(|| {
             let n = self.text.chars().count();
             if !self.raw.is_empty() {
-                let mut st = self.starts.at(self.index);
+                let mut st = ansi::state_before(self.all, self.index);
                 let mut cells = ansi::parse_row(self.raw, &mut st);
                 cells.truncate(n);
                 if cells.len() == n && cells.iter().zip(self.text.chars()).all(|(c, t)| c.ch == t) {
@@ -212,7 +188,6 @@ impl<'a> View<'a> {
         let use_plain = !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
         let n = if use_plain { screen.plain.len() } else { screen.styled.len() };
         let mut rows = Vec::with_capacity(n);
-        let starts = Rc::new(StartStates { styled: &screen.styled, states: OnceCell::new() });
         for i in 0..n {
             let raw: &str = screen.styled.get(i).map(|s| s.as_str()).unwrap_or("");
             let text: Cow<'a, str> = if use_plain {
@@ -225,10 +200,13 @@ impl<'a> View<'a> {
             } else {
                 Cow::Owned(trim_pad(&ansi::strip(raw)).to_string())
             };
-            rows.push(Row::new(text, if styled { raw } else { "" }, i, starts.clone()));
+            rows.push(Row::new(text, if styled { raw } else { "" }, i, &screen.styled));
         }
-        let widest = rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0);
-        let cols = if screen.cols > 0 { screen.cols as usize } else { widest };
+        let cols = if screen.cols > 0 {
+            screen.cols as usize
+        } else {
+            rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0)
+        };
         View { rows, title: screen.title.trim_end_matches(['\n', '\r']).to_string(), cols, styled }
     }
 
