@@ -292,6 +292,28 @@ fn a_precompiled_artifact_from_a_user_is_never_accepted() {
 }
 
 #[test]
+fn a_description_is_read_from_the_cache_without_running_wasm() {
+    let w = World::new();
+    let (d, src) = w.host.description("codex", &no_pins()).unwrap();
+    assert_eq!((d.id.as_str(), src), ("codex", Source::Bundled));
+    // Remove the compiled code: a second read must not compile (or need) it.
+    for f in cache_files(&w) {
+        fs::remove_file(f).unwrap();
+    }
+    let (again, _) = w.host.description("codex", &no_pins()).unwrap();
+    assert_eq!(again, d);
+    assert!(cache_files(&w).is_empty(), "no compile for a cached description");
+    // A dropped-in file of the same version wins and is read through the same cache.
+    let codex = bundled("codex");
+    let path = w.drop_in("codex", &format!("{}.wasm", codex.version), codex.bytes);
+    assert_eq!(w.host.description("codex", &no_pins()).unwrap().1, Source::Path(path));
+    assert!(cache_files(&w).is_empty());
+    // An invalid candidate is never cached as valid.
+    w.drop_in("codex", "9.9.9.wasm", codex.bytes);
+    assert_eq!(w.host.description("codex", &no_pins()).unwrap().0.version, codex.version);
+}
+
+#[test]
 fn the_key_covers_the_component_bytes() {
     let w = World::new();
     w.host.load("codex", &no_pins()).unwrap();
