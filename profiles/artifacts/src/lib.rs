@@ -55,6 +55,47 @@ mod tests {
     }
 
     #[test]
+    fn descriptions_say_what_the_issue_measured() {
+        let by_id = |id: &str| -> profile_kit::Description {
+            match id {
+                "claude-code" => profile_claude_code::describe(),
+                "codex" => profile_codex::describe(),
+                "cursor" => profile_cursor::describe(),
+                "agy" => profile_agy::describe(),
+                "grok-cli" => profile_grok_cli::describe(),
+                "grok" => profile_grok::describe(),
+                other => panic!("{other}"),
+            }
+        };
+        for b in BUNDLED {
+            let d = by_id(b.id);
+            assert_eq!(d.native_channel, b.id == "claude-code", "{}: only Claude Code carries the native channel", b.id);
+            assert!(!d.has_compose, "{}", b.id);
+            assert!(d.max_trigger >= 100, "{}", b.id);
+            assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);
+            for p in &d.transcript_patterns {
+                assert!(p.starts_with("{home}/") && p.rsplit('/').next().unwrap().contains('*'), "{}: {p}", b.id);
+            }
+        }
+        let codex = by_id("codex");
+        assert!(codex.enter_pause_ms >= 50, "Codex turns a same-burst Enter into a newline");
+        assert!(codex.queues_while_working);
+        let claude = by_id("claude-code");
+        assert!(claude.queues_while_working);
+        for w in ["!", "/"] {
+            assert!(claude.forbidden_starts.iter().any(|f| f == w), "claude-code must refuse `{w}`");
+        }
+        assert_eq!(claude.transcript_patterns, ["{home}/.claude/projects/{cwd-dashed}/*.jsonl"]);
+        assert_eq!(codex.transcript_patterns, ["{home}/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl"]);
+        let grok_cli = by_id("grok-cli");
+        assert!(!grok_cli.queues_while_working, "grok-cli starts a second turn at once");
+        for w in ["ls", "cat", "cd", "echo", "rm"] {
+            assert!(grok_cli.forbidden_starts.iter().any(|f| f == w), "grok-cli runs `{w} …` as a shell command");
+        }
+        assert!(grok_cli.transcript_patterns.is_empty(), "grok-cli keeps no history");
+    }
+
+    #[test]
     fn every_artifact_is_a_component_with_its_digest() {
         if std::env::var("TEAM_SKIP_WASM_BUILD").is_ok() {
             return;

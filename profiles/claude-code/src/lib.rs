@@ -201,19 +201,18 @@ fn dialog_title(v: &View, region: &[usize], matched: usize) -> String {
     v.rows[matched].trimmed().to_string()
 }
 
-/// Claude Code 2.1 collapses a read into `Read 1 file` without its name, so the screen proves a
-/// read only in the older form: a `Read(<path naming the id>)` tool row whose result row
+/// Claude Code 2.1 collapses a read into `Read 1 file` without its name, so the screen (visible
+/// rows and scrollback) proves a read only in the older form: a `Read(<path naming the id>)` tool row whose result row
 /// (`⎿  Read N lines`) follows. A permission dialog naming the file is a request, not proof.
 pub fn shows_drop_read(screen: &Screen, id: &str, _trigger: &str) -> bool {
     if id.is_empty() {
         return false;
     }
-    let v = View::new(screen);
-    for (i, r) in v.rows.iter().enumerate() {
-        if r.text.contains("Read(") && r.text.contains(id) {
-            let next = v.rows[i + 1..].iter().find(|r| !r.is_blank());
-            if let Some(n) = next {
-                if n.text.contains('⎿') && n.text.contains("Read ") && n.text.contains("line") {
+    let rows = profile_kit::row_texts(screen);
+    for (i, r) in rows.iter().enumerate() {
+        if r.contains("Read(") && r.contains(id) {
+            if let Some(n) = rows[i + 1..].iter().find(|r| !r.trim().is_empty()) {
+                if n.contains('⎿') && n.contains("Read ") && n.contains("line") {
                     return true;
                 }
             }

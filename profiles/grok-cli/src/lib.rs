@@ -138,11 +138,10 @@ pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
     if id.is_empty() {
         return false;
     }
-    let v = View::new(screen);
     let trig = profile_kit::text::squash(trigger);
-    v.rows.iter().any(|r| {
-        let t = r.trimmed();
-        t.starts_with("Contents of ") && t.contains(id) && (trig.is_empty() || !profile_kit::text::squash(t).contains(&trig))
+    profile_kit::row_texts(screen).iter().any(|r| {
+        let t = profile_kit::text::trim(r);
+        t.starts_with("Contents of ") && t.contains(id) && !profile_kit::is_echo(t, &trig)
     })
 }
 
