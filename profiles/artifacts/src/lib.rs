@@ -55,6 +55,33 @@ mod tests {
     }
 
     #[test]
+    fn every_fixture_has_a_profile_and_reads_as_its_meta_says_natively() {
+        use profile_kit::fixtures;
+        let all = fixtures::all().unwrap();
+        let mut failures = Vec::new();
+        let mut per_cli = std::collections::BTreeMap::<String, usize>::new();
+        for f in &all {
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "cursor" => profile_cursor::classify,
+                "agy" => profile_agy::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                "grok" => profile_grok::classify,
+                other => panic!("{}: no profile reads cli {other:?}", f.label()),
+            };
+            failures.extend(fixtures::conformance(std::slice::from_ref(f), classify));
+            *per_cli.entry(f.cli.clone()).or_default() += 1;
+        }
+        assert!(failures.is_empty(), "{} of {} misread:\n{}", failures.len(), all.len(), failures.join("\n"));
+        // Every profile is specified by screens; the three real CLIs by real ones.
+        for b in BUNDLED {
+            assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
+        }
+        assert_eq!(all.iter().filter(|f| !f.synthetic).count(), 135, "{per_cli:?}");
+    }
+
+    #[test]
     fn descriptions_say_what_the_issue_measured() {
         let by_id = |id: &str| -> profile_kit::Description {
             match id {
