@@ -194,8 +194,21 @@ fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
     // The next call runs on a fresh instance: it answers (or traps again) without a crash.
     let again = prof.classify(&s).unwrap_err();
     assert_eq!(again.message, e.message);
-    // describe() ran on the first instance at load; a fresh one still serves other calls.
-    let _ = prof.transcript_shows_drop_read(&[], "x");
+    // A call that does not trap is served by a fresh instance.
+    assert!(!prof.transcript_shows_drop_read(&[], "x").unwrap());
+    assert!(prof.live.is_some());
+}
+
+#[test]
+fn after_an_interrupt_the_next_call_gets_a_fresh_instance_and_a_full_budget() {
+    let w = World::new();
+    let p = w.file("loop.wasm", profile_artifacts::hostile::ENDLESS_LOOP);
+    let mut prof = w.host.load_file(&p).unwrap();
+    let s = Screen::from_ansi("x\n", "");
+    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
+    assert!(prof.live.is_none());
+    assert!(!prof.shows_drop_read(&s, "id", "trigger").unwrap());
+    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
 }
 
 #[test]
