@@ -82,6 +82,27 @@ mod tests {
     }
 
     #[test]
+    fn plain_rows_alone_read_the_same() {
+        // A multiplexer may give text only: placeholders are then recognised by their words.
+        use profile_kit::fixtures;
+        let mut failures = Vec::new();
+        for f in fixtures::all().unwrap().iter().filter(|f| !f.synthetic) {
+            let mut s = f.screen.clone();
+            s.styled.clear();
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                _ => continue,
+            };
+            if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
+                failures.push(format!("{}: {m}", f.label()));
+            }
+        }
+        assert!(failures.is_empty(), "{} misread from plain rows:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    #[test]
     fn descriptions_say_what_the_issue_measured() {
         let by_id = |id: &str| -> profile_kit::Description {
             match id {
