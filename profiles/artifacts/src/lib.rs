@@ -82,6 +82,91 @@ mod tests {
     }
 
     #[test]
+    fn plain_rows_alone_read_the_same() {
+        // A multiplexer may give text only: placeholders are then recognised by their words.
+        use profile_kit::fixtures;
+        let mut failures = Vec::new();
+        for f in fixtures::all().unwrap().iter().filter(|f| !f.synthetic) {
+            let mut s = f.screen.clone();
+            s.styled.clear();
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                _ => continue,
+            };
+            if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
+                failures.push(format!("{}: {m}", f.label()));
+            }
+        }
+        assert!(failures.is_empty(), "{} misread from plain rows:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    /// A row re-encoded the way herdr 0.7.1's `pane read --format ansi` writes it: every styled
+    /// run as `ESC[0m ESC[<attrs>m … ESC[0m`, no state carried between rows.
+    fn herdr_row(cells: &[profile_kit::ansi::Cell]) -> String {
+        use profile_kit::ansi::{Color, Style};
+        fn color(c: Color, base: u16, out: &mut Vec<String>) {
+            match c {
+                Color::Default => {}
+                Color::Idx(i) if i < 8 => out.push((base + i as u16).to_string()),
+                Color::Idx(i) => out.push(format!("{};5;{i}", base + 8)),
+                Color::Rgb(r, g, b) => out.push(format!("{};2;{r};{g};{b}", base + 8)),
+            }
+        }
+        let attrs = |st: &Style| {
+            let mut a = Vec::new();
+            for (on, code) in [(st.bold, "1"), (st.faint, "2"), (st.italic, "3"), (st.underline, "4"), (st.reverse, "7")] {
+                if on {
+                    a.push(code.to_string());
+                }
+            }
+            color(st.fg, 30, &mut a);
+            color(st.bg, 40, &mut a);
+            a.join(";")
+        };
+        let mut out = String::new();
+        let mut i = 0;
+        while i < cells.len() {
+            let st = cells[i].style;
+            let j = cells[i..].iter().position(|c| c.style != st).map(|k| i + k).unwrap_or(cells.len());
+            let text: String = cells[i..j].iter().map(|c| c.ch).collect();
+            if st == Style::default() {
+                out.push_str(&text);
+            } else {
+                out.push_str(&format!("\x1b[0m\x1b[{}m{text}\x1b[0m", attrs(&st)));
+            }
+            i = j;
+        }
+        out
+    }
+
+    #[test]
+    fn every_real_screen_reads_the_same_in_herdr_ansi_form() {
+        use profile_kit::fixtures;
+        let mut failures = Vec::new();
+        for f in fixtures::all().unwrap().iter().filter(|f| !f.synthetic) {
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                _ => continue,
+            };
+            let mut s = f.screen.clone();
+            let cells = profile_kit::ansi::parse_rows(&f.screen.styled);
+            s.styled = cells.iter().map(|c| herdr_row(c)).collect();
+            // The re-encoding keeps every cell's style (so faint placeholders are still faint).
+            assert_eq!(profile_kit::ansi::parse_rows(&s.styled), cells, "{}", f.label());
+            // herdr's text form trims trailing spaces, like capture-pane -p.
+            s.plain = s.plain.iter().map(|r| r.trim_end_matches(' ').to_string()).collect();
+            if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
+                failures.push(format!("{}: {m}", f.label()));
+            }
+        }
+        assert!(failures.is_empty(), "{} misread in herdr's form:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    #[test]
     fn descriptions_say_what_the_issue_measured() {
         let by_id = |id: &str| -> profile_kit::Description {
             match id {

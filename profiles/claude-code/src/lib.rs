@@ -251,6 +251,17 @@ mod tests {
     }
 
     #[test]
+    fn without_a_title_every_fixture_still_reads_the_same_state() {
+        // 2.1.295+ never shows work in the title, and a multiplexer may give none: the screen must do.
+        for f in fixtures::for_cli("claude-code").unwrap() {
+            let mut s = f.screen.clone();
+            s.title.clear();
+            let r = classify(&s);
+            assert_eq!(r.state.word(), f.expect.state, "{} without its title: {:?} ({})", f.label(), r.state, r.why);
+        }
+    }
+
+    #[test]
     fn transcript_proof_is_the_tool_result_not_the_request() {
         let path = fixtures::transcripts_dir().join("claude-code-2.1.197/read-drop-file.jsonl");
         let rows: Vec<String> = std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect();
