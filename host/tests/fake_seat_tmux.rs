@@ -130,6 +130,23 @@ fn codex_takes_the_line_and_shows_the_drop_read() {
 }
 
 #[test]
+fn typed_text_arrives_byte_for_byte_whatever_tmux_would_parse() {
+    let w = TmuxWorld::start("t13", &[SeatSpec::new("lead", "claude-code", "clears-without-working")]);
+    let m = adapter(&w);
+    let p = m.locate("t13", "lead").unwrap();
+    let texts = ["hello;", ";", "x\\;", "a ; b", "-n", "--", "#{pane_id}", "Enter", "C-c", "é → ❯ ✓", "$HOME `id`"];
+    let mut want = Vec::new();
+    for t in texts {
+        m.type_text(&p, t).unwrap();
+        want.extend_from_slice(t.as_bytes());
+        assert!(w.wait_until(SECS5, || w.log("lead") == want), "{t:?}: got {:?}", String::from_utf8_lossy(&w.log("lead")));
+    }
+    m.press_enter(&p).unwrap();
+    want.push(b'\r');
+    assert!(w.wait_until(SECS5, || w.log("lead") == want));
+}
+
+#[test]
 fn plain_rows_match_tmux_plain_capture() {
     let w = TmuxWorld::start("t2", &[SeatSpec::new("lead", "claude-code", "takes-line")]);
     let m = adapter(&w);
@@ -304,6 +321,7 @@ fn draft_placeholder_and_already_working_start_as_said() {
     assert!(has(&c, "  ❯ Read q/r/s3 please"), "queued under the spinner: {:#?}", c.plain);
     let c = read_until(&m, &busy, |c| has(c, "Read 1 file"));
     assert!(has(&c, "Read 1 file"));
+    assert!(has(&c, "❯ Read q/r/s3 please"), "the queued line is echoed when taken: {:#?}", c.plain);
     assert_eq!(c.title, "✳ Claude Code");
 
     let cbusy = m.locate("t8", "cbusy").unwrap();
@@ -365,6 +383,9 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let fake = procs.iter().find(|pr| pr.name == "team").unwrap_or_else(|| panic!("{procs:#?}"));
     assert_eq!(fake.cwd.as_deref(), Some(seat.cwd.canonicalize().unwrap().as_path()));
     assert_eq!(fake.home.as_deref(), Some(seat.home.as_path()));
+    // herdr would watch it as codex: HERDR_AGENT is in the environment herdr reads
+    let environ = std::fs::read(format!("/proc/{}/environ", fake.pid)).unwrap();
+    assert!(environ.split(|b| *b == 0).any(|kv| kv == b"HERDR_AGENT=codex"));
 }
 
 #[test]

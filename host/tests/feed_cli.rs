@@ -224,6 +224,21 @@ fn json_is_one_team_feed_document() {
 }
 
 #[test]
+fn a_named_audit_or_briefs_place_that_is_not_there_is_a_usage_error() {
+    let w = world();
+    let o = w.feed(&["--audit", "/nonexistent/audit.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stdout), "");
+    assert_eq!(text(&o.stderr), "team feed: --audit /nonexistent/audit.jsonl: no such file or folder\n");
+    let o = w.feed(&["--briefs", "/nonexistent", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stderr), "");
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_valid("error.schema.json", &doc);
+    assert_eq!(doc["error"]["id"], "feed.usage");
+}
+
+#[test]
 fn follow_with_json_is_a_usage_error_without_a_document() {
     let w = world();
     let o = w.feed(&["--follow", "--json"]);

@@ -201,6 +201,9 @@ fn explain_json_carries_the_reading_and_the_profile() {
     assert_eq!(doc["profile"]["version"], bundled("codex").version);
     assert_eq!(doc["profile"]["source"], "bundled");
     assert!(doc["why"].as_str().is_some_and(|w| !w.is_empty()));
+    // Only the profile the command needed was compiled and cached.
+    let cached: Vec<_> = fs::read_dir(w.path("cache/profiles/48.0.8")).unwrap().collect();
+    assert_eq!(cached.len(), 1);
 
     let o = w.team_cmd(&[
         "profile",

@@ -22,6 +22,9 @@
 //! Codex's paste-burst rule is reproduced: an Enter that arrives within 30 ms of typed text
 //! (or in the same read) becomes a newline in the composer, as the real CLI does.
 //!
+//! Under herdr, the seat is watched as the CLI it draws: it runs with `HERDR_AGENT=<label>`
+//! (re-executing itself once to set it), which herdr 0.7.1 reads from `/proc/<pid>/environ`.
+//!
 //! Invariant: with `--log <file>`, every byte received is appended to the file before it is
 //! acted on (unbuffered, `O_APPEND`), so a test can assert exactly what was typed and that
 //! nothing reached a dialog or a draft.
@@ -127,6 +130,21 @@ fn run_inner(args: Args) -> Result<(), String> {
         Cli::Codex => "codex",
         Cli::Cursor => "cursor",
     };
+    // herdr names an agent from its process (or from `HERDR_AGENT` in its environment, read
+    // from /proc): a fake seat runs as `team`, so it re-executes itself once with the label
+    // of the CLI it draws, and herdr then watches it as that CLI.
+    let label = match cli {
+        Cli::Claude => "claude",
+        Cli::Codex => "codex",
+        Cli::Cursor => "cursor",
+    };
+    if std::env::var("HERDR_AGENT").ok().as_deref() != Some(label) {
+        if let Ok(exe) = std::env::current_exe() {
+            use std::os::unix::process::CommandExt;
+            let err = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("HERDR_AGENT", label).exec();
+            return Err(format!("cannot re-execute the fake seat: {err}"));
+        }
+    }
     if let Mode::Dialog(k) = &mode {
         if screens::dialog(cli_id, k).is_none() {
             return Err(format!("{cli_id} has no captured {k} dialog"));
@@ -508,11 +526,12 @@ impl Seat {
     /// The turn ends: the rows that show the drop being read, then idle (or the next queued line).
     fn finish_turn(&mut self) {
         let Phase::Working { line, .. } = std::mem::replace(&mut self.phase, Phase::Idle) else { return };
+        let echoed = usize::from(line.is_some());
         let mut lines: Vec<String> = line.into_iter().collect();
         lines.append(&mut self.queued);
-        if self.cli == Cli::Claude && lines.len() > 1 {
-            // Claude took the queued lines into the turn: echo them now.
-            for l in &lines[1..] {
+        if self.cli == Cli::Claude {
+            // Claude takes the queued lines when the turn ends: echo them now.
+            for l in &lines[echoed..] {
                 self.history.push(vec![screens::claude_echo(l)]);
             }
         }

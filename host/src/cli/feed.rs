@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `team feed`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Only the events this seat sent or received.
+    /// Only the events this seat sent or received (its name, or @<nickname> in a checkout).
     #[arg(long, value_name = "name")]
     seat: Option<String>,
     /// Only the last <n> events.
@@ -78,6 +78,19 @@ struct Scope {
     dirs: Vec<(Option<String>, PathBuf)>,
     briefs: Option<PathBuf>,
     audits: Vec<PathBuf>,
+    /// (nickname, seat name) of the team file's seats, for `--seat @<nickname>`.
+    nicknames: Vec<(String, String)>,
+}
+
+impl Scope {
+    /// The seat name `--seat` means: `@<nickname>` of a seat of the team file is that
+    /// seat; anything else is taken as written.
+    fn seat_name(&self, seat: &str) -> String {
+        seat.strip_prefix('@')
+            .and_then(|n| self.nicknames.iter().find(|(nick, _)| nick == n))
+            .map(|(_, name)| name.clone())
+            .unwrap_or_else(|| seat.to_string())
+    }
 }
 
 fn feed(args: &Args) -> outcome::Result<i32> {
@@ -89,7 +102,8 @@ fn feed(args: &Args) -> outcome::Result<i32> {
         let read = read(&scope)?;
         let mut events: Vec<Event> = read.events;
         if let Some(seat) = &args.seat {
-            events.retain(|e| e.involves(seat));
+            let seat = scope.seat_name(seat);
+            events.retain(|e| e.involves(&seat));
         }
         if args.follow {
             let keys = keys(&events);
@@ -144,6 +158,15 @@ fn refusal(e: std::io::Error) -> TeamError {
 
 fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
     let config = crate::paths::config_dir();
+    // A place the run names itself must be there: reading nothing from it would look like
+    // an empty feed.
+    for (flag, p) in [("--audit", &args.audit), ("--briefs", &args.briefs)] {
+        if let Some(p) = p {
+            if std::fs::symlink_metadata(p).is_err() {
+                return Err(TeamError::usage(format!("{flag} {}: no such file or folder", p.display())));
+            }
+        }
+    }
     let loaded = if args.all { None } else { crate::team_file::find(cwd)? };
     let mut s = Scope::default();
     match &loaded {
@@ -151,6 +174,8 @@ fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
             s.team = Some((l.file.project.clone(), l.file.session.clone()));
             s.dirs.push((None, history::project_dir(&l.file.project, &l.root)));
             s.briefs = Some(args.briefs.clone().unwrap_or_else(|| l.root.join("briefs")));
+            s.nicknames =
+                l.file.seats.iter().filter_map(|seat| Some((seat.nickname.clone()?, seat.name.clone()))).collect();
         }
         None => {
             s.dirs = project_dirs(&config).map_err(refusal)?;
@@ -611,6 +636,14 @@ not json
         assert_eq!(e.detail_cell(), "claude-keeper-to-gpt-reviewer.md: # Review the gate");
         assert_eq!(e.to_json(false)["body"], "\n# Review the gate\n\nDetails.\n");
         assert!(read_briefs(&d.path().join("absent")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn seat_filter_reads_a_nickname_of_the_file() {
+        let s = Scope { nicknames: vec![("agamemnon".into(), "claude-keeper".into())], ..Default::default() };
+        assert_eq!(s.seat_name("@agamemnon"), "claude-keeper");
+        assert_eq!(s.seat_name("claude-keeper"), "claude-keeper");
+        assert_eq!(s.seat_name("@nobody"), "@nobody");
     }
 
     #[test]

@@ -299,7 +299,7 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
             "profile": profile.as_ref().map(|p| {
                 let d = p.describe();
                 json!({
-                    "id": d.id, "version": d.version, "sha256": p.sha256(),
+                    "id": d.id, "version": d.version, "sha256": p.sha256(), "cache": p.cache_use().word(),
                     "interface": crate::profiles::v0_1::EXPORT,
                     "clis": d.clis, "process_names": d.process_names, "native_channel": d.native_channel,
                     "max_trigger": d.max_trigger, "working_hints": d.working_hints, "enter_pause_ms": d.enter_pause_ms,

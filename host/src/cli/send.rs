@@ -138,6 +138,9 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
         None if a.message.is_empty() => return Err(usage("a message is required: words after the seat, or --file <path>")),
         None => a.message.join(" "),
     };
+    if body.trim().is_empty() {
+        return Err(usage("the message is empty: nothing to send"));
+    }
     Ok(Ask::Send { target, body, wait: a.wait })
 }
 
@@ -184,12 +187,14 @@ pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
     let project = reg.project_order(&project_key).map(|v| v.as_slice());
     let team_level = team.file.as_ref().and_then(|f| f.delivery_order.as_deref());
     let seat_level = seat.file_seat.as_ref().and_then(|s| s.delivery_order.as_deref());
-    legs::order_in_force(&[("entity", entity), ("project", project), ("team", team_level), ("seat", seat_level)])
+    let [e, p, t, s] = legs::LEVELS;
+    legs::order_in_force(&[(e, entity), (p, project), (t, team_level), (s, seat_level)])
 }
 
-/// Whether a seat's CLI has a compose module. The profiles port answers this once it lands;
-/// until then no bundled profile is known here to compose, so every seat lists as typed or
-/// socket. (seam: profiles::has_compose)
+/// Whether a seat's CLI has a compose module. Every bundled profile describes itself with
+/// `has_compose: false` (profiles/*/src/describe.rs), and answering for a dropped-in one
+/// means loading its component — a cost `--list` does not pay yet, so such a seat lists as
+/// typed. (seam: ask `profiles::ProfileHost` once a cheap description read exists)
 fn has_compose(_cli: &str) -> bool {
     false
 }
@@ -273,7 +278,7 @@ fn deliver_typed(d: &Decision, body: &str) -> RunResult {
         let (spec_w, resolved) = d.target.spec_and_resolved();
         let line = MessageLine {
             ts: crate::clock::now_iso(),
-            from: d.caller.from_name(),
+            from: from_of(d),
             to: seat.clone(),
             body: text.clone(),
             id: id.clone(),
@@ -674,6 +679,7 @@ mod tests {
         assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1", "--timeout", "5"]).starts_with("--wait and --timeout"));
         assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1.5"]).starts_with("--ms takes a whole number"));
         assert!(usage_msg(&["x"]).starts_with("a message is required"));
+        assert!(usage_msg(&["x", " "]).starts_with("the message is empty"));
         assert!(usage_msg(&[]).starts_with("a target seat is required"));
         assert!(usage_msg(&["x", "hi", "--channel", "native"]).starts_with("--channel and --ms go with --record"));
     }

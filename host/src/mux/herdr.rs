@@ -1,6 +1,7 @@
 //! The herdr adapter (herdr ≥ 0.7.1): a seat is the agent named `<seat>` in the session.
 //!
-//! Every call is `herdr --session <session> …` (text after `--`), through the [`Runner`] seam:
+//! Every call is `herdr --session <session> …`, through the [`Runner`] seam (the text to type
+//! is one argument and NOT after a `--`: herdr 0.7.1 would type the `--`; see `type_text`):
 //! - locate: `agent get <seat>` (the answer's `name` must be the seat: herdr also resolves a
 //!   target by label or pane id, which is not a seat), then `pane process-info --pane <pane>`
 //!   for the shell pid;
@@ -12,7 +13,7 @@
 //!   CLI answers `agent_explain_unavailable`: no title);
 //! - size: TIOCGWINSZ on the shell's terminal (herdr reports no PTY size; its layout rect is
 //!   the cell area, a column wider than the PTY); failing that, the content's extent;
-//! - typing: `pane send-text <pane> -- <text>` (no Enter, no bracketed paste), Enter:
+//! - typing: `pane send-text <pane> <text>` (no Enter, no bracketed paste), Enter:
 //!   `pane send-keys <pane> enter`.
 //!
 //! Errors are parsed from herdr's exact outputs (see `tests/data/herdr-0.7.1/`): API errors are
@@ -118,11 +119,34 @@ impl Herdr {
         }
     }
 
+    /// The agent named `seat`. herdr resolves a target by terminal id, pane id, then name OR
+    /// label in one pass (src/app/terminal_targets.rs), so a seat named like another agent's
+    /// label is "ambiguous": then the agent is found by its pane id (`pane` known) or by name in
+    /// `agent list`.
     fn agent_get(&self, session: &str, seat: &str, pane: &str) -> Result<Value, MuxError> {
         let ctx = Ctx { seat: seat.into(), pane: pane.into() };
-        let out = self.call(session, &["agent", "get", seat], &ctx)?;
-        let doc = parse_json(&out, "agent get")?;
-        let agent = doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?;
+        let agent = match self.call(session, &["agent", "get", seat], &ctx) {
+            Ok(out) => {
+                let doc = parse_json(&out, "agent get")?;
+                doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
+            }
+            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
+                if pane.is_empty() {
+                    let out = self.call(session, &["agent", "list"], &ctx)?;
+                    let doc = parse_json(&out, "agent list")?;
+                    let found = doc
+                        .pointer("/result/agents")
+                        .and_then(Value::as_array)
+                        .and_then(|list| list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned());
+                    found.ok_or_else(|| MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")))?
+                } else {
+                    let out = self.call(session, &["agent", "get", pane], &ctx)?;
+                    let doc = parse_json(&out, "agent get")?;
+                    doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
+                }
+            }
+            Err(e) => return Err(e),
+        };
         // herdr resolves a target by terminal id, name, label or pane id: only a name is a seat.
         if agent.get("name").and_then(Value::as_str) != Some(seat) {
             return Err(MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")));
@@ -141,6 +165,14 @@ impl Herdr {
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
         let out = match self.call(&pane.session, &["agent", "explain", &pane.seat, "--json"], &ctx) {
             Ok(o) => o,
+            // a seat named like another agent's label: explain it by its pane id
+            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
+                match self.call(&pane.session, &["agent", "explain", &pane.id, "--json"], &ctx) {
+                    Ok(o) => o,
+                    Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
+                    Err(e) => return Err(e),
+                }
+            }
             // An exited CLI has no detected agent: herdr has no title rule to explain.
             Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
             Err(e) => return Err(e),
@@ -209,13 +241,25 @@ impl Mux for Herdr {
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        let out = self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx)?;
-        let styled = split_rows(&out.stdout_str());
-        let plain = plain_rows(&styled);
         let lines = RECENT_ROWS.to_string();
-        let out = self.call(&pane.session, &["pane", "read", &pane.id, "--source", "recent", "--lines", &lines], &ctx)?;
-        let recent = split_rows(&out.stdout_str());
-        let title = self.title(pane)?;
+        // The three reads are independent herdr calls: run them side by side, so a read costs
+        // about one call's time (each is a process start plus a server round trip).
+        let (visible, recent, title) = std::thread::scope(|s| {
+            let recent = s.spawn(|| {
+                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "recent", "--lines", &lines], &ctx)
+            });
+            let title = s.spawn(|| self.title(pane));
+            let visible =
+                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx);
+            let panicked = || MuxError::Failed("a herdr read thread panicked".into());
+            let recent = recent.join().unwrap_or_else(|_| Err(panicked()));
+            let title = title.join().unwrap_or_else(|_| Err(panicked()));
+            (visible, recent, title)
+        });
+        let styled = split_rows(&visible?.stdout_str());
+        let plain = plain_rows(&styled);
+        let recent = split_rows(&recent?.stdout_str());
+        let title = title?;
         let (cols, rows) = pane.shell_pid.and_then(self.tty_size).unwrap_or_else(|| {
             let w = plain.iter().map(|r| r.chars().count()).max().unwrap_or(0);
             (w as u32, styled.len() as u32)
@@ -238,8 +282,16 @@ impl Mux for Herdr {
         if text.is_empty() {
             return Ok(());
         }
+        // No `--` before the text: herdr 0.7.1 keeps a `--` in the argv it hands the command
+        // (src/session.rs, configure_from_args) and `pane send-text` joins every word after the
+        // pane id (src/cli/pane.rs), so `-- <text>` would type "-- <text>". The text goes as
+        // ONE argument; only an argument that is itself `--`, `--session` or `--session=…` is
+        // read as herdr's own, and such a text is refused rather than mangled.
+        if text == "--" || text == "--session" || text.starts_with("--session=") {
+            return Err(MuxError::Failed(format!("herdr would read the text {text:?} as its own option; nothing was typed")));
+        }
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        self.call(&pane.session, &["pane", "send-text", &pane.id, "--", text], &ctx).map(|_| ())
+        self.call(&pane.session, &["pane", "send-text", &pane.id, text], &ctx).map(|_| ())
     }
 
     fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError> {

@@ -158,17 +158,23 @@ pub trait Mux {
 /// any `HERDR_*` → herdr); else herdr. An unknown key value is the team file's error to
 /// report; here it falls through to the environment.
 pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
-    match file_choice {
-        Some("tmux") => return Box::new(tmux::Tmux::from_env()),
-        Some("herdr") => return Box::new(herdr::Herdr::from_env()),
-        _ => {}
-    }
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
     // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
-    if (has("TMUX") || has("TEAM_TMUX_SOCKET")) && !has("HERDR_PANE_ID") {
-        return Box::new(tmux::Tmux::from_env());
+    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
+        "tmux" => Box::new(tmux::Tmux::from_env()),
+        _ => Box::new(herdr::Herdr::from_env()),
     }
-    Box::new(herdr::Herdr::from_env())
+}
+
+/// The adapter `choose` picks: the file's word, else tmux when the caller sits in tmux (or
+/// names a tmux server) and not in a herdr pane, else herdr.
+fn choice(file_choice: Option<&str>, in_tmux: bool, in_herdr_pane: bool) -> &'static str {
+    match file_choice {
+        Some("tmux") => "tmux",
+        Some("herdr") => "herdr",
+        _ if in_tmux && !in_herdr_pane => "tmux",
+        _ => "herdr",
+    }
 }
 
 /// What a program run answered.
@@ -289,6 +295,18 @@ mod tests {
         assert_eq!(split_rows("a\r\nb\r\n"), vec!["a", "b"]);
         assert_eq!(split_rows("a\n\nb\n"), vec!["a", "", "b"]);
         assert!(split_rows("").is_empty());
+    }
+
+    #[test]
+    fn the_file_chooses_else_the_caller_s_multiplexer_else_herdr() {
+        assert_eq!(choice(Some("tmux"), false, true), "tmux");
+        assert_eq!(choice(Some("herdr"), true, false), "herdr");
+        assert_eq!(choice(None, true, false), "tmux");
+        assert_eq!(choice(None, true, true), "herdr");
+        assert_eq!(choice(None, false, false), "herdr");
+        assert_eq!(choice(Some("screen"), false, false), "herdr");
+        assert_eq!(choose(Some("tmux")).name(), "tmux");
+        assert_eq!(choose(Some("herdr")).name(), "herdr");
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //! reading of the screen decides. The title is `#{pane_title}`, the size `#{pane_width}` ×
 //! `#{pane_height}`, the shell pid `#{pane_pid}`. The screen is `capture-pane -p -e` (styled);
 //! the plain rows are derived from that same capture (so they never disagree); recent rows are
-//! `capture-pane -p -S -<n>`. Text goes in with `send-keys -l -t <pane> -- <text>`, Enter with its
+//! `capture-pane -p -S -<n>` — the size, title and both captures in ONE tmux call (commands
+//! joined with `;`), so a read is one moment of the pane. Text goes in with `send-keys -l -t <pane> -- <text>` (a final `;` escaped, see
+//! [`literal_arg`]), Enter with its
 //! own `send-keys -t <pane> Enter`.
 //!
 //! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
@@ -133,6 +135,16 @@ fn socket_flag(s: &str) -> Vec<String> {
     }
 }
 
+/// `text` as one tmux argument that tmux passes on unchanged. tmux reads an argument ending in
+/// `;` as a command separator (the `;` dropped) and one ending in `\;` as a literal `;` (the
+/// backslash dropped), so a final `;` gets a backslash in front: `a;` → `a\;`, `a\;` → `a\\;`.
+pub fn literal_arg(text: &str) -> String {
+    match text.strip_suffix(';') {
+        Some(head) => format!("{head}\\;"),
+        None => text.to_string(),
+    }
+}
+
 fn one_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
 }
@@ -217,7 +229,8 @@ impl Mux for Tmux {
         if text.is_empty() {
             return Ok(());
         }
-        self.pane_cmd(pane, "send-keys", &["send-keys", "-l", "-t", &pane.id, "--", text]).map(|_| ())
+        let arg = literal_arg(text);
+        self.pane_cmd(pane, "send-keys", &["send-keys", "-l", "-t", &pane.id, "--", &arg]).map(|_| ())
     }
 
     fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError> {

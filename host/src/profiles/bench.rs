@@ -38,7 +38,10 @@ fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
 #[ignore = "benchmark: run by bench/profiles.sh with --release"]
 fn bench_classify_warm_wasm_vs_native() {
     let dir = tempfile::tempdir().unwrap();
-    let host = ProfileHost::with_dirs(dir.path().join("config"), dir.path().join("cache"));
+    // `TEAM_BENCH_CONFIG=<dir>` measures components dropped in under `<dir>/profiles/` (a
+    // dropped-in file of the bundled version wins the tie), e.g. another guest build.
+    let config = std::env::var_os("TEAM_BENCH_CONFIG").map(std::path::PathBuf::from).unwrap_or(dir.path().join("config"));
+    let host = ProfileHost::with_dirs(config, dir.path().join("cache"));
     type Native = fn(&profile_kit::types::Screen) -> profile_kit::types::Reading;
     let cases: [(&str, &str, &str, Native); 4] = [
         ("codex", "codex-0.171.0", "idle-after-file-read", profile_codex::classify),
@@ -60,6 +63,22 @@ fn bench_classify_warm_wasm_vs_native() {
             let k = std::hint::black_box(&f.screen).clone();
             std::hint::black_box(native(&k));
         });
-        println!("{:<40} {:>10.1} {:>10.1} {:>6.1}x", format!("{d}/{name}"), wasm, nat, wasm / nat);
+        let from = if p.source() == &Source::Bundled { "" } else { " (dropped in)" };
+        println!("{:<40} {:>10.1} {:>10.1} {:>6.1}x{from}", format!("{d}/{name}"), wasm, nat, wasm / nat);
     }
+    // Where the wasm time goes: the fixed cost of one call, and of passing the screen in (a
+    // call whose guest work is nil: an empty id answers false at once).
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "working").unwrap();
+    let s = kit_to_host(&f.screen);
+    let mut p = host.load("codex", &BTreeMap::new()).unwrap();
+    let call = measure(21, 200, || {
+        std::hint::black_box(p.transcript_shows_drop_read(&[], "x").unwrap());
+    });
+    let pass = measure(21, 200, || {
+        std::hint::black_box(p.shows_drop_read(std::hint::black_box(&s), "", "").unwrap());
+    });
+    let clone = measure(21, 200, || {
+        std::hint::black_box(std::hint::black_box(&s).clone());
+    });
+    println!("overhead: call {call:.1} µs, call passing a 120x40 screen {pass:.1} µs, host-side screen clone {clone:.1} µs");
 }

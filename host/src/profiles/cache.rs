@@ -54,6 +54,18 @@ pub enum CacheUse {
     Uncached,
 }
 
+impl CacheUse {
+    /// `hit`, `miss`, `replaced` or `uncached`, for `--json`.
+    pub fn word(self) -> &'static str {
+        match self {
+            CacheUse::Hit => "hit",
+            CacheUse::Miss => "miss",
+            CacheUse::Replaced => "replaced",
+            CacheUse::Uncached => "uncached",
+        }
+    }
+}
+
 /// The cache for one engine.
 pub struct Cache {
     root: PathBuf,
@@ -138,6 +150,36 @@ impl Cache {
             }
         }
         crate::fsx::write_atomic(path, bytes, 0o600)
+    }
+}
+
+/// Where the description of the component with this sha256 is kept:
+/// `<cache>/profiles/describe/<key>.json`, key = sha256 of the `team` version and the
+/// component's sha256. `describe()` runs with no clock, no randomness but a fixed seed and
+/// no input, so its answer is a function of the component bytes alone; it is written only
+/// after the component passed validation, so a hit also says "this component validated".
+pub fn description_path(cache_root: &Path, sha256: &str) -> PathBuf {
+    let mut h = Sha256::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(b"\0");
+    h.update(sha256.as_bytes());
+    cache_root.join("profiles").join("describe").join(format!("{}.json", hex(&h.finalize())))
+}
+
+/// The cached description, when one is there and parses (anything else is a miss).
+pub fn read_description(cache_root: &Path, sha256: &str) -> Option<super::Description> {
+    let p = description_path(cache_root, sha256);
+    crate::fsx::check_ladder(cache_root, &p).ok()?;
+    let text = crate::fsx::read_to_string(&p).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+/// Records a validated component's description (best effort: a cache is optional).
+pub fn write_description(cache_root: &Path, sha256: &str, d: &super::Description) {
+    let p = description_path(cache_root, sha256);
+    let Ok(text) = serde_json::to_string(d) else { return };
+    if crate::fsx::ensure_dirs(cache_root, Path::new("profiles/describe"), 0o700).is_ok() {
+        let _ = crate::fsx::write_atomic(&p, text.as_bytes(), 0o600);
     }
 }
 

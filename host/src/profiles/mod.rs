@@ -189,8 +189,34 @@ impl ProfileHost {
         let d = p.call(|g, s| g.call_describe(s)).map_err(|e| format!("describe() failed: {}", e.message))?;
         let d = description_from(d);
         check_description(&d, expect)?;
+        cache::write_description(&self.cache_root, sha256, &d);
         p.description = d;
         Ok(p)
+    }
+
+    /// What the profile `load(cli, pins)` would use says about itself, read cheaply: from the
+    /// description cache when that component validated before (no wasm compiled or run; a
+    /// dropped-in file is hashed), else by loading it once (which fills the cache).
+    pub fn description(&self, cli: &str, pins: &BTreeMap<String, String>) -> outcome::Result<(Description, Source)> {
+        let all = store::candidates(&self.config, Some(cli));
+        let order = select(&self.config, cli, pins, &all)?;
+        let mut notes = Vec::new();
+        for c in order {
+            let sha = match c.sha256 {
+                Some(s) => Some(s.to_string()),
+                None => c.bytes().ok().map(|b| cache::sha256_hex(&b)),
+            };
+            if let Some(d) = sha.as_deref().and_then(|s| cache::read_description(&self.cache_root, s)) {
+                if check_description(&d, Some((&c.id, &c.version_text))).is_ok() {
+                    return Ok((d, c.source.clone()));
+                }
+            }
+            match self.load_candidate(c) {
+                Ok(p) => return Ok((p.description, p.source)),
+                Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+            }
+        }
+        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
     }
 }
 
@@ -336,6 +362,11 @@ fn could_not_read(e: wasmtime::Error) -> TeamError {
             let m = format!("{e:#}");
             // The deny-all linker's stubs say "unknown import: `x` has not been defined".
             match m.strip_prefix("unknown import: `").and_then(|r| r.split_once("` has not been defined")) {
+                // Rust std's panic path reads the environment, then writes to stderr, then
+                // aborts: the first of those is where a panicking profile stops.
+                Some((name, _)) if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"].iter().any(|p| name.starts_with(p)) => {
+                    format!("it called `{name}`, which the host does not give profiles (a Rust profile does this when it panics)")
+                }
                 Some((name, _)) => format!("it called `{name}`, which the host does not give profiles"),
                 None => m,
             }

@@ -257,15 +257,6 @@ fn split_op(w: &str) -> (&str, &str) {
     ("", w)
 }
 
-/// Picks the highest version among `candidates` that `req` accepts; `None` when none does.
-pub fn best<'a, T>(req: &Requirement, candidates: impl IntoIterator<Item = (&'a Version, T)>) -> Option<T> {
-    candidates
-        .into_iter()
-        .filter(|(v, _)| req.matches(v))
-        .max_by(|a, b| a.0.cmp(b.0))
-        .map(|(_, t)| t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,14 +325,5 @@ mod tests {
         assert!(m("=1.5.0-beta.1", "1.5.0-beta.1"));
         assert!(m(">=1.5.0-beta.1", "1.5.0-beta.2"));
         assert!(!m(">=1.5.0-beta.1", "1.6.0-beta.2"));
-    }
-
-    #[test]
-    fn best_picks_the_highest_satisfying() {
-        let vs = [v("1.4.0"), v("1.4.3"), v("1.5.0"), v("0.9.0")];
-        let req = Requirement::parse("1.4").unwrap();
-        assert_eq!(best(&req, vs.iter().map(|x| (x, x.to_string()))), Some("1.4.3".to_string()));
-        let req = Requirement::parse("2").unwrap();
-        assert_eq!(best(&req, vs.iter().map(|x| (x, ()))), None);
     }
 }

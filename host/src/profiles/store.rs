@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fs::{self, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::pins::Version;
 use super::types::Source;
@@ -158,11 +158,6 @@ pub fn read_component(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut v = Vec::with_capacity(m.len() as usize);
     f.read_to_end(&mut v)?;
     Ok(v)
-}
-
-/// Where dropped-in profiles live: `<config>/profiles`.
-pub fn dropped_in_root(config: &Path) -> PathBuf {
-    config.join("profiles")
 }
 
 #[cfg(test)]

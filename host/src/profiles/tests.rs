@@ -194,8 +194,21 @@ fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
     // The next call runs on a fresh instance: it answers (or traps again) without a crash.
     let again = prof.classify(&s).unwrap_err();
     assert_eq!(again.message, e.message);
-    // describe() ran on the first instance at load; a fresh one still serves other calls.
-    let _ = prof.transcript_shows_drop_read(&[], "x");
+    // A call that does not trap is served by a fresh instance.
+    assert!(!prof.transcript_shows_drop_read(&[], "x").unwrap());
+    assert!(prof.live.is_some());
+}
+
+#[test]
+fn after_an_interrupt_the_next_call_gets_a_fresh_instance_and_a_full_budget() {
+    let w = World::new();
+    let p = w.file("loop.wasm", profile_artifacts::hostile::ENDLESS_LOOP);
+    let mut prof = w.host.load_file(&p).unwrap();
+    let s = Screen::from_ansi("x\n", "");
+    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
+    assert!(prof.live.is_none());
+    assert!(!prof.shows_drop_read(&s, "id", "trigger").unwrap());
+    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
 }
 
 #[test]
@@ -274,6 +287,43 @@ fn a_cache_file_others_can_write_is_not_trusted() {
     fs::remove_file(&f).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &f).unwrap();
     assert_ne!(w.host.load("cursor", &no_pins()).unwrap().cache_use(), CacheUse::Hit);
+}
+
+#[test]
+fn a_precompiled_artifact_from_a_user_is_never_accepted() {
+    let w = World::new();
+    w.host.load("codex", &no_pins()).unwrap();
+    // Our own cached native code, handed back as if it were a profile: refused, not run.
+    let cwasm = fs::read(cache_files(&w).remove(0)).unwrap();
+    let p = w.file("codex.cwasm", &cwasm);
+    let e = w.host.load_file(&p).err().expect("refused").message;
+    assert!(e.contains("not a valid WebAssembly component"), "{e}");
+    w.drop_in("codex", "9.0.0.wasm", &cwasm);
+    let listed = w.host.available();
+    let a = listed.iter().find(|a| a.version == "9.0.0").unwrap();
+    assert!(a.validity.as_ref().unwrap_err().contains("not a valid WebAssembly component"), "{a:?}");
+}
+
+#[test]
+fn a_description_is_read_from_the_cache_without_running_wasm() {
+    let w = World::new();
+    let (d, src) = w.host.description("codex", &no_pins()).unwrap();
+    assert_eq!((d.id.as_str(), src), ("codex", Source::Bundled));
+    // Remove the compiled code: a second read must not compile (or need) it.
+    for f in cache_files(&w) {
+        fs::remove_file(f).unwrap();
+    }
+    let (again, _) = w.host.description("codex", &no_pins()).unwrap();
+    assert_eq!(again, d);
+    assert!(cache_files(&w).is_empty(), "no compile for a cached description");
+    // A dropped-in file of the same version wins and is read through the same cache.
+    let codex = bundled("codex");
+    let path = w.drop_in("codex", &format!("{}.wasm", codex.version), codex.bytes);
+    assert_eq!(w.host.description("codex", &no_pins()).unwrap().1, Source::Path(path));
+    assert!(cache_files(&w).is_empty());
+    // An invalid candidate is never cached as valid.
+    w.drop_in("codex", "9.9.9.wasm", codex.bytes);
+    assert_eq!(w.host.description("codex", &no_pins()).unwrap().0.version, codex.version);
 }
 
 #[test]

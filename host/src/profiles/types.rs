@@ -200,7 +200,7 @@ pub struct Reading {
 }
 
 /// What a profile is and what it knows about its CLI (WIT `description`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Description {
     pub id: String,
     pub version: String,

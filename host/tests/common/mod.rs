@@ -14,6 +14,9 @@
 
 #![allow(dead_code)]
 
+/// A private tmux server with a session of fake seats (`TmuxWorld`).
+pub mod tmux;
+
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;

@@ -30,11 +30,48 @@ pub struct SeatSpec {
     pub transcript: bool,
     pub cols: u32,
     pub rows: u32,
+    /// the seat's working folder (default: `<world>/proj/<name>`), e.g. the team's checkout
+    pub cwd: Option<PathBuf>,
+    /// the seat's HOME (default: `<world>/home/<name>`)
+    pub home: Option<PathBuf>,
+    /// more environment for the fake seat's process
+    pub env: Vec<(String, String)>,
+    /// the pane's `@team-seat` mark (default: the name; `""`: leave the pane unmarked)
+    pub mark: Option<String>,
 }
 
 impl SeatSpec {
     pub fn new(name: &str, cli: &str, mode: &str) -> SeatSpec {
-        SeatSpec { name: name.into(), cli: cli.into(), mode: mode.into(), delay_ms: 600, transcript: false, cols: 120, rows: 40 }
+        SeatSpec {
+            name: name.into(),
+            cli: cli.into(),
+            mode: mode.into(),
+            delay_ms: 600,
+            transcript: false,
+            cols: 120,
+            rows: 40,
+            cwd: None,
+            home: None,
+            env: Vec::new(),
+            mark: None,
+        }
+    }
+    pub fn cwd(mut self, dir: &Path) -> Self {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+    pub fn home(mut self, dir: &Path) -> Self {
+        self.home = Some(dir.to_path_buf());
+        self
+    }
+    pub fn env(mut self, k: &str, v: &str) -> Self {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+    /// Marks the pane `@team-seat <mark>` (`<seat>@<team>` works too); `""` leaves it unmarked.
+    pub fn mark(mut self, mark: &str) -> Self {
+        self.mark = Some(mark.into());
+        self
     }
     pub fn delay(mut self, ms: u64) -> Self {
         self.delay_ms = ms;
@@ -139,8 +176,8 @@ impl TmuxWorld {
 
     /// Starts one more seat in the session.
     pub fn add_seat(&mut self, spec: SeatSpec) -> Seat {
-        let cwd = self.dir.path().join("proj").join(&spec.name);
-        let home = self.dir.path().join("home").join(&spec.name);
+        let cwd = spec.cwd.clone().unwrap_or_else(|| self.dir.path().join("proj").join(&spec.name));
+        let home = spec.home.clone().unwrap_or_else(|| self.dir.path().join("home").join(&spec.name));
         std::fs::create_dir_all(&cwd).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         let log = self.dir.path().join(format!("{}.log", spec.name));
@@ -157,17 +194,26 @@ impl TmuxWorld {
         }
         // `; exec sh` keeps sh the fake's parent (and the pane open after it exits).
         let cmd = format!("{cmd}; exec sh");
-        let out = self.tmux(&[
-            "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", &format!("={}:", self.session), "-n", &spec.name,
-            "-c", cwd.to_str().unwrap(), "-e", &format!("HOME={}", home.display()), &cmd,
-        ]);
+        let target = format!("={}:", self.session);
+        let home_env = format!("HOME={}", home.display());
+        let extra: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut args: Vec<&str> =
+            vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", &target, "-n", &spec.name, "-c", cwd.to_str().unwrap(), "-e", &home_env];
+        for e in &extra {
+            args.extend(["-e", e.as_str()]);
+        }
+        args.push(&cmd);
+        let out = self.tmux(&args);
         assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
         let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
         let win = format!("{pane}");
         let out = self.tmux(&["resize-window", "-t", &win, "-x", &spec.cols.to_string(), "-y", &spec.rows.to_string()]);
         assert!(out.status.success(), "tmux resize-window: {}", String::from_utf8_lossy(&out.stderr));
-        let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &spec.name]);
-        assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
+        let mark = spec.mark.clone().unwrap_or_else(|| spec.name.clone());
+        if !mark.is_empty() {
+            let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &mark]);
+            assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
+        }
         let seat = Seat { spec, pane, cwd, home, log };
         let p = seat.pane.clone();
         let drawn = self.wait_until(Duration::from_secs(10), || !self.capture_plain(&p).trim().is_empty());

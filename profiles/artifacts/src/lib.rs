@@ -55,6 +55,159 @@ mod tests {
     }
 
     #[test]
+    fn every_fixture_has_a_profile_and_reads_as_its_meta_says_natively() {
+        use profile_kit::fixtures;
+        let all = fixtures::all().unwrap();
+        let mut failures = Vec::new();
+        let mut per_cli = std::collections::BTreeMap::<String, usize>::new();
+        for f in &all {
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "cursor" => profile_cursor::classify,
+                "agy" => profile_agy::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                "grok" => profile_grok::classify,
+                other => panic!("{}: no profile reads cli {other:?}", f.label()),
+            };
+            failures.extend(fixtures::conformance(std::slice::from_ref(f), classify));
+            *per_cli.entry(f.cli.clone()).or_default() += 1;
+        }
+        assert!(failures.is_empty(), "{} of {} misread:\n{}", failures.len(), all.len(), failures.join("\n"));
+        // Every profile is specified by screens; the three real CLIs by real ones.
+        for b in BUNDLED {
+            assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
+        }
+        assert_eq!(all.iter().filter(|f| !f.synthetic).count(), 135, "{per_cli:?}");
+    }
+
+    #[test]
+    fn plain_rows_alone_read_the_same() {
+        // A multiplexer may give text only: placeholders are then recognised by their words.
+        use profile_kit::fixtures;
+        let mut failures = Vec::new();
+        for f in fixtures::all().unwrap().iter().filter(|f| !f.synthetic) {
+            let mut s = f.screen.clone();
+            s.styled.clear();
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                _ => continue,
+            };
+            if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
+                failures.push(format!("{}: {m}", f.label()));
+            }
+        }
+        assert!(failures.is_empty(), "{} misread from plain rows:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    /// A row re-encoded the way herdr 0.7.1's `pane read --format ansi` writes it: every styled
+    /// run as `ESC[0m ESC[<attrs>m … ESC[0m`, no state carried between rows.
+    fn herdr_row(cells: &[profile_kit::ansi::Cell]) -> String {
+        use profile_kit::ansi::{Color, Style};
+        fn color(c: Color, base: u16, out: &mut Vec<String>) {
+            match c {
+                Color::Default => {}
+                Color::Idx(i) if i < 8 => out.push((base + i as u16).to_string()),
+                Color::Idx(i) => out.push(format!("{};5;{i}", base + 8)),
+                Color::Rgb(r, g, b) => out.push(format!("{};2;{r};{g};{b}", base + 8)),
+            }
+        }
+        let attrs = |st: &Style| {
+            let mut a = Vec::new();
+            for (on, code) in [(st.bold, "1"), (st.faint, "2"), (st.italic, "3"), (st.underline, "4"), (st.reverse, "7")] {
+                if on {
+                    a.push(code.to_string());
+                }
+            }
+            color(st.fg, 30, &mut a);
+            color(st.bg, 40, &mut a);
+            a.join(";")
+        };
+        let mut out = String::new();
+        let mut i = 0;
+        while i < cells.len() {
+            let st = cells[i].style;
+            let j = cells[i..].iter().position(|c| c.style != st).map(|k| i + k).unwrap_or(cells.len());
+            let text: String = cells[i..j].iter().map(|c| c.ch).collect();
+            if st == Style::default() {
+                out.push_str(&text);
+            } else {
+                out.push_str(&format!("\x1b[0m\x1b[{}m{text}\x1b[0m", attrs(&st)));
+            }
+            i = j;
+        }
+        out
+    }
+
+    #[test]
+    fn every_real_screen_reads_the_same_in_herdr_ansi_form() {
+        use profile_kit::fixtures;
+        let mut failures = Vec::new();
+        for f in fixtures::all().unwrap().iter().filter(|f| !f.synthetic) {
+            let classify: fn(&profile_kit::Screen) -> profile_kit::Reading = match f.cli.as_str() {
+                "claude-code" => profile_claude_code::classify,
+                "codex" => profile_codex::classify,
+                "grok-cli" => profile_grok_cli::classify,
+                _ => continue,
+            };
+            let mut s = f.screen.clone();
+            let cells = profile_kit::ansi::parse_rows(&f.screen.styled);
+            s.styled = cells.iter().map(|c| herdr_row(c)).collect();
+            // The re-encoding keeps every cell's style (so faint placeholders are still faint).
+            assert_eq!(profile_kit::ansi::parse_rows(&s.styled), cells, "{}", f.label());
+            // herdr's text form trims trailing spaces, like capture-pane -p.
+            s.plain = s.plain.iter().map(|r| r.trim_end_matches(' ').to_string()).collect();
+            if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
+                failures.push(format!("{}: {m}", f.label()));
+            }
+        }
+        assert!(failures.is_empty(), "{} misread in herdr's form:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    #[test]
+    fn descriptions_say_what_the_issue_measured() {
+        let by_id = |id: &str| -> profile_kit::Description {
+            match id {
+                "claude-code" => profile_claude_code::describe(),
+                "codex" => profile_codex::describe(),
+                "cursor" => profile_cursor::describe(),
+                "agy" => profile_agy::describe(),
+                "grok-cli" => profile_grok_cli::describe(),
+                "grok" => profile_grok::describe(),
+                other => panic!("{other}"),
+            }
+        };
+        for b in BUNDLED {
+            let d = by_id(b.id);
+            assert_eq!(d.native_channel, b.id == "claude-code", "{}: only Claude Code carries the native channel", b.id);
+            assert!(!d.has_compose, "{}", b.id);
+            assert!(d.max_trigger >= 100, "{}", b.id);
+            assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);
+            for p in &d.transcript_patterns {
+                assert!(p.starts_with("{home}/") && p.rsplit('/').next().unwrap().contains('*'), "{}: {p}", b.id);
+            }
+        }
+        let codex = by_id("codex");
+        assert!(codex.enter_pause_ms >= 50, "Codex turns a same-burst Enter into a newline");
+        assert!(codex.queues_while_working);
+        let claude = by_id("claude-code");
+        assert!(claude.queues_while_working);
+        for w in ["!", "/"] {
+            assert!(claude.forbidden_starts.iter().any(|f| f == w), "claude-code must refuse `{w}`");
+        }
+        assert_eq!(claude.transcript_patterns, ["{home}/.claude/projects/{cwd-dashed}/*.jsonl"]);
+        assert_eq!(codex.transcript_patterns, ["{home}/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl"]);
+        let grok_cli = by_id("grok-cli");
+        assert!(!grok_cli.queues_while_working, "grok-cli starts a second turn at once");
+        for w in ["ls", "cat", "cd", "echo", "rm"] {
+            assert!(grok_cli.forbidden_starts.iter().any(|f| f == w), "grok-cli runs `{w} …` as a shell command");
+        }
+        assert!(grok_cli.transcript_patterns.is_empty(), "grok-cli keeps no history");
+    }
+
+    #[test]
     fn every_artifact_is_a_component_with_its_digest() {
         if std::env::var("TEAM_SKIP_WASM_BUILD").is_ok() {
             return;

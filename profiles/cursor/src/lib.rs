@@ -24,7 +24,7 @@ pub use describe::describe;
 
 const PLACEHOLDER: &str = "Plan, search, build anything";
 
-/// (phrase, lower-case, kind), matched case-insensitively.
+/// (phrase, kind), matched case-insensitively.
 const DIALOGS: &[(&str, DialogKind)] = &[
     ("trust this workspace", DialogKind::Trust),
     ("press any key to log in", DialogKind::VendorNotice),
@@ -48,11 +48,9 @@ pub fn classify(screen: &Screen) -> Reading {
         return reading(State::Exited, Composer::Unreadable, why);
     }
     let region = v.bottom_nonempty(30);
-    for (phrase, kind) in DIALOGS {
-        if let Some(&i) = region.iter().find(|&&i| contains_ci(&v.rows[i].text, phrase)) {
-            let title = v.rows[i].trimmed().trim_matches('│').trim().to_string();
-            return reading(State::Dialog(Dialog { kind: *kind, title }), Composer::Unreadable, format!("the screen shows `{phrase}`"));
-        }
+    if let Some((phrase, kind, i)) = v.region(&region).first_of_ci(DIALOGS) {
+        let title = v.rows[i].trimmed().trim_matches('│').trim().to_string();
+        return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, format!("the screen shows `{phrase}`"));
     }
     let composer = read_composer(&v);
     if contains_ci(&v.bottom_text(6), "ctrl+c to stop") {
@@ -103,11 +101,10 @@ fn read_composer(v: &View) -> Composer {
 
 /// A row naming the drop id that is not the trigger's echo and not inside an approval.
 pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    let v = View::new(screen);
     if classify(screen).state.word() == "dialog" {
         return false;
     }
-    profile_kit::row_names_id_not_echo(&v, id, trigger)
+    profile_kit::row_names_id_not_echo(screen, id, trigger)
 }
 
 /// Cursor keeps its chats in a database, not a documented JSON-lines transcript.

@@ -38,7 +38,8 @@ pub fn classify(screen: &Screen) -> Reading {
     if let Some(why) = profile_kit::exit_sign(&v) {
         return reading(State::Exited, Composer::Unreadable, None, why);
     }
-    if v.contains("Error: API key required") {
+    // Printed alone on an otherwise empty screen, just before the process exits.
+    if v.bottom_nonempty(6).len() < 6 && v.contains("Error: API key required") {
         return reading(State::Exited, Composer::Unreadable, None, "grok-cli printed `API key required`, which it does just before exiting");
     }
     let Some((top, bottom)) = composer_box(&v) else {
@@ -97,7 +98,7 @@ fn read_composer(v: &View, top: usize, bottom: usize) -> Composer {
 fn last_turn_error(v: &View, top: usize) -> Option<(TurnError, usize)> {
     let start = v.rows[..top].iter().rposition(|r| r.trimmed().starts_with("> ")).unwrap_or(0);
     let i = (start..top).find(|&i| v.rows[i].text.contains("Sorry, I encountered an error"))?;
-    let mut joined = v.rows[i].text.clone();
+    let mut joined = v.rows[i].text.to_string();
     if let Some(next) = v.rows.get(i + 1) {
         joined.push(' ');
         joined.push_str(&next.text);
@@ -137,11 +138,10 @@ pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
     if id.is_empty() {
         return false;
     }
-    let v = View::new(screen);
     let trig = profile_kit::text::squash(trigger);
-    v.rows.iter().any(|r| {
-        let t = r.trimmed();
-        t.starts_with("Contents of ") && t.contains(id) && (trig.is_empty() || !profile_kit::text::squash(t).contains(&trig))
+    profile_kit::row_texts(screen).iter().any(|r| {
+        let t = profile_kit::text::trim(r);
+        t.starts_with("Contents of ") && t.contains(id) && !profile_kit::is_echo(t, &trig)
     })
 }
 

@@ -99,7 +99,7 @@ pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
     if classify(screen).state.word() == "dialog" {
         return false;
     }
-    profile_kit::row_names_id_not_echo(&View::new(screen), id, trigger)
+    profile_kit::row_names_id_not_echo(screen, id, trigger)
 }
 
 /// Grok Build's session storage is not documented as a JSON-lines transcript.

@@ -47,10 +47,13 @@ pub fn describe() -> Description {
 }
 
 /// Misbehaves as the enabled feature says; otherwise reads every screen as unknown.
+#[allow(unreachable_code)]
 pub fn classify(screen: &Screen) -> Reading {
+    #[allow(unused_variables)]
+    let rows = std::hint::black_box(screen.rows);
     #[cfg(feature = "endless-loop")]
     {
-        let mut n: u64 = screen.rows as u64;
+        let mut n: u64 = rows as u64;
         loop {
             n = std::hint::black_box(n.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
@@ -69,7 +72,7 @@ pub fn classify(screen: &Screen) -> Reading {
     }
     #[cfg(feature = "trap")]
     {
-        if std::hint::black_box(screen.rows) < u32::MAX {
+        if rows < u32::MAX {
             panic!("hostile profile traps on purpose");
         }
     }
@@ -80,7 +83,7 @@ pub fn classify(screen: &Screen) -> Reading {
         return unknown(format!("read {} bytes; HOME={home}", file.len()));
     }
     #[allow(unreachable_code)]
-    unknown(format!("hostile profile with no misbehaviour enabled ({} rows)", screen.rows))
+    unknown(format!("hostile profile with no misbehaviour enabled ({rows} rows)"))
 }
 
 fn unknown(why: String) -> Reading {

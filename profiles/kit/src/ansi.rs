@@ -37,79 +37,309 @@ pub struct Cell {
     pub style: Style,
 }
 
-/// Applies one SGR parameter list (the text between `ESC[` and `m`) to `st`.
-pub fn apply_sgr(st: &mut Style, params: &str) {
-    // Parameters are `;`-separated; `:` sub-parameters (as in `38:2::r:g:b`) are read as
-    // separate numbers, which covers the forms terminals actually send.
-    let mut nums: [u16; 32] = [0; 32];
-    let mut n = 0usize;
-    if params.is_empty() {
-        nums[0] = 0;
-        n = 1;
-    } else {
-        for part in params.split([';', ':']) {
-            if n == nums.len() {
-                break;
+/// Where SGR parameters land: a whole [`Style`], or a partial record of what one escape changed.
+pub trait SgrSink {
+    fn reset(&mut self);
+    fn set_bold(&mut self, v: bool);
+    fn set_faint(&mut self, v: bool);
+    fn set_italic(&mut self, v: bool);
+    fn set_underline(&mut self, v: bool);
+    fn set_reverse(&mut self, v: bool);
+    fn set_fg(&mut self, c: Color);
+    fn set_bg(&mut self, c: Color);
+}
+
+impl SgrSink for Style {
+    fn reset(&mut self) {
+        *self = Style::default();
+    }
+    fn set_bold(&mut self, v: bool) {
+        self.bold = v;
+    }
+    fn set_faint(&mut self, v: bool) {
+        self.faint = v;
+    }
+    fn set_italic(&mut self, v: bool) {
+        self.italic = v;
+    }
+    fn set_underline(&mut self, v: bool) {
+        self.underline = v;
+    }
+    fn set_reverse(&mut self, v: bool) {
+        self.reverse = v;
+    }
+    fn set_fg(&mut self, c: Color) {
+        self.fg = c;
+    }
+    fn set_bg(&mut self, c: Color) {
+        self.bg = c;
+    }
+}
+
+/// What one escape (or a run of escapes, newest first) decided: `None` = not touched.
+#[derive(Debug, Clone, Copy, Default)]
+struct Partial {
+    reset: bool,
+    bold: Option<bool>,
+    faint: Option<bool>,
+    italic: Option<bool>,
+    underline: Option<bool>,
+    reverse: Option<bool>,
+    fg: Option<Color>,
+    bg: Option<Color>,
+}
+
+impl SgrSink for Partial {
+    fn reset(&mut self) {
+        *self = Partial { reset: true, ..Partial::default() };
+    }
+    fn set_bold(&mut self, v: bool) {
+        self.bold = Some(v);
+    }
+    fn set_faint(&mut self, v: bool) {
+        self.faint = Some(v);
+    }
+    fn set_italic(&mut self, v: bool) {
+        self.italic = Some(v);
+    }
+    fn set_underline(&mut self, v: bool) {
+        self.underline = Some(v);
+    }
+    fn set_reverse(&mut self, v: bool) {
+        self.reverse = Some(v);
+    }
+    fn set_fg(&mut self, c: Color) {
+        self.fg = Some(c);
+    }
+    fn set_bg(&mut self, c: Color) {
+        self.bg = Some(c);
+    }
+}
+
+impl Partial {
+    /// Takes from `older` every field this one has not decided; true when all are now decided.
+    fn fill_from(&mut self, older: &Partial) -> bool {
+        fn f<T: Copy>(mine: &mut Option<T>, theirs: Option<T>, reset: bool, default: T) {
+            if mine.is_none() {
+                *mine = theirs.or(if reset { Some(default) } else { None });
             }
-            nums[n] = part.parse::<u16>().unwrap_or(0);
-            n += 1;
+        }
+        let r = older.reset;
+        f(&mut self.bold, older.bold, r, false);
+        f(&mut self.faint, older.faint, r, false);
+        f(&mut self.italic, older.italic, r, false);
+        f(&mut self.underline, older.underline, r, false);
+        f(&mut self.reverse, older.reverse, r, false);
+        f(&mut self.fg, older.fg, r, Color::Default);
+        f(&mut self.bg, older.bg, r, Color::Default);
+        r || (self.bold.is_some()
+            && self.faint.is_some()
+            && self.italic.is_some()
+            && self.underline.is_some()
+            && self.reverse.is_some()
+            && self.fg.is_some()
+            && self.bg.is_some())
+    }
+
+    fn resolve(self) -> Style {
+        Style {
+            bold: self.bold.unwrap_or(false),
+            faint: self.faint.unwrap_or(false),
+            italic: self.italic.unwrap_or(false),
+            underline: self.underline.unwrap_or(false),
+            reverse: self.reverse.unwrap_or(false),
+            fg: self.fg.unwrap_or_default(),
+            bg: self.bg.unwrap_or_default(),
         }
     }
+}
+
+/// The byte ranges of the SGR parameter lists (`ESC[` … `m`) in `row`, in order.
+fn sgr_ranges(row: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let bytes = row.as_bytes();
     let mut i = 0;
-    while i < n {
-        let p = nums[i];
-        match p {
-            0 => *st = Style::default(),
-            1 => st.bold = true,
-            2 => st.faint = true,
-            3 => st.italic = true,
-            4 => st.underline = true,
-            7 => st.reverse = true,
-            21 => st.underline = true,
-            22 => {
-                st.bold = false;
-                st.faint = false;
+    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
+        i += off;
+        if bytes.get(i + 1) == Some(&b'[') {
+            let start = i + 2;
+            let mut j = start;
+            while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
+                j += 1;
             }
-            23 => st.italic = false,
-            24 => st.underline = false,
-            27 => st.reverse = false,
-            30..=37 => st.fg = Color::Idx((p - 30) as u8),
-            39 => st.fg = Color::Default,
-            40..=47 => st.bg = Color::Idx((p - 40) as u8),
-            49 => st.bg = Color::Default,
-            90..=97 => st.fg = Color::Idx((p - 90 + 8) as u8),
-            100..=107 => st.bg = Color::Idx((p - 100 + 8) as u8),
-            38 | 48 => {
-                let target_fg = p == 38;
-                let (color, used) = match nums.get(i + 1).copied() {
-                    Some(5) if i + 2 < n => (Some(Color::Idx(nums[i + 2] as u8)), 2),
-                    Some(2) if i + 4 < n => {
-                        (Some(Color::Rgb(nums[i + 2] as u8, nums[i + 3] as u8, nums[i + 4] as u8)), 4)
-                    }
-                    _ => (None, 0),
-                };
-                if let Some(c) = color {
-                    if target_fg {
-                        st.fg = c;
-                    } else {
-                        st.bg = c;
+            if j < bytes.len() && bytes[j] == b'm' {
+                out.push((start, j));
+            }
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+    }
+}
+
+/// The SGR state in force at the start of `rows[k]`, as tmux's `capture-pane -e` carries it
+/// from row to row. Reads the escapes *backwards* from the end of `rows[k - 1]` and stops as
+/// soon as every attribute is decided (a full reset decides them all), so asking about one row
+/// costs a few escapes, not the whole screen.
+pub fn state_before(rows: &[String], k: usize) -> Style {
+    let mut acc = Partial::default();
+    let mut ranges = Vec::new();
+    for r in (0..k.min(rows.len())).rev() {
+        let row = &rows[r];
+        sgr_ranges(row, &mut ranges);
+        for &(a, b) in ranges.iter().rev() {
+            let mut d = Partial::default();
+            apply_sgr_to(&mut d, &row[a..b]);
+            if acc.fill_from(&d) {
+                return acc.resolve();
+            }
+        }
+    }
+    acc.resolve()
+}
+
+/// Applies one SGR parameter list (the text between `ESC[` and `m`) to `st`.
+///
+/// Parameters are `;`- (or `:`-) separated numbers, read in one pass with a small state machine
+/// for the extended colours (`38;5;n`, `38;2;r;g;b`, and `48;…`): this runs for every escape of
+/// every row, and some CLIs colour each character of a logo separately.
+pub fn apply_sgr(st: &mut Style, params: &str) {
+    apply_sgr_to(st, params)
+}
+
+/// [`apply_sgr`] into any [`SgrSink`].
+pub fn apply_sgr_to<S: SgrSink>(st: &mut S, params: &str) {
+    let b = params.as_bytes();
+    if b.is_empty() {
+        st.reset();
+        return;
+    }
+    // Fast path for the commonest escape in colourful output: one truecolour `38;2;r;g;b`.
+    if b.len() >= 9 && (b[0] == b'3' || b[0] == b'4') && b[1] == b'8' && b[2] == b';' && b[3] == b'2' && b[4] == b';' {
+        if let Some(rgb) = three_numbers(&b[5..]) {
+            let c = Color::Rgb(rgb[0], rgb[1], rgb[2]);
+            if b[0] == b'3' {
+                st.set_fg(c);
+            } else {
+                st.set_bg(c);
+            }
+            return;
+        }
+    }
+    // ext: 0 = plain parameters; 38/48 = reading an extended colour for fg/bg.
+    // ext_mode: 0 = expecting the 5/2 selector, 5 = expecting an index, 2 = expecting r, g, b.
+    let (mut ext, mut ext_mode, mut rgb, mut rgb_n) = (0u16, 0u8, [0u8; 3], 0usize);
+    let mut cur: u16 = 0;
+    let mut i = 0;
+    while i <= b.len() {
+        let c = if i < b.len() { b[i] } else { b';' };
+        i += 1;
+        if c.is_ascii_digit() {
+            cur = cur.saturating_mul(10).saturating_add((c - b'0') as u16);
+            continue;
+        }
+        if c != b';' && c != b':' {
+            continue;
+        }
+        let p = cur;
+        cur = 0;
+        if ext != 0 {
+            let set = |st: &mut S, color: Color| {
+                if ext == 38 {
+                    st.set_fg(color)
+                } else {
+                    st.set_bg(color)
+                }
+            };
+            match ext_mode {
+                0 if p == 5 => ext_mode = 5,
+                0 if p == 2 => {
+                    ext_mode = 2;
+                    rgb_n = 0;
+                }
+                0 => ext = 0,
+                5 => {
+                    set(st, Color::Idx(p as u8));
+                    ext = 0;
+                }
+                _ => {
+                    rgb[rgb_n] = p as u8;
+                    rgb_n += 1;
+                    if rgb_n == 3 {
+                        set(st, Color::Rgb(rgb[0], rgb[1], rgb[2]));
+                        ext = 0;
                     }
                 }
-                i += used;
+            }
+            continue;
+        }
+        match p {
+            0 => st.reset(),
+            1 => st.set_bold(true),
+            2 => st.set_faint(true),
+            3 => st.set_italic(true),
+            4 | 21 => st.set_underline(true),
+            7 => st.set_reverse(true),
+            22 => {
+                st.set_bold(false);
+                st.set_faint(false);
+            }
+            23 => st.set_italic(false),
+            24 => st.set_underline(false),
+            27 => st.set_reverse(false),
+            30..=37 => st.set_fg(Color::Idx((p - 30) as u8)),
+            39 => st.set_fg(Color::Default),
+            40..=47 => st.set_bg(Color::Idx((p - 40) as u8)),
+            49 => st.set_bg(Color::Default),
+            90..=97 => st.set_fg(Color::Idx((p - 90 + 8) as u8)),
+            100..=107 => st.set_bg(Color::Idx((p - 100 + 8) as u8)),
+            38 | 48 => {
+                ext = p;
+                ext_mode = 0;
             }
             _ => {}
         }
-        i += 1;
     }
+}
+
+/// Exactly three `;`-separated numbers of at most three digits (`r;g;b`), nothing after.
+fn three_numbers(b: &[u8]) -> Option<[u8; 3]> {
+    let mut out = [0u16; 3];
+    let mut k = 0;
+    let mut digits = 0;
+    for &c in b {
+        if c.is_ascii_digit() {
+            out[k] = out[k] * 10 + (c - b'0') as u16;
+            digits += 1;
+            if digits > 3 {
+                return None;
+            }
+        } else if c == b';' && digits > 0 && k < 2 {
+            k += 1;
+            digits = 0;
+        } else {
+            return None;
+        }
+    }
+    (k == 2 && digits > 0).then(|| [out[0] as u8, out[1] as u8, out[2] as u8])
 }
 
 /// Parses one row, starting from `st` (which it leaves at the row's end state).
 pub fn parse_row(row: &str, st: &mut Style) -> Vec<Cell> {
-    let mut cells = Vec::with_capacity(row.len());
+    let mut cells = Vec::with_capacity(row.len().min(256));
     let bytes = row.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        // Fast path: printable ASCII.
+        if (0x20..0x7f).contains(&b) {
+            cells.push(Cell { ch: b as char, style: *st });
+            i += 1;
+            continue;
+        }
         if b == 0x1b {
             match bytes.get(i + 1) {
                 Some(b'[') => {
@@ -160,6 +390,32 @@ pub fn parse_row(row: &str, st: &mut Style) -> Vec<Cell> {
     cells
 }
 
+/// Applies the row's SGR escapes to `st` without building cells: the state the next row
+/// starts in. Costs one pass over the escapes only.
+pub fn advance_state(row: &str, st: &mut Style) {
+    let bytes = row.as_bytes();
+    let mut i = 0;
+    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
+        i += off;
+        if bytes.get(i + 1) == Some(&b'[') {
+            let start = i + 2;
+            let mut j = start;
+            while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == b'm' {
+                apply_sgr(st, &row[start..j]);
+            }
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+    }
+}
+
 /// Parses all rows in order, threading the SGR state from row to row as tmux writes it.
 pub fn parse_rows(rows: &[String]) -> Vec<Vec<Cell>> {
     let mut st = Style::default();
@@ -200,6 +456,25 @@ mod tests {
         assert!(parsed[1][0].style.faint);
         assert!(!parsed[1][1].style.faint);
         assert_eq!(parsed[1].iter().map(|c| c.ch).collect::<String>(), "cde");
+    }
+
+    #[test]
+    fn state_before_a_row_matches_the_forward_scan() {
+        let rows: Vec<String> = [
+            "\x1b[1;38;5;174mbold pink\x1b[22m",
+            "\x1b[2mfaint \x1b[7mrev",
+            "plain? \x1b[27m\x1b[48;2;1;2;3mbg",
+            "\x1b[0mreset \x1b[3;4mit",
+            "x",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut st = Style::default();
+        for k in 0..rows.len() {
+            assert_eq!(state_before(&rows, k), st, "row {k}");
+            advance_state(&rows[k], &mut st);
+        }
     }
 
     #[test]

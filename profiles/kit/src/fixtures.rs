@@ -266,6 +266,18 @@ mod tests {
     }
 
     #[test]
+    fn backward_start_states_match_the_forward_scan_on_every_real_screen() {
+        for f in all().unwrap() {
+            let rows = &f.screen.styled;
+            let mut st = crate::ansi::Style::default();
+            for k in 0..rows.len() {
+                assert_eq!(crate::ansi::state_before(rows, k), st, "{} row {k}", f.label());
+                crate::ansi::advance_state(&rows[k], &mut st);
+            }
+        }
+    }
+
+    #[test]
     fn conformance_is_not_vacuous() {
         let all = all().unwrap();
         let unknown = |_: &Screen| Reading { state: State::Unknown("x".into()), composer: Composer::Unreadable, last_error: None, why: String::new() };

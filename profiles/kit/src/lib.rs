@@ -69,26 +69,35 @@ macro_rules! export_profile {
     };
 }
 
-/// Generic drop-read test over a screen: a row names `id` and is not the echo of `trigger`.
+/// Every row of the screen as plain text, oldest first: the scrollback (`recent`, escapes
+/// stripped) and then the visible rows. A read recorded on screen may have scrolled off.
+pub fn row_texts(screen: &Screen) -> Vec<String> {
+    let view = View::new(screen);
+    let mut out: Vec<String> = screen.recent.iter().map(|r| ansi::strip(r).trim_end().to_string()).collect();
+    out.extend(view.rows.iter().map(|r| r.text.to_string()));
+    out
+}
+
+/// Generic drop-read test over a screen: a row (visible or in the scrollback) names `id` and is
+/// not the echo of `trigger`.
 ///
 /// A row "is the echo" when it contains the trigger's text (the composer or a history row
-/// showing what was typed); a row only counts when it names the id outside such an echo.
-pub fn row_names_id_not_echo(view: &View, id: &str, trigger: &str) -> bool {
+/// showing what was typed), or is a long enough piece of it (a wrapped echo).
+pub fn row_names_id_not_echo(screen: &Screen, id: &str, trigger: &str) -> bool {
     if id.is_empty() {
         return false;
     }
     let trig = text::squash(trigger);
-    view.rows.iter().any(|r| {
-        if !r.text.contains(id) {
-            return false;
-        }
-        let t = text::squash(&r.text);
-        // The trigger line itself, echoed (possibly wrapped: any long enough piece of it).
-        if !trig.is_empty() && (t.contains(&trig) || (t.len() >= 12 && trig.contains(text::trim(&t)))) {
-            return false;
-        }
-        true
-    })
+    row_texts(screen).iter().any(|r| r.contains(id) && !is_echo(r, &trig))
+}
+
+/// True when `row` shows (part of) the squashed trigger `trig`.
+pub fn is_echo(row: &str, trig: &str) -> bool {
+    if trig.is_empty() {
+        return false;
+    }
+    let t = text::squash(row);
+    t.contains(trig) || (t.len() >= 12 && trig.contains(text::trim(&t)))
 }
 
 /// Signs that the CLI is gone: tmux's `Pane is dead` (remain-on-exit) as the last row, or a shell

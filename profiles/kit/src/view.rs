@@ -1,11 +1,20 @@
-//! A screen prepared for reading: rows of styled cells plus their plain text, and the regions
-//! profiles ask for ("bottom non-empty lines", "after the last horizontal rule", "the composer
-//! box").
+//! A screen prepared for reading: rows of plain text, their styled cells on demand, and the
+//! regions profiles ask for ("bottom non-empty lines", "after the last horizontal rule", "the
+//! composer box").
 //!
-//! Invariant: `Row::text` and `Row::cells` hold the same characters in the same order (char
-//! index `i` of the text is `cells[i]`), so a phrase found in the text can be asked for its
-//! style. When the screen carries styled rows they are the source of both; plain rows are used
-//! only when no styled row is given (then every cell has the default style).
+//! Cost: building a view is cheap — the text comes from the plain rows (borrowed). Styles cost
+//! only when asked, and only for the row asked about (the composer, a handful of rows): its
+//! cells are parsed from its styled row, starting from the SGR state tmux carried into it,
+//! which is read backwards from the rows above until a reset decides it.
+//!
+//! Invariant: `Row::text` and `Row::cells()` hold the same characters in the same order (char
+//! index `i` of the text is `cells()[i]`), so a phrase found in the text can be asked for its
+//! style. The plain row is the text when the screen gives one per styled row; otherwise the
+//! styled row stripped of its escapes is. If a styled row's characters differ from the text
+//! (the two were read at different moments), that row's cells carry no style.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use crate::ansi::{self, Cell, Style};
 use crate::text;
@@ -13,50 +22,70 @@ use crate::types::Screen;
 
 /// One screen row.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub struct Row<'a> {
     /// The row's characters, trailing ASCII blanks removed.
-    pub text: String,
-    /// One cell per character of `text`.
-    pub cells: Vec<Cell>,
+    pub text: Cow<'a, str>,
+    /// The styled source row ("" when none) and its index.
+    raw: &'a str,
+    index: usize,
+    /// All styled rows of the screen: a row's start state is read backwards from them.
+    all: &'a [String],
+    cells: OnceCell<Vec<Cell>>,
 }
 
-impl Row {
-    fn from_cells(mut cells: Vec<Cell>) -> Row {
-        // Only ASCII blanks are padding; a trailing U+00A0 is drawn on purpose (Claude's `❯` + NBSP).
-        while cells.last().map(|c| c.ch == ' ' || c.ch == '\t').unwrap_or(false) {
-            cells.pop();
-        }
-        let text = cells.iter().map(|c| c.ch).collect();
-        Row { text, cells }
+/// Trailing ASCII blanks are padding; a trailing U+00A0 is drawn on purpose (Claude's `❯` + NBSP).
+fn trim_pad(s: &str) -> &str {
+    s.trim_end_matches([' ', '\t', '\r'])
+}
+
+impl<'a> Row<'a> {
+    fn new(text: Cow<'a, str>, raw: &'a str, index: usize, all: &'a [String]) -> Row<'a> {
+        Row { text, raw, index, all, cells: OnceCell::new() }
     }
 
-    /// True when the row has nothing but whitespace.
+    /// One cell per character of `text`, parsed from the styled row on first use.
+    pub fn cells(&self) -> &[Cell] {
+        self.cells.get_or_init(|| {
+            let n = self.text.chars().count();
+            if !self.raw.is_empty() {
+                let mut st = ansi::state_before(self.all, self.index);
+                let mut cells = ansi::parse_row(self.raw, &mut st);
+                cells.truncate(n);
+                if cells.len() == n && cells.iter().zip(self.text.chars()).all(|(c, t)| c.ch == t) {
+                    return cells;
+                }
+            }
+            self.text.chars().map(|ch| Cell { ch, style: Style::default() }).collect()
+        })
+    }
+
+    /// True when the row has nothing but blanks.
     pub fn is_blank(&self) -> bool {
-        self.cells.is_empty()
+        self.text.is_empty()
     }
 
-    /// The row without leading whitespace.
+    /// The row without leading and trailing whitespace.
     pub fn trimmed(&self) -> &str {
         text::trim(&self.text)
     }
 
-    /// True when the row is a horizontal rule: at least `min_len` cells of `rule_char` and
+    /// True when the row is a horizontal rule: at least `min_len` characters `rule_char` and
     /// nothing else but whitespace.
     pub fn is_rule_of(&self, rule_char: char, min_len: usize) -> bool {
         let mut n = 0;
-        for c in &self.cells {
-            if c.ch == rule_char {
+        for c in self.text.chars() {
+            if c == rule_char {
                 n += 1;
-            } else if !text::is_space(c.ch) {
+            } else if !text::is_space(c) {
                 return false;
             }
         }
         n >= min_len
     }
 
-    /// Number of leading whitespace cells.
+    /// Number of leading whitespace characters.
     pub fn indent(&self) -> usize {
-        self.cells.iter().take_while(|c| text::is_space(c.ch)).count()
+        self.text.chars().take_while(|&c| text::is_space(c)).count()
     }
 
     /// The char index of the first occurrence of `needle`, if any.
@@ -67,29 +96,68 @@ impl Row {
 
     /// The style of the cell at char index `i`.
     pub fn style_at(&self, i: usize) -> Style {
-        self.cells.get(i).map(|c| c.style).unwrap_or_default()
+        self.cells().get(i).map(|c| c.style).unwrap_or_default()
     }
 
     /// The text from char index `start` on, with its faintness (see [`Tail`]).
     pub fn tail(&self, start: usize) -> Tail {
-        self.span(start, self.cells.len())
+        self.span(start, usize::MAX)
     }
 
     /// The text of char indices `start..end` (clamped), with its faintness (see [`Tail`]).
     pub fn span(&self, start: usize, end: usize) -> Tail {
-        let end = end.min(self.cells.len());
-        let cells = self.cells.get(start.min(end)..end).unwrap_or(&[]);
+        let all = self.cells();
+        let end = end.min(all.len());
+        let cells = all.get(start.min(end)..end).unwrap_or(&[]);
         let text: String = cells.iter().map(|c| c.ch).collect();
-        let significant: Vec<&Cell> = cells.iter().filter(|c| !text::is_space(c.ch)).collect();
-        let faint_only = !significant.is_empty()
-            && significant.iter().any(|c| c.style.faint)
-            && significant.iter().all(|c| c.style.faint || c.style.reverse);
+        let significant = || cells.iter().filter(|c| !text::is_space(c.ch));
+        let faint_only = significant().next().is_some()
+            && significant().any(|c| c.style.faint)
+            && significant().all(|c| c.style.faint || c.style.reverse);
         Tail { text: text::trim(&text).to_string(), faint_only }
     }
 
     /// The char index of the last occurrence of `ch`.
     pub fn rfind_char(&self, ch: char) -> Option<usize> {
-        self.cells.iter().rposition(|c| c.ch == ch)
+        let byte = self.text.rfind(ch)?;
+        Some(self.text[..byte].chars().count())
+    }
+}
+
+/// Several rows joined with `\n` so that a phrase is searched once over the region rather than
+/// once per row (each `str::contains` call sets up a searcher), mapped back to the row it is in.
+#[derive(Debug, Clone)]
+pub struct RegionText {
+    /// The rows' text, each followed by `\n`.
+    pub text: String,
+    /// `(byte offset where the row starts in text, row index)`, ascending.
+    starts: Vec<(usize, usize)>,
+}
+
+impl RegionText {
+    fn row_at(&self, byte: usize) -> usize {
+        let k = self.starts.partition_point(|&(off, _)| off <= byte);
+        self.starts[k.saturating_sub(1)].1
+    }
+
+    /// The index of the first row containing `needle` (a phrase never spans rows here).
+    pub fn find(&self, needle: &str) -> Option<usize> {
+        self.text.find(needle).map(|b| self.row_at(b))
+    }
+
+    /// As [`find`](Self::find), comparing ASCII letters without case.
+    pub fn find_ci(&self, needle: &str) -> Option<usize> {
+        text::find_ci(&self.text, needle).map(|b| self.row_at(b))
+    }
+
+    /// The first entry of `table` whose phrase occurs, with the row it is in (table order wins).
+    pub fn first_of<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|&(p, v)| self.find(p).map(|row| (p, v, row)))
+    }
+
+    /// As [`first_of`](Self::first_of), comparing ASCII letters without case.
+    pub fn first_of_ci<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|&(p, v)| self.find_ci(p).map(|row| (p, v, row)))
     }
 }
 
@@ -105,31 +173,40 @@ pub struct Tail {
 
 /// A screen prepared for reading.
 #[derive(Debug, Clone)]
-pub struct View {
-    pub rows: Vec<Row>,
+pub struct View<'a> {
+    pub rows: Vec<Row<'a>>,
     pub title: String,
     pub cols: usize,
     /// True when the rows carry any escape sequence (faintness can be read).
     pub styled: bool,
 }
 
-impl View {
+impl<'a> View<'a> {
     /// Prepares `screen` for reading.
-    pub fn new(screen: &Screen) -> View {
+    pub fn new(screen: &'a Screen) -> View<'a> {
         let styled = screen.styled.iter().any(|r| r.contains('\x1b'));
-        let rows: Vec<Row> = if !screen.styled.is_empty() {
-            ansi::parse_rows(&screen.styled).into_iter().map(Row::from_cells).collect()
+        let use_plain = !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
+        let n = if use_plain { screen.plain.len() } else { screen.styled.len() };
+        let mut rows = Vec::with_capacity(n);
+        for i in 0..n {
+            let raw: &str = screen.styled.get(i).map(|s| s.as_str()).unwrap_or("");
+            let text: Cow<'a, str> = if use_plain {
+                let p = trim_pad(&screen.plain[i]);
+                if p.bytes().any(|b| b < 0x20 && b != b'\t') {
+                    Cow::Owned(p.chars().filter(|c| !c.is_control()).collect())
+                } else {
+                    Cow::Borrowed(p)
+                }
+            } else {
+                Cow::Owned(trim_pad(&ansi::strip(raw)).to_string())
+            };
+            rows.push(Row::new(text, if styled { raw } else { "" }, i, &screen.styled));
+        }
+        let cols = if screen.cols > 0 {
+            screen.cols as usize
         } else {
-            screen
-                .plain
-                .iter()
-                .map(|l| {
-                    Row::from_cells(l.chars().filter(|c| !c.is_control()).map(|ch| Cell { ch, style: Style::default() }).collect())
-                })
-                .collect()
+            rows.iter().map(|r| r.text.chars().count()).max().unwrap_or(0)
         };
-        let widest = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
-        let cols = if screen.cols > 0 { screen.cols as usize } else { widest };
         View { rows, title: screen.title.trim_end_matches(['\n', '\r']).to_string(), cols, styled }
     }
 
@@ -156,8 +233,20 @@ impl View {
             s.push('\n');
         }
         s.push('\u{1}');
-        s.push_str(&text::unwrap_rows(idx.iter().map(|&i| self.rows[i].text.as_str())));
+        s.push_str(&text::unwrap_rows(idx.iter().map(|&i| &*self.rows[i].text)));
         s
+    }
+
+    /// The rows at `indices` (ascending) joined for phrase search.
+    pub fn region(&self, indices: &[usize]) -> RegionText {
+        let mut text = String::with_capacity(indices.len() * (self.cols + 1));
+        let mut starts = Vec::with_capacity(indices.len());
+        for &i in indices {
+            starts.push((text.len(), i));
+            text.push_str(&self.rows[i].text);
+            text.push('\n');
+        }
+        RegionText { text, starts }
     }
 
     /// All rows' text joined with `\n`.
@@ -182,7 +271,7 @@ impl View {
     }
 
     /// The rows after the last full-width `─` rule (empty when there is none).
-    pub fn after_last_rule(&self) -> &[Row] {
+    pub fn after_last_rule(&self) -> &[Row<'a>] {
         match self.last_rule() {
             Some(i) => &self.rows[i + 1..],
             None => &[],
@@ -244,7 +333,8 @@ mod tests {
     #[test]
     fn regions() {
         let rule = "─".repeat(20);
-        let v = View::new(&screen(&["hello", "", &rule, "❯\u{a0}\x1b[7mT\x1b[0;2mry it", &rule, "  ? for shortcuts", ""]));
+        let s = screen(&["hello", "", &rule, "❯\u{a0}\x1b[7mT\x1b[0;2mry it", &rule, "  ? for shortcuts", ""]);
+        let v = View::new(&s);
         assert_eq!(v.title, "t");
         assert_eq!(v.last_nonempty(), Some(5));
         assert_eq!(v.bottom_nonempty(2), vec![4, 5]);
@@ -259,14 +349,37 @@ mod tests {
     }
 
     #[test]
+    fn region_search_maps_back_to_rows() {
+        let s = screen(&["alpha", "", "beta gamma", "Delta"]);
+        let v = View::new(&s);
+        let r = v.region(&v.bottom_nonempty(10));
+        assert_eq!(r.find("gamma"), Some(2));
+        assert_eq!(r.find_ci("delta"), Some(3));
+        assert_eq!(r.find("alpha"), Some(0));
+        assert_eq!(r.find("zeta"), None);
+        assert_eq!(r.first_of(&[("nope", 1), ("beta", 2), ("alpha", 3)]), Some(("beta", 2, 2)));
+    }
+
+    #[test]
+    fn style_of_a_row_uses_the_state_carried_from_above() {
+        let s = screen(&["\x1b[2mfaint starts here", "still faint\x1b[0m plain"]);
+        let v = View::new(&s);
+        assert!(v.rows[1].style_at(0).faint);
+        assert!(!v.rows[1].style_at(13).faint);
+        assert_eq!(v.rows[1].tail(0).text, "still faint plain");
+    }
+
+    #[test]
     fn wrapped_phrase_in_bottom_text() {
-        let v = View::new(&screen(&["x", "ctrl+c to", "stop"]));
+        let s = screen(&["x", "ctrl+c to", "stop"]);
+        let v = View::new(&s);
         assert!(v.bottom_text(3).contains("ctrl+c to stop"));
     }
 
     #[test]
     fn rounded_box() {
-        let v = View::new(&screen(&["  ╭────╮", "  │ ❯ hi │", "  ╰────╯", "footer"]));
+        let s = screen(&["  ╭────╮", "  │ ❯ hi │", "  ╰────╯", "footer"]);
+        let v = View::new(&s);
         assert_eq!(v.last_rounded_box(), Some((0, 2)));
     }
 

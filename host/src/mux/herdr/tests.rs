@@ -180,6 +180,20 @@ fn a_target_herdr_resolves_by_label_is_not_a_seat() {
 }
 
 #[test]
+fn a_seat_name_that_is_also_a_label_is_looked_up_by_name() {
+    // `agent get codex` matches two agents labelled codex; `agent list` (recorded at the same
+    // moment) has none named codex: no such seat.
+    let (h, r) = herdr(
+        FixtureRunner::default()
+            .on(&["--session", "teamfx", "agent", "get", "codex"], 1, "error-agent-get-ambiguous-label.stderr.json")
+            .on(&["--session", "teamfx", "agent", "list"], 0, "agent-list-after-start.json"),
+    );
+    let e = h.locate("teamfx", "codex").unwrap_err();
+    assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
+    assert_eq!(r.calls().last().unwrap(), &FixtureRunner::argv(&["--session", "teamfx", "agent", "list"]));
+}
+
+#[test]
 fn an_unknown_agent_is_no_seat() {
     let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "agent", "get", "nosuch"], 1, "error-agent-get-unknown.stderr.json"));
     let e = h.locate("teamfx", "nosuch").unwrap_err();
@@ -216,6 +230,9 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
     let (h, _) = herdr(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "visible", "--format", "ansi"], 1, "error-server-not-running-pane-read.stderr.txt")
+            // (a read asks three things at once; with no server each fails the same way)
+            .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "recent", "--lines", "200"], 1, "error-server-not-running-pane-read.stderr.txt")
+            .on(&["--session", "teamfx", "agent", "explain", "lead", "--json"], 1, "error-server-not-running-agent-list.stderr.txt")
             .on(&["session", "list", "--json"], 0, "session-list-stopped.json"),
     );
     let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
@@ -238,7 +255,11 @@ fn a_pane_that_went_away_is_no_seat() {
     let (h, _) = herdr(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"], 1, "error-pane-read-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "--", "x"], 1, "error-pane-send-text-unknown.stderr.json")
+            .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "recent", "--lines", "200"], 1, "error-pane-read-unknown.stderr.json")
+            // (answered with herdr's agent_not_found line, recorded for `agent get`; the read
+            // reports the visible read's error first)
+            .on(&["--session", "teamfx", "agent", "explain", "rev", "--json"], 1, "error-agent-get-unknown.stderr.json")
+            .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "x"], 1, "error-pane-send-text-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p99", "enter"], 1, "error-pane-send-keys-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"], 1, "error-pane-process-info-unknown.stderr.json"),
     );
@@ -251,11 +272,11 @@ fn a_pane_that_went_away_is_no_seat() {
 }
 
 #[test]
-fn typing_is_literal_text_after_double_dash_and_enter_is_its_own_call() {
+fn typing_is_literal_text_in_one_argument_and_enter_is_its_own_call() {
     let p = PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: None };
     let (h, r) = herdr(
         FixtureRunner::default()
-            .on(&["--session", "teamfx", "pane", "send-text", "w1:p2", "--", "hello from team"], 0, "pane-send-text.txt")
+            .on(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"], 0, "pane-send-text.txt")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"], 0, "pane-send-keys-enter.txt"),
     );
     h.type_text(&p, "hello from team").unwrap();
@@ -263,10 +284,15 @@ fn typing_is_literal_text_after_double_dash_and_enter_is_its_own_call() {
     assert_eq!(
         r.calls(),
         vec![
-            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "--", "hello from team"]),
+            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"]),
             FixtureRunner::argv(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"]),
         ]
     );
+    // a text herdr would take for its own option is refused, nothing run
+    for t in ["--", "--session", "--session=x"] {
+        assert!(matches!(h.type_text(&p, t), Err(MuxError::Failed(_))), "{t}");
+    }
+    assert_eq!(r.calls().len(), 2);
 }
 
 #[test]
