@@ -339,3 +339,55 @@ fn two_sends_to_one_seat_never_interleave_their_keystrokes() {
     let (t0, t1) = (trigger_for(&drops[0]), trigger_for(&drops[1]));
     assert!(got == format!("{t0}\r{t1}\r") || got == format!("{t1}\r{t0}\r"), "interleaved: {got:?}");
 }
+
+#[test]
+fn eight_senders_times_twenty_five_sends_into_four_seats_each_write_one_whole_line() {
+    let seats = [
+        SeatSpec::new("s0", "codex", "takes-line").delay(40),
+        SeatSpec::new("s1", "claude-code", "takes-line").delay(40),
+        SeatSpec::new("s2", "codex", "takes-line").delay(40),
+        SeatSpec::new("s3", "claude-code", "takes-line").delay(40),
+    ];
+    let mut s = scene(&seats);
+    s.w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
+    let w = &s.w;
+    let results: Vec<(String, common::Run)> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..8)
+            .map(|sender| {
+                sc.spawn(move || {
+                    (0..25)
+                        .map(|n| {
+                            let seat = format!("s{}", (sender + n) % 4);
+                            let r = w.team(&["send", &seat, &format!("sender {sender} message {n}")]);
+                            (seat, r)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(results.len(), 200);
+    for (seat, r) in &results {
+        assert_eq!(r.code, 0, "{seat}: {r:?}");
+    }
+    let h = s.history();
+    assert_eq!(h.len(), 200, "every send has exactly one history line");
+    let mut ids: Vec<&str> = h.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 200, "no line repeated or lost");
+    for seat in ["s0", "s1", "s2", "s3"] {
+        let drops = s.drops(seat);
+        assert_eq!(drops.len(), 50, "{seat}");
+        let triggers: std::collections::BTreeSet<String> = drops.iter().map(|d| trigger_for(d)).collect();
+        let got = s.bytes(seat);
+        let typed: Vec<&str> = got.split_terminator('\r').collect();
+        assert_eq!(typed.len(), 50, "{seat}: one trigger and one Enter per send: {got:?}");
+        for t in &typed {
+            assert!(triggers.contains(*t), "{seat}: a line that is not one whole trigger: {t:?}");
+        }
+        let distinct: std::collections::BTreeSet<&str> = typed.iter().copied().collect();
+        assert_eq!(distinct.len(), 50, "{seat}: no trigger typed twice");
+    }
+}

@@ -125,10 +125,16 @@ fn demo(keep: bool) -> Result<i32, String> {
     println!("  reviewer  draws real Codex screens");
     println!();
     let mut worst = 0;
-    for (seat, msg) in [("keeper", "the gate is green"), ("reviewer", "please review the demo branch")] {
+    for (seat, cli, msg) in [("keeper", "claude-code", "the gate is green"), ("reviewer", "codex", "please review the demo branch")] {
         println!("$ team send {seat} \"{msg}\"");
         let code = run_team(&me, &project, &env, &["send", seat, msg])?;
         worst = worst.max(code);
+        // What the seat's terminal received: the one trigger line and Enter, never the body.
+        let got = std::fs::read(base.join(format!("{cli}.bytes"))).unwrap_or_default();
+        let got = String::from_utf8_lossy(&got);
+        if let Some(line) = got.split_terminator('\r').last() {
+            println!("  ({seat}'s terminal received one line: {line})");
+        }
         println!();
     }
     println!("$ team feed");
