@@ -127,6 +127,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     Ok(())
 }
 
+/// Like `write_atomic`, but never replaces a file already at `path`: the whole file appears
+/// at once (hard link of a complete temp file) or the call fails with `AlreadyExists`.
+pub fn write_new(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(&tmp)
+        .map_err(|e| annotate(&tmp, e))?;
+    let res = f.write_all(bytes).and_then(|_| f.sync_all());
+    drop(f);
+    let res = res.and_then(|_| fs::hard_link(&tmp, path));
+    let _ = fs::remove_file(&tmp);
+    res.map_err(|e| annotate(path, e))
+}
+
 fn annotate(path: &Path, e: io::Error) -> io::Error {
     if e.raw_os_error() == Some(nix::libc::ELOOP) {
         return refuse(path, "a symbolic link");
@@ -150,6 +170,17 @@ mod tests {
         assert!(write_atomic(&l, b"y", 0o600).is_err());
         assert!(open_append(&l, 0o600).is_err());
         assert!(read_to_string(&l).is_err());
+    }
+
+    #[test]
+    fn write_new_never_replaces_a_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        write_new(&p, b"one", 0o600).unwrap();
+        let e = write_new(&p, b"two", 0o600).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1, "no temp file left behind");
     }
 
     #[test]

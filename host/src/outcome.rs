@@ -61,11 +61,15 @@ pub struct TeamError {
     pub id: String,
     pub message: String,
     pub repair: Option<String>,
+    /// `(project, session)` when the run read a team file and reached an outcome (held,
+    /// not-submitted, unreachable): the plain run prints the context line and the message on
+    /// stdout, as every outcome line is printed; refusals and usage errors carry none.
+    pub context: Option<(String, String)>,
 }
 
 impl TeamError {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        TeamError { kind, id: String::new(), message: message.into(), repair: None }
+        TeamError { kind, id: String::new(), message: message.into(), repair: None, context: None }
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, message)
@@ -82,6 +86,11 @@ impl TeamError {
     }
     pub fn with_repair(mut self, repair: impl Into<String>) -> Self {
         self.repair = Some(repair.into());
+        self
+    }
+    /// Marks an outcome reached by a run that read a team file (see `context`).
+    pub fn with_context(mut self, context: (String, String)) -> Self {
+        self.context = Some(context);
         self
     }
     /// Set an explicit id (`register.no-seat`, …) instead of `<command>.<row>`.

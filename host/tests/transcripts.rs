@@ -11,7 +11,9 @@
 //! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
 //! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
-//! `no_tty <cmd…>` runs it with no terminal at all.
+//! `no_tty <cmd…>` runs it with no terminal at all;
+//! `fake_seats <seat>:<cli>[:<mode>]…` (in a setup block) starts fake seats in the world's
+//! private tmux session `beacon`, which every run of that file then reaches (`TEAM_TMUX_SOCKET`).
 //!
 //! Every output of a command with `--json` is also validated against its schema in
 //! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed.
@@ -59,6 +61,24 @@ as_agent() {
 }
 no_tty() {
   setsid -w "$@" </dev/null
+}
+fake_seats() {
+  # Starts the world's seats: a private tmux server ($TEAM_TMUX_SOCKET) whose session
+  # `beacon` holds one pane per `<seat>:<cli>[:<mode>]`, running `team fake-seat` (real vendor
+  # screens), marked `@team-seat <seat>`. Waits until each has drawn its screen.
+  local sock="$TEAM_TMUX_SOCKET" spec seat cli mode pane
+  # (the server must not keep the run's output pipe open: it outlives this block)
+  tmux -S "$sock" -f /dev/null new-session -d -s beacon -x 120 -y 40 -n keep sh </dev/null >/dev/null 2>&1
+  for spec in "$@"; do
+    IFS=: read -r seat cli mode <<< "$spec"
+    pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$PWD" \
+      "team fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
+    tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
+    for _ in $(seq 100); do
+      [ -n "$(tmux -S "$sock" capture-pane -p -t "$pane" | tr -d '[:space:]')" ] && break
+      sleep 0.05
+    done
+  done
 }
 "#;
 
@@ -142,6 +162,11 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
     if text.contains("as_seat ") {
         w.tmux_pane();
     }
+    // `fake_seats` starts its server here; setting the socket chooses tmux for every run.
+    let seats_sock = w.base().join("seats.sock");
+    if text.contains("fake_seats ") {
+        w.extra_env.push(("TEAM_TMUX_SOCKET".into(), seats_sock.display().to_string()));
+    }
     let mut problems = Vec::new();
     let mut actual = String::new();
     let mut last = 0;
@@ -183,6 +208,7 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
         }
     }
     actual.push_str(&text[last..]);
+    let _ = std::process::Command::new("tmux").arg("-S").arg(&seats_sock).arg("kill-server").output();
     (text, actual, problems)
 }
 

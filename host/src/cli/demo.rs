@@ -1,10 +1,182 @@
-//! `team demo`: (being built).
+//! `team demo`: the first thing a newcomer runs. It builds a throwaway project and a private
+//! tmux session, starts two fake seats of two vendors (Claude Code and Codex screens, drawn
+//! by `team fake-seat` from real captures), sends a message to each with the real `team send`,
+//! shows the outcomes and `team feed`, and removes everything it made.
+//!
+//! Invariant: the demo never touches the user's own configuration, history, state or tmux
+//! server: those paths and the tmux socket live in one temp folder, removed at the end (also
+//! on error). Only the precompiled-profile cache is shared, so the demo compiles nothing twice.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Arguments of `team demo`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Keep the throwaway folder and tmux session for a look around (prints how to attach).
+    #[arg(long)]
+    pub keep: bool,
+}
 
-pub fn run(_args: Args) -> i32 {
-    let e = crate::outcome::TeamError::failed("this command is not built yet");
-    super::report_error("demo", false, &e)
+const TEAM_FILE: &str = "format: 1
+project: demo
+session: demo
+multiplexer: tmux
+seats:
+  - name: keeper
+    nickname: agamemnon
+    role: coordinator
+    cli: claude-code
+    leads: true
+  - name: reviewer
+    role: reviewer
+    cli: codex
+";
+
+struct World {
+    dir: PathBuf,
+    socket: PathBuf,
+    keep: bool,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        if self.keep {
+            return;
+        }
+        let _ = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub fn run(args: Args) -> i32 {
+    match demo(args.keep) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("team demo: {e}");
+            1
+        }
+    }
+}
+
+fn tmux(w: &World) -> Command {
+    let mut c = Command::new("tmux");
+    c.arg("-S").arg(&w.socket);
+    c
+}
+
+fn check(c: &mut Command, what: &str) -> Result<String, String> {
+    let out = c.output().map_err(|e| format!("{what}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{what}: {}", String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn demo(keep: bool) -> Result<i32, String> {
+    if Command::new("tmux").arg("-V").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+        return Err("the demo runs its seats in tmux, and tmux is not installed; install it (apt-get install tmux) and run team demo again".into());
+    }
+    let me = std::env::current_exe().map_err(|e| format!("cannot find the team binary: {e}"))?;
+    let base = std::env::temp_dir().join(format!("team-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+    let w = World { dir: base.clone(), socket: base.join("tmux.sock"), keep };
+    let project = base.join("demo");
+    for d in ["config", "state", "cache", "home", "demo/.agents"] {
+        std::fs::create_dir_all(base.join(d)).map_err(|e| e.to_string())?;
+    }
+    check(Command::new("git").args(["init", "-q"]).current_dir(&project), "git init")?;
+    std::fs::write(project.join(".agents/team.yaml"), TEAM_FILE).map_err(|e| e.to_string())?;
+
+    let env = demo_env(&w);
+    // Two fake seats, each a tmux pane marked with the seat it is.
+    let seat_cmd = |cli: &str| {
+        format!(
+            "{} fake-seat --cli {cli} --mode takes-line --log {}",
+            shell_quote(&me.display().to_string()),
+            shell_quote(&base.join(format!("{cli}.bytes")).display().to_string())
+        )
+    };
+    let mut new = tmux(&w);
+    new.args(["-f", "/dev/null", "new-session", "-d", "-s", "demo", "-x", "120", "-y", "40", "-c"])
+        .arg(&project)
+        .arg(seat_cmd("claude-code"));
+    for (k, v) in &env {
+        new.env(k, v);
+    }
+    check(&mut new, "starting the demo's tmux session")?;
+    check(tmux(&w).args(["set", "-p", "-t", "demo:0.0", "@team-seat", "keeper"]), "marking the first seat")?;
+    let mut split = tmux(&w);
+    split.args(["new-window", "-t", "demo", "-c"]).arg(&project).arg(seat_cmd("codex"));
+    check(&mut split, "starting the second seat")?;
+    check(tmux(&w).args(["set", "-p", "-t", "demo:1.0", "@team-seat", "reviewer"]), "marking the second seat")?;
+    wait_drawn(&w, "demo:0.0")?;
+    wait_drawn(&w, "demo:1.0")?;
+
+    println!("A throwaway project in {} with two fake seats in a private tmux session:", project.display());
+    println!("  keeper    draws real Claude Code screens");
+    println!("  reviewer  draws real Codex screens");
+    println!();
+    let mut worst = 0;
+    for (seat, msg) in [("keeper", "the gate is green"), ("reviewer", "please review the demo branch")] {
+        println!("$ team send {seat} \"{msg}\"");
+        let code = run_team(&me, &project, &env, &["send", seat, msg])?;
+        worst = worst.max(code);
+        println!();
+    }
+    println!("$ team feed");
+    run_team(&me, &project, &env, &["feed"])?;
+    if keep {
+        println!();
+        println!("Kept: {}. Look with: tmux -S {} attach -t demo", base.display(), w.socket.display());
+    }
+    Ok(worst)
+}
+
+fn demo_env(w: &World) -> Vec<(String, String)> {
+    let b = &w.dir;
+    vec![
+        ("TEAM_CONFIG_DIR".into(), b.join("config").display().to_string()),
+        ("TEAM_STATE_DIR".into(), b.join("state").display().to_string()),
+        ("TEAM_CACHE_DIR".into(), crate::paths::cache_dir().display().to_string()),
+        ("TEAM_TMUX_SOCKET".into(), w.socket.display().to_string()),
+    ]
+}
+
+fn run_team(me: &Path, cwd: &Path, env: &[(String, String)], args: &[&str]) -> Result<i32, String> {
+    let mut c = Command::new(me);
+    c.args(args).current_dir(cwd);
+    for k in ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH"] {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let st = c.status().map_err(|e| format!("running team {}: {e}", args.join(" ")))?;
+    Ok(st.code().unwrap_or(1))
+}
+
+fn wait_drawn(w: &World, target: &str) -> Result<(), String> {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = check(tmux(w).args(["capture-pane", "-p", "-t", target]), "reading a seat")?;
+        if out.lines().filter(|l| !l.trim().is_empty()).count() > 3 {
+            return Ok(());
+        }
+        if Instant::now() > until {
+            return Err(format!("the fake seat in {target} did not draw its screen within 10 s"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }

@@ -10,6 +10,7 @@
 //! | --- | --- |
 //! | `takes-line` | Enter: the box clears, the prompt is echoed, working shows (spinner row/hint and title spinner) for `--delay-ms`, then a row showing the drop being read (Codex `• Explored` / `└ Read <id>`; Claude `Read 1 file`, plus a transcript row with `--transcript`), then idle |
 //! | `ignores-first-enter` | the first Enter does nothing; later ones as `takes-line` |
+//! | `ignores-enter` | no Enter is ever taken: the typed text stays in the box |
 //! | `clears-without-working` | Enter clears the box and echoes the prompt; it never works nor reads |
 //! | `dialog:<kind>` | the captured dialog of that kind (permission, question, trust, vendor-notice, provider-error, rate-limit, held-message); keys change nothing |
 //! | `draft` | starts with unsent text in the composer; otherwise `takes-line` |
@@ -41,7 +42,7 @@ pub struct Args {
     /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
     #[arg(long, default_value = "claude-code")]
     pub cli: String,
-    /// How it behaves (see the module docs): takes-line, ignores-first-enter,
+    /// How it behaves (see the module docs): takes-line, ignores-first-enter, ignores-enter,
     /// clears-without-working, dialog:<kind>, draft, placeholder, exited, narrow-cursor,
     /// already-working.
     #[arg(long, default_value = "takes-line")]
@@ -63,6 +64,8 @@ pub struct Args {
 enum Mode {
     TakesLine,
     IgnoresFirstEnter,
+    /// Never takes a line: every Enter is swallowed and the text stays in the box.
+    IgnoresEnter,
     ClearsWithoutWorking,
     Dialog(String),
     Draft,
@@ -76,6 +79,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     Ok(match s {
         "takes-line" => Mode::TakesLine,
         "ignores-first-enter" => Mode::IgnoresFirstEnter,
+        "ignores-enter" => Mode::IgnoresEnter,
         "clears-without-working" => Mode::ClearsWithoutWorking,
         "draft" => Mode::Draft,
         "placeholder" => Mode::Placeholder,
@@ -471,7 +475,7 @@ impl Seat {
                 if line.trim().is_empty() {
                     return;
                 }
-                if self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0 {
+                if self.mode == Mode::IgnoresEnter || (self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0) {
                     self.enters_ignored += 1;
                     return;
                 }
@@ -622,7 +626,7 @@ impl Seat {
         }
         top.push(String::new());
         let composer = if !self.composer.is_empty() {
-            self.composer.split('\n').enumerate().map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") }).collect()
+            wrap_composer(&self.composer, cols).iter().enumerate().map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") }).collect()
         } else if self.show_placeholder {
             vec![screens::claude_placeholder()]
         } else if !self.queued.is_empty() {
@@ -661,9 +665,10 @@ impl Seat {
             bottom.push(String::new());
         }
         bottom.push(String::new());
-        let composer = screens::codex_composer(&self.composer);
+        let wrapped = wrap_composer(&self.composer, cols).join("\n");
+        let composer = screens::codex_composer(&wrapped);
         let composer_at = bottom.len() + composer.len() - 1;
-        let cursor_col = 2 + self.composer.rsplit('\n').next().unwrap_or("").chars().count();
+        let cursor_col = 2 + wrapped.rsplit('\n').next().unwrap_or("").chars().count();
         bottom.extend(composer);
         bottom.push(String::new());
         bottom.push(screens::codex_status_line(self.thread.as_deref().map(|t| screens::codex_thread(t, "…")).as_deref()));
@@ -683,7 +688,6 @@ impl Seat {
             Some(_) => format!("{} {base}", screens::BRAILLE[self.spin % screens::BRAILLE.len()]),
             None => base,
         };
-        let _ = cols;
         Screen { rows: all, title, cursor: Some((composer_row, cursor_col)) }
     }
 
@@ -702,21 +706,23 @@ impl Seat {
             bottom.push("  ⬢ Reading…".to_string());
             bottom.push(String::new());
         }
-        // The placeholder is drawn faint (SGR 2), so a reader takes it for an empty box however
-        // narrow the pane cuts it; typed text is plain.
-        let inner = cols.saturating_sub(4);
-        let empty = self.composer.is_empty();
-        let text = if empty { "Plan, search, build anything" } else { self.composer.as_str() };
-        let mut cut: String = text.chars().take(inner.saturating_sub(2)).collect();
-        if cut.chars().count() < text.chars().count() {
-            if let Some(i) = cut.rfind(' ') {
-                cut.truncate(i);
+        // The input box wraps a long line inside its borders (`│ → …│`, then `│   …│`); the
+        // placeholder is drawn faint (SGR 2), so a reader takes it for an empty box however
+        // narrow the pane; typed text is plain.
+        let inner = cols.saturating_sub(6).max(1);
+        bottom.push(format!("┌{}┐", "─".repeat(cols.saturating_sub(2))));
+        if self.composer.is_empty() {
+            let ph: String = "Plan, search, build anything".chars().take(inner).collect();
+            let pad = " ".repeat(inner.saturating_sub(ph.chars().count()));
+            bottom.push(format!("│ → \x1b[2m{ph}\x1b[0m{pad} │"));
+        } else {
+            let chars: Vec<char> = self.composer.replace('\n', " ").chars().collect();
+            for (i, chunk) in chars.chunks(inner).enumerate() {
+                let text: String = chunk.iter().collect();
+                let pad = " ".repeat(inner - chunk.len());
+                bottom.push(format!("│ {} {text}{pad} │", if i == 0 { "→" } else { " " }));
             }
         }
-        let pad = inner.saturating_sub(2 + cut.chars().count());
-        let shown = if empty { format!("→ \x1b[2m{cut}\x1b[0m") } else { format!("→ {cut}") };
-        bottom.push(format!("┌{}┐", "─".repeat(cols.saturating_sub(2))));
-        bottom.push(format!("│ {shown}{} │", " ".repeat(pad)));
         bottom.push(format!("└{}┘", "─".repeat(cols.saturating_sub(2))));
         if self.working().is_some() {
             if cols < 32 {
@@ -780,6 +786,24 @@ fn stack(mut top: Vec<String>, _mid: Vec<String>, bottom: Vec<String>, rows: usi
 }
 
 /// Splits a styled row into rows of at most `cols` cells (a terminal's soft wrap).
+/// The composer's text as the CLIs draw it: each logical line cut into rows that fit after the
+/// two-column prompt (`❯ ` / `› `), continuation rows indented by two spaces by the caller.
+fn wrap_composer(text: &str, cols: usize) -> Vec<String> {
+    let width = cols.saturating_sub(3).max(8);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let chars: Vec<char> = line.chars().collect();
+        if chars.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        for chunk in chars.chunks(width) {
+            out.push(chunk.iter().collect());
+        }
+    }
+    out
+}
+
 fn soft_wrap(row: &str, cols: usize) -> Vec<String> {
     let plain_w = screens::width(row);
     if plain_w <= cols || cols == 0 {
@@ -944,6 +968,14 @@ mod tests {
         );
         assert_eq!(drop_path("read \"/tmp/x/id9\".", cwd), Some(PathBuf::from("/tmp/x/id9")));
         assert_eq!(drop_path("hello there", cwd), None);
+    }
+
+    #[test]
+    fn long_composer_text_wraps_instead_of_being_cut() {
+        let rows = wrap_composer(&"x".repeat(250), 120);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows.concat(), "x".repeat(250));
+        assert_eq!(wrap_composer("a\nb", 120), vec!["a", "b"]);
     }
 
     #[test]

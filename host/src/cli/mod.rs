@@ -52,6 +52,8 @@ pub fn main() -> i32 {
 pub fn report_error(command: &str, json: bool, e: &crate::outcome::TeamError) -> i32 {
     if json {
         print!("{}", crate::outcome::render_json(&e.document(command)));
+    } else if let Some((project, session)) = &e.context {
+        print!("{}{}\n", crate::outcome::context_line(project, session), e.message);
     } else {
         eprint!("{}", e.plain(command));
     }

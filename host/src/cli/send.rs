@@ -23,6 +23,7 @@ use crate::legs::{self, Order, Plan};
 use crate::outcome::{self, context_line, render_json, Kind, TeamError};
 use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
+use crate::typed;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
@@ -238,14 +239,87 @@ pub fn decide(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str) 
     Ok(Decision { caller, file, target, rule, plan, header })
 }
 
-/// The typed leg: drop file, seat lock, trigger line, read-back, Enter, evidence.
-/// This build does not carry it yet; the lead's typed leg replaces this one call site.
-fn deliver_typed(d: &Decision, _body: &str) -> outcome::Result<String> {
-    Err(TeamError::new(
-        Kind::Failed,
-        format!("{}: this build cannot type into a pane yet (the typed leg is not built); nothing was sent", d.target.name()),
-    )
-    .with_id("send.not-built"))
+/// The typed leg: drop file, seat lock, trigger line, read-back, Enter, evidence; then the
+/// history line and the team.log line. `Ok` is a delivered run; every other verdict is the
+/// error the run exits 1 with (already logged).
+fn deliver_typed(d: &Decision, body: &str) -> RunResult {
+    let ctx = d.context();
+    let seat = d.target.name().to_string();
+    let Some(root) = d.root().map(Path::to_path_buf) else {
+        return Err(plain_err(TeamError::refused(format!(
+            "{seat}: its team's checkout is not known to the registry, so there is no folder for its drop file; nothing was sent"
+        ))));
+    };
+    let no_pins = std::collections::BTreeMap::new();
+    let team_file = d.target.team.file.as_ref();
+    let id = crate::clock::new_id();
+    let text = admission::with_header(&d.header, body);
+    let req = typed::PlainSend {
+        session: &d.target.team.session,
+        seat: &seat,
+        cli: d.target.cli(),
+        root: &root,
+        text: &text,
+        id: &id,
+        pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
+        multiplexer: team_file.and_then(|f| f.multiplexer.as_deref()),
+    };
+    let report = typed::send_plain(&req);
+    let (word, kind, reason, note) = match &report.run.verdict {
+        typed::Verdict::Delivered { note } => ("delivered", None, None, note.clone()),
+        typed::Verdict::Held(r) => ("held", Some(Kind::Held), Some(r.clone()), None),
+        typed::Verdict::NotSubmitted(r) => ("not-submitted", Some(Kind::NotSubmitted), Some(r.clone()), None),
+        typed::Verdict::Unreachable(r) => ("unreachable", Some(Kind::Unreachable), Some(r.clone()), None),
+        typed::Verdict::Refused(r) => ("refused", Some(Kind::Refused), Some(r.clone()), None),
+    };
+    let drop = report.drop.as_ref().map(|p| p.display().to_string());
+    // A refusal sent nothing and is no completed send: it writes its log line only.
+    if report.drop.is_some() && word != "refused" {
+        let (spec_w, resolved) = d.target.spec_and_resolved();
+        let line = MessageLine {
+            ts: crate::clock::now_iso(),
+            from: from_of(d),
+            to: seat.clone(),
+            body: text.clone(),
+            id: id.clone(),
+            outcome: word.into(),
+            spec: spec_w,
+            resolved,
+            ms: Some(report.ms),
+            via: report.run.typed.then(|| "typed".to_string()),
+            failed: d.plan.failed.clone(),
+            note: note.clone(),
+        };
+        let project = d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone());
+        let _ = history::append_message(&project, &root, &line);
+    }
+    let mut detail = format!("id {id}, {} Enter(s)", report.run.enters);
+    if let Some(n) = &note {
+        // An unverified send is said once in the log, for the orchestrator to follow up.
+        detail.push_str(&format!(", unverified: {n}"));
+    }
+    if let Some(p) = &drop {
+        detail.push_str(&format!(", drop {p}"));
+    }
+    log(Some(&root), &d.caller, Some(&seat), word, Some(body.len()), Some(detail));
+    match kind {
+        None => {
+            let line = match &note {
+                Some(n) => format!("{seat}: delivered ({n})"),
+                None => format!("{seat}: delivered"),
+            };
+            let mut doc = send_doc(&ctx, false, "delivered", &line, &seat, Some("typed"), Some(&id), None);
+            doc["note"] = json!(note);
+            doc["drop"] = json!(drop);
+            doc["ms"] = json!(report.ms);
+            Ok(Out { context: Some(ctx), doc, line: format!("{line}\n") })
+        }
+        Some(Kind::Refused) => Err((TeamError::refused(format!("{seat}: {}", reason.unwrap_or_default())), true)),
+        Some(k) => {
+            let e = TeamError::new(k, format!("{seat}: {word} ({})", reason.unwrap_or_default()));
+            Err((e.with_context(ctx), true))
+        }
+    }
 }
 
 /// One output of a run: stdout text (plain) or a document (--json), and the exit code.
@@ -395,8 +469,7 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
     }
     match d.plan.terminal.as_deref() {
         Some("typed") => {
-            let out = deliver_typed(&d, body).map_err(plain_err)?;
-            Ok(Out { context: Some(ctx.clone()), doc: send_doc(&ctx, false, "delivered", &out, &seat, Some("typed"), None, None), line: format!("{out}\n") })
+            deliver_typed(&d, body)
         }
         Some(other) => Err(plain_err(TeamError::failed(format!("{seat}: the {other} leg is not in this build; nothing was sent")))),
         None => {
@@ -425,7 +498,7 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
                 detail.push_str(&format!("; {s}"));
             }
             log(root.as_deref(), &d.caller, Some(&seat), "unreachable", Some(body.len()), Some(detail));
-            Err((TeamError::new(Kind::Unreachable, format!("unreachable: {seat}: {}", d.plan.ran_out())), true))
+            Err((TeamError::new(Kind::Unreachable, format!("{seat}: unreachable ({})", d.plan.ran_out())).with_context(ctx), true))
         }
     }
 }

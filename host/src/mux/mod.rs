@@ -159,14 +159,15 @@ pub trait Mux {
 /// report; here it falls through to the environment.
 pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    match choice(file_choice, has("TMUX"), has("HERDR_PANE_ID")) {
+    // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
+    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
         "tmux" => Box::new(tmux::Tmux::from_env()),
         _ => Box::new(herdr::Herdr::from_env()),
     }
 }
 
-/// The adapter `choose` picks: the file's word, else tmux when the caller sits in tmux (and
-/// not in a herdr pane), else herdr.
+/// The adapter `choose` picks: the file's word, else tmux when the caller sits in tmux (or
+/// names a tmux server) and not in a herdr pane, else herdr.
 fn choice(file_choice: Option<&str>, in_tmux: bool, in_herdr_pane: bool) -> &'static str {
     match file_choice {
         Some("tmux") => "tmux",

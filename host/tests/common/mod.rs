@@ -296,7 +296,9 @@ impl Drop for World {
 }
 
 fn pipe() -> (std::fs::File, std::fs::File) {
-    let (r, w): (OwnedFd, OwnedFd) = nix::unistd::pipe().unwrap();
+    // close-on-exec: a daemon a run starts (a tmux server) must not inherit the write end and
+    // keep the reader waiting for an end of file that never comes
+    let (r, w): (OwnedFd, OwnedFd) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
     let _ = r.as_raw_fd();
     (std::fs::File::from(r), std::fs::File::from(w))
 }

@@ -221,20 +221,59 @@ pub fn shows_drop_read(screen: &Screen, id: &str, _trigger: &str) -> bool {
     false
 }
 
-/// True when a transcript row is the result of a Read of the drop: a `toolUseResult` object whose
-/// `file.filePath` names the id. The assistant's `tool_use` row naming the file is written when
-/// the model asks, before any approval, so it is not proof.
+/// True when the transcript rows prove the drop was read:
+/// - a Read result: a `toolUseResult` object whose `file.filePath` names the id; or
+/// - a shell read: a `Bash` `tool_use` whose command reads the file (`cat`, `head`, `tail`, `sed`,
+///   `less`, `bat`, `nl`, `awk` … naming the id), answered later by a `tool_result` for that
+///   tool-use id that is not an error.
+///
+/// The assistant's `tool_use` row alone is written when the model asks, before any approval, so
+/// it is never proof.
 pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
+    use profile_kit::json::{raw_value, str_value};
     if id.is_empty() {
         return false;
     }
-    rows.iter().any(|row| {
-        let Some(result) = profile_kit::json::raw_value(row, "toolUseResult") else { return false };
-        if !result.starts_with('{') {
-            return false; // an error result is a string
+    let mut shell_reads: Vec<&str> = Vec::new();
+    for row in rows {
+        if let Some(result) = raw_value(row, "toolUseResult") {
+            // An error result is a string, not an object.
+            if result.starts_with('{') && str_value(result, "filePath").map(|p| p.contains(id)).unwrap_or(false) {
+                return true;
+            }
         }
-        profile_kit::json::str_value(result, "filePath").map(|p| p.contains(id)).unwrap_or(false)
+        if row.contains("\"tool_use\"") && row.contains(id) && str_value(row, "name") == Some("Bash") {
+            let reads = raw_value(row, "input").and_then(|i| str_value(i, "command")).map(|c| is_shell_read(c, id)).unwrap_or(false);
+            if let (true, Some(tool_id)) = (reads, tool_use_id(row)) {
+                shell_reads.push(tool_id);
+            }
+        }
+        if row.contains("\"tool_result\"") && !row.contains("\"is_error\":true") {
+            if let Some(answered) = str_value(row, "tool_use_id") {
+                if shell_reads.contains(&answered) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The `id` of the `tool_use` block in an assistant row.
+fn tool_use_id(row: &str) -> Option<&str> {
+    let at = row.find("\"tool_use\"")?;
+    // The block's own `id` is the first `"id":` after its type (or just before it).
+    profile_kit::json::str_value(&row[at..], "id").or_else(|| {
+        let start = row[..at].rfind('{')?;
+        profile_kit::json::str_value(&row[start..], "id")
     })
+}
+
+/// A shell command that reads a file naming `id` with a common reader.
+fn is_shell_read(command: &str, id: &str) -> bool {
+    const READERS: &[&str] = &["cat", "head", "tail", "sed", "less", "more", "bat", "nl", "awk"];
+    command.contains(id)
+        && command.split(|c: char| c.is_whitespace() || c == '|' || c == ';' || c == '&').any(|w| READERS.contains(&w))
 }
 
 #[cfg(test)]
@@ -271,6 +310,22 @@ mod tests {
         assert!(!transcript_shows_drop_read(&rows[..8], id));
         assert!(transcript_shows_drop_read(&rows[8..9], id));
         assert!(!transcript_shows_drop_read(&rows, "00000000-0000-0000-0000-000000000000"));
+    }
+
+    #[test]
+    fn a_shell_read_is_proof_only_once_its_result_is_back_and_not_an_error() {
+        let id = "9d3a6c1e-52f7-4b08-8e41-c7a0b5d2f913";
+        let ask = format!(r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_1","name":"Bash","input":{{"command":"cat /tmp/drop/{id}.md"}}}}]}}}}"#);
+        let ok = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"From: lead"}]}}"#.to_string();
+        let err = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"No such file","is_error":true}]}}"#.to_string();
+        let other = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"x"}]}}"#.to_string();
+        assert!(!transcript_shows_drop_read(std::slice::from_ref(&ask), id));
+        assert!(transcript_shows_drop_read(&[ask.clone(), ok.clone()], id));
+        assert!(!transcript_shows_drop_read(&[ask.clone(), err], id));
+        assert!(!transcript_shows_drop_read(&[ask.clone(), other], id));
+        // A command that names the file without reading it proves nothing.
+        let ls = ask.replace("cat /tmp", "ls -l /tmp");
+        assert!(!transcript_shows_drop_read(&[ls, ok], id));
     }
 
     #[test]

@@ -11,8 +11,8 @@
 //!    trust; `Press any key to log in` ⇒ vendor notice.
 //! 3. **Working**: `ctrl+c to stop` in the bottom six non-empty rows, also when a narrow pane
 //!    wraps it over two rows; else a spinner activity row (`⬢ Reading…`, `⬡ Grepping..`).
-//! 4. **The composer**: the last boxed row `│ → …`; the `Plan, search, build anything`
-//!    placeholder (or any faint text) reads as empty.
+//! 4. **The composer**: the last boxed row `│ → …` and the boxed rows a long line wraps onto;
+//!    the `Plan, search, build anything` placeholder (or any faint text) reads as empty.
 
 use profile_kit::text::{contains_ci, has_gerund_ellipsis, is_braille};
 use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, View};
@@ -73,16 +73,30 @@ fn is_activity_row(t: &str) -> bool {
     (first == '⬢' || first == '⬡' || is_braille(first)) && (has_gerund_ellipsis(t) || t.contains("ing.."))
 }
 
+/// The box's text: the `│ → …│` row and the `│   …│` rows a long line wraps onto, unwrapped
+/// into one line (the box wraps inside its borders, so the rows join with no space added).
 fn read_composer(v: &View) -> Composer {
     let Some(i) = v.rows.iter().rposition(|r| r.trimmed().starts_with("│ →")) else { return Composer::Unreadable };
     let r = &v.rows[i];
     let (Some(l), Some(rt)) = (r.find_char_index("→").map(|x| x + 1), r.rfind_char('│')) else { return Composer::Unreadable };
     let t = r.span(l, rt);
     if t.text.is_empty() || t.faint_only || (!v.styled && t.text == PLACEHOLDER) {
-        Composer::Empty
-    } else {
-        Composer::Holds(t.text)
+        return Composer::Empty;
     }
+    let mut text = t.text;
+    for row in &v.rows[i + 1..] {
+        let trimmed = row.trimmed();
+        if !trimmed.starts_with('│') || trimmed.starts_with("│ →") {
+            break;
+        }
+        let (Some(rt), true) = (row.rfind_char('│'), row.text.chars().count() > 4) else { break };
+        let cont = row.span(row.find_char_index("│").map_or(0, |x| x + 1), rt);
+        if cont.text.is_empty() {
+            break;
+        }
+        text.push_str(&cont.text);
+    }
+    Composer::Holds(text)
 }
 
 /// A row naming the drop id that is not the trigger's echo and not inside an approval.
@@ -102,6 +116,15 @@ pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
 mod tests {
     use super::*;
     use profile_kit::fixtures;
+
+    #[test]
+    fn a_long_line_wrapped_inside_the_box_reads_whole() {
+        let s = Screen::from_plain(
+            "┌──────────────────┐\n│ → Please read th │\n│   e message at / │\n│   tmp/x          │\n└──────────────────┘\n",
+            "",
+        );
+        assert_eq!(classify(&s).composer, Composer::Holds("Please read the message at /tmp/x".into()));
+    }
 
     #[test]
     fn every_synthetic_cursor_fixture_reads_as_its_meta_says() {

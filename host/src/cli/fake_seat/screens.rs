@@ -36,6 +36,9 @@ pub fn dialog(cli: &str, kind: &str) -> Option<Captured> {
         ("claude-code", "vendor-notice") => capture!("claude-code-2.1.197", "api-key-confirm"),
         ("claude-code", "provider-error") => capture!("claude-code-2.1.197", "provider-error"),
         ("claude-code", "rate-limit") => capture!("claude-code-2.1.197", "rate-limit-dialog"),
+        // Not dialogs: idle prompts whose last turn ended in an error (the screens show it).
+        ("claude-code", "rate-limit-idle") => capture!("claude-code-2.1.197", "rate-limit-idle"),
+        ("codex", "rate-limit-idle") => capture!("codex-0.171.0", "rate-limit-usage-idle"),
         // 2.1.197 has no held-message dialog; 2.1.295 drew it (same composer and rules).
         ("claude-code", "held-message") => capture!("claude-code-2.1.295", "held-message-dialog-idle"),
         ("codex", "permission") => capture!("codex-0.171.0", "permission-shell"),
@@ -50,7 +53,7 @@ pub fn dialog(cli: &str, kind: &str) -> Option<Captured> {
 
 /// The dialog kinds a mode may name.
 pub const DIALOG_KINDS: &[&str] =
-    &["permission", "question", "trust", "vendor-notice", "provider-error", "rate-limit", "held-message"];
+    &["permission", "question", "trust", "vendor-notice", "provider-error", "rate-limit", "held-message", "rate-limit-idle"];
 
 /// The rows of a capture, each self-contained: it opens with the SGR state in force where it
 /// starts in the capture and closes with a reset.

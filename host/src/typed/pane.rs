@@ -1,0 +1,92 @@
+//! The real seat behind the typed leg: one pane through the multiplexer port, read by the
+//! seat's profile, with its session transcript watched from the start of the send.
+//!
+//! Invariant: this only observes and types what `typed::deliver` tells it to; every decision
+//! is made there.
+
+use super::{BoxText, Observation, Seat, Seen, Status, TranscriptWatch};
+use crate::mux::{AgentStatus, Capture, Mux, PaneRef};
+use crate::profiles::{Composer, Profile, Screen, State, TurnError};
+
+/// One seat's pane, its profile and its transcript.
+pub struct SeatPane<'a> {
+    pub mux: &'a dyn Mux,
+    pub pane: PaneRef,
+    pub profile: &'a mut Profile,
+    pub transcript: Option<TranscriptWatch>,
+}
+
+/// The screen a profile reads, from a multiplexer capture.
+pub fn screen_of(c: Capture) -> Screen {
+    Screen { styled: c.styled, plain: c.plain, title: c.title, cols: c.cols, rows: c.rows, recent: c.recent }
+}
+
+fn status_of(s: AgentStatus) -> Status {
+    match s {
+        AgentStatus::Idle => Status::Idle,
+        AgentStatus::Working => Status::Working,
+        AgentStatus::Blocked => Status::Blocked,
+        AgentStatus::Done => Status::Done,
+        AgentStatus::Unknown => Status::Unknown,
+    }
+}
+
+/// The dialog kind as the reports spell it (`vendor notice`, `held-message`, …).
+pub fn dialog_word(kind: crate::profiles::DialogKind) -> &'static str {
+    use crate::profiles::DialogKind::*;
+    match kind {
+        Question => "question",
+        Permission => "permission",
+        Trust => "trust",
+        VendorNotice => "vendor notice",
+        ProviderError => "provider error",
+        RateLimit => "rate limit",
+        HeldMessage => "held-message",
+    }
+}
+
+impl Seat for SeatPane<'_> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+        let cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
+        let screen = screen_of(cap);
+        let reading = self.profile.classify(&screen).map_err(|e| e.message)?;
+        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?.map(status_of);
+        let read_shown = self.profile.shows_drop_read(&screen, id, trigger).unwrap_or(false);
+        let seen = match reading.state {
+            State::Idle => Seen::Idle,
+            State::Working(h) => Seen::Working(h),
+            State::Dialog(d) => Seen::Dialog { kind: dialog_word(d.kind).to_string(), title: d.title },
+            State::Starting => Seen::Starting,
+            State::Exited => Seen::Exited,
+            State::Unknown(w) => Seen::Unknown(w),
+        };
+        let boxed = match reading.composer {
+            Composer::Empty => BoxText::Empty,
+            Composer::Holds(t) => BoxText::Holds(t),
+            Composer::Unreadable => BoxText::Unreadable,
+        };
+        Ok(Observation {
+            seen,
+            boxed,
+            rate_limited: reading.last_error == Some(TurnError::RateLimit),
+            status,
+            read_shown,
+        })
+    }
+
+    fn type_text(&mut self, text: &str) -> Result<(), String> {
+        self.mux.type_text(&self.pane, text).map_err(|e| e.to_string())
+    }
+
+    fn press_enter(&mut self) -> Result<(), String> {
+        self.mux.press_enter(&self.pane).map_err(|e| e.to_string())
+    }
+
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        let Some(w) = self.transcript.as_mut() else { return false };
+        match w.new_rows() {
+            Some(rows) if !rows.is_empty() => self.profile.transcript_shows_drop_read(&rows, id).unwrap_or(false),
+            _ => false,
+        }
+    }
+}

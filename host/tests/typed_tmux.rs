@@ -1,0 +1,341 @@
+//! The typed leg end to end: the real `team send` against fake seats in a private tmux server.
+//! One test per outcome and per refusal of the typed leg. Each asserts the outcome line and
+//! exit code, the history line, the drop file (content and modes), and the exact bytes the
+//! fake seat received — the trigger once, Enters only as the spec allows, nothing at all into
+//! a dialog, a draft or an exited pane.
+
+mod common;
+#[path = "common/tmux.rs"]
+mod tmux_world;
+
+use common::World;
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use tmux_world::{SeatSpec, TmuxWorld};
+
+/// A team world whose seats are the fake seats of a private tmux session `beacon`.
+struct Scene {
+    w: World,
+    tw: TmuxWorld,
+}
+
+fn scene(seats: &[SeatSpec]) -> Scene {
+    let tw = TmuxWorld::start("beacon", seats);
+    let mut w = World::empty();
+    let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
+    for s in seats {
+        file.push_str(&format!("  - name: {}\n    role: worker\n    cli: {}\n", s.name, s.cli));
+    }
+    w.team_file(&file);
+    w.extra_env.extend(tw.env());
+    // Every wait of the typed leg (1, 3, 9 s; 20 s window) shortened twenty-fold.
+    w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.05".into()));
+    Scene { w, tw }
+}
+
+impl Scene {
+    fn send(&self, seat: &str, msg: &str) -> common::Run {
+        self.w.team(&["send", seat, msg])
+    }
+    fn bytes(&self, seat: &str) -> String {
+        String::from_utf8_lossy(&self.tw.log(seat)).into_owned()
+    }
+    fn history(&self) -> Vec<Value> {
+        let mut out = vec![];
+        for e in std::fs::read_dir(&self.w.config).into_iter().flatten().flatten() {
+            let p = e.path().join("messages.jsonl");
+            if let Ok(t) = std::fs::read_to_string(&p) {
+                out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).expect("a whole JSON line")));
+            }
+        }
+        out
+    }
+    fn drops(&self, seat: &str) -> Vec<PathBuf> {
+        let dir = self.w.repo.join(".agents/send-drops/beacon").join(seat);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        v.sort();
+        v
+    }
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+const CONTEXT: &str = "team beacon, session \"beacon\"\n";
+
+/// The trigger the seat must have received, once, for the drop at `drop`.
+fn trigger_for(drop: &Path) -> String {
+    format!("Please read the team message at {}", drop.display())
+}
+
+/// Checks the drop file, its folders' modes and the history line of a completed send.
+fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&str>) -> PathBuf {
+    let drops = s.drops(seat);
+    assert_eq!(drops.len(), 1, "one drop file for {seat}");
+    let drop = drops[0].clone();
+    assert_eq!(std::fs::read_to_string(&drop).unwrap(), format!("from the owner — admitted by: the owner\n\n{body}"));
+    assert_eq!(mode(&drop), 0o600);
+    for d in [drop.parent().unwrap(), drop.parent().unwrap().parent().unwrap(), &s.w.repo.join(".agents/send-drops")] {
+        assert_eq!(mode(d), 0o700, "{}", d.display());
+    }
+    let h = s.history();
+    assert_eq!(h.len(), 1, "one history line: {h:?}");
+    let line = &h[0];
+    assert_eq!(line["to"], seat);
+    assert_eq!(line["from"], "owner");
+    assert_eq!(line["outcome"], outcome);
+    assert_eq!(line["id"].as_str().unwrap(), drop.file_name().unwrap().to_str().unwrap());
+    assert_eq!(line["body"], format!("from the owner — admitted by: the owner\n\n{body}"));
+    assert_eq!(line.get("via").and_then(Value::as_str), via);
+    let cli = s.tw.seats.iter().find(|x| x.spec.name == seat).map_or("codex".to_string(), |x| x.spec.cli.clone());
+    let native = if cli == "claude-code" { "native: unavailable in this build" } else { "native: the CLI carries no native channel" };
+    assert_eq!(line["failed"], serde_json::json!([native, "mcp-inbox: unavailable in this build"]));
+    drop
+}
+
+#[test]
+fn codex_seat_that_takes_the_line_is_delivered_with_one_trigger_and_one_enter() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line").delay(300)]);
+    let r = s.send("gpt-reviewer", "the gate is green");
+    assert_eq!((r.stdout.as_str(), r.stderr.as_str(), r.code), ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", "", 0));
+    let drop = check_written(&s, "gpt-reviewer", "the gate is green", "delivered", Some("typed"));
+    assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)));
+    let h = s.history();
+    assert!(h[0].get("note").is_none(), "a confirmed delivery carries no note");
+    let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(log.contains("\"outcome\":\"delivered\"") && !log.contains("the gate is green"), "the log keeps sizes, never a body: {log}");
+    assert_eq!(mode(&s.w.repo.join(".agents/team.log")), 0o600);
+}
+
+#[test]
+fn claude_seat_is_delivered_and_the_json_document_is_the_action_surface() {
+    let s = scene(&[SeatSpec::new("claude-keeper", "claude-code", "takes-line").delay(300).transcript()]);
+    let r = s.w.team(&["send", "claude-keeper", "hello", "--json"]);
+    assert_eq!((r.stderr.as_str(), r.code), ("", 0), "{}", r.stdout);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    common::validate(&doc).unwrap();
+    assert_eq!(doc["status"], "delivered");
+    assert_eq!(doc["channel"], "typed");
+    assert_eq!(doc["dry_run"], false);
+    let drop = check_written(&s, "claude-keeper", "hello", "delivered", Some("typed"));
+    assert_eq!(doc["ids"]["sent"].as_str().unwrap(), drop.file_name().unwrap().to_str().unwrap());
+    assert_eq!(s.bytes("claude-keeper"), format!("{}\r", trigger_for(&drop)));
+}
+
+#[test]
+fn an_ignored_first_enter_gets_exactly_one_more() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "ignores-first-enter").delay(300)]);
+    let r = s.send("gpt-reviewer", "hello");
+    assert_eq!((r.stdout.as_str(), r.code), ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", 0), "{}", r.stderr);
+    let drop = check_written(&s, "gpt-reviewer", "hello", "delivered", Some("typed"));
+    assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r\r", trigger_for(&drop)));
+}
+
+#[test]
+fn a_box_that_clears_without_the_seat_working_is_taken_not_yet_confirmed() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "clears-without-working")]);
+    let r = s.send("gpt-reviewer", "hello");
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        ("team beacon, session \"beacon\"\ngpt-reviewer: delivered (taken, not yet confirmed)\n", 0),
+        "{}",
+        r.stderr
+    );
+    let drop = check_written(&s, "gpt-reviewer", "hello", "delivered", Some("typed"));
+    assert_eq!(s.history()[0]["note"], "taken, not yet confirmed");
+    assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)), "a cleared box never gets another Enter");
+    let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
+    assert!(log.contains("unverified: taken, not yet confirmed"), "an unverified send is logged for the orchestrator: {log}");
+}
+
+#[test]
+fn a_trigger_never_taken_is_not_submitted_after_three_enters() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "ignores-enter")]);
+    let r = s.send("gpt-reviewer", "hello");
+    let drop = check_written(&s, "gpt-reviewer", "hello", "not-submitted", Some("typed"));
+    let trig = trigger_for(&drop);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout,
+        format!("{CONTEXT}gpt-reviewer: not-submitted (3 Enters pressed; the box holds {trig:?}; the message is at {})\n", drop.display())
+    );
+    assert_eq!(s.bytes("gpt-reviewer"), format!("{trig}\r\r\r"));
+}
+
+#[test]
+fn every_dialog_is_unreachable_and_nothing_is_pressed() {
+    let kinds = [
+        ("permission", "claude-code", "permission"),
+        ("question", "claude-code", "question"),
+        ("trust", "codex", "trust"),
+        ("vendor-notice", "claude-code", "vendor notice"),
+        ("rate-limit", "codex", "rate limit"),
+        ("rate-limit", "claude-code", "rate limit"),
+    ];
+    for (kind, cli, word) in kinds {
+        let s = scene(&[SeatSpec::new("seat", cli, &format!("dialog:{kind}"))]);
+        let r = s.send("seat", "hello");
+        assert_eq!(r.code, 1, "{kind}: {r:?}");
+        assert!(r.stdout.contains("unreachable"), "{kind}: {r:?}\n{}", s.tw.screen("seat"));
+        let drop = check_written(&s, "seat", "hello", "unreachable", None);
+        assert!(r.stdout.starts_with(&format!("{CONTEXT}seat: unreachable (the pane shows a {word} dialog")), "{kind}: {}", r.stdout);
+        assert!(r.stdout.ends_with(&format!("nothing was pressed; the message is at {})\n", drop.display())), "{kind}: {}", r.stdout);
+        assert_eq!(s.bytes("seat"), "", "{kind}: nothing may reach a dialog");
+    }
+}
+
+#[test]
+fn a_last_turn_that_hit_the_rate_limit_is_unreachable() {
+    // An idle prompt whose last turn ended in the rate limit: a line would be taken and could
+    // not be acted on.
+    for cli in ["claude-code", "codex"] {
+        let s = scene(&[SeatSpec::new("seat", cli, "dialog:rate-limit-idle")]);
+        let r = s.send("seat", "hello");
+        assert_eq!(r.code, 1, "{r:?}");
+        let drop = check_written(&s, "seat", "hello", "unreachable", None);
+        assert_eq!(
+            r.stdout,
+            format!("{CONTEXT}seat: unreachable (its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {})\n", drop.display()),
+            "{cli}"
+        );
+        assert_eq!(s.bytes("seat"), "", "{cli}");
+    }
+}
+
+#[test]
+fn the_held_message_dialog_is_unreachable() {
+    let s = scene(&[SeatSpec::new("claude-keeper", "claude-code", "dialog:held-message")]);
+    let r = s.send("claude-keeper", "hello");
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("claude-keeper: unreachable (the pane shows the held-message dialog"), "{}", r.stdout);
+    assert_eq!(s.bytes("claude-keeper"), "");
+}
+
+#[test]
+fn unsent_text_in_the_composer_is_held_and_left_alone() {
+    for cli in ["claude-code", "codex"] {
+        let s = scene(&[SeatSpec::new("seat", cli, "draft")]);
+        let before = s.tw.screen("seat");
+        let r = s.send("seat", "hello");
+        let drop = check_written(&s, "seat", "hello", "held", None);
+        assert_eq!(
+            (r.stdout.clone(), r.code),
+            (format!("{CONTEXT}seat: held (the composer already holds unsent text; nothing was typed; the message is at {})\n", drop.display()), 1),
+            "{cli}"
+        );
+        assert_eq!(s.bytes("seat"), "", "{cli}: nothing typed over a draft");
+        assert_eq!(s.tw.screen("seat"), before, "{cli}: the draft is untouched");
+    }
+}
+
+#[test]
+fn a_faint_placeholder_is_an_empty_box() {
+    let s = scene(&[SeatSpec::new("claude-keeper", "claude-code", "placeholder").delay(300)]);
+    let r = s.send("claude-keeper", "hello");
+    assert_eq!((r.stdout.as_str(), r.code), ("team beacon, session \"beacon\"\nclaude-keeper: delivered\n", 0), "{}", r.stderr);
+    let drop = check_written(&s, "claude-keeper", "hello", "delivered", Some("typed"));
+    assert_eq!(s.bytes("claude-keeper"), format!("{}\r", trigger_for(&drop)));
+}
+
+#[test]
+fn an_exited_cli_is_unreachable_and_nothing_is_typed() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "exited")]);
+    let r = s.send("gpt-reviewer", "hello");
+    assert_eq!(r.code, 1);
+    let drop = check_written(&s, "gpt-reviewer", "hello", "unreachable", None);
+    assert_eq!(
+        r.stdout,
+        format!("{CONTEXT}gpt-reviewer: unreachable (codex has exited in that pane; nothing was typed; the message is at {})\n", drop.display())
+    );
+    assert_eq!(s.bytes("gpt-reviewer"), "");
+}
+
+#[test]
+fn a_narrow_cursor_seat_whose_hint_wraps_is_delivered_as_taken() {
+    let s = scene(&[SeatSpec::new("cursor-dev", "cursor", "narrow-cursor").size(30, 24).delay(300)]);
+    // The trigger must fit Cursor's line: the seat works inside the checkout? It does not here,
+    // so the drop is named absolutely; keep the world's path short enough.
+    let r = s.send("cursor-dev", "hello");
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.starts_with(&format!("{CONTEXT}cursor-dev: delivered")), "{}", r.stdout);
+    let drop = check_written(&s, "cursor-dev", "hello", "delivered", Some("typed"));
+    assert_eq!(s.bytes("cursor-dev"), format!("{}\r", trigger_for(&drop)));
+}
+
+#[test]
+fn a_seat_already_working_is_delivered_only_on_its_own_evidence() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "already-working").delay(400)]);
+    let r = s.send("gpt-reviewer", "hello");
+    assert_eq!(r.code, 0, "{r:?}");
+    let drop = check_written(&s, "gpt-reviewer", "hello", "delivered", Some("typed"));
+    assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)));
+}
+
+#[test]
+fn a_seat_with_no_pane_is_unreachable_naming_it() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line")]);
+    let mut file = std::fs::read_to_string(s.w.repo.join(".agents/team.yaml")).unwrap();
+    file.push_str("  - name: ghost\n    role: worker\n    cli: codex\n");
+    s.w.team_file(&file);
+    let r = s.send("ghost", "hello");
+    assert_eq!(r.code, 1);
+    let drop = check_written(&s, "ghost", "hello", "unreachable", None);
+    assert!(r.stdout.starts_with(&format!("{CONTEXT}ghost: unreachable (")), "{}", r.stdout);
+    assert!(r.stdout.contains("ghost") && r.stdout.ends_with(&format!("the message is at {})\n", drop.display())), "{}", r.stdout);
+}
+
+#[test]
+fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line")]);
+    let dir = s.w.state.join("seat-locks/beacon");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = std::fs::OpenOptions::new().create(true).read(true).write(true).open(dir.join("gpt-reviewer")).unwrap();
+    let f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusiveNonblock).unwrap();
+    std::fs::write(dir.join("gpt-reviewer"), "launch 4242\n").unwrap();
+    let r = s.send("gpt-reviewer", "hello");
+    drop(f);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.stderr, "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n");
+    assert!(s.drops("gpt-reviewer").is_empty());
+    assert!(s.history().is_empty());
+    assert_eq!(s.bytes("gpt-reviewer"), "");
+}
+
+#[test]
+fn a_trigger_longer_than_the_profile_takes_is_refused_and_nothing_is_typed() {
+    let s = scene(&[SeatSpec::new("cursor-dev", "cursor", "takes-line")]);
+    // A checkout deep enough that the drop's absolute path passes Cursor's 200 characters.
+    let deep = s.w.base().join("d".repeat(60)).join("e".repeat(60)).join("f".repeat(60));
+    std::fs::create_dir_all(deep.join(".agents")).unwrap();
+    assert!(std::process::Command::new("git").args(["init", "-q"]).current_dir(&deep).status().unwrap().success());
+    std::fs::copy(s.w.repo.join(".agents/team.yaml"), deep.join(".agents/team.yaml")).unwrap();
+    let r = s.w.run(&["send", "cursor-dev", "hello"], &deep);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.starts_with("team send: refused: cursor-dev: the trigger line is "), "{}", r.stderr);
+    assert!(r.stderr.contains("cursor takes at most 200 whole; nothing was typed; the message is at "), "{}", r.stderr);
+    assert_eq!(s.bytes("cursor-dev"), "");
+}
+
+#[test]
+fn two_sends_to_one_seat_never_interleave_their_keystrokes() {
+    let mut s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line").delay(100)]);
+    // Two processes with one seed would compose one id: these runs take fresh ids.
+    s.w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
+    let w = &s.w;
+    std::thread::scope(|sc| {
+        let a = sc.spawn(|| w.team(&["send", "gpt-reviewer", "first"]));
+        let b = sc.spawn(|| w.team(&["send", "gpt-reviewer", "second"]));
+        for r in [a.join().unwrap(), b.join().unwrap()] {
+            assert_eq!(r.code, 0, "{r:?}");
+        }
+    });
+    let drops = s.drops("gpt-reviewer");
+    assert_eq!(drops.len(), 2);
+    let got = s.bytes("gpt-reviewer");
+    let (t0, t1) = (trigger_for(&drops[0]), trigger_for(&drops[1]));
+    assert!(got == format!("{t0}\r{t1}\r") || got == format!("{t1}\r{t0}\r"), "interleaved: {got:?}");
+}
