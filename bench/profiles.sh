@@ -35,7 +35,7 @@ claude_screen="$s/claude-code-2.1.197/idle-typed.ansi"
 start=$(date +%s%N); "$team" profile explain codex "$codex_screen" --title "$codex_title" >/dev/null; end=$(date +%s%N)
 echo "first run (compile + cache codex): $(( (end - start) / 1000000 )) ms"
 "$team" profile explain claude-code "$claude_screen" >/dev/null
-echo "cache: $(ls "$tmp/cache/profiles/"*/ | wc -l) .cwasm files"
+echo "cache: $(find "$tmp/cache/profiles" -name '*.cwasm' | wc -l) .cwasm files"
 hyperfine -N --warmup 20 --runs 300 --export-json "$tmp/h.json" \
   -n 'true (no work)' 'true' \
   -n 'team --version (no wasm)' "$team --version" \

@@ -45,13 +45,16 @@ fn main() {
     let root = manifest_dir.join("../..").canonicalize().expect("workspace root");
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
 
-    for p in ["profiles/kit", "profiles/hostile", "wit", "Cargo.toml", "Cargo.lock"] {
-        println!("cargo:rerun-if-changed={}", root.join(p).display());
+    // Relative paths (cargo reads them from this package's root): several worktrees share one
+    // target dir and the same build-script hash, so absolute paths would make one checkout watch
+    // another's files.
+    for p in ["../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
+        println!("cargo:rerun-if-changed={p}");
     }
     for (krate, _, _, _) in PROFILES {
         let dir = krate.trim_start_matches("profile-");
-        println!("cargo:rerun-if-changed={}", root.join("profiles").join(dir).join("src").display());
-        println!("cargo:rerun-if-changed={}", root.join("profiles").join(dir).join("Cargo.toml").display());
+        println!("cargo:rerun-if-changed=../{dir}/src");
+        println!("cargo:rerun-if-changed=../{dir}/Cargo.toml");
     }
     println!("cargo:rerun-if-env-changed=TEAM_SKIP_WASM_BUILD");
 

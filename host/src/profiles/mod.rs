@@ -189,7 +189,10 @@ impl ProfileHost {
         let d = p.call(|g, s| g.call_describe(s)).map_err(|e| format!("describe() failed: {}", e.message))?;
         let d = description_from(d);
         check_description(&d, expect)?;
-        cache::write_description(&self.cache_root, sha256, &d);
+        // Written once (a write is an fsync: milliseconds a warm run must not pay).
+        if cache::read_description(&self.cache_root, sha256).as_ref() != Some(&d) {
+            cache::write_description(&self.cache_root, sha256, &d);
+        }
         p.description = d;
         Ok(p)
     }

@@ -258,7 +258,23 @@ fn the_cache_misses_then_hits_and_recompiles_a_corrupted_file() {
     assert_eq!(fs::metadata(f.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
     assert!(f.extension().unwrap() == "cwasm");
 
+    // A warm load writes nothing (every write is an fsync a warm run must not pay).
+    let stamps = |w: &World| -> Vec<(PathBuf, std::time::SystemTime)> {
+        let mut v = Vec::new();
+        for sub in ["cache/profiles/describe", &format!("cache/profiles/{}", engine::WASMTIME_VERSION)] {
+            for e in fs::read_dir(w.dir.path().join(sub)).unwrap() {
+                let e = e.unwrap();
+                v.push((e.path(), e.metadata().unwrap().modified().unwrap()));
+            }
+        }
+        v.sort();
+        v
+    };
+    let before = stamps(&w);
+    assert_eq!(before.len(), 2, "{before:?}");
+    std::thread::sleep(std::time::Duration::from_millis(20));
     assert_eq!(w.host.load("codex", &no_pins()).unwrap().cache_use(), CacheUse::Hit);
+    assert_eq!(stamps(&w), before);
 
     // Garbage, then a truncated artifact: both recompiled and overwritten, then hit again.
     let good = fs::read(f).unwrap();

@@ -145,12 +145,20 @@ fn is_spinner_text(t: &str) -> bool {
 /// above the composer.
 fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
     let start = v.rows[..upper_rule].iter().rposition(|r| r.text.starts_with("❯ ")).unwrap_or(0);
-    for i in start..upper_rule {
-        let t = &v.rows[i].text;
-        if t.contains("API Error") {
+    let rows: Vec<usize> = (start..upper_rule).filter(|&i| !v.rows[i].is_blank()).collect();
+    let region = v.region(&rows);
+    // The earliest error row after the prompt (one search per phrase over the region).
+    let api = region.find("API Error");
+    let limit = [region.find("You've hit your"), region.find("Usage limit reached")]
+        .into_iter()
+        .flatten()
+        .filter(|&i| v.rows[i].text.contains("limit"))
+        .min();
+    match (api, limit) {
+        (Some(a), l) if l.map(|l| a <= l).unwrap_or(true) => {
             // The message may wrap: read this row and the next two.
             let mut joined = String::new();
-            for r in &v.rows[i..(i + 3).min(upper_rule)] {
+            for r in &v.rows[a..(a + 3).min(upper_rule)] {
                 joined.push_str(&r.text);
                 joined.push(' ');
             }
@@ -159,13 +167,11 @@ fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
             } else {
                 TurnError::ProviderError
             };
-            return Some((kind, i));
+            Some((kind, a))
         }
-        if (t.contains("You've hit your") && t.contains("limit")) || t.contains("Usage limit reached") {
-            return Some((TurnError::RateLimit, i));
-        }
+        (_, Some(l)) => Some((TurnError::RateLimit, l)),
+        _ => None,
     }
-    None
 }
 
 /// No live composer: a dialog, a start-up screen, or something unknown.

@@ -55,7 +55,14 @@ pub fn classify(screen: &Screen) -> Reading {
     if let Some(why) = profile_kit::exit_sign(&v) {
         return reading(State::Exited, Composer::Unreadable, None, why);
     }
-    let region = v.bottom_nonempty(30);
+    let mut region = v.bottom_nonempty(30);
+    // A dialog is drawn below the last prompt echo (a faint `›` row); with styling, the rows
+    // above it are history and need no search.
+    if v.styled {
+        if let Some(echo) = v.rows.iter().rposition(|r| r.text.starts_with("› ") && r.style_at(0).faint) {
+            region.retain(|&i| i > echo);
+        }
+    }
     if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
         let title = v.rows[region.iter().copied().find(|&j| j + 12 >= i).unwrap_or(i)].trimmed().to_string();
         let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");

@@ -8,6 +8,7 @@
 //!   rule, the composer box, a rounded box);
 //! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
 //!   its `RandomState` would ask WASI for a seed inside a component);
+//! - [`json`]: the raw value under a key in a transcript row, without a parser;
 //! - [`fixtures`] (feature `fixtures`): loads `tests/data/screens/<cli>-<version>/<state>.*`
 //!   and checks a reading against the fixture's `expect`, for native and component conformance;
 //! - [`export_profile!`]: the wasm glue, so a profile crate is only its logic.

@@ -190,13 +190,10 @@ impl<'a> View<'a> {
         let mut rows = Vec::with_capacity(n);
         for i in 0..n {
             let raw: &str = screen.styled.get(i).map(|s| s.as_str()).unwrap_or("");
+            // Plain rows are borrowed as they are (a stray control character only costs that
+            // row its styling: its cells then no longer match the text).
             let text: Cow<'a, str> = if use_plain {
-                let p = trim_pad(&screen.plain[i]);
-                if p.bytes().any(|b| b < 0x20 && b != b'\t') {
-                    Cow::Owned(p.chars().filter(|c| !c.is_control()).collect())
-                } else {
-                    Cow::Borrowed(p)
-                }
+                Cow::Borrowed(trim_pad(&screen.plain[i]))
             } else {
                 Cow::Owned(trim_pad(&ansi::strip(raw)).to_string())
             };
