@@ -15,8 +15,8 @@
 
 mod pane;
 mod run;
-pub use run::{send_plain, PlainSend, Report};
-pub use pane::{dialog_word, screen_of, SeatPane};
+pub use run::{send_plain, PlainSend};
+use pane::SeatPane;
 
 use crate::clock;
 use std::time::{Duration, Instant};
@@ -291,7 +291,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
     // Read back: the box must hold exactly the trigger before any Enter.
     if readable {
         let until = Instant::now() + clock::scaled(t.readback_ms);
-        let mut last = before.boxed.clone();
+        let mut last: BoxText;
         loop {
             match seat.observe(id, trigger) {
                 Ok(o) => {
@@ -331,7 +331,6 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
     let mut enters = 0u32;
     let mut last_box = BoxText::Holds(trigger.to_string());
     let mut left_box = false;
-    let mut dialog_after: Option<String> = None;
     for (i, wait) in t.enter_waits_ms.iter().enumerate() {
         if let Err(e) = seat.press_enter() {
             if enters == 0 {
@@ -354,7 +353,6 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                     if let Seen::Dialog { kind, .. } = &o.seen {
                         // The seat asks about what our line asked it to do: it is acting on it.
                         if readable {
-                            dialog_after = Some(kind.clone());
                             return typed(
                                 Verdict::Delivered { note: Some(format!("the seat opened a {kind} dialog after taking the line")) },
                                 enters,
@@ -387,7 +385,6 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
             break;
         }
     }
-    let _ = dialog_after;
     if left_box {
         return typed(Verdict::Delivered { note: Some("taken, not yet confirmed".to_string()) }, enters);
     }
@@ -620,10 +617,6 @@ fn glob_match(pat: &str, name: &str) -> bool {
     true
 }
 
-/// A duration in whole milliseconds, for reports.
-pub fn ms(d: Duration) -> u64 {
-    d.as_millis() as u64
-}
 
 #[cfg(test)]
 mod tests {
