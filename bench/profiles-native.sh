@@ -6,6 +6,6 @@
 # Usage: bench/profiles-native.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/work/main/target}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 cd "$root"
 cargo run --release -q -p profile-artifacts --example classify_native

@@ -7,7 +7,7 @@
 # Usage: bench/profiles.sh   (from anywhere; builds --release into $CARGO_TARGET_DIR)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/work/main/target}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 cd "$root"
 
 echo "== build (release)"
