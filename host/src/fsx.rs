@@ -107,9 +107,18 @@ pub fn read_to_string(path: &Path) -> io::Result<Option<String>> {
 
 /// Writes `bytes` to `path` whole: a temp file beside it created with `mode`, fsync, rename.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    check_entry(path)?;
+    let tmp = write_temp(path, bytes, mode)?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        annotate(path, e)
+    })
+}
+
+/// A complete, synced temp file beside `path` (created with `mode`, never following a link).
+fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    check_entry(path)?;
     let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
     let mut f = OpenOptions::new()
         .write(true)
@@ -118,31 +127,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
         .custom_flags(nix::libc::O_NOFOLLOW)
         .open(&tmp)
         .map_err(|e| annotate(&tmp, e))?;
-    let res = f.write_all(bytes).and_then(|_| f.sync_all());
-    drop(f);
-    if let Err(e) = res.and_then(|_| fs::rename(&tmp, path)) {
+    if let Err(e) = f.write_all(bytes).and_then(|_| f.sync_all()) {
+        drop(f);
         let _ = fs::remove_file(&tmp);
         return Err(annotate(path, e));
     }
-    Ok(())
+    Ok(tmp)
 }
 
 /// Like `write_atomic`, but never replaces a file already at `path`: the whole file appears
 /// at once (hard link of a complete temp file) or the call fails with `AlreadyExists`.
 pub fn write_new(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .custom_flags(nix::libc::O_NOFOLLOW)
-        .open(&tmp)
-        .map_err(|e| annotate(&tmp, e))?;
-    let res = f.write_all(bytes).and_then(|_| f.sync_all());
-    drop(f);
-    let res = res.and_then(|_| fs::hard_link(&tmp, path));
+    let tmp = write_temp(path, bytes, mode)?;
+    let res = fs::hard_link(&tmp, path);
     let _ = fs::remove_file(&tmp);
     res.map_err(|e| annotate(path, e))
 }

@@ -275,23 +275,14 @@ fn deliver_typed(d: &Decision, body: &str) -> RunResult {
     let drop = report.drop.as_ref().map(|p| p.display().to_string());
     // A refusal sent nothing and is no completed send: it writes its log line only.
     if report.drop.is_some() && word != "refused" {
-        let (spec_w, resolved) = d.target.spec_and_resolved();
         let line = MessageLine {
-            ts: crate::clock::now_iso(),
-            from: from_of(d),
-            to: seat.clone(),
-            body: text.clone(),
-            id: id.clone(),
-            outcome: word.into(),
-            spec: spec_w,
-            resolved,
             ms: Some(report.ms),
             via: report.run.typed.then(|| "typed".to_string()),
             failed: d.plan.failed.clone(),
             note: note.clone(),
+            ..history_line(d, &id, body, word)
         };
-        let project = d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone());
-        let _ = history::append_message(&project, &root, &line);
+        let _ = history::append_message(&history_project(d), &root, &line);
     }
     let mut detail = format!("id {id}, {} Enter(s)", report.run.enters);
     if let Some(n) = &note {
@@ -421,6 +412,28 @@ fn plain_err(e: TeamError) -> (TeamError, bool) {
 
 /// The history's `from`: `owner`, the seat in its own team's history, `<seat>@<team>` in
 /// another team's.
+/// The history line of a decided send: who to whom, the body under its sender header, and the
+/// address as written beside the seat it resolved to. Callers add `ms`, `via`, `failed`, `note`.
+fn history_line(d: &Decision, id: &str, text: &str, outcome: &str) -> MessageLine {
+    let (spec, resolved) = d.target.spec_and_resolved();
+    MessageLine {
+        ts: crate::clock::now_iso(),
+        from: from_of(d),
+        to: d.target.name().to_string(),
+        body: admission::with_header(&d.header, text),
+        id: id.to_string(),
+        outcome: outcome.into(),
+        spec,
+        resolved,
+        ..Default::default()
+    }
+}
+
+/// The project key the receiving team's history lives under.
+fn history_project(d: &Decision) -> String {
+    d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone())
+}
+
 fn from_of(d: &Decision) -> String {
     match &d.caller {
         Caller::Seat { team, seat, .. } if *team != d.target.team.name => format!("{seat}@{team}"),
@@ -476,22 +489,9 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
             // a walk that ran out of legs is unreachable, and a completed run: history + log
             let root = d.root().map(Path::to_path_buf);
             let id = crate::clock::new_id();
-            let (spec_w, resolved) = d.target.spec_and_resolved();
-            let line = MessageLine {
-                ts: crate::clock::now_iso(),
-                from: from_of(&d),
-                to: seat.clone(),
-                body: admission::with_header(&d.header, body),
-                id: id.clone(),
-                outcome: "unreachable".into(),
-                spec: spec_w,
-                resolved,
-                failed: d.plan.failed.clone(),
-                ..Default::default()
-            };
+            let line = MessageLine { failed: d.plan.failed.clone(), ..history_line(&d, &id, body, "unreachable") };
             if let Some(root) = &root {
-                let project = d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone());
-                let _ = history::append_message(&project, root, &line);
+                let _ = history::append_message(&history_project(&d), root, &line);
             }
             let mut detail = d.plan.ran_out();
             for s in &set_aside {
@@ -528,22 +528,13 @@ fn record(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body
     };
     let text = body.unwrap_or("(the text did not pass through this CLI)");
     let id = crate::clock::new_id();
-    let (spec_w, resolved) = d.target.spec_and_resolved();
     let line = MessageLine {
-        ts: crate::clock::now_iso(),
-        from: from_of(&d),
-        to: seat.clone(),
-        body: admission::with_header(&d.header, text),
-        id: id.clone(),
-        outcome: "delivered".into(),
-        spec: spec_w,
-        resolved,
         ms: Some(ms),
         via: Some("native".into()),
         note: body.is_none().then(|| "the text did not pass through this CLI".to_string()),
-        ..Default::default()
+        ..history_line(&d, &id, text, "delivered")
     };
-    let project = d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone());
+    let project = history_project(&d);
     if let Err(e) = history::append_message(&project, &root, &line) {
         return Err(plain_err(TeamError::refused(format!("{seat}: the delivery could not be written down ({e}); nothing was recorded"))));
     }

@@ -219,44 +219,43 @@ impl Runner for SystemRunner {
     }
 }
 
-/// Removes SGR (and any other CSI / OSC) escape sequences, keeping the text.
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
+/// Removes terminal escape sequences from one row: CSI (`ESC [ … final`, SGR included), OSC
+/// (`ESC ] … BEL` or `ESC ] … ESC \`), other two-byte escapes, and stray control
+/// characters other than tab.
+pub fn strip_ansi(row: &str) -> String {
+    let mut out = String::with_capacity(row.len());
+    let mut it = row.chars().peekable();
     while let Some(c) = it.next() {
-        if c != '\x1b' {
-            out.push(c);
-            continue;
-        }
-        match it.peek() {
-            Some('[') => {
-                it.next();
-                // CSI: parameters and intermediates, then one final byte in @..~
-                for c in it.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            Some(']') => {
-                it.next();
-                // OSC: up to BEL or ST (ESC \)
-                while let Some(c) = it.next() {
-                    if c == '\x07' {
-                        break;
-                    }
-                    if c == '\x1b' {
-                        if it.peek() == Some(&'\\') {
-                            it.next();
+        match c {
+            '\u{1b}' => match it.next() {
+                Some('[') => {
+                    // Parameters and intermediates, then one final byte in 0x40..=0x7e.
+                    for d in it.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&d) {
+                            break;
                         }
-                        break;
                     }
                 }
-            }
-            Some(_) => {
-                it.next();
-            }
-            None => {}
+                Some(']') | Some('P') | Some('_') | Some('^') => {
+                    // String sequences end at BEL or ST (ESC \).
+                    while let Some(d) = it.next() {
+                        if d == '\u{7}' {
+                            break;
+                        }
+                        if d == '\u{1b}' && it.peek() == Some(&'\\') {
+                            it.next();
+                            break;
+                        }
+                    }
+                }
+                Some('(') | Some(')') | Some('#') => {
+                    it.next();
+                }
+                _ => {}
+            },
+            '\t' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {}
+            c => out.push(c),
         }
     }
     out

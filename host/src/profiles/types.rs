@@ -49,47 +49,7 @@ impl Screen {
     }
 }
 
-/// Removes terminal escape sequences from one row: CSI (`ESC [ … final`, SGR included), OSC
-/// (`ESC ] … BEL` or `ESC ] … ESC \`), other two-byte escapes, and stray control
-/// characters other than tab.
-pub fn strip_ansi(row: &str) -> String {
-    let mut out = String::with_capacity(row.len());
-    let mut it = row.chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            '\u{1b}' => match it.next() {
-                Some('[') => {
-                    // Parameters and intermediates, then one final byte in 0x40..=0x7e.
-                    for d in it.by_ref() {
-                        if ('\u{40}'..='\u{7e}').contains(&d) {
-                            break;
-                        }
-                    }
-                }
-                Some(']') | Some('P') | Some('_') | Some('^') => {
-                    // String sequences end at BEL or ST (ESC \).
-                    while let Some(d) = it.next() {
-                        if d == '\u{7}' {
-                            break;
-                        }
-                        if d == '\u{1b}' && it.peek() == Some(&'\\') {
-                            it.next();
-                            break;
-                        }
-                    }
-                }
-                Some('(') | Some(')') | Some('#') => {
-                    it.next();
-                }
-                _ => {}
-            },
-            '\t' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::mux::strip_ansi;
 
 /// The dialog kinds a profile recognises (WIT `dialog-kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
