@@ -368,8 +368,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                 return typed(Verdict::Delivered { note: None }, enters);
             }
             let now = Instant::now();
-            if left_box {
-                // A cleared box is waited on for the whole window; no more Enters.
+            if left_box || !readable {
+                // A cleared box, or one that cannot be read (judged by status alone), is waited
+                // on for the whole window; no more Enters.
                 if now >= start + window {
                     break;
                 }
