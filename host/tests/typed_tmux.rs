@@ -391,3 +391,19 @@ fn eight_senders_times_twenty_five_sends_into_four_seats_each_write_one_whole_li
         assert_eq!(distinct.len(), 50, "{seat}: no trigger typed twice");
     }
 }
+
+#[test]
+fn an_outcome_that_exits_one_is_the_error_document_under_json() {
+    let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "draft")]);
+    let r = s.w.team(&["send", "gpt-reviewer", "hello", "--json"]);
+    assert_eq!((r.code, r.stderr.as_str()), (1, ""), "{r:?}");
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    common::validate(&doc).unwrap();
+    assert_eq!(doc["error"]["id"], "send.held");
+    let drop = check_written(&s, "gpt-reviewer", "hello", "held", None);
+    assert_eq!(
+        doc["error"]["message"],
+        format!("gpt-reviewer: held (the composer already holds unsent text; nothing was typed; the message is at {})", drop.display())
+    );
+    assert_eq!(s.bytes("gpt-reviewer"), "");
+}
