@@ -521,7 +521,7 @@ impl TranscriptWatch {
                 let last = i + 1 == segs.len();
                 let mut next = vec![];
                 for d in &dirs {
-                    if seg.contains('*') || seg.starts_with("{any}") {
+                    if seg.contains('*') {
                         let Ok(rd) = std::fs::read_dir(d) else { continue };
                         for e in rd.flatten() {
                             let name = e.file_name().to_string_lossy().into_owned();

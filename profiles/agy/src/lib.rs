@@ -56,10 +56,7 @@ pub fn classify(screen: &Screen) -> Reading {
 
 /// A row naming the drop id that is not the trigger's echo and not inside a permission prompt.
 pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    if classify(screen).state.word() == "dialog" {
-        return false;
-    }
-    profile_kit::row_names_id_not_echo(screen, id, trigger)
+    profile_kit::drop_read_outside_dialog(classify, screen, id, trigger)
 }
 
 /// agy's session storage is not documented as a JSON-lines transcript.

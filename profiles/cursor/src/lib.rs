@@ -101,10 +101,7 @@ fn read_composer(v: &View) -> Composer {
 
 /// A row naming the drop id that is not the trigger's echo and not inside an approval.
 pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    if classify(screen).state.word() == "dialog" {
-        return false;
-    }
-    profile_kit::row_names_id_not_echo(screen, id, trigger)
+    profile_kit::drop_read_outside_dialog(classify, screen, id, trigger)
 }
 
 /// Cursor keeps its chats in a database, not a documented JSON-lines transcript.

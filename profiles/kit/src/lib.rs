@@ -79,6 +79,13 @@ pub fn row_texts(screen: &Screen) -> Vec<String> {
     out
 }
 
+/// The drop-read rule of a profile whose CLI draws no read row of its own: a row names the id
+/// and is not the trigger's echo, on a screen `classify` does not read as a dialog (a prompt
+/// quoting the drop's path asks to read it; it is not a read).
+pub fn drop_read_outside_dialog(classify: fn(&Screen) -> Reading, screen: &Screen, id: &str, trigger: &str) -> bool {
+    !matches!(classify(screen).state, State::Dialog(_)) && row_names_id_not_echo(screen, id, trigger)
+}
+
 /// Generic drop-read test over a screen: a row (visible or in the scrollback) names `id` and is
 /// not the echo of `trigger`.
 ///
