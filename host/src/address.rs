@@ -271,7 +271,12 @@ fn collision(spec: &str, team: &str, by_name: &SeatView, by_nick: &SeatView) -> 
 }
 
 /// The one seat of `view` a name or nickname picks (both answering different seats refused).
-fn pick<'v>(spec: &str, view: &'v TeamView, word: &str, registered_only: bool) -> outcome::Result<Option<&'v SeatView>> {
+fn pick<'v>(
+    spec: &str,
+    view: &'v TeamView,
+    word: &str,
+    registered_only: bool,
+) -> outcome::Result<Option<&'v SeatView>> {
     let ok = |s: &&SeatView| !registered_only || TeamView::registered(s);
     let by_name = view.seat(word).filter(ok);
     let by_nick = view.by_nickname(word).filter(ok);
@@ -296,8 +301,11 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
     // an agent id
     if is_agent_id(spec) {
         let a = world.reg.agent(spec).ok_or_else(|| refuse(format!("{spec}: no agent record holds this id")))?;
-        let view = world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
-        let seat = view.seat(&a.seat).ok_or_else(|| refuse(format!("{spec}: its seat {}@{} is not in the registry", a.seat, a.team)))?;
+        let view =
+            world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
+        let seat = view
+            .seat(&a.seat)
+            .ok_or_else(|| refuse(format!("{spec}: its seat {}@{} is not in the registry", a.seat, a.team)))?;
         return Ok(target(&view, seat, Some(spec)));
     }
     // @nickname: own team first, then the entity's other teams
@@ -336,7 +344,9 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
     // <x>@<team>
     if let Some((x, team)) = spec.split_once('@') {
         if x.is_empty() || team.is_empty() || team.contains('@') {
-            return Err(refuse(format!("{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)")));
+            return Err(refuse(format!(
+                "{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)"
+            )));
         }
         let view = world.team(team).ok_or_else(|| refuse(format!("{spec}: the registry holds no team {team}")))?;
         let external = !view.own;
@@ -367,7 +377,9 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
                 } else {
                     String::new()
                 };
-                Err(refuse(format!("{spec}: team {team} has no seat or nickname {x} in its roster or agent records{role_note}")))
+                Err(refuse(format!(
+                    "{spec}: team {team} has no seat or nickname {x} in its roster or agent records{role_note}"
+                )))
             }
         };
     }
@@ -395,13 +407,23 @@ pub(crate) mod tests {
     use crate::registry::{RosterLine, TeamRecord, TeamsFile};
 
     pub(crate) fn loaded(text: &str, root: &str) -> Loaded {
-        Loaded { file: team_file::parse(text).unwrap(), path: PathBuf::from(root).join(".agents/team.yaml"), root: PathBuf::from(root) }
+        Loaded {
+            file: team_file::parse(text).unwrap(),
+            path: PathBuf::from(root).join(".agents/team.yaml"),
+            root: PathBuf::from(root),
+        }
     }
 
     pub(crate) const BEACON: &str = "project: beacon\ncoordinator: claude-keeper\nentity: labs\nseats:\n  - name: claude-keeper\n    nickname: agamemnon\n    role: coordinator\n    cli: claude-code\n  - name: gpt-reviewer\n    role: reviewer\n    cli: codex\n  - name: hermes\n    nickname: herald\n    cli: agy\n    assistant: true\n";
 
     pub(crate) fn line(seat: &str, agent: Option<&str>, nick: Option<&str>, leads: bool) -> RosterLine {
-        RosterLine { seat: seat.into(), agent: agent.map(Into::into), nickname: nick.map(Into::into), leads, ..Default::default() }
+        RosterLine {
+            seat: seat.into(),
+            agent: agent.map(Into::into),
+            nickname: nick.map(Into::into),
+            leads,
+            ..Default::default()
+        }
     }
 
     pub(crate) fn agent(id: &str, team: &str, seat: &str, cli: &str) -> AgentRecord {
@@ -414,7 +436,12 @@ pub(crate) mod tests {
         let mut t = TeamsFile { default_entity: Some("labs".into()), ..Default::default() };
         t.teams.insert(
             "beacon".into(),
-            TeamRecord { entity: Some("labs".into()), project: Some("beacon".into()), roster: vec![line("claude-keeper", Some("agt_00000000000000b1"), Some("agamemnon"), true)], ..Default::default() },
+            TeamRecord {
+                entity: Some("labs".into()),
+                project: Some("beacon".into()),
+                roster: vec![line("claude-keeper", Some("agt_00000000000000b1"), Some("agamemnon"), true)],
+                ..Default::default()
+            },
         );
         t.teams.insert(
             "api".into(),
@@ -422,15 +449,39 @@ pub(crate) mod tests {
                 entity: Some("labs".into()),
                 roster: vec![
                     line("ada", Some("agt_00000000000000a1"), None, true),
-                    RosterLine { role: Some("reviewer".into()), ..line("bob", Some("agt_00000000000000a2"), Some("herald"), false) },
+                    RosterLine {
+                        role: Some("reviewer".into()),
+                        ..line("bob", Some("agt_00000000000000a2"), Some("herald"), false)
+                    },
                     line("eve", None, Some("ada"), false),
                 ],
                 ..Default::default()
             },
         );
-        t.teams.insert("web".into(), TeamRecord { entity: Some("labs".into()), roster: vec![line("w1", None, Some("herald"), true), line("w2", None, None, true)], ..Default::default() });
-        t.teams.insert("ops".into(), TeamRecord { entity: Some("labs".into()), roster: vec![line("o1", None, None, false)], ..Default::default() });
-        t.teams.insert("far".into(), TeamRecord { entity: Some("other".into()), roster: vec![line("f1", None, Some("solo"), true)], ..Default::default() });
+        t.teams.insert(
+            "web".into(),
+            TeamRecord {
+                entity: Some("labs".into()),
+                roster: vec![line("w1", None, Some("herald"), true), line("w2", None, None, true)],
+                ..Default::default()
+            },
+        );
+        t.teams.insert(
+            "ops".into(),
+            TeamRecord {
+                entity: Some("labs".into()),
+                roster: vec![line("o1", None, None, false)],
+                ..Default::default()
+            },
+        );
+        t.teams.insert(
+            "far".into(),
+            TeamRecord {
+                entity: Some("other".into()),
+                roster: vec![line("f1", None, Some("solo"), true)],
+                ..Default::default()
+            },
+        );
         Registry {
             teams: t,
             agents: vec![
@@ -458,7 +509,10 @@ pub(crate) mod tests {
         let t = resolve(&w, "agamemnon").unwrap();
         assert_eq!((t.name(), t.spec.as_deref()), ("claude-keeper", Some("agamemnon")));
         assert_eq!(t.spec_and_resolved(), (Some("agamemnon".into()), Some("agt_00000000000000b1".into())));
-        assert_eq!(msg(&w, "nobody"), "refused: nobody: it is not a declared seat; the file's seats are claude-keeper, gpt-reviewer, hermes");
+        assert_eq!(
+            msg(&w, "nobody"),
+            "refused: nobody: it is not a declared seat; the file's seats are claude-keeper, gpt-reviewer, hermes"
+        );
         // a role is never an address
         assert!(msg(&w, "coordinator").starts_with("refused: coordinator: it is not a declared seat"));
     }
@@ -466,9 +520,15 @@ pub(crate) mod tests {
     #[test]
     fn seat_name_and_another_seats_nickname_collide() {
         let reg = registry();
-        let l = loaded("project: p\nseats:\n  - name: ada\n    cli: codex\n  - name: bo\n    nickname: ada\n    cli: codex\n", "/p");
+        let l = loaded(
+            "project: p\nseats:\n  - name: ada\n    cli: codex\n  - name: bo\n    nickname: ada\n    cli: codex\n",
+            "/p",
+        );
         let w = World::new(&reg, Some(&l));
-        assert_eq!(msg(&w, "ada"), "refused: ada: two seats of p answer it: ada (its seat name) and bo (its nickname); nothing was sent");
+        assert_eq!(
+            msg(&w, "ada"),
+            "refused: ada: two seats of p answer it: ada (its seat name) and bo (its nickname); nothing was sent"
+        );
         // in another team's roster too
         let l = loaded(BEACON, "/b");
         let w = World::new(&reg, Some(&l));
@@ -486,8 +546,14 @@ pub(crate) mod tests {
         // from a team without it: api and web both answer
         let l2 = loaded("project: zed\nentity: labs\nseats:\n  - name: z\n    cli: codex\n", "/z");
         let w2 = World::new(&reg, Some(&l2));
-        assert_eq!(msg(&w2, "@herald"), "refused: @herald: more than one team answers it; address one: herald@api, herald@web");
-        assert_eq!(msg(&w2, "@nobody"), "refused: @nobody: no seat of zed or of the other teams of labs has the nickname nobody");
+        assert_eq!(
+            msg(&w2, "@herald"),
+            "refused: @herald: more than one team answers it; address one: herald@api, herald@web"
+        );
+        assert_eq!(
+            msg(&w2, "@nobody"),
+            "refused: @nobody: no seat of zed or of the other teams of labs has the nickname nobody"
+        );
         // a team of another entity is not asked
         assert!(resolve(&w2, "@solo").is_err());
         assert_eq!(resolve(&w2, "solo@far").unwrap().name(), "f1");
@@ -502,7 +568,10 @@ pub(crate) mod tests {
         assert_eq!(resolve(&w, "herald@api").unwrap().name(), "bob");
         // carl has a record but no roster line
         assert_eq!(resolve(&w, "carl@api").unwrap().cli(), "cursor");
-        assert_eq!(msg(&w, "zoe@api"), "refused: zoe@api: team api has no seat or nickname zoe in its roster or agent records");
+        assert_eq!(
+            msg(&w, "zoe@api"),
+            "refused: zoe@api: team api has no seat or nickname zoe in its roster or agent records"
+        );
         assert_eq!(
             msg(&w, "reviewer@api"),
             "refused: reviewer@api: team api has no seat or nickname reviewer in its roster or agent records (reviewer is a role there, and a role is never an address)"
@@ -521,15 +590,24 @@ pub(crate) mod tests {
         let w = World::new(&reg, Some(&l));
         assert_eq!(resolve(&w, "lead@api").unwrap().name(), "ada");
         assert_eq!(resolve(&w, "lead@beacon").unwrap().name(), "claude-keeper");
-        assert_eq!(msg(&w, "lead@web"), "refused: lead@web: team web marks more than one lead: w1 and w2; nothing was sent");
+        assert_eq!(
+            msg(&w, "lead@web"),
+            "refused: lead@web: team web marks more than one lead: w1 and w2; nothing was sent"
+        );
         let m = msg(&w, "lead@ops");
-        assert!(m.contains("team ops names no lead") && m.contains("team send --list") && m.contains("leads: true"), "{m}");
+        assert!(
+            m.contains("team ops names no lead") && m.contains("team send --list") && m.contains("leads: true"),
+            "{m}"
+        );
     }
 
     #[test]
     fn a_legacy_seat_named_lead_answers_its_bare_name_only() {
         let reg = Registry::default();
-        let l = loaded("project: p\nseats:\n  - name: lead\n    cli: codex\n  - name: boss\n    cli: codex\n    leads: true\n", "/p");
+        let l = loaded(
+            "project: p\nseats:\n  - name: lead\n    cli: codex\n  - name: boss\n    cli: codex\n    leads: true\n",
+            "/p",
+        );
         let w = World::new(&reg, Some(&l));
         assert_eq!(resolve(&w, "lead").unwrap().name(), "lead");
         assert_eq!(resolve(&w, "lead@p").unwrap().name(), "boss");

@@ -89,7 +89,9 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
         }
     };
     let Some(cview) = world.team(&cteam) else {
-        return Err(TeamError::refused(format!("{who} may not send to {to}: its team {cteam} is in neither the team file nor the registry")));
+        return Err(TeamError::refused(format!(
+            "{who} may not send to {to}: its team {cteam} is in neither the team file nor the registry"
+        )));
     };
     let caller_leads = cview.is_lead(&cseat);
     let same_team = target.team.name == cteam;
@@ -179,8 +181,8 @@ fn grant_admits(world: &World, g: &Grant, caller_id: &str, cteam: &str, target: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::address::tests::{loaded, registry, BEACON};
     use crate::address::resolve;
+    use crate::address::tests::{loaded, registry, BEACON};
     use crate::registry::AgentRecord;
 
     fn now() -> DateTime<Utc> {
@@ -188,7 +190,12 @@ mod tests {
     }
 
     fn seat(team: &str, seat: &str, reg: &registry::Registry) -> Caller {
-        Caller::Seat { team: team.into(), seat: seat.into(), agent: reg.agent_for(team, seat).cloned(), pane: "%1".into() }
+        Caller::Seat {
+            team: team.into(),
+            seat: seat.into(),
+            agent: reg.agent_for(team, seat).cloned(),
+            pane: "%1".into(),
+        }
     }
 
     fn judge(reg: &registry::Registry, caller: &Caller, spec: &str) -> Result<String, String> {
@@ -213,14 +220,24 @@ mod tests {
         assert_eq!(judge(&reg, &ada, "claude-keeper"), Ok("orchestrator of beacon".into()));
         // default deny
         let e = judge(&reg, &reviewer, "hermes").unwrap_err();
-        assert!(e.starts_with("refused: seat gpt-reviewer of beacon may not send to hermes: a seat of beacon reaches its own lead"), "{e}");
+        assert!(
+            e.starts_with(
+                "refused: seat gpt-reviewer of beacon may not send to hermes: a seat of beacon reaches its own lead"
+            ),
+            "{e}"
+        );
         let e = judge(&reg, &keeper, "bob@api").unwrap_err();
         assert!(e.contains("another team's seats are reached through that team's orchestrator"), "{e}");
         let e = judge(&reg, &bob, "claude-keeper").unwrap_err();
         assert!(e.starts_with("refused: seat bob of api may not send to claude-keeper"), "{e}");
         let un = Caller::Unplaced { why: "it is run by an agent (claude) outside herdr".into() };
         let e = judge(&reg, &un, "gpt-reviewer").unwrap_err();
-        assert!(e.starts_with("refused: unplaced (it is run by an agent (claude) outside herdr) may not send to gpt-reviewer"), "{e}");
+        assert!(
+            e.starts_with(
+                "refused: unplaced (it is run by an agent (claude) outside herdr) may not send to gpt-reviewer"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -235,7 +252,12 @@ mod tests {
         let e = judge(&reg, &hermes, "lead@api").unwrap_err();
         assert!(e.contains("hermes has no registry record yet"), "{e}");
         let mut reg2 = registry();
-        reg2.agents.push(AgentRecord { id: "agt_00000000000000b3".into(), seat: "hermes".into(), team: "beacon".into(), ..Default::default() });
+        reg2.agents.push(AgentRecord {
+            id: "agt_00000000000000b3".into(),
+            seat: "hermes".into(),
+            team: "beacon".into(),
+            ..Default::default()
+        });
         let hermes = seat("beacon", "hermes", &reg2);
         assert_eq!(judge(&reg2, &hermes, "lead@api"), Ok("the entity's assistant".into()));
         let ada = seat("api", "ada", &reg2);
@@ -244,7 +266,11 @@ mod tests {
 
     fn grant(dir: &std::path::Path, name: &str, from: &str, to: &str, expires: &str) {
         std::fs::create_dir_all(dir.join("grants")).unwrap();
-        std::fs::write(dir.join("grants").join(name), format!("send:\n  from: {from}\n  to: {to}\nexpires: \"{expires}\"\n")).unwrap();
+        std::fs::write(
+            dir.join("grants").join(name),
+            format!("send:\n  from: {from}\n  to: {to}\nexpires: \"{expires}\"\n"),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -277,7 +303,10 @@ mod tests {
         let w = World::new(&reg, None);
         assert_eq!(sender_header(&w, &Caller::Owner, &Rule::Owner), "from the owner — admitted by: the owner");
         let r = seat("beacon", "gpt-reviewer", &reg);
-        assert_eq!(sender_header(&w, &r, &Rule::OwnLead), "from the file's seat gpt-reviewer (no registry record yet) — admitted by: own lead");
+        assert_eq!(
+            sender_header(&w, &r, &Rule::OwnLead),
+            "from the file's seat gpt-reviewer (no registry record yet) — admitted by: own lead"
+        );
         let ada = seat("api", "ada", &reg);
         assert_eq!(
             sender_header(&w, &ada, &Rule::OrchestratorOf("beacon".into())),

@@ -19,18 +19,8 @@ use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;
 
 /// Process names (comm, or a wrapper's script basename) of the agent CLIs `team` knows.
-pub const AGENT_NAMES: &[&str] = &[
-    "claude",
-    "codex",
-    "cursor-agent",
-    "cursor",
-    "agy",
-    "antigravity",
-    "grok",
-    "grok-build",
-    "gemini",
-    "opencode",
-];
+pub const AGENT_NAMES: &[&str] =
+    &["claude", "codex", "cursor-agent", "cursor", "agy", "antigravity", "grok", "grok-build", "gemini", "opencode"];
 
 /// Interpreters whose script argument names the program (herdr reads them the same way).
 const WRAPPERS: &[&str] = &["node", "nodejs", "bun", "deno", "python", "python3"];
@@ -148,8 +138,11 @@ pub fn agent_ancestor(pid: i32) -> Option<String> {
         }
         if WRAPPERS.iter().any(|w| comm == *w || comm.starts_with("python3.")) {
             let raw = std::fs::read(format!("/proc/{cur}/cmdline")).unwrap_or_default();
-            let argv: Vec<String> =
-                raw.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            let argv: Vec<String> = raw
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
             if let Some(a) = agent_in_cmdline(&argv) {
                 return Some(a.to_string());
             }
@@ -183,7 +176,8 @@ pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
             Ok(None) => named,
             Err(e) => return Caller::Unplaced { why: claimed(&e) },
         };
-        let holders: Vec<&AgentRecord> = reg.agents.iter().filter(|a| a.pane.as_deref() == Some(pane.as_str())).collect();
+        let holders: Vec<&AgentRecord> =
+            reg.agents.iter().filter(|a| a.pane.as_deref() == Some(pane.as_str())).collect();
         return match holders.as_slice() {
             [a] => Caller::Seat { team: a.team.clone(), seat: a.seat.clone(), agent: Some((*a).clone()), pane },
             [] => Caller::Unplaced { why: format!("its herdr pane {pane} holds no seat") },
@@ -210,7 +204,9 @@ pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
                     let agent = reg.agent_for(&team, &seat).cloned();
                     Caller::Seat { team, seat, agent, pane }
                 }
-                None => Caller::Unplaced { why: format!("its tmux pane {pane} is marked {mark}, and no team file names the team") },
+                None => Caller::Unplaced {
+                    why: format!("its tmux pane {pane} is marked {mark}, and no team file names the team"),
+                },
             };
         }
     }
@@ -266,7 +262,8 @@ mod tests {
         let mut found = None;
         for _ in 0..100 {
             std::thread::sleep(std::time::Duration::from_millis(20));
-            let kids = std::fs::read_to_string(format!("/proc/{}/task/{}/children", child.id(), child.id())).unwrap_or_default();
+            let kids = std::fs::read_to_string(format!("/proc/{}/task/{}/children", child.id(), child.id()))
+                .unwrap_or_default();
             if let Some(k) = kids.split_whitespace().next() {
                 found = agent_ancestor(k.parse().unwrap());
                 break;

@@ -11,10 +11,7 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 fn refuse(path: &Path, what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{} is {what}; refusing to follow it", path.display()),
-    )
+    io::Error::new(io::ErrorKind::InvalidInput, format!("{} is {what}; refusing to follow it", path.display()))
 }
 
 /// Checks one existing path entry: a symlink or FIFO is refused; `Ok(false)` when absent.

@@ -287,8 +287,7 @@ struct StampedLog<'a> {
 pub fn append_log(root: &Path, line: &LogLine) -> io::Result<()> {
     let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
     let path = agents.join("team.log");
-    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line })
-        .map_err(io::Error::other)?;
+    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line }).map_err(io::Error::other)?;
     bytes.push(b'\n');
     let mut f = fsx::open_append(&path, FILE_MODE)?;
     write_once(&mut f, &bytes, &path)
@@ -325,10 +324,11 @@ mod tests {
         m.failed = vec!["native: the CLI carries no native channel".into()];
         m.note = Some("taken, not yet confirmed".into());
         let s = serde_json::to_string(&m).unwrap();
-        let keys: Vec<_> = ["ts", "from", "to", "body", "id", "outcome", "spec", "resolved", "ms", "via", "failed", "note"]
-            .iter()
-            .map(|k| s.find(&format!("\"{k}\":")).unwrap())
-            .collect();
+        let keys: Vec<_> =
+            ["ts", "from", "to", "body", "id", "outcome", "spec", "resolved", "ms", "via", "failed", "note"]
+                .iter()
+                .map(|k| s.find(&format!("\"{k}\":")).unwrap())
+                .collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "{s}");
         assert_eq!(serde_json::from_str::<MessageLine>(&s).unwrap(), m);
     }
@@ -497,7 +497,13 @@ mod tests {
         let children: Vec<_> = (0..WRITERS)
             .map(|w| {
                 std::process::Command::new(&exe)
-                    .args(["--exact", "history::tests::concurrent_child_appender", "--include-ignored", "--test-threads=1", "-q"])
+                    .args([
+                        "--exact",
+                        "history::tests::concurrent_child_appender",
+                        "--include-ignored",
+                        "--test-threads=1",
+                        "-q",
+                    ])
                     .env(CHILD_ENV, format!("{}:{w}", d.path().display()))
                     .stdout(std::process::Stdio::null())
                     .spawn()

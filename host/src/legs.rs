@@ -151,10 +151,18 @@ mod tests {
         let entity = v(&["typed", "native"]);
         let team = v(&["native", "typed"]);
         let seat = v(&["mcp-inbox", "native", "typed"]);
-        let o = order_in_force(&[("entity", Some(&entity)), ("project", None), ("team", Some(&team)), ("seat", Some(&seat))]);
+        let o = order_in_force(&[
+            ("entity", Some(&entity)),
+            ("project", None),
+            ("team", Some(&team)),
+            ("seat", Some(&seat)),
+        ]);
         assert_eq!(o.legs, v(&["native", "typed"]));
         assert_eq!(o.set_aside, vec![SetAside { level: "seat".into(), word: "mcp-inbox".into() }]);
-        assert_eq!(o.set_aside[0].sentence(), "delivery_order: \"mcp-inbox\" set aside at the seat level (the order in force has no such leg)");
+        assert_eq!(
+            o.set_aside[0].sentence(),
+            "delivery_order: \"mcp-inbox\" set aside at the seat level (the order in force has no such leg)"
+        );
     }
 
     #[test]
@@ -185,7 +193,10 @@ mod tests {
         let native = v(&["native"]);
         let p = Plan::walk("codex", order_in_force(&[("seat", Some(&native))]));
         assert_eq!(p.terminal, None);
-        assert_eq!(p.ran_out(), "no leg of its delivery order took the send (native: the CLI carries no native channel)");
+        assert_eq!(
+            p.ran_out(),
+            "no leg of its delivery order took the send (native: the CLI carries no native channel)"
+        );
     }
 
     #[test]

@@ -171,8 +171,9 @@ fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> 
 
 /// Is `s` an agent id (`agt_` + 1..64 of `[0-9a-z]`)?
 pub fn is_agent_id(s: &str) -> bool {
-    s.strip_prefix("agt_")
-        .is_some_and(|r| !r.is_empty() && r.len() <= 64 && r.bytes().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase()))
+    s.strip_prefix("agt_").is_some_and(|r| {
+        !r.is_empty() && r.len() <= 64 && r.bytes().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+    })
 }
 
 impl Registry {
@@ -195,7 +196,9 @@ impl Registry {
             if !text.trim().is_empty() {
                 let t: TeamsFile = serde_saphyr::from_str(&text).map_err(|e| {
                     let line = e.location().map(|l| l.line()).unwrap_or(1);
-                    let msg = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
+                    let msg = e.render_with_options(
+                        serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off },
+                    );
                     bad(&teams_path, format!("line {line}: {}", msg.lines().next().unwrap_or("")))
                 })?;
                 for (n, e) in &t.entities {
@@ -277,13 +280,8 @@ impl Registry {
     /// The entity's teams in chain order: its own team first, then the others by team id.
     /// `own` adds the calling file's team when the registry does not list it yet.
     pub fn entity_teams(&self, entity: &str, own: Option<&str>) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .teams
-            .teams
-            .keys()
-            .filter(|t| self.entity_of(t, None) == entity)
-            .cloned()
-            .collect();
+        let mut v: Vec<String> =
+            self.teams.teams.keys().filter(|t| self.entity_of(t, None) == entity).cloned().collect();
         if let Some(o) = own {
             if !v.iter().any(|t| t == o) {
                 v.push(o.to_string());
@@ -424,7 +422,12 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
         let (Some(pair), Some(exp)) = (raw.send, raw.expires) else { continue };
         let (Some(from), Some(to)) = (pair.from, pair.to) else { continue };
         let Ok(expires) = chrono::DateTime::parse_from_rfc3339(exp.trim()) else { continue };
-        out.push(Grant { file: n, from: from.trim().to_string(), to: to.trim().to_string(), expires: expires.with_timezone(&chrono::Utc) });
+        out.push(Grant {
+            file: n,
+            from: from.trim().to_string(),
+            to: to.trim().to_string(),
+            expires: expires.with_timezone(&chrono::Utc),
+        });
     }
     out
 }
@@ -451,9 +454,17 @@ mod tests {
         let a = rec("agt_00000000000000a1", "beacon", "claude-keeper");
         write_agent(d.path(), &a).unwrap();
         // a record whose id is not its file name, a malformed one, and a symlink
-        std::fs::write(d.path().join("agents/agt_00000000000000b2.yaml"), "id: agt_00000000000000ff\nseat: x\nteam: y\n").unwrap();
+        std::fs::write(
+            d.path().join("agents/agt_00000000000000b2.yaml"),
+            "id: agt_00000000000000ff\nseat: x\nteam: y\n",
+        )
+        .unwrap();
         std::fs::write(d.path().join("agents/agt_00000000000000c3.yaml"), "id: [\n").unwrap();
-        std::os::unix::fs::symlink(d.path().join("agents/agt_00000000000000a1.yaml"), d.path().join("agents/agt_00000000000000d4.yaml")).unwrap();
+        std::os::unix::fs::symlink(
+            d.path().join("agents/agt_00000000000000a1.yaml"),
+            d.path().join("agents/agt_00000000000000d4.yaml"),
+        )
+        .unwrap();
         let r = Registry::load(d.path()).unwrap();
         assert_eq!(r.agents, vec![a]);
         assert_eq!(r.notes.len(), 3, "{:?}", r.notes);
@@ -510,7 +521,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let g = d.path().join("grants");
         std::fs::create_dir_all(&g).unwrap();
-        std::fs::write(g.join("a.yaml"), "send:\n  from: b@x\n  to: lead@y\nexpires: \"2026-10-17T00:00:00Z\"\n").unwrap();
+        std::fs::write(g.join("a.yaml"), "send:\n  from: b@x\n  to: lead@y\nexpires: \"2026-10-17T00:00:00Z\"\n")
+            .unwrap();
         std::fs::write(g.join("b.yaml"), "send:\n  from: b@x\nexpires: \"2026-10-17T00:00:00Z\"\n").unwrap();
         std::fs::write(g.join("c.yaml"), "create:\n  team: x\n").unwrap();
         std::fs::write(g.join("d.yaml"), "send: [\n").unwrap();

@@ -214,7 +214,8 @@ fn yaml_error(e: serde_saphyr::Error) -> TeamError {
     let line = e.location().map(|l| l.line()).unwrap_or(1);
     let text = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
     let first = text.lines().next().unwrap_or("").trim().to_string();
-    let re = regex::Regex::new(r"(?i)\s*at line \d+,? column \d+\s*$|^line \d+,? column \d+:\s*").expect("static regex");
+    let re =
+        regex::Regex::new(r"(?i)\s*at line \d+,? column \d+\s*$|^line \d+,? column \d+:\s*").expect("static regex");
     let msg = re.replace_all(&first, "").into_owned();
     at(line, if msg.is_empty() { "the file cannot be read as YAML".into() } else { msg })
 }
@@ -247,7 +248,9 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     let format = match &raw.format {
         None => 1,
         Some(f) if f.value == 1 => 1,
-        Some(f) => return Err(at(line_of(f), format!("format: {} is not one this build reads (it reads format 1)", f.value))),
+        Some(f) => {
+            return Err(at(line_of(f), format!("format: {} is not one this build reads (it reads format 1)", f.value)))
+        }
     };
     let project = match &raw.project {
         Some(p) if !p.value.trim().is_empty() => p.value.trim().to_string(),
@@ -264,7 +267,10 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     let team = word(&raw.team, "team")?.unwrap_or_else(|| project.clone());
     if !valid_name(&team) {
         let l = raw.team.as_ref().or(raw.project.as_ref()).map(line_of).unwrap_or(1);
-        return Err(at(l, format!("team: \"{team}\" is not a team name (lower-case letters, digits, '.', '_' or '-')")));
+        return Err(at(
+            l,
+            format!("team: \"{team}\" is not a team name (lower-case letters, digits, '.', '_' or '-')"),
+        ));
     }
     let entity = word(&raw.entity, "entity")?;
     let session = word(&raw.session, "session")?.unwrap_or_else(|| project.clone());
@@ -278,10 +284,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         None => None,
         Some(o) => Some(check_order(line_of(o), &o.value)?),
     };
-    let profiles = raw
-        .profiles
-        .map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect())
-        .unwrap_or_default();
+    let profiles = raw.profiles.map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect()).unwrap_or_default();
 
     let raw_seats = match raw.seats {
         Some(s) => s,
@@ -299,7 +302,12 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         let nl = line_of(&name);
         let name = name.value.trim().to_string();
         if !valid_name(&name) {
-            return Err(at(nl, format!("seat name \"{name}\" is not a seat name (lower-case letters, digits, '.', '_' or '-', at most 63)")));
+            return Err(at(
+                nl,
+                format!(
+                    "seat name \"{name}\" is not a seat name (lower-case letters, digits, '.', '_' or '-', at most 63)"
+                ),
+            ));
         }
         if seats.iter().any(|s| s.name == name) {
             return Err(at(nl, format!("seat \"{name}\" is declared twice")));
@@ -314,13 +322,19 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             Some(n) => {
                 let v = n.value.trim().trim_start_matches('@').to_string();
                 if v == RESERVED_LEAD {
-                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>")));
+                    return Err(at(
+                        line_of(&n),
+                        format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>"),
+                    ));
                 }
                 if !valid_name(&v) {
                     return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is not a name (lower-case letters, digits, '.', '_' or '-')")));
                 }
                 if let Some(o) = seats.iter().find(|s| s.nickname.as_deref() == Some(v.as_str())) {
-                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is already seat \"{}\"'s", o.name)));
+                    return Err(at(
+                        line_of(&n),
+                        format!("seat \"{name}\": nickname \"{v}\" is already seat \"{}\"'s", o.name),
+                    ));
                 }
                 Some(v)
             }
@@ -328,7 +342,12 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         let cli = match r.cli {
             Some(c) if !c.value.trim().is_empty() => c.value.trim().to_string(),
             Some(c) => return Err(at(line_of(&c), format!("seat \"{name}\": cli: is empty"))),
-            None => return Err(at(line as u64, format!("seat \"{name}\" has no cli: (claude-code, codex, cursor, agy, grok, …)"))),
+            None => {
+                return Err(at(
+                    line as u64,
+                    format!("seat \"{name}\" has no cli: (claude-code, codex, cursor, agy, grok, …)"),
+                ))
+            }
         };
         let delivery_order = match &r.delivery_order {
             None => None,
@@ -359,18 +378,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
         }
     }
-    Ok(TeamFile {
-        format,
-        project,
-        team,
-        entity,
-        session,
-        multiplexer,
-        delivery_order,
-        profiles,
-        seats,
-        notes,
-    })
+    Ok(TeamFile { format, project, team, entity, session, multiplexer, delivery_order, profiles, seats, notes })
 }
 
 #[cfg(test)]
@@ -465,7 +473,8 @@ mod tests {
         std::fs::write(outer.join(".agents/team.yaml"), "project: x\nseats: []\n").unwrap();
         assert!(find(&deep).unwrap().is_none());
         std::fs::create_dir_all(repo.join(".agents")).unwrap();
-        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n    cli: codex\n").unwrap();
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n    cli: codex\n")
+            .unwrap();
         let l = find(&deep).unwrap().unwrap();
         assert_eq!(l.file.project, "beacon");
         assert_eq!(l.root, repo.canonicalize().unwrap());

@@ -54,7 +54,10 @@ fn composer_codex(c: &mux::Capture) -> Option<String> {
 
 #[test]
 fn locate_finds_marked_seats_and_names_what_is_missing() {
-    let w = TmuxWorld::start("beacon", &[SeatSpec::new("rev", "codex", "takes-line"), SeatSpec::new("lead", "claude-code", "takes-line")]);
+    let w = TmuxWorld::start(
+        "beacon",
+        &[SeatSpec::new("rev", "codex", "takes-line"), SeatSpec::new("lead", "claude-code", "takes-line")],
+    );
     let m = adapter(&w);
     assert_eq!(m.name(), "tmux");
     let rev = m.locate("beacon", "rev").expect("rev");
@@ -139,7 +142,11 @@ fn typed_text_arrives_byte_for_byte_whatever_tmux_would_parse() {
     for t in texts {
         m.type_text(&p, t).unwrap();
         want.extend_from_slice(t.as_bytes());
-        assert!(w.wait_until(SECS5, || w.log("lead") == want), "{t:?}: got {:?}", String::from_utf8_lossy(&w.log("lead")));
+        assert!(
+            w.wait_until(SECS5, || w.log("lead") == want),
+            "{t:?}: got {:?}",
+            String::from_utf8_lossy(&w.log("lead"))
+        );
     }
     m.press_enter(&p).unwrap();
     want.push(b'\r');
@@ -265,8 +272,11 @@ fn dialogs_of_every_kind_are_drawn_and_keys_change_nothing() {
         ("codex", "provider-error", "high demand"),
         ("codex", "rate-limit", "Approaching rate limits"),
     ];
-    let specs: Vec<SeatSpec> =
-        kinds.iter().enumerate().map(|(i, (cli, k, _))| SeatSpec::new(&format!("s{i}"), cli, &format!("dialog:{k}"))).collect();
+    let specs: Vec<SeatSpec> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, (cli, k, _))| SeatSpec::new(&format!("s{i}"), cli, &format!("dialog:{k}")))
+        .collect();
     let w = TmuxWorld::start("t7", &specs);
     let m = adapter(&w);
     for (i, (cli, kind, text)) in kinds.iter().enumerate() {
@@ -417,7 +427,8 @@ fn a_pane_named_by_tmux_pane_is_believed_only_from_inside_it() {
     assert!(out.status.success());
     let probe_pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
     w.tmux(&["set", "-p", "-t", &probe_pane, "@team-seat", "probe"]);
-    assert!(w.wait_until(Duration::from_secs(20), || inside.exists() && std::fs::read_to_string(&inside).unwrap().ends_with('\n')));
+    assert!(w.wait_until(Duration::from_secs(20), || inside.exists()
+        && std::fs::read_to_string(&inside).unwrap().ends_with('\n')));
     let got = std::fs::read_to_string(&inside).unwrap();
     // the mark may land after the probe ran: accept either seat, but the pane must be exact
     assert!(got.starts_with(&format!("Some: {probe_pane} t12 ")), "{got}");

@@ -75,7 +75,9 @@ impl World {
             .env_remove("XDG_STATE_HOME")
             .env_remove("XDG_CACHE_HOME")
             .stdin(Stdio::null());
-        for v in ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH", "TEAM_NOW", "TEAM_ID_SEED"] {
+        for v in
+            ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH", "TEAM_NOW", "TEAM_ID_SEED"]
+        {
             c.env_remove(v);
         }
         c
@@ -255,7 +257,8 @@ fn all_and_outside_a_checkout_read_every_project_without_a_context_line() {
     // A second project's folder.
     let other = w.config.join("api-0123abcd");
     std::fs::create_dir_all(&other).unwrap();
-    std::fs::write(other.join("messages.jsonl"), format!("{}\n", line("2026-11-29T08:00:00Z", "lead", "dev", "early"))).unwrap();
+    std::fs::write(other.join("messages.jsonl"), format!("{}\n", line("2026-11-29T08:00:00Z", "lead", "dev", "early")))
+        .unwrap();
     // Not a project folder: ignored.
     std::fs::create_dir_all(w.config.join("lobby")).unwrap();
     for o in [w.feed(&["--all"]), w.feed_in(&w.base.join("elsewhere"), &[])] {
@@ -380,7 +383,10 @@ fn briefs_and_audit_lines_join_the_feed() {
     ]);
     let out = text(&o.stdout);
     assert!(!out.contains("Review the gate") && !out.contains("no grant") && !out.contains("Plan the week"), "{out}");
-    assert!(out.contains("audit (bridged)") && out.contains("bridge -> gpt-reviewer") && out.ends_with("2 events\n"), "{out}");
+    assert!(
+        out.contains("audit (bridged)") && out.contains("bridge -> gpt-reviewer") && out.ends_with("2 events\n"),
+        "{out}"
+    );
     let o = w.feed(&["--briefs", other_briefs.to_str().unwrap(), "--seat", "claude-keeper"]);
     assert!(text(&o.stdout).contains("owner-to-claude-keeper.md: Plan the week."));
 }
@@ -425,7 +431,10 @@ fn follow_prints_each_pass_that_brings_new_entries_and_writes_nothing() {
     let before = snapshot(&w.base);
     w.write_history(
         "messages.jsonl",
-        &[line("2026-11-29T08:05:00Z", "gpt-reviewer", "owner", "second"), line("2026-11-29T08:06:00Z", "owner", "gpt-reviewer", "third")],
+        &[
+            line("2026-11-29T08:05:00Z", "gpt-reviewer", "owner", "second"),
+            line("2026-11-29T08:06:00Z", "owner", "gpt-reviewer", "third"),
+        ],
     );
     let after_append = snapshot(&w.base);
     let second = wait_for("2 events");

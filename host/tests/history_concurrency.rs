@@ -55,7 +55,8 @@ fn eight_processes_times_500_records_across_a_rotation() {
         assert!(std::fs::metadata(&p).unwrap().len() <= LIMIT, "{name} passed 1 MB");
         assert!(text.ends_with('\n'), "{name} ends in a torn line");
         for line in text.lines() {
-            let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: torn or unparsable line ({e}): {line}"));
+            let v: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}: torn or unparsable line ({e}): {line}"));
             assert_eq!(v["outcome"], "delivered");
             assert_eq!(v["via"], "native");
             let body = v["body"].as_str().unwrap();

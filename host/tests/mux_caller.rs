@@ -20,7 +20,9 @@ fn naming_a_marked_pane_from_outside_it_is_refused_as_a_claimed_identity() {
     assert_eq!(r.stdout, "");
     assert!(r.stderr.starts_with("team send: refused: "), "{}", r.stderr);
     assert!(
-        r.stderr.contains(&format!("a claimed identity: TMUX_PANE names pane {pane}, but this process does not run inside it")),
+        r.stderr.contains(&format!(
+            "a claimed identity: TMUX_PANE names pane {pane}, but this process does not run inside it"
+        )),
         "{}",
         r.stderr
     );

@@ -52,7 +52,15 @@ impl World {
             .env("TEAM_CONFIG_DIR", self.path("config"))
             .env("TEAM_STATE_DIR", self.path("state"))
             .env("TEAM_CACHE_DIR", self.path("cache"));
-        for v in ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+        for v in [
+            "TMUX",
+            "TMUX_PANE",
+            "HERDR_PANE_ID",
+            "HERDR_SESSION",
+            "HERDR_SOCKET_PATH",
+            "XDG_CACHE_HOME",
+            "XDG_STATE_HOME",
+        ] {
             c.env_remove(v);
         }
         c.output().unwrap()
@@ -72,7 +80,8 @@ fn stderr(o: &Output) -> String {
 fn document(o: &Output, schema_file: &str) -> Value {
     assert!(o.stderr.is_empty(), "stderr under --json: {}", stderr(o));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
-    let schema: Value = serde_json::from_str(&fs::read_to_string(repo().join("schema").join(schema_file)).unwrap()).unwrap();
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string(repo().join("schema").join(schema_file)).unwrap()).unwrap();
     let v = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = v.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     assert!(errors.is_empty(), "{schema_file}: {errors:?}\n{doc:#}");
@@ -205,13 +214,8 @@ fn explain_json_carries_the_reading_and_the_profile() {
     let cached: Vec<_> = fs::read_dir(w.path("cache/profiles/48.0.8")).unwrap().collect();
     assert_eq!(cached.len(), 1);
 
-    let o = w.team_cmd(&[
-        "profile",
-        "explain",
-        "claude-code",
-        &screen("claude-code-2.1.197/idle-typed.ansi"),
-        "--json",
-    ]);
+    let o =
+        w.team_cmd(&["profile", "explain", "claude-code", &screen("claude-code-2.1.197/idle-typed.ansi"), "--json"]);
     let doc = document(&o, "profile-explain.schema.json");
     assert_eq!(doc["reading"]["state"], "idle");
     assert_eq!(doc["reading"]["composer"]["kind"], "holds");
@@ -221,7 +225,9 @@ fn explain_json_carries_the_reading_and_the_profile() {
 fn explain_uses_the_team_pin_or_refuses_naming_what_is_installed() {
     let w = World::new();
     let v = bundled("codex").version;
-    w.team(&format!("format: 1\nproject: beacon\nprofiles: {{ codex: \"={v}\" }}\nseats:\n  - name: cx\n    cli: codex\n"));
+    w.team(&format!(
+        "format: 1\nproject: beacon\nprofiles: {{ codex: \"={v}\" }}\nseats:\n  - name: cx\n    cli: codex\n"
+    ));
     let o = w.team_cmd(&["profile", "explain", "codex", &screen("codex-0.171.0/idle-empty-welcome.ansi"), "--json"]);
     let doc = document(&o, "profile-explain.schema.json");
     assert_eq!(doc["profile"]["pin"], format!("={v}"));
@@ -267,7 +273,11 @@ fn check_passes_a_bundled_component_and_refuses_hostile_ones() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.ends_with(&format!("verdict   ok: {} can be used as the codex profile {}\n", f.display(), bundled("codex").version)),
+        out.ends_with(&format!(
+            "verdict   ok: {} can be used as the codex profile {}\n",
+            f.display(),
+            bundled("codex").version
+        )),
         "{out}"
     );
     let o = w.team_cmd(&["profile", "check", f.to_str().unwrap(), "--json"]);
@@ -319,7 +329,10 @@ fn list_without_a_team_shows_every_installed_profile() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let mut lines = out.lines();
-    assert_eq!(lines.next().unwrap().split_whitespace().collect::<Vec<_>>(), ["PROFILE", "VERSION", "SOURCE", "STATUS"]);
+    assert_eq!(
+        lines.next().unwrap().split_whitespace().collect::<Vec<_>>(),
+        ["PROFILE", "VERSION", "SOURCE", "STATUS"]
+    );
     for b in profile_artifacts::BUNDLED {
         let row = lines.next().unwrap();
         assert_eq!(row.split_whitespace().collect::<Vec<_>>(), [b.id, b.version, "bundled", "ok"]);
@@ -343,8 +356,22 @@ fn list_shows_dropped_in_files_and_what_each_seat_resolves_to() {
     let out = stdout(&o);
     assert!(out.starts_with("team beacon, session \"bsession\"\n"), "{out}");
     let dropped = w.path("config/profiles/codex");
-    assert!(out.contains(&format!("{}/9.9.9.wasm  invalid: describe() says version {} but it is installed as 9.9.9", dropped.display(), codex.version)), "{out}");
-    let seat = |name: &str| out.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        out.contains(&format!(
+            "{}/9.9.9.wasm  invalid: describe() says version {} but it is installed as 9.9.9",
+            dropped.display(),
+            codex.version
+        )),
+        "{out}"
+    );
+    let seat = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     assert_eq!(seat("cx"), format!("cx codex - codex {v} ({}/{v}.wasm)", dropped.display(), v = codex.version));
     assert!(seat("cu").starts_with("cu cursor \"42\" refused: the team pins cursor to \"42\""), "{}", seat("cu"));
     assert_eq!(seat("cc"), format!("cc claude-code - claude-code {} (bundled)", bundled("claude-code").version));

@@ -46,7 +46,9 @@ fn examples(stem: &str, which: &str) -> Vec<PathBuf> {
 #[test]
 fn the_documents_the_spec_names_have_schemas() {
     let stems: Vec<String> = schemas().into_iter().map(|s| s.0).collect();
-    for want in ["error", "feed", "send", "send-list", "profile-explain", "profile-list", "profile-check", "tools-team_send"] {
+    for want in
+        ["error", "feed", "send", "send-list", "profile-explain", "profile-list", "profile-check", "tools-team_send"]
+    {
         assert!(stems.iter().any(|s| s == want), "schema/{want}.schema.json is missing");
     }
 }

@@ -55,7 +55,11 @@ fn dry_runs_lists_and_refusals_write_no_drop_and_no_history() {
     }
     assert_eq!(tree(&w.base()), before, "a dry run or a list wrote something");
     // refusals write their own team.log line and nothing else
-    for args in [vec!["send", "claude-keeper", "hi", "--wait"], vec!["send", "nobody", "hi"], vec!["send", "lead@nowhere", "hi"]] {
+    for args in [
+        vec!["send", "claude-keeper", "hi", "--wait"],
+        vec!["send", "nobody", "hi"],
+        vec!["send", "lead@nowhere", "hi"],
+    ] {
         let r = w.team(&args);
         assert_eq!(r.code, 1, "{args:?}: {r:?}");
     }
@@ -77,14 +81,19 @@ fn every_failing_json_run_is_one_error_document_and_stderr_stays_empty() {
         (&["send", "gpt-reviewer", "hi", "--json", "--timeout", "0"], 2, "send.usage"),
         (&["send", "gpt-reviewer", "hi", "--json", "--file", "/dev/null"], 2, "send.usage"),
         (&["send", "--record", "claude-keeper", "--channel", "socket", "--ms", "1", "--json"], 2, "send.usage"),
-        (&["send", "--record", "claude-keeper", "--channel", "native", "--ms", "1", "--wait", "--json"], 2, "send.usage"),
+        (
+            &["send", "--record", "claude-keeper", "--channel", "native", "--ms", "1", "--wait", "--json"],
+            2,
+            "send.usage",
+        ),
         (&["send", "gpt-reviewer", "hi", "--json", "--no-such-flag"], 2, "send.usage"),
     ];
     for (args, code, id) in cases {
         let r = w.team(args);
         assert_eq!(r.code, *code, "{args:?}: {r:?}");
         assert_eq!(r.stderr, "", "{args:?}");
-        let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", r.stdout));
+        let doc: serde_json::Value =
+            serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", r.stdout));
         common::validate(&doc).unwrap();
         assert_eq!(doc["error"]["id"], *id, "{args:?}");
     }
@@ -125,14 +134,23 @@ fn a_record_whose_history_folder_is_a_link_is_refused_and_writes_nothing() {
     // make the project folder a link to somewhere else, as an attacker might
     let r = w.team(&["send", "--record", "claude-keeper", "--channel", "native", "--ms", "5", "first"]);
     assert_eq!(r.code, 0, "{r:?}");
-    let dir = std::fs::read_dir(&w.config).unwrap().flatten().find(|e| e.file_name().to_string_lossy().starts_with("beacon-")).unwrap().path();
+    let dir = std::fs::read_dir(&w.config)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("beacon-"))
+        .unwrap()
+        .path();
     let real = w.base().join("stolen");
     std::fs::rename(&dir, &real).unwrap();
     std::os::unix::fs::symlink(&real, &dir).unwrap();
     let before = std::fs::read_to_string(real.join("messages.jsonl")).unwrap();
     let r = w.team(&["send", "--record", "claude-keeper", "--channel", "native", "--ms", "5", "second"]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stderr.starts_with("team send: refused: claude-keeper: the delivery could not be written down"), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("team send: refused: claude-keeper: the delivery could not be written down"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.ends_with("nothing was recorded\n"), "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(real.join("messages.jsonl")).unwrap(), before);
 }

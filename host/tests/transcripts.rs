@@ -185,10 +185,8 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
                 for (cmd, expected) in cmds {
                     let got = w.run_pty_merged(&cmd, &w.repo.clone());
                     if got != expected {
-                        problems.push(format!(
-                            "{}: $ {cmd}\n--- expected\n{expected}--- got\n{got}---",
-                            path.display()
-                        ));
+                        problems
+                            .push(format!("{}: $ {cmd}\n--- expected\n{expected}--- got\n{got}---", path.display()));
                     }
                     // a whole document (not one piped through grep) is validated
                     if cmd.contains("--json") && got.starts_with('{') {
@@ -199,7 +197,8 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
                                     problems.push(format!("{}: $ {cmd}\n{e}", path.display()));
                                 }
                             }
-                            Err(e) => problems.push(format!("{}: $ {cmd}\nnot one JSON document ({e}):\n{got}", path.display())),
+                            Err(e) => problems
+                                .push(format!("{}: $ {cmd}\nnot one JSON document ({e}):\n{got}", path.display())),
                         }
                     }
                     actual.push_str(&format!("$ {cmd}\n{got}"));

@@ -90,7 +90,11 @@ fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&
     assert_eq!(line["body"], format!("from the owner — admitted by: the owner\n\n{body}"));
     assert_eq!(line.get("via").and_then(Value::as_str), via);
     let cli = s.tw.seats.iter().find(|x| x.spec.name == seat).map_or("codex".to_string(), |x| x.spec.cli.clone());
-    let native = if cli == "claude-code" { "native: unavailable in this build" } else { "native: the CLI carries no native channel" };
+    let native = if cli == "claude-code" {
+        "native: unavailable in this build"
+    } else {
+        "native: the CLI carries no native channel"
+    };
     assert_eq!(line["failed"], serde_json::json!([native, "mcp-inbox: unavailable in this build"]));
     drop
 }
@@ -99,14 +103,20 @@ fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&
 fn codex_seat_that_takes_the_line_is_delivered_with_one_trigger_and_one_enter() {
     let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line").delay(300)]);
     let r = s.send("gpt-reviewer", "the gate is green");
-    assert_eq!((r.stdout.as_str(), r.stderr.as_str(), r.code), ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", "", 0));
+    assert_eq!(
+        (r.stdout.as_str(), r.stderr.as_str(), r.code),
+        ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", "", 0)
+    );
     let drop = check_written(&s, "gpt-reviewer", "the gate is green", "delivered", Some("typed"));
     assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)));
     let h = s.history();
     assert!(h[0].get("note").is_none(), "a confirmed delivery carries no note");
     let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
     assert_eq!(log.lines().count(), 1);
-    assert!(log.contains("\"outcome\":\"delivered\"") && !log.contains("the gate is green"), "the log keeps sizes, never a body: {log}");
+    assert!(
+        log.contains("\"outcome\":\"delivered\"") && !log.contains("the gate is green"),
+        "the log keeps sizes, never a body: {log}"
+    );
     assert_eq!(mode(&s.w.repo.join(".agents/team.log")), 0o600);
 }
 
@@ -129,7 +139,12 @@ fn claude_seat_is_delivered_and_the_json_document_is_the_action_surface() {
 fn an_ignored_first_enter_gets_exactly_one_more() {
     let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "ignores-first-enter").delay(300)]);
     let r = s.send("gpt-reviewer", "hello");
-    assert_eq!((r.stdout.as_str(), r.code), ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", 0), "{}", r.stderr);
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        ("team beacon, session \"beacon\"\ngpt-reviewer: delivered\n", 0),
+        "{}",
+        r.stderr
+    );
     let drop = check_written(&s, "gpt-reviewer", "hello", "delivered", Some("typed"));
     assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r\r", trigger_for(&drop)));
 }
@@ -148,7 +163,10 @@ fn a_box_that_clears_without_the_seat_working_is_taken_not_yet_confirmed() {
     assert_eq!(s.history()[0]["note"], "taken, not yet confirmed");
     assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)), "a cleared box never gets another Enter");
     let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
-    assert!(log.contains("unverified: taken, not yet confirmed"), "an unverified send is logged for the orchestrator: {log}");
+    assert!(
+        log.contains("unverified: taken, not yet confirmed"),
+        "an unverified send is logged for the orchestrator: {log}"
+    );
 }
 
 #[test]
@@ -160,7 +178,10 @@ fn a_trigger_never_taken_is_not_submitted_after_three_enters() {
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stdout,
-        format!("{CONTEXT}gpt-reviewer: not-submitted (3 Enters pressed; the box holds {trig:?}; the message is at {})\n", drop.display())
+        format!(
+            "{CONTEXT}gpt-reviewer: not-submitted (3 Enters pressed; the box holds {trig:?}; the message is at {})\n",
+            drop.display()
+        )
     );
     assert_eq!(s.bytes("gpt-reviewer"), format!("{trig}\r\r\r"));
 }
@@ -181,8 +202,16 @@ fn every_dialog_is_unreachable_and_nothing_is_pressed() {
         assert_eq!(r.code, 1, "{kind}: {r:?}");
         assert!(r.stdout.contains("unreachable"), "{kind}: {r:?}\n{}", s.tw.screen("seat"));
         let drop = check_written(&s, "seat", "hello", "unreachable", None);
-        assert!(r.stdout.starts_with(&format!("{CONTEXT}seat: unreachable (the pane shows a {word} dialog")), "{kind}: {}", r.stdout);
-        assert!(r.stdout.ends_with(&format!("nothing was pressed; the message is at {})\n", drop.display())), "{kind}: {}", r.stdout);
+        assert!(
+            r.stdout.starts_with(&format!("{CONTEXT}seat: unreachable (the pane shows a {word} dialog")),
+            "{kind}: {}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.ends_with(&format!("nothing was pressed; the message is at {})\n", drop.display())),
+            "{kind}: {}",
+            r.stdout
+        );
         assert_eq!(s.bytes("seat"), "", "{kind}: nothing may reach a dialog");
     }
 }
@@ -235,7 +264,12 @@ fn unsent_text_in_the_composer_is_held_and_left_alone() {
 fn a_faint_placeholder_is_an_empty_box() {
     let s = scene(&[SeatSpec::new("claude-keeper", "claude-code", "placeholder").delay(300)]);
     let r = s.send("claude-keeper", "hello");
-    assert_eq!((r.stdout.as_str(), r.code), ("team beacon, session \"beacon\"\nclaude-keeper: delivered\n", 0), "{}", r.stderr);
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        ("team beacon, session \"beacon\"\nclaude-keeper: delivered\n", 0),
+        "{}",
+        r.stderr
+    );
     let drop = check_written(&s, "claude-keeper", "hello", "delivered", Some("typed"));
     assert_eq!(s.bytes("claude-keeper"), format!("{}\r", trigger_for(&drop)));
 }
@@ -284,7 +318,11 @@ fn a_seat_with_no_pane_is_unreachable_naming_it() {
     assert_eq!(r.code, 1);
     let drop = check_written(&s, "ghost", "hello", "unreachable", None);
     assert!(r.stdout.starts_with(&format!("{CONTEXT}ghost: unreachable (")), "{}", r.stdout);
-    assert!(r.stdout.contains("ghost") && r.stdout.ends_with(&format!("the message is at {})\n", drop.display())), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("ghost") && r.stdout.ends_with(&format!("the message is at {})\n", drop.display())),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -299,7 +337,10 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     drop(f);
     assert_eq!(r.code, 1);
     assert_eq!(r.stdout, "");
-    assert_eq!(r.stderr, "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n");
+    assert_eq!(
+        r.stderr,
+        "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n"
+    );
     assert!(s.drops("gpt-reviewer").is_empty());
     assert!(s.history().is_empty());
     assert_eq!(s.bytes("gpt-reviewer"), "");
@@ -403,7 +444,10 @@ fn an_outcome_that_exits_one_is_the_error_document_under_json() {
     let drop = check_written(&s, "gpt-reviewer", "hello", "held", None);
     assert_eq!(
         doc["error"]["message"],
-        format!("gpt-reviewer: held (the composer already holds unsent text; nothing was typed; the message is at {})", drop.display())
+        format!(
+            "gpt-reviewer: held (the composer already holds unsent text; nothing was typed; the message is at {})",
+            drop.display()
+        )
     );
     assert_eq!(s.bytes("gpt-reviewer"), "");
 }

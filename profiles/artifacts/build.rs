@@ -90,7 +90,11 @@ fn main() {
             copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
         }
         for (feature, _) in HOSTILE {
-            nested_cargo(&root, &guests_dir, &["-p".into(), "profile-hostile".into(), "--features".into(), feature.to_string()]);
+            nested_cargo(
+                &root,
+                &guests_dir,
+                &["-p".into(), "profile-hostile".into(), "--features".into(), feature.to_string()],
+            );
             copy(&built.join("profile_hostile.wasm"), &out_dir.join(format!("hostile-{feature}.wasm")));
         }
         drop(lock);
@@ -168,8 +172,18 @@ fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
         let leak = (k.starts_with("CARGO_") && k != "CARGO_HOME" && k != "CARGO_MAKEFLAGS" && k != "CARGO_NET_OFFLINE")
             || matches!(
                 k.as_str(),
-                "RUSTFLAGS" | "RUSTDOCFLAGS" | "RUSTC_WRAPPER" | "RUSTC_WORKSPACE_WRAPPER" | "OUT_DIR" | "TARGET" | "HOST"
-                    | "PROFILE" | "OPT_LEVEL" | "DEBUG" | "NUM_JOBS" | "RUSTC_LINKER"
+                "RUSTFLAGS"
+                    | "RUSTDOCFLAGS"
+                    | "RUSTC_WRAPPER"
+                    | "RUSTC_WORKSPACE_WRAPPER"
+                    | "OUT_DIR"
+                    | "TARGET"
+                    | "HOST"
+                    | "PROFILE"
+                    | "OPT_LEVEL"
+                    | "DEBUG"
+                    | "NUM_JOBS"
+                    | "RUSTC_LINKER"
             );
         if leak {
             cmd.env_remove(&k);
@@ -178,7 +192,10 @@ fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
     let out = cmd.output().unwrap_or_else(|e| panic!("could not run the nested cargo for the wasm profiles: {e}"));
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let hint = if stderr.contains("may not be installed") || stderr.contains("can't find crate for `core`") || stderr.contains("can't find crate for `std`") {
+        let hint = if stderr.contains("may not be installed")
+            || stderr.contains("can't find crate for `core`")
+            || stderr.contains("can't find crate for `std`")
+        {
             format!("\nThe `{TARGET}` target seems missing: run `rustup target add {TARGET}`.\n")
         } else {
             String::new()

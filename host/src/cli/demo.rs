@@ -125,7 +125,9 @@ fn demo(keep: bool) -> Result<i32, String> {
     println!("  reviewer  draws real Codex screens");
     println!();
     let mut worst = 0;
-    for (seat, cli, msg) in [("keeper", "claude-code", "the gate is green"), ("reviewer", "codex", "please review the demo branch")] {
+    for (seat, cli, msg) in
+        [("keeper", "claude-code", "the gate is green"), ("reviewer", "codex", "please review the demo branch")]
+    {
         println!("$ team send {seat} \"{msg}\"");
         let code = run_team(&me, &project, &env, &["send", seat, msg])?;
         worst = worst.max(code);

@@ -88,7 +88,9 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
         "already-working" => Mode::AlreadyWorking,
         _ => match s.strip_prefix("dialog:") {
             Some(k) if screens::DIALOG_KINDS.contains(&k) => Mode::Dialog(k.to_string()),
-            Some(k) => return Err(format!("unknown dialog kind \"{k}\" (kinds: {})", screens::DIALOG_KINDS.join(", "))),
+            Some(k) => {
+                return Err(format!("unknown dialog kind \"{k}\" (kinds: {})", screens::DIALOG_KINDS.join(", ")))
+            }
             None => return Err(format!("unknown mode \"{s}\"")),
         },
     })
@@ -141,7 +143,8 @@ fn run_inner(args: Args) -> Result<(), String> {
     if std::env::var("HERDR_AGENT").ok().as_deref() != Some(label) {
         if let Ok(exe) = std::env::current_exe() {
             use std::os::unix::process::CommandExt;
-            let err = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("HERDR_AGENT", label).exec();
+            let err =
+                std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("HERDR_AGENT", label).exec();
             return Err(format!("cannot re-execute the fake seat: {err}"));
         }
     }
@@ -182,7 +185,8 @@ impl Term {
         if let Some(s) = &saved {
             let mut raw = s.clone();
             termios::cfmakeraw(&mut raw);
-            termios::tcsetattr(&stdin, termios::SetArg::TCSANOW, &raw).map_err(|e| format!("cannot set raw mode: {e}"))?;
+            termios::tcsetattr(&stdin, termios::SetArg::TCSANOW, &raw)
+                .map_err(|e| format!("cannot set raw mode: {e}"))?;
         }
         Ok(Term { saved })
     }
@@ -214,7 +218,11 @@ impl Drop for Term {
 enum Phase {
     Idle,
     /// Working on `line`; ends at `until` (`None`: until a line is queued).
-    Working { line: Option<String>, started: Instant, until: Option<Instant> },
+    Working {
+        line: Option<String>,
+        started: Instant,
+        until: Option<Instant>,
+    },
     Dialog(String),
     Exited,
 }
@@ -245,7 +253,14 @@ struct Seat {
 }
 
 impl Seat {
-    fn new(cli: Cli, mode: Mode, delay_ms: u64, log: Option<std::fs::File>, transcript: Option<Transcript>, cwd: PathBuf) -> Seat {
+    fn new(
+        cli: Cli,
+        mode: Mode,
+        delay_ms: u64,
+        log: Option<std::fs::File>,
+        transcript: Option<Transcript>,
+        cwd: PathBuf,
+    ) -> Seat {
         let now = Instant::now();
         let phase = match &mode {
             Mode::Dialog(k) => Phase::Dialog(k.clone()),
@@ -288,7 +303,10 @@ impl Seat {
                     "\x1b[2mResume this session with:\x1b[0m".into(),
                     "\x1b[2mclaude --resume 80ef8f72-9c86-45aa-bfd7-487ebccdd8f4\x1b[0m".into(),
                 ],
-                Cli::Codex => vec![String::new(), "To continue this session, run codex resume 019a4e7c-5d1f-7c30-9a5e-2f6b8d4c1e07".into()],
+                Cli::Codex => vec![
+                    String::new(),
+                    "To continue this session, run codex resume 019a4e7c-5d1f-7c30-9a5e-2f6b8d4c1e07".into(),
+                ],
                 Cli::Cursor => vec![String::new()],
             };
             s.shell.push(shell_prompt());
@@ -475,7 +493,8 @@ impl Seat {
                 if line.trim().is_empty() {
                     return;
                 }
-                if self.mode == Mode::IgnoresEnter || (self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0) {
+                if self.mode == Mode::IgnoresEnter || (self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0)
+                {
                     self.enters_ignored += 1;
                     return;
                 }
@@ -626,7 +645,11 @@ impl Seat {
         }
         top.push(String::new());
         let composer = if !self.composer.is_empty() {
-            wrap_composer(&self.composer, cols).iter().enumerate().map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") }).collect()
+            wrap_composer(&self.composer, cols)
+                .iter()
+                .enumerate()
+                .map(|(i, l)| if i == 0 { screens::claude_composer(l) } else { format!("  {l}") })
+                .collect()
         } else if self.show_placeholder {
             vec![screens::claude_placeholder()]
         } else if !self.queued.is_empty() {
@@ -671,9 +694,14 @@ impl Seat {
         let cursor_col = 2 + wrapped.rsplit('\n').next().unwrap_or("").chars().count();
         bottom.extend(composer);
         bottom.push(String::new());
-        bottom.push(screens::codex_status_line(self.thread.as_deref().map(|t| screens::codex_thread(t, "…")).as_deref()));
+        bottom
+            .push(screens::codex_status_line(self.thread.as_deref().map(|t| screens::codex_thread(t, "…")).as_deref()));
         bottom.push(if !self.composer.is_empty() {
-            if self.working().is_some() { "  \x1b[2mtab to queue message\x1b[0m".into() } else { String::new() }
+            if self.working().is_some() {
+                "  \x1b[2mtab to queue message\x1b[0m".into()
+            } else {
+                String::new()
+            }
         } else {
             idle[39].clone()
         });
@@ -746,7 +774,8 @@ impl Seat {
         let mut out = String::new();
         let title_changed = force || self.last_drawn.as_ref().map(|(s, _)| &s.title) != Some(&screen.title);
         let rows_changed = force
-            || self.last_drawn.as_ref().map(|(s, sz)| (&s.rows, &s.cursor, *sz)) != Some((&screen.rows, &screen.cursor, (cols, rows)));
+            || self.last_drawn.as_ref().map(|(s, sz)| (&s.rows, &s.cursor, *sz))
+                != Some((&screen.rows, &screen.cursor, (cols, rows)));
         if title_changed && !(screen.title.is_empty() && self.last_drawn.is_none()) {
             out.push_str(&format!("\x1b]0;{}\x07", screen.title));
         }
@@ -770,7 +799,13 @@ impl Seat {
 /// Lays `top` (anchored at the top), padding, and `bottom` (anchored at the bottom when
 /// `pin_bottom`, else right after `top`) into `rows` rows; overflow drops the oldest top rows.
 /// Returns the rows and the index where `bottom` starts.
-fn stack(mut top: Vec<String>, _mid: Vec<String>, bottom: Vec<String>, rows: usize, pin_bottom: bool) -> (Vec<String>, usize) {
+fn stack(
+    mut top: Vec<String>,
+    _mid: Vec<String>,
+    bottom: Vec<String>,
+    rows: usize,
+    pin_bottom: bool,
+) -> (Vec<String>, usize) {
     let room = rows.saturating_sub(bottom.len());
     if top.len() > room {
         top.drain(..top.len() - room);

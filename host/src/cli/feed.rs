@@ -259,9 +259,26 @@ fn audit_files(path: &Path, ladder_base: Option<&Path>) -> std::io::Result<Vec<P
 /// One entry of the feed.
 #[derive(Debug, Clone, PartialEq)]
 enum Event {
-    Message { line: MessageLine, project: Option<String> },
-    Brief { ts: String, from: String, to: String, body: String, path: PathBuf },
-    Audit { ts: String, from: Option<String>, to: Option<String>, action: Option<String>, detail: Option<String>, path: PathBuf, record: Value },
+    Message {
+        line: MessageLine,
+        project: Option<String>,
+    },
+    Brief {
+        ts: String,
+        from: String,
+        to: String,
+        body: String,
+        path: PathBuf,
+    },
+    Audit {
+        ts: String,
+        from: Option<String>,
+        to: Option<String>,
+        action: Option<String>,
+        detail: Option<String>,
+        path: PathBuf,
+        record: Value,
+    },
 }
 
 impl Event {
@@ -535,7 +552,12 @@ mod tests {
 
     #[test]
     fn table_matches_the_spec_example() {
-        let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "from the owner — admitted by: the owner\n\nthe gate is green");
+        let e = msg(
+            "2026-11-29T09:00:00Z",
+            "owner",
+            "gpt-reviewer",
+            "from the owner — admitted by: the owner\n\nthe gate is green",
+        );
         let mut err = Vec::new();
         let got = plain(&team_scope(), &[e], 0, &mut err);
         assert_eq!(
@@ -588,7 +610,8 @@ mod tests {
 
     #[test]
     fn limit_keeps_the_last_events() {
-        let ev: Vec<Event> = (0..5).map(|i| msg(&format!("2026-11-29T09:00:0{i}Z"), "a", "b", &i.to_string())).collect();
+        let ev: Vec<Event> =
+            (0..5).map(|i| msg(&format!("2026-11-29T09:00:0{i}Z"), "a", "b", &i.to_string())).collect();
         let got = limited(ev.clone(), Some(2));
         assert_eq!(got, ev[3..].to_vec());
         assert_eq!(limited(ev.clone(), Some(9)), ev);

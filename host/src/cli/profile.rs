@@ -113,7 +113,8 @@ fn labelled(label: &str, value: &str) -> String {
 
 /// The team file in scope (walking up from the cwd), if any.
 fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
-    let cwd = std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
     crate::team_file::find(&cwd)
 }
 
@@ -249,7 +250,11 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
     if let Some(p) = profile.as_mut() {
         let d = p.describe().clone();
         let name_check = match dropped_in_name(file) {
-            Some((id, version)) if id != d.id || crate::profiles::pins::Version::parse(&version).ok() != crate::profiles::pins::Version::parse(&d.version).ok() => {
+            Some((id, version))
+                if id != d.id
+                    || crate::profiles::pins::Version::parse(&version).ok()
+                        != crate::profiles::pins::Version::parse(&d.version).ok() =>
+            {
                 Err(format!("describe() says {} {} but it is installed as {id}/{version}.wasm", d.id, d.version))
             }
             _ => Ok(format!(
@@ -279,7 +284,9 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
     let failed = steps.iter().find_map(|(_, r)| r.as_ref().err().cloned());
     let ok = failed.is_none();
     let verdict = match (&failed, &profile) {
-        (None, Some(p)) => format!("ok: {} can be used as the {} profile {}", file.display(), p.describe().id, p.describe().version),
+        (None, Some(p)) => {
+            format!("ok: {} can be used as the {} profile {}", file.display(), p.describe().id, p.describe().version)
+        }
         (Some(why), _) => format!("refused: {} cannot be used: {why}", file.display()),
         (None, None) => unreachable!("a load error is a failed step"),
     };
@@ -335,7 +342,14 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
     Ok((c, r))
 }
 
-fn explain(cli: &str, screen_path: &Path, title: Option<&str>, size: Option<&str>, file: Option<&Path>, json: bool) -> outcome::Result<(String, i32)> {
+fn explain(
+    cli: &str,
+    screen_path: &Path,
+    title: Option<&str>,
+    size: Option<&str>,
+    file: Option<&Path>,
+    json: bool,
+) -> outcome::Result<(String, i32)> {
     let size = size.map(parse_size).transpose()?;
     let bytes = std::fs::read(screen_path).map_err(|e| TeamError::usage(format!("{}: {e}", screen_path.display())))?;
     let text = String::from_utf8_lossy(&bytes);

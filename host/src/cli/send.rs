@@ -91,7 +91,14 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
         std::fs::read_to_string(p).map_err(|e| TeamError::bad_file(format!("--file {}: {e}", p.display())))
     };
     if a.list {
-        if a.target.is_some() || !a.message.is_empty() || a.file.is_some() || a.record.is_some() || a.wait || a.timeout.is_some() || a.dry_run {
+        if a.target.is_some()
+            || !a.message.is_empty()
+            || a.file.is_some()
+            || a.record.is_some()
+            || a.wait
+            || a.timeout.is_some()
+            || a.dry_run
+        {
             return Err(usage("--list takes no target, message, --file, --record, --wait, --timeout or --dry-run"));
         }
         if a.channel.is_some() || a.ms.is_some() {
@@ -101,7 +108,9 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     }
     if let Some(seat) = &a.record {
         if a.wait || a.timeout.is_some() {
-            return Err(usage("--wait and --timeout are refused beside --record: a recorded delivery has already happened"));
+            return Err(usage(
+                "--wait and --timeout are refused beside --record: a recorded delivery has already happened",
+            ));
         }
         match a.channel.as_deref() {
             Some("native") => {}
@@ -110,7 +119,10 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
         }
         let ms = match a.ms.as_deref() {
             None => return Err(usage("--record needs --ms <N>, the span the sender measured")),
-            Some(m) => m.trim().parse::<u64>().map_err(|_| usage(format!("--ms takes a whole number of milliseconds, not \"{m}\"")))?,
+            Some(m) => m
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| usage(format!("--ms takes a whole number of milliseconds, not \"{m}\"")))?,
         };
         let mut words: Vec<String> = a.target.iter().cloned().collect();
         words.extend(a.message.iter().cloned());
@@ -135,7 +147,9 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     }
     let body = match &a.file {
         Some(p) => read_file(p)?,
-        None if a.message.is_empty() => return Err(usage("a message is required: words after the seat, or --file <path>")),
+        None if a.message.is_empty() => {
+            return Err(usage("a message is required: words after the seat, or --file <path>"))
+        }
         None => a.message.join(" "),
     };
     if body.trim().is_empty() {
@@ -206,7 +220,8 @@ struct Loadout {
 }
 
 fn load() -> outcome::Result<Loadout> {
-    let cwd = std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
     let file = team_file::find(&cwd)?;
     let reg = Registry::load_default()?;
     Ok(Loadout { file, reg })
@@ -220,7 +235,10 @@ pub fn wait_refusal(target: &Target, order: &Order) -> String {
         if order.first() == Some("native") {
             format!("{seat}: --wait needs the native leg (team route + your own SendMessage), which this build does not carry; nothing was sent")
         } else {
-            format!("{seat}: --wait needs the native leg first, and its delivery order is {}; nothing was sent", order.spelled())
+            format!(
+                "{seat}: --wait needs the native leg first, and its delivery order is {}; nothing was sent",
+                order.spelled()
+            )
         }
     } else {
         format!("{seat} runs {cli}: this build confirms that a native CLI submitted and does not carry its reply; nothing was sent")
@@ -334,7 +352,16 @@ fn emit(json: bool, out: &Out) -> i32 {
     0
 }
 
-fn send_doc(ctx: &(String, String), dry_run: bool, status: &str, summary: &str, seat: &str, channel: Option<&str>, sent: Option<&str>, plan: Option<Value>) -> Value {
+fn send_doc(
+    ctx: &(String, String),
+    dry_run: bool,
+    status: &str,
+    summary: &str,
+    seat: &str,
+    channel: Option<&str>,
+    sent: Option<&str>,
+    plan: Option<Value>,
+) -> Value {
     let opt = |s: &str| if s.is_empty() { Value::Null } else { Value::String(s.to_string()) };
     let mut d = json!({
         "schema": {"name": "team.send", "version": 1},
@@ -356,11 +383,25 @@ fn send_doc(ctx: &(String, String), dry_run: bool, status: &str, summary: &str, 
 
 /// Writes the run's team.log line under `root` (when there is one); a log that cannot be
 /// written never changes the outcome already reached.
-fn log(root: Option<&Path>, caller: &Caller, seat: Option<&str>, outcome: &str, bytes: Option<usize>, detail: Option<String>) {
+fn log(
+    root: Option<&Path>,
+    caller: &Caller,
+    seat: Option<&str>,
+    outcome: &str,
+    bytes: Option<usize>,
+    detail: Option<String>,
+) {
     if let Some(root) = root {
         let _ = history::append_log(
             root,
-            &LogLine { command: "send".into(), caller: caller.describe(), seat: seat.map(str::to_string), outcome: outcome.into(), bytes, detail },
+            &LogLine {
+                command: "send".into(),
+                caller: caller.describe(),
+                seat: seat.map(str::to_string),
+                outcome: outcome.into(),
+                bytes,
+                detail,
+            },
         );
     }
 }
@@ -392,7 +433,13 @@ pub fn run(a: Args) -> i32 {
     match res {
         Ok(out) => emit(json, &out),
         Err((e, logged)) => {
-            if !a.dry_run && !logged && ask != Ask::List && e.kind != Kind::Usage && e.kind != Kind::BadFile && e.id_for("send") != "send.not-built" {
+            if !a.dry_run
+                && !logged
+                && ask != Ask::List
+                && e.kind != Kind::Usage
+                && e.kind != Kind::BadFile
+                && e.id_for("send") != "send.not-built"
+            {
                 let seat = match &ask {
                     Ask::Send { target, .. } | Ask::Record { target, .. } => Some(target.as_str()),
                     Ask::List => None,
@@ -441,7 +488,15 @@ fn from_of(d: &Decision) -> String {
     }
 }
 
-fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: &str, wait: bool, dry_run: bool) -> RunResult {
+fn send(
+    file: Option<Loaded>,
+    reg: &Registry,
+    caller: Caller,
+    spec: &str,
+    body: &str,
+    wait: bool,
+    dry_run: bool,
+) -> RunResult {
     let d = decide(file, reg, caller, spec).map_err(plain_err)?;
     let ctx = d.context();
     let seat = d.target.name().to_string();
@@ -454,7 +509,11 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
             let reason = why.strip_prefix(&format!("{seat}: ")).unwrap_or(&why);
             let line = format!("{seat}: dry-run: {cli} {reason}");
             let plan = json!({"refused": why, "order": d.plan.order.legs});
-            return Ok(Out { context: Some(ctx.clone()), doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)), line: format!("{line}\n") });
+            return Ok(Out {
+                context: Some(ctx.clone()),
+                doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)),
+                line: format!("{line}\n"),
+            });
         }
         return Err(plain_err(TeamError::refused(why)));
     }
@@ -478,13 +537,17 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
             "set_aside": set_aside,
             "rule": d.rule.words(),
         });
-        return Ok(Out { context: Some(ctx.clone()), doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)), line: text });
+        return Ok(Out {
+            context: Some(ctx.clone()),
+            doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)),
+            line: text,
+        });
     }
     match d.plan.terminal.as_deref() {
-        Some("typed") => {
-            deliver_typed(&d, body)
+        Some("typed") => deliver_typed(&d, body),
+        Some(other) => {
+            Err(plain_err(TeamError::failed(format!("{seat}: the {other} leg is not in this build; nothing was sent"))))
         }
-        Some(other) => Err(plain_err(TeamError::failed(format!("{seat}: the {other} leg is not in this build; nothing was sent")))),
         None => {
             // a walk that ran out of legs is unreachable, and a completed run: history + log
             let root = d.root().map(Path::to_path_buf);
@@ -498,18 +561,32 @@ fn send(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: 
                 detail.push_str(&format!("; {s}"));
             }
             log(root.as_deref(), &d.caller, Some(&seat), "unreachable", Some(body.len()), Some(detail));
-            Err((TeamError::new(Kind::Unreachable, format!("{seat}: unreachable ({})", d.plan.ran_out())).with_context(ctx), true))
+            Err((
+                TeamError::new(Kind::Unreachable, format!("{seat}: unreachable ({})", d.plan.ran_out()))
+                    .with_context(ctx),
+                true,
+            ))
         }
     }
 }
 
-fn record(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body: Option<&str>, ms: u64, dry_run: bool) -> RunResult {
+fn record(
+    file: Option<Loaded>,
+    reg: &Registry,
+    caller: Caller,
+    spec: &str,
+    body: Option<&str>,
+    ms: u64,
+    dry_run: bool,
+) -> RunResult {
     let d = decide(file, reg, caller, spec).map_err(plain_err)?;
     let ctx = d.context();
     let seat = d.target.name().to_string();
     let cli = d.target.cli().to_string();
     if cli != legs::NATIVE_CLI {
-        return Err(plain_err(TeamError::refused(format!("{seat} runs {cli}, which carries no native channel; nothing was recorded"))));
+        return Err(plain_err(TeamError::refused(format!(
+            "{seat} runs {cli}, which carries no native channel; nothing was recorded"
+        ))));
     }
     if !d.plan.order.keeps("native") {
         return Err(plain_err(TeamError::refused(format!(
@@ -521,7 +598,11 @@ fn record(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body
     if dry_run {
         let line = format!("{seat}: dry-run: would record a native delivery ({ms} ms); nothing was written");
         let plan = json!({"record": "messages.jsonl", "via": "native", "ms": ms, "rule": d.rule.words()});
-        return Ok(Out { context: Some(ctx.clone()), doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)), line: format!("{line}\n") });
+        return Ok(Out {
+            context: Some(ctx.clone()),
+            doc: send_doc(&ctx, true, "dry-run", &line, &seat, None, None, Some(plan)),
+            line: format!("{line}\n"),
+        });
     }
     let Some(root) = d.root().map(Path::to_path_buf) else {
         return Err(plain_err(TeamError::refused(format!("{seat}: its team's checkout is not known to the registry, so the delivery cannot be written down; nothing was recorded"))));
@@ -536,10 +617,16 @@ fn record(file: Option<Loaded>, reg: &Registry, caller: Caller, spec: &str, body
     };
     let project = history_project(&d);
     if let Err(e) = history::append_message(&project, &root, &line) {
-        return Err(plain_err(TeamError::refused(format!("{seat}: the delivery could not be written down ({e}); nothing was recorded"))));
+        return Err(plain_err(TeamError::refused(format!(
+            "{seat}: the delivery could not be written down ({e}); nothing was recorded"
+        ))));
     }
     log(Some(&root), &d.caller, Some(&seat), "recorded", body.map(str::len), Some(format!("native, {ms} ms, id {id}")));
-    Ok(Out { context: Some(ctx.clone()), doc: send_doc(&ctx, false, "recorded", &summary, &seat, Some("native"), Some(&id), None), line: format!("{summary}\n") })
+    Ok(Out {
+        context: Some(ctx.clone()),
+        doc: send_doc(&ctx, false, "recorded", &summary, &seat, Some("native"), Some(&id), None),
+        line: format!("{summary}\n"),
+    })
 }
 
 /// One `--list` row.
@@ -590,9 +677,14 @@ fn list(file: Option<&Loaded>, reg: &Registry) -> RunResult {
     let summary = if rows.len() == 1 { "1 seat".to_string() } else { format!("{} seats", rows.len()) };
     let ctx = file.map(|l| (l.file.project.clone(), l.file.session.clone()));
     let dash = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
-    let table: Vec<[String; 5]> = std::iter::once(["SEAT".into(), "NICKNAME".into(), "ROLE".into(), "PROJECT".into(), "REACH".into()])
-        .chain(rows.iter().map(|r| [r.name.clone(), dash(&r.nickname), dash(&r.role), r.project.clone(), r.reach.to_string()]))
-        .collect();
+    let table: Vec<[String; 5]> =
+        std::iter::once(["SEAT".into(), "NICKNAME".into(), "ROLE".into(), "PROJECT".into(), "REACH".into()])
+            .chain(
+                rows.iter().map(|r| {
+                    [r.name.clone(), dash(&r.nickname), dash(&r.role), r.project.clone(), r.reach.to_string()]
+                }),
+            )
+            .collect();
     let mut widths = [0usize; 5];
     for r in &table {
         for (i, c) in r.iter().enumerate() {
@@ -653,22 +745,39 @@ mod tests {
 
     #[test]
     fn the_invocation() {
-        assert_eq!(ask(&args(&["x", "hello", "there"])).unwrap(), Ask::Send { target: "x".into(), body: "hello there".into(), wait: false });
-        assert_eq!(ask(&args(&["x", "hi", "--wait", "--timeout", "86400"])).unwrap(), Ask::Send { target: "x".into(), body: "hi".into(), wait: true });
+        assert_eq!(
+            ask(&args(&["x", "hello", "there"])).unwrap(),
+            Ask::Send { target: "x".into(), body: "hello there".into(), wait: false }
+        );
+        assert_eq!(
+            ask(&args(&["x", "hi", "--wait", "--timeout", "86400"])).unwrap(),
+            Ask::Send { target: "x".into(), body: "hi".into(), wait: true }
+        );
         assert_eq!(ask(&args(&["--list"])).unwrap(), Ask::List);
-        assert_eq!(ask(&args(&["--record", "k", "--channel", "native", "--ms", "812"])).unwrap(), Ask::Record { target: "k".into(), body: None, ms: 812 });
+        assert_eq!(
+            ask(&args(&["--record", "k", "--channel", "native", "--ms", "812"])).unwrap(),
+            Ask::Record { target: "k".into(), body: None, ms: 812 }
+        );
         assert_eq!(
             ask(&args(&["--record", "k", "--channel", "native", "--ms", "5", "done", "it"])).unwrap(),
             Ask::Record { target: "k".into(), body: Some("done it".into()), ms: 5 }
         );
         assert!(usage_msg(&["x", "hi", "--file", "/etc/hostname"]).starts_with("a message and --file together"));
         for t in ["0", "86401", "1.5", "-3", "soon"] {
-            assert!(usage_msg(&["x", "hi", "--wait", &format!("--timeout={t}")]).starts_with("--timeout takes a whole number"), "{t}");
+            assert!(
+                usage_msg(&["x", "hi", "--wait", &format!("--timeout={t}")])
+                    .starts_with("--timeout takes a whole number"),
+                "{t}"
+            );
         }
-        assert!(usage_msg(&["--record", "k", "--channel", "socket", "--ms", "1"]).starts_with("--channel takes native only"));
-        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1", "--wait"]).starts_with("--wait and --timeout are refused beside --record"));
-        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1", "--timeout", "5"]).starts_with("--wait and --timeout"));
-        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1.5"]).starts_with("--ms takes a whole number"));
+        assert!(usage_msg(&["--record", "k", "--channel", "socket", "--ms", "1"])
+            .starts_with("--channel takes native only"));
+        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1", "--wait"])
+            .starts_with("--wait and --timeout are refused beside --record"));
+        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1", "--timeout", "5"])
+            .starts_with("--wait and --timeout"));
+        assert!(usage_msg(&["--record", "k", "--channel", "native", "--ms", "1.5"])
+            .starts_with("--ms takes a whole number"));
         assert!(usage_msg(&["x"]).starts_with("a message is required"));
         assert!(usage_msg(&["x", " "]).starts_with("the message is empty"));
         assert!(usage_msg(&[]).starts_with("a target seat is required"));

@@ -27,8 +27,7 @@
 //! adapter itself only ever talks to the real program.
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput,
-    Runner, SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, SystemRunner,
 };
 use serde_json::Value;
 
@@ -88,10 +87,9 @@ impl Herdr {
         let err = out.stderr_str();
         if let Some((code, message)) = api_error(&err) {
             return match code.as_str() {
-                "agent_not_found" => MuxError::NoSeat(format!(
-                    "herdr session \"{session}\" has no agent named \"{}\"",
-                    ctx.seat
-                )),
+                "agent_not_found" => {
+                    MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{}\"", ctx.seat))
+                }
                 "pane_not_found" => MuxError::NoSeat(format!(
                     "the pane {} of seat \"{}\" in herdr session \"{session}\" is gone",
                     ctx.pane, ctx.seat
@@ -134,11 +132,12 @@ impl Herdr {
                 if pane.is_empty() {
                     let out = self.call(session, &["agent", "list"], &ctx)?;
                     let doc = parse_json(&out, "agent list")?;
-                    let found = doc
-                        .pointer("/result/agents")
-                        .and_then(Value::as_array)
-                        .and_then(|list| list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned());
-                    found.ok_or_else(|| MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")))?
+                    let found = doc.pointer("/result/agents").and_then(Value::as_array).and_then(|list| {
+                        list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned()
+                    });
+                    found.ok_or_else(|| {
+                        MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\""))
+                    })?
                 } else {
                     let out = self.call(session, &["agent", "get", pane], &ctx)?;
                     let doc = parse_json(&out, "agent get")?;
@@ -288,7 +287,9 @@ impl Mux for Herdr {
         // ONE argument; only an argument that is itself `--`, `--session` or `--session=…` is
         // read as herdr's own, and such a text is refused rather than mangled.
         if text == "--" || text == "--session" || text.starts_with("--session=") {
-            return Err(MuxError::Failed(format!("herdr would read the text {text:?} as its own option; nothing was typed")));
+            return Err(MuxError::Failed(format!(
+                "herdr would read the text {text:?} as its own option; nothing was typed"
+            )));
         }
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
         self.call(&pane.session, &["pane", "send-text", &pane.id, text], &ctx).map(|_| ())
@@ -336,7 +337,12 @@ impl Mux for Herdr {
 impl Herdr {
     /// The caller check behind `pane_of_caller`: the pane's shell pid from `pane process-info`,
     /// believed only when `descends(shell_pid)`; the seat is the pane's agent name ("" if none).
-    pub fn verify_caller(&self, session: &str, id: &str, descends: fn(u32) -> bool) -> Result<Option<PaneRef>, MuxError> {
+    pub fn verify_caller(
+        &self,
+        session: &str,
+        id: &str,
+        descends: fn(u32) -> bool,
+    ) -> Result<Option<PaneRef>, MuxError> {
         let info = match self.process_info(session, id, "") {
             Ok(i) => i,
             Err(MuxError::NoSeat(_)) => {

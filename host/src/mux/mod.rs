@@ -211,10 +211,7 @@ pub struct SystemRunner;
 
 impl Runner for SystemRunner {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
-        let out = std::process::Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(std::process::Stdio::null())
-            .output()?;
+        let out = std::process::Command::new(&argv[0]).args(&argv[1..]).stdin(std::process::Stdio::null()).output()?;
         Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr })
     }
 }

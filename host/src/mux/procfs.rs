@@ -79,9 +79,8 @@ pub fn proc_info(pid: u32) -> Proc {
         .unwrap_or_default();
     let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok();
     let home = std::fs::read(format!("/proc/{pid}/environ")).ok().and_then(|env| {
-        env.split(|b| *b == 0).find_map(|kv| {
-            kv.strip_prefix(b"HOME=").map(|v| PathBuf::from(String::from_utf8_lossy(v).into_owned()))
-        })
+        env.split(|b| *b == 0)
+            .find_map(|kv| kv.strip_prefix(b"HOME=").map(|v| PathBuf::from(String::from_utf8_lossy(v).into_owned())))
     });
     Proc { pid, name, cwd, home }
 }

@@ -22,8 +22,7 @@
 //! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput,
-    Runner, SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, SystemRunner,
 };
 
 /// How many scrollback rows above the screen `read` returns as `recent`.
@@ -121,9 +120,10 @@ impl Tmux {
             return Ok(p);
         }
         let out = self.pane_cmd(pane, "display-message", &["display-message", "-p", "-t", &pane.id, "#{pane_pid}"])?;
-        out.stdout_str().trim().parse().map_err(|_| {
-            MuxError::Failed(format!("tmux did not report the shell pid of pane {}", pane.id))
-        })
+        out.stdout_str()
+            .trim()
+            .parse()
+            .map_err(|_| MuxError::Failed(format!("tmux did not report the shell pid of pane {}", pane.id)))
     }
 }
 
@@ -162,10 +162,7 @@ impl Mux for Tmux {
             let err = out.stderr_str();
             // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
             if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(MuxError::NoSession(format!(
-                    "{} has no session \"{session}\"",
-                    self.server_name()
-                )));
+                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
             }
             return Err(self.failed("list-panes", &out));
         }
@@ -201,9 +198,24 @@ impl Mux for Tmux {
             pane,
             "capture-pane",
             &[
-                "display-message", "-p", "-t", id, "#{pane_width}\t#{pane_height}\t#{pane_title}", ";",
-                "capture-pane", "-p", "-e", "-t", id, ";",
-                "capture-pane", "-p", "-t", id, "-S", &start,
+                "display-message",
+                "-p",
+                "-t",
+                id,
+                "#{pane_width}\t#{pane_height}\t#{pane_title}",
+                ";",
+                "capture-pane",
+                "-p",
+                "-e",
+                "-t",
+                id,
+                ";",
+                "capture-pane",
+                "-p",
+                "-t",
+                id,
+                "-S",
+                &start,
             ],
         )?;
         let text = out.stdout_str();
@@ -269,7 +281,10 @@ impl Mux for Tmux {
         // tmux resolves a malformed target loosely (e.g. to the current pane); insist on the
         // exact pane the variable names.
         if pane_id != id {
-            return Err(MuxError::Unverified(format!("TMUX_PANE names pane {id}, which {} does not have", self.server_name())));
+            return Err(MuxError::Unverified(format!(
+                "TMUX_PANE names pane {id}, which {} does not have",
+                self.server_name()
+            )));
         }
         match pid {
             Some(p) if procfs::descends_from(p) => Ok(Some(PaneRef { id: pane_id, session, seat, shell_pid: Some(p) })),

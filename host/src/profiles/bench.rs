@@ -31,7 +31,14 @@ fn measure(batches: usize, per: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen { styled: s.styled.clone(), plain: s.plain.clone(), title: s.title.clone(), cols: s.cols, rows: s.rows, recent: s.recent.clone() }
+    Screen {
+        styled: s.styled.clone(),
+        plain: s.plain.clone(),
+        title: s.title.clone(),
+        cols: s.cols,
+        rows: s.rows,
+        recent: s.recent.clone(),
+    }
 }
 
 #[test]
@@ -40,7 +47,8 @@ fn bench_classify_warm_wasm_vs_native() {
     let dir = tempfile::tempdir().unwrap();
     // `TEAM_BENCH_CONFIG=<dir>` measures components dropped in under `<dir>/profiles/` (a
     // dropped-in file of the bundled version wins the tie), e.g. another guest build.
-    let config = std::env::var_os("TEAM_BENCH_CONFIG").map(std::path::PathBuf::from).unwrap_or(dir.path().join("config"));
+    let config =
+        std::env::var_os("TEAM_BENCH_CONFIG").map(std::path::PathBuf::from).unwrap_or(dir.path().join("config"));
     let host = ProfileHost::with_dirs(config, dir.path().join("cache"));
     type Native = fn(&profile_kit::types::Screen) -> profile_kit::types::Reading;
     let cases: [(&str, &str, &str, Native); 4] = [
@@ -80,5 +88,7 @@ fn bench_classify_warm_wasm_vs_native() {
     let clone = measure(21, 200, || {
         std::hint::black_box(std::hint::black_box(&s).clone());
     });
-    println!("overhead: call {call:.1} µs, call passing a 120x40 screen {pass:.1} µs, host-side screen clone {clone:.1} µs");
+    println!(
+        "overhead: call {call:.1} µs, call passing a 120x40 screen {pass:.1} µs, host-side screen clone {clone:.1} µs"
+    );
 }

@@ -28,7 +28,10 @@ static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
 /// The process's profile engine, built on first use (about 0.2 ms). One engine per process,
 /// so the one ticker thread serves every `ProfileHost`.
 pub fn engine() -> Result<&'static Engine, String> {
-    ENGINE.get_or_init(|| new_engine().map_err(|e| format!("the profile engine could not start: {e}"))).as_ref().map_err(Clone::clone)
+    ENGINE
+        .get_or_init(|| new_engine().map_err(|e| format!("the profile engine could not start: {e}")))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// Builds the profile engine: Cranelift, component model, epoch interruption, no wasm

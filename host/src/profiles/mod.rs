@@ -87,7 +87,12 @@ impl ProfileHost {
                     Ok(_) => self.load_candidate(&c).map(|_| ()),
                 },
             };
-            out.push(Available { id: c.id.clone(), version: c.version_text.clone(), source: c.source.clone(), validity });
+            out.push(Available {
+                id: c.id.clone(),
+                version: c.version_text.clone(),
+                source: c.source.clone(),
+                validity,
+            });
         }
         out
     }
@@ -115,12 +120,19 @@ impl ProfileHost {
 
     /// Which of `available` (from `available()`) `load(cli, pins)` would use, without
     /// loading anything: the first valid one in `load`'s order.
-    pub fn resolve<'a>(&self, cli: &str, pins: &BTreeMap<String, String>, available: &'a [Available]) -> outcome::Result<&'a Available> {
+    pub fn resolve<'a>(
+        &self,
+        cli: &str,
+        pins: &BTreeMap<String, String>,
+        available: &'a [Available],
+    ) -> outcome::Result<&'a Available> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
         let mut notes = Vec::new();
         for c in order {
-            if let Some(a) = available.iter().find(|a| a.id == c.id && a.version == c.version_text && a.source == c.source) {
+            if let Some(a) =
+                available.iter().find(|a| a.id == c.id && a.version == c.version_text && a.source == c.source)
+            {
                 match &a.validity {
                     Ok(()) => return Ok(a),
                     Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
@@ -150,11 +162,18 @@ impl ProfileHost {
 
     /// Compile (or take from the cache), check imports and exports, instantiate, describe,
     /// and check the description against `expect` (id, version) when given.
-    fn instantiate(&self, wasm: &[u8], sha256: &str, source: Source, expect: Option<(&str, &str)>) -> Result<Profile, String> {
+    fn instantiate(
+        &self,
+        wasm: &[u8],
+        sha256: &str,
+        source: Source,
+        expect: Option<(&str, &str)>,
+    ) -> Result<Profile, String> {
         let engine = engine::engine()?;
         let cache = cache::Cache::new(engine, self.cache_root.clone());
-        let (component, cache_use) =
-            cache.component(engine, wasm, sha256).map_err(|e| format!("it is not a valid WebAssembly component: {e:#}"))?;
+        let (component, cache_use) = cache
+            .component(engine, wasm, sha256)
+            .map_err(|e| format!("it is not a valid WebAssembly component: {e:#}"))?;
         sandbox::check_imports(engine, &component)?;
         let exports: Vec<String> = component.component_type().exports(engine).map(|(n, _)| n.to_string()).collect();
         match exports.iter().find(|n| sandbox::split_name(n).0 == "team:profile/classifier") {
@@ -167,7 +186,9 @@ impl ProfileHost {
                 return Err(format!("it does not export `{}` (world `profile`); it exports {has}", v0_1::EXPORT));
             }
             Some(n) if !sandbox::split_name(n).1.starts_with(v0_1::LINE) => {
-                return Err(format!("it exports `{n}`, a version of the profile interface this host does not read (it reads 0.1.x)"));
+                return Err(format!(
+                    "it exports `{n}`, a version of the profile interface this host does not read (it reads 0.1.x)"
+                ));
             }
             Some(_) => {}
         }
@@ -228,7 +249,12 @@ impl ProfileHost {
 /// before any pre-release, so an installed beta is used only when nothing else is (or when
 /// a pin names it). A bad pin is a bad team file;
 /// no installed profile, or none the pin accepts, is a refusal naming what is installed.
-fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'a [store::Candidate]) -> outcome::Result<Vec<&'a store::Candidate>> {
+fn select<'a>(
+    config: &Path,
+    cli: &str,
+    pins: &BTreeMap<String, String>,
+    all: &'a [store::Candidate],
+) -> outcome::Result<Vec<&'a store::Candidate>> {
     let pin = match pins.get(cli) {
         Some(text) => Some(pins::Requirement::parse(text).map_err(|e| {
             TeamError::bad_file(format!("profiles: {cli}: {e}"))
@@ -236,9 +262,13 @@ fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'
         })?),
         None => None,
     };
-    let installed = || all.iter().map(|c| format!("{} {} ({})", c.id, c.version_text, c.source)).collect::<Vec<_>>().join(", ");
+    let installed =
+        || all.iter().map(|c| format!("{} {} ({})", c.id, c.version_text, c.source)).collect::<Vec<_>>().join(", ");
     if all.is_empty() {
-        return Err(TeamError::refused(format!("no profile for cli \"{cli}\" is installed; installed: {}", store::installed_summary(config))));
+        return Err(TeamError::refused(format!(
+            "no profile for cli \"{cli}\" is installed; installed: {}",
+            store::installed_summary(config)
+        )));
     }
     let mut fitting: Vec<&store::Candidate> = all
         .iter()
@@ -250,14 +280,18 @@ fn select<'a>(config: &Path, cli: &str, pins: &BTreeMap<String, String>, all: &'
         .collect();
     if fitting.is_empty() {
         return Err(TeamError::refused(match &pin {
-            Some(req) => format!("the team pins {cli} to \"{req}\" and no installed {cli} profile satisfies it; installed: {}", installed()),
+            Some(req) => format!(
+                "the team pins {cli} to \"{req}\" and no installed {cli} profile satisfies it; installed: {}",
+                installed()
+            ),
             None => format!("no usable {cli} profile is installed; installed: {}", installed()),
         }));
     }
     fitting.sort_by(|a, b| {
         let (va, vb) = (a.version.as_ref().expect("filtered"), b.version.as_ref().expect("filtered"));
         // Releases before pre-releases (only reachable unpinned: a pin names its pre-release).
-        va.pre.is_empty()
+        va.pre
+            .is_empty()
             .cmp(&vb.pre.is_empty())
             .reverse()
             .then_with(|| vb.cmp(va))
@@ -332,7 +366,10 @@ impl Profile {
 
     /// Runs one guest call under the deadline, on a live instance (made fresh when the last
     /// call trapped); a trap drops the instance and becomes an error reading.
-    fn call<R>(&mut self, f: impl FnOnce(&c01::Guest, &mut Store<HostState>) -> wasmtime::Result<R>) -> outcome::Result<R> {
+    fn call<R>(
+        &mut self,
+        f: impl FnOnce(&c01::Guest, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> outcome::Result<R> {
         // Every profile is compiled by the process's one engine, which the ticker advances.
         let engine = engine::engine().map_err(TeamError::failed)?;
         engine::ensure_ticker(engine);
@@ -359,7 +396,11 @@ impl Profile {
 /// The error a trapped or failed call becomes.
 fn could_not_read(e: wasmtime::Error) -> TeamError {
     let why = match e.downcast_ref::<Trap>() {
-        Some(Trap::Interrupt) => format!("it ran past its {} ms budget and was stopped ({})", engine::CALL_BUDGET.as_millis(), Trap::Interrupt),
+        Some(Trap::Interrupt) => format!(
+            "it ran past its {} ms budget and was stopped ({})",
+            engine::CALL_BUDGET.as_millis(),
+            Trap::Interrupt
+        ),
         Some(t) => t.to_string(),
         None => {
             let m = format!("{e:#}");
@@ -367,7 +408,11 @@ fn could_not_read(e: wasmtime::Error) -> TeamError {
             match m.strip_prefix("unknown import: `").and_then(|r| r.split_once("` has not been defined")) {
                 // Rust std's panic path reads the environment, then writes to stderr, then
                 // aborts: the first of those is where a panicking profile stops.
-                Some((name, _)) if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"].iter().any(|p| name.starts_with(p)) => {
+                Some((name, _))
+                    if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"]
+                        .iter()
+                        .any(|p| name.starts_with(p)) =>
+                {
                     format!("it called `{name}`, which the host does not give profiles (a Rust profile does this when it panics)")
                 }
                 Some((name, _)) => format!("it called `{name}`, which the host does not give profiles"),
@@ -441,6 +486,6 @@ fn description_from(d: t01::Description) -> Description {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod bench;
+#[cfg(test)]
+mod tests;

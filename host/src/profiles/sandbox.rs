@@ -103,7 +103,9 @@ impl ResourceLimiter for HostState {
     }
     fn table_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
         self.limits.table_growing(current, desired, maximum).map_err(|_| {
-            wasmtime::Error::msg(format!("it asked for a table of {desired} elements, over the profile limit of 100000"))
+            wasmtime::Error::msg(format!(
+                "it asked for a table of {desired} elements, over the profile limit of 100000"
+            ))
         })
     }
     fn instances(&self) -> usize {

@@ -107,7 +107,9 @@ fn dropped_in(config: &Path, only: Option<&str>) -> Vec<Candidate> {
                 Err(format!("its folder name \"{id}\" is not a profile id"))
             } else {
                 match fs::symlink_metadata(&path) {
-                    Ok(m) if m.file_type().is_symlink() => Err("it is a symbolic link; refusing to follow it".to_string()),
+                    Ok(m) if m.file_type().is_symlink() => {
+                        Err("it is a symbolic link; refusing to follow it".to_string())
+                    }
                     Ok(m) if !m.is_file() => Err("it is not a regular file".to_string()),
                     Ok(_) => Version::parse(stem).map_err(|_| {
                         format!("its file name is not <version>.wasm (\"{stem}\" is not a version such as 1.4.0)")
@@ -130,7 +132,11 @@ fn dropped_in(config: &Path, only: Option<&str>) -> Vec<Candidate> {
 
 fn sorted_names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = match fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).filter(|n| !n.starts_with('.')).collect(),
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| !n.starts_with('.'))
+            .collect(),
         Err(_) => Vec::new(),
     };
     v.sort();
@@ -141,10 +147,7 @@ fn sorted_names(dir: &Path) -> Vec<String> {
 /// `MAX_COMPONENT_BYTES`.
 pub fn read_component(path: &Path) -> std::io::Result<Vec<u8>> {
     crate::fsx::check_entry(path)?;
-    let mut f = OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
-        .open(path)?;
+    let mut f = OpenOptions::new().read(true).custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK).open(path)?;
     let m = f.metadata()?;
     if !m.is_file() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));

@@ -51,7 +51,14 @@ fn pins(cli: &str, req: &str) -> BTreeMap<String, String> {
 }
 
 fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen { styled: s.styled.clone(), plain: s.plain.clone(), title: s.title.clone(), cols: s.cols, rows: s.rows, recent: s.recent.clone() }
+    Screen {
+        styled: s.styled.clone(),
+        plain: s.plain.clone(),
+        title: s.title.clone(),
+        cols: s.cols,
+        rows: s.rows,
+        recent: s.recent.clone(),
+    }
 }
 
 fn host_to_kit(r: &Reading) -> profile_kit::types::Reading {
@@ -162,7 +169,13 @@ fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
 fn load_and_classify(w: &World, name: &str, bytes: &[u8]) -> Result<Reading, String> {
     let p = w.file(name, bytes);
     let mut prof = w.host.load_file(&p).map_err(|e| e.message)?;
-    let blank = Screen { styled: vec![String::new(); 40], plain: vec![String::new(); 40], cols: 120, rows: 40, ..Screen::default() };
+    let blank = Screen {
+        styled: vec![String::new(); 40],
+        plain: vec![String::new(); 40],
+        cols: 120,
+        rows: 40,
+        ..Screen::default()
+    };
     prof.classify(&blank).map_err(|e| e.message)
 }
 
@@ -225,7 +238,10 @@ fn a_wasi_import_is_refused_at_load_naming_the_import() {
     let p = w.file("wasi.wasm", profile_artifacts::hostile::WASI_IMPORT);
     let e = w.host.load_file(&p).err().expect("refused").message;
     assert!(e.contains("it imports `wasi:"), "{e}");
-    assert!(e.contains("a capability the host does not give profiles") || e.contains("capabilities the host does not give"), "{e}");
+    assert!(
+        e.contains("a capability the host does not give profiles") || e.contains("capabilities the host does not give"),
+        "{e}"
+    );
     assert!(!e.contains("`wasi:random/insecure-seed"), "the seed is given: {e}");
 }
 
@@ -241,7 +257,8 @@ fn garbage_is_not_a_component() {
 
 fn cache_files(w: &World) -> Vec<PathBuf> {
     let d = w.dir.path().join("cache/profiles").join(engine::WASMTIME_VERSION);
-    let mut v: Vec<PathBuf> = fs::read_dir(&d).map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+    let mut v: Vec<PathBuf> =
+        fs::read_dir(&d).map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
     v.sort();
     v
 }
@@ -364,7 +381,9 @@ fn dropped_in_components_are_validated_before_use() {
     w.drop_in("codex", "latest.wasm", codex.bytes);
     let all = w.host.available();
     let get = |id: &str, v: &str| {
-        all.iter().find(|a| a.id == id && a.version == v && a.source != Source::Bundled).unwrap_or_else(|| panic!("{id} {v} in {all:?}"))
+        all.iter()
+            .find(|a| a.id == id && a.version == v && a.source != Source::Bundled)
+            .unwrap_or_else(|| panic!("{id} {v} in {all:?}"))
     };
     assert_eq!(get("codex", codex.version).validity, Ok(()));
     let why = |id: &str, v: &str| get(id, v).validity.clone().unwrap_err();
@@ -419,13 +438,18 @@ fn selection_orders_dropped_in_versions_by_the_pin() {
     let all = store::candidates(&w.config(), Some("acme"));
     let order = |req: Option<&str>| -> Vec<String> {
         let p = req.map(|r| pins("acme", r)).unwrap_or_default();
-        select(&w.config(), "acme", &p, &all).map(|v| v.iter().map(|c| c.version_text.clone()).collect()).unwrap_or_else(|e| vec![e.message])
+        select(&w.config(), "acme", &p, &all)
+            .map(|v| v.iter().map(|c| c.version_text.clone()).collect())
+            .unwrap_or_else(|e| vec![e.message])
     };
     assert_eq!(order(None), ["1.5.0", "1.4.10", "1.4.2", "1.3.0", "2.0.0-beta.1"]);
     assert_eq!(order(Some("1.4")), ["1.4.10", "1.4.2"]);
     assert_eq!(order(Some("^1.3")), ["1.5.0", "1.4.10", "1.4.2", "1.3.0"]);
     assert_eq!(order(Some("=2.0.0-beta.1")), ["2.0.0-beta.1"]);
-    assert_eq!(order(Some("1.6"))[0].split("; installed:").next().unwrap(), "refused: the team pins acme to \"1.6\" and no installed acme profile satisfies it");
+    assert_eq!(
+        order(Some("1.6"))[0].split("; installed:").next().unwrap(),
+        "refused: the team pins acme to \"1.6\" and no installed acme profile satisfies it"
+    );
     // None of them is a component: loading reports each, bundled or not.
     let e = w.host.load("acme", &pins("acme", "1.4")).err().unwrap().message;
     assert!(e.starts_with("refused: no installed acme profile can be used: acme 1.4.10 ("), "{e}");

@@ -15,8 +15,8 @@
 
 mod pane;
 mod run;
-pub use run::{send_plain, PlainSend};
 use pane::SeatPane;
+pub use run::{send_plain, PlainSend};
 
 use crate::clock;
 use std::time::{Duration, Instant};
@@ -141,11 +141,7 @@ pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), String> {
     for f in &traits.forbidden_starts {
         let f = f.to_lowercase();
         let word_like = f.chars().all(|c| c.is_alphanumeric());
-        let hit = if word_like {
-            lower.split_whitespace().next() == Some(f.as_str())
-        } else {
-            lower.starts_with(&f)
-        };
+        let hit = if word_like { lower.split_whitespace().next() == Some(f.as_str()) } else { lower.starts_with(&f) };
         if hit {
             return Err(format!("the trigger line would begin with {f:?}, which {} runs itself", traits.cli));
         }
@@ -190,11 +186,8 @@ fn sleep_scaled(ms: u64) {
 pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Verdict> {
     match &o.seen {
         Seen::Dialog { kind, title } => {
-            let what = if kind == "held-message" {
-                "the held-message dialog".to_string()
-            } else {
-                format!("a {kind} dialog")
-            };
+            let what =
+                if kind == "held-message" { "the held-message dialog".to_string() } else { format!("a {kind} dialog") };
             let title = if title.is_empty() { String::new() } else { format!(" ({title})") };
             return Some(Verdict::Unreachable(format!(
                 "the pane shows {what}{title}; nothing was pressed; the message is at {drop_path}"
@@ -281,7 +274,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
 
     if let Err(e) = seat.type_text(trigger) {
         return Run {
-            verdict: Verdict::Unreachable(format!("the pane would not take the trigger ({e}); the message is at {drop_path}")),
+            verdict: Verdict::Unreachable(format!(
+                "the pane would not take the trigger ({e}); the message is at {drop_path}"
+            )),
             typed: false,
             enters: 0,
         };
@@ -354,7 +349,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                         // The seat asks about what our line asked it to do: it is acting on it.
                         if readable {
                             return typed(
-                                Verdict::Delivered { note: Some(format!("the seat opened a {kind} dialog after taking the line")) },
+                                Verdict::Delivered {
+                                    note: Some(format!("the seat opened a {kind} dialog after taking the line")),
+                                },
                                 enters,
                             );
                         }
@@ -390,13 +387,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         return typed(Verdict::Delivered { note: Some("taken, not yet confirmed".to_string()) }, enters);
     }
     let what = if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
-    typed(
-        Verdict::NotSubmitted(format!(
-            "{}; {what}; the message is at {drop_path}",
-            enters_word(enters)
-        )),
-        enters,
-    )
+    typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
 }
 
 /// The seat lock: `<state>/seat-locks/<session>/<seat>`, an flock held for the whole typed
@@ -444,9 +435,7 @@ pub fn lock_seat(session: &str, seat: &str, kind: &str, wait: Duration) -> Resul
                 let mut parts = holder.split_whitespace();
                 let (hkind, hpid) = (parts.next().unwrap_or("another command"), parts.next().unwrap_or("?"));
                 if hkind != kind && !hkind.is_empty() && holder != "" {
-                    return Err(format!(
-                        "the seat's lock is held by team {hkind} (pid {hpid}); nothing was sent"
-                    ));
+                    return Err(format!("the seat's lock is held by team {hkind} (pid {hpid}); nothing was sent"));
                 }
                 if Instant::now() >= deadline {
                     return Err(format!(
@@ -461,11 +450,19 @@ pub fn lock_seat(session: &str, seat: &str, kind: &str, wait: Duration) -> Resul
 }
 
 /// Where a drop file goes: `<root>/.agents/send-drops/<session>/<seat>/<id>`, each folder 0700.
-pub fn write_drop(root: &std::path::Path, session: &str, seat: &str, id: &str, text: &str) -> Result<std::path::PathBuf, String> {
+pub fn write_drop(
+    root: &std::path::Path,
+    session: &str,
+    seat: &str,
+    id: &str,
+    text: &str,
+) -> Result<std::path::PathBuf, String> {
     let rel = std::path::Path::new(".agents").join("send-drops").join(session).join(seat);
-    let dir = crate::fsx::ensure_dirs(root, &rel, 0o700).map_err(|e| format!("the drop folder could not be made: {e}"))?;
+    let dir =
+        crate::fsx::ensure_dirs(root, &rel, 0o700).map_err(|e| format!("the drop folder could not be made: {e}"))?;
     let path = dir.join(id);
-    crate::fsx::write_new(&path, text.as_bytes(), 0o600).map_err(|e| format!("the drop file could not be written: {e}"))?;
+    crate::fsx::write_new(&path, text.as_bytes(), 0o600)
+        .map_err(|e| format!("the drop file could not be written: {e}"))?;
     Ok(path)
 }
 
@@ -500,7 +497,8 @@ pub struct TranscriptWatch {
 impl TranscriptWatch {
     /// Notes every matching file's size now.
     pub fn begin(patterns: &[String], home: Option<std::path::PathBuf>, cwd: Option<std::path::PathBuf>) -> Self {
-        let mut w = TranscriptWatch { patterns: patterns.to_vec(), home, cwd, sizes: Default::default(), last_check: None };
+        let mut w =
+            TranscriptWatch { patterns: patterns.to_vec(), home, cwd, sizes: Default::default(), last_check: None };
         for p in w.files() {
             if let Ok(m) = std::fs::metadata(&p) {
                 w.sizes.insert(p, m.len());
@@ -587,7 +585,10 @@ fn read_from(path: &std::path::Path, from: u64) -> std::io::Result<Option<String
     use std::io::{Read, Seek, SeekFrom};
     use std::os::unix::fs::OpenOptionsExt;
     crate::fsx::check_entry(path)?;
-    let mut f = std::fs::OpenOptions::new().read(true).custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK).open(path)?;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)?;
     if !f.metadata()?.is_file() {
         return Ok(None);
     }
@@ -617,7 +618,6 @@ fn glob_match(pat: &str, name: &str) -> bool {
     }
     true
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -704,7 +704,12 @@ mod tests {
     #[test]
     fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {
         let mut s = Scripted::idle();
-        s.after_take.push_back(Scripted::obs(Seen::Working("esc to interrupt".into()), BoxText::Empty, Some(Status::Working), false));
+        s.after_take.push_back(Scripted::obs(
+            Seen::Working("esc to interrupt".into()),
+            BoxText::Empty,
+            Some(Status::Working),
+            false,
+        ));
         let r = deliver(&mut s, &traits(), TRIG, "1", "x/1", &FAST);
         assert_eq!(r.verdict, Verdict::Delivered { note: None });
         assert_eq!((s.typed.len(), s.enters), (1, 1));
@@ -748,7 +753,9 @@ mod tests {
         let mut s = Scripted::idle();
         s.seen = Seen::Dialog { kind: "permission".into(), title: "Bash command".into() };
         let r = deliver(&mut s, &traits(), TRIG, "1", "x/1", &FAST);
-        assert!(matches!(r.verdict, Verdict::Unreachable(ref m) if m.contains("permission dialog") && m.contains("x/1")));
+        assert!(
+            matches!(r.verdict, Verdict::Unreachable(ref m) if m.contains("permission dialog") && m.contains("x/1"))
+        );
         assert!(s.typed.is_empty());
         assert_eq!(s.enters, 0);
     }

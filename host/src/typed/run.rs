@@ -5,7 +5,10 @@
 //! Invariant: the drop file is written (under the lock) before anything touches the pane, so
 //! every outcome past this point leaves the message safely on disk.
 
-use super::{deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, SeatPane, Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS};
+use super::{
+    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, SeatPane, Traits, TranscriptWatch, Verdict,
+    LOCK_WAIT_MS, TIMINGS,
+};
 use crate::clock;
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::ProfileHost;
@@ -48,7 +51,8 @@ fn unreachable(e: MuxError, drop: &Path) -> Verdict {
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
 pub fn send_plain(req: &PlainSend) -> Report {
     let watch = clock::Stopwatch::start();
-    let not_typed = |verdict, drop: Option<PathBuf>| Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms: watch.ms() };
+    let not_typed =
+        |verdict, drop: Option<PathBuf>| Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms: watch.ms() };
 
     let _lock = match lock_seat(req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
@@ -66,11 +70,21 @@ pub fn send_plain(req: &PlainSend) -> Report {
     };
     let host = match ProfileHost::new() {
         Ok(h) => h,
-        Err(e) => return not_typed(Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())), Some(drop)),
+        Err(e) => {
+            return not_typed(
+                Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())),
+                Some(drop),
+            )
+        }
     };
     let mut profile = match host.load(req.cli, req.pins) {
         Ok(p) => p,
-        Err(e) => return not_typed(Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())), Some(drop)),
+        Err(e) => {
+            return not_typed(
+                Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())),
+                Some(drop),
+            )
+        }
     };
     let d = profile.describe().clone();
     let traits = Traits {
@@ -88,13 +102,11 @@ pub fn send_plain(req: &PlainSend) -> Report {
         // The CLI may be the pane's own process (started as the pane's command, no shell).
         procs.extend(pane.shell_pid.map(mux::proc_info));
     }
-    let agent = procs
-        .iter()
-        .find(|p| d.process_names.iter().any(|n| n == &p.name))
-        .or_else(|| procs.first());
+    let agent = procs.iter().find(|p| d.process_names.iter().any(|n| n == &p.name)).or_else(|| procs.first());
     let cwd = agent.and_then(|p| p.cwd.clone());
     let home = agent.and_then(|p| p.home.clone());
-    let transcript = (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
+    let transcript =
+        (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let mut seat = SeatPane { mux: mux.as_ref(), pane, profile: &mut profile, transcript };

@@ -67,7 +67,9 @@ pub const NOW: &str = "2026-10-01T09:00:00Z";
 pub fn team_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
-        let src = std::env::var_os("TEAM_TEST_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team")));
+        let src = std::env::var_os("TEAM_TEST_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team")));
         let dir = std::env::temp_dir().join(format!("team-test-bin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let dst = dir.join("team");
@@ -263,7 +265,8 @@ impl World {
             .status()
             .unwrap();
         assert!(ok.success(), "tmux new-session");
-        let out = Command::new("tmux").args(["-S", &s, "display-message", "-p", "-t", "w", "#{pane_id}"]).output().unwrap();
+        let out =
+            Command::new("tmux").args(["-S", &s, "display-message", "-p", "-t", "w", "#{pane_id}"]).output().unwrap();
         let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
         // Runs do not inherit TMUX/TMUX_PANE: a pane is believed only from inside it, so
         // `as_seat` (transcripts.rs) runs its command in a marked pane of this server.
@@ -275,7 +278,12 @@ impl World {
     /// Marks the tmux pane as `seat` (`<seat>` or `<seat>@<team>`); empty clears it.
     pub fn mark_pane(&self, seat: &str) {
         let s = self.base().join("tmux.sock").display().to_string();
-        let pane = self.extra_env.iter().find(|(k, _)| k == "TEAM_TEST_TMUX_PANE").map(|(_, v)| v.clone()).expect("tmux_pane first");
+        let pane = self
+            .extra_env
+            .iter()
+            .find(|(k, _)| k == "TEAM_TEST_TMUX_PANE")
+            .map(|(_, v)| v.clone())
+            .expect("tmux_pane first");
         let mut a = vec!["-S", s.as_str(), "set-option", "-p", "-t", pane.as_str()];
         if seat.is_empty() {
             a.extend(["-u", "@team-seat"]);
@@ -332,8 +340,9 @@ pub fn validate(doc: &Value) -> Result<(), String> {
         other => other.trim_start_matches("team.").split('.').collect::<Vec<_>>().join("-").leak(),
     };
     let p = schema_dir().join(format!("{file}.schema.json"));
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?)
-        .map_err(|e| format!("{}: {e}", p.display()))?;
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
     let v = jsonschema::draft202012::new(&schema).map_err(|e| format!("{}: {e}", p.display()))?;
     let errs: Vec<String> = v.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     if errs.is_empty() {

@@ -166,7 +166,21 @@ impl TmuxWorld {
         let team = pinned_team();
         let mut w = TmuxWorld { dir, socket, session: session.into(), team, seats: Vec::new() };
         // An empty first window keeps the session alive whatever the seats do.
-        let out = w.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-n", "keep", "sh"]);
+        let out = w.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            "-n",
+            "keep",
+            "sh",
+        ]);
         assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
         for s in seats {
             w.add_seat(s.clone());
@@ -197,8 +211,21 @@ impl TmuxWorld {
         let target = format!("={}:", self.session);
         let home_env = format!("HOME={}", home.display());
         let extra: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let mut args: Vec<&str> =
-            vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", &target, "-n", &spec.name, "-c", cwd.to_str().unwrap(), "-e", &home_env];
+        let mut args: Vec<&str> = vec![
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            &target,
+            "-n",
+            &spec.name,
+            "-c",
+            cwd.to_str().unwrap(),
+            "-e",
+            &home_env,
+        ];
         for e in &extra {
             args.extend(["-e", e.as_str()]);
         }

@@ -32,7 +32,13 @@ pub fn classify(screen: &Screen) -> Reading {
     // The bottom rows, and the same rows joined, so a soft-wrapped phrase still matches.
     let bottom = v.bottom_text(30);
     if contains_ci(&bottom, "requesting permission for:") && contains_ci(&bottom, "do you want to proceed?") {
-        let title = v.rows.iter().rev().find(|r| contains_ci(&r.text, "do you want to proceed")).map(|r| r.trimmed().to_string()).unwrap_or_default();
+        let title = v
+            .rows
+            .iter()
+            .rev()
+            .find(|r| contains_ci(&r.text, "do you want to proceed"))
+            .map(|r| r.trimmed().to_string())
+            .unwrap_or_default();
         return reading(
             State::Dialog(Dialog { kind: DialogKind::Permission, title }),
             "`Requesting permission for:` with `Do you want to proceed?`",
@@ -46,12 +52,18 @@ pub fn classify(screen: &Screen) -> Reading {
         let t = v.rows[i].trimmed();
         t.chars().next().map(is_braille).unwrap_or(false) && has_gerund_ellipsis(t)
     }) {
-        return reading(State::Working("spinner row".into()), format!("a braille spinner row: `{}`", v.rows[i].trimmed()));
+        return reading(
+            State::Working("spinner row".into()),
+            format!("a braille spinner row: `{}`", v.rows[i].trimmed()),
+        );
     }
     if v.last_nonempty().is_none() {
         return reading(State::Starting, "the screen is empty");
     }
-    reading(State::Idle, "no permission prompt and no working sign (the input box's form is not documented: composer unreadable)")
+    reading(
+        State::Idle,
+        "no permission prompt and no working sign (the input box's form is not documented: composer unreadable)",
+    )
 }
 
 /// A row naming the drop id that is not the trigger's echo and not inside a permission prompt.

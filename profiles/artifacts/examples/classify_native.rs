@@ -27,7 +27,10 @@ fn main() {
         ("agy", "agy-synthetic", "permission", profile_agy::classify),
         ("grok", "grok-synthetic", "working-waiting", profile_grok::classify),
     ];
-    println!("{:<12} {:<42} {:>8} {:>10} {:>10} {:>10} {:>6}", "profile", "screen", "size", "cold µs", "warm µs", "view µs", "escs");
+    println!(
+        "{:<12} {:<42} {:>8} {:>10} {:>10} {:>10} {:>6}",
+        "profile", "screen", "size", "cold µs", "warm µs", "view µs", "escs"
+    );
     for (id, dir, name, classify) in cases {
         let f = fixtures::load(&fixtures::screens_dir().join(dir), name).unwrap();
         let s = &f.screen;
@@ -52,6 +55,15 @@ fn main() {
             view.push(t.elapsed().as_secs_f64() * 1e6 / 200.0);
         }
         let esc: usize = s.styled.iter().map(|r| r.matches('\x1b').count()).sum();
-        println!("{:<12} {:<42} {:>8} {:>10.1} {:>10.1} {:>10.1} {:>6}", id, format!("{dir}/{name}"), format!("{}x{}", s.cols, s.rows), cold, median(batches), median(view), esc);
+        println!(
+            "{:<12} {:<42} {:>8} {:>10.1} {:>10.1} {:>10.1} {:>6}",
+            id,
+            format!("{dir}/{name}"),
+            format!("{}x{}", s.cols, s.rows),
+            cold,
+            median(batches),
+            median(view),
+            esc
+        );
     }
 }

@@ -116,7 +116,9 @@ mod tests {
         }
         let attrs = |st: &Style| {
             let mut a = Vec::new();
-            for (on, code) in [(st.bold, "1"), (st.faint, "2"), (st.italic, "3"), (st.underline, "4"), (st.reverse, "7")] {
+            for (on, code) in
+                [(st.bold, "1"), (st.faint, "2"), (st.italic, "3"), (st.underline, "4"), (st.reverse, "7")]
+            {
                 if on {
                     a.push(code.to_string());
                 }
@@ -181,7 +183,12 @@ mod tests {
         };
         for b in BUNDLED {
             let d = by_id(b.id);
-            assert_eq!(d.native_channel, b.id == "claude-code", "{}: only Claude Code carries the native channel", b.id);
+            assert_eq!(
+                d.native_channel,
+                b.id == "claude-code",
+                "{}: only Claude Code carries the native channel",
+                b.id
+            );
             assert!(!d.has_compose, "{}", b.id);
             assert!(d.max_trigger >= 100, "{}", b.id);
             assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);

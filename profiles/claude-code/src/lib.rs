@@ -30,7 +30,8 @@ const PROMPT: &str = "❯\u{a0}";
 const SPINNER_GLYPHS: &[char] = &['✢', '✳', '✶', '✻', '✽', '·', '*', '✺', '✹', '✷', '✸'];
 
 /// Placeholders Claude draws faint in an empty composer; used only when no styling was given.
-const PLACEHOLDERS: &[&str] = &["Try \"", "Press up to edit queued messages", "Resend your message to try again", "Message @"];
+const PLACEHOLDERS: &[&str] =
+    &["Try \"", "Press up to edit queued messages", "Resend your message to try again", "Message @"];
 
 /// Dialog phrases, most specific first: (phrase, kind).
 const DIALOGS: &[(&str, DialogKind)] = &[
@@ -82,14 +83,24 @@ pub fn classify(screen: &Screen) -> Reading {
     // Working: the footer hint, then the spinner row, then the title.
     let footer_hint = v.rows[lower_rule + 1..].iter().any(|r| contains_ci(&r.text, "esc to interrupt"));
     if footer_hint {
-        return reading(State::Working("esc to interrupt".into()), composer, None, "the footer under the composer says `esc to interrupt`");
+        return reading(
+            State::Working("esc to interrupt".into()),
+            composer,
+            None,
+            "the footer under the composer says `esc to interrupt`",
+        );
     }
     if let Some(row) = spinner_row(&v, upper_rule) {
         let why = format!("the spinner row above the composer: `{}`", v.rows[row].trimmed());
         return reading(State::Working("spinner row".into()), composer, None, why);
     }
     if v.title.chars().next().map(is_braille).unwrap_or(false) {
-        return reading(State::Working("title spinner".into()), composer, None, "the terminal title starts with a braille spinner");
+        return reading(
+            State::Working("title spinner".into()),
+            composer,
+            None,
+            "the terminal title starts with a braille spinner",
+        );
     }
     let (last_error, err_why) = match last_turn_error(&v, upper_rule) {
         Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
@@ -192,7 +203,12 @@ fn without_composer(v: &View) -> Reading {
     if v.contains("Claude Code") && !v.contains("❯") {
         return reading(State::Starting, Composer::Unreadable, None, "the Claude Code banner without a composer yet");
     }
-    reading(State::Unknown("no composer and no known dialog".into()), Composer::Unreadable, None, "no live composer and no dialog phrase")
+    reading(
+        State::Unknown("no composer and no known dialog".into()),
+        Composer::Unreadable,
+        None,
+        "no live composer and no dialog phrase",
+    )
 }
 
 /// The dialog's first line: the first non-empty row after the last full-width rule above the
@@ -249,7 +265,10 @@ pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
             }
         }
         if row.contains("\"tool_use\"") && row.contains(id) && str_value(row, "name") == Some("Bash") {
-            let reads = raw_value(row, "input").and_then(|i| str_value(i, "command")).map(|c| is_shell_read(c, id)).unwrap_or(false);
+            let reads = raw_value(row, "input")
+                .and_then(|i| str_value(i, "command"))
+                .map(|c| is_shell_read(c, id))
+                .unwrap_or(false);
             if let (true, Some(tool_id)) = (reads, tool_use_id(row)) {
                 shell_reads.push(tool_id);
             }
@@ -321,10 +340,14 @@ mod tests {
     #[test]
     fn a_shell_read_is_proof_only_once_its_result_is_back_and_not_an_error() {
         let id = "9d3a6c1e-52f7-4b08-8e41-c7a0b5d2f913";
-        let ask = format!(r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_1","name":"Bash","input":{{"command":"cat /tmp/drop/{id}.md"}}}}]}}}}"#);
+        let ask = format!(
+            r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_1","name":"Bash","input":{{"command":"cat /tmp/drop/{id}.md"}}}}]}}}}"#
+        );
         let ok = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"From: lead"}]}}"#.to_string();
         let err = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"No such file","is_error":true}]}}"#.to_string();
-        let other = r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"x"}]}}"#.to_string();
+        let other =
+            r#"{"type":"user","message":{"content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"x"}]}}"#
+                .to_string();
         assert!(!transcript_shows_drop_read(std::slice::from_ref(&ask), id));
         assert!(transcript_shows_drop_read(&[ask.clone(), ok.clone()], id));
         assert!(!transcript_shows_drop_read(&[ask.clone(), err], id));
@@ -348,7 +371,10 @@ mod tests {
     #[test]
     fn plain_placeholder_reads_empty_without_styling() {
         let rule = "─".repeat(40);
-        let s = Screen::from_plain(&format!("{rule}\n❯\u{a0}Try \"fix lint errors\"\n{rule}\n  ? for shortcuts\n"), "✳ Claude Code");
+        let s = Screen::from_plain(
+            &format!("{rule}\n❯\u{a0}Try \"fix lint errors\"\n{rule}\n  ? for shortcuts\n"),
+            "✳ Claude Code",
+        );
         let r = classify(&s);
         assert_eq!(r.state, State::Idle);
         assert_eq!(r.composer, Composer::Empty);

@@ -82,12 +82,27 @@ pub fn classify(screen: &Screen) -> Reading {
             return reading(State::Starting, Composer::Unreadable, None, "the screen is empty");
         }
         if profile_kit::shell_prompt_last(&v) {
-            return reading(State::Exited, Composer::Unreadable, None, "no Codex UI, and the last row is a shell prompt");
+            return reading(
+                State::Exited,
+                Composer::Unreadable,
+                None,
+                "no Codex UI, and the last row is a shell prompt",
+            );
         }
         if v.contains("OpenAI Codex") || v.rows.iter().any(|r| r.text.chars().filter(|&c| is_braille(c)).count() > 8) {
-            return reading(State::Starting, Composer::Unreadable, None, "the Codex banner or logo without a composer yet");
+            return reading(
+                State::Starting,
+                Composer::Unreadable,
+                None,
+                "the Codex banner or logo without a composer yet",
+            );
         }
-        return reading(State::Unknown("no composer and no known dialog".into()), Composer::Unreadable, None, "no `›` composer row and no dialog phrase");
+        return reading(
+            State::Unknown("no composer and no known dialog".into()),
+            Composer::Unreadable,
+            None,
+            "no `›` composer row and no dialog phrase",
+        );
     };
     if let Some(title) = unnamed_options(&v, first) {
         return reading(
@@ -99,7 +114,12 @@ pub fn classify(screen: &Screen) -> Reading {
     }
     let composer = read_composer(&v, first, last);
     if status_line(&v, last).is_none() {
-        return reading(State::Starting, composer, None, "the composer is drawn but the status line under it is not there yet");
+        return reading(
+            State::Starting,
+            composer,
+            None,
+            "the composer is drawn but the status line under it is not there yet",
+        );
     }
     let above_start = first.saturating_sub(14);
     if let Some(i) = (above_start..first).rev().find(|&i| contains_ci(&v.rows[i].text, "esc to interrupt")) {
@@ -107,7 +127,12 @@ pub fn classify(screen: &Screen) -> Reading {
         return reading(State::Working("esc to interrupt".into()), composer, None, why);
     }
     if v.title.chars().next().map(is_braille).unwrap_or(false) {
-        return reading(State::Working("title spinner".into()), composer, None, "the terminal title starts with a braille spinner");
+        return reading(
+            State::Working("title spinner".into()),
+            composer,
+            None,
+            "the terminal title starts with a braille spinner",
+        );
     }
     if v.title.is_empty() {
         if let Some(i) = unfinished_turn(&v, first) {
@@ -119,7 +144,12 @@ pub fn classify(screen: &Screen) -> Reading {
         Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
         None => (None, String::new()),
     };
-    reading(State::Idle, composer, last_error, format!("a live `›` composer with the status line under it and no working sign{err_why}"))
+    reading(
+        State::Idle,
+        composer,
+        last_error,
+        format!("a live `›` composer with the status line under it and no working sign{err_why}"),
+    )
 }
 
 /// The live composer: the last row starting with a bold, non-faint `›` + space, and its
@@ -212,7 +242,10 @@ fn last_turn_error(v: &View, composer_first: usize) -> Option<(TurnError, usize)
     if contains_ci(&joined, "Conversation interrupted") {
         return None;
     }
-    let rate = contains_ci(&joined, "rate limit") || contains_ci(&joined, "usage limit") || joined.contains("429") || contains_ci(&joined, "too many requests");
+    let rate = contains_ci(&joined, "rate limit")
+        || contains_ci(&joined, "usage limit")
+        || joined.contains("429")
+        || contains_ci(&joined, "too many requests");
     Some((if rate { TurnError::RateLimit } else { TurnError::ProviderError }, i))
 }
 
@@ -285,7 +318,10 @@ mod tests {
 
     #[test]
     fn an_unknown_options_dialog_is_a_dialog_not_a_composer() {
-        let s = Screen::from_plain("  Allow the tool to run?\n\n› 1. Allow once\n  2. Deny\n\n  enter select · esc back\n", "cproj");
+        let s = Screen::from_plain(
+            "  Allow the tool to run?\n\n› 1. Allow once\n  2. Deny\n\n  enter select · esc back\n",
+            "cproj",
+        );
         let r = classify(&s);
         assert!(matches!(r.state, State::Dialog(ref d) if d.kind == DialogKind::Question), "{r:?}");
         assert_eq!(r.composer, Composer::Unreadable);

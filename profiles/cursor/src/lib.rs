@@ -50,7 +50,11 @@ pub fn classify(screen: &Screen) -> Reading {
     let region = v.bottom_nonempty(30);
     if let Some((phrase, kind, i)) = v.region(&region).first_of_ci(DIALOGS) {
         let title = v.rows[i].trimmed().trim_matches('│').trim().to_string();
-        return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, format!("the screen shows `{phrase}`"));
+        return reading(
+            State::Dialog(Dialog { kind, title }),
+            Composer::Unreadable,
+            format!("the screen shows `{phrase}`"),
+        );
     }
     let composer = read_composer(&v);
     if contains_ci(&v.bottom_text(6), "ctrl+c to stop") {
@@ -61,8 +65,12 @@ pub fn classify(screen: &Screen) -> Reading {
         return reading(State::Working("spinner row".into()), composer, why);
     }
     match composer {
-        Composer::Unreadable if v.last_nonempty().is_none() => reading(State::Starting, composer, "the screen is empty"),
-        Composer::Unreadable => reading(State::Unknown("no input box and no known phrase".into()), composer, "no `│ →` input box"),
+        Composer::Unreadable if v.last_nonempty().is_none() => {
+            reading(State::Starting, composer, "the screen is empty")
+        }
+        Composer::Unreadable => {
+            reading(State::Unknown("no input box and no known phrase".into()), composer, "no `│ →` input box")
+        }
         c => reading(State::Idle, c, "the input box with no working sign"),
     }
 }
@@ -78,7 +86,9 @@ fn is_activity_row(t: &str) -> bool {
 fn read_composer(v: &View) -> Composer {
     let Some(i) = v.rows.iter().rposition(|r| r.trimmed().starts_with("│ →")) else { return Composer::Unreadable };
     let r = &v.rows[i];
-    let (Some(l), Some(rt)) = (r.find_char_index("→").map(|x| x + 1), r.rfind_char('│')) else { return Composer::Unreadable };
+    let (Some(l), Some(rt)) = (r.find_char_index("→").map(|x| x + 1), r.rfind_char('│')) else {
+        return Composer::Unreadable;
+    };
     let t = r.span(l, rt);
     if t.text.is_empty() || t.faint_only || (!v.styled && t.text == PLACEHOLDER) {
         return Composer::Empty;
@@ -139,7 +149,10 @@ mod tests {
         assert!(shows_drop_read(&s, "abc-123", trigger));
         let echo = Screen::from_plain(&format!("  > {trigger}\n"), "");
         assert!(!shows_drop_read(&echo, "abc-123", trigger));
-        let ask = Screen::from_plain("│ Run this command?\n│ Not in allowlist: cat /tmp/drop/abc-123.md\n│  → Run (once) (y)\n", "");
+        let ask = Screen::from_plain(
+            "│ Run this command?\n│ Not in allowlist: cat /tmp/drop/abc-123.md\n│  → Run (once) (y)\n",
+            "",
+        );
         assert!(!shows_drop_read(&ask, "abc-123", trigger));
     }
 }

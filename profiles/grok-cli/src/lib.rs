@@ -40,7 +40,12 @@ pub fn classify(screen: &Screen) -> Reading {
     }
     // Printed alone on an otherwise empty screen, just before the process exits.
     if v.bottom_nonempty(6).len() < 6 && v.contains("Error: API key required") {
-        return reading(State::Exited, Composer::Unreadable, None, "grok-cli printed `API key required`, which it does just before exiting");
+        return reading(
+            State::Exited,
+            Composer::Unreadable,
+            None,
+            "grok-cli printed `API key required`, which it does just before exiting",
+        );
     }
     let Some((top, bottom)) = composer_box(&v) else {
         return without_composer(&v);
@@ -74,7 +79,8 @@ fn read_composer(v: &View, top: usize, bottom: usize) -> Composer {
     let mut all_faint = true;
     for (n, r) in v.rows[top + 1..bottom].iter().enumerate() {
         // Between the left `│` (after `❯ ` on the first row) and the right `│`.
-        let left = if n == 0 { r.find_char_index("❯").map(|i| i + 1) } else { r.find_char_index("│").map(|i| i + 1) };
+        let left =
+            if n == 0 { r.find_char_index("❯").map(|i| i + 1) } else { r.find_char_index("│").map(|i| i + 1) };
         let right = r.rfind_char('│');
         let (Some(l), Some(rt)) = (left, right) else { continue };
         if rt <= l {
@@ -119,16 +125,31 @@ fn without_composer(v: &View) -> Reading {
                 .map(|&j| v.rows[j].trimmed().to_string())
                 .unwrap_or_else(|| v.rows[i].trimmed().to_string());
             let why = format!("no composer box, and the confirmation dialog says `{phrase}`");
-            return reading(State::Dialog(Dialog { kind: DialogKind::Permission, title }), Composer::Unreadable, None, why);
+            return reading(
+                State::Dialog(Dialog { kind: DialogKind::Permission, title }),
+                Composer::Unreadable,
+                None,
+                why,
+            );
         }
     }
     if profile_kit::shell_prompt_last(v) {
-        return reading(State::Exited, Composer::Unreadable, None, "no grok-cli UI, and the last row is a shell prompt");
+        return reading(
+            State::Exited,
+            Composer::Unreadable,
+            None,
+            "no grok-cli UI, and the last row is a shell prompt",
+        );
     }
     if v.last_nonempty().is_none() {
         return reading(State::Starting, Composer::Unreadable, None, "the screen is empty");
     }
-    reading(State::Unknown("no composer box and no confirmation dialog".into()), Composer::Unreadable, None, "no composer box and no dialog phrase")
+    reading(
+        State::Unknown("no composer box and no confirmation dialog".into()),
+        Composer::Unreadable,
+        None,
+        "no composer box and no dialog phrase",
+    )
 }
 
 /// True when the CLI shows the file's contents under its name: `Contents of <path naming the

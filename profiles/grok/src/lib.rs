@@ -33,27 +33,55 @@ pub fn classify(screen: &Screen) -> Reading {
         return reading(State::Exited, Composer::Unreadable, why);
     }
     let bottom = v.bottom_text(30);
-    if (contains_ci(&bottom, "yes, proceed") && contains_ci(&bottom, "no, reject")) || contains_ci(&bottom, "ctrl+o:yolo") {
-        let title = v.rows.iter().rev().find(|r| contains_ci(&r.text, "yes, proceed")).map(|r| r.trimmed().to_string()).unwrap_or_default();
-        return reading(State::Dialog(Dialog { kind: DialogKind::Permission, title }), Composer::Unreadable, "the permission selector (`Yes, proceed` / `No, reject`)");
+    if (contains_ci(&bottom, "yes, proceed") && contains_ci(&bottom, "no, reject"))
+        || contains_ci(&bottom, "ctrl+o:yolo")
+    {
+        let title = v
+            .rows
+            .iter()
+            .rev()
+            .find(|r| contains_ci(&r.text, "yes, proceed"))
+            .map(|r| r.trimmed().to_string())
+            .unwrap_or_default();
+        return reading(
+            State::Dialog(Dialog { kind: DialogKind::Permission, title }),
+            Composer::Unreadable,
+            "the permission selector (`Yes, proceed` / `No, reject`)",
+        );
     }
     if contains_ci(&bottom, "⚠ action required") {
-        return reading(State::Dialog(Dialog { kind: DialogKind::Question, title: "Action required".into() }), Composer::Unreadable, "`⚠ Action required`");
+        return reading(
+            State::Dialog(Dialog { kind: DialogKind::Question, title: "Action required".into() }),
+            Composer::Unreadable,
+            "`⚠ Action required`",
+        );
     }
     let composer = read_composer(&v);
     if contains_ci(&bottom, "ctrl+c:cancel") && contains_ci(&bottom, "ctrl+enter:interject") {
-        return reading(State::Working("ctrl+c:cancel".into()), composer, "the running hints `Ctrl+c:cancel │ Ctrl+Enter:interject`");
+        return reading(
+            State::Working("ctrl+c:cancel".into()),
+            composer,
+            "the running hints `Ctrl+c:cancel │ Ctrl+Enter:interject`",
+        );
     }
     let bottom2 = v.bottom_text(2);
     if contains_ci(&bottom2, "esc:cancel") && contains_ci(&bottom2, "ctrl+.:shortcuts") {
         return reading(State::Working("esc:cancel".into()), composer, "the bottom rows show `esc:cancel`");
     }
     if let Some(&i) = v.bottom_nonempty(30).iter().find(|&&i| is_spinner_row(v.rows[i].trimmed())) {
-        return reading(State::Working("spinner row".into()), composer, format!("a braille spinner row: `{}`", v.rows[i].trimmed()));
+        return reading(
+            State::Working("spinner row".into()),
+            composer,
+            format!("a braille spinner row: `{}`", v.rows[i].trimmed()),
+        );
     }
     match composer {
-        Composer::Unreadable if v.last_nonempty().is_none() => reading(State::Starting, composer, "the screen is empty"),
-        Composer::Unreadable => reading(State::Unknown("no prompt box and no known phrase".into()), composer, "no `│ ❯` prompt box"),
+        Composer::Unreadable if v.last_nonempty().is_none() => {
+            reading(State::Starting, composer, "the screen is empty")
+        }
+        Composer::Unreadable => {
+            reading(State::Unknown("no prompt box and no known phrase".into()), composer, "no `│ ❯` prompt box")
+        }
         c => reading(State::Idle, c, "the prompt box with no working sign"),
     }
 }
@@ -75,7 +103,8 @@ fn read_composer(v: &View) -> Composer {
     let mut parts = Vec::new();
     let mut all_faint = true;
     for (n, r) in v.rows[top + 1..bottom].iter().enumerate() {
-        let left = if n == 0 { r.find_char_index("❯").map(|i| i + 1) } else { r.find_char_index("│").map(|i| i + 1) };
+        let left =
+            if n == 0 { r.find_char_index("❯").map(|i| i + 1) } else { r.find_char_index("│").map(|i| i + 1) };
         let (Some(l), Some(rt)) = (left, r.rfind_char('│')) else { continue };
         if rt <= l {
             continue;

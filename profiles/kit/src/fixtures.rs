@@ -102,7 +102,8 @@ fn opt_string(v: Option<&Value>) -> Option<Option<String>> {
 /// Loads one fixture from `dir/<name>.*`.
 pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
     let meta_text = read(&dir.join(format!("{name}.meta.json")))?;
-    let meta: Value = serde_json::from_str(&meta_text).map_err(|e| format!("{}/{name}.meta.json: {e}", dir.display()))?;
+    let meta: Value =
+        serde_json::from_str(&meta_text).map_err(|e| format!("{}/{name}.meta.json: {e}", dir.display()))?;
     let ansi = read(&dir.join(format!("{name}.ansi"))).unwrap_or_default();
     let txt = read(&dir.join(format!("{name}.txt")))?;
     let title = read(&dir.join(format!("{name}.title"))).unwrap_or_default();
@@ -110,7 +111,14 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
     let styled = lines(&ansi);
     let cols = meta.get("cols").and_then(Value::as_u64).unwrap_or(0) as u32;
     let rows = meta.get("rows").and_then(Value::as_u64).unwrap_or(plain.len() as u64) as u32;
-    let screen = Screen { styled, plain, title: title.trim_end_matches(['\n', '\r']).to_string(), cols, rows, recent: Vec::new() };
+    let screen = Screen {
+        styled,
+        plain,
+        title: title.trim_end_matches(['\n', '\r']).to_string(),
+        cols,
+        rows,
+        recent: Vec::new(),
+    };
     let mut e = meta.get("expect").cloned().unwrap_or(Value::Null);
     let dir_name = dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let mut corrections = Vec::new();
@@ -125,7 +133,8 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
         dialog: e.get("dialog").and_then(Value::as_str).map(str::to_string),
         composer: opt_string(e.get("composer")),
         working_hint: opt_string(e.get("working_hint")),
-        last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null)).map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
+        last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null))
+            .map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
     };
     Ok(Fixture {
         dir: dir_name,
@@ -280,7 +289,12 @@ mod tests {
     #[test]
     fn conformance_is_not_vacuous() {
         let all = all().unwrap();
-        let unknown = |_: &Screen| Reading { state: State::Unknown("x".into()), composer: Composer::Unreadable, last_error: None, why: String::new() };
+        let unknown = |_: &Screen| Reading {
+            state: State::Unknown("x".into()),
+            composer: Composer::Unreadable,
+            last_error: None,
+            why: String::new(),
+        };
         assert_eq!(conformance(&all, unknown).len(), all.len());
     }
 
@@ -293,7 +307,10 @@ mod tests {
             let (dir, name) = label.split_once('/').unwrap();
             let f = load(&screens_dir().join(dir), name).unwrap();
             let field = c["field"].as_str().unwrap();
-            assert!(["state", "dialog", "composer", "working_hint", "last_turn_error"].contains(&field), "{label}: {field}");
+            assert!(
+                ["state", "dialog", "composer", "working_hint", "last_turn_error"].contains(&field),
+                "{label}: {field}"
+            );
             assert_eq!(f.corrections.len(), 1, "{label}");
             assert!(!c["reason"].as_str().unwrap().is_empty());
         }
@@ -301,10 +318,21 @@ mod tests {
 
     #[test]
     fn check_reports_each_mismatch() {
-        let e = Expect { state: "idle".into(), dialog: None, composer: Some(Some(String::new())), working_hint: None, last_turn_error: None };
+        let e = Expect {
+            state: "idle".into(),
+            dialog: None,
+            composer: Some(Some(String::new())),
+            working_hint: None,
+            last_turn_error: None,
+        };
         let ok = Reading { state: State::Idle, composer: Composer::Empty, last_error: None, why: String::new() };
         assert!(check(&e, &ok).is_ok());
-        let bad = Reading { state: State::Working("x".into()), composer: Composer::Holds("a".into()), last_error: Some(TurnError::RateLimit), why: String::new() };
+        let bad = Reading {
+            state: State::Working("x".into()),
+            composer: Composer::Holds("a".into()),
+            last_error: Some(TurnError::RateLimit),
+            why: String::new(),
+        };
         let m = check(&e, &bad).unwrap_err();
         assert!(m.contains("state") && m.contains("composer") && m.contains("last turn error"), "{m}");
     }

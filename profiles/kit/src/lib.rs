@@ -125,5 +125,9 @@ pub fn shell_prompt_last(view: &View) -> bool {
     let Some(last) = view.last_nonempty() else { return false };
     let t = view.rows[last].trimmed();
     let n = t.chars().count();
-    n > 0 && n < 100 && (t.ends_with('$') || t.ends_with('#') || t.ends_with('%')) && !t.contains('│') && !t.contains('─')
+    n > 0
+        && n < 100
+        && (t.ends_with('$') || t.ends_with('#') || t.ends_with('%'))
+        && !t.contains('│')
+        && !t.contains('─')
 }

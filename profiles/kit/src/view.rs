@@ -185,7 +185,8 @@ impl<'a> View<'a> {
     /// Prepares `screen` for reading.
     pub fn new(screen: &'a Screen) -> View<'a> {
         let styled = screen.styled.iter().any(|r| r.contains('\x1b'));
-        let use_plain = !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
+        let use_plain =
+            !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
         let n = if use_plain { screen.plain.len() } else { screen.styled.len() };
         let mut rows = Vec::with_capacity(n);
         for i in 0..n {
@@ -214,7 +215,8 @@ impl<'a> View<'a> {
 
     /// The indices of the bottom `n` rows that have text, top to bottom.
     pub fn bottom_nonempty(&self, n: usize) -> Vec<usize> {
-        let mut out: Vec<usize> = self.rows.iter().enumerate().rev().filter(|(_, r)| !r.is_blank()).map(|(i, _)| i).take(n).collect();
+        let mut out: Vec<usize> =
+            self.rows.iter().enumerate().rev().filter(|(_, r)| !r.is_blank()).map(|(i, _)| i).take(n).collect();
         out.reverse();
         out
     }
@@ -292,7 +294,8 @@ impl<'a> View<'a> {
     /// The last rounded box (`╭…╮` / `│ … │` / `╰…╯`): `(top, bottom)` row indices.
     pub fn last_rounded_box(&self) -> Option<(usize, usize)> {
         let bottom = self.rows.iter().rposition(|r| r.trimmed().starts_with('╰') && r.trimmed().ends_with('╯'))?;
-        let top = self.rows[..bottom].iter().rposition(|r| r.trimmed().starts_with('╭') && r.trimmed().ends_with('╮'))?;
+        let top =
+            self.rows[..bottom].iter().rposition(|r| r.trimmed().starts_with('╭') && r.trimmed().ends_with('╮'))?;
         Some((top, bottom))
     }
 
@@ -324,7 +327,14 @@ mod tests {
     use super::*;
 
     fn screen(rows: &[&str]) -> Screen {
-        Screen { styled: rows.iter().map(|s| s.to_string()).collect(), plain: vec![], title: "t\n".into(), cols: 20, rows: rows.len() as u32, recent: vec![] }
+        Screen {
+            styled: rows.iter().map(|s| s.to_string()).collect(),
+            plain: vec![],
+            title: "t\n".into(),
+            cols: 20,
+            rows: rows.len() as u32,
+            recent: vec![],
+        }
     }
 
     #[test]
@@ -382,7 +392,14 @@ mod tests {
 
     #[test]
     fn plain_rows_when_no_styling() {
-        let s = Screen { styled: vec![], plain: vec!["abc   ".into()], title: String::new(), cols: 0, rows: 1, recent: vec![] };
+        let s = Screen {
+            styled: vec![],
+            plain: vec!["abc   ".into()],
+            title: String::new(),
+            cols: 0,
+            rows: 1,
+            recent: vec![],
+        };
         let v = View::new(&s);
         assert_eq!(v.rows[0].text, "abc");
         assert_eq!(v.cols, 3);

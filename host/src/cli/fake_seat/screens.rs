@@ -52,8 +52,16 @@ pub fn dialog(cli: &str, kind: &str) -> Option<Captured> {
 }
 
 /// The dialog kinds a mode may name.
-pub const DIALOG_KINDS: &[&str] =
-    &["permission", "question", "trust", "vendor-notice", "provider-error", "rate-limit", "held-message", "rate-limit-idle"];
+pub const DIALOG_KINDS: &[&str] = &[
+    "permission",
+    "question",
+    "trust",
+    "vendor-notice",
+    "provider-error",
+    "rate-limit",
+    "held-message",
+    "rate-limit-idle",
+];
 
 /// The rows of a capture, each self-contained: it opens with the SGR state in force where it
 /// starts in the capture and closes with a reset.

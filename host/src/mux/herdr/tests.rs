@@ -34,15 +34,23 @@ impl FixtureRunner {
     }
     /// Every file of one recorded state of `real/<cli>/index.json`, placeholders filled in.
     fn real_state(mut self, cli: &str, state: &str, name: &str, pane: &str) -> Self {
-        let index: Value = serde_json::from_slice(&std::fs::read(data().join("real").join(cli).join("index.json")).unwrap()).unwrap();
-        let st = index["states"].as_array().unwrap().iter().find(|s| s["state"] == state).unwrap_or_else(|| panic!("{state}"));
+        let index: Value =
+            serde_json::from_slice(&std::fs::read(data().join("real").join(cli).join("index.json")).unwrap()).unwrap();
+        let st = index["states"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["state"] == state)
+            .unwrap_or_else(|| panic!("{state}"));
         for (_, f) in st["files"].as_object().unwrap() {
             let argv: Vec<String> = f["argv"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .skip(1)
-                .map(|a| a.as_str().unwrap().replace("<session>", "teamrh").replace("<name>", name).replace("<pane>", pane))
+                .map(|a| {
+                    a.as_str().unwrap().replace("<session>", "teamrh").replace("<name>", name).replace("<pane>", pane)
+                })
                 .collect();
             let args: Vec<&str> = argv.iter().map(String::as_str).collect();
             let file = format!("real/{cli}/{}", f["file"].as_str().unwrap());
@@ -174,7 +182,11 @@ fn the_exited_cli_reads_as_a_shell_with_no_title() {
 #[test]
 fn a_target_herdr_resolves_by_label_is_not_a_seat() {
     // `agent get codex` answers the agent labelled codex, which has no name: no seat "codex".
-    let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "agent", "get", "codex"], 0, "agent-get-by-label.json"));
+    let (h, _) = herdr(FixtureRunner::default().on(
+        &["--session", "teamfx", "agent", "get", "codex"],
+        0,
+        "agent-get-by-label.json",
+    ));
     let e = h.locate("teamfx", "codex").unwrap_err();
     assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
 }
@@ -195,7 +207,11 @@ fn a_seat_name_that_is_also_a_label_is_looked_up_by_name() {
 
 #[test]
 fn an_unknown_agent_is_no_seat() {
-    let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "agent", "get", "nosuch"], 1, "error-agent-get-unknown.stderr.json"));
+    let (h, _) = herdr(FixtureRunner::default().on(
+        &["--session", "teamfx", "agent", "get", "nosuch"],
+        1,
+        "error-agent-get-unknown.stderr.json",
+    ));
     let e = h.locate("teamfx", "nosuch").unwrap_err();
     assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"nosuch\"".into()));
     assert_eq!(e.to_string(), "herdr session \"teamfx\" has no agent named \"nosuch\"");
@@ -203,7 +219,11 @@ fn an_unknown_agent_is_no_seat() {
 
 #[test]
 fn an_exited_unnamed_agent_is_no_seat() {
-    let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "agent", "get", "agy"], 1, "error-agent-get-exited.stderr.json"));
+    let (h, _) = herdr(FixtureRunner::default().on(
+        &["--session", "teamfx", "agent", "get", "agy"],
+        1,
+        "error-agent-get-exited.stderr.json",
+    ));
     assert!(matches!(h.locate("teamfx", "agy").unwrap_err(), MuxError::NoSeat(_)));
 }
 
@@ -229,10 +249,22 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
     // a never-started session on a machine where no server runs
     let (h, _) = herdr(
         FixtureRunner::default()
-            .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "visible", "--format", "ansi"], 1, "error-server-not-running-pane-read.stderr.txt")
+            .on(
+                &["--session", "teamfx", "pane", "read", "w1:p1", "--source", "visible", "--format", "ansi"],
+                1,
+                "error-server-not-running-pane-read.stderr.txt",
+            )
             // (a read asks three things at once; with no server each fails the same way)
-            .on(&["--session", "teamfx", "pane", "read", "w1:p1", "--source", "recent", "--lines", "200"], 1, "error-server-not-running-pane-read.stderr.txt")
-            .on(&["--session", "teamfx", "agent", "explain", "lead", "--json"], 1, "error-server-not-running-agent-list.stderr.txt")
+            .on(
+                &["--session", "teamfx", "pane", "read", "w1:p1", "--source", "recent", "--lines", "200"],
+                1,
+                "error-server-not-running-pane-read.stderr.txt",
+            )
+            .on(
+                &["--session", "teamfx", "agent", "explain", "lead", "--json"],
+                1,
+                "error-server-not-running-agent-list.stderr.txt",
+            )
             .on(&["session", "list", "--json"], 0, "session-list-stopped.json"),
     );
     let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
@@ -241,11 +273,18 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
 
 #[test]
 fn a_missing_program_is_named() {
-    let h = Herdr { bin: "/nonexistent/herdr".into(), runner: Box::new(SystemRunner), tty_size: |_| None, tree: |_| Vec::new() };
+    let h = Herdr {
+        bin: "/nonexistent/herdr".into(),
+        runner: Box::new(SystemRunner),
+        tty_size: |_| None,
+        tree: |_| Vec::new(),
+    };
     let e = h.locate("s", "lead").unwrap_err();
     assert_eq!(
         e,
-        MuxError::ProgramMissing("herdr is not installed: no `/nonexistent/herdr` on PATH (set HERDR_BIN to its path)".into())
+        MuxError::ProgramMissing(
+            "herdr is not installed: no `/nonexistent/herdr` on PATH (set HERDR_BIN to its path)".into()
+        )
     );
 }
 
@@ -254,14 +293,34 @@ fn a_pane_that_went_away_is_no_seat() {
     let p = PaneRef { id: "w1:p99".into(), session: "teamfx".into(), seat: "rev".into(), shell_pid: None };
     let (h, _) = herdr(
         FixtureRunner::default()
-            .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"], 1, "error-pane-read-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "read", "w1:p99", "--source", "recent", "--lines", "200"], 1, "error-pane-read-unknown.stderr.json")
+            .on(
+                &["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"],
+                1,
+                "error-pane-read-unknown.stderr.json",
+            )
+            .on(
+                &["--session", "teamfx", "pane", "read", "w1:p99", "--source", "recent", "--lines", "200"],
+                1,
+                "error-pane-read-unknown.stderr.json",
+            )
             // (answered with herdr's agent_not_found line, recorded for `agent get`; the read
             // reports the visible read's error first)
             .on(&["--session", "teamfx", "agent", "explain", "rev", "--json"], 1, "error-agent-get-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "send-text", "w1:p99", "x"], 1, "error-pane-send-text-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "send-keys", "w1:p99", "enter"], 1, "error-pane-send-keys-unknown.stderr.json")
-            .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"], 1, "error-pane-process-info-unknown.stderr.json"),
+            .on(
+                &["--session", "teamfx", "pane", "send-text", "w1:p99", "x"],
+                1,
+                "error-pane-send-text-unknown.stderr.json",
+            )
+            .on(
+                &["--session", "teamfx", "pane", "send-keys", "w1:p99", "enter"],
+                1,
+                "error-pane-send-keys-unknown.stderr.json",
+            )
+            .on(
+                &["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"],
+                1,
+                "error-pane-process-info-unknown.stderr.json",
+            ),
     );
     let gone = MuxError::NoSeat("the pane w1:p99 of seat \"rev\" in herdr session \"teamfx\" is gone".into());
     // `pane read` prints the bare {code,message} object
@@ -298,7 +357,11 @@ fn typing_is_literal_text_in_one_argument_and_enter_is_its_own_call() {
 #[test]
 fn a_refused_key_is_a_failure_naming_herdr_s_reason() {
     let p = PaneRef { id: "w1:p5".into(), session: "teamfx".into(), seat: "x".into(), shell_pid: None };
-    let (h, _) = herdr(FixtureRunner::default().on(&["--session", "teamfx", "pane", "send-keys", "w1:p5", "enter"], 1, "error-pane-send-keys-invalid-key.stderr.json"));
+    let (h, _) = herdr(FixtureRunner::default().on(
+        &["--session", "teamfx", "pane", "send-keys", "w1:p5", "enter"],
+        1,
+        "error-pane-send-keys-invalid-key.stderr.json",
+    ));
     assert_eq!(
         h.press_enter(&p).unwrap_err(),
         MuxError::Failed("herdr pane send-keys failed: unsupported key notakey (invalid_key)".into())
@@ -322,12 +385,19 @@ fn the_caller_s_pane_is_believed_only_when_this_process_descends_from_its_shell(
         FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p2"], 0, "pane-process-info-agent.json")
             .on(&["--session", "teamfx", "agent", "get", "w1:p2"], 0, "agent-get-by-name.json")
-            .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"], 1, "error-pane-process-info-unknown.stderr.json")
+            .on(
+                &["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"],
+                1,
+                "error-pane-process-info-unknown.stderr.json",
+            )
     };
     let (h, _) = herdr(runner());
     let got = h.verify_caller("teamfx", "w1:p2", |pid| pid == 8247).unwrap();
     let p = got.expect("believed");
-    assert_eq!(p, PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: Some(8247) });
+    assert_eq!(
+        p,
+        PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: Some(8247) }
+    );
     let (h, _) = herdr(runner());
     let e = h.verify_caller("teamfx", "w1:p2", |_| false).unwrap_err();
     assert_eq!(
@@ -338,7 +408,10 @@ fn the_caller_s_pane_is_believed_only_when_this_process_descends_from_its_shell(
     );
     let (h, _) = herdr(runner());
     let e = h.verify_caller("teamfx", "w1:p99", |_| true).unwrap_err();
-    assert_eq!(e, MuxError::Unverified("HERDR_PANE_ID names pane w1:p99, which herdr session \"teamfx\" does not have".into()));
+    assert_eq!(
+        e,
+        MuxError::Unverified("HERDR_PANE_ID names pane w1:p99, which herdr session \"teamfx\" does not have".into())
+    );
 }
 
 #[test]
