@@ -116,7 +116,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
+    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), uuid::Uuid::new_v4()));
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)

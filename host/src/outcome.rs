@@ -119,11 +119,13 @@ impl TeamError {
         })
     }
 
-    /// The plain stderr text: `team <command>: <message>` and, when there is one, the repair.
+    /// The plain stderr text: `team <command>: <message>` (on one line: text from outside
+    /// inside it is escaped) and, when there is one, the repair.
     pub fn plain(&self, command: &str) -> String {
+        let message = crate::output::one_line(&self.message);
         match &self.repair {
-            Some(r) => format!("team {command}: {}\n{r}\n", self.message),
-            None => format!("team {command}: {}\n", self.message),
+            Some(r) => format!("team {command}: {message}\n{r}\n"),
+            None => format!("team {command}: {message}\n"),
         }
     }
 }
@@ -151,9 +153,10 @@ pub fn render_json(doc: &Value) -> String {
     s
 }
 
-/// The context line every run that reads a team file opens with.
+/// The context line every run that reads a team file opens with (the file's words escaped).
 pub fn context_line(project: &str, session: &str) -> String {
-    format!("team {project}, session \"{session}\"\n")
+    use crate::output::one_line;
+    format!("team {}, session \"{}\"\n", one_line(project), one_line(session))
 }
 
 #[cfg(test)]
