@@ -1,8 +1,8 @@
 //! `team send`: its arguments, and the rendering of what `crate::send` reports — the outcome
 //! line, the `--list` table, the `team.send` / `team.send.list` / `team.error` documents.
 //!
-//! Order of a run: the terminal check (a run with no terminal is refused before anything
-//! else, `--list` included) → the invocation → the team file and the registry → the caller →
+//! Order of a run: the invocation → the team file and the registry → the caller (neither a
+//! verified pane's seat nor the owner at a terminal: refused, `--list` included) →
 //! `crate::send::run`. This file decides nothing about the send itself.
 
 use std::io::Read;
@@ -16,7 +16,9 @@ use crate::legs::Leg;
 use crate::outcome::{self, context_line, Kind, TeamError};
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
+use crate::registry::Registry;
 use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
+use crate::team_file::Loaded;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
@@ -158,10 +160,6 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json = a.json;
-    // a run with no terminal is refused before anything else
-    if !caller::has_terminal() {
-        return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL), out);
-    }
     let ask = match ask(&a) {
         Ok(x) => x,
         Err(e) => return super::report_error("send", json, &e, out),
@@ -173,17 +171,38 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Ok(l) => l,
         Err(e) => return super::report_error("send", json, &e, out),
     };
-    let caller = caller::find(&load.reg, load.file.as_ref());
-    if caller == Caller::NoTerminal {
-        return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL), out);
-    }
     let profiles = ProfileHost::new(&ctx.paths);
+    let caller = find_caller(&load.reg, load.file.as_ref(), &profiles);
+    // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
+    // `--list` is no exception (spec "Who may send to whom").
+    match &caller {
+        Caller::NoTerminal => {
+            return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL), out)
+        }
+        Caller::Blocked { why, repair } => {
+            let mut e = TeamError::refused(format!("{why}; nothing was sent"));
+            if let Some(r) = repair {
+                e = e.with_repair(r.clone());
+            }
+            return super::report_error("send", json, &e, out);
+        }
+        _ => {}
+    }
     let means = send::Means { ctx, profiles: &profiles, mux: &crate::mux::choose };
     match send::run(&means, load, caller, &ask, a.dry_run) {
         Ok(Report::List(l)) => render_list(&l, json, out),
         Ok(Report::Send(r)) => render_send(&r, json, out),
         Err(e) => super::report_error("send", json, &e, out),
     }
+}
+
+/// The caller, found through the multiplexer the team file (or the environment) chooses and
+/// the installed profiles' facts about their CLIs.
+fn find_caller(reg: &Registry, file: Option<&Loaded>, profiles: &ProfileHost) -> Caller {
+    let mux = crate::mux::choose(file.and_then(|l| l.file.multiplexer.as_deref()));
+    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
+    let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
+    caller::find(reg, file, mux.as_ref(), &vendors)
 }
 
 /// How a dry run names the channel a leg would carry the send by.

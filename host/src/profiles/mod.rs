@@ -229,6 +229,13 @@ impl ProfileHost {
         Ok(p)
     }
 
+    /// The description of every installed profile id (the one `load(id, pins)` would use),
+    /// read as cheaply as [`ProfileHost::description`] reads one; an id none of whose
+    /// components can be used is left out.
+    pub fn descriptions(&self, pins: &BTreeMap<String, String>) -> Vec<Description> {
+        self.installed_ids().iter().filter_map(|id| self.description(id, pins).ok().map(|(d, _)| d)).collect()
+    }
+
     /// What the profile `load(cli, pins)` would use says about itself, read cheaply: a bundled
     /// profile's from the description embedded at build time (nothing loaded, hashed or
     /// written); a dropped-in one's from the description cache when that component validated
