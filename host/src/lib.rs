@@ -5,6 +5,10 @@
 //! `send::walk` walks (`typed` via `mux` + `profiles`) → `history` writes → a report returns →
 //! `cli` renders it through `output`. Nothing below `cli` prints.
 
+// One writer for stdout and stderr (`output`): a print! elsewhere would bypass its escaping
+// and its closed-pipe handling (tests may print).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+
 pub mod address;
 pub mod admission;
 pub mod caller;

@@ -64,7 +64,8 @@ pub struct TeamError {
     /// `(project, session)` when the run read a team file and reached an outcome (held,
     /// not-submitted, unreachable): the plain run prints the context line and the message on
     /// stdout, as every outcome line is printed; refusals and usage errors carry none.
-    pub context: Option<(String, String)>,
+    /// (Boxed: it is rare, and it keeps every `Result<_, TeamError>` small.)
+    pub context: Option<Box<(String, String)>>,
 }
 
 impl TeamError {
@@ -90,7 +91,7 @@ impl TeamError {
     }
     /// Marks an outcome reached by a run that read a team file (see `context`).
     pub fn with_context(mut self, context: (String, String)) -> Self {
-        self.context = Some(context);
+        self.context = Some(Box::new(context));
         self
     }
     /// Set an explicit id (`register.no-seat`, …) instead of `<command>.<row>`.

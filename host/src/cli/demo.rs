@@ -136,7 +136,7 @@ fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
         // What the seat's terminal received: the one trigger line and Enter, never the body.
         let got = std::fs::read(base.join(format!("{cli}.bytes"))).unwrap_or_default();
         let got = String::from_utf8_lossy(&got);
-        if let Some(line) = got.split_terminator('\r').last() {
+        if let Some(line) = got.split_terminator('\r').next_back() {
             out.out(&format!("  ({seat}'s terminal received one line: {line})\n"));
         }
         out.out("\n");

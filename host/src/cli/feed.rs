@@ -706,7 +706,7 @@ not json
     #[test]
     fn document_shape() {
         let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "hi");
-        let doc = document(&team_scope(), &[e.clone()], 0);
+        let doc = document(&team_scope(), std::slice::from_ref(&e), 0);
         assert_eq!(doc["schema"]["name"], "team.feed");
         assert_eq!(doc["project"], "beacon");
         assert_eq!(doc["events"][0]["via"], "typed");

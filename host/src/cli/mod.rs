@@ -65,7 +65,7 @@ pub fn main() -> i32 {
 pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) -> i32 {
     if json {
         out.doc(&e.document(command));
-    } else if let Some((project, session)) = &e.context {
+    } else if let Some((project, session)) = e.context.as_deref() {
         out.out(&format!("{}{}\n", crate::outcome::context_line(project, session), output::one_line(&e.message)));
     } else {
         out.err(&e.plain(command));

@@ -37,10 +37,13 @@ impl NoFacts {
     }
 }
 
+/// What was read for one `(cli, its pin)`.
+type Read = Result<Facts, NoFacts>;
+
 /// The facts of every CLI a run asks about, each read once.
 pub struct FactsBook<'a> {
     profiles: &'a ProfileHost,
-    seen: RefCell<HashMap<(String, Option<String>), Result<Facts, NoFacts>>>,
+    seen: RefCell<HashMap<(String, Option<String>), Read>>,
 }
 
 impl<'a> FactsBook<'a> {
