@@ -24,7 +24,7 @@ use crate::admission::{self, Rule};
 use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine};
-use crate::legs::{self, Facts, Leg, Level, Order, Plan};
+use crate::legs::{self, Facts, Failed, Leg, Level, Order, Plan};
 use crate::mux::Mux;
 use crate::outcome::{self, Kind, TeamError};
 use crate::profiles::ProfileHost;
@@ -244,20 +244,7 @@ fn send(
     let id = m.ctx.ids.new_id();
     let root = d.root().map(Path::to_path_buf);
     if d.plan.terminal.is_none() {
-        // a walk that ran out of legs is unreachable, and a completed run: history + log
-        let mut r = report(&d, Outcome::Unreachable { reason: d.plan.ran_out() });
-        let line = MessageLine { failed: d.plan.failed_words(), ..history_line(m.ctx, &d, &id, body, "unreachable") };
-        if let Some(root) = &root {
-            r.history = append_history(m.ctx, &d, root, &line);
-        }
-        let mut detail = d.plan.ran_out();
-        for s in &d.plan.order.set_aside {
-            detail.push_str(&format!("; {}", s.sentence()));
-        }
-        detail.push_str(&history_detail(&r.history));
-        log(m.ctx, root.as_deref(), &d.caller, Some(&seat), "unreachable", Some(body.len()), Some(detail));
-        r.id = Some(id);
-        return Ok(r);
+        return Ok(ran_out(m, &d, d.plan.failed.clone(), &id, body, root.as_deref()));
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
@@ -265,16 +252,8 @@ fn send(
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {
-        // Every leg the plan could walk declined once it ran: unreachable, as a walk that ran out.
-        let plan = Plan { failed: walked.failed.clone(), terminal: None, ..d.plan.clone() };
-        let mut r = report(&d, Outcome::Unreachable { reason: plan.ran_out() });
-        let line = MessageLine { failed: plan.failed_words(), ..history_line(m.ctx, &d, &id, body, "unreachable") };
-        r.history = append_history(m.ctx, &d, &root, &line);
-        r.failed = walked.failed;
-        let detail = format!("{}{}", plan.ran_out(), history_detail(&r.history));
-        log(m.ctx, Some(&root), &d.caller, Some(&seat), "unreachable", Some(body.len()), Some(detail));
-        r.id = Some(id);
-        return Ok(r);
+        // every leg the plan could walk declined once it ran
+        return Ok(ran_out(m, &d, walked.failed, &id, body, Some(&root)));
     };
     let mut r = report(&d, t.outcome.clone());
     r.failed = walked.failed;
@@ -310,6 +289,26 @@ fn send(
     r.drop = t.drop;
     r.ms = Some(t.ms);
     Ok(r)
+}
+
+/// A walk that ran out of legs (`failed`: every leg it passed): unreachable, and a completed
+/// run — one history line (when the seat's checkout is known) and one team.log line.
+fn ran_out(m: &Means, d: &Decision, failed: Vec<Failed>, id: &str, body: &str, root: Option<&Path>) -> SendReport {
+    let plan = Plan { failed, terminal: None, ..d.plan.clone() };
+    let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
+    let line = MessageLine { failed: plan.failed_words(), ..history_line(m.ctx, d, id, body, "unreachable") };
+    if let Some(root) = root {
+        r.history = append_history(m.ctx, d, root, &line);
+    }
+    let mut detail = plan.ran_out();
+    for s in &plan.order.set_aside {
+        detail.push_str(&format!("; {}", s.sentence()));
+    }
+    detail.push_str(&history_detail(&r.history));
+    log(m.ctx, root, &d.caller, Some(d.target.name()), "unreachable", Some(body.len()), Some(detail));
+    r.failed = plan.failed;
+    r.id = Some(id.to_string());
+    r
 }
 
 #[allow(clippy::too_many_arguments)]
