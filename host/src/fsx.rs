@@ -51,7 +51,7 @@ pub fn check_ladder(base: &Path, path: &Path) -> io::Result<()> {
 /// its parents, mode `mode`) when missing.
 pub fn ensure_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
     if !check_entry(base)? {
-        fs::DirBuilder::new().recursive(true).mode(mode).create(base)?;
+        fs::DirBuilder::new().recursive(true).mode(mode).create(base).map_err(|e| annotate(base, e))?;
     }
     let mut cur = base.to_path_buf();
     for c in rel.components() {
@@ -64,7 +64,7 @@ pub fn ensure_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
                     return Err(refuse(&cur, "not a directory"));
                 }
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(annotate(&cur, e)),
         }
     }
     Ok(cur)
@@ -145,13 +145,40 @@ fn annotate(path: &Path, e: io::Error) -> io::Error {
     if e.raw_os_error() == Some(nix::libc::ELOOP) {
         return refuse(path, "a symbolic link");
     }
+    if let Some(why) = sandboxed(&e) {
+        return io::Error::new(e.kind(), format!("{} {why}", path.display()));
+    }
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// The sentence for a write a sandbox refused: a read-only file system where the folder is
+/// the user's own (an agent's sandbox re-mounts it read-only), or a permission refused on a
+/// folder `team` made. `None` for every other error. Said in the project's words, with the
+/// way out (`docs/agents.md` tells each vendor's setting).
+pub fn sandboxed(e: &io::Error) -> Option<&'static str> {
+    match e.raw_os_error() {
+        Some(nix::libc::EROFS) => Some(
+            "is read-only here: a sandbox is in the way (run `team send` outside the agent's sandbox; see docs/agents.md)",
+        ),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_read_only_file_system_is_named_as_a_sandbox() {
+        let e = annotate(Path::new("/x/.agents"), io::Error::from_raw_os_error(nix::libc::EROFS));
+        assert_eq!(
+            e.to_string(),
+            "/x/.agents is read-only here: a sandbox is in the way (run `team send` outside the agent's sandbox; see docs/agents.md)"
+        );
+        let e = annotate(Path::new("/x/f"), io::Error::from_raw_os_error(nix::libc::ENOSPC));
+        assert!(e.to_string().starts_with("/x/f: "), "{e}");
+    }
 
     #[test]
     fn atomic_write_sets_mode_and_refuses_symlink() {

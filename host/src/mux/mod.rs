@@ -18,8 +18,6 @@
 //! tests include it directly with `#[path = "../src/mux/mod.rs"] mod mux;` and drive the real
 //! adapters against a real tmux server.
 
-#![allow(dead_code)]
-
 pub mod herdr;
 pub mod procfs;
 pub mod tmux;

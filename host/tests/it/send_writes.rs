@@ -3,11 +3,10 @@
 //! `--json` is one `team.error` document on stdout with stderr empty; links in the registry
 //! or the history ladder are refused, never followed.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::World;
+use crate::common;
+use crate::common::World;
 
 /// Every file under `dir`, relative, sorted (links listed, not followed).
 fn tree(dir: &Path) -> Vec<PathBuf> {

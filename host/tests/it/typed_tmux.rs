@@ -4,11 +4,10 @@
 //! fake seat received — the trigger once, Enters only as the spec allows, nothing at all into
 //! a dialog, a draft or an exited pane.
 
-mod common;
-#[path = "common/tmux.rs"]
-mod tmux_world;
+use crate::common;
+use crate::common::tmux as tmux_world;
 
-use common::World;
+use crate::common::World;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

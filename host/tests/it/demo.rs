@@ -1,9 +1,7 @@
 //! `team demo` as a newcomer runs it: from a terminal, in any folder. It must deliver to both
 //! fake seats, show the feed, and leave nothing behind (its folder and its tmux server).
 
-mod common;
-
-use common::World;
+use crate::common::World;
 
 #[test]
 fn the_demo_delivers_to_two_vendors_and_cleans_up() {

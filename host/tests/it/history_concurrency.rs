@@ -6,9 +6,7 @@
 //! per run. (The same property with a small rotation limit and two rotations is the unit
 //! test `history::tests::concurrent_appends_across_rotation`.)
 
-mod common;
-
-use common::World;
+use crate::common::World;
 use serde_json::Value;
 
 const WRITERS: usize = 8;

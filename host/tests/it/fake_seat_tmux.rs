@@ -2,12 +2,9 @@
 //! by their `@team-seat` mark, read, typed into and submitted through `mux::tmux::Tmux`, and
 //! each mode's screens and received bytes are checked.
 
-#[path = "../src/mux/mod.rs"]
-#[allow(dead_code)]
-mod mux;
+use team::mux;
 
-#[path = "common/tmux.rs"]
-mod tmux_world;
+use crate::common::tmux as tmux_world;
 
 use mux::{Mux, MuxError};
 use std::time::Duration;
@@ -404,7 +401,7 @@ fn a_pane_named_by_tmux_pane_is_believed_only_from_inside_it() {
     let pane = w.seat("rev").pane.clone();
     // This test process runs outside the pane: naming it is a claim, refused.
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "caller_probe", "--ignored", "--nocapture"])
+        .args(["--exact", "fake_seat_tmux::caller_probe", "--ignored", "--nocapture"])
         .env("TEAM_TMUX_SOCKET", w.socket_str())
         .env("TMUX_PANE", &pane)
         .env("PROBE_OUT", w.path().join("outside.txt"))
@@ -418,7 +415,7 @@ fn a_pane_named_by_tmux_pane_is_believed_only_from_inside_it() {
     // The same probe run inside a pane marked as seat `probe`: believed.
     let inside = w.path().join("inside.txt");
     let cmd = format!(
-        "TEAM_TMUX_SOCKET='{}' PROBE_OUT='{}' '{}' --exact caller_probe --ignored --nocapture; exec sh",
+        "TEAM_TMUX_SOCKET='{}' PROBE_OUT='{}' '{}' --exact fake_seat_tmux::caller_probe --ignored --nocapture; exec sh",
         w.socket_str(),
         inside.display(),
         std::env::current_exe().unwrap().display()
@@ -435,7 +432,7 @@ fn a_pane_named_by_tmux_pane_is_believed_only_from_inside_it() {
 
     // No TMUX_PANE at all: not inside tmux.
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "caller_probe", "--ignored", "--nocapture"])
+        .args(["--exact", "fake_seat_tmux::caller_probe", "--ignored", "--nocapture"])
         .env("TEAM_TMUX_SOCKET", w.socket_str())
         .env_remove("TMUX_PANE")
         .env("PROBE_OUT", w.path().join("none.txt"))

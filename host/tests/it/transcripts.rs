@@ -18,11 +18,10 @@
 //! Every output of a command with `--json` is also validated against its schema in
 //! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::World;
+use crate::common;
+use crate::common::World;
 
 const PRELUDE: &str = r#"
 as_seat() {

@@ -2,9 +2,7 @@
 //! `team` runs inside that pane; naming a marked pane from outside is a claimed identity and
 //! is refused.
 
-mod common;
-
-use common::World;
+use crate::common::World;
 
 #[test]
 fn naming_a_marked_pane_from_outside_it_is_refused_as_a_claimed_identity() {

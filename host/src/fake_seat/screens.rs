@@ -15,8 +15,8 @@ pub struct Screen {
 macro_rules! capture {
     ($dir:literal, $name:literal) => {
         (
-            include_str!(concat!("../../../../tests/data/screens/", $dir, "/", $name, ".ansi")),
-            include_str!(concat!("../../../../tests/data/screens/", $dir, "/", $name, ".title")),
+            include_str!(concat!("../../../tests/data/screens/", $dir, "/", $name, ".ansi")),
+            include_str!(concat!("../../../tests/data/screens/", $dir, "/", $name, ".title")),
         )
     };
 }
@@ -283,7 +283,7 @@ mod tests {
         let rows = rows_of(CLAUDE_IDLE.0);
         assert_eq!(rows.len(), 40);
         let plain: Vec<String> = rows.iter().map(|r| strip_ansi(r).trim_end_matches(' ').to_string()).collect();
-        let txt = include_str!("../../../../tests/data/screens/claude-code-2.1.197/idle-empty-welcome.txt");
+        let txt = include_str!("../../../tests/data/screens/claude-code-2.1.197/idle-empty-welcome.txt");
         let want: Vec<&str> = txt.strip_suffix('\n').unwrap().split('\n').collect();
         assert_eq!(plain, want);
         // the state carried into a row is replayed at its start

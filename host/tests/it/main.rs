@@ -1,0 +1,15 @@
+//! The integration suite, one test binary so it links once: every module drives the built
+//! `team` binary (or the library's adapters) in a world it builds in a temp dir.
+
+mod common;
+
+mod demo;
+mod fake_seat_tmux;
+mod feed_cli;
+mod history_concurrency;
+mod mux_caller;
+mod profile_cli;
+mod schemas;
+mod send_writes;
+mod transcripts;
+mod typed_tmux;
