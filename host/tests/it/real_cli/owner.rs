@@ -15,11 +15,12 @@ fn claude_project_folder(cwd: &std::path::Path) -> String {
     cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }
 
-/// The screen below Claude Code's banner, whose mascot animates by itself.
-fn below_banner(screen: &str) -> String {
+/// The dialog Claude Code draws instead of its composer: from its top rule to the screen's
+/// end (above it, the banner's mascot and a running tool's bullet animate by themselves).
+fn dialog(screen: &str) -> String {
     let rows: Vec<&str> = screen.lines().collect();
-    let at = rows.iter().position(|r| r.contains("Claude Code v")).map_or(0, |i| i + 3);
-    rows[at.min(rows.len())..].join("\n")
+    let at = rows.iter().rposition(|r| r.starts_with("────")).unwrap_or(0);
+    rows[at..].join("\n")
 }
 
 /// Claude is busy with a held turn when the owner sends: the line is queued behind it, so
@@ -88,6 +89,15 @@ fn owner_to_codex_is_delivered_and_codex_reads_the_drop() {
     model_read_the_drop(&rw, "openai", &drop, body);
 }
 
+/// Codex's composer: its last `› ` row and the rows down to the status line under it (the logo
+/// above may still animate, the footer's warning count may change by itself).
+fn composer(screen: &str) -> Vec<String> {
+    let rows: Vec<&str> = screen.lines().collect();
+    let Some(at) = rows.iter().rposition(|r| r.starts_with("› ")) else { return vec![] };
+    let end = rows[at..].iter().position(|r| r.contains("gpt-5.1-codex")).map_or(rows.len(), |i| at + i + 1);
+    rows[at..end].iter().map(|r| r.to_string()).collect()
+}
+
 /// A person's unsent text in Codex's composer: nothing is typed, the text stays, the model is
 /// sent nothing.
 #[test]
@@ -115,11 +125,11 @@ fn a_draft_in_codex_is_held_and_left_untouched() {
         )
     );
     one_history(&rw, "owner", "gpt-reviewer", "held", "the owner", body, &drop);
-    assert_eq!(rw.screen(&codex), screen, "the draft and the screen are as they were");
-    let composer = screen.lines().find(|l| l.starts_with("› ")).unwrap_or_default();
-    assert_eq!(composer.trim_end(), format!("› {draft}"));
+    let after = rw.screen(&codex);
+    assert_eq!(composer(&after), composer(&screen), "the composer and its status line are as they were");
+    assert_eq!(composer(&screen).first().map(|r| r.trim_end()), Some(format!("› {draft}").as_str()));
     assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
-    assert!(!screen.contains(&trigger(&rw, &drop)));
+    assert!(!after.contains(&trigger(&rw, &drop)), "the trigger was never typed:\n{after}");
 }
 
 /// Claude asks whether to run a command: the send reads the dialog, presses nothing, and says
@@ -153,7 +163,8 @@ fn a_permission_dialog_in_claude_is_unreachable_and_gets_no_key() {
         run.stdout
     );
     one_history(&rw, "owner", "claude-keeper", "unreachable", "the owner", body, &drop);
-    assert_eq!(below_banner(&rw.screen(&claude)), below_banner(&screen), "the dialog is as it was: no key reached it");
+    assert_eq!(dialog(&rw.screen(&claude)), dialog(&screen), "the dialog is as it was: no key reached it");
+    assert!(dialog(&screen).contains("Do you want to proceed?"));
     assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
     assert!(!outside.exists(), "the dialog's command never ran: nothing accepted it");
 }
