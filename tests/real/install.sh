@@ -3,12 +3,12 @@
 # as pinned by tests/real/package-lock.json: Claude Code 2.1.332 and Codex 0.171.0.
 #
 # `npm ci` runs into a cache folder the machine keeps between runs,
-# ${TEAM_TESTS_CACHE:-$HOME/.cache/team-tests}/real-cli/<lockfile hash>/, and only when that
-# folder is not already a finished install of this very lockfile; tests/real/node_modules is then
-# a symbolic link to it (the tests look only there). About 800 MB on disk.
+# ${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli/<lockfile hash>/, and
+# only when that folder is not already a finished install of this very lockfile;
+# tests/real/node_modules is then a symbolic link to it (the tests look only there). About 800 MB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-cache="${TEAM_TESTS_CACHE:-$HOME/.cache/team-tests}/real-cli"
+cache="${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli"
 hash="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -c1-16)"
 dir="$cache/$hash"
 
@@ -23,8 +23,12 @@ if ! installed; then
   rm -rf "$dir"
   mkdir -p "$dir"
   cp "$here/package.json" "$here/package-lock.json" "$dir/"
-  # The Claude Code postinstall hard-links its native binary over bin/claude.exe: scripts must run.
   npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+  # Claude Code's postinstall puts its native binary over the bin/claude.exe stub; an npm that
+  # held the script back (allowScripts) leaves the stub: run the package's own script then.
+  if ! "$dir/node_modules/.bin/claude" --version >/dev/null 2>&1; then
+    (cd "$dir/node_modules/@anthropic-ai/claude-code" && node install.cjs)
+  fi
   "$dir/node_modules/.bin/claude" --version | grep -q '^2\.1\.332 ' || {
     echo "tests/real/install.sh: claude --version is not 2.1.332 after npm ci" >&2
     exit 1

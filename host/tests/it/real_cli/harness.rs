@@ -374,17 +374,35 @@ impl RealWorld {
 
 impl Drop for RealWorld {
     fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
+        use nix::sys::signal::{kill, Signal};
+        use nix::unistd::Pid;
+        // SIGTERM first, so the CLIs remove what they keep outside the world (Claude's
+        // `/tmp/cc-socks/<pid>.sock`); SIGKILL whatever is left after a few seconds.
+        let mut sig = Signal::SIGTERM;
         let t = Instant::now();
         loop {
             let pids = self.netns_pids();
             if pids.is_empty() || t.elapsed() > BOUND {
                 break;
             }
+            if t.elapsed() > Duration::from_secs(5) {
+                sig = Signal::SIGKILL;
+            }
             for p in pids {
-                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), nix::sys::signal::Signal::SIGKILL);
+                let _ = kill(Pid::from_raw(p), sig);
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let _ = self.tmux(&["kill-server"]);
+        // Claude's Bash tool output folder, named after the checkout.
+        let uid = nix::unistd::geteuid();
+        let _ = std::fs::remove_dir_all(format!("/tmp/claude-{uid}/{}", claude_folder(&self.w.repo)));
     }
+}
+
+/// Claude Code's name for a working folder (its transcripts, its task outputs): every character
+/// that is not an ASCII letter or digit turned into `-` (offline-vendor-clis.md §1.7:
+/// `/tmp/w1/c_proj.x` → `-tmp-w1-c-proj-x`).
+pub fn claude_folder(cwd: &Path) -> String {
+    cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }

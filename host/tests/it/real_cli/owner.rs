@@ -3,17 +3,10 @@
 //! permission dialog with nothing pressed.
 
 use super::checks::{model_read_the_drop, one_drop, one_history, trigger, CONTEXT};
-use super::harness::{CodexOpts, RealWorld};
+use super::harness::{claude_folder, CodexOpts, RealWorld};
 use super::mock::BOUND;
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-/// Where Claude Code 2.1.332 writes a session's transcript: `~/.claude/projects/<cwd>` with
-/// every character that is not an ASCII letter or digit turned into `-`
-/// (offline-vendor-clis.md §1.7: `/tmp/w1/c_proj.x` → `-tmp-w1-c-proj-x`).
-fn claude_project_folder(cwd: &std::path::Path) -> String {
-    cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
-}
 
 /// The dialog Claude Code draws instead of its composer: from its top rule to the screen's
 /// end (above it, the banner's mascot and a running tool's bullet animate by themselves).
@@ -55,7 +48,7 @@ fn owner_to_a_busy_claude_is_delivered_on_the_transcript_in_a_checkout_with_unde
     let drop = one_drop(&rw, "claude-keeper", "owner", "the owner", body);
     model_read_the_drop(&rw, "anthropic", &drop, body);
     // Claude wrote its read of the drop where its own naming puts the transcript.
-    let folder = claude.home.join(".claude/projects").join(claude_project_folder(&rw.w.repo));
+    let folder = claude.home.join(".claude/projects").join(claude_folder(&rw.w.repo));
     let rows: String = std::fs::read_dir(&folder)
         .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
         .flatten()
