@@ -18,6 +18,8 @@ pub fn repo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// What a pane prints once its CLI has exited (with the exit code after it).
+const EXITED: &str = "[the CLI exited with";
 const KEY: &str = "sk-ant-test-0000000000000000000000000000000000000000";
 /// The pinned CLIs, as `tests/real/package-lock.json` holds them.
 const PINNED: [(&str, &str, &str); 2] =
@@ -193,7 +195,7 @@ impl RealWorld {
         // `-e` says: the pane's shell sets its own. `; exec sh`: the pane's shell stays the CLI's
         // parent, and the pane stays open after it.
         let path = env.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v.as_str()).unwrap_or("/usr/bin:/bin");
-        let cmd = format!("export PATH={}; {command}; exec sh", common::shell_quote(path));
+        let cmd = format!("export PATH={}; {command}; echo \"{EXITED} $?]\"; exec sh", common::shell_quote(path));
         args.push(&cmd);
         let out = self.tmux(&args);
         assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
@@ -280,15 +282,6 @@ impl RealWorld {
         String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", &seat.pane]).stdout).into_owned()
     }
 
-    /// Whether the CLI still runs: the pane's shell has a child.
-    pub fn cli_alive(&self, seat: &Seat) -> bool {
-        let out = self.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_pid}"]);
-        let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-            .map(|c| !c.trim().is_empty())
-            .unwrap_or(false)
-    }
-
     /// Waits until the seat's screen satisfies `pred`; panics with the screen after the bound,
     /// or at once when the CLI has exited.
     pub fn wait_screen(&self, seat: &Seat, what: &str, pred: impl Fn(&str) -> bool) -> String {
@@ -298,9 +291,8 @@ impl RealWorld {
             if pred(&s) {
                 return s;
             }
-            if t.elapsed() > BOUND || !self.cli_alive(seat) {
-                let why = if self.cli_alive(seat) { "" } else { " (the CLI has exited)" };
-                panic!("{}'s pane never showed {what}{why}; it shows:\n{s}", seat.name);
+            if t.elapsed() > BOUND || s.contains(EXITED) {
+                panic!("{}'s pane never showed {what}; it shows:\n{s}", seat.name);
             }
             std::thread::sleep(Duration::from_millis(50));
         }
