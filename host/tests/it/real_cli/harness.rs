@@ -160,8 +160,10 @@ impl RealWorld {
             .arg("-S")
             .arg(&self.sock)
             .args(args)
-            .env_remove("TMUX")
-            .env_remove("TMUX_PANE")
+            // (a window a client opens gets that client's PATH: only the world's own)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &self.w.home)
             .env("LANG", "C.UTF-8")
             .output()
             .expect("run tmux")
@@ -368,24 +370,38 @@ impl Drop for RealWorld {
     fn drop(&mut self) {
         use nix::sys::signal::{kill, Signal};
         use nix::unistd::Pid;
-        // SIGTERM first, so the CLIs remove what they keep outside the world (Claude's
-        // `/tmp/cc-socks/<pid>.sock`); SIGKILL whatever is left after a few seconds.
-        let mut sig = Signal::SIGTERM;
+        // The CLIs (and the mock) first, with SIGTERM, so they remove what they keep outside
+        // the world (Claude's `/tmp/cc-socks/<pid>.sock`, Codex's daemon socket); then the tmux
+        // server, whose panes' interactive shells ignore SIGTERM; then SIGKILL for anything left.
+        let comm = |p: i32| std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default();
+        let shell_or_tmux = |p: i32| {
+            let c = comm(p);
+            c.trim() == "sh" || c.starts_with("tmux")
+        };
         let t = Instant::now();
         loop {
-            let pids = self.netns_pids();
+            let pids: Vec<i32> = self.netns_pids().into_iter().filter(|p| !shell_or_tmux(*p)).collect();
             if pids.is_empty() || t.elapsed() > BOUND {
                 break;
             }
-            if t.elapsed() > Duration::from_secs(5) {
-                sig = Signal::SIGKILL;
-            }
+            let sig = if t.elapsed() > Duration::from_secs(10) { Signal::SIGKILL } else { Signal::SIGTERM };
             for p in pids {
                 let _ = kill(Pid::from_raw(p), sig);
             }
             std::thread::sleep(Duration::from_millis(50));
         }
         let _ = self.tmux(&["kill-server"]);
+        let t = Instant::now();
+        loop {
+            let pids = self.netns_pids();
+            if pids.is_empty() || t.elapsed() > BOUND {
+                break;
+            }
+            for p in pids {
+                let _ = kill(Pid::from_raw(p), Signal::SIGKILL);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         // Claude's Bash tool output folder, named after the checkout.
         let uid = nix::unistd::geteuid();
         let _ = std::fs::remove_dir_all(format!("/tmp/claude-{uid}/{}", claude_folder(&self.w.repo)));
