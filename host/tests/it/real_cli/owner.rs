@@ -161,3 +161,44 @@ fn a_permission_dialog_in_claude_is_unreachable_and_gets_no_key() {
     assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
     assert!(!outside.exists(), "the dialog's command never ran: nothing accepted it");
 }
+
+/// Codex asks to run an escalated command: the same — nothing pressed, the dialog as it was,
+/// the command never run, the model sent nothing.
+#[test]
+fn a_permission_dialog_in_codex_is_unreachable_and_gets_no_key() {
+    let rw = RealWorld::start();
+    let codex = rw.codex("gpt-reviewer", "gpt-reviewer", None, CodexOpts::default());
+    let outside = rw.top().join("outside.txt");
+    rw.mock.script(json!({
+        "root": rw.w.repo,
+        "rules": [{ "when": "check the box", "steps": [
+            { "bash": format!("touch {}", outside.display()), "escalated": "Check the box outside the workspace" },
+        ]}],
+    }));
+    rw.prompt(&codex, "openai", "check the box");
+    let screen = rw.wait_screen(&codex, "the approval dialog", |s| {
+        s.contains("Would you like to run the following command?") && s.contains("Press enter to confirm")
+    });
+    let asked = rw.mock.requests().len();
+
+    let body = "review the gate";
+    let run = rw.w.team(&["send", "gpt-reviewer", body]);
+    let drop = one_drop(&rw, "gpt-reviewer", "owner", "the owner", body);
+    assert_eq!((run.stderr.as_str(), run.code), ("", 1), "{}", run.stdout);
+    let head = format!("{CONTEXT}\ngpt-reviewer: unreachable (the pane shows a permission dialog");
+    assert!(run.stdout.starts_with(&head), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with(&format!("; nothing was pressed; the message is at {})\n", drop.display())),
+        "{}",
+        run.stdout
+    );
+    one_history(&rw, "owner", "gpt-reviewer", "unreachable", "the owner", body, &drop);
+    let approval = |s: &str| {
+        let rows: Vec<&str> = s.lines().collect();
+        let at = rows.iter().position(|r| r.contains("Would you like to run")).unwrap_or(0);
+        rows[at..].join("\n")
+    };
+    assert_eq!(approval(&rw.screen(&codex)), approval(&screen), "the dialog is as it was: no key reached it");
+    assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
+    assert!(!outside.exists(), "the dialog's command never ran: nothing accepted it");
+}
