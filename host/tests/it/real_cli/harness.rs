@@ -82,7 +82,13 @@ pub struct RealWorld {
     pub sock: PathBuf,
     netns: String,
     bin: PathBuf,
+    /// One real-CLI world at a time (dropped last, after the teardown).
+    _one: std::sync::MutexGuard<'static, ()>,
 }
+
+/// Held by the one real-CLI world running: a world starts two real CLIs and a mock, which load
+/// both cores for seconds; two at once would also starve the suite's other tests.
+static ONE_WORLD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The team file every scenario uses: claude-keeper leads, gpt-reviewer reviews.
 pub const TEAM_FILE: &str = "format: 1
@@ -104,6 +110,8 @@ impl RealWorld {
     /// network namespace, and a tmux server (session `beacon`) started inside that namespace.
     pub fn start() -> RealWorld {
         let bin = cli_bin();
+        // (a scenario that failed poisoned nothing this one needs)
+        let one = ONE_WORLD.lock().unwrap_or_else(|e| e.into_inner());
         // Under /var/tmp: Codex's sandbox binds /tmp writable, and the world must see real denials.
         let tmp = tempfile::Builder::new().prefix("team-real-").tempdir_in("/var/tmp").unwrap();
         let top = tmp.path().canonicalize().unwrap();
@@ -147,7 +155,7 @@ impl RealWorld {
             .output()
             .expect("run nsenter (util-linux)");
         assert!(out.status.success(), "tmux new-session in the namespace: {}", String::from_utf8_lossy(&out.stderr));
-        RealWorld { mock, w, sock, netns, bin }
+        RealWorld { mock, w, sock, netns, bin, _one: one }
     }
 
     /// `<tmp>`: the world's top folder.
