@@ -3,8 +3,10 @@
 //! seats — the real `claude` and `codex`, each in a marked pane with its own HOME written the
 //! way `shared/docs/offline-vendor-clis.md` says the CLI starts straight at its prompt, offline.
 //!
-//! Teardown kills the tmux server, then every process left in the world's network namespace
-//! (by pid: only this world's processes live there, Codex's app-server daemon among them).
+//! One world runs at a time. Teardown stops every process of the world's network namespace by
+//! pid (only this world's processes live there, Codex's app-server daemon among them): the CLIs
+//! with SIGTERM first, so they clean up what they keep in `/tmp`, then the tmux server, then
+//! SIGKILL for what is left.
 
 use super::mock::{Mock, BOUND, PORT};
 use crate::common::{self, World};
