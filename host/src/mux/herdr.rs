@@ -209,8 +209,9 @@ impl Herdr {
 
     /// A call refused for a protocol mismatch: `status` names both versions.
     fn mismatch(&self, session: &str, message: &str) -> MuxError {
-        let st = self.run_raw(&["--session", session, "status"]).ok().and_then(|o| SessionStatus::parse(&o.stdout_str()));
-        match st.filter(|s| s.server.is_some()) {
+        let st =
+            self.run_raw(&["--session", session, "status"]).ok().and_then(|o| SessionStatus::parse(&o.stdout_str()));
+        match st.filter(|s| s.server.is_some() && s.compatible == Some(false)) {
             Some(st) => MuxError::Mismatch(mismatch_sentence(session, &st)),
             None => MuxError::Mismatch(format!(
                 "herdr and the server of session \"{session}\" speak different protocols ({}); restart that server: herdr session stop {session}, then herdr session attach {session} (its panes' programs exit)",
@@ -270,7 +271,8 @@ impl Herdr {
             .and_then(Value::as_array)
             .map(|ps| ps.iter().filter_map(|p| p.get("pid").and_then(Value::as_u64)).collect())
             .unwrap_or_default();
-        let only_shell = shell.is_some() && (group == shell || (!foreground.is_empty() && foreground.iter().all(|p| Some(*p) == shell)));
+        let only_shell = shell.is_some()
+            && (group == shell || (!foreground.is_empty() && foreground.iter().all(|p| Some(*p) == shell)));
         Ok(only_shell.then(|| shell.map(|p| p as u32)))
     }
 
@@ -316,7 +318,8 @@ fn mismatch_sentence(session: &str, st: &SessionStatus) -> String {
         _ => st.client.version > server.version,
     };
     let (here, there) = (side(&st.client), side(&server));
-    let restart = format!("herdr session stop {session}, then herdr session attach {session} (its panes' programs exit)");
+    let restart =
+        format!("herdr session stop {session}, then herdr session attach {session} (its panes' programs exit)");
     if client_newer {
         format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; restart that server with this herdr: {restart}")
     } else {
@@ -549,8 +552,10 @@ impl Herdr {
 }
 
 #[cfg(test)]
-mod tests;
+mod evidence;
 #[cfg(test)]
 mod replay;
+#[cfg(test)]
+mod tests;
 #[cfg(test)]
 mod tests_082;

@@ -79,7 +79,14 @@ mod tests {
     use super::*;
 
     fn look(seen: Seen, status: Option<Status>, change: Option<u64>) -> Observation {
-        Observation { seen, boxed: BoxText::Empty, rate_limited: false, status, status_change: change, read_shown: false }
+        Observation {
+            seen,
+            boxed: BoxText::Empty,
+            rate_limited: false,
+            status,
+            status_change: change,
+            read_shown: false,
+        }
     }
 
     #[test]
@@ -99,7 +106,10 @@ mod tests {
     fn a_change_number_tells_a_new_status_from_the_one_read_before() {
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Idle), Some(9)));
-        assert_eq!(evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before), Some("the status turned working"));
+        assert_eq!(
+            evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before),
+            Some("the status turned working")
+        );
         // blocked → idle → blocked again is a new blocked, which the value alone cannot tell
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Done), Some(12)));

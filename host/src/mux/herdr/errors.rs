@@ -114,7 +114,10 @@ mod tests {
         let v071 = "herdr-0.7.1";
         let v082 = "herdr-0.8.2";
         // connection failures: 0.7.1's Debug text, 0.8's JSON code
-        assert_eq!(read(&recorded(v071, "error-server-not-running-pane-read.stderr.txt"), Some(1)), Failure::NotConnected);
+        assert_eq!(
+            read(&recorded(v071, "error-server-not-running-pane-read.stderr.txt"), Some(1)),
+            Failure::NotConnected
+        );
         assert_eq!(read(&recorded(v071, "error-session-unknown.stderr.txt"), Some(1)), Failure::NotConnected);
         for f in [
             "error-server-not-running-agent-get.stderr.json",

@@ -82,6 +82,14 @@ impl FixtureRunner {
         self
     }
 
+    /// `on`, with the file from another recorded set (a cross-version case).
+    pub fn on_from(mut self, set: &str, args: &[&str], code: i32, file: &str) -> Self {
+        let own = std::mem::replace(&mut self.set, set.into());
+        self = self.on(args, code, file);
+        self.set = own;
+        self
+    }
+
     /// Like `on`, in `phase` only.
     pub fn in_phase(mut self, phase: usize, args: &[&str], code: i32, file: &str, ms: f64) -> Self {
         let (out, err) = self.load(file);
@@ -105,17 +113,18 @@ impl FixtureRunner {
         phase: Option<usize>,
         keep: impl Fn(&str) -> bool,
     ) -> Self {
-        let index: Value = serde_json::from_slice(
-            &std::fs::read(data(&self.set).join("real").join(cli).join("index.json")).unwrap(),
-        )
-        .unwrap();
+        let index: Value =
+            serde_json::from_slice(&std::fs::read(data(&self.set).join("real").join(cli).join("index.json")).unwrap())
+                .unwrap();
         let st = index["states"]
             .as_array()
             .unwrap()
             .iter()
             .find(|s| s["state"] == state)
             .unwrap_or_else(|| panic!("{cli} {state}"));
-        let fill = |a: &Value| a.as_str().unwrap().replace("<session>", "teamrh").replace("<name>", name).replace("<pane>", pane);
+        let fill = |a: &Value| {
+            a.as_str().unwrap().replace("<session>", "teamrh").replace("<name>", name).replace("<pane>", pane)
+        };
         for (what, f) in st["files"].as_object().unwrap() {
             if !keep(what) {
                 continue;
@@ -127,7 +136,8 @@ impl FixtureRunner {
             self = self.put(phase, &args, code, &file, ms);
             if what == "visible" && self.set == V082 {
                 // see the module doc: 0.8.2's recent rows of these CLIs, read as ANSI
-                let mut recent = vec!["--session", "teamrh", "pane", "read", pane, "--source", "recent", "--lines", "200"];
+                let mut recent =
+                    vec!["--session", "teamrh", "pane", "read", pane, "--source", "recent", "--lines", "200"];
                 recent.extend(["--format", "ansi"]);
                 let ms = if state == "idle-after-reply" { 2.0 } else { ms };
                 self = self.put(phase, &recent, code, &file, ms);

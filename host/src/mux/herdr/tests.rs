@@ -103,11 +103,7 @@ fn the_exited_cli_reads_as_a_shell_with_no_title() {
 #[test]
 fn a_target_herdr_resolves_by_label_is_not_a_seat() {
     // `agent get codex` answers the agent labelled codex, which has no name: no seat "codex".
-    let (h, _) = herdr(recorded().on(
-        &["--session", "teamfx", "agent", "get", "codex"],
-        0,
-        "agent-get-by-label.json",
-    ));
+    let (h, _) = herdr(recorded().on(&["--session", "teamfx", "agent", "get", "codex"], 0, "agent-get-by-label.json"));
     let e = h.locate("teamfx", "codex").unwrap_err();
     assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
 }
@@ -140,11 +136,8 @@ fn an_unknown_agent_is_no_seat() {
 
 #[test]
 fn an_exited_unnamed_agent_is_no_seat() {
-    let (h, _) = herdr(recorded().on(
-        &["--session", "teamfx", "agent", "get", "agy"],
-        1,
-        "error-agent-get-exited.stderr.json",
-    ));
+    let (h, _) =
+        herdr(recorded().on(&["--session", "teamfx", "agent", "get", "agy"], 1, "error-agent-get-exited.stderr.json"));
     assert!(matches!(h.locate("teamfx", "agy").unwrap_err(), MuxError::NoSeat(_)));
 }
 
@@ -167,7 +160,10 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
         vec![argv(&["--version"]), argv(&["--session", "teamfx", "status"]), argv(&["session", "list", "--json"])]
     );
     let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
-    assert_eq!(h.locate("nosuch", "lead").unwrap_err(), MuxError::NoSession("there is no herdr session \"nosuch\"".into()));
+    assert_eq!(
+        h.locate("nosuch", "lead").unwrap_err(),
+        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+    );
     // a never-started session on a machine where no server runs: a read asks three things at
     // once, each told the same
     let (h, _) = herdr(stopped("teamfx", "session-list-stopped.json"));
@@ -324,7 +320,8 @@ fn the_caller_s_pane_is_believed_only_when_this_process_descends_from_its_shell(
 
 #[test]
 fn osc_title_is_the_preview_of_the_osc_title_rule() {
-    let v: Value = serde_json::from_slice(&std::fs::read(data(V071).join("agent-explain-working.json")).unwrap()).unwrap();
+    let v: Value =
+        serde_json::from_slice(&std::fs::read(data(V071).join("agent-explain-working.json")).unwrap()).unwrap();
     let t = osc_title_of(&v).unwrap();
     assert!(t.starts_with(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c)), "{t:?}");
 }
