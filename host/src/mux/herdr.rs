@@ -552,6 +552,8 @@ impl Herdr {
 }
 
 #[cfg(test)]
+mod bench;
+#[cfg(test)]
 mod evidence;
 #[cfg(test)]
 mod replay;

@@ -21,12 +21,12 @@ const ID: &str = "5e1d0c3a-77aa-4b7e-9d65-0c1f2a3b4c5d";
 const FAST: Timings = Timings { readback_ms: 300, poll_ms: 1, enter_waits_ms: [20, 30, 40], window_ms: 150 };
 
 /// One seat of a real set: (set, cli dir, profile id, seat name, pane, states recorded).
-struct Real {
-    set: &'static str,
-    dir: &'static str,
-    cli: &'static str,
-    name: &'static str,
-    pane: &'static str,
+pub struct Real {
+    pub set: &'static str,
+    pub dir: &'static str,
+    pub cli: &'static str,
+    pub name: &'static str,
+    pub pane: &'static str,
 }
 
 const SEATS: [Real; 4] = [
@@ -65,12 +65,23 @@ fn phase(r: FixtureRunner, seat: &Real, p: usize, screen: &str, status: &str) ->
 
 /// Runs one send: phases 0 (before typing), 1 (typed), 2 (after Enter) as `(screen, status)`.
 fn send(seat: &Real, phases: [(&str, &str); 3]) -> (Verdict, Vec<Vec<String>>) {
+    run_send(seat, phases, &FAST, None)
+}
+
+/// `send` with the timings and call costs given (the benchmark).
+pub fn run_send(
+    seat: &Real,
+    phases: [(&str, &str); 3],
+    timings: &Timings,
+    cost: Option<fn(&[String], f64) -> f64>,
+) -> (Verdict, Vec<Vec<String>>) {
     let mut r = FixtureRunner::running(seat.set, &["teamrh"])
         .on(&["--session", "teamrh", "pane", "send-text", seat.pane, TRIGGER], 0, "pane-send-text.txt")
         .on(&["--session", "teamrh", "pane", "send-keys", seat.pane, "enter"], 0, "pane-send-keys-enter.txt");
     for (p, (screen, status)) in phases.iter().enumerate() {
         r = phase(r, seat, p, screen, status);
     }
+    r.cost = cost;
     let (mut h, runner) = herdr(r);
     h.last_seen = |_, seat| Some(if seat == "lead" { "w1:p2" } else { "w1:p3" }.into());
     let pane = h.locate("teamrh", seat.name).unwrap_or_else(|e| panic!("{} {}: {e}", seat.set, seat.dir));
@@ -84,7 +95,7 @@ fn send(seat: &Real, phases: [(&str, &str); 3]) -> (Verdict, Vec<Vec<String>>) {
         forbidden_starts: d.forbidden_starts.clone(),
     };
     let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None };
-    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", &FAST);
+    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
     // the CLI (0.7.1 has no such collection)

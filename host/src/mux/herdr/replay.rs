@@ -41,8 +41,10 @@ pub struct FixtureRunner {
     /// Phase 0: before typing; 1: after `pane send-text`; 2: after `pane send-keys`.
     phases: [Answers; 3],
     phase: Mutex<usize>,
-    /// Whether a call takes as long as herdr took when it was recorded (benchmarks).
-    pub timed: bool,
+    /// Benchmarks: how long a call takes, from its argv and the duration recorded with its
+    /// answer (the ANSI recent read of a real state keeps the recorded *text* read's duration,
+    /// for the benchmark's counterfactual). `None`: at once.
+    pub cost: Option<fn(&[String], f64) -> f64>,
     calls: Mutex<Vec<Vec<String>>>,
 }
 
@@ -139,8 +141,8 @@ impl FixtureRunner {
                 let mut recent =
                     vec!["--session", "teamrh", "pane", "read", pane, "--source", "recent", "--lines", "200"];
                 recent.extend(["--format", "ansi"]);
-                let ms = if state == "idle-after-reply" { 2.0 } else { ms };
-                self = self.put(phase, &recent, code, &file, ms);
+                let text_ms = st["files"]["recent"]["duration_ms"].as_f64().unwrap_or(ms);
+                self = self.put(phase, &recent, code, &file, text_ms);
             }
         }
         self
@@ -171,8 +173,8 @@ impl Runner for FixtureRunner {
             .or_else(|| self.common.get(argv))
             .unwrap_or_else(|| panic!("herdr was run with an argv no recording answers (phase {phase}): {argv:?}"))
             .clone();
-        if self.timed {
-            std::thread::sleep(Duration::from_secs_f64(ms / 1000.0));
+        if let Some(cost) = self.cost {
+            std::thread::sleep(Duration::from_secs_f64(cost(argv, ms) / 1000.0));
         }
         let verb = argv.iter().map(String::as_str).find(|a| a.starts_with("send-"));
         let next = match verb {
