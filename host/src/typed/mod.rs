@@ -6,16 +6,19 @@
 //! - nothing is ever typed into a dialog or over text someone left in the box: the screen is
 //!   read before typing, and Enter goes only to a box that holds exactly our trigger;
 //! - the trigger is typed once; a second or third Enter is the only thing ever repeated;
-//! - `delivered` needs the line to have left the box AND (a new working/done/blocked status,
+//! - `delivered` needs the line to have left the box AND (a working/done/blocked status new
+//!   against everything read before Enter (`evidence`),
 //!   the screen showing the drop read, or the transcript showing it) — or, after the whole
 //!   window, the box cleared with no sign yet: `delivered` with note `taken, not yet confirmed`.
 //!
 //! The decision core (`deliver`) talks to one seat through the `Seat` trait so its timing rules
 //! are unit-tested here; `SeatPane` implements it over the real multiplexer and profile.
 
+mod evidence;
 mod pane;
 mod run;
-use pane::SeatPane;
+pub use evidence::BeforeEnter;
+pub(crate) use pane::SeatPane;
 pub use run::{send_plain, Means, PlainSend, Report};
 
 use std::time::{Duration, Instant};
@@ -88,6 +91,9 @@ pub struct Observation {
     /// The last turn ended in a rate limit (an idle prompt showing it).
     pub rate_limited: bool,
     pub status: Option<Status>,
+    /// Which of the multiplexer's status changes `status` is, where it numbers them (herdr
+    /// ≥ 0.7.5's `state_change_seq`): the same number read again is the same status.
+    pub status_change: Option<u64>,
     pub read_shown: bool,
 }
 
@@ -226,6 +232,13 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
         }
         Seen::Idle | Seen::Working(_) => {}
     }
+    // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
+    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    if o.status == Some(Status::Blocked) {
+        return Some(Verdict::Unreachable(format!(
+            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
+        )));
+    }
     if o.rate_limited {
         return Some(Verdict::Unreachable(format!(
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
@@ -241,28 +254,6 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
             traits.cli
         )));
-    }
-    None
-}
-
-/// Whether an observation after Enter shows the seat acting on the line. `before` is the
-/// status read before Enter: a status that was already there proves nothing.
-fn evidence(o: &Observation, before: &Observation) -> Option<&'static str> {
-    if o.read_shown {
-        return Some("the screen shows the drop read");
-    }
-    if matches!(before.seen, Seen::Dialog { .. }) {
-        return None;
-    }
-    match (o.status, before.status) {
-        (Some(Status::Working), b) if b != Some(Status::Working) => return Some("the status turned working"),
-        (Some(s @ (Status::Done | Status::Blocked)), b) if b != Some(s) => return Some("the status moved"),
-        _ => {}
-    }
-    // The profile's own reading of the screen: tmux has no status, and herdr's can lag.
-    let was_working = matches!(before.seen, Seen::Working(_)) || before.status == Some(Status::Working);
-    if matches!(o.seen, Seen::Working(_)) && !was_working {
-        return Some("the screen shows the seat working");
     }
     None
 }
@@ -284,6 +275,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         return not_typed(v);
     }
     let readable = before.boxed != BoxText::Unreadable;
+    // Every look until Enter: none of it can be evidence that the seat took the line.
+    let mut seen_before = BeforeEnter::default();
+    seen_before.note(&before);
 
     if let Err(e) = seat.type_text(trigger) {
         return Run {
@@ -303,7 +297,8 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         loop {
             match seat.observe(id, trigger) {
                 Ok(o) => {
-                    if matches!(o.seen, Seen::Dialog { .. }) {
+                    seen_before.note(&o);
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
                         return typed(
                             Verdict::Held(format!(
                                 "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
@@ -359,8 +354,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                 if gone {
                     left_box = left_box || readable;
                     if let Seen::Dialog { kind, .. } = &o.seen {
-                        // The seat asks about what our line asked it to do: it is acting on it.
-                        if readable {
+                        // The seat asks about what our line asked it to do: it is acting on it
+                        // — unless it was already working, when the dialog is its turn's.
+                        if readable && !seen_before.was_working() {
                             return typed(
                                 Verdict::Delivered {
                                     note: Some(format!("the seat opened a {kind} dialog after taking the line")),
@@ -369,7 +365,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                             );
                         }
                     }
-                    if evidence(&o, &before).is_some() || seat.transcript_shows_read(id) {
+                    if evidence::evidence(&o, &seen_before).is_some() || seat.transcript_shows_read(id) {
                         return typed(Verdict::Delivered { note: None }, enters);
                     }
                 }
@@ -673,7 +669,7 @@ mod tests {
             }
         }
         fn obs(seen: Seen, boxed: BoxText, status: Option<Status>, read_shown: bool) -> Observation {
-            Observation { seen, boxed, rate_limited: false, status, read_shown }
+            Observation { seen, boxed, rate_limited: false, status, status_change: None, read_shown }
         }
     }
 

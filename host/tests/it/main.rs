@@ -10,6 +10,7 @@ mod history_concurrency;
 mod mux_caller;
 mod output_cli;
 mod profile_cli;
+mod real_cli;
 mod schemas;
 mod send_cli;
 mod send_writes;
