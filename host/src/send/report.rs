@@ -151,3 +151,39 @@ pub enum Report {
     Send(Box<SendReport>),
     List(ListReport),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::legs::Cannot;
+
+    #[test]
+    fn a_report_serialises_as_it_stands() {
+        let r = SendReport {
+            project: "beacon".into(),
+            session: "beacon".into(),
+            seat: "gpt-reviewer".into(),
+            cli: "codex".into(),
+            facts: Facts::default(),
+            outcome: Outcome::Delivered { note: Some("taken, not yet confirmed".into()) },
+            channel: Some(Leg::Typed),
+            order: Leg::ORDER.to_vec(),
+            failed: vec![Failed { leg: Leg::Native, why: Cannot::NoNativeChannel }],
+            set_aside: Vec::new(),
+            rule: "the owner".into(),
+            id: Some("x".into()),
+            drop: None,
+            ms: Some(12),
+            history: HistoryWrite::NotWritten("/c is read-only here".into()),
+        };
+        let v = serde_json::to_value(Report::Send(Box::new(r))).unwrap();
+        assert_eq!(v["outcome"], serde_json::json!({"status": "delivered", "note": "taken, not yet confirmed"}));
+        assert_eq!(v["channel"], "typed");
+        assert_eq!(v["order"], serde_json::json!(["native", "mcp-inbox", "typed"]));
+        assert_eq!(v["failed"], serde_json::json!(["native: the CLI carries no native channel"]));
+        assert_eq!(v["history"], serde_json::json!({"history": "not-written", "why": "/c is read-only here"}));
+        let dry = serde_json::to_value(Outcome::DryRun(DryRun::Send { channel: None })).unwrap();
+        assert_eq!(dry, serde_json::json!({"status": "dry-run", "would": "send", "channel": null}));
+        assert_eq!(Outcome::NotSubmitted { reason: "r".into() }.failure(), Some((Kind::NotSubmitted, "r")));
+    }
+}
