@@ -132,12 +132,11 @@ impl Serialize for Failed {
     }
 }
 
-/// A word of some level that named a leg the order in force no longer had.
+/// A leg some level named that the order in force no longer had.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetAside {
     pub level: Level,
-    /// The word as written (a known leg's word: the files are checked when read).
-    pub word: String,
+    pub leg: Leg,
 }
 
 impl SetAside {
@@ -145,7 +144,7 @@ impl SetAside {
     pub fn sentence(&self) -> String {
         format!(
             "delivery_order: \"{}\" set aside at the {} level (the order in force has no such leg)",
-            self.word,
+            self.leg.word(),
             self.level.word()
         )
     }
@@ -177,19 +176,26 @@ impl Order {
     }
 }
 
-/// Applies the levels `(level, its words if it declares any)` in order to the default.
+/// A level's `delivery_order` words as legs. The team file and the registry refuse an order
+/// with a word that names no leg when they are read, so every word here parses.
+pub fn parse_order(words: &[String]) -> Vec<Leg> {
+    words.iter().filter_map(|w| Leg::from_order_word(w)).collect()
+}
+
+/// Applies the levels `(level, its legs if it declares an order)` in order to the default.
 /// A level keeps only the legs the order in force still has, in the level's own order; its
-/// other words are set aside. A level whose every word is set aside leaves the order standing.
-pub fn order_in_force(levels: &[(Level, Option<&[String]>)]) -> Order {
+/// other legs are set aside. A level whose every leg is set aside leaves the order standing.
+pub fn order_in_force(levels: &[(Level, Option<Vec<Leg>>)]) -> Order {
     let mut legs: Vec<Leg> = Leg::ORDER.to_vec();
     let mut set_aside = Vec::new();
-    for (level, words) in levels {
-        let Some(words) = words else { continue };
+    for (level, named) in levels {
+        let Some(named) = named else { continue };
         let mut kept: Vec<Leg> = Vec::new();
-        for w in words.iter() {
-            match Leg::from_order_word(w) {
-                Some(leg) if legs.contains(&leg) && !kept.contains(&leg) => kept.push(leg),
-                _ => set_aside.push(SetAside { level: *level, word: w.clone() }),
+        for leg in named {
+            if legs.contains(leg) && !kept.contains(leg) {
+                kept.push(*leg);
+            } else {
+                set_aside.push(SetAside { level: *level, leg: *leg });
             }
         }
         if !kept.is_empty() {
@@ -314,6 +320,11 @@ mod tests {
         w.iter().map(|s| s.to_string()).collect()
     }
 
+    /// A level's order as a file writes it.
+    fn o(w: &[&str]) -> Option<Vec<Leg>> {
+        Some(parse_order(&v(w)))
+    }
+
     const CLAUDE: Facts = Facts { native_channel: true, has_compose: false };
     const CODEX: Facts = Facts { native_channel: false, has_compose: false };
     const CLOUD: Facts = Facts { native_channel: false, has_compose: true };
@@ -338,45 +349,39 @@ mod tests {
 
     #[test]
     fn levels_drop_and_reorder_but_never_add() {
-        let entity = v(&["typed", "native"]);
-        let team = v(&["native", "typed"]);
-        let seat = v(&["mcp-inbox", "native", "typed"]);
-        let o = order_in_force(&[
-            (Level::Entity, Some(&entity)),
+        let got = order_in_force(&[
+            (Level::Entity, o(&["typed", "native"])),
             (Level::Project, None),
-            (Level::Team, Some(&team)),
-            (Level::Seat, Some(&seat)),
+            (Level::Team, o(&["native", "typed"])),
+            (Level::Seat, o(&["mcp-inbox", "native", "typed"])),
         ]);
-        assert_eq!(o.legs, vec![Leg::Native, Leg::Typed]);
-        assert_eq!(o.set_aside, vec![SetAside { level: Level::Seat, word: "mcp-inbox".into() }]);
+        assert_eq!(got.legs, vec![Leg::Native, Leg::Typed]);
+        assert_eq!(got.set_aside, vec![SetAside { level: Level::Seat, leg: Leg::McpInbox }]);
         assert_eq!(
-            o.set_aside[0].sentence(),
+            got.set_aside[0].sentence(),
             "delivery_order: \"mcp-inbox\" set aside at the seat level (the order in force has no such leg)"
         );
     }
 
     #[test]
     fn a_level_whose_every_word_is_set_aside_leaves_the_order_standing() {
-        let project = v(&["typed"]);
-        let seat = v(&["native"]);
-        let o = order_in_force(&[(Level::Project, Some(&project)), (Level::Seat, Some(&seat))]);
-        assert_eq!(o.legs, vec![Leg::Typed]);
-        assert_eq!(o.set_aside.len(), 1);
+        let got = order_in_force(&[(Level::Project, o(&["typed"])), (Level::Seat, o(&["native"]))]);
+        assert_eq!(got.legs, vec![Leg::Typed]);
+        assert_eq!(got.set_aside.len(), 1);
     }
 
     #[test]
     fn the_walk_fails_native_and_mcp_inbox_and_ends_typed() {
-        let o = order_in_force(&[]);
-        let p = Plan::walk(CLAUDE, o.clone());
+        let all = order_in_force(&[]);
+        let p = Plan::walk(CLAUDE, all.clone());
         assert_eq!(p.failed_words(), v(&["native: unavailable in this build", "mcp-inbox: unavailable in this build"]));
         assert_eq!(p.terminal, Some(Leg::Typed));
-        let p = Plan::walk(CODEX, o);
+        let p = Plan::walk(CODEX, all);
         assert_eq!(
             p.failed_words(),
             v(&["native: the CLI carries no native channel", "mcp-inbox: unavailable in this build"])
         );
-        let typed_first = v(&["typed", "native"]);
-        let p = Plan::walk(CODEX, order_in_force(&[(Level::Team, Some(&typed_first))]));
+        let p = Plan::walk(CODEX, order_in_force(&[(Level::Team, o(&["typed", "native"]))]));
         assert!(p.failed.is_empty());
         assert_eq!(p.terminal, Some(Leg::Typed));
     }
@@ -391,8 +396,7 @@ mod tests {
 
     #[test]
     fn a_walk_without_typed_runs_out() {
-        let native = v(&["native"]);
-        let p = Plan::walk(CODEX, order_in_force(&[(Level::Seat, Some(&native))]));
+        let p = Plan::walk(CODEX, order_in_force(&[(Level::Seat, o(&["native"]))]));
         assert_eq!(p.terminal, None);
         assert_eq!(
             p.ran_out(),
@@ -407,8 +411,7 @@ mod tests {
     #[test]
     fn reach_follows_the_settled_rule() {
         let all = order_in_force(&[]);
-        let typed = v(&["typed"]);
-        let no_native = order_in_force(&[(Level::Seat, Some(&typed))]);
+        let no_native = order_in_force(&[(Level::Seat, o(&["typed"]))]);
         assert_eq!(reach(CLAUDE, &all), Reach::Socket);
         assert_eq!(reach(CLAUDE, &no_native), Reach::Typed);
         assert_eq!(reach(CODEX, &all), Reach::Typed);

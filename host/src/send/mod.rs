@@ -104,10 +104,11 @@ fn context_of(file: Option<&Loaded>, team: Option<&TeamView>) -> (String, String
 /// The order in force for one seat of `team`: entity → project → team → seat.
 pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
     let project_key = team.file_project.clone().unwrap_or_else(|| team.project.clone());
-    let entity = reg.entity_order(&team.entity).map(|v| v.as_slice());
-    let project = reg.project_order(&project_key).map(|v| v.as_slice());
-    let team_level = team.file.as_ref().and_then(|f| f.delivery_order.as_deref());
-    let seat_level = seat.file_seat.as_ref().and_then(|s| s.delivery_order.as_deref());
+    let parse = |w: Option<&Vec<String>>| w.map(|w| legs::parse_order(w));
+    let entity = parse(reg.entity_order(&team.entity));
+    let project = parse(reg.project_order(&project_key));
+    let team_level = parse(team.file.as_ref().and_then(|f| f.delivery_order.as_ref()));
+    let seat_level = parse(seat.file_seat.as_ref().and_then(|s| s.delivery_order.as_ref()));
     legs::order_in_force(&[
         (Level::Entity, entity),
         (Level::Project, project),
