@@ -2,7 +2,11 @@
 //! serde-saphyr, validate it (every error names its line), and expose the seat model.
 //!
 //! Invariant: a file that loads is valid — names, nicknames, delivery orders checked;
-//! unknown keys are kept and ignored so files written by newer versions still load.
+//! unknown keys are kept and ignored so files written by newer versions still load (`keys`
+//! finds them, with their lines, for `team check`). A file that is not YAML is refused naming
+//! the file and showing its line with a caret under the place.
+
+mod keys;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,8 @@ use serde_saphyr::Spanned;
 
 use crate::fsx;
 use crate::outcome::{self, TeamError};
+
+pub use keys::{KeyLines, UnknownKey};
 
 /// One seat as the file declares it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -56,6 +62,10 @@ pub struct TeamFile {
     pub seats: Vec<Seat>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<String>,
+    /// Keys this build does not know (kept and ignored), for `team check`.
+    pub unknown: Vec<UnknownKey>,
+    /// The line of every key the file writes.
+    pub lines: KeyLines,
 }
 
 /// A team file together with where it was found.
@@ -96,6 +106,32 @@ impl TeamFile {
     }
 }
 
+/// `path` as a person standing in `cwd` reaches it: relative (`.agents/team.yaml`,
+/// `../.agents/team.yaml`) when the two share a folder, else as it is.
+pub fn shown(path: &Path, cwd: &Path) -> String {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let mut up = 0;
+    let mut base: &Path = &cwd;
+    loop {
+        if let Ok(rest) = path.strip_prefix(base) {
+            if base == Path::new("/") && up > 0 {
+                break;
+            }
+            let mut s = "../".repeat(up);
+            s.push_str(&rest.display().to_string());
+            return s;
+        }
+        match base.parent() {
+            Some(p) => {
+                base = p;
+                up += 1;
+            }
+            None => break,
+        }
+    }
+    path.display().to_string()
+}
+
 /// Walks up from `cwd` to the git root (the first folder holding `.git`), looking for
 /// `.agents/team.yaml`. `Ok(None)` when no folder on the way holds one. A symlink or FIFO
 /// at `.agents` or the file is refused, never followed.
@@ -106,7 +142,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
         let path = d.join(".agents").join("team.yaml");
         fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
         if let Some(text) = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))? {
-            let file = parse(&text)?;
+            let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
             return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
         }
         if d.join(".git").exists() {
@@ -122,7 +158,7 @@ pub fn load(path: &Path) -> outcome::Result<Loaded> {
     let text = fsx::read_to_string(path)
         .map_err(|e| TeamError::bad_file(e.to_string()))?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
-    let file = parse(&text)?;
+    let file = parse(&text).map_err(|e| located(e, &path.display().to_string(), &text))?;
     let root = path.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();
     let root = root.canonicalize().unwrap_or(root);
     Ok(Loaded { file, path: path.to_path_buf(), root })
@@ -217,6 +253,26 @@ fn yaml_error(e: serde_saphyr::Error) -> TeamError {
     at(line, if msg.is_empty() { "the file cannot be read as YAML".into() } else { msg })
 }
 
+/// A file that is not the YAML the loader reads: its error names the file, and its repair
+/// shows the line (and the one above it) with a caret under the place. Any other error (a
+/// value the loader refuses) is returned as it is: `line <n>: …` already says where.
+fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
+    let Err(yaml) = serde_saphyr::from_str::<RawFile>(text) else { return e };
+    let Some(loc) = yaml.location() else { return e };
+    let (line, col) = (loc.line().max(1) as usize, loc.column().max(1) as usize);
+    let rows: Vec<&str> = text.lines().collect();
+    let width = line.to_string().len();
+    let mut snippet = String::new();
+    for n in line.saturating_sub(1).max(1)..=line {
+        if let Some(row) = rows.get(n - 1) {
+            snippet.push_str(&format!("{n:>width$} | {}\n", crate::output::one_line(row)));
+        }
+    }
+    snippet.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(col - 1)));
+    TeamError::bad_file(format!("{shown}: {}", e.message))
+        .with_repair(format!("{snippet}fix the YAML there (`team check` reads the file again)"))
+}
+
 /// Checks one `delivery_order` list: known legs, none twice, at least one.
 fn check_order(key_line: u64, order: &[Sp<String>]) -> outcome::Result<Vec<String>> {
     if order.is_empty() {
@@ -245,6 +301,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         return Err(at(1, "the team file is empty; it needs project: and seats:"));
     }
     let raw: RawFile = serde_saphyr::from_str(text).map_err(yaml_error)?;
+    let keys = keys::read(text);
     let format = match &raw.format {
         None => 1,
         Some(f) if f.value == 1 => 1,
@@ -286,13 +343,15 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     };
     let profiles = raw.profiles.map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect()).unwrap_or_default();
 
+    // `seats:` with no value (every entry commented out, as `team init` writes it) is no seat.
     let raw_seats = match raw.seats {
-        Some(s) => s,
+        Some(s) => s.value,
+        None if keys.lines.line("seats").is_some() => Vec::new(),
         None => return Err(at(1, "seats: is missing; the file declares no seat")),
     };
     let mut seats: Vec<Seat> = Vec::new();
     let mut notes = Vec::new();
-    for rs in raw_seats.value {
+    for rs in raw_seats {
         let line = line_of(&rs) as usize;
         let r = rs.value;
         let name = match r.name {
@@ -378,7 +437,20 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
         }
     }
-    Ok(TeamFile { format, project, team, entity, session, multiplexer, delivery_order, profiles, seats, notes })
+    Ok(TeamFile {
+        format,
+        project,
+        team,
+        entity,
+        session,
+        multiplexer,
+        delivery_order,
+        profiles,
+        seats,
+        notes,
+        unknown: keys.unknown,
+        lines: keys.lines,
+    })
 }
 
 #[cfg(test)]
@@ -448,6 +520,59 @@ mod tests {
         assert_eq!(b.version.as_deref(), Some("6"));
         assert_eq!(f.notes.len(), 1);
         assert!(f.notes[0].contains("team rename lead <new-name>"), "{:?}", f.notes);
+    }
+
+    #[test]
+    fn a_file_that_is_not_yaml_is_named_and_shown_with_a_caret() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = d.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join(".agents")).unwrap();
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n   cli: codex\n")
+            .unwrap();
+        let e = find(&repo).unwrap_err();
+        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert_eq!(
+            e.message,
+            ".agents/team.yaml: line 4: while parsing a block collection, did not find expected '-' indicator"
+        );
+        assert_eq!(
+            e.repair.as_deref(),
+            Some(
+                "3 |   - name: a\n4 |    cli: codex\n  |    ^\nfix the YAML there (`team check` reads the file again)"
+            )
+        );
+        // a value the loader refuses keeps its own `line <n>:` and no caret
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\ndelivery_order: [x]\nseats: []\n").unwrap();
+        let e = find(&repo).unwrap_err();
+        assert_eq!(e.message, "line 2: delivery_order: unknown leg \"x\"");
+        assert!(e.repair.is_none());
+    }
+
+    #[test]
+    fn paths_are_shown_from_where_the_run_stands() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        let f = root.join(".agents/team.yaml");
+        assert_eq!(shown(&f, &root), ".agents/team.yaml");
+        assert_eq!(shown(&f, &root.join("a/b")), "../../.agents/team.yaml");
+        assert_eq!(shown(Path::new("/etc/x"), &root.join("a")), "/etc/x");
+    }
+
+    #[test]
+    fn seats_with_every_entry_commented_out_is_no_seat() {
+        let f = parse("project: beacon\nseats:\n  # - name: a\n  #   cli: codex\n").unwrap();
+        assert!(f.seats.is_empty());
+        assert!(parse("project: beacon\n").unwrap_err().message.contains("seats: is missing"));
+    }
+
+    #[test]
+    fn unknown_keys_load_and_are_kept_for_check() {
+        let f = parse("project: beacon\nmultiplexor: tmux\nseats:\n  - name: a\n    cli: codex\n").unwrap();
+        assert_eq!(f.unknown.len(), 1);
+        assert_eq!(f.unknown[0].sentence(), "line 2: unknown key `multiplexor` — did you mean `multiplexer`?");
+        assert_eq!(f.lines.line("seats.0.cli"), Some(5));
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub struct Herdr {
     surface: OnceLock<Result<Surface, MuxError>>,
     /// The sessions whose client/server pairing `status` found compatible.
     checked: Mutex<Vec<String>>,
+    /// herdr was chosen for want of any other choice (no `multiplexer:` key, not inside tmux):
+    /// a missing herdr then says how to use tmux instead.
+    pub by_default: bool,
 }
 
 /// A failed call: herdr's error code (when it printed one) and the error it means here.
@@ -95,6 +98,7 @@ impl Herdr {
             last_seen: |_, _| None,
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
+            by_default: false,
         }
     }
 
@@ -103,8 +107,13 @@ impl Herdr {
         argv.extend(args.iter().map(|s| s.to_string()));
         self.runner.run(&argv).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
+                let tmux = if self.by_default {
+                    "; to run the seats in tmux instead, write `multiplexer: tmux` in .agents/team.yaml (or run team inside tmux)"
+                } else {
+                    ""
+                };
                 MuxError::ProgramMissing(format!(
-                    "herdr is not installed: no `{}` on PATH (set HERDR_BIN to its path)",
+                    "herdr is not installed: no `{}` on PATH (set HERDR_BIN to its path){tmux}",
                     self.bin
                 ))
             } else {
@@ -201,10 +210,13 @@ impl Herdr {
         let Ok(out) = self.run_raw(&["session", "list", "--json"]) else { return stopped };
         let Ok(doc) = serde_json::from_slice::<Value>(&out.stdout) else { return stopped };
         let Some(list) = doc.get("sessions").and_then(Value::as_array) else { return stopped };
-        match list.iter().find(|s| s.get("name").and_then(Value::as_str) == Some(session)) {
-            Some(_) => stopped,
-            None => MuxError::NoSession(format!("there is no herdr session \"{session}\"")),
+        let names: Vec<&str> = list.iter().filter_map(|s| s.get("name").and_then(Value::as_str)).collect();
+        if names.contains(&session) {
+            return stopped;
         }
+        let known =
+            if names.is_empty() { String::new() } else { format!("; herdr's sessions are {}", names.join(", ")) };
+        MuxError::NoSession(format!("there is no herdr session \"{session}\"{known}"))
     }
 
     /// A call refused for a protocol mismatch: `status` names both versions.

@@ -197,9 +197,33 @@ pub trait Mux {
 pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
     // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
-    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
+    let in_tmux = has("TMUX") || has("TEAM_TMUX_SOCKET");
+    match choice(file_choice, in_tmux, has("HERDR_PANE_ID")) {
         "tmux" => Box::new(tmux::Tmux::from_env()),
-        _ => Box::new(herdr::Herdr::from_env()),
+        _ => {
+            let mut h = herdr::Herdr::from_env();
+            h.by_default = file_choice.is_none() && !in_tmux && !has("HERDR_PANE_ID");
+            Box::new(h)
+        }
+    }
+}
+
+/// The word `choose` picks for `file_choice` in this environment (`herdr` | `tmux`).
+pub fn chosen(file_choice: Option<&str>) -> &'static str {
+    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID"))
+}
+
+/// The multiplexer the environment says this process sits in: a herdr pane, else tmux, else
+/// neither. It says where to look (what `team init` writes), never who the caller is.
+pub fn sits_in() -> Option<&'static str> {
+    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    if has("HERDR_PANE_ID") {
+        Some("herdr")
+    } else if has("TMUX") {
+        Some("tmux")
+    } else {
+        None
     }
 }
 

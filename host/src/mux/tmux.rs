@@ -25,6 +25,9 @@ use super::{
     plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead, SystemRunner,
 };
 
+mod marks;
+pub use marks::MarkedPane;
+
 /// How many scrollback rows above the screen `read` returns as `recent`.
 pub const RECENT_ROWS: u32 = 200;
 
@@ -188,7 +191,7 @@ impl Mux for Tmux {
             let err = out.stderr_str();
             // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
             if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
+                return Err(self.no_session(session));
             }
             return Err(self.failed("list-panes", &out));
         }

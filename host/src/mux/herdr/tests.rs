@@ -162,7 +162,8 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
     let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
     assert_eq!(
         h.locate("nosuch", "lead").unwrap_err(),
-        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+        // (the sessions herdr knows are named: the recorded list holds these two)
+        MuxError::NoSession("there is no herdr session \"nosuch\"; herdr's sessions are default, teamfx".into())
     );
     // a never-started session on a machine where no server runs: a read asks three things at
     // once, each told the same

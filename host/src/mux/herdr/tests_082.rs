@@ -163,7 +163,8 @@ fn a_stopped_server_and_a_missing_session_read_as_on_0_7_1() {
     let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
     assert_eq!(
         h.locate("nosuch", "lead").unwrap_err(),
-        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+        // (the sessions herdr knows are named: the recorded list holds these two)
+        MuxError::NoSession("there is no herdr session \"nosuch\"; herdr's sessions are default, teamfx".into())
     );
     // a server that stopped after `status` answered: 0.8's JSON `server_not_running` (the text
     // today's 0.7.1-only reading surfaced as "herdr agent get failed: no herdr server …")
