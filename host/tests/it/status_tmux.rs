@@ -190,7 +190,6 @@ fn watch_prints_a_new_table_when_a_seat_changes_and_ends_with_its_reader() {
     );
     let tables: Vec<&str> = text.split("team beacon, session").filter(|s| !s.is_empty()).collect();
     assert_eq!(tables.len(), 2, "one table per change, none repeated: {text}");
-    drop(drain);
     drop(r);
     assert_eq!(started.code(Duration::from_secs(20)), Some(0), "the watch ends when its reader is gone");
     assert!(tw.log("keeper").is_empty());
