@@ -289,6 +289,44 @@ mod tests {
         assert_eq!(Reads::NotFound { why: "x".into() }.word(), "not-found");
     }
 
+    /// On herdr (0.8.2's recorded outputs, the real Claude Code and Codex): the row carries
+    /// herdr's own status beside what the profile reads, and the reading is the profile's — a
+    /// permission dialog herdr calls `blocked` is the profile's `dialog: permission`.
+    #[test]
+    fn on_herdr_each_row_carries_herdr_s_own_status() {
+        use crate::mux::herdr::replay::{herdr, FixtureRunner, V082};
+        let d = tempfile::tempdir().unwrap();
+        let ctx = Ctx::under(d.path());
+        let profiles = ProfileHost::new(&ctx.paths);
+        let text = "project: beacon\nsession: teamrh\nmultiplexer: herdr\nseats:\n  - name: lead\n    cli: claude-code\n  - name: rev\n    cli: codex\n  - name: nobody\n    cli: codex\n";
+        let file = Loaded {
+            file: crate::team_file::parse(text).unwrap(),
+            path: d.path().join(".agents/team.yaml"),
+            root: d.path().to_path_buf(),
+        };
+        let reg = Registry::default();
+        let choose = |_: Option<&str>| -> Box<dyn Mux> {
+            let r = FixtureRunner::running(V082, &["teamfx", "teamrh"])
+                .real_state("claude-code-2.1.332", "working", "lead", "w1:p2", None)
+                .real_state("codex-0.171.0", "permission", "rev", "w1:p3", None)
+                .on(&["--session", "teamrh", "agent", "get", "nobody"], 1, "error-agent-get-unknown.stderr.json");
+            Box::new(herdr(r).0)
+        };
+        let r = status(&ctx, &profiles, Some(&file), &reg, &choose);
+        let got: Vec<(String, Option<String>, &str, Option<AgentStatus>)> =
+            r.rows.iter().map(|row| (row.name.clone(), row.pane.clone(), row.reads.word(), row.mux_status)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("lead".into(), Some("w1:p2".into()), "working", Some(AgentStatus::Working)),
+                ("rev".into(), Some("w1:p3".into()), "dialog", Some(AgentStatus::Blocked)),
+                ("nobody".into(), None, "not-found", None),
+            ]
+        );
+        assert!(matches!(&r.rows[1].reads, Reads::Dialog { kind: DialogKind::Permission, .. }), "{:?}", r.rows[1]);
+        assert_eq!(r.rows[0].multiplexer, "herdr");
+    }
+
     #[test]
     fn ages_read_in_the_largest_unit_that_fits() {
         assert_eq!(age_words(0), "0s");

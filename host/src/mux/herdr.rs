@@ -600,7 +600,7 @@ mod bench;
 #[cfg(test)]
 mod evidence;
 #[cfg(test)]
-mod replay;
+pub(crate) mod replay;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
