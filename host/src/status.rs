@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use crate::address::World;
 use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
-use crate::mux::{AgentStatus, Mux, MuxError};
+use crate::mux::{AgentStatus, Mux};
 use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
@@ -180,7 +180,7 @@ fn read_seat<'p>(
     let pane = match mux.locate(&r.team.session, &r.seat.name) {
         Ok(p) => p,
         Err(e) => {
-            return (None, Reads::NotFound { why: with_repair(&e, mux.name(), &r.seat.name) }, None);
+            return (None, Reads::NotFound { why: e.to_string() }, None);
         }
     };
     let id = Some(pane.id.clone());
@@ -198,19 +198,6 @@ fn read_seat<'p>(
         Err(why) => Reads::Unreadable { why: why.trim_start_matches("refused: ").to_string() },
     };
     (id, reads, status)
-}
-
-/// A "not found" sentence with the way to make the pane the seat's, where the adapter's own
-/// sentence does not say it.
-fn with_repair(e: &MuxError, mux: &str, seat: &str) -> String {
-    let why = e.to_string();
-    match e {
-        MuxError::NoSeat(_) if mux == "tmux" => match why.split_once(" (mark one with:") {
-            Some((head, _)) => format!("{head}; from inside its pane: team mark {seat}"),
-            None => why,
-        },
-        _ => why,
-    }
 }
 
 /// How to start the team's session, in the words of the multiplexer.

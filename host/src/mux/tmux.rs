@@ -207,7 +207,7 @@ impl Mux for Tmux {
             .collect();
         match found.as_slice() {
             [] => Err(MuxError::NoSeat(format!(
-                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
+                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
             ))),
             [(id, pid)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
             many => Err(MuxError::Failed(format!(

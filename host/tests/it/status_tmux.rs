@@ -134,7 +134,7 @@ fn every_state_reads_right_and_nothing_is_typed() {
     assert!(row("working-cx").contains(" working: "), "{}", r.stdout);
     assert!(row("rate-limit-idle-cx").contains(" idle (the last turn ended in a rate limit) "), "{}", r.stdout);
     assert!(row("unmarked").contains(" not found "), "{}", r.stdout);
-    assert!(r.stdout.contains("\nunmarked: no pane of tmux session \"beacon\" is marked as seat \"unmarked\"; from inside its pane: team mark unmarked\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("\nunmarked: no pane of tmux session \"beacon\" is marked as seat \"unmarked\" (from inside its pane: team mark unmarked)\n"), "{}", r.stdout);
 
     // read-only: not one byte reached any seat, nothing was written in the checkout or the config
     for (spec, ..) in &all {
@@ -192,5 +192,43 @@ fn watch_prints_a_new_table_when_a_seat_changes_and_ends_with_its_reader() {
     assert_eq!(tables.len(), 2, "one table per change, none repeated: {text}");
     drop(r);
     assert_eq!(started.code(Duration::from_secs(20)), Some(0), "the watch ends when its reader is gone");
+    assert!(tw.log("keeper").is_empty());
+}
+
+/// On a terminal, `--watch` clears and redraws the table every second, and ends when the
+/// terminal goes away.
+#[test]
+fn watch_on_a_terminal_redraws_every_second() {
+    use std::io::Read;
+    let specs = [SeatSpec::new("keeper", "claude-code", "takes-line")];
+    let (w, tw) = world(&specs, &[]);
+    let pty = nix::pty::openpty(None, None).unwrap();
+    let flags = nix::fcntl::fcntl(&pty.master, nix::fcntl::FcntlArg::F_GETFL).unwrap();
+    let flags = nix::fcntl::OFlag::from_bits_truncate(flags) | nix::fcntl::OFlag::O_NONBLOCK;
+    nix::fcntl::fcntl(&pty.master, nix::fcntl::FcntlArg::F_SETFL(flags)).unwrap();
+    let mut master = std::fs::File::from(pty.master);
+    let started = w.start("team status --watch", std::process::Stdio::from(pty.slave), std::process::Stdio::null());
+    let mut text = String::new();
+    let t0 = std::time::Instant::now();
+    let redraws = |t: &str| t.matches("\u{1b}[H\u{1b}[2J").count();
+    assert!(
+        tw.wait_until(Duration::from_secs(20), || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = master.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                text.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+            redraws(&text) >= 3
+        }),
+        "{text:?}"
+    );
+    // three frames take two pauses of a second
+    assert!(t0.elapsed() >= Duration::from_millis(1900), "{:?}", t0.elapsed());
+    let last = text.rsplit("\u{1b}[H\u{1b}[2J").next().unwrap();
+    assert!(last.contains("  keeper ") && last.contains("1 seat: 1 idle"), "{last:?}");
+    drop(master);
+    assert_eq!(started.code(Duration::from_secs(20)), Some(0), "the watch ends with its terminal");
     assert!(tw.log("keeper").is_empty());
 }
