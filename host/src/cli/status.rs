@@ -132,10 +132,18 @@ fn plain(r: &StatusReport) -> String {
     }
     text.push_str(&summary(r));
     text.push('\n');
+    // one line per reason, naming every seat it holds for (a missing session is every seat's)
+    let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
     for row in &r.rows {
         if let Some(why) = row.reads.why() {
-            text.push_str(&format!("{}: {}\n", one_line(&row.name), one_line(why)));
+            match whys.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(&row.name),
+                None => whys.push((why, vec![&row.name])),
+            }
         }
+    }
+    for (why, names) in whys {
+        text.push_str(&format!("{}: {}\n", one_line(&names.join(", ")), one_line(why)));
     }
     text
 }

@@ -210,12 +210,18 @@ impl Herdr {
         let Ok(out) = self.run_raw(&["session", "list", "--json"]) else { return stopped };
         let Ok(doc) = serde_json::from_slice::<Value>(&out.stdout) else { return stopped };
         let Some(list) = doc.get("sessions").and_then(Value::as_array) else { return stopped };
-        let names: Vec<&str> = list.iter().filter_map(|s| s.get("name").and_then(Value::as_str)).collect();
-        if names.contains(&session) {
+        let name = |s: &Value| s.get("name").and_then(Value::as_str).map(str::to_string);
+        if list.iter().any(|s| name(s).as_deref() == Some(session)) {
             return stopped;
         }
-        let known =
-            if names.is_empty() { String::new() } else { format!("; herdr's sessions are {}", names.join(", ")) };
+        // the sessions a seat could be named in: the running ones
+        let running: Vec<String> =
+            list.iter().filter(|s| s.get("running").and_then(Value::as_bool) == Some(true)).filter_map(name).collect();
+        let known = if running.is_empty() {
+            "; no herdr session is running".to_string()
+        } else {
+            format!("; the herdr sessions running are {}", running.join(", "))
+        };
         MuxError::NoSession(format!("there is no herdr session \"{session}\"{known}"))
     }
 
