@@ -21,6 +21,10 @@ pub struct Args {
     /// `$HOME/.codex/sessions/YYYY/MM/DD/`).
     #[arg(long)]
     pub transcript: Option<String>,
+    /// Write the plain rows of every frame drawn to this file (its first line: `<cols>x<rows>`),
+    /// so a test can wait until the pane shows a whole frame.
+    #[arg(long)]
+    pub drawn: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
@@ -32,6 +36,7 @@ pub fn run(args: Args) -> i32 {
         mode: args.mode,
         log: args.log,
         transcript: args.transcript,
+        drawn: args.drawn,
         delay_ms: args.delay_ms,
     };
     match crate::fake_seat::run(opts) {

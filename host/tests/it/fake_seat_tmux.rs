@@ -380,6 +380,33 @@ fn narrow_cursor_wraps_its_working_hint_and_takes_the_line() {
     assert_eq!(w.log("cur"), b"Read x/y/z5\r");
 }
 
+/// The cause of a flake the narrow-cursor send once showed under load (`unreachable (the pane
+/// could not be read as cursor …)`): a window resized after its seat drew shows that seat's
+/// old frame cut and reflowed by tmux until the seat redraws — no input box at all. The world
+/// waits for a whole frame drawn at the pane's size; this shows it tells the two apart.
+#[test]
+fn a_resized_pane_counts_as_drawn_only_once_the_seat_redrew_it() {
+    use nix::sys::signal::{kill, Signal};
+    let mut w = TmuxWorld::start("t15", &[]);
+    let seat = w.add_seat(SeatSpec::new("cur", "cursor", "narrow-cursor"));
+    assert!(w.shows_whole_frame(&seat));
+    let out = w.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_pid}"]);
+    let sh = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let kids = std::fs::read_to_string(format!("/proc/{sh}/task/{sh}/children")).unwrap();
+    let fake = nix::unistd::Pid::from_raw(kids.split_whitespace().next().unwrap().parse().unwrap());
+    kill(fake, Signal::SIGSTOP).unwrap();
+    let out = w.tmux(&["resize-window", "-t", &seat.pane, "-x", "30", "-y", "24"]);
+    assert!(out.status.success());
+    let stale = w.capture_plain(&seat.pane);
+    let not_yet = !w.shows_whole_frame(&seat);
+    kill(fake, Signal::SIGCONT).unwrap();
+    assert!(not_yet, "a frame drawn at 120 columns passed for one at 30:\n{stale}");
+    assert!(!stale.lines().any(|r| r.starts_with("│ →")), "the reflowed frame has no input box:\n{stale}");
+    assert!(w.wait_until(Duration::from_secs(20), || w.shows_whole_frame(&seat)), "{}", w.capture_plain(&seat.pane));
+    let now = w.capture_plain(&seat.pane);
+    assert!(now.lines().any(|r| r == "│ → Plan, search, build anyt │"), "{now}");
+}
+
 #[test]
 fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let w = TmuxWorld::start("t11", &[SeatSpec::new("rev", "codex", "takes-line")]);

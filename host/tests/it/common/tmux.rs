@@ -100,6 +100,8 @@ pub struct Seat {
     pub home: PathBuf,
     /// where the fake logs every byte it receives
     pub log: PathBuf,
+    /// where the fake writes the plain rows of the last frame it drew (`--drawn`)
+    pub drawn: PathBuf,
 }
 
 pub struct TmuxWorld {
@@ -134,8 +136,15 @@ pub fn pinned_team() -> PathBuf {
             std::fs::create_dir_all(&dir).unwrap();
             let tmp = dir.join("team.tmp");
             let team = dir.join("team");
-            std::fs::copy(team_bin(), &tmp).expect("copy the team binary");
-            std::fs::rename(&tmp, &team).unwrap();
+            let _ = std::fs::remove_file(&team);
+            // A hard link, not a copy, where it can be: a copy holds a write descriptor for a
+            // moment, a child another test thread forks in that moment keeps it open until its
+            // own exec, and an exec of the copy then fails with "Text file busy". The link
+            // shares the built file, which a rebuild replaces (unlink, new file), never rewrites.
+            if std::fs::hard_link(team_bin(), &team).is_err() {
+                std::fs::copy(team_bin(), &tmp).expect("copy the team binary");
+                std::fs::rename(&tmp, &team).unwrap();
+            }
             let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
             assert!(
                 String::from_utf8_lossy(&help.stdout).contains("--mode"),
@@ -195,12 +204,14 @@ impl TmuxWorld {
         std::fs::create_dir_all(&cwd).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         let log = self.dir.path().join(format!("{}.log", spec.name));
+        let drawn = self.dir.path().join(format!("{}.drawn", spec.name));
         let mut cmd = format!(
-            "'{}' fake-seat --cli {} --mode {} --log '{}' --delay-ms {}",
+            "'{}' fake-seat --cli {} --mode {} --log '{}' --drawn '{}' --delay-ms {}",
             self.team.display(),
             spec.cli,
             spec.mode,
             log.display(),
+            drawn.display(),
             spec.delay_ms
         );
         if spec.transcript {
@@ -241,12 +252,39 @@ impl TmuxWorld {
             let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &mark]);
             assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
         }
-        let seat = Seat { spec, pane, cwd, home, log };
-        let p = seat.pane.clone();
-        let drawn = self.wait_until(Duration::from_secs(10), || !self.capture_plain(&p).trim().is_empty());
-        assert!(drawn, "seat {} never drew its screen", seat.spec.name);
+        let seat = Seat { spec, pane, cwd, home, log, drawn };
+        // Not just any text: the window was resized after the seat may have drawn at the old
+        // size, and a read before its redraw sees the old frame cut and reflowed by tmux.
+        let shown = self.wait_until(Duration::from_secs(20), || self.shows_whole_frame(&seat));
+        assert!(
+            shown,
+            "seat {} never showed a whole frame at {}x{}: the pane shows\n{}\nand the seat drew\n{}",
+            seat.spec.name,
+            seat.spec.cols,
+            seat.spec.rows,
+            self.capture_plain(&seat.pane),
+            std::fs::read_to_string(&seat.drawn).unwrap_or_default()
+        );
         self.seats.push(seat.clone());
         seat
+    }
+
+    /// Whether the pane shows, row for row, the last frame its fake seat drew, and that frame
+    /// was drawn at the pane's own size.
+    pub fn shows_whole_frame(&self, seat: &Seat) -> bool {
+        let Ok(frame) = std::fs::read_to_string(&seat.drawn) else { return false };
+        let mut rows = frame.lines();
+        let size = self.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_width}x#{pane_height}"]);
+        if rows.next() != Some(String::from_utf8_lossy(&size.stdout).trim()) {
+            return false;
+        }
+        let want: Vec<&str> = rows.collect();
+        let shown = self.capture_plain(&seat.pane);
+        let mut got: Vec<&str> = shown.lines().map(str::trim_end).collect();
+        while got.last() == Some(&"") {
+            got.pop();
+        }
+        got == want
     }
 
     /// Runs `tmux -S <socket> <args…>` (TMUX/TMUX_PANE removed).
