@@ -1,12 +1,67 @@
-//! Time and ids, with the test overrides the binary reads.
+//! Time and ids, with the test overrides the binary reads, and the `Clock` the waits run on.
 //!
 //! `TEAM_NOW` (RFC 3339) fixes the clock, `TEAM_ID_SEED` makes message ids a deterministic
 //! sequence, `TEAM_TIME_SCALE` (a float in (0, 1]) shortens every wait. None of these can
 //! change *who* a caller is; they only make output repeatable in tests.
+//!
+//! Invariant: code that waits on a deadline (the typed leg's `deliver`) asks a `Clock` for
+//! the time and for its sleeps, never `Instant::now` or `thread::sleep` itself, so a unit test
+//! runs its real timing table on a `TestClock` without sleeping.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Monotonic time and a way to let it pass.
+pub trait Clock {
+    fn now(&self) -> Instant;
+    fn sleep(&self, d: Duration);
+}
+
+/// The machine's clock: `now` is `Instant::now`, a sleep sleeps.
+pub struct RealClock;
+
+impl Clock for RealClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+    fn sleep(&self, d: Duration) {
+        std::thread::sleep(d);
+    }
+}
+
+/// A clock for tests: a sleep returns at once and moves `now` on by exactly what was slept,
+/// so the time a run took is the sum of its waits.
+pub struct TestClock {
+    start: Instant,
+    slept: Cell<Duration>,
+}
+
+impl TestClock {
+    pub fn new() -> TestClock {
+        TestClock { start: Instant::now(), slept: Cell::new(Duration::ZERO) }
+    }
+    /// How much time has passed on this clock.
+    pub fn elapsed(&self) -> Duration {
+        self.slept.get()
+    }
+}
+
+impl Default for TestClock {
+    fn default() -> Self {
+        TestClock::new()
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> Instant {
+        self.start + self.slept.get()
+    }
+    fn sleep(&self, d: Duration) {
+        self.slept.set(self.slept.get() + d);
+    }
+}
 
 /// Now, or the instant `TEAM_NOW` names.
 pub fn now() -> DateTime<Utc> {
@@ -80,6 +135,18 @@ impl Stopwatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_clock_moves_by_what_was_slept_and_never_sleeps() {
+        let wall = Instant::now();
+        let c = TestClock::new();
+        let t0 = c.now();
+        c.sleep(Duration::from_secs(20));
+        c.sleep(Duration::from_millis(40));
+        assert_eq!(c.now() - t0, Duration::from_millis(20_040));
+        assert_eq!(c.elapsed(), Duration::from_millis(20_040));
+        assert!(wall.elapsed() < Duration::from_secs(5), "it slept");
+    }
 
     #[test]
     fn seeded_ids_are_uuid_shaped_and_distinct() {

@@ -25,7 +25,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// `messages.jsonl` rotates when the next line would take it past this many bytes.
@@ -150,47 +149,38 @@ struct Locked {
 
 impl Locked {
     fn open(path: &Path, create: bool) -> io::Result<Option<File>> {
-        if fsx::check_entry(path)? && !fs::symlink_metadata(path)?.is_file() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} is not a regular file; refusing to follow it", path.display()),
-            ));
-        }
         let mut o = OpenOptions::new();
-        o.read(true).custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK);
+        o.read(true);
         if create {
             o.write(true).create(true).mode(FILE_MODE);
         }
-        match o.open(path) {
+        match fsx::open_regular(path, &o) {
             Ok(f) => Ok(Some(f)),
             Err(e) if !create && e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+            Err(e) => Err(e),
         }
     }
 
-    fn take(f: File, how: i32, path: &Path) -> io::Result<Locked> {
+    /// Waits for the lock `take` asks for; a signal that interrupts the wait does not end it.
+    fn take(f: File, path: &Path, take: fn(&File) -> io::Result<()>) -> io::Result<Locked> {
         loop {
-            // SAFETY: flock on a descriptor we own; no memory is passed.
-            let rc = unsafe { nix::libc::flock(f.as_raw_fd(), how) };
-            if rc == 0 {
-                return Ok(Locked { _held: f });
-            }
-            let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted {
-                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+            match take(&f) {
+                Ok(()) => return Ok(Locked { _held: f }),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
             }
         }
     }
 
     fn exclusive(path: &Path) -> io::Result<Locked> {
         let f = Self::open(path, true)?.expect("create always yields a file");
-        Self::take(f, nix::libc::LOCK_EX, path)
+        Self::take(f, path, File::lock)
     }
 
     /// A shared lock when the lock file exists; `None` (no lock, nothing created) otherwise.
     fn shared_if_present(path: &Path) -> io::Result<Option<Locked>> {
         match Self::open(path, false)? {
-            Some(f) => Self::take(f, nix::libc::LOCK_SH, path).map(Some),
+            Some(f) => Self::take(f, path, File::lock_shared).map(Some),
             None => Ok(None),
         }
     }

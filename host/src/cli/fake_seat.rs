@@ -17,7 +17,8 @@ pub struct Args {
     #[arg(long)]
     pub log: Option<PathBuf>,
     /// Write the session transcript rows (the vendor's format) into this directory; `auto`:
-    /// where the CLI writes them (`$HOME/.claude/projects/<cwd with / as ->/`,
+    /// where the CLI writes them (`$HOME/.claude/projects/<cwd, each character not a letter or
+    /// digit as ->/`,
     /// `$HOME/.codex/sessions/YYYY/MM/DD/`).
     #[arg(long)]
     pub transcript: Option<String>,

@@ -32,7 +32,7 @@ impl Transcript {
         let dir = if dir == "auto" {
             match cli {
                 Cli::Codex => home.join(".codex/sessions").join(now.format("%Y/%m/%d").to_string()),
-                _ => home.join(".claude/projects").join(cwd.to_string_lossy().replace('/', "-")),
+                _ => home.join(".claude/projects").join(crate::typed::cwd_dashed(cwd)),
             }
         } else {
             PathBuf::from(dir)

@@ -71,6 +71,7 @@ impl Seat for SeatPane<'_> {
             rate_limited: reading.last_error == Some(TurnError::RateLimit),
             status,
             read_shown,
+            queued: false,
         })
     }
 

@@ -5,11 +5,12 @@
 //! Invariant: the drop file is written (under the lock) before anything touches the pane, so
 //! every outcome past this point leaves the message safely on disk.
 
+use super::pane::SeatPane;
 use super::{
-    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, SeatPane, Traits, TranscriptWatch, Verdict,
-    LOCK_WAIT_MS, TIMINGS,
+    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS,
+    TIMINGS,
 };
-use crate::clock;
+use crate::clock::{self, RealClock};
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::ProfileHost;
 use std::collections::BTreeMap;
@@ -54,7 +55,8 @@ pub fn send_plain(req: &PlainSend) -> Report {
     let not_typed =
         |verdict, drop: Option<PathBuf>| Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms: watch.ms() };
 
-    let _lock = match lock_seat(req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+    let state = crate::paths::state_dir();
+    let _lock = match lock_seat(&state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
         Err(why) => return not_typed(Verdict::Refused(why), None),
     };
@@ -110,6 +112,7 @@ pub fn send_plain(req: &PlainSend) -> Report {
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let mut seat = SeatPane { mux: mux.as_ref(), pane, profile: &mut profile, transcript };
-    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &TIMINGS);
+    let timings = TIMINGS.scaled(clock::time_scale());
+    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealClock);
     Report { run, drop: Some(drop), ms: watch.ms() }
 }
