@@ -5,6 +5,7 @@
 //! the unit tests below run the real table (1, 3, 9 s; 20 s in all) and measure it without
 //! sleeping; only the seat itself touches a terminal.
 
+use super::evidence::{evidence, BeforeEnter};
 use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict, NOTE_QUEUED, NOTE_TAKEN};
 use crate::clock::Clock;
 use std::time::Duration;
@@ -90,6 +91,13 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
         }
         Seen::Idle | Seen::Working(_) => {}
     }
+    // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
+    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    if o.status == Some(Status::Blocked) {
+        return Some(Verdict::Unreachable(format!(
+            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
+        )));
+    }
     if o.rate_limited {
         return Some(Verdict::Unreachable(format!(
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
@@ -105,28 +113,6 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
             traits.cli
         )));
-    }
-    None
-}
-
-/// Whether an observation after Enter shows the seat acting on the line. `before` is the
-/// status read before Enter: a status that was already there proves nothing.
-fn evidence(o: &Observation, before: &Observation) -> Option<&'static str> {
-    if o.read_shown {
-        return Some("the screen shows the drop read");
-    }
-    if matches!(before.seen, Seen::Dialog { .. }) {
-        return None;
-    }
-    match (o.status, before.status) {
-        (Some(Status::Working), b) if b != Some(Status::Working) => return Some("the status turned working"),
-        (Some(s @ (Status::Done | Status::Blocked)), b) if b != Some(s) => return Some("the status moved"),
-        _ => {}
-    }
-    // The profile's own reading of the screen: tmux has no status, and herdr's can lag.
-    let was_working = matches!(before.seen, Seen::Working(_)) || before.status == Some(Status::Working);
-    if matches!(o.seen, Seen::Working(_)) && !was_working {
-        return Some("the screen shows the seat working");
     }
     None
 }
@@ -156,6 +142,9 @@ pub fn deliver(
         return not_typed(v);
     }
     let readable = before.boxed != BoxText::Unreadable;
+    // Every look until Enter: none of it can be evidence that the seat took the line.
+    let mut seen_before = BeforeEnter::default();
+    seen_before.note(&before);
 
     if let Err(e) = seat.type_text(trigger) {
         return Run {
@@ -175,7 +164,8 @@ pub fn deliver(
         loop {
             match seat.observe(id, trigger) {
                 Ok(o) => {
-                    if matches!(o.seen, Seen::Dialog { .. }) {
+                    seen_before.note(&o);
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
                         return typed(
                             Verdict::Held(format!(
                                 "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
@@ -230,8 +220,9 @@ pub fn deliver(
                 if gone {
                     left_box = left_box || readable;
                     if let Seen::Dialog { kind, .. } = &o.seen {
-                        // The seat asks about what our line asked it to do: it is acting on it.
-                        if readable {
+                        // The seat asks about what our line asked it to do: it is acting on it
+                        // — unless it was already working, when the dialog is its turn's.
+                        if readable && !seen_before.was_working() {
                             return typed(
                                 Verdict::Delivered {
                                     note: Some(format!("the seat opened a {kind} dialog after taking the line")),
@@ -240,7 +231,7 @@ pub fn deliver(
                             );
                         }
                     }
-                    if evidence(&o, &before).is_some() || seat.transcript_shows_read(id) {
+                    if evidence(&o, &seen_before).is_some() || seat.transcript_shows_read(id) {
                         return typed(Verdict::Delivered { note: None }, enters);
                     }
                     if o.queued {
@@ -316,7 +307,7 @@ mod tests {
             }
         }
         fn obs(seen: Seen, boxed: BoxText, status: Option<Status>, read_shown: bool) -> Observation {
-            Observation { seen, boxed, rate_limited: false, status, read_shown, queued: false }
+            Observation { seen, boxed, rate_limited: false, status, status_change: None, read_shown, queued: false }
         }
     }
 

@@ -6,14 +6,16 @@
 //! - nothing is ever typed into a dialog or over text someone left in the box: the screen is
 //!   read before typing, and Enter goes only to a box that holds exactly our trigger;
 //! - the trigger is typed once; a second or third Enter is the only thing ever repeated;
-//! - `delivered` needs the line to have left the box AND (a new working/done/blocked status,
-//!   the screen showing the drop read, or the transcript showing it) — or the CLI showing our
+//! - `delivered` needs the line to have left the box AND (a working/done/blocked status new
+//!   against everything read before Enter (`evidence`), the screen showing the drop read, or
+//!   the transcript showing it) — or the CLI showing our
 //!   line queued behind its turn, or, after the whole window, the box cleared with no sign
 //!   yet: both `delivered` with a note that it is not yet confirmed.
 //!
 //! The parts, one concern each:
 //! - `deliver`: the decision core, over the `Seat` trait and a `Clock`, unit-tested on the
 //!   real timing table without sleeping;
+//! - `evidence`: what, after Enter, counts as the seat acting on the line;
 //! - `lock`: the seat lock around a send;
 //! - `drop_file`: the drop file and how the trigger names it;
 //! - `transcript`: the watch on the CLI's session transcript, and the one spelling of
@@ -23,6 +25,7 @@
 
 mod deliver;
 mod drop_file;
+mod evidence;
 mod lock;
 mod pane;
 mod run;
@@ -30,6 +33,7 @@ mod transcript;
 
 pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
 pub use drop_file::{drop_ref, trigger_line, write_drop};
+pub use evidence::BeforeEnter;
 pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
 pub use run::{send_plain, PlainSend, Report};
@@ -114,6 +118,9 @@ pub struct Observation {
     /// The last turn ended in a rate limit (an idle prompt showing it).
     pub rate_limited: bool,
     pub status: Option<Status>,
+    /// Which of the multiplexer's status changes `status` is, where it numbers them (herdr
+    /// ≥ 0.7.5's `state_change_seq`): the same number read again is the same status.
+    pub status_change: Option<u64>,
     pub read_shown: bool,
     /// The CLI shows the trigger line queued, to be sent when its current turn ends.
     pub queued: bool,

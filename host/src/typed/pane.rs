@@ -50,7 +50,7 @@ impl Seat for SeatPane<'_> {
         let cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
         let screen = screen_of(cap);
         let reading = self.profile.classify(&screen).map_err(|e| e.message)?;
-        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?.map(status_of);
+        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?;
         let read_shown = self.profile.shows_drop_read(&screen, id, trigger).unwrap_or(false);
         let seen = match reading.state {
             State::Idle => Seen::Idle,
@@ -69,7 +69,8 @@ impl Seat for SeatPane<'_> {
             seen,
             boxed,
             rate_limited: reading.last_error == Some(TurnError::RateLimit),
-            status,
+            status: status.map(|s| status_of(s.status)),
+            status_change: status.and_then(|s| s.change),
             read_shown,
             queued: false,
         })

@@ -408,9 +408,11 @@ fn eight_senders_times_twenty_five_sends_into_four_seats_each_write_one_whole_li
         handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
     assert_eq!(results.len(), 200);
-    for (seat, r) in &results {
-        assert_eq!(r.code, 0, "{seat}: {r:?}");
-    }
+    // Every send that did not end delivered, not just the first: one that failed can leave the
+    // box holding its line, and the sends after it are then held for that.
+    let bad: Vec<String> =
+        results.iter().filter(|(_, r)| r.code != 0).map(|(seat, r)| format!("{seat}: {r:?}")).collect();
+    assert!(bad.is_empty(), "{} of 200 sends did not end delivered:\n{}", bad.len(), bad.join("\n"));
     let h = s.history();
     assert_eq!(h.len(), 200, "every send has exactly one history line");
     let mut ids: Vec<&str> = h.iter().map(|l| l["id"].as_str().unwrap()).collect();
