@@ -45,12 +45,13 @@ impl Seat {
             top.extend(b.iter().cloned());
         }
         if let Some(secs) = self.working() {
+            for q in &self.queued {
+                top.push(String::new());
+                top.extend(screens::claude_queued_rows(&word_wrap(q, cols.saturating_sub(2))));
+            }
             top.push(String::new());
             let g = screens::CLAUDE_SPINNER[self.spin / 2 % screens::CLAUDE_SPINNER.len()];
             top.push(screens::claude_spinner_row(g, secs));
-            for q in &self.queued {
-                top.push(screens::claude_queued_row(q));
-            }
         }
         top.push(String::new());
         let composer = if !self.composer.is_empty() {
@@ -209,6 +210,31 @@ fn wrap_composer(text: &str, cols: usize) -> Vec<String> {
     out
 }
 
+/// Plain text cut into rows of at most `width` characters at spaces, as Claude Code wraps its
+/// prompt rows (`idle-typed-wrapped-narrow60`); a word longer than a row is cut where it must.
+fn word_wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut rows = vec![String::new()];
+    for word in text.split(' ') {
+        let row = rows.last_mut().expect("one row at least");
+        let room = width.saturating_sub(row.chars().count());
+        if row.is_empty() || word.chars().count() < room {
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+        } else {
+            rows.push(word.to_string());
+        }
+        while rows.last().is_some_and(|r| r.chars().count() > width) {
+            let long: Vec<char> = rows.pop().expect("checked").chars().collect();
+            rows.push(long[..width].iter().collect());
+            rows.push(long[width..].iter().collect());
+        }
+    }
+    rows
+}
+
 /// Splits a styled row into rows of at most `cols` cells (a terminal's soft wrap).
 fn soft_wrap(row: &str, cols: usize) -> Vec<String> {
     let plain_w = screens::width(row);
@@ -259,6 +285,16 @@ mod tests {
         assert_eq!(rows.len(), 3);
         assert_eq!(rows.concat(), "x".repeat(250));
         assert_eq!(wrap_composer("a\nb", 120), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn word_wrap_breaks_at_spaces_and_cuts_only_a_word_too_long() {
+        assert_eq!(
+            word_wrap("Please read the team message at /tmp/x/.agents/send-drops/s/a/01", 34),
+            vec!["Please read the team message at", "/tmp/x/.agents/send-drops/s/a/01"]
+        );
+        assert_eq!(word_wrap("ab cd", 40), vec!["ab cd"]);
+        assert_eq!(word_wrap(&"x".repeat(20), 8), vec!["x".repeat(8), "x".repeat(8), "x".repeat(4)]);
     }
 
     #[test]

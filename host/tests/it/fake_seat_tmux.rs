@@ -325,7 +325,11 @@ fn draft_placeholder_and_already_working_start_as_said() {
     m.type_text(&busy, "Read q/r/s3 please").unwrap();
     m.press_enter(&busy).unwrap();
     let c = read_until(&m, &busy, |c| has(c, "Press up to edit queued messages"));
-    assert!(has(&c, "  ❯ Read q/r/s3 please"), "queued under the spinner: {:#?}", c.plain);
+    // Drawn as 2.1.295 draws a queued line: the line, the marker under it, then the spinner.
+    let at = c.plain.iter().position(|r| r == "❯ Read q/r/s3 please").unwrap_or_else(|| panic!("{:#?}", c.plain));
+    assert_eq!(c.plain[at + 1], "  ctrl+x ctrl+s to send now", "{:#?}", c.plain);
+    let spinner = c.plain.iter().position(|r| r.contains("Philosophising…")).unwrap();
+    assert!(spinner > at + 1, "the queued line sits above the spinner row: {:#?}", c.plain);
     let c = read_until(&m, &busy, |c| has(c, "Read 1 file"));
     assert!(has(&c, "Read 1 file"));
     assert!(has(&c, "❯ Read q/r/s3 please"), "the queued line is echoed when taken: {:#?}", c.plain);
