@@ -1,8 +1,9 @@
-//! The message history and the daily log.
+//! What a team's sends leave behind, and the other records `team feed` reads beside them.
 //!
 //! Owns `<config>/<project>-<hash8>/messages.jsonl` (with `.1` and `.2`), where `<hash8>` is
-//! the first 8 hex digits of the sha256 of the canonical checkout root, and
-//! `<root>/.agents/team.log`.
+//! the first 8 hex digits of the sha256 of the canonical checkout root. The parts: `log`, the
+//! daily log `<root>/.agents/team.log`; `briefs`, a team's `<from>-to-<to>.md` files; `audit`,
+//! the Desk's `audit.jsonl` lines.
 //!
 //! Invariants:
 //! - every history line is one JSON object written by ONE `write(2)` on an `O_APPEND` file,
@@ -17,6 +18,14 @@
 //! - reading writes nothing: a reader takes a shared lock only when the lock file already
 //!   exists, and skips (and counts) a line it cannot parse rather than failing the run;
 //! - `team.log` lines carry the command, caller, seat, outcome and sizes — never a body.
+
+mod audit;
+mod briefs;
+mod log;
+
+pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
+pub use briefs::{read_briefs, Brief};
+pub use log::{append_log, LogLine};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};
@@ -86,6 +95,34 @@ pub fn project_dir_name(project: &str, root: &Path) -> String {
 /// `<config>/<project>-<hash8>`.
 pub fn project_dir(project: &str, root: &Path) -> PathBuf {
     crate::paths::config_dir().join(project_dir_name(project, root))
+}
+
+/// Every `<name>-<8 hex>` folder of `<config>` (a project's history), by path, with the
+/// project it names. A link or FIFO standing there under such a name is kept, so that the
+/// read that follows refuses it rather than passing it over.
+pub fn project_dirs(config: &Path) -> io::Result<Vec<(String, PathBuf)>> {
+    fsx::check_entry(config)?;
+    let rd = match fs::read_dir(config) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for entry in rd {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((project, hash)) = name.rsplit_once('-') else { continue };
+        if project.is_empty() || hash.len() != 8 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            continue;
+        }
+        // A plain file under such a name is not a history folder.
+        if entry.file_type()?.is_file() {
+            continue;
+        }
+        out.push((project.to_string(), entry.path()));
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(out)
 }
 
 /// Appends one line to the project's history (rotating at [`ROTATE_BYTES`]).
@@ -246,43 +283,6 @@ fn parse_into(text: &str, out: &mut History) {
     }
 }
 
-/// One line of `<root>/.agents/team.log`: what ran, who ran it, which seat, how it ended,
-/// and sizes. There is no body field on purpose.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
-pub struct LogLine {
-    pub command: String,
-    pub caller: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<String>,
-    pub outcome: String,
-    /// The body's size in bytes (never the body).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<usize>,
-    /// A short qualifier (a refusal's reason, "unverified", the drop's id); never the body.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-}
-
-/// The log line as written: `{"ts": …}` followed by the [`LogLine`] fields, one JSON object.
-#[derive(Serialize)]
-struct StampedLog<'a> {
-    ts: String,
-    #[serde(flatten)]
-    line: &'a LogLine,
-}
-
-/// Appends one line to `<root>/.agents/team.log` (0600, O_NOFOLLOW, one `write(2)` on an
-/// O_APPEND file, so concurrent runs never tear a line). `.agents` is created 0700 when
-/// missing; a symlink or FIFO at `.agents` or the log is refused.
-pub fn append_log(root: &Path, line: &LogLine) -> io::Result<()> {
-    let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
-    let path = agents.join("team.log");
-    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line }).map_err(io::Error::other)?;
-    bytes.push(b'\n');
-    let mut f = fsx::open_append(&path, FILE_MODE)?;
-    write_once(&mut f, &bytes, &path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +328,18 @@ mod tests {
         let s = r#"{"ts":"t","from":"a","to":"b","body":"x","id":"i","outcome":"held"}"#;
         let m: MessageLine = serde_json::from_str(s).unwrap();
         assert!(m.failed.is_empty() && m.ms.is_none());
+    }
+
+    #[test]
+    fn project_dirs_are_the_named_history_folders() {
+        let d = tempfile::tempdir().unwrap();
+        for n in ["beacon-0123abcd", "api-ffffffff", "notes", "x-123", "-01234567"] {
+            fs::create_dir(d.path().join(n)).unwrap();
+        }
+        fs::write(d.path().join("file-89abcdef"), "").unwrap();
+        let got: Vec<String> = project_dirs(d.path()).unwrap().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(got, ["api", "beacon"]);
+        assert!(project_dirs(&d.path().join("absent")).unwrap().is_empty());
     }
 
     #[test]
@@ -417,34 +429,6 @@ mod tests {
         assert!(append_message_in(&dir3, &line(1), ROTATE_BYTES).is_err());
         assert!(read_messages(&dir3).is_err());
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn append_log_writes_no_body_and_is_0600() {
-        let d = tempfile::tempdir().unwrap();
-        let l = LogLine {
-            command: "send".into(),
-            caller: "owner".into(),
-            seat: Some("gpt-reviewer".into()),
-            outcome: "delivered".into(),
-            bytes: Some(17),
-            detail: None,
-        };
-        append_log(d.path(), &l).unwrap();
-        append_log(d.path(), &l).unwrap();
-        let p = d.path().join(".agents/team.log");
-        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
-        let text = fs::read_to_string(&p).unwrap();
-        assert_eq!(text.lines().count(), 2);
-        let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(v["command"], "send");
-        assert_eq!(v["bytes"], 17);
-        assert!(v.get("ts").is_some() && v.get("body").is_none());
-        // A link at the log is refused.
-        let d2 = tempfile::tempdir().unwrap();
-        fs::create_dir(d2.path().join(".agents")).unwrap();
-        std::os::unix::fs::symlink(d.path().join("x"), d2.path().join(".agents/team.log")).unwrap();
-        assert!(append_log(d2.path(), &l).is_err());
     }
 
     const CHILD_ENV: &str = "TEAM_HISTORY_TEST_CHILD";
