@@ -136,15 +136,8 @@ pub fn pinned_team() -> PathBuf {
             std::fs::create_dir_all(&dir).unwrap();
             let tmp = dir.join("team.tmp");
             let team = dir.join("team");
-            let _ = std::fs::remove_file(&team);
-            // A hard link, not a copy, where it can be: a copy holds a write descriptor for a
-            // moment, a child another test thread forks in that moment keeps it open until its
-            // own exec, and an exec of the copy then fails with "Text file busy". The link
-            // shares the built file, which a rebuild replaces (unlink, new file), never rewrites.
-            if std::fs::hard_link(team_bin(), &team).is_err() {
-                std::fs::copy(team_bin(), &tmp).expect("copy the team binary");
-                std::fs::rename(&tmp, &team).unwrap();
-            }
+            super::copy_executable(&team_bin(), &tmp);
+            std::fs::rename(&tmp, &team).unwrap();
             let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
             assert!(
                 String::from_utf8_lossy(&help.stdout).contains("--mode"),
