@@ -3,6 +3,11 @@
 //! Data flows one way: `cli` parses → `caller` + `team_file`/`registry` load → `address`
 //! resolves → `admission` judges → `legs` walks (`typed` via `mux` + `profiles`) →
 //! `history` writes → `outcome` prints. Nothing below `cli` prints.
+//!
+//! No `unsafe` anywhere but the one place that needs it: loading a precompiled profile
+//! (wasmtime's `Component::deserialize`, `profiles::cache`, which owns why it is sound).
+
+#![deny(unsafe_code)]
 
 pub mod address;
 pub mod admission;
