@@ -113,31 +113,14 @@ pub struct TmuxWorld {
     pub seats: Vec<Seat>,
 }
 
-/// One copy of the `team` binary per test process (`target/tmp/team-bins/<pid>/team`), made once:
-/// the seats run the copy, so a rebuild of the shared target dir cannot swap it under them, and
-/// one copy made before any seat starts cannot be "text file busy" when a seat execs it.
+/// The `team` binary the seats run: the test process's own private copy (`common::team_bin`,
+/// made once, by `cp`), so a rebuild of the shared target dir cannot swap it under them and an
+/// exec of it cannot be "text file busy". Checked once to be a build that has the fake seat.
 pub fn pinned_team() -> PathBuf {
     static PINNED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PINNED
         .get_or_init(|| {
-            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("team-bins");
-            std::fs::create_dir_all(&dir).unwrap();
-            // Copies of earlier runs: gone after two hours.
-            if let Ok(rd) = std::fs::read_dir(&dir) {
-                for e in rd.flatten() {
-                    let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-                    if old.is_some_and(|d| d > Duration::from_secs(7200)) {
-                        let _ = std::fs::remove_dir_all(e.path());
-                    }
-                }
-            }
-            // `<pid>/team`: the process is named `team`, as installed.
-            let dir = dir.join(std::process::id().to_string());
-            std::fs::create_dir_all(&dir).unwrap();
-            let tmp = dir.join("team.tmp");
-            let team = dir.join("team");
-            super::copy_executable(&team_bin(), &tmp);
-            std::fs::rename(&tmp, &team).unwrap();
+            let team = super::team_bin().to_path_buf();
             let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
             assert!(
                 String::from_utf8_lossy(&help.stdout).contains("--mode"),
