@@ -30,18 +30,18 @@ pub struct LogLine {
 /// The log line as written: `{"ts": …}` followed by the [`LogLine`] fields, one JSON object.
 #[derive(Serialize)]
 struct StampedLog<'a> {
-    ts: String,
+    ts: &'a str,
     #[serde(flatten)]
     line: &'a LogLine,
 }
 
 /// Appends one line to `<root>/.agents/team.log` (0600, O_NOFOLLOW, one `write(2)` on an
 /// O_APPEND file, so concurrent runs never tear a line). `.agents` is created 0700 when
-/// missing; a symlink or FIFO at `.agents` or the log is refused.
-pub fn append_log(root: &Path, line: &LogLine) -> io::Result<()> {
+/// missing; a symlink or FIFO at `.agents` or the log is refused. `ts` is the run's clock.
+pub fn append_log(root: &Path, ts: &str, line: &LogLine) -> io::Result<()> {
     let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
     let path = agents.join("team.log");
-    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line }).map_err(io::Error::other)?;
+    let mut bytes = serde_json::to_vec(&StampedLog { ts, line }).map_err(io::Error::other)?;
     bytes.push(b'\n');
     let mut f = fsx::open_append(&path, FILE_MODE)?;
     write_once(&mut f, &bytes, &path)
@@ -64,8 +64,8 @@ mod tests {
             bytes: Some(17),
             detail: None,
         };
-        append_log(d.path(), &l).unwrap();
-        append_log(d.path(), &l).unwrap();
+        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
+        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
         let p = d.path().join(".agents/team.log");
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
         let text = fs::read_to_string(&p).unwrap();
@@ -78,6 +78,6 @@ mod tests {
         let d2 = tempfile::tempdir().unwrap();
         fs::create_dir(d2.path().join(".agents")).unwrap();
         std::os::unix::fs::symlink(d.path().join("x"), d2.path().join(".agents/team.log")).unwrap();
-        assert!(append_log(d2.path(), &l).is_err());
+        assert!(append_log(d2.path(), "2026-10-01T09:00:00Z", &l).is_err());
     }
 }

@@ -1,13 +1,13 @@
 //! The decision core of the typed leg: from one look before typing to a verdict — the checks
 //! before anything is typed, the read-back, the Enters, and the evidence after each.
 //!
-//! Invariant: every wait here runs on the `Clock` it is given and the `Timings` table, so
+//! Invariant: every wait here runs on the `Timer` it is given and the `Timings` table, so
 //! the unit tests below run the real table (1, 3, 9 s; 20 s in all) and measure it without
 //! sleeping; only the seat itself touches a terminal.
 
 use super::evidence::{evidence, BeforeEnter};
 use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict, NOTE_QUEUED, NOTE_TAKEN};
-use crate::clock::Clock;
+use crate::clock::Timer;
 use std::time::Duration;
 
 /// Checks a trigger against the profile before anything is typed.
@@ -128,7 +128,7 @@ pub fn deliver(
     id: &str,
     drop_path: &str,
     t: &Timings,
-    clock: &dyn Clock,
+    clock: &dyn Timer,
 ) -> Run {
     let not_typed = |verdict| Run { verdict, typed: false, enters: 0 };
     if let Err(why) = check_trigger(trigger, traits) {
@@ -273,7 +273,7 @@ pub fn deliver(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::TestClock;
+    use crate::clock::TestTimer;
     use crate::typed::TIMINGS;
     use std::collections::VecDeque;
 
@@ -353,7 +353,7 @@ mod tests {
 
     /// Runs `deliver` on the real timing table and a test clock: the run, and the time it took.
     fn timed(seat: &mut dyn Seat, traits: &Traits) -> (Run, Duration) {
-        let clock = TestClock::new();
+        let clock = TestTimer::new();
         let r = deliver(seat, traits, TRIG, "1", "x/1", &TIMINGS, &clock);
         (r, clock.elapsed())
     }

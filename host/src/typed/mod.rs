@@ -13,7 +13,7 @@
 //!   yet: both `delivered` with a note that it is not yet confirmed.
 //!
 //! The parts, one concern each:
-//! - `deliver`: the decision core, over the `Seat` trait and a `Clock`, unit-tested on the
+//! - `deliver`: the decision core, over the `Seat` trait and a `Timer`, unit-tested on the
 //!   real timing table without sleeping;
 //! - `evidence`: what, after Enter, counts as the seat acting on the line;
 //! - `lock`: the seat lock around a send;
@@ -36,7 +36,7 @@ pub use drop_file::{drop_ref, trigger_line, write_drop};
 pub use evidence::BeforeEnter;
 pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
-pub use run::{send_plain, PlainSend, Report};
+pub use run::{send_plain, Means, PlainSend, Report};
 pub use transcript::{cwd_dashed, TranscriptWatch};
 
 use std::time::Duration;
@@ -63,9 +63,10 @@ pub const TIMINGS: Timings = Timings {
 };
 
 impl Timings {
-    /// Every wait multiplied by `factor` (tests shorten them with `TEAM_TIME_SCALE`).
+    /// Every wait multiplied by `factor` (the run's clock scale; tests only shorten), at
+    /// least 1 ms each.
     pub fn scaled(&self, factor: f64) -> Timings {
-        let s = |d: Duration| d.mul_f64(factor);
+        let s = |d: Duration| d.mul_f64(factor).max(Duration::from_millis(1));
         Timings {
             readback: s(self.readback),
             poll: s(self.poll),

@@ -101,7 +101,7 @@ pub fn run_send(
         forbidden_starts: d.forbidden_starts.clone(),
     };
     let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None };
-    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealClock);
+    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
     // the CLI (0.7.1 has no such collection)
