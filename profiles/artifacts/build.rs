@@ -48,7 +48,7 @@ fn main() {
     // Relative paths (cargo reads them from this package's root): several worktrees share one
     // target dir and the same build-script hash, so absolute paths would make one checkout watch
     // another's files.
-    for p in ["../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
+    for p in ["../reading", "../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
         println!("cargo:rerun-if-changed={p}");
     }
     for (krate, _, _, _) in PROFILES {

@@ -14,7 +14,7 @@ use clap::{Args as ClapArgs, Subcommand};
 use serde_json::{json, Value};
 
 use crate::outcome::{self, render_json, TeamError};
-use crate::profiles::{Composer, Profile, ProfileHost, Reading, Screen, Source, State};
+use crate::profiles::{Profile, ProfileHost, Reading, Screen, Source, State};
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -275,7 +275,7 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
         });
         match r {
             Ok(r) => {
-                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", state_text(&r.state)))));
+                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", r.state))));
                 smoke = Some(r);
             }
             Err(e) => steps.push(("smoke", Err(e.message))),
@@ -404,16 +404,12 @@ fn explain(
         return Ok((render_json(&doc), 0));
     }
     let mut out = format!("{} {} ({}) reads {}:\n", d.id, d.version, profile.source(), screen_path.display());
-    out.push_str(&labelled("state", &state_text(&reading.state)));
-    out.push_str(&labelled(
-        "composer",
-        &match &reading.composer {
-            Composer::Empty => "empty".to_string(),
-            Composer::Holds(t) => format!("holds \"{t}\""),
-            Composer::Unreadable => "unreadable".to_string(),
-        },
-    ));
-    out.push_str(&labelled("error", reading.last_error.map(|e| e.word()).unwrap_or("none")));
+    out.push_str(&labelled("state", &reading.state.to_string()));
+    out.push_str(&labelled("composer", &reading.composer.to_string()));
+    if let Some(q) = &reading.queued {
+        out.push_str(&labelled("queued", &format!("\"{q}\"")));
+    }
+    out.push_str(&labelled("error", reading.last_error.map(|e| e.label()).unwrap_or("none")));
     out.push_str(&labelled("why", &reading.why));
     for n in profile.notes() {
         out.push_str(&labelled("note", n));
@@ -421,32 +417,21 @@ fn explain(
     Ok((out, 0))
 }
 
-/// `idle`, `working (hint)`, `dialog (kind): title`, `unknown: why`, …
-fn state_text(s: &State) -> String {
-    match s {
-        State::Working(h) => format!("working ({h})"),
-        State::Dialog(d) => format!("dialog ({}): {}", d.kind.word(), d.title),
-        State::Unknown(w) => format!("unknown: {w}"),
-        other => other.word().to_string(),
-    }
-}
-
 /// A reading as `--json` documents carry it.
 fn reading_json(r: &Reading) -> Value {
-    let (dialog, dialog_title) = match &r.state {
-        State::Dialog(d) => (Some(d.kind.word()), Some(d.title.clone())),
-        _ => (None, None),
-    };
+    let dialog = r.state.dialog();
     json!({
         "state": r.state.word(),
-        "hint": match &r.state { State::Working(h) => Some(h.clone()), _ => None },
-        "dialog": dialog,
-        "dialog_title": dialog_title,
+        "hint": r.state.hint(),
+        "dialog": dialog.map(|d| d.kind.word()),
+        "dialog_other": dialog.and_then(|d| d.kind.other_name()),
+        "dialog_title": dialog.map(|d| d.title.clone()),
         "unknown": match &r.state { State::Unknown(w) => Some(w.clone()), _ => None },
         "composer": {
             "kind": r.composer.word(),
-            "text": match &r.composer { Composer::Holds(t) => Some(t.clone()), Composer::Empty => Some(String::new()), Composer::Unreadable => None },
+            "text": r.composer.text(),
         },
+        "queued": r.queued,
         "last_error": r.last_error.map(|e| e.word()),
         "why": r.why,
     })

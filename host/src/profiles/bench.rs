@@ -30,17 +30,6 @@ fn measure(batches: usize, per: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
 #[test]
 #[ignore = "benchmark: run by bench/profiles.sh with --release"]
 fn bench_classify_warm_wasm_vs_native() {
@@ -50,7 +39,7 @@ fn bench_classify_warm_wasm_vs_native() {
     let config =
         std::env::var_os("TEAM_BENCH_CONFIG").map(std::path::PathBuf::from).unwrap_or(dir.path().join("config"));
     let host = ProfileHost::with_dirs(config, dir.path().join("cache"));
-    type Native = fn(&profile_kit::types::Screen) -> profile_kit::types::Reading;
+    type Native = fn(&profile_kit::Screen) -> profile_kit::Reading;
     let cases: [(&str, &str, &str, Native); 4] = [
         ("codex", "codex-0.171.0", "idle-after-file-read", profile_codex::classify),
         ("codex", "codex-0.171.0", "working", profile_codex::classify),
@@ -62,7 +51,7 @@ fn bench_classify_warm_wasm_vs_native() {
         let f = fixtures::load(&fixtures::screens_dir().join(d), name).unwrap();
         assert_eq!((f.screen.cols, f.screen.rows), (120, 40), "{d}/{name}");
         let mut p = host.load(cli, &BTreeMap::new()).unwrap();
-        let s = kit_to_host(&f.screen);
+        let s = f.screen.clone();
         let wasm = measure(21, 200, || {
             std::hint::black_box(p.classify(std::hint::black_box(&s)).unwrap());
         });
@@ -77,7 +66,7 @@ fn bench_classify_warm_wasm_vs_native() {
     // Where the wasm time goes: the fixed cost of one call, and of passing the screen in (a
     // call whose guest work is nil: an empty id answers false at once).
     let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "working").unwrap();
-    let s = kit_to_host(&f.screen);
+    let s = f.screen.clone();
     let mut p = host.load("codex", &BTreeMap::new()).unwrap();
     let call = measure(21, 200, || {
         std::hint::black_box(p.transcript_shows_drop_read(&[], "x").unwrap());

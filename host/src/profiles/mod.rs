@@ -12,15 +12,16 @@
 //! - only the profiles a command needs are compiled or instantiated: `ProfileHost::new` does
 //!   no wasm work, `available()` validates only dropped-in files, `load` one component.
 //!
-//! One `bindgen!` module per supported WIT version (`v0_1` today). A later `v0_2` gets its
-//! own module and `Profile` grows a variant per version; callers see only `types`.
+//! One `bindgen!` module per supported WIT version (`v0_1` today), each with the one
+//! conversion of its types into the shared vocabulary (`profile-reading`, re-exported here);
+//! callers see only the vocabulary.
 
 pub mod cache;
 pub mod engine;
 pub mod pins;
 pub mod sandbox;
 pub mod store;
-pub mod types;
+pub mod v0_1;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,21 +30,11 @@ use wasmtime::{Store, Trap};
 
 use crate::outcome::{self, TeamError};
 pub use cache::CacheUse;
+pub use profile_reading::{Composer, Description, Dialog, DialogKind, Probe, Reading, Screen, State, TurnError};
 use sandbox::HostState;
-pub use types::{Available, Composer, Description, Dialog, DialogKind, Reading, Screen, Source, State, TurnError};
+pub use store::{Available, Source};
 
-/// Bindings for `team:profile@0.1.0` (wit/v0.1), world `profile`.
-pub mod v0_1 {
-    wasmtime::component::bindgen!({ path: "../wit/v0.1", world: "profile" });
-
-    /// The interface export a v0.1 profile carries.
-    pub const EXPORT: &str = "team:profile/classifier@0.1.0";
-    /// The export versions this module reads (`0.1.x` are compatible).
-    pub const LINE: &str = "0.1.";
-}
-
-use v0_1::exports::team::profile::classifier as c01;
-use v0_1::team::profile::types as t01;
+use self::v0_1::exports::team::profile::classifier as c01;
 
 /// The engine and cache profiles load through; cheap to create (no wasm work until a load).
 pub struct ProfileHost {
@@ -208,7 +199,7 @@ impl ProfileHost {
             pin: None,
         };
         let d = p.call(|g, s| g.call_describe(s)).map_err(|e| format!("describe() failed: {}", e.message))?;
-        let d = description_from(d);
+        let d = v0_1::description_from(d);
         check_description(&d, expect)?;
         // Written once (a write is an fsync: milliseconds a warm run must not pay).
         if cache::read_description(&self.cache_root, sha256).as_ref() != Some(&d) {
@@ -349,13 +340,14 @@ impl Profile {
 
     /// Reads one screen.
     pub fn classify(&mut self, screen: &Screen) -> outcome::Result<Reading> {
-        let s = screen_to(screen);
-        self.call(|g, st| g.call_classify(st, &s)).map(reading_from)
+        let s = v0_1::screen_to(screen);
+        let r = self.call(|g, st| g.call_classify(st, &s))?;
+        Ok(v0_1::reading_from(r, &self.description.features))
     }
 
     /// Whether a screen row names the drop `id` and is not the echo of `trigger`.
     pub fn shows_drop_read(&mut self, screen: &Screen, id: &str, trigger: &str) -> outcome::Result<bool> {
-        let s = screen_to(screen);
+        let s = v0_1::screen_to(screen);
         self.call(|g, st| g.call_shows_drop_read(st, &s, id, trigger))
     }
 
@@ -421,68 +413,6 @@ fn could_not_read(e: wasmtime::Error) -> TeamError {
         }
     };
     TeamError::failed(format!("this profile could not read the screen: {why}"))
-}
-
-fn screen_to(s: &Screen) -> t01::Screen {
-    t01::Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
-fn reading_from(r: t01::Reading) -> Reading {
-    let state = match r.state {
-        t01::State::Idle => State::Idle,
-        t01::State::Working(h) => State::Working(h),
-        t01::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: d.title }),
-        t01::State::Starting => State::Starting,
-        t01::State::Exited => State::Exited,
-        t01::State::Unknown(w) => State::Unknown(w),
-    };
-    let composer = match r.composer {
-        t01::Composer::Empty => Composer::Empty,
-        t01::Composer::Holds(t) => Composer::Holds(t),
-        t01::Composer::Unreadable => Composer::Unreadable,
-    };
-    let last_error = r.last_error.map(|e| match e {
-        t01::TurnError::RateLimit => TurnError::RateLimit,
-        t01::TurnError::ProviderError => TurnError::ProviderError,
-    });
-    Reading { state, composer, last_error, why: r.why }
-}
-
-fn kind_from(k: t01::DialogKind) -> DialogKind {
-    match k {
-        t01::DialogKind::Question => DialogKind::Question,
-        t01::DialogKind::Permission => DialogKind::Permission,
-        t01::DialogKind::Trust => DialogKind::Trust,
-        t01::DialogKind::VendorNotice => DialogKind::VendorNotice,
-        t01::DialogKind::ProviderError => DialogKind::ProviderError,
-        t01::DialogKind::RateLimit => DialogKind::RateLimit,
-        t01::DialogKind::HeldMessage => DialogKind::HeldMessage,
-    }
-}
-
-fn description_from(d: t01::Description) -> Description {
-    Description {
-        id: d.id,
-        version: d.version,
-        clis: d.clis,
-        process_names: d.process_names,
-        native_channel: d.native_channel,
-        max_trigger: d.max_trigger,
-        working_hints: d.working_hints,
-        enter_pause_ms: d.enter_pause_ms,
-        queues_while_working: d.queues_while_working,
-        forbidden_starts: d.forbidden_starts,
-        has_compose: d.has_compose,
-        transcript_patterns: d.transcript_patterns,
-        features: d.features,
-    }
 }
 
 #[cfg(test)]

@@ -74,6 +74,12 @@ pub struct HostState {
     limits: StoreLimits,
 }
 
+impl Default for HostState {
+    fn default() -> HostState {
+        HostState::new()
+    }
+}
+
 impl HostState {
     pub fn new() -> HostState {
         HostState {

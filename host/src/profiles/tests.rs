@@ -50,50 +50,6 @@ fn pins(cli: &str, req: &str) -> BTreeMap<String, String> {
     BTreeMap::from([(cli.to_string(), req.to_string())])
 }
 
-fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
-fn host_to_kit(r: &Reading) -> profile_kit::types::Reading {
-    use profile_kit::types as k;
-    let kind = |d: DialogKind| match d {
-        DialogKind::Question => k::DialogKind::Question,
-        DialogKind::Permission => k::DialogKind::Permission,
-        DialogKind::Trust => k::DialogKind::Trust,
-        DialogKind::VendorNotice => k::DialogKind::VendorNotice,
-        DialogKind::ProviderError => k::DialogKind::ProviderError,
-        DialogKind::RateLimit => k::DialogKind::RateLimit,
-        DialogKind::HeldMessage => k::DialogKind::HeldMessage,
-    };
-    k::Reading {
-        state: match &r.state {
-            State::Idle => k::State::Idle,
-            State::Working(h) => k::State::Working(h.clone()),
-            State::Dialog(d) => k::State::Dialog(k::Dialog { kind: kind(d.kind), title: d.title.clone() }),
-            State::Starting => k::State::Starting,
-            State::Exited => k::State::Exited,
-            State::Unknown(w) => k::State::Unknown(w.clone()),
-        },
-        composer: match &r.composer {
-            Composer::Empty => k::Composer::Empty,
-            Composer::Holds(t) => k::Composer::Holds(t.clone()),
-            Composer::Unreadable => k::Composer::Unreadable,
-        },
-        last_error: r.last_error.map(|e| match e {
-            TurnError::RateLimit => k::TurnError::RateLimit,
-            TurnError::ProviderError => k::TurnError::ProviderError,
-        }),
-        why: r.why.clone(),
-    }
-}
-
 // ------------------------------------------------------------------ conformance
 
 #[test]
@@ -110,8 +66,8 @@ fn every_screen_fixture_reads_as_its_meta_says_through_the_built_components() {
             assert_eq!(p.source(), &Source::Bundled);
             p
         });
-        let r = p.classify(&kit_to_host(&f.screen)).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
-        if let Err(m) = fixtures::check(&f.expect, &host_to_kit(&r)) {
+        let r = p.classify(&f.screen.clone()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+        if let Err(m) = fixtures::check(&f.expect, &r) {
             failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
         }
         *per_cli.entry(f.cli.clone()).or_default() += 1;
@@ -144,7 +100,7 @@ fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
     let w = World::new();
     let mut codex = w.host.load("codex", &no_pins()).unwrap();
     let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
-    let s = kit_to_host(&f.screen);
+    let s = f.screen.clone();
     let id = "7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7";
     assert!(codex.shows_drop_read(&s, id, "read the drop file").unwrap());
     assert!(!codex.shows_drop_read(&s, "11111111-2222-4333-8444-555555555555", "read the drop file").unwrap());

@@ -31,18 +31,10 @@ fn status_of(s: AgentStatus) -> Status {
     }
 }
 
-/// The dialog kind as the reports spell it (`vendor notice`, `held-message`, …).
-pub fn dialog_word(kind: crate::profiles::DialogKind) -> &'static str {
-    use crate::profiles::DialogKind::*;
-    match kind {
-        Question => "question",
-        Permission => "permission",
-        Trust => "trust",
-        VendorNotice => "vendor notice",
-        ProviderError => "provider error",
-        RateLimit => "rate limit",
-        HeldMessage => "held-message",
-    }
+/// The dialog kind as the reports spell it (`vendor notice`, `held-message`, …): the
+/// vocabulary's one rendering, `DialogKind::label`.
+pub fn dialog_word(kind: &crate::profiles::DialogKind) -> &str {
+    kind.label()
 }
 
 impl Seat for SeatPane<'_> {
@@ -55,7 +47,7 @@ impl Seat for SeatPane<'_> {
         let seen = match reading.state {
             State::Idle => Seen::Idle,
             State::Working(h) => Seen::Working(h),
-            State::Dialog(d) => Seen::Dialog { kind: dialog_word(d.kind).to_string(), title: d.title },
+            State::Dialog(d) => Seen::Dialog { kind: dialog_word(&d.kind).to_string(), title: d.title },
             State::Starting => Seen::Starting,
             State::Exited => Seen::Exited,
             State::Unknown(w) => Seen::Unknown(w),

@@ -64,7 +64,7 @@ const DIALOGS: &[(&str, DialogKind)] = &[
 ];
 
 fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error, why: why.into() }
+    Reading::new(state, composer, last_error, why)
 }
 
 /// Reads one screen.

@@ -46,7 +46,7 @@ const DIALOGS: &[(&str, DialogKind)] = &[
 const PLACEHOLDER: &str = "Ask Codex to do anything";
 
 fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error, why: why.into() }
+    Reading::new(state, composer, last_error, why)
 }
 
 /// Reads one screen.

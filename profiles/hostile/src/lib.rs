@@ -87,7 +87,7 @@ pub fn classify(screen: &Screen) -> Reading {
 }
 
 fn unknown(why: String) -> Reading {
-    Reading { state: State::Unknown(why.clone()), composer: Composer::Unreadable, last_error: None, why }
+    Reading::new(State::Unknown(why.clone()), Composer::Unreadable, None, why)
 }
 
 /// Never true.

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::types::{Composer, Reading, Screen, State, TurnError};
+use crate::{Composer, Reading, Screen, State, TurnError};
 
 /// The repository's `tests/data/screens` directory.
 pub fn screens_dir() -> PathBuf {
@@ -289,12 +289,7 @@ mod tests {
     #[test]
     fn conformance_is_not_vacuous() {
         let all = all().unwrap();
-        let unknown = |_: &Screen| Reading {
-            state: State::Unknown("x".into()),
-            composer: Composer::Unreadable,
-            last_error: None,
-            why: String::new(),
-        };
+        let unknown = |_: &Screen| Reading::new(State::Unknown("x".into()), Composer::Unreadable, None, "");
         assert_eq!(conformance(&all, unknown).len(), all.len());
     }
 
@@ -325,14 +320,9 @@ mod tests {
             working_hint: None,
             last_turn_error: None,
         };
-        let ok = Reading { state: State::Idle, composer: Composer::Empty, last_error: None, why: String::new() };
+        let ok = Reading::new(State::Idle, Composer::Empty, None, "");
         assert!(check(&e, &ok).is_ok());
-        let bad = Reading {
-            state: State::Working("x".into()),
-            composer: Composer::Holds("a".into()),
-            last_error: Some(TurnError::RateLimit),
-            why: String::new(),
-        };
+        let bad = Reading::new(State::Working("x".into()), Composer::Holds("a".into()), Some(TurnError::RateLimit), "");
         let m = check(&e, &bad).unwrap_err();
         assert!(m.contains("state") && m.contains("composer") && m.contains("last turn error"), "{m}");
     }

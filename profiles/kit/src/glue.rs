@@ -5,7 +5,7 @@
 //! reads the same natively and as a component.
 
 use crate::bindings::team::profile::types as w;
-use crate::types as k;
+use profile_reading as k;
 
 /// The WIT screen as a native one.
 pub fn screen_in(s: w::Screen) -> k::Screen {
@@ -14,6 +14,8 @@ pub fn screen_in(s: w::Screen) -> k::Screen {
 
 fn kind_out(kd: k::DialogKind) -> w::DialogKind {
     match kd {
+        // 0.1's kinds are closed: a dialog the profile names itself is still a dialog.
+        k::DialogKind::Other(_) => w::DialogKind::Question,
         k::DialogKind::Question => w::DialogKind::Question,
         k::DialogKind::Permission => w::DialogKind::Permission,
         k::DialogKind::Trust => w::DialogKind::Trust,
@@ -29,7 +31,13 @@ pub fn reading_out(r: k::Reading) -> w::Reading {
     let state = match r.state {
         k::State::Idle => w::State::Idle,
         k::State::Working(h) => w::State::Working(h),
-        k::State::Dialog(d) => w::State::Dialog(w::Dialog { kind: kind_out(d.kind), title: d.title }),
+        k::State::Dialog(d) => {
+            let title = match &d.kind {
+                k::DialogKind::Other(name) => format!("{name}: {}", d.title),
+                _ => d.title,
+            };
+            w::State::Dialog(w::Dialog { kind: kind_out(d.kind), title })
+        }
         k::State::Starting => w::State::Starting,
         k::State::Exited => w::State::Exited,
         k::State::Unknown(why) => w::State::Unknown(why),
@@ -43,7 +51,12 @@ pub fn reading_out(r: k::Reading) -> w::Reading {
         k::TurnError::RateLimit => w::TurnError::RateLimit,
         k::TurnError::ProviderError => w::TurnError::ProviderError,
     });
-    w::Reading { state, composer, last_error, why: r.why }
+    // 0.1 has no field for a queued line: it rides at the end of `why` (feature `queued-line`).
+    let why = match &r.queued {
+        Some(q) => format!("{}{}{q}`", r.why, k::QUEUED_IN_WHY),
+        None => r.why,
+    };
+    w::Reading { state, composer, last_error, why }
 }
 
 /// The native description as the WIT one.
@@ -61,6 +74,12 @@ pub fn description_out(d: k::Description) -> w::Description {
         forbidden_starts: d.forbidden_starts,
         has_compose: d.has_compose,
         transcript_patterns: d.transcript_patterns,
-        features: d.features,
+        features: {
+            let mut f = d.features;
+            if !f.iter().any(|w| w == k::QUEUED_LINE_FEATURE) {
+                f.push(k::QUEUED_LINE_FEATURE.to_string());
+            }
+            f
+        },
     }
 }

@@ -1,9 +1,9 @@
 //! profile-kit: what every `team` vendor profile shares.
 //!
-//! - [`types`]: native mirrors of the `team:profile@0.1.0` WIT types, so profile logic is plain
-//!   Rust that compiles and is tested natively;
-//! - [`ansi`]: SGR parsing into styled cells (faint, reverse, colours), robust to colour runs
-//!   that split words;
+//! - the vocabulary, re-exported from `profile-reading` (the crate the host uses too):
+//!   [`Screen`], [`Reading`], [`State`], [`DialogKind`], [`Composer`], [`TurnError`],
+//!   [`Description`], and [`ansi`] (SGR into styled cells, the one stripper), so profile logic
+//!   is plain Rust that compiles and is tested natively;
 //! - [`view`]: a screen prepared for reading, with regions (bottom non-empty rows, after the last
 //!   rule, the composer box, a rounded box);
 //! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
@@ -13,16 +13,16 @@
 //!   and checks a reading against the fixture's `expect`, for native and component conformance;
 //! - [`export_profile!`]: the wasm glue, so a profile crate is only its logic.
 
-pub mod ansi;
 pub mod json;
 pub mod text;
-pub mod types;
 pub mod view;
+
+pub use profile_reading::ansi;
+pub use profile_reading::*;
 
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
 
-pub use types::*;
 pub use view::{Row, Tail, View};
 
 /// The generated `team:profile@0.1.0` bindings (guest side). Only for wasm32.
@@ -45,6 +45,8 @@ pub mod glue;
 /// `transcript_shows_drop_read` (free functions at its root, over the kit's native types) as
 /// the `team:profile/classifier@0.1.0` interface. Expands to nothing off wasm32.
 #[macro_export]
+// `crate::` is meant: the profile's free functions live in the crate that calls the macro.
+#[allow(clippy::crate_in_macro_def)]
 macro_rules! export_profile {
     () => {
         #[cfg(target_arch = "wasm32")]

@@ -18,7 +18,7 @@ use std::cell::OnceCell;
 
 use crate::ansi::{self, Cell, Style};
 use crate::text;
-use crate::types::Screen;
+use crate::Screen;
 
 /// One screen row.
 #[derive(Debug, Clone)]
@@ -151,13 +151,13 @@ impl RegionText {
     }
 
     /// The first entry of `table` whose phrase occurs, with the row it is in (table order wins).
-    pub fn first_of<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
-        table.iter().find_map(|&(p, v)| self.find(p).map(|row| (p, v, row)))
+    pub fn first_of<T: Clone>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|(p, v)| self.find(p).map(|row| (*p, v.clone(), row)))
     }
 
     /// As [`first_of`](Self::first_of), comparing ASCII letters without case.
-    pub fn first_of_ci<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
-        table.iter().find_map(|&(p, v)| self.find_ci(p).map(|row| (p, v, row)))
+    pub fn first_of_ci<T: Clone>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|(p, v)| self.find_ci(p).map(|row| (*p, v.clone(), row)))
     }
 }
 
