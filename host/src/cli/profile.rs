@@ -406,7 +406,7 @@ fn explain(
     let mut out = format!("{} {} ({}) reads {}:\n", d.id, d.version, profile.source(), screen_path.display());
     out.push_str(&labelled("state", &reading.state.to_string()));
     out.push_str(&labelled("composer", &reading.composer.to_string()));
-    if let Some(q) = &reading.queued {
+    for q in &reading.queued {
         out.push_str(&labelled("queued", &format!("\"{q}\"")));
     }
     out.push_str(&labelled("error", reading.last_error.map(|e| e.label()).unwrap_or("none")));

@@ -96,6 +96,29 @@ fn the_six_profiles_are_bundled_and_describe_themselves() {
 }
 
 #[test]
+fn a_queued_line_crosses_the_0_1_boundary_in_the_why_and_comes_out_as_the_field() {
+    let w = World::new();
+    let mut claude = w.host.load("claude-code", &no_pins()).unwrap();
+    assert!(claude.describe().features.iter().any(|f| f == profile_reading::QUEUED_LINE_FEATURE));
+    let f = fixtures::load(&fixtures::screens_dir().join("claude-code-2.1.295"), "working-queued").unwrap();
+    let r = claude.classify(&f.screen).unwrap();
+    assert_eq!(r.queued, ["also check the tests"]);
+    assert!(!r.why.contains("queued:"), "{}", r.why);
+    // A why that merely looks like the convention, from a component that does not declare the
+    // feature, is left alone.
+    let no_feature = v0_1::reading_from(
+        v0_1::team::profile::types::Reading {
+            state: v0_1::team::profile::types::State::Idle,
+            composer: v0_1::team::profile::types::Composer::Empty,
+            last_error: None,
+            why: "x; queued: `y`".into(),
+        },
+        &[],
+    );
+    assert!(no_feature.queued.is_empty() && no_feature.why == "x; queued: `y`");
+}
+
+#[test]
 fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
     let w = World::new();
     let mut codex = w.host.load("codex", &no_pins()).unwrap();

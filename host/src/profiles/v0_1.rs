@@ -3,7 +3,7 @@
 //!
 //! Invariant: a conversion copies every field 0.1 has; a field of the vocabulary 0.1 cannot
 //! carry takes its documented default — `drop_read` false (0.1 asks `shows-drop-read`
-//! separately), and `queued` from the end of `why` only for a component that declares the
+//! separately), and `queued` the one line at the end of `why` of a component that declares the
 //! `queued-line` feature (`profile_reading::QUEUED_LINE_FEATURE`), else none.
 
 use super::{Composer, Description, Dialog, DialogKind, Reading, Screen, State, TurnError};
@@ -53,7 +53,7 @@ pub fn reading_from(r: t::Reading, features: &[String]) -> Reading {
     } else {
         (r.why, None)
     };
-    Reading { state, composer, last_error, queued, drop_read: false, why }
+    Reading { state, composer, last_error, queued: queued.into_iter().collect(), drop_read: false, why }
 }
 
 fn kind_from(k: t::DialogKind) -> DialogKind {

@@ -144,7 +144,7 @@ fn kit_reading(r: &Value) -> profile_kit::Reading {
             Some("provider_error") => Some(k::TurnError::ProviderError),
             _ => None,
         },
-        queued: r["queued"].as_str().map(str::to_string),
+        queued: r["queued"].as_array().unwrap().iter().map(|q| q.as_str().unwrap().to_string()).collect(),
         drop_read: false,
         why: s(&r["why"]),
     }

@@ -11,7 +11,8 @@
 //! - `working_hint`, for an expected `working` state: text ⇒ the reading's hint equals it;
 //!   `null` ⇒ the phrase is not drawn, so the hint must not be `esc to interrupt`;
 //! - `last_turn_error`: absent or `null` ⇒ none; `rate_limit` and `err429` ⇒ rate-limit;
-//!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used).
+//!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used);
+//! - `queued`: the line (or lines) the screen shows queued, exactly; absent ⇒ none.
 //!
 //! `codex-cloud-*` directories belong to the compose issue and are skipped by [`all`].
 
@@ -42,6 +43,8 @@ pub struct Expect {
     pub working_hint: Option<Option<String>>,
     /// The normalised last-turn error, if any.
     pub last_turn_error: Option<TurnError>,
+    /// The lines the screen shows queued (none when the meta names none).
+    pub queued: Vec<String>,
 }
 
 /// One loaded fixture.
@@ -58,6 +61,9 @@ pub struct Fixture {
     pub expect: Expect,
     /// True when the meta marks the screen as made up from documented phrases.
     pub synthetic: bool,
+    /// The real capture this screen was derived from (`<dir>/<state>`: re-wrapped to a narrow
+    /// pane, or a capture of another tool re-framed), when it is not a capture itself.
+    pub derived_from: Option<String>,
     pub meta: Value,
     /// Corrections applied from `corrections.json`: `(field, reason)`.
     pub corrections: Vec<(String, String)>,
@@ -135,6 +141,12 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
         working_hint: opt_string(e.get("working_hint")),
         last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null))
             .map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
+        queued: match e.get("queued") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::String(q)) => vec![q.clone()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            Some(other) => return Err(format!("{}/{name}: queued is not text: {other}", dir.display())),
+        },
     };
     Ok(Fixture {
         dir: dir_name,
@@ -144,6 +156,7 @@ pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
         screen,
         expect,
         synthetic: meta.get("synthetic").and_then(Value::as_bool).unwrap_or(false),
+        derived_from: meta.get("derived_from").and_then(Value::as_str).map(str::to_string),
         meta,
         corrections,
     })
@@ -237,6 +250,9 @@ pub fn check(expect: &Expect, reading: &Reading) -> Result<(), String> {
             }
         }
     }
+    if expect.queued != reading.queued {
+        bad.push(format!("queued: expected {:?}, read {:?}", expect.queued, reading.queued));
+    }
     if expect.last_turn_error != reading.last_error {
         bad.push(format!("last turn error: expected {:?}, read {:?}", expect.last_turn_error, reading.last_error));
     }
@@ -319,6 +335,7 @@ mod tests {
             composer: Some(Some(String::new())),
             working_hint: None,
             last_turn_error: None,
+            queued: Vec::new(),
         };
         let ok = Reading::new(State::Idle, Composer::Empty, None, "");
         assert!(check(&e, &ok).is_ok());

@@ -51,8 +51,8 @@ pub fn reading_out(r: k::Reading) -> w::Reading {
         k::TurnError::RateLimit => w::TurnError::RateLimit,
         k::TurnError::ProviderError => w::TurnError::ProviderError,
     });
-    // 0.1 has no field for a queued line: it rides at the end of `why` (feature `queued-line`).
-    let why = match &r.queued {
+    // 0.1 has no field for queued lines: the newest rides at the end of `why` (feature `queued-line`).
+    let why = match r.queued.last() {
         Some(q) => format!("{}{}{q}`", r.why, k::QUEUED_IN_WHY),
         None => r.why,
     };

@@ -124,14 +124,47 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Several rows joined with `\n` so that a phrase is searched once over the region rather than
-/// once per row (each `str::contains` call sets up a searcher), mapped back to the row it is in.
+/// Several rows joined so that a phrase is searched once over the region rather than once per
+/// row (each `str::contains` call sets up a searcher), mapped back to the row it starts in.
+///
+/// The text is normalised: each row trimmed, every run of whitespace (U+00A0 included) one
+/// space, and the rows joined with one space; a phrase is normalised the same way before it is
+/// searched. So a phrase a narrow pane wrapped over two rows (`Would you like to run the` /
+/// `following command?`) is found as if it were on one.
 #[derive(Debug, Clone)]
 pub struct RegionText {
-    /// The rows' text, each followed by `\n`.
+    /// The rows' normalised text, joined with single spaces.
     pub text: String,
     /// `(byte offset where the row starts in text, row index)`, ascending.
     starts: Vec<(usize, usize)>,
+}
+
+/// `s` with every run of terminal whitespace turned into one ASCII space (ends kept), borrowed
+/// when it is already so.
+fn normalise(s: &str) -> Cow<'_, str> {
+    let mut prev_space = false;
+    let clean = s.chars().all(|c| {
+        let bad = text::is_space(c) && (c != ' ' || prev_space);
+        prev_space = text::is_space(c);
+        !bad
+    });
+    if clean {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut prev_space = false;
+    for c in s.chars() {
+        if text::is_space(c) {
+            if !prev_space {
+                out.push(' ');
+            }
+            prev_space = true;
+        } else {
+            out.push(c);
+            prev_space = false;
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl RegionText {
@@ -140,14 +173,14 @@ impl RegionText {
         self.starts[k.saturating_sub(1)].1
     }
 
-    /// The index of the first row containing `needle` (a phrase never spans rows here).
+    /// The index of the row where `needle` first occurs, whitespace and row breaks normalised.
     pub fn find(&self, needle: &str) -> Option<usize> {
-        self.text.find(needle).map(|b| self.row_at(b))
+        self.text.find(&*normalise(needle)).map(|b| self.row_at(b))
     }
 
     /// As [`find`](Self::find), comparing ASCII letters without case.
     pub fn find_ci(&self, needle: &str) -> Option<usize> {
-        text::find_ci(&self.text, needle).map(|b| self.row_at(b))
+        text::find_ci(&self.text, &normalise(needle)).map(|b| self.row_at(b))
     }
 
     /// The first entry of `table` whose phrase occurs, with the row it is in (table order wins).
@@ -236,14 +269,20 @@ impl<'a> View<'a> {
         s
     }
 
-    /// The rows at `indices` (ascending) joined for phrase search.
+    /// The rows at `indices` (ascending) joined for phrase search ([`RegionText`]).
     pub fn region(&self, indices: &[usize]) -> RegionText {
         let mut text = String::with_capacity(indices.len() * (self.cols + 1));
         let mut starts = Vec::with_capacity(indices.len());
         for &i in indices {
+            let row = text::trim(&self.rows[i].text);
+            if row.is_empty() {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
             starts.push((text.len(), i));
-            text.push_str(&self.rows[i].text);
-            text.push('\n');
+            text.push_str(&normalise(row));
         }
         RegionText { text, starts }
     }
@@ -365,6 +404,21 @@ mod tests {
         assert_eq!(r.find("alpha"), Some(0));
         assert_eq!(r.find("zeta"), None);
         assert_eq!(r.first_of(&[("nope", 1), ("beta", 2), ("alpha", 3)]), Some(("beta", 2, 2)));
+    }
+
+    #[test]
+    fn a_phrase_wrapped_over_rows_is_found_where_it_starts() {
+        let s =
+            screen(&["", "  Would you like to run the", "  following command?", "", "  Press enter to", "  confirm"]);
+        let v = View::new(&s);
+        let r = v.region(&v.bottom_nonempty(10));
+        assert_eq!(r.find("Would you like to run the following command?"), Some(1));
+        assert_eq!(r.find("Press enter to  confirm"), Some(4));
+        assert_eq!(r.find("the following"), Some(1));
+        assert_eq!(r.find_ci("RUN THE FOLLOWING"), Some(1));
+        // A trailing space in a phrase still asks for a word to follow.
+        assert_eq!(r.find("command? "), Some(2));
+        assert_eq!(r.find("confirm "), None);
     }
 
     #[test]

@@ -263,10 +263,11 @@ pub struct Reading {
     pub composer: Composer,
     /// The error the last turn ended in, when an idle screen shows one.
     pub last_error: Option<TurnError>,
-    /// A line the CLI shows it has queued to send when the current turn ends (Claude Code's
-    /// `❯ <line>` / `ctrl+x ctrl+s to send now`), unwrapped into one line; `None` when none is
-    /// shown. A queued line was taken by the CLI: it is not in the box any more.
-    pub queued: Option<String>,
+    /// The lines the CLI shows it has queued to send when the current turn ends, oldest first,
+    /// each unwrapped into one line (Claude Code's `❯ <line>` / `ctrl+x ctrl+s to send now`,
+    /// Codex's `• Queued follow-up inputs` / `↳ <line>`); empty when none is shown. A queued line
+    /// was taken by the CLI: it is not in the box any more.
+    pub queued: Vec<String>,
     /// The screen shows the probe's drop being read (not the trigger's echo, not a dialog
     /// asking to read it). False when no probe was given.
     pub drop_read: bool,
@@ -277,26 +278,28 @@ pub struct Reading {
 impl Reading {
     /// A reading with no queued line and no drop read.
     pub fn new(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-        Reading { state, composer, last_error, queued: None, drop_read: false, why: why.into() }
+        Reading { state, composer, last_error, queued: Vec::new(), drop_read: false, why: why.into() }
     }
 
-    /// True when the queued line the CLI shows is `line` (compared with whitespace squashed,
-    /// and allowing a CLI that cuts a long line short with `…`).
-    pub fn queued_is(&self, line: &str) -> bool {
-        let Some(q) = &self.queued else { return false };
+    /// True when one of the queued lines the CLI shows is `line` (compared with whitespace
+    /// squashed, and allowing a CLI that cuts a long line short with `…`).
+    pub fn queued_holds(&self, line: &str) -> bool {
         let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        let (q, line) = (squash(q), squash(line));
-        if q.is_empty() {
-            return false;
-        }
-        q == line || q.strip_suffix('…').map(|p| !p.is_empty() && line.starts_with(p.trim_end())).unwrap_or(false)
+        let line = squash(line);
+        self.queued.iter().map(|q| squash(q)).any(|q| {
+            !q.is_empty()
+                && (q == line
+                    || q.strip_suffix('…')
+                        .map(|p| !p.trim_end().is_empty() && line.starts_with(p.trim_end()))
+                        .unwrap_or(false))
+        })
     }
 }
 
-/// `team:profile@0.1.0` (frozen) has no field for a queued line. A 0.1 component whose
-/// description lists this feature word carries it at the end of `why`, as
+/// `team:profile@0.1.0` (frozen) has no field for queued lines. A 0.1 component whose
+/// description lists this feature word carries the newest one at the end of `why`, as
 /// `<why>; queued: `<line>`` ([`QUEUED_IN_WHY`]); the host reads it back with
-/// [`split_queued_why`]. 0.2 has the field (`reading.queued`).
+/// [`split_queued_why`]. 0.2 has the field (`reading.queued`, every line).
 pub const QUEUED_LINE_FEATURE: &str = "queued-line";
 
 /// The marker before a queued line at the end of a 0.1 `why` (see [`QUEUED_LINE_FEATURE`]).
@@ -397,13 +400,13 @@ mod tests {
     #[test]
     fn a_queued_line_is_compared_squashed_and_may_be_cut() {
         let mut r = Reading::new(State::Idle, Composer::Empty, None, "");
-        assert!(!r.queued_is("x"));
-        r.queued = Some("Please read  the team message at a/b".into());
-        assert!(r.queued_is("Please read the team message at a/b"));
-        assert!(!r.queued_is("Please read the team message at a/c"));
-        r.queued = Some("Please read the team…".into());
-        assert!(r.queued_is("Please read the team message at a/b"));
-        r.queued = Some("…".into());
-        assert!(!r.queued_is("anything"));
+        assert!(!r.queued_holds("x"));
+        r.queued = vec!["also check the tests".into(), "Please read  the team message at a/b".into()];
+        assert!(r.queued_holds("Please read the team message at a/b"));
+        assert!(!r.queued_holds("Please read the team message at a/c"));
+        r.queued = vec!["Please read the team…".into()];
+        assert!(r.queued_holds("Please read the team message at a/b"));
+        r.queued = vec!["…".into()];
+        assert!(!r.queued_holds("anything"));
     }
 }
