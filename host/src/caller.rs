@@ -1,35 +1,40 @@
-//! Who is running this command: the owner, a seat found from its own pane, an unplaced
-//! caller (an agent outside the multiplexer, or a herdr pane no seat holds), or nobody at a
-//! terminal at all (refused before anything else).
+//! Who is running this command (DESIGN §4): a seat found from its own pane, the owner at a
+//! terminal, an unplaced caller (an agent outside the multiplexer, a pane no seat holds, a
+//! claimed pane), a caller a sandbox or a shared agent daemon hides, or nobody at a terminal.
 //!
 //! Invariant: the caller is found, never claimed. No flag and no environment variable names
-//! an identity: `TMUX_PANE` / `HERDR_PANE_ID` only say which pane to look at, and the seat is
-//! read from the multiplexer's mark on that pane (tmux `@team-seat`) or from the registry
-//! record holding that pane (herdr). The process ancestry is read from `/proc`.
+//! an identity. The pane is the one of the team's own session whose shell is among this
+//! process's ancestors (read from `/proc`); the environment only says whether to look and
+//! which pane to try first. A terminal is asked for only where the caller would be the owner:
+//! an agent's own shell tool runs commands with no terminal, and its pane still vouches for it.
 //!
-//! Agent CLIs recognised in the ancestry (by `/proc/<pid>/comm`, or for a `node`/`bun`/
-//! `deno`/`python` wrapper by its script's basename): see [`AGENT_NAMES`] and
-//! [`agent_in_cmdline`]; docs/registry.md lists them.
+//! Vendor facts come from the profiles' descriptions ([`Vendors`]): the process names that
+//! mark an agent CLI among the ancestors, and the ancestors a profile says break identity
+//! (a daemon that runs several sessions' commands under one window's ancestry).
 
 use std::path::Path;
 
-use crate::mux::Mux;
-
+use crate::mux::procfs::Ancestor;
+use crate::mux::{Mux, MuxError, PaneRef};
+use crate::profiles::Description;
 use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;
-
-/// Process names (comm, or a wrapper's script basename) of the agent CLIs `team` knows.
-pub const AGENT_NAMES: &[&str] =
-    &["claude", "codex", "cursor-agent", "cursor", "agy", "antigravity", "grok", "grok-build", "gemini", "opencode"];
 
 /// Interpreters whose script argument names the program (herdr reads them the same way).
 const WRAPPERS: &[&str] = &["node", "nodejs", "bun", "deno", "python", "python3"];
 
+/// File names that name no program by themselves: the folder above them does.
+const GENERIC_SCRIPTS: &[&str] = &["index", "main", "cli", "dist", "bin", "lib", "src", "build", ".bin"];
+
+/// The feature word a profile declares an identity-breaking ancestor with, in `team:profile`
+/// 0.1's additive `features`: `unverifiable-ancestor=<program words>|<repair>`.
+pub const UNVERIFIABLE_FEATURE: &str = "unverifiable-ancestor=";
+
 /// The caller of this run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Caller {
-    /// A person at a terminal outside any multiplexer pane that is a seat, with no agent CLI
-    /// among this process's ancestors.
+    /// A person at a terminal outside any pane that is a seat, with no agent CLI among this
+    /// process's ancestors.
     Owner,
     /// A seat, found from its own pane.
     Seat {
@@ -40,10 +45,13 @@ pub enum Caller {
         /// The pane it was found from (`%3`, `w1:p2`).
         pane: String,
     },
-    /// A terminal that is neither the owner nor a seat; `why` completes
-    /// `unplaced (<why>)`.
+    /// A terminal that is neither the owner nor a seat; `why` completes `unplaced (<why>)`.
     Unplaced { why: String },
-    /// No terminal on stdin, stdout, stderr, nor `/dev/tty`.
+    /// Something between this process and its pane makes the pane unable to vouch for it: a
+    /// sandbox that hides the ancestry or the multiplexer, or an ancestor a profile names as
+    /// running several sessions' commands. Refused with `why` and the way out.
+    Blocked { why: String, repair: Option<String> },
+    /// No terminal and no verified pane.
     NoTerminal,
 }
 
@@ -55,6 +63,7 @@ impl Caller {
             Caller::Owner => "the owner".into(),
             Caller::Seat { team, seat, .. } => format!("seat {seat} of {team}"),
             Caller::Unplaced { why } => format!("unplaced ({why})"),
+            Caller::Blocked { why, .. } => format!("a caller whose pane cannot vouch for it ({why})"),
             Caller::NoTerminal => "a run with no terminal".into(),
         }
     }
@@ -65,7 +74,7 @@ impl Caller {
             Caller::Owner => "owner".into(),
             Caller::Seat { seat, .. } => seat.clone(),
             Caller::Unplaced { .. } => "unplaced".into(),
-            Caller::NoTerminal => "none".into(),
+            Caller::Blocked { .. } | Caller::NoTerminal => "none".into(),
         }
     }
 }
@@ -80,22 +89,67 @@ pub fn has_terminal() -> bool {
     std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").is_ok()
 }
 
-/// Reads `(comm, ppid)` of a process from `/proc/<pid>/stat` (the comm may hold spaces and
-/// parentheses: the fields after it start after the last `)`).
-fn stat(pid: i32) -> Option<(String, i32)> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let open = s.find('(')?;
-    let close = s.rfind(')')?;
-    let comm = s.get(open + 1..close)?.to_string();
-    let mut rest = s.get(close + 1..)?.split_whitespace();
-    let _state = rest.next()?;
-    let ppid = rest.next()?.parse().ok()?;
-    Some((comm, ppid))
+/// What the installed profiles say about recognising their CLIs among a caller's ancestors.
+#[derive(Debug, Clone, Default)]
+pub struct Vendors {
+    /// (profile id, process names its CLI runs as).
+    agents: Vec<(String, Vec<String>)>,
+    /// Ancestors that break identity: (profile id, program words, repair).
+    unverifiable: Vec<(String, Vec<String>, String)>,
 }
 
-fn program_name(s: &str) -> String {
+impl Vendors {
+    /// From the installed profiles' descriptions.
+    pub fn from_descriptions<'a>(ds: impl IntoIterator<Item = &'a Description>) -> Vendors {
+        let mut v = Vendors::default();
+        for d in ds {
+            v.agents.push((d.id.clone(), d.process_names.clone()));
+            for f in &d.features {
+                if let Some((words, repair)) = f.strip_prefix(UNVERIFIABLE_FEATURE).and_then(|r| r.split_once('|')) {
+                    let words: Vec<String> = words.split_whitespace().map(String::from).collect();
+                    if !words.is_empty() {
+                        v.unverifiable.push((d.id.clone(), words, repair.trim().to_string()));
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// The process name an ancestor is known by, when it is an agent CLI's.
+    fn agent_of(&self, a: &Ancestor) -> Option<String> {
+        let names = program_words(a);
+        let first = names.first().map(String::as_str).unwrap_or("");
+        self.agents
+            .iter()
+            .flat_map(|(_, ps)| ps.iter())
+            .find(|p| is_program(first, p) || is_program(&a.comm, p))
+            .cloned()
+    }
+
+    /// The identity-breaking pattern an ancestor matches: (profile id, the words, the repair).
+    fn unverifiable_of(&self, a: &Ancestor) -> Option<&(String, Vec<String>, String)> {
+        let words = program_words(a);
+        self.unverifiable.iter().find(|(_, pat, _)| {
+            words.len() >= pat.len()
+                && is_program(&words[0], &pat[0])
+                && words[1..pat.len()].iter().zip(&pat[1..]).all(|(w, p)| w == p)
+        })
+    }
+}
+
+/// `name` is the program `p`: the same name, or `p` built for a target (`codex-x86_64-…`,
+/// whose comm the kernel cuts at 15 bytes).
+fn is_program(name: &str, p: &str) -> bool {
+    name == p
+        || name.strip_prefix(p).and_then(|r| r.strip_prefix('-')).is_some_and(|t| {
+            ["x86_64", "aarch64", "arm64", "armv7", "i686", "riscv64"].iter().any(|arch| t.starts_with(arch))
+        })
+}
+
+fn base_name(s: &str) -> String {
     let base = Path::new(s).file_name().map(|b| b.to_string_lossy().into_owned()).unwrap_or_default();
-    for ext in [".js", ".mjs", ".cjs", ".py"] {
+    for ext in [".js", ".mjs", ".cjs", ".py", ".exe"] {
         if let Some(b) = base.strip_suffix(ext) {
             return b.to_string();
         }
@@ -103,183 +157,162 @@ fn program_name(s: &str) -> String {
     base
 }
 
-/// The agent a process name denotes: an exact name, or `codex-<target>` (the native binary
-/// the codex wrapper starts; comm is cut at 15 bytes).
-fn agent_name(name: &str) -> Option<&'static str> {
-    if let Some(a) = AGENT_NAMES.iter().find(|a| **a == name) {
-        return Some(a);
+/// The program an ancestor runs and its arguments: argv[0]'s base name, or for an interpreter
+/// running a script the script's name (a generic `dist/index.js` is named by its package
+/// folder), then the remaining arguments.
+fn program_words(a: &Ancestor) -> Vec<String> {
+    let Some(argv0) = a.argv.first() else { return vec![a.comm.clone()] };
+    let prog = base_name(argv0);
+    let is_wrapper = WRAPPERS.iter().any(|w| prog == *w) || prog.starts_with("python3.");
+    if !is_wrapper {
+        return std::iter::once(prog).chain(a.argv[1..].iter().cloned()).collect();
     }
-    if name.starts_with("codex-") {
-        return Some("codex");
-    }
-    None
+    let Some(i) = a.argv.iter().skip(1).position(|x| !x.starts_with('-')).map(|i| i + 1) else {
+        return vec![prog];
+    };
+    let path = Path::new(&a.argv[i]);
+    let named = path
+        .ancestors()
+        .filter_map(|p| p.file_name())
+        .map(|n| base_name(&n.to_string_lossy()))
+        .find(|n| !GENERIC_SCRIPTS.contains(&n.as_str()))
+        .unwrap_or_else(|| base_name(&a.argv[i]));
+    std::iter::once(named).chain(a.argv[i + 1..].iter().cloned()).collect()
 }
 
-/// The agent a wrapper's command line runs: its first non-option argument's basename, or a
-/// vibe-kit grok-cli path (`…/grok-cli/dist/index.js`, `…/.bin/grok`).
-pub fn agent_in_cmdline(argv: &[String]) -> Option<&'static str> {
-    let script = argv.iter().skip(1).find(|a| !a.starts_with('-'))?;
-    if script.contains("grok-cli/dist/") {
-        return Some("grok");
-    }
-    agent_name(&program_name(script))
+/// What `find` gathered: the facts the caller is judged from (recorded in tests).
+#[derive(Debug, Clone)]
+pub struct Facts {
+    /// A terminal on stdin, stdout, stderr or `/dev/tty`.
+    pub terminal: bool,
+    /// This process and its ancestors, itself first.
+    pub ancestry: Vec<Ancestor>,
+    /// The pane of a team session whose shell is among the ancestors (the multiplexer's answer).
+    pub pane: Result<Option<PaneRef>, MuxError>,
+    /// `herdr` or `tmux`.
+    pub mux: &'static str,
 }
 
-/// The first agent CLI among the ancestors of `pid` (exclusive), walking ppid up to 1.
-pub fn agent_ancestor(pid: i32) -> Option<String> {
-    let mut cur = stat(pid)?.1;
-    for _ in 0..256 {
-        if cur <= 1 {
-            return None;
-        }
-        let (comm, ppid) = stat(cur)?;
-        if let Some(a) = agent_name(&comm) {
-            return Some(a.to_string());
-        }
-        if WRAPPERS.iter().any(|w| comm == *w || comm.starts_with("python3.")) {
-            let raw = std::fs::read(format!("/proc/{cur}/cmdline")).unwrap_or_default();
-            let argv: Vec<String> = raw
-                .split(|b| *b == 0)
-                .filter(|a| !a.is_empty())
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect();
-            if let Some(a) = agent_in_cmdline(&argv) {
-                return Some(a.to_string());
+/// Finds the caller of this process. `file` is the team file of the cwd (if any); the pane is
+/// looked for in its session and in the sessions of the registry's teams.
+pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vendors) -> Caller {
+    let ancestry = crate::mux::procfs::ancestry();
+    let pids: Vec<u32> = ancestry.iter().map(|a| a.pid).collect();
+    let mut sessions: Vec<String> = file.map(|l| l.file.session.clone()).into_iter().collect();
+    for t in reg.teams.teams.values() {
+        if let Some(s) = &t.session {
+            if !sessions.contains(s) {
+                sessions.push(s.clone());
             }
         }
-        cur = ppid;
     }
-    None
-}
-
-/// Why a pane the environment names is not this caller's: it does not run inside it (a
-/// claimed identity), or the multiplexer could not be asked.
-fn claimed(e: &crate::mux::MuxError) -> String {
-    match e {
-        crate::mux::MuxError::Unverified(s) => format!("a claimed identity: {s}"),
-        other => format!("its pane could not be verified: {other}"),
-    }
-}
-
-/// Finds the caller of this process. `file` is the team file of the cwd (if any).
-pub fn find(reg: &Registry, file: Option<&Loaded>) -> Caller {
-    if !has_terminal() {
-        return Caller::NoTerminal;
-    }
-    let me = std::process::id() as i32;
-    // herdr: the seat whose record holds this pane; none → unplaced.
-    if let Some(named) = std::env::var("HERDR_PANE_ID").ok().filter(|v| !v.is_empty()) {
-        // The variable only names a pane: it is believed when this process descends from
-        // that pane's shell (the multiplexer port's check); otherwise it is a claimed identity.
-        let pane = match crate::mux::herdr::Herdr::from_env().pane_of_caller() {
-            Ok(Some(p)) => p.id,
-            Ok(None) => named,
-            Err(e) => return Caller::Unplaced { why: claimed(&e) },
-        };
-        let holders: Vec<&AgentRecord> =
-            reg.agents.iter().filter(|a| a.pane.as_deref() == Some(pane.as_str())).collect();
-        return match holders.as_slice() {
-            [a] => Caller::Seat { team: a.team.clone(), seat: a.seat.clone(), agent: Some((*a).clone()), pane },
-            [] => Caller::Unplaced { why: format!("its herdr pane {pane} holds no seat") },
-            _ => Caller::Unplaced { why: format!("its herdr pane {pane} is recorded for more than one seat") },
-        };
-    }
-    // tmux: the seat the pane is marked for; an unmarked pane is a terminal like any other.
-    if std::env::var("TMUX_PANE").is_ok_and(|v| !v.is_empty()) {
-        // Believed only when this process descends from the named pane's shell; the seat is
-        // the pane's `@team-seat` mark, read by the same call.
-        let (pane, mark) = match crate::mux::tmux::Tmux::from_env().pane_of_caller() {
-            Ok(Some(p)) => (p.id, (!p.seat.is_empty()).then_some(p.seat)),
-            Ok(None) => (String::new(), None),
-            Err(e) => return Caller::Unplaced { why: claimed(&e) },
-        };
-        if let Some(mark) = mark {
-            let (seat, team) = match mark.split_once('@') {
-                Some((s, t)) => (s.to_string(), Some(t.to_string())),
-                None => (mark.clone(), None),
-            };
-            let team = team.or_else(|| file.map(|l| l.file.team.clone()));
-            return match team {
-                Some(team) => {
-                    let agent = reg.agent_for(&team, &seat).cloned();
-                    Caller::Seat { team, seat, agent, pane }
-                }
-                None => Caller::Unplaced {
-                    why: format!("its tmux pane {pane} is marked {mark}, and no team file names the team"),
-                },
-            };
+    let mut pane = Ok(None);
+    for s in &sessions {
+        pane = mux.pane_of_caller(s, &pids);
+        if !matches!(pane, Ok(None)) {
+            break;
         }
     }
-    match agent_ancestor(me) {
-        Some(agent) => Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside herdr") },
+    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name() }, vendors, reg, file)
+}
+
+/// The caller the facts make (DESIGN §4, in its order).
+pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loaded>) -> Caller {
+    // An ancestor that runs several sessions' commands under one window: no pane vouches.
+    if let Some((a, (id, words, repair))) =
+        facts.ancestry.iter().skip(1).find_map(|a| vendors.unverifiable_of(a).map(|u| (a, u)))
+    {
+        return Caller::Blocked {
+            why: format!(
+                "this call runs under `{}` (pid {}), which the {id} profile says runs the commands of more than one session under the window that started it, so no pane can vouch for it",
+                words.join(" "),
+                a.pid
+            ),
+            repair: Some(repair.clone()),
+        };
+    }
+    match &facts.pane {
+        Ok(Some(p)) => {
+            if let Some(c) = seat_of_pane(p, facts.mux, reg, file) {
+                return c;
+            }
+        }
+        Ok(None) => {}
+        Err(MuxError::Sandboxed(why)) => {
+            return Caller::Blocked {
+                why: format!("a sandbox is in the way: {why}"),
+                repair: Some(
+                    "run `team send` outside the agent's sandbox (docs/agents.md shows how for each agent)".into(),
+                ),
+            }
+        }
+        Err(MuxError::Unverified(s)) => return Caller::Unplaced { why: format!("a claimed identity: {s}") },
+        Err(e) => return Caller::Unplaced { why: format!("its pane could not be verified: {e}") },
+    }
+    if !facts.terminal {
+        return Caller::NoTerminal;
+    }
+    match facts.ancestry.iter().skip(1).find_map(|a| vendors.agent_of(a)) {
+        Some(agent) => Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside {}", facts.mux) },
         None => Caller::Owner,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn argv(a: &[&str]) -> Vec<String> {
-        a.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn wrapped_agents_are_read_from_their_script() {
-        assert_eq!(agent_in_cmdline(&argv(&["node", "/usr/lib/node_modules/.bin/grok"])), Some("grok"));
-        assert_eq!(agent_in_cmdline(&argv(&["node", "/x/@vibe-kit/grok-cli/dist/index.js"])), Some("grok"));
-        assert_eq!(agent_in_cmdline(&argv(&["node", "--no-warnings", "/x/bin/codex.js"])), Some("codex"));
-        assert_eq!(agent_in_cmdline(&argv(&["python3", "/x/bin/codex"])), Some("codex"));
-        assert_eq!(agent_in_cmdline(&argv(&["node", "/x/server.js"])), None);
-        assert_eq!(agent_in_cmdline(&argv(&["node"])), None);
-    }
-
-    #[test]
-    fn process_names() {
-        assert_eq!(agent_name("claude"), Some("claude"));
-        assert_eq!(agent_name("codex-x86_64-un"), Some("codex"));
-        assert_eq!(agent_name("cursor-agent"), Some("cursor-agent"));
-        assert_eq!(agent_name("bash"), None);
-        assert_eq!(agent_name("claudette"), None);
-    }
-
-    #[test]
-    fn stat_parses_a_comm_with_spaces_and_parens() {
-        let (comm, ppid) = stat(std::process::id() as i32).unwrap();
-        assert!(!comm.is_empty());
-        assert!(ppid >= 0);
-    }
-
-    /// A real process named `claude` (a copy of `sleep` under that name) as this test's
-    /// child's parent: the walk finds it.
-    #[test]
-    fn an_agent_ancestor_is_found_in_proc() {
-        let d = tempfile::tempdir().unwrap();
-        let sh = d.path().join("claude");
-        std::fs::copy("/bin/sh", &sh).unwrap();
-        // `claude -c 'sleep 5'`: a shell named claude whose child is sleep
-        let mut child = std::process::Command::new(&sh).arg("-c").arg("sleep 5; true").spawn().unwrap();
-        let mut found = None;
-        for _ in 0..100 {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            let kids = std::fs::read_to_string(format!("/proc/{}/task/{}/children", child.id(), child.id()))
-                .unwrap_or_default();
-            if let Some(k) = kids.split_whitespace().next() {
-                found = agent_ancestor(k.parse().unwrap());
-                break;
-            }
+/// The seat a verified pane holds: the registry's record of that pane, else the pane's mark
+/// (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent name. `None`: an unmarked tmux pane,
+/// which is a terminal like any other.
+fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -> Option<Caller> {
+    let holders: Vec<&AgentRecord> = reg
+        .agents
+        .iter()
+        .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && a.session.as_deref().is_none_or(|s| s == p.session))
+        .collect();
+    match holders.as_slice() {
+        [a] => {
+            return Some(Caller::Seat {
+                team: a.team.clone(),
+                seat: a.seat.clone(),
+                agent: Some((*a).clone()),
+                pane: p.id.clone(),
+            })
         }
-        let _ = child.kill();
-        let _ = child.wait();
-        assert_eq!(found.as_deref(), Some("claude"));
+        [_, _, ..] => {
+            return Some(Caller::Unplaced {
+                why: format!("its {mux} pane {} is recorded for more than one seat", p.id),
+            })
+        }
+        [] => {}
     }
+    if p.seat.is_empty() {
+        return (mux == "herdr").then(|| Caller::Unplaced { why: format!("its herdr pane {} holds no seat", p.id) });
+    }
+    let (seat, team) = match p.seat.split_once('@') {
+        Some((s, t)) => (s.to_string(), Some(t.to_string())),
+        None => (p.seat.clone(), None),
+    };
+    let team = team.or_else(|| team_of_session(&p.session, reg, file));
+    Some(match team {
+        Some(team) => {
+            let agent = reg.agent_for(&team, &seat).cloned();
+            Caller::Seat { team, seat, agent, pane: p.id.clone() }
+        }
+        None => Caller::Unplaced {
+            why: format!("its {mux} pane {} is marked {}, and no team file names the team", p.id, p.seat),
+        },
+    })
+}
 
-    #[test]
-    fn callers_are_described_for_refusals() {
-        assert_eq!(Caller::Owner.describe(), "the owner");
-        assert_eq!(
-            Caller::Unplaced { why: "it is run by an agent (claude) outside herdr".into() }.describe(),
-            "unplaced (it is run by an agent (claude) outside herdr)"
-        );
+/// The team whose session `session` is: the cwd's file's, else the one registry team with it.
+fn team_of_session(session: &str, reg: &Registry, file: Option<&Loaded>) -> Option<String> {
+    if let Some(l) = file.filter(|l| l.file.session == session) {
+        return Some(l.file.team.clone());
+    }
+    let mut teams = reg.teams.teams.iter().filter(|(_, t)| t.session.as_deref() == Some(session));
+    match (teams.next(), teams.next()) {
+        (Some((name, _)), None) => Some(name.clone()),
+        _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -116,7 +116,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), crate::clock::new_id()));
+    // A random name, never a message id: a temp file must not advance the (test-seeded) id
+    // sequence, or which ids a run prints would depend on whether a cache was warm.
+    let tmp = dir.join(format!(".{name}.tmp.{}.{}", std::process::id(), uuid::Uuid::new_v4().simple()));
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)

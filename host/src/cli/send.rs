@@ -408,10 +408,6 @@ fn log(
 
 pub fn run(a: Args) -> i32 {
     let json = a.json;
-    // a run with no terminal is refused before anything else
-    if !caller::has_terminal() {
-        return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL));
-    }
     let ask = match ask(&a) {
         Ok(x) => x,
         Err(e) => return super::report_error("send", json, &e),
@@ -420,9 +416,19 @@ pub fn run(a: Args) -> i32 {
         Ok(l) => l,
         Err(e) => return super::report_error("send", json, &e),
     };
-    let caller = caller::find(&reg, file.as_ref());
-    if caller == Caller::NoTerminal {
-        return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL));
+    let caller = find_caller(&reg, file.as_ref());
+    // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
+    // `--list` is no exception (spec "Who may send to whom").
+    match &caller {
+        Caller::NoTerminal => return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL)),
+        Caller::Blocked { why, repair } => {
+            let mut e = TeamError::refused(format!("{why}; nothing was sent"));
+            if let Some(r) = repair {
+                e = e.with_repair(r.clone());
+            }
+            return super::report_error("send", json, &e);
+        }
+        _ => {}
     }
     let caller_root = file.as_ref().map(|l| l.root.clone());
     let res = match &ask {
@@ -449,6 +455,18 @@ pub fn run(a: Args) -> i32 {
             super::report_error("send", json, &e)
         }
     }
+}
+
+/// The caller, found through the multiplexer the team file (or the environment) chooses and
+/// the installed profiles' facts about their CLIs.
+fn find_caller(reg: &Registry, file: Option<&Loaded>) -> Caller {
+    let mux = crate::mux::choose(file.and_then(|l| l.file.multiplexer.as_deref()));
+    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
+    let vendors = match crate::profiles::ProfileHost::new() {
+        Ok(host) => caller::Vendors::from_descriptions(&host.descriptions(&pins)),
+        Err(_) => caller::Vendors::default(),
+    };
+    caller::find(reg, file, mux.as_ref(), &vendors)
 }
 
 type RunResult = Result<Out, (TeamError, bool)>;

@@ -325,43 +325,75 @@ impl Mux for Herdr {
             .unwrap_or_default())
     }
 
-    fn pane_of_caller(&self) -> Result<Option<PaneRef>, MuxError> {
-        let Some(id) = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty()) else {
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
+        let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
+        let in_herdr = ["HERDR_SESSION", "HERDR_SOCKET_PATH"].iter().any(|k| std::env::var_os(k).is_some());
+        if named.is_none() && !in_herdr {
             return Ok(None);
-        };
-        let session = std::env::var("HERDR_SESSION").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "default".into());
-        self.verify_caller(&session, &id, procfs::descends_from)
+        }
+        self.find_caller(session, named.as_deref(), ancestry, &procfs::visible)
     }
 }
 
 impl Herdr {
-    /// The caller check behind `pane_of_caller`: the pane's shell pid from `pane process-info`,
-    /// believed only when `descends(shell_pid)`; the seat is the pane's agent name ("" if none).
-    pub fn verify_caller(
+    /// The caller search behind `pane_of_caller`: the pane `named` (`HERDR_PANE_ID`) first, then
+    /// every pane of `session`, each by its shell pid from `pane process-info`; the one whose
+    /// shell is in `ancestry` is the caller's, its seat the pane's agent name ("" if none).
+    pub fn find_caller(
         &self,
         session: &str,
-        id: &str,
-        descends: fn(u32) -> bool,
+        named: Option<&str>,
+        ancestry: &[u32],
+        visible: &dyn Fn(u32) -> bool,
     ) -> Result<Option<PaneRef>, MuxError> {
-        let info = match self.process_info(session, id, "") {
-            Ok(i) => i,
-            Err(MuxError::NoSeat(_)) => {
-                return Err(MuxError::Unverified(format!(
-                    "HERDR_PANE_ID names pane {id}, which herdr session \"{session}\" does not have"
-                )))
+        let shell_of = |id: &str| -> Result<Option<Option<u32>>, MuxError> {
+            match self.process_info(session, id, "") {
+                Ok(info) => Ok(Some(info.get("shell_pid").and_then(Value::as_u64).map(|p| p as u32))),
+                Err(MuxError::NoSeat(_)) => Ok(None),
+                Err(e) => Err(e),
             }
-            Err(e) => return Err(e),
         };
-        let shell = info.get("shell_pid").and_then(Value::as_u64).map(|p| p as u32);
-        match shell {
-            Some(p) if descends(p) => {}
-            _ => {
-                return Err(MuxError::Unverified(format!(
-                    "HERDR_PANE_ID names pane {id}, but this process does not run inside it (it does not descend from that pane's shell{})",
-                    shell.map(|p| format!(", pid {p}")).unwrap_or_default()
-                )))
+        let unreachable = |e: &MuxError| {
+            matches!(e, MuxError::ServerStopped(_) | MuxError::NoSession(_) | MuxError::ProgramMissing(_))
+        };
+        let mut named_shell = None;
+        if let Some(id) = named {
+            match shell_of(id) {
+                Ok(Some(shell)) if shell.is_some_and(|p| ancestry.contains(&p)) => {
+                    return self.caller_pane(session, id, shell).map(Some)
+                }
+                Ok(Some(shell)) => named_shell = Some((id, shell)),
+                Ok(None) => {}
+                // The environment says this is a herdr pane and herdr cannot be asked: unverified.
+                Err(e) => return Err(e),
             }
         }
+        let ctx = Ctx { seat: String::new(), pane: String::new() };
+        let list = match self.call(session, &["pane", "list"], &ctx) {
+            Ok(out) => parse_json(&out, "pane list")?,
+            Err(e) if unreachable(&e) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let ids: Vec<&str> = list
+            .pointer("/result/panes")
+            .and_then(Value::as_array)
+            .map(|panes| panes.iter().filter_map(|p| p.get("pane_id").and_then(Value::as_str)).collect())
+            .unwrap_or_default();
+        for id in ids.into_iter().filter(|id| Some(*id) != named) {
+            if let Some(shell) = shell_of(id)? {
+                if shell.is_some_and(|p| ancestry.contains(&p)) {
+                    return self.caller_pane(session, id, shell).map(Some);
+                }
+            }
+        }
+        match named_shell {
+            Some((id, shell)) => Err(super::not_inside("HERDR_PANE_ID", id, session, shell, visible)),
+            None => Ok(None),
+        }
+    }
+
+    /// The caller's pane `id`, with the agent name herdr gives it as its seat ("" if none).
+    fn caller_pane(&self, session: &str, id: &str, shell: Option<u32>) -> Result<PaneRef, MuxError> {
         let ctx = Ctx { seat: String::new(), pane: id.into() };
         let seat = match self.call(session, &["agent", "get", id], &ctx) {
             Ok(out) => parse_json(&out, "agent get")?
@@ -372,7 +404,7 @@ impl Herdr {
             Err(MuxError::NoSeat(_)) => String::new(),
             Err(e) => return Err(e),
         };
-        Ok(Some(PaneRef { id: id.into(), session: session.into(), seat, shell_pid: shell }))
+        Ok(PaneRef { id: id.into(), session: session.into(), seat, shell_pid: shell })
     }
 }
 

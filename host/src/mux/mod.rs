@@ -11,12 +11,11 @@
 //! - typing is literal: `type_text` never presses Enter, and `press_enter` presses nothing else;
 //! - every failure is a [`MuxError`] whose sentence names what is missing (the program, the
 //!   server, the session, the seat), never a bare exit status;
-//! - a pane named by `HERDR_PANE_ID` / `TMUX_PANE` is believed only when this process descends
-//!   from that pane's shell ([`descends_from`]); an environment variable alone never names a caller.
+//! - the caller's pane is the pane of the team's session whose shell is among this process's
+//!   ancestors ([`Mux::pane_of_caller`]); `HERDR_PANE_ID` / `TMUX_PANE` only say whether to look
+//!   and which pane to try first, and an environment variable alone never names a caller.
 //!
-//! This module depends on nothing else in the crate (std, serde_json, nix only), so integration
-//! tests include it directly with `#[path = "../src/mux/mod.rs"] mod mux;` and drive the real
-//! adapters against a real tmux server.
+//! This module depends on nothing else in the crate (std, serde_json, nix only).
 
 pub mod herdr;
 pub mod procfs;
@@ -26,6 +25,20 @@ use std::fmt;
 use std::path::PathBuf;
 
 pub use procfs::{descends_from, proc_info, process_tree_below};
+
+/// What an adapter concludes about a pane the environment names but this process does not
+/// descend from: hidden from it (a sandbox's pid namespace) or a claim.
+fn not_inside(var: &str, id: &str, session: &str, shell: Option<u32>, visible: &dyn Fn(u32) -> bool) -> MuxError {
+    match shell {
+        Some(pid) if !visible(pid) => MuxError::Sandboxed(format!(
+            "{var} names pane {id} of session \"{session}\", but its shell (pid {pid}) is hidden from this process: it runs in another pid namespace, as an agent's sandbox runs its commands"
+        )),
+        _ => MuxError::Unverified(format!(
+            "{var} names pane {id}, but this process does not run inside it (it does not descend from that pane's shell{})",
+            shell.map(|p| format!(", pid {p}")).unwrap_or_default()
+        )),
+    }
+}
 
 /// A seat's pane, as located in a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +125,10 @@ pub enum MuxError {
     /// A pane named by `HERDR_PANE_ID` / `TMUX_PANE` that this process does not run inside:
     /// a claimed identity, refused.
     Unverified(String),
+    /// A sandbox stands between this process and the multiplexer: its socket refused the
+    /// connection (EPERM/EACCES), or the pane the environment names is in session but its shell
+    /// is hidden from this process (another pid namespace). Never "not running", never a claim.
+    Sandboxed(String),
 }
 
 impl fmt::Display for MuxError {
@@ -122,7 +139,8 @@ impl fmt::Display for MuxError {
             | MuxError::NoSession(s)
             | MuxError::NoSeat(s)
             | MuxError::Failed(s)
-            | MuxError::Unverified(s) => f.write_str(s),
+            | MuxError::Unverified(s)
+            | MuxError::Sandboxed(s) => f.write_str(s),
         }
     }
 }
@@ -145,10 +163,16 @@ pub trait Mux {
     fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError>;
     /// The pane's process tree below its shell (from `/proc`), with cwd and HOME where readable.
     fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError>;
-    /// The pane this process runs in, when `HERDR_PANE_ID` / `TMUX_PANE` names one AND this
-    /// process descends from that pane's shell. `Ok(None)`: no pane is named (not inside this
-    /// multiplexer). `Err(Unverified)`: a pane is named but this process is not inside it.
-    fn pane_of_caller(&self) -> Result<Option<PaneRef>, MuxError>;
+    /// The pane of `session` this process runs in: the one whose shell pid is in `ancestry`
+    /// (this process and its ancestors, from [`procfs::ancestry`]), with its seat name as the
+    /// multiplexer shows it (tmux: the `@team-seat` mark; herdr: the agent name; `""` if none).
+    /// The environment only says whether to look (nothing names this multiplexer: `Ok(None)`
+    /// without a call) and which pane to try first. `Ok(None)`: no pane of `session` holds this
+    /// process — a pane of another session or server is not the team's. `Err(Unverified)`: the
+    /// environment names a pane of `session` whose shell this process can see but does not
+    /// descend from (a claimed identity). `Err(Sandboxed)`: the pane is hidden from this process
+    /// (another pid namespace) or the server refused the connection.
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError>;
 }
 
 /// Chooses the adapter: the team file's `multiplexer:` key (`herdr` | `tmux`); else the

@@ -85,6 +85,49 @@ pub fn proc_info(pid: u32) -> Proc {
     Proc { pid, name, cwd, home }
 }
 
+/// One ancestor of this process as the kernel shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ancestor {
+    pub pid: u32,
+    /// `/proc/<pid>/comm` (cut at 15 bytes by the kernel).
+    pub comm: String,
+    /// `/proc/<pid>/cmdline`, split at NULs (empty when unreadable).
+    pub argv: Vec<String>,
+}
+
+/// This process and its ancestors, itself first, walking ppid up to (not including) pid 0.
+/// In a pid namespace the walk ends at that namespace's pid 1: what lies above is not visible.
+pub fn ancestry() -> Vec<Ancestor> {
+    let mut out = Vec::new();
+    let mut cur = std::process::id();
+    // A bound on the walk: pid chains are short; a cycle cannot happen, but a race can.
+    for _ in 0..4096 {
+        let comm = std::fs::read_to_string(format!("/proc/{cur}/comm"))
+            .map(|s| s.trim_end_matches('\n').to_string())
+            .unwrap_or_default();
+        let argv = std::fs::read(format!("/proc/{cur}/cmdline"))
+            .map(|raw| {
+                raw.split(|b| *b == 0)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push(Ancestor { pid: cur, comm, argv });
+        match parent_of(cur) {
+            Some(p) if p != 0 && p != cur => cur = p,
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Whether `pid` is a process this one can see in `/proc` (a process in a pid namespace sees
+/// none of the processes outside it).
+pub fn visible(pid: u32) -> bool {
+    pid != 0 && std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
 /// The terminal size (cols, rows) of the tty `pid` has on stdin, read with TIOCGWINSZ on
 /// `/proc/<pid>/fd/0` (opened without becoming our controlling terminal).
 pub fn tty_size_of(pid: u32) -> Option<(u32, u32)> {
@@ -134,6 +177,16 @@ mod tests {
         assert_eq!(me.home, std::env::var_os("HOME").map(PathBuf::from));
         child.kill().ok();
         child.wait().ok();
+    }
+
+    #[test]
+    fn the_ancestry_starts_here_and_climbs_to_the_top() {
+        let a = ancestry();
+        assert_eq!(a[0].pid, std::process::id());
+        assert_eq!(a.get(1).map(|p| p.pid), parent_of(std::process::id()));
+        assert!(!a[0].argv.is_empty() && !a[0].comm.is_empty());
+        assert!(a.iter().all(|p| visible(p.pid)));
+        assert!(!visible(0));
     }
 
     #[test]

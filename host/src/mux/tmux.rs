@@ -33,6 +33,9 @@ pub struct Tmux {
     bin: String,
     /// `-S <path>` / `-L <name>`, or nothing for the default server.
     socket_args: Vec<String>,
+    /// Whether this process was pointed at a tmux server (it sits in tmux, or the server is
+    /// named): only then can it be in one of its panes.
+    env_names_server: bool,
     runner: Box<dyn Runner>,
 }
 
@@ -47,7 +50,10 @@ impl Tmux {
                 None => Vec::new(),
             },
         };
-        Tmux { bin, socket_args, runner: Box::new(SystemRunner) }
+        let env_names_server = ["TMUX", "TMUX_PANE", "TEAM_TMUX_SOCKET"]
+            .iter()
+            .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()));
+        Tmux { bin, socket_args, env_names_server, runner: Box::new(SystemRunner) }
     }
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`).
@@ -57,7 +63,18 @@ impl Tmux {
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
     pub fn new(bin: &str, socket: &str) -> Tmux {
-        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
+        Tmux {
+            bin: bin.into(),
+            socket_args: socket_flag(socket),
+            env_names_server: true,
+            runner: Box::new(SystemRunner),
+        }
+    }
+
+    /// The adapter for server `socket`, running its program through `runner` (tests answer
+    /// with recorded tmux outputs).
+    pub fn with_runner(socket: &str, runner: Box<dyn Runner>) -> Tmux {
+        Tmux { runner, ..Tmux::new("tmux", socket) }
     }
 
     /// The argv prefix every call starts with (program and socket flag).
@@ -88,6 +105,15 @@ impl Tmux {
         })?;
         if !out.ok() {
             let err = out.stderr_str();
+            if err.contains("error connecting to")
+                && (err.contains("Operation not permitted") || err.contains("Permission denied"))
+            {
+                return Err(MuxError::Sandboxed(format!(
+                    "{} refused this process's connection ({})",
+                    self.server_name(),
+                    if err.contains("Permission denied") { "permission denied" } else { "operation not permitted" }
+                )));
+            }
             if err.contains("no server running") || err.contains("error connecting to") {
                 return Err(MuxError::ServerStopped(format!("{} is not running", self.server_name())));
             }
@@ -254,44 +280,86 @@ impl Mux for Tmux {
         Ok(procfs::process_tree_below(pid))
     }
 
-    fn pane_of_caller(&self) -> Result<Option<PaneRef>, MuxError> {
-        let Some(id) = std::env::var("TMUX_PANE").ok().filter(|s| !s.is_empty()) else {
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
+        // Looked for only when the caller sits in tmux or names a server: an environment
+        // without either cannot be in a pane this adapter reaches.
+        let named = std::env::var("TMUX_PANE").ok().filter(|s| !s.is_empty());
+        if named.is_none() && !self.env_names_server {
             return Ok(None);
+        }
+        let target = format!("={session}:");
+        let out = match self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])
+        {
+            Ok(out) => out,
+            // No server, no tmux: no pane of it holds this process — unless the environment
+            // names a pane, which then cannot be verified.
+            Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => return Ok(None),
+            Err(e) => return Err(e),
         };
-        let out = self.tmux(&[
-            "display-message",
-            "-p",
-            "-t",
-            &id,
-            "#{pane_id}\t#{pane_pid}\t#{session_name}\t#{@team-seat}",
-        ])?;
         if !out.ok() {
-            return Err(MuxError::Unverified(format!(
-                "TMUX_PANE names pane {id}, which {} does not have",
-                self.server_name()
-            )));
+            let err = out.stderr_str();
+            if err.contains("can't find session") || err.contains("can't find window") {
+                return Ok(None);
+            }
+            return Err(self.failed("list-panes", &out));
         }
-        let line = out.stdout_str();
-        let line = line.strip_suffix('\n').unwrap_or(&line);
-        let f: Vec<&str> = line.splitn(4, '\t').collect();
-        let (pane_id, pid, session, seat) = match f.as_slice() {
-            [a, b, c, d] => (a.to_string(), b.parse::<u32>().ok(), c.to_string(), d.to_string()),
-            _ => return Err(MuxError::Failed(format!("tmux answered an unexpected line for pane {id}: {line}"))),
-        };
-        // tmux resolves a malformed target loosely (e.g. to the current pane); insist on the
-        // exact pane the variable names.
-        if pane_id != id {
-            return Err(MuxError::Unverified(format!(
-                "TMUX_PANE names pane {id}, which {} does not have",
-                self.server_name()
-            )));
+        let panes: Vec<(String, Option<u32>, String)> = split_rows(&out.stdout_str())
+            .into_iter()
+            .filter_map(|row| {
+                let mut f = row.splitn(3, '\t');
+                Some((f.next()?.to_string(), f.next()?.parse().ok(), f.next().unwrap_or("").to_string()))
+            })
+            .collect();
+        if let Some((id, pid, mark)) = panes.iter().find(|(_, pid, _)| pid.is_some_and(|p| ancestry.contains(&p))) {
+            return Ok(Some(PaneRef { id: id.clone(), session: session.into(), seat: mark.clone(), shell_pid: *pid }));
         }
-        match pid {
-            Some(p) if procfs::descends_from(p) => Ok(Some(PaneRef { id: pane_id, session, seat, shell_pid: Some(p) })),
-            _ => Err(MuxError::Unverified(format!(
-                "TMUX_PANE names pane {id}, but this process does not run inside it (it does not descend from that pane's shell{})",
-                pid.map(|p| format!(", pid {p}")).unwrap_or_default()
-            ))),
+        match named.and_then(|n| panes.iter().find(|(id, _, _)| *id == n).cloned()) {
+            Some((id, pid, _)) => Err(super::not_inside("TMUX_PANE", &id, session, pid, &procfs::visible)),
+            None => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Answers every call with one exit code and stderr.
+    struct Answer(i32, &'static str);
+
+    impl Runner for Answer {
+        fn run(&self, _argv: &[String]) -> std::io::Result<RunOutput> {
+            Ok(RunOutput { code: Some(self.0), stdout: Vec::new(), stderr: self.1.as_bytes().to_vec() })
+        }
+    }
+
+    /// tmux's client prints `error connecting to <path> (<strerror>)` (client.c); a sandbox
+    /// that blocks the socket (Codex's seccomp filter) makes the strerror EPERM's.
+    #[test]
+    fn a_socket_the_sandbox_blocks_is_a_sandbox_not_a_stopped_server() {
+        let t = Tmux::with_runner(
+            "/tmp/t.sock",
+            Box::new(Answer(1, "error connecting to /tmp/t.sock (Operation not permitted)\n")),
+        );
+        assert_eq!(
+            t.locate("beacon", "rev").unwrap_err(),
+            MuxError::Sandboxed(
+                "the tmux server at /tmp/t.sock refused this process's connection (operation not permitted)".into()
+            )
+        );
+        let t = Tmux::with_runner(
+            "/tmp/t.sock",
+            Box::new(Answer(1, "error connecting to /tmp/t.sock (Permission denied)\n")),
+        );
+        assert!(
+            matches!(t.locate("beacon", "rev").unwrap_err(), MuxError::Sandboxed(m) if m.ends_with("(permission denied)"))
+        );
+        let t = Tmux::with_runner("/tmp/t.sock", Box::new(Answer(1, "no server running on /tmp/t.sock\n")));
+        assert!(matches!(t.locate("beacon", "rev").unwrap_err(), MuxError::ServerStopped(_)));
+        let t = Tmux::with_runner(
+            "/tmp/t.sock",
+            Box::new(Answer(1, "error connecting to /tmp/t.sock (No such file or directory)\n")),
+        );
+        assert!(matches!(t.locate("beacon", "rev").unwrap_err(), MuxError::ServerStopped(_)));
     }
 }

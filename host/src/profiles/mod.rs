@@ -209,6 +209,15 @@ impl ProfileHost {
         Ok(p)
     }
 
+    /// The description of every installed profile id (the one `load(id, pins)` would use),
+    /// read as cheaply as [`ProfileHost::description`] reads one; an id none of whose
+    /// components can be used is left out.
+    pub fn descriptions(&self, pins: &BTreeMap<String, String>) -> Vec<Description> {
+        let mut ids: Vec<String> = store::candidates(&self.config, None).into_iter().map(|c| c.id).collect();
+        ids.dedup();
+        ids.iter().filter_map(|id| self.description(id, pins).ok().map(|(d, _)| d)).collect()
+    }
+
     /// What the profile `load(cli, pins)` would use says about itself, read cheaply: from the
     /// description cache when that component validated before (no wasm compiled or run; a
     /// dropped-in file is hashed), else by loading it once (which fills the cache).

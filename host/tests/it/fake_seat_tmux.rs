@@ -395,63 +395,88 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     assert!(environ.split(|b| *b == 0).any(|kv| kv == b"HERDR_AGENT=codex"));
 }
 
+/// Runs the `caller_probe` below with `envs`, writing its answer to `out`.
+fn probe(w: &TmuxWorld, envs: &[(&str, &str)], out: &std::path::Path) -> String {
+    let mut c = std::process::Command::new(std::env::current_exe().unwrap());
+    c.args(["--exact", "fake_seat_tmux::caller_probe", "--ignored", "--nocapture"])
+        .env("TEAM_TMUX_SOCKET", w.socket_str())
+        .env_remove("TMUX_PANE")
+        .env("PROBE_OUT", out);
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    let run = c.output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    std::fs::read_to_string(out).unwrap()
+}
+
 #[test]
-fn a_pane_named_by_tmux_pane_is_believed_only_from_inside_it() {
+fn the_caller_s_pane_is_the_session_s_pane_whose_shell_it_descends_from() {
     let w = TmuxWorld::start("t12", &[SeatSpec::new("rev", "codex", "takes-line")]);
     let pane = w.seat("rev").pane.clone();
     // This test process runs outside the pane: naming it is a claim, refused.
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "fake_seat_tmux::caller_probe", "--ignored", "--nocapture"])
-        .env("TEAM_TMUX_SOCKET", w.socket_str())
-        .env("TMUX_PANE", &pane)
-        .env("PROBE_OUT", w.path().join("outside.txt"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let outside = std::fs::read_to_string(w.path().join("outside.txt")).unwrap();
+    let outside = probe(&w, &[("TMUX_PANE", &pane)], &w.path().join("outside.txt"));
     assert!(outside.starts_with("Unverified: TMUX_PANE names pane"), "{outside}");
     assert!(outside.contains("does not descend from that pane's shell"), "{outside}");
 
-    // The same probe run inside a pane marked as seat `probe`: believed.
+    // The same probe run inside a pane marked as seat `probe` — with no terminal at all, as an
+    // agent's shell tool runs it, and with no TMUX_PANE: the process tree finds the pane.
     let inside = w.path().join("inside.txt");
     let cmd = format!(
-        "TEAM_TMUX_SOCKET='{}' PROBE_OUT='{}' '{}' --exact fake_seat_tmux::caller_probe --ignored --nocapture; exec sh",
-        w.socket_str(),
-        inside.display(),
-        std::env::current_exe().unwrap().display()
+        "tmux -S '{sock}' wait-for go-probe; env -u TMUX_PANE TEAM_TMUX_SOCKET='{sock}' PROBE_OUT='{out}' setsid -w '{exe}' --exact fake_seat_tmux::caller_probe --ignored --nocapture </dev/null >/dev/null 2>&1; exec sh",
+        sock = w.socket_str(),
+        out = inside.display(),
+        exe = std::env::current_exe().unwrap().display()
     );
     let out = w.tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=t12:", "-n", "probe", &cmd]);
     assert!(out.status.success());
     let probe_pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
     w.tmux(&["set", "-p", "-t", &probe_pane, "@team-seat", "probe"]);
+    w.tmux(&["wait-for", "-S", "go-probe"]);
     assert!(w.wait_until(Duration::from_secs(20), || inside.exists()
         && std::fs::read_to_string(&inside).unwrap().ends_with('\n')));
-    let got = std::fs::read_to_string(&inside).unwrap();
-    // the mark may land after the probe ran: accept either seat, but the pane must be exact
-    assert!(got.starts_with(&format!("Some: {probe_pane} t12 ")), "{got}");
+    assert_eq!(std::fs::read_to_string(&inside).unwrap(), format!("Some: {probe_pane} t12 probe\n"));
 
-    // No TMUX_PANE at all: not inside tmux.
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    // No TMUX_PANE, outside every pane: no pane of the session holds this process.
+    assert_eq!(probe(&w, &[], &w.path().join("none.txt")), "None\n");
+    // A session the server does not have: not the team's either.
+    assert_eq!(probe(&w, &[("TMUX_PANE", &pane), ("PROBE_SESSION", "other")], &w.path().join("other.txt")), "None\n");
+
+    // In another pid namespace (as bubblewrap runs an agent's commands) the pane's shell is
+    // hidden: a sandbox in the way, never a claim.
+    let hidden = w.path().join("hidden.txt");
+    let run = std::process::Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc"])
+        .arg(std::env::current_exe().unwrap())
         .args(["--exact", "fake_seat_tmux::caller_probe", "--ignored", "--nocapture"])
         .env("TEAM_TMUX_SOCKET", w.socket_str())
-        .env_remove("TMUX_PANE")
-        .env("PROBE_OUT", w.path().join("none.txt"))
+        .env("TMUX_PANE", &pane)
+        .env("PROBE_OUT", &hidden)
         .output()
         .unwrap();
-    assert!(out.status.success());
-    assert_eq!(std::fs::read_to_string(w.path().join("none.txt")).unwrap(), "None\n");
+    assert!(run.status.success(), "unshare (tests run as root, as CI does): {}", String::from_utf8_lossy(&run.stderr));
+    let got = std::fs::read_to_string(&hidden).unwrap();
+    assert!(
+        got.starts_with(&format!("Sandboxed: TMUX_PANE names pane {pane} of session \"t12\", but its shell (pid ")),
+        "{got}"
+    );
+    assert!(got.contains("is hidden from this process: it runs in another pid namespace"), "{got}");
 }
 
-/// Run by the test above (in and outside a pane): writes what `pane_of_caller` answered.
+/// Run by the test above (in and outside a pane): writes what `pane_of_caller` answered for
+/// session `t12` (or `$PROBE_SESSION`).
 #[test]
 #[ignore]
 fn caller_probe() {
     let Some(out) = std::env::var_os("PROBE_OUT") else { return };
     let m = mux::tmux::Tmux::from_env();
-    let line = match m.pane_of_caller() {
+    let session = std::env::var("PROBE_SESSION").unwrap_or_else(|_| "t12".into());
+    let pids: Vec<u32> = mux::procfs::ancestry().iter().map(|a| a.pid).collect();
+    let line = match m.pane_of_caller(&session, &pids) {
         Ok(Some(p)) => format!("Some: {} {} {}\n", p.id, p.session, p.seat),
         Ok(None) => "None\n".to_string(),
         Err(MuxError::Unverified(s)) => format!("Unverified: {s}\n"),
+        Err(MuxError::Sandboxed(s)) => format!("Sandboxed: {s}\n"),
         Err(e) => format!("Err: {e:?}\n"),
     };
     std::fs::write(out, line).unwrap();

@@ -8,8 +8,16 @@ use std::path::{Path, PathBuf};
 use crate::common;
 use crate::common::World;
 
-/// Every file under `dir`, relative, sorted (links listed, not followed).
+/// Every file under `dir`, relative, sorted (links listed, not followed), leaving out the
+/// profile cache (`cache/`): a compiled component and its description are a cache of the
+/// binary's own bundled bytes, filled by whichever run first reads a profile, never a record.
 fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut all = every_file(dir);
+    all.retain(|p| !p.starts_with("cache"));
+    all
+}
+
+fn every_file(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

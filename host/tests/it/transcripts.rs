@@ -12,6 +12,8 @@
 //! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
 //! `no_tty <cmd…>` runs it with no terminal at all;
+//! `as_daemon <cmd…>` runs it, with no terminal, under a process whose argv is Codex's shared
+//! `codex app-server` daemon's;
 //! `fake_seats <seat>:<cli>[:<mode>]…` (in a setup block) starts fake seats in the world's
 //! private tmux session `beacon`, which every run of that file then reaches (`TEAM_TMUX_SOCKET`).
 //!
@@ -60,6 +62,14 @@ as_agent() {
 }
 no_tty() {
   setsid -w "$@" </dev/null
+}
+as_daemon() {
+  # Runs the command under a process whose argv is `codex app-server --listen unix://`, as
+  # Codex 0.171's shared daemon runs every session's commands (shared/docs/offline-vendor-clis.md):
+  # a copy of bash named codex, reading a script named app-server. No terminal.
+  local d; d=$(mktemp -d "$WORLD/daemon.XXXXXX"); cp /bin/bash "$d/codex"
+  { printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } > "$d/app-server"
+  (cd "$d" && ./codex app-server --listen unix:// </dev/null)
 }
 fake_seats() {
   # Starts the world's seats: a private tmux server ($TEAM_TMUX_SOCKET) whose session

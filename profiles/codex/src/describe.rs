@@ -22,6 +22,14 @@ pub fn describe() -> Description {
         forbidden_starts: strings(&["/", "!", "@"]),
         has_compose: false,
         transcript_patterns: strings(&["{home}/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl"]),
-        features: strings(&["faint-placeholder", "title-spinner", "transcript-read-proof"]),
+        // The default `codex app-server` daemon (started by a CODEX_HOME's first window) runs
+        // every Codex session's commands with that window's environment and ancestry, so its
+        // pane cannot vouch for a caller under it; `--no-daemon` runs each window's own.
+        features: strings(&[
+            "faint-placeholder",
+            "title-spinner",
+            "transcript-read-proof",
+            "unverifiable-ancestor=codex app-server|start Codex with `codex --no-daemon`, so each window runs its own commands",
+        ]),
     }
 }

@@ -10,7 +10,7 @@ pub fn describe() -> Description {
         clis: strings(&["grok-cli (@vibe-kit/grok-cli)"]),
         // It runs as `node <prefix>/node_modules/.bin/grok`: `comm` is `node`; argv[1] ends in
         // `/grok` (or `grok-cli/dist/index.js`), which is what a detector must look at.
-        process_names: strings(&["grok"]),
+        process_names: strings(&["grok", "grok-cli"]),
         native_channel: false,
         max_trigger: 500,
         working_hints: strings(&["esc to interrupt"]),

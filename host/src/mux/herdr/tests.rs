@@ -378,40 +378,71 @@ fn foreground_processes_fall_back_to_herdr_s_view() {
 }
 
 #[test]
-fn the_caller_s_pane_is_believed_only_when_this_process_descends_from_its_shell() {
+fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
     // `agent get w1:p2` is answered with the recording of that same agent asked by its name
-    // (herdr prints one agent_info whichever target names the agent).
+    // (herdr prints one agent_info whichever target names the agent); the other panes of the
+    // session answer `pane process-info` with the recording of a plain shell pane.
     let runner = || {
-        FixtureRunner::default()
+        let mut r = FixtureRunner::default()
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p2"], 0, "pane-process-info-agent.json")
             .on(&["--session", "teamfx", "agent", "get", "w1:p2"], 0, "agent-get-by-name.json")
+            .on(&["--session", "teamfx", "pane", "list"], 0, "pane-list-agents.json")
             .on(
                 &["--session", "teamfx", "pane", "process-info", "--pane", "w1:p99"],
                 1,
                 "error-pane-process-info-unknown.stderr.json",
-            )
+            );
+        for other in ["w1:p1", "w1:p3", "w1:p4", "w1:p5"] {
+            r = r.on(
+                &["--session", "teamfx", "pane", "process-info", "--pane", other],
+                0,
+                "pane-process-info-shell.json",
+            );
+        }
+        r
     };
+    let shell_of_others: u64 = {
+        let v: Value =
+            serde_json::from_slice(&std::fs::read(data().join("pane-process-info-shell.json")).unwrap()).unwrap();
+        v.pointer("/result/process_info/shell_pid").and_then(Value::as_u64).unwrap()
+    };
+    let reviewer =
+        PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: Some(8247) };
+    let seen = |_: u32| true;
+    let hidden = |_: u32| false;
+    // The pane the environment names, tried first: its shell is an ancestor.
     let (h, _) = herdr(runner());
-    let got = h.verify_caller("teamfx", "w1:p2", |pid| pid == 8247).unwrap();
-    let p = got.expect("believed");
-    assert_eq!(
-        p,
-        PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: Some(8247) }
-    );
+    assert_eq!(h.find_caller("teamfx", Some("w1:p2"), &[9000, 8300, 8247, 1], &seen).unwrap(), Some(reviewer.clone()));
+    // No pane named: the session's panes are searched, and the one found is the same.
     let (h, _) = herdr(runner());
-    let e = h.verify_caller("teamfx", "w1:p2", |_| false).unwrap_err();
+    assert_eq!(h.find_caller("teamfx", None, &[9000, 8247, 1], &seen).unwrap(), Some(reviewer.clone()));
+    // Named, but this process descends from none of the session's panes: a claim...
+    let (h, _) = herdr(runner());
+    let e = h.find_caller("teamfx", Some("w1:p2"), &[9000, 1], &seen).unwrap_err();
     assert_eq!(
         e,
         MuxError::Unverified(
             "HERDR_PANE_ID names pane w1:p2, but this process does not run inside it (it does not descend from that pane's shell, pid 8247)".into()
         )
     );
+    // ...or, when that shell is hidden from this process, a sandbox in the way.
     let (h, _) = herdr(runner());
-    let e = h.verify_caller("teamfx", "w1:p99", |_| true).unwrap_err();
-    assert_eq!(
-        e,
-        MuxError::Unverified("HERDR_PANE_ID names pane w1:p99, which herdr session \"teamfx\" does not have".into())
+    let e = h.find_caller("teamfx", Some("w1:p2"), &[2, 1], &hidden).unwrap_err();
+    assert!(
+        matches!(&e, MuxError::Sandboxed(m) if m.contains("is hidden from this process: it runs in another pid namespace")),
+        "{e:?}"
     );
+    // A pane of another session (the environment names one this session lacks): not the team's.
+    let (h, _) = herdr(runner());
+    assert_eq!(h.find_caller("teamfx", Some("w1:p99"), &[9000, 1], &seen).unwrap(), None);
+    // A plain shell pane of the session holds the caller: found, with no agent name.
+    let (h, _) = herdr(runner().on(
+        &["--session", "teamfx", "agent", "get", "w1:p1"],
+        1,
+        "error-agent-get-plain-shell.stderr.json",
+    ));
+    let got = h.find_caller("teamfx", None, &[9000, shell_of_others as u32, 1], &seen).unwrap().unwrap();
+    assert_eq!((got.id.as_str(), got.seat.as_str()), ("w1:p1", ""));
 }
 
 #[test]

@@ -258,15 +258,31 @@ impl World {
         let sock = self.base().join("tmux.sock");
         let s = sock.display().to_string();
         let ok = Command::new("tmux")
-            .args(["-S", &s, "-f", "/dev/null", "new-session", "-d", "-s", "w", "-x", "80", "-y", "24", "sleep 600"])
+            .args([
+                "-S",
+                &s,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "beacon",
+                "-x",
+                "80",
+                "-y",
+                "24",
+                "sleep 600",
+            ])
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
             .env("HOME", &self.home)
             .status()
             .unwrap();
         assert!(ok.success(), "tmux new-session");
-        let out =
-            Command::new("tmux").args(["-S", &s, "display-message", "-p", "-t", "w", "#{pane_id}"]).output().unwrap();
+        let out = Command::new("tmux")
+            .args(["-S", &s, "display-message", "-p", "-t", "beacon", "#{pane_id}"])
+            .output()
+            .unwrap();
         let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
         // Runs do not inherit TMUX/TMUX_PANE: a pane is believed only from inside it, so
         // `as_seat` (transcripts.rs) runs its command in a marked pane of this server.

@@ -1,0 +1,227 @@
+//! The caller rules over recorded process trees. The trees are the ones measured on the real
+//! CLIs (shared/docs/agents-sending.md, offline-vendor-clis.md): Claude Code's Bash tool runs
+//! `team → bash → claude → the pane's shell` with no terminal; Codex runs commands under its
+//! `codex app-server` daemon, or in bubblewrap's pid namespace (pid 2 under a pid 1 `codex`).
+//! The vendor facts are the bundled profiles' own descriptions, read through the real host.
+
+use super::*;
+use crate::profiles::ProfileHost;
+use crate::team_file;
+
+fn proc(pid: u32, comm: &str, argv: &[&str]) -> Ancestor {
+    Ancestor { pid, comm: comm.into(), argv: argv.iter().map(|s| s.to_string()).collect() }
+}
+
+/// The installed profiles' descriptions, from the bundled components themselves (read once:
+/// the first read compiles each component).
+fn vendors() -> Vendors {
+    static V: std::sync::OnceLock<Vendors> = std::sync::OnceLock::new();
+    V.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let host = ProfileHost::with_dirs(d.path().join("config"), d.path().join("cache"));
+        let ds = host.descriptions(&Default::default());
+        assert_eq!(ds.len(), 6, "{ds:?}");
+        Vendors::from_descriptions(&ds)
+    })
+    .clone()
+}
+
+fn beacon() -> (tempfile::TempDir, Loaded) {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    std::fs::create_dir_all(d.path().join(".agents")).unwrap();
+    std::fs::write(
+        d.path().join(".agents/team.yaml"),
+        "format: 1\nproject: beacon\ncoordinator: claude-keeper\nseats:\n  - name: claude-keeper\n    cli: claude-code\n  - name: gpt-reviewer\n    cli: codex\n",
+    )
+    .unwrap();
+    let l = team_file::find(d.path()).unwrap().unwrap();
+    (d, l)
+}
+
+fn pane(id: &str, seat: &str, shell: u32) -> PaneRef {
+    PaneRef { id: id.into(), session: "beacon".into(), seat: seat.into(), shell_pid: Some(shell) }
+}
+
+fn facts(terminal: bool, ancestry: Vec<Ancestor>, pane: Result<Option<PaneRef>, MuxError>) -> Facts {
+    Facts { terminal, ancestry, pane, mux: "tmux" }
+}
+
+/// `team → bash → claude → the pane's shell`, as Claude Code's Bash tool runs a command.
+fn claude_bash_tree() -> Vec<Ancestor> {
+    vec![
+        proc(4321, "team", &["team", "send", "gpt-reviewer", "review the gate"]),
+        proc(4320, "bash", &["/bin/bash", "-c", "-l", "team send gpt-reviewer \"review the gate\""]),
+        proc(4100, "claude", &["claude", "--permission-mode", "default"]),
+        proc(4000, "bash", &["-bash"]),
+        proc(900, "tmux: server", &["tmux", "-S", "/tmp/t.sock", "new-session"]),
+        proc(1, "systemd", &["/sbin/init"]),
+    ]
+}
+
+#[test]
+fn a_seat_s_own_shell_tool_is_its_seat_without_a_terminal() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "claude-keeper", 4000))));
+    assert_eq!(
+        judge(&f, &vendors(), &reg, Some(&file)),
+        Caller::Seat { team: "beacon".into(), seat: "claude-keeper".into(), agent: None, pane: "%1".into() }
+    );
+}
+
+#[test]
+fn without_a_verified_pane_no_terminal_is_refused_and_a_terminal_under_an_agent_is_unplaced() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let v = vendors();
+    // The same tree, but no pane of the team's session holds it (another server or session).
+    assert_eq!(judge(&facts(false, claude_bash_tree(), Ok(None)), &v, &reg, Some(&file)), Caller::NoTerminal);
+    assert_eq!(
+        judge(&facts(true, claude_bash_tree(), Ok(None)), &v, &reg, Some(&file)),
+        Caller::Unplaced { why: "it is run by an agent (claude) outside tmux".into() }
+    );
+    // A person's own shell at a terminal: the owner.
+    let person = vec![proc(77, "team", &["team", "send"]), proc(70, "bash", &["-bash"]), proc(1, "systemd", &[])];
+    assert_eq!(judge(&facts(true, person.clone(), Ok(None)), &v, &reg, Some(&file)), Caller::Owner);
+    assert_eq!(judge(&facts(false, person, Ok(None)), &v, &reg, Some(&file)), Caller::NoTerminal);
+}
+
+#[test]
+fn an_unmarked_tmux_pane_is_a_terminal_like_any_other_and_an_unnamed_herdr_pane_is_unplaced() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let person = vec![proc(77, "team", &["team"]), proc(70, "bash", &["-bash"])];
+    let f = facts(true, person.clone(), Ok(Some(pane("%4", "", 70))));
+    assert_eq!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Owner);
+    let f = Facts { mux: "herdr", ..facts(true, person, Ok(Some(pane("w1:p4", "", 70)))) };
+    assert_eq!(
+        judge(&f, &vendors(), &reg, Some(&file)),
+        Caller::Unplaced { why: "its herdr pane w1:p4 holds no seat".into() }
+    );
+}
+
+/// Codex 0.171's default: commands are the `codex app-server` daemon's children, and the daemon
+/// carries the first window's ancestry — a second window's command would pass as that seat.
+#[test]
+fn a_call_under_the_codex_daemon_is_refused_with_the_repair() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let daemon = "/root/.codex/packages/app-server-daemon/releases/0.171.0-x86_64-unknown-linux-musl/bin/codex";
+    let tree = vec![
+        proc(5210, "team", &["team", "send", "claude-keeper", "done"]),
+        proc(5209, "bash", &["/bin/bash", "-c", "team send claude-keeper done"]),
+        proc(
+            5100,
+            "codex",
+            &[daemon, "app-server", "--listen", "unix://", "--analytics-default-enabled", "--managed-daemon"],
+        ),
+        proc(5000, "codex", &["/usr/lib/node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex"]),
+        proc(4990, "node", &["node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"]),
+        proc(4900, "bash", &["-bash"]),
+    ];
+    let f = facts(false, tree.clone(), Ok(Some(pane("%2", "gpt-reviewer", 4900))));
+    match judge(&f, &vendors(), &reg, Some(&file)) {
+        Caller::Blocked { why, repair } => {
+            assert!(
+                why.starts_with("this call runs under `codex app-server` (pid 5100), which the codex profile says"),
+                "{why}"
+            );
+            assert_eq!(
+                repair.as_deref(),
+                Some("start Codex with `codex --no-daemon`, so each window runs its own commands")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Reparented to pid 1 once the first window quit: still refused, whatever the pane says.
+    let orphan = vec![tree[0].clone(), tree[1].clone(), tree[2].clone(), proc(1, "systemd", &["/sbin/init"])];
+    assert!(matches!(judge(&facts(true, orphan, Ok(None)), &vendors(), &reg, Some(&file)), Caller::Blocked { .. }));
+    // `codex --no-daemon`: the command descends from the window itself, and the pane vouches.
+    let own = vec![tree[0].clone(), tree[1].clone(), tree[3].clone(), tree[4].clone(), tree[5].clone()];
+    assert!(matches!(
+        judge(&facts(false, own, Ok(Some(pane("%2", "gpt-reviewer", 4900)))), &vendors(), &reg, Some(&file)),
+        Caller::Seat { .. }
+    ));
+}
+
+/// Codex's workspace-write sandbox: bubblewrap's pid namespace (`$$` is 2, `/proc/1` is codex)
+/// hides the pane's shell; the multiplexer adapter says so, and the caller is told a sandbox is
+/// in the way — never "a claimed identity".
+#[test]
+fn a_hidden_pid_namespace_is_a_sandbox_in_the_way() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let tree = vec![proc(2, "team", &["team", "send", "claude-keeper", "x"]), proc(1, "codex", &["codex"])];
+    let hidden = MuxError::Sandboxed(
+        "TMUX_PANE names pane %2 of session \"beacon\", but its shell (pid 4900) is hidden from this process".into(),
+    );
+    match judge(&facts(false, tree.clone(), Err(hidden)), &vendors(), &reg, Some(&file)) {
+        Caller::Blocked { why, repair } => {
+            assert!(
+                why.starts_with("a sandbox is in the way: ") && why.contains("is hidden from this process"),
+                "{why}"
+            );
+            assert!(repair.unwrap().contains("docs/agents.md"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let refused = MuxError::Sandboxed("the tmux server at /tmp/t.sock refused this process's connection".into());
+    assert!(matches!(judge(&facts(false, tree, Err(refused)), &vendors(), &reg, Some(&file)), Caller::Blocked { .. }));
+}
+
+#[test]
+fn a_claimed_pane_is_unplaced() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let claim = MuxError::Unverified("TMUX_PANE names pane %0, but this process does not run inside it".into());
+    let f = facts(true, vec![proc(9, "team", &["team"])], Err(claim));
+    assert_eq!(
+        judge(&f, &vendors(), &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "a claimed identity: TMUX_PANE names pane %0, but this process does not run inside it".into()
+        }
+    );
+}
+
+#[test]
+fn a_mark_names_its_team_or_the_session_does() {
+    let (_d, file) = beacon();
+    let mut reg = Registry::default();
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "ada@api", 4000))));
+    assert!(
+        matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { team, seat, .. } if team == "api" && seat == "ada")
+    );
+    // No file here: the registry team whose session this is.
+    reg.teams
+        .teams
+        .insert("beacon".into(), crate::registry::TeamRecord { session: Some("beacon".into()), ..Default::default() });
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "claude-keeper", 4000))));
+    assert!(matches!(judge(&f, &vendors(), &reg, None), Caller::Seat { team, .. } if team == "beacon"));
+}
+
+#[test]
+fn agent_programs_are_read_from_argv_or_the_script_an_interpreter_runs() {
+    let v = vendors();
+    let named = |argv: &[&str]| v.agent_of(&proc(1, "x", argv));
+    assert_eq!(named(&["node", "/usr/lib/node_modules/.bin/grok"]).as_deref(), Some("grok"));
+    assert_eq!(named(&["node", "/x/@vibe-kit/grok-cli/dist/index.js"]).as_deref(), Some("grok-cli"));
+    assert_eq!(named(&["node", "--no-warnings", "/x/@openai/codex/bin/codex.js"]).as_deref(), Some("codex"));
+    assert_eq!(named(&["/x/node_modules/.bin/claude", "--resume"]).as_deref(), Some("claude"));
+    assert_eq!(named(&["/x/@anthropic-ai/claude-code/bin/claude.exe"]).as_deref(), Some("claude"));
+    assert_eq!(named(&["node", "/x/server.js"]), None);
+    assert_eq!(named(&["node"]), None);
+    assert_eq!(named(&["claudette"]), None);
+    // comm alone (argv unreadable), cut at 15 bytes
+    assert_eq!(v.agent_of(&proc(1, "codex-x86_64-un", &[])).as_deref(), Some("codex"));
+    assert_eq!(v.agent_of(&proc(1, "bash", &[])), None);
+}
+
+#[test]
+fn callers_are_described_for_refusals() {
+    assert_eq!(Caller::Owner.describe(), "the owner");
+    assert_eq!(
+        Caller::Unplaced { why: "it is run by an agent (claude) outside herdr".into() }.describe(),
+        "unplaced (it is run by an agent (claude) outside herdr)"
+    );
+}
