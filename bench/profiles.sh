@@ -16,7 +16,7 @@ team="$CARGO_TARGET_DIR/release/team"
 
 echo
 echo "== 1. classify, warm instance, wasm vs native (median us/call of 21 batches x 200 calls)"
-cargo test --release -p team --bin team profiles::bench -- --ignored --nocapture 2>/dev/null \
+cargo test --release -p team --lib profiles::bench -- --ignored --nocapture 2>/dev/null \
   | sed -n '/^screen (120x40)/,/^test /p' | grep -v '^test '
 
 echo

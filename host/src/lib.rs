@@ -9,6 +9,7 @@ pub mod admission;
 pub mod caller;
 pub mod cli;
 pub mod clock;
+pub mod compose;
 pub mod fake_seat;
 pub mod fsx;
 pub mod history;

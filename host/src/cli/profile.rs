@@ -237,7 +237,12 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
     let mut profile: Option<Profile> = None;
     match host.load_file(file) {
         Ok(p) => {
-            steps.push(("load", Ok(format!("imports allowed, exports {}", crate::profiles::v0_1::EXPORT))));
+            let compose = if p.line().has_compose() {
+                format!(" and {}", crate::profiles::v0_2::COMPOSE_EXPORT)
+            } else {
+                String::new()
+            };
+            steps.push(("load", Ok(format!("imports allowed, exports {}{compose}", p.line().export()))));
             profile = Some(p);
         }
         Err(e) => {
@@ -307,7 +312,7 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
                 let d = p.describe();
                 json!({
                     "id": d.id, "version": d.version, "sha256": p.sha256(), "cache": p.cache_use().word(),
-                    "interface": crate::profiles::v0_1::EXPORT,
+                    "interface": p.line().export(),
                     "clis": d.clis, "process_names": d.process_names, "native_channel": d.native_channel,
                     "max_trigger": d.max_trigger, "working_hints": d.working_hints, "enter_pause_ms": d.enter_pause_ms,
                     "queues_while_working": d.queues_while_working, "forbidden_starts": d.forbidden_starts,

@@ -29,6 +29,7 @@
 //! acted on (unbuffered, `O_APPEND`), so a test can assert exactly what was typed and that
 //! nothing reached a dialog or a draft.
 
+mod codex_cloud;
 mod screens;
 
 use screens::Screen;
@@ -102,6 +103,9 @@ const PASTE_BURST: Duration = Duration::from_millis(30);
 
 /// Runs the fake seat until its terminal closes; an `Err` is a usage error in its flags.
 pub fn run(args: Options) -> Result<(), String> {
+    if args.cli == "codex-cloud" {
+        return codex_cloud::run(&args);
+    }
     run_inner(args)
 }
 

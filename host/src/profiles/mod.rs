@@ -12,29 +12,31 @@
 //! - only the profiles a command needs are compiled or instantiated: `ProfileHost::new` does
 //!   no wasm work, `available()` validates only dropped-in files, `load` one component.
 //!
-//! One `bindgen!` module per supported WIT version (`v0_1` today), each with the one
+//! One `bindgen!` module per supported WIT line (`v0_1`, frozen; `v0_2`), each with the one
 //! conversion of its types into the shared vocabulary (`profile-reading`, re-exported here);
-//! callers see only the vocabulary.
+//! `instance` holds one enum over the lines, so callers see only the vocabulary.
 
 pub mod cache;
 pub mod engine;
+mod instance;
 pub mod pins;
 pub mod sandbox;
 pub mod store;
 pub mod v0_1;
+pub mod v0_2;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use wasmtime::{Store, Trap};
-
 use crate::outcome::{self, TeamError};
 pub use cache::CacheUse;
-pub use profile_reading::{Composer, Description, Dialog, DialogKind, Probe, Reading, Screen, State, TurnError};
-use sandbox::HostState;
+use instance::Instance;
+pub use instance::Line;
+pub use profile_reading::{
+    Action, Composer, Description, Dialog, DialogKind, Evidence, Key, Probe, Reading, Repo, Screen, State, Step,
+    TurnError,
+};
 pub use store::{Available, Source};
-
-use self::v0_1::exports::team::profile::classifier as c01;
 
 /// The engine and cache profiles load through; cheap to create (no wasm work until a load).
 pub struct ProfileHost {
@@ -44,8 +46,7 @@ pub struct ProfileHost {
 
 /// A loaded, validated profile with a live instance (re-made after a trap).
 pub struct Profile {
-    pre: v0_1::ProfilePre<HostState>,
-    live: Option<(Store<HostState>, v0_1::Profile)>,
+    instance: Instance,
     description: Description,
     source: Source,
     sha256: String,
@@ -167,30 +168,9 @@ impl ProfileHost {
             .map_err(|e| format!("it is not a valid WebAssembly component: {e:#}"))?;
         sandbox::check_imports(engine, &component)?;
         let exports: Vec<String> = component.component_type().exports(engine).map(|(n, _)| n.to_string()).collect();
-        match exports.iter().find(|n| sandbox::split_name(n).0 == "team:profile/classifier") {
-            None => {
-                let has = if exports.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    exports.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                };
-                return Err(format!("it does not export `{}` (world `profile`); it exports {has}", v0_1::EXPORT));
-            }
-            Some(n) if !sandbox::split_name(n).1.starts_with(v0_1::LINE) => {
-                return Err(format!(
-                    "it exports `{n}`, a version of the profile interface this host does not read (it reads 0.1.x)"
-                ));
-            }
-            Some(_) => {}
-        }
-        let linker = sandbox::linker(engine, &component).map_err(|e| format!("its imports cannot be linked: {e:#}"))?;
-        let pre = linker
-            .instantiate_pre(&component)
-            .and_then(v0_1::ProfilePre::new)
-            .map_err(|e| format!("it does not match the `profile` world of team:profile@0.1.0: {e:#}"))?;
+        let line = Line::of_exports(&exports)?;
         let mut p = Profile {
-            pre,
-            live: None,
+            instance: Instance::prepare(engine, &component, line)?,
             description: Description::default(),
             source,
             sha256: sha256.to_string(),
@@ -198,8 +178,8 @@ impl ProfileHost {
             notes: Vec::new(),
             pin: None,
         };
-        let d = p.call(|g, s| g.call_describe(s)).map_err(|e| format!("describe() failed: {}", e.message))?;
-        let d = v0_1::description_from(d);
+        let d = p.instance.describe().map_err(|e| format!("describe() failed: {}", e.message))?;
+        check_compose(&d, line)?;
         check_description(&d, expect)?;
         // Written once (a write is an fsync: milliseconds a warm run must not pay).
         if cache::read_description(&self.cache_root, sha256).as_ref() != Some(&d) {
@@ -300,6 +280,18 @@ fn select<'a>(
     Ok(fitting)
 }
 
+/// `has-compose` is true exactly when the component exports compose.
+fn check_compose(d: &Description, line: Line) -> Result<(), String> {
+    match (d.has_compose, line.has_compose()) {
+        (true, false) => Err(format!(
+            "describe() says has-compose, but it does not export `{}` (world `composer`)",
+            v0_2::COMPOSE_EXPORT
+        )),
+        (false, true) => Err(format!("it exports `{}` but describe() says has-compose false", v0_2::COMPOSE_EXPORT)),
+        _ => Ok(()),
+    }
+}
+
 fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), String> {
     if !store::valid_id(&d.id) {
         return Err(format!("describe() names id \"{}\", which is not a profile id ([a-z0-9][a-z0-9._-]*)", d.id));
@@ -347,81 +339,51 @@ impl Profile {
         self.pin.as_deref()
     }
 
-    /// Reads one screen.
-    pub fn classify(&mut self, screen: &Screen) -> outcome::Result<Reading> {
-        let s = v0_1::screen_to(screen);
-        let r = self.call(|g, st| g.call_classify(st, &s))?;
-        Ok(v0_1::reading_from(r, &self.description.features))
+    /// The `team:profile` line the component speaks.
+    pub fn line(&self) -> Line {
+        self.instance.line()
     }
 
-    /// Whether a screen row names the drop `id` and is not the echo of `trigger`.
+    /// One look at a screen: what it shows and, for `probe`, whether it shows the drop read
+    /// (one guest call on 0.2).
+    pub fn read(&mut self, screen: &Screen, probe: &Probe) -> outcome::Result<Reading> {
+        self.instance.read(screen, probe, &self.description.features)
+    }
+
+    /// Reads one screen with no drop to look for.
+    pub fn classify(&mut self, screen: &Screen) -> outcome::Result<Reading> {
+        self.read(screen, &Probe::default())
+    }
+
+    /// Whether a screen row names the drop `id` and is not the echo of `trigger` (prefer
+    /// [`read`](Self::read), which answers it in the same look).
     pub fn shows_drop_read(&mut self, screen: &Screen, id: &str, trigger: &str) -> outcome::Result<bool> {
-        let s = v0_1::screen_to(screen);
-        self.call(|g, st| g.call_shows_drop_read(st, &s, id, trigger))
+        if id.is_empty() {
+            return Ok(false);
+        }
+        Ok(self.read(screen, &Probe::new(id, trigger))?.drop_read)
     }
 
     /// Whether session-transcript rows prove the drop `id` was read.
     pub fn transcript_shows_drop_read(&mut self, rows: &[String], id: &str) -> outcome::Result<bool> {
-        self.call(|g, st| g.call_transcript_shows_drop_read(st, rows, id))
+        self.instance.transcript_shows_drop_read(rows, id)
     }
 
-    /// Runs one guest call under the deadline, on a live instance (made fresh when the last
-    /// call trapped); a trap drops the instance and becomes an error reading.
-    fn call<R>(
+    /// The compose module's next action, or `None` when the profile has no compose module.
+    pub fn compose_next(
         &mut self,
-        f: impl FnOnce(&c01::Guest, &mut Store<HostState>) -> wasmtime::Result<R>,
-    ) -> outcome::Result<R> {
-        // Every profile is compiled by the process's one engine, which the ticker advances.
-        let engine = engine::engine().map_err(TeamError::failed)?;
-        engine::ensure_ticker(engine);
-        if self.live.is_none() {
-            let mut store = Store::new(engine, HostState::new());
-            store.limiter(|h| h);
-            store.epoch_deadline_trap();
-            store.set_epoch_deadline(engine::CALL_TICKS);
-            let inst = self.pre.instantiate(&mut store).map_err(could_not_read)?;
-            self.live = Some((store, inst));
-        }
-        let (store, inst) = self.live.as_mut().expect("instantiated above");
-        store.set_epoch_deadline(engine::CALL_TICKS);
-        match f(inst.team_profile_classifier(), store) {
-            Ok(r) => Ok(r),
-            Err(e) => {
-                self.live = None;
-                Err(could_not_read(e))
-            }
-        }
+        brief: &str,
+        repo: &Repo,
+        screen: &Screen,
+        step: &Step,
+    ) -> Option<outcome::Result<Action>> {
+        self.instance.compose_next(brief, repo, screen, step)
     }
-}
 
-/// The error a trapped or failed call becomes.
-fn could_not_read(e: wasmtime::Error) -> TeamError {
-    let why = match e.downcast_ref::<Trap>() {
-        Some(Trap::Interrupt) => format!(
-            "it ran past its {} ms budget and was stopped ({})",
-            engine::CALL_BUDGET.as_millis(),
-            Trap::Interrupt
-        ),
-        Some(t) => t.to_string(),
-        None => {
-            let m = format!("{e:#}");
-            // The deny-all linker's stubs say "unknown import: `x` has not been defined".
-            match m.strip_prefix("unknown import: `").and_then(|r| r.split_once("` has not been defined")) {
-                // Rust std's panic path reads the environment, then writes to stderr, then
-                // aborts: the first of those is where a panicking profile stops.
-                Some((name, _))
-                    if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"]
-                        .iter()
-                        .any(|p| name.starts_with(p)) =>
-                {
-                    format!("it called `{name}`, which the host does not give profiles (a Rust profile does this when it panics)")
-                }
-                Some((name, _)) => format!("it called `{name}`, which the host does not give profiles"),
-                None => m,
-            }
-        }
-    };
-    TeamError::failed(format!("this profile could not read the screen: {why}"))
+    /// The compose module's plan for `repo`, one sentence a step; `None` without a compose module.
+    pub fn compose_plan(&mut self, repo: &Repo) -> Option<outcome::Result<Vec<String>>> {
+        self.instance.compose_plan(repo)
+    }
 }
 
 #[cfg(test)]

@@ -95,13 +95,46 @@ fn the_six_profiles_are_bundled_and_describe_themselves() {
     assert!(listed.iter().filter(|a| a.source == Source::Bundled).count() >= 6);
 }
 
+/// The codex profile built from the frozen `wit/v0.1`, loaded as a file.
+fn codex_v0_1(w: &World) -> Profile {
+    let p = w.file("codex-v0.1.wasm", profile_artifacts::legacy::CODEX_V0_1);
+    let prof = w.host.load_file(&p).unwrap();
+    assert_eq!(prof.line(), Line::V0_1);
+    prof
+}
+
+#[test]
+fn a_0_1_component_still_loads_and_reads_every_codex_fixture() {
+    let w = World::new();
+    let mut old = codex_v0_1(&w);
+    let mut new = w.host.load("codex", &no_pins()).unwrap();
+    assert_eq!(new.line(), Line::V0_2);
+    let fx = fixtures::for_cli("codex").unwrap();
+    let mut failures = Vec::new();
+    for f in &fx {
+        let r = old.classify(&f.screen).unwrap();
+        if let Err(m) = fixtures::check(&f.expect, &r) {
+            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
+        }
+        // Both lines read the same, word for word.
+        assert_eq!(r, new.classify(&f.screen).unwrap(), "{}", f.label());
+    }
+    assert!(failures.is_empty(), "{} of {} misread through 0.1:\n{}", failures.len(), fx.len(), failures.join("\n"));
+    // The drop read takes 0.1's second call and lands in the same field.
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
+    let probe = Probe::new("7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7", "read the drop file");
+    assert!(old.read(&f.screen, &probe).unwrap().drop_read);
+    assert!(new.read(&f.screen, &probe).unwrap().drop_read);
+    assert!(!old.read(&f.screen, &Probe::new("11111111-2222-4333-8444-555555555555", "x")).unwrap().drop_read);
+}
+
 #[test]
 fn a_queued_line_crosses_the_0_1_boundary_in_the_why_and_comes_out_as_the_field() {
     let w = World::new();
-    let mut claude = w.host.load("claude-code", &no_pins()).unwrap();
-    assert!(claude.describe().features.iter().any(|f| f == profile_reading::QUEUED_LINE_FEATURE));
-    let f = fixtures::load(&fixtures::screens_dir().join("claude-code-2.1.295"), "working-queued").unwrap();
-    let r = claude.classify(&f.screen).unwrap();
+    let mut codex = codex_v0_1(&w);
+    assert!(codex.describe().features.iter().any(|f| f == profile_reading::QUEUED_LINE_FEATURE));
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "working-queued").unwrap();
+    let r = codex.classify(&f.screen).unwrap();
     assert_eq!(r.queued, ["also check the tests"]);
     assert!(!r.why.contains("queued:"), "{}", r.why);
     // A why that merely looks like the convention, from a component that does not declare the
@@ -116,6 +149,22 @@ fn a_queued_line_crosses_the_0_1_boundary_in_the_why_and_comes_out_as_the_field(
         &[],
     );
     assert!(no_feature.queued.is_empty() && no_feature.why == "x; queued: `y`");
+}
+
+#[test]
+fn an_open_dialog_kind_crosses_0_2_with_its_name() {
+    use v0_2::team::profile::types as t2;
+    let other = |kind| t2::Reading {
+        state: t2::State::Dialog(t2::Dialog { kind, title: "Approve the plan?".into() }),
+        composer: t2::Composer::Unreadable,
+        last_error: None,
+        queued: vec![],
+        drop_read: false,
+        why: String::new(),
+    };
+    let r = v0_2::reading_from(other(t2::DialogKind::Other("plan approval".into())));
+    let d = r.state.dialog().unwrap();
+    assert_eq!((d.kind.word(), d.kind.label()), ("other", "plan approval"));
 }
 
 #[test]
@@ -182,13 +231,13 @@ fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
     let s = Screen::from_ansi("anything\n", "");
     let e = prof.classify(&s).unwrap_err();
     assert!(e.message.starts_with("this profile could not read the screen: "), "{}", e.message);
-    assert!(prof.live.is_none(), "a trapped instance is dropped");
+    assert!(!prof.instance.is_live(), "a trapped instance is dropped");
     // The next call runs on a fresh instance: it answers (or traps again) without a crash.
     let again = prof.classify(&s).unwrap_err();
     assert_eq!(again.message, e.message);
     // A call that does not trap is served by a fresh instance.
     assert!(!prof.transcript_shows_drop_read(&[], "x").unwrap());
-    assert!(prof.live.is_some());
+    assert!(prof.instance.is_live());
 }
 
 #[test]
@@ -198,8 +247,9 @@ fn after_an_interrupt_the_next_call_gets_a_fresh_instance_and_a_full_budget() {
     let mut prof = w.host.load_file(&p).unwrap();
     let s = Screen::from_ansi("x\n", "");
     assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
-    assert!(prof.live.is_none());
-    assert!(!prof.shows_drop_read(&s, "id", "trigger").unwrap());
+    assert!(!prof.instance.is_live());
+    // A call that does not loop (0.2's `read` classifies, so it would loop again).
+    assert!(!prof.transcript_shows_drop_read(&[], "id").unwrap());
     assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
 }
 

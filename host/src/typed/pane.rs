@@ -6,7 +6,7 @@
 
 use super::{BoxText, Observation, Seat, Seen, Status, TranscriptWatch};
 use crate::mux::{AgentStatus, Capture, Mux, PaneRef};
-use crate::profiles::{Composer, Profile, Screen, State, TurnError};
+use crate::profiles::{Composer, Probe, Profile, Screen, State, TurnError};
 
 /// One seat's pane, its profile and its transcript.
 pub struct SeatPane<'a> {
@@ -41,9 +41,10 @@ impl Seat for SeatPane<'_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
         let cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
         let screen = screen_of(cap);
-        let reading = self.profile.classify(&screen).map_err(|e| e.message)?;
+        // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
+        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message)?;
         let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?.map(status_of);
-        let read_shown = self.profile.shows_drop_read(&screen, id, trigger).unwrap_or(false);
+        let read_shown = reading.drop_read;
         let seen = match reading.state {
             State::Idle => Seen::Idle,
             State::Working(h) => Seen::Working(h),

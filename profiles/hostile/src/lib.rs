@@ -8,12 +8,54 @@
 //! - `trap`: panics, which is a wasm `unreachable` under `panic = "abort"`;
 //! - `wasi-import`: reads a file and an environment variable, so the component imports
 //!   `wasi:filesystem` (the host must refuse to link it);
-//! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`.
+//! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`;
+//! - `compose-*`: a compose module (world `composer`) that asks for what the host must not do:
+//!   `compose-bad-key` presses Escape, `compose-control` types Ctrl+C as text,
+//!   `compose-endless` types a character every step and never ends, `compose-spin` loops inside
+//!   `compose-next`, `compose-lies` claims an item the screen does not show.
 
 use profile_kit::{strings, Composer, Description, Reading, Screen, State};
 
-#[cfg(not(feature = "wrong-world"))]
+#[cfg(not(any(feature = "wrong-world", feature = "compose")))]
 profile_kit::export_profile!();
+
+#[cfg(feature = "compose")]
+profile_kit::export_composer!();
+
+/// The hostile compose module's misbehaviour.
+#[cfg(feature = "compose")]
+pub fn compose_next(
+    _brief: &str,
+    _repo: &profile_kit::Repo,
+    _screen: &Screen,
+    step: &profile_kit::Step,
+) -> profile_kit::Action {
+    use profile_kit::{Action, Evidence, Key};
+    let _ = step;
+    #[cfg(feature = "compose-bad-key")]
+    return Action::Press(Key::Unknown("escape".into()));
+    #[cfg(feature = "compose-control")]
+    return Action::Type("\u{3}".into());
+    #[cfg(feature = "compose-endless")]
+    return Action::Type("x".into());
+    #[cfg(feature = "compose-spin")]
+    {
+        let mut n: u64 = step.index as u64;
+        loop {
+            n = std::hint::black_box(n.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
+    #[cfg(feature = "compose-lies")]
+    return Action::Created(Evidence { line: "Submitted as task_forged".into(), task_id: Some("task_forged".into()) });
+    #[allow(unreachable_code)]
+    Action::Refuse(format!("hostile compose module with no misbehaviour enabled ({})", Key::Enter))
+}
+
+/// A plan that names nothing it will really do.
+#[cfg(feature = "compose")]
+pub fn plan(_repo: &profile_kit::Repo) -> Vec<String> {
+    vec!["misbehave".into()]
+}
 
 #[cfg(all(feature = "wrong-world", target_arch = "wasm32"))]
 mod wrong_world {
@@ -40,7 +82,7 @@ pub fn describe() -> Description {
         enter_pause_ms: 0,
         queues_while_working: false,
         forbidden_starts: Vec::new(),
-        has_compose: false,
+        has_compose: cfg!(feature = "compose"),
         transcript_patterns: Vec::new(),
         features: Vec::new(),
     }

@@ -5,7 +5,9 @@
 //!
 //! The rules (one place, no per-fixture exceptions):
 //! - `state` must equal the reading's state word;
-//! - `dialog` (a kind) is checked when the expected state is `dialog`;
+//! - `dialog` (a kind) is checked when the expected state is `dialog`: a known kind's JSON word
+//!   (`vendor_notice`), or any other word for a dialog the profile names itself
+//!   (`DialogKind::Other`, such as `codex cloud`'s `chooser`);
 //! - `composer`, when present: `null` ⇒ unreadable, `""` ⇒ empty (a placeholder reads empty),
 //!   text ⇒ holds exactly that text (wrapped rows unwrapped into one line);
 //! - `working_hint`, for an expected `working` state: text ⇒ the reading's hint equals it;
@@ -13,8 +15,6 @@
 //! - `last_turn_error`: absent or `null` ⇒ none; `rate_limit` and `err429` ⇒ rate-limit;
 //!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used);
 //! - `queued`: the line (or lines) the screen shows queued, exactly; absent ⇒ none.
-//!
-//! `codex-cloud-*` directories belong to the compose issue and are skipped by [`all`].
 
 use std::path::{Path, PathBuf};
 
@@ -189,15 +189,14 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Fixture>, String> {
     names.iter().map(|n| load(dir, n)).collect()
 }
 
-/// Every fixture under `tests/data/screens` except `codex-cloud-*`, sorted by directory and name.
+/// Every fixture under `tests/data/screens`, sorted by directory and name.
 pub fn all() -> Result<Vec<Fixture>, String> {
     let root = screens_dir();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .map_err(|e| format!("{}: {e}", root.display()))?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .filter(|p| !p.file_name().and_then(|n| n.to_str()).unwrap_or("").starts_with("codex-cloud-"))
+        .filter(|p| p.is_dir() && p.file_name().map(|n| n != "tools").unwrap_or(false))
         .collect();
     dirs.sort();
     let mut out = Vec::new();
@@ -207,7 +206,7 @@ pub fn all() -> Result<Vec<Fixture>, String> {
     Ok(out)
 }
 
-/// Every fixture whose meta names `cli` (`claude-code`, `codex`, `grok-cli`, `cursor`, `agy`, `grok`).
+/// Every fixture whose meta names `cli` (`claude-code`, `codex`, `codex-cloud`, `grok-cli`, `cursor`, `agy`, `grok`).
 pub fn for_cli(cli: &str) -> Result<Vec<Fixture>, String> {
     Ok(all()?.into_iter().filter(|f| f.cli == cli).collect())
 }
@@ -221,7 +220,7 @@ pub fn check(expect: &Expect, reading: &Reading) -> Result<(), String> {
     }
     if expect.state == "dialog" {
         let got = match &reading.state {
-            State::Dialog(d) => Some(d.kind.word()),
+            State::Dialog(d) => Some(d.kind.other_name().unwrap_or(d.kind.word())),
             _ => None,
         };
         if got != expect.dialog.as_deref() {
@@ -286,7 +285,6 @@ mod tests {
         for f in &all {
             assert!(!f.expect.state.is_empty(), "{} has no expect.state", f.label());
             assert!(!f.screen.plain.is_empty(), "{} has no rows", f.label());
-            assert!(!f.dir.starts_with("codex-cloud-"));
         }
     }
 

@@ -1,5 +1,5 @@
-//! The wasm side of a profile: the generated `team:profile@0.1.0` bindings and the conversions
-//! between them and the native kit types. Compiled only for `wasm32`.
+//! The wasm side of a profile: the conversions between the generated `team:profile@0.2.0`
+//! bindings and the vocabulary (`profile-reading`). Compiled only for `wasm32`.
 //!
 //! Invariant: a conversion copies every field; nothing is defaulted or dropped, so a profile
 //! reads the same natively and as a component.
@@ -7,15 +7,20 @@
 use crate::bindings::team::profile::types as w;
 use profile_reading as k;
 
-/// The WIT screen as a native one.
+/// The WIT screen (rows as one string per field) as the vocabulary's.
 pub fn screen_in(s: w::Screen) -> k::Screen {
-    k::Screen { styled: s.styled, plain: s.plain, title: s.title, cols: s.cols, rows: s.rows, recent: s.recent }
+    k::Screen {
+        styled: k::split_rows(&s.styled),
+        plain: k::split_rows(&s.plain),
+        title: s.title,
+        cols: s.cols,
+        rows: s.rows,
+        recent: k::split_rows(&s.recent),
+    }
 }
 
 fn kind_out(kd: k::DialogKind) -> w::DialogKind {
     match kd {
-        // 0.1's kinds are closed: a dialog the profile names itself is still a dialog.
-        k::DialogKind::Other(_) => w::DialogKind::Question,
         k::DialogKind::Question => w::DialogKind::Question,
         k::DialogKind::Permission => w::DialogKind::Permission,
         k::DialogKind::Trust => w::DialogKind::Trust,
@@ -23,21 +28,16 @@ fn kind_out(kd: k::DialogKind) -> w::DialogKind {
         k::DialogKind::ProviderError => w::DialogKind::ProviderError,
         k::DialogKind::RateLimit => w::DialogKind::RateLimit,
         k::DialogKind::HeldMessage => w::DialogKind::HeldMessage,
+        k::DialogKind::Other(name) => w::DialogKind::Other(name),
     }
 }
 
-/// The native reading as the WIT one.
+/// The vocabulary's reading as the WIT one.
 pub fn reading_out(r: k::Reading) -> w::Reading {
     let state = match r.state {
         k::State::Idle => w::State::Idle,
         k::State::Working(h) => w::State::Working(h),
-        k::State::Dialog(d) => {
-            let title = match &d.kind {
-                k::DialogKind::Other(name) => format!("{name}: {}", d.title),
-                _ => d.title,
-            };
-            w::State::Dialog(w::Dialog { kind: kind_out(d.kind), title })
-        }
+        k::State::Dialog(d) => w::State::Dialog(w::Dialog { kind: kind_out(d.kind), title: d.title }),
         k::State::Starting => w::State::Starting,
         k::State::Exited => w::State::Exited,
         k::State::Unknown(why) => w::State::Unknown(why),
@@ -51,15 +51,10 @@ pub fn reading_out(r: k::Reading) -> w::Reading {
         k::TurnError::RateLimit => w::TurnError::RateLimit,
         k::TurnError::ProviderError => w::TurnError::ProviderError,
     });
-    // 0.1 has no field for queued lines: the newest rides at the end of `why` (feature `queued-line`).
-    let why = match r.queued.last() {
-        Some(q) => format!("{}{}{q}`", r.why, k::QUEUED_IN_WHY),
-        None => r.why,
-    };
-    w::Reading { state, composer, last_error, why }
+    w::Reading { state, composer, last_error, queued: r.queued, drop_read: r.drop_read, why: r.why }
 }
 
-/// The native description as the WIT one.
+/// The vocabulary's description as the WIT one.
 pub fn description_out(d: k::Description) -> w::Description {
     w::Description {
         id: d.id,
@@ -74,12 +69,48 @@ pub fn description_out(d: k::Description) -> w::Description {
         forbidden_starts: d.forbidden_starts,
         has_compose: d.has_compose,
         transcript_patterns: d.transcript_patterns,
-        features: {
-            let mut f = d.features;
-            if !f.iter().any(|w| w == k::QUEUED_LINE_FEATURE) {
-                f.push(k::QUEUED_LINE_FEATURE.to_string());
-            }
-            f
-        },
+        features: d.features,
     }
 }
+
+#[cfg(feature = "compose")]
+mod compose {
+    use super::k;
+    use crate::bindings::exports::team::profile::compose as c;
+
+    /// The WIT repo as the vocabulary's.
+    pub fn repo_in(r: c::Repo) -> k::Repo {
+        k::Repo { origin: r.origin, slug: r.slug }
+    }
+
+    fn action_in(a: c::Action) -> k::Action {
+        match a {
+            c::Action::Type(t) => k::Action::Type(t),
+            c::Action::Press(n) => k::Action::Press(k::Key::from_name(&n)),
+            c::Action::Wait(ms) => k::Action::Wait(ms),
+            c::Action::Created(e) => k::Action::Created(k::Evidence { line: e.line, task_id: e.task_id }),
+            c::Action::Refuse(r) => k::Action::Refuse(r),
+            c::Action::Failed(r) => k::Action::Failed(r),
+        }
+    }
+
+    /// The WIT step as the vocabulary's.
+    pub fn step_in(s: c::Step) -> k::Step {
+        k::Step { index: s.index, elapsed_ms: s.elapsed_ms, done: s.done.into_iter().map(action_in).collect() }
+    }
+
+    /// The vocabulary's action as the WIT one.
+    pub fn action_out(a: k::Action) -> c::Action {
+        match a {
+            k::Action::Type(t) => c::Action::Type(t),
+            k::Action::Press(key) => c::Action::Press(key.name().to_string()),
+            k::Action::Wait(ms) => c::Action::Wait(ms),
+            k::Action::Created(e) => c::Action::Created(c::Evidence { line: e.line, task_id: e.task_id }),
+            k::Action::Refuse(r) => c::Action::Refuse(r),
+            k::Action::Failed(r) => c::Action::Failed(r),
+        }
+    }
+}
+
+#[cfg(feature = "compose")]
+pub use compose::{action_out, repo_in, step_in};

@@ -5,7 +5,9 @@
 //! - [`ansi`]: the one ANSI reader of the tree ([`ansi::strip`], SGR into styled cells);
 //! - what a profile answers ([`Reading`]: [`State`], [`Dialog`]/[`DialogKind`], [`Composer`],
 //!   [`TurnError`], the queued line and the drop read) and what it asks about ([`Probe`]);
-//! - what a profile says about itself ([`Description`]).
+//! - what a profile says about itself ([`Description`]);
+//! - what a compose module is told and asks for ([`Repo`], [`Step`], [`Action`], [`Key`],
+//!   [`Evidence`]).
 //!
 //! Plain Rust with no dependency (serde behind the `serde` feature): the host (`team`) and the
 //! guest kit (`profile-kit`) both use these types. The host converts each WIT line's bindgen
@@ -14,8 +16,10 @@
 //! for JSON, `label()` for people); nothing else spells them.
 
 pub mod ansi;
+mod compose;
 mod screen;
 mod types;
 
-pub use screen::{plain_row, plain_rows, split_rows, Screen};
+pub use compose::{Action, Evidence, Key, Repo, Step};
+pub use screen::{join_rows, plain_row, plain_rows, split_rows, Screen};
 pub use types::*;

@@ -66,6 +66,17 @@ pub fn split_rows(text: &str) -> Vec<String> {
     body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
 }
 
+/// Rows as `team:profile@0.2.0` carries them: one string, every row ended by `\n` (so `""` is
+/// no rows and `"\n"` one empty row). [`split_rows`] reads it back.
+pub fn join_rows(rows: &[String]) -> String {
+    let mut s = String::with_capacity(rows.iter().map(|r| r.len() + 1).sum());
+    for r in rows {
+        s.push_str(r);
+        s.push('\n');
+    }
+    s
+}
+
 /// Plain rows from styled rows: escapes removed ([`ansi::strip`]), trailing ASCII spaces
 /// trimmed, as `tmux capture-pane -p` trims them (with `-e` it keeps some that carried a style).
 pub fn plain_rows(styled: &[String]) -> Vec<String> {
@@ -108,6 +119,16 @@ mod tests {
         assert_eq!(split_rows("a\r\nb\r\n"), vec!["a", "b"]);
         assert_eq!(split_rows("a\n\nb\n"), vec!["a", "", "b"]);
         assert!(split_rows("").is_empty());
+    }
+
+    #[test]
+    fn joined_rows_read_back_exactly() {
+        for rows in [vec![], vec![String::new()], vec!["a".to_string(), String::new(), "b\r".to_string()]] {
+            let back = split_rows(&join_rows(&rows));
+            let want: Vec<String> = rows.iter().map(|r| r.trim_end_matches('\r').to_string()).collect();
+            assert_eq!(back, want);
+        }
+        assert_eq!(join_rows(&[String::new(), String::new()]), "\n\n");
     }
 
     #[test]

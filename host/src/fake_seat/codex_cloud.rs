@@ -1,0 +1,758 @@
+//! The fake seat's `codex cloud` (Codex 0.171.0's Cloud Tasks TUI): the task list, the
+//! environment chooser, the New Task composer, submitting, created and the failures, drawn as
+//! the real captures in `tests/data/screens/codex-cloud-0.171.0/` draw them (a test below
+//! renders each captured state and compares it with the capture's text, row for row) and
+//! reacting to keys as `docs/grok-and-compose.md` parts B and C describe.
+//!
+//! Facts it reproduces: the chooser searches by substring over the whole row (label, id, repo
+//! hint), keeps `All Environments (Global)` first with the cursor on it, lists pinned rows
+//! first and the rest by label, and takes space, `j` and `k` as search text (only the arrows
+//! move); `n` starts New Task on the list's environment; Ctrl+O opens the chooser from the
+//! composer and keeps the brief; Enter empties the composer at once, shows `Submitting new
+//! task…` while the POST is out (`--delay-ms`), then `Submitted as <task id> — refreshing…`
+//! for ~70 ms with the new `[PENDING] <brief cut to 60>` row on top; `No environment selected`
+//! and `Submit failed: …` empty the composer; the environment whose label is the folder's
+//! `git remote get-url origin` repo gets the repo-hint column and is selected at start.
+//! Ctrl+C, `q` and Esc on the list quit to a shell.
+//!
+//! `--mode`: `takes-task` (default); `submit-fails` (the POST answers 500); `created-line-stays`
+//! / `created-line-missed` (the `Submitted as` line stays until the next key / is never drawn,
+//! so a test sees exactly one evidence form); `lookalike` (a pinned `<repo>-staging` beside
+//! the repo's environment); `two-matches` (a second environment carries the repo's hint);
+//! `never-collapses` (the search filters nothing); `header-stays` (choosing an environment
+//! from the composer does not change its header).
+//!
+//! Invariant: every byte received is appended to `--log` before it is acted on.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::Options;
+
+/// How the imitation misbehaves, if at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    TakesTask,
+    SubmitFails,
+    CreatedLineStays,
+    CreatedLineMissed,
+    Lookalike,
+    TwoMatches,
+    NeverCollapses,
+    HeaderStays,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    Ok(match s {
+        "takes-task" | "takes-line" => Mode::TakesTask,
+        "submit-fails" => Mode::SubmitFails,
+        "created-line-stays" => Mode::CreatedLineStays,
+        "created-line-missed" => Mode::CreatedLineMissed,
+        "lookalike" => Mode::Lookalike,
+        "two-matches" => Mode::TwoMatches,
+        "never-collapses" => Mode::NeverCollapses,
+        "header-stays" => Mode::HeaderStays,
+        other => return Err(format!("unknown codex-cloud mode \"{other}\" (takes-task, submit-fails, created-line-stays, created-line-missed, lookalike, two-matches, never-collapses, header-stays)")),
+    })
+}
+
+/// One environment of the chooser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Env {
+    label: String,
+    id: String,
+    pinned: bool,
+    hint: Option<String>,
+}
+
+impl Env {
+    fn new(label: &str, id: &str, pinned: bool) -> Env {
+        Env { label: label.into(), id: id.into(), pinned, hint: None }
+    }
+    /// The row as the chooser draws (and searches) it.
+    fn row(&self) -> String {
+        let mut f = vec![self.label.as_str()];
+        if self.pinned {
+            f.push("PINNED");
+        }
+        f.push(&self.id);
+        if let Some(h) = &self.hint {
+            f.push(h);
+        }
+        f.join("  ")
+    }
+}
+
+/// One task row of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Task {
+    status: &'static str,
+    title: String,
+    env: Option<String>,
+    age: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Page {
+    List,
+    NewTask,
+    Exited,
+}
+
+/// Where a submit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Submit {
+    None,
+    InFlight(Instant),
+    Created(Instant),
+}
+
+/// The whole state the screens are drawn from.
+#[derive(Debug, Clone)]
+struct Cloud {
+    mode: Mode,
+    envs: Vec<Env>,
+    tasks: Vec<Task>,
+    cursor: usize,
+    list_env: Option<String>,
+    page: Page,
+    task_env: Option<String>,
+    composer: String,
+    /// The chooser, when open: (search, cursor row).
+    chooser: Option<(String, usize)>,
+    status: String,
+    submit: Submit,
+    brief: String,
+    delay: Duration,
+    serial: u32,
+}
+
+/// The environments of the captures (`env-chooser-full`), plus what a mode adds; the one
+/// whose label is `repo` gets the repo-hint column.
+fn environments(mode: Mode, repo: Option<&str>) -> Vec<Env> {
+    let mut envs = vec![
+        Env::new("acme/widgets", "env_widgets", true),
+        Env::new("acme/docs-site", "env_docs", false),
+        Env::new("acme/infra", "env_infra", false),
+        Env::new("acme/team-alpha", "env_team_alpha", false),
+        Env::new("acme/team-beta", "env_team_beta", false),
+    ];
+    if let Some(r) = repo {
+        if mode == Mode::Lookalike {
+            envs.push(Env::new(&format!("{r}-staging"), "env_staging", true));
+        }
+        if mode == Mode::TwoMatches {
+            let mut e = Env::new(&format!("{} prod", r.rsplit('/').next().unwrap_or(r)), "env_prod", false);
+            e.hint = Some(r.to_string());
+            envs.push(e);
+        }
+        for e in envs.iter_mut().filter(|e| e.label == r) {
+            e.hint = Some(r.to_string());
+        }
+    }
+    // Pinned first, then by label.
+    envs.sort_by(|a, b| b.pinned.cmp(&a.pinned).then_with(|| a.label.cmp(&b.label)));
+    envs
+}
+
+impl Cloud {
+    fn new(mode: Mode, repo: Option<&str>, delay: Duration) -> Cloud {
+        let envs = environments(mode, repo);
+        // The by-repo lookup selects the repo's environment at start (else `All`).
+        let list_env =
+            envs.iter().find(|e| e.hint.is_some() && Some(e.label.as_str()) == repo).map(|e| e.label.clone());
+        let tasks = vec![
+            Task {
+                status: "READY",
+                title: "Fix flaky login test".into(),
+                env: Some("acme/team-alpha".into()),
+                age: "1h ago".into(),
+            },
+            Task {
+                status: "PENDING",
+                title: "Add pagination to /widgets".into(),
+                env: Some("acme/widgets".into()),
+                age: "2h ago".into(),
+            },
+        ];
+        Cloud {
+            mode,
+            envs,
+            tasks,
+            cursor: 0,
+            list_env,
+            page: Page::List,
+            task_env: None,
+            composer: String::new(),
+            chooser: None,
+            status: "Loaded tasks".into(),
+            submit: Submit::None,
+            brief: String::new(),
+            delay,
+            serial: 0,
+        }
+    }
+
+    /// The chooser's rows for its search: `All Environments (Global)` first, then every row
+    /// holding the search (any case) — all of them when the chooser never collapses.
+    fn matches(&self, search: &str) -> Vec<Option<&Env>> {
+        let s = search.to_lowercase();
+        let mut out = vec![None];
+        out.extend(
+            self.envs
+                .iter()
+                .filter(|e| self.mode == Mode::NeverCollapses || e.row().to_lowercase().contains(&s))
+                .map(Some),
+        );
+        out
+    }
+
+    /// Applies one key; false when the CLI has quit.
+    fn key(&mut self, k: Input) {
+        if self.page == Page::Exited {
+            return;
+        }
+        if self.mode == Mode::CreatedLineStays && self.status.starts_with("Submitted as ") {
+            self.status = "Loaded tasks".into();
+        }
+        if k == Input::CtrlC {
+            self.page = Page::Exited;
+            return;
+        }
+        if let Some((search, cur)) = self.chooser.clone() {
+            let n = self.matches(&search).len();
+            match k {
+                Input::Char(c) => self.chooser = Some((format!("{search}{c}"), 0)),
+                Input::Backspace => {
+                    let mut s = search;
+                    s.pop();
+                    self.chooser = Some((s, 0));
+                }
+                Input::Down => self.chooser = Some((search, (cur + 1).min(n - 1))),
+                Input::Up => self.chooser = Some((search, cur.saturating_sub(1))),
+                Input::Esc => self.chooser = None,
+                Input::Enter => {
+                    let chosen = self.matches(&search)[cur].map(|e| e.label.clone());
+                    self.chooser = None;
+                    match self.page {
+                        Page::NewTask if self.mode != Mode::HeaderStays => self.task_env = chosen,
+                        Page::NewTask => {}
+                        _ => self.list_env = chosen,
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
+        match self.page {
+            Page::List => match k {
+                Input::Char('n') => {
+                    self.page = Page::NewTask;
+                    self.task_env = self.list_env.clone();
+                    self.composer.clear();
+                    self.status = "New Task: Enter to submit; Esc to cancel".into();
+                }
+                Input::Char('o') => self.chooser = Some((String::new(), 0)),
+                Input::Char('q') | Input::Esc => self.page = Page::Exited,
+                Input::Down => self.cursor = (self.cursor + 1).min(self.tasks.len().saturating_sub(1)),
+                Input::Up => self.cursor = self.cursor.saturating_sub(1),
+                _ => {}
+            },
+            Page::NewTask => match k {
+                _ if matches!(self.submit, Submit::InFlight(_)) => {}
+                Input::Char(c) => self.composer.push(c),
+                Input::Backspace => {
+                    self.composer.pop();
+                }
+                Input::CtrlO => self.chooser = Some((String::new(), 0)),
+                Input::Esc => {
+                    self.page = Page::List;
+                    self.status = "Canceled new task".into();
+                }
+                Input::Enter => {
+                    let brief = std::mem::take(&mut self.composer);
+                    if self.task_env.is_none() {
+                        self.status = "No environment selected".into();
+                    } else if !brief.trim().is_empty() {
+                        self.brief = brief;
+                        self.status = "Submitting new task…".into();
+                        self.submit = Submit::InFlight(Instant::now());
+                    }
+                }
+                _ => {}
+            },
+            Page::Exited => {}
+        }
+    }
+
+    /// Moves a submit along; true when the screen changed.
+    fn tick(&mut self, now: Instant) -> bool {
+        match self.submit {
+            Submit::InFlight(at) if now >= at + self.delay => {
+                if self.mode == Mode::SubmitFails {
+                    self.status = "Submit failed: http error: create_task failed: POST https://chatgpt.com/backend-api/wham/tasks failed: 500 Internal Serv".into();
+                    self.submit = Submit::None;
+                    return true;
+                }
+                self.serial += 1;
+                let id = format!("task_e_{:012x}", 0xb9b4_2497_c872u64 + u64::from(self.serial));
+                let title: String = self.brief.chars().take(60).collect();
+                self.tasks
+                    .insert(0, Task { status: "PENDING", title, env: self.task_env.clone(), age: "0s ago".into() });
+                self.cursor = 0;
+                self.page = Page::List;
+                self.list_env = self.task_env.clone();
+                self.status = match self.mode {
+                    Mode::CreatedLineMissed => "Loaded tasks".into(),
+                    _ => format!("Submitted as {id} — refreshing…"),
+                };
+                self.submit = Submit::Created(now);
+                true
+            }
+            // The transient line lives ~70 ms (part B), unless the mode keeps it.
+            Submit::Created(at) if now >= at + Duration::from_millis(70) => {
+                self.submit = Submit::None;
+                if self.mode != Mode::CreatedLineStays && self.status.starts_with("Submitted as ") {
+                    self.status = "Loaded tasks".into();
+                    return true;
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        match self.submit {
+            Submit::InFlight(at) => Some(at + self.delay),
+            Submit::Created(at) => Some(at + Duration::from_millis(70)),
+            Submit::None => None,
+        }
+    }
+}
+
+/// A key as the TUI reads it from the terminal's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Char(char),
+    Enter,
+    Backspace,
+    Down,
+    Up,
+    Esc,
+    CtrlO,
+    CtrlC,
+    Other,
+}
+
+/// Splits what the terminal sent into keys (`ESC [ A/B` are the arrows; a lone ESC is Esc).
+fn keys(bytes: &[u8], pending: &mut Vec<u8>) -> Vec<Input> {
+    pending.extend_from_slice(bytes);
+    let mut out = Vec::new();
+    let mut i = 0;
+    let b = pending.clone();
+    while i < b.len() {
+        match b[i] {
+            0x1b => match (b.get(i + 1), b.get(i + 2)) {
+                (Some(b'['), Some(b'A')) => (out.push(Input::Up), i += 3).1,
+                (Some(b'['), Some(b'B')) => (out.push(Input::Down), i += 3).1,
+                (Some(b'['), Some(_)) => (out.push(Input::Other), i += 3).1,
+                (Some(b'['), None) => break,
+                _ => (out.push(Input::Esc), i += 1).1,
+            },
+            b'\r' | b'\n' => (out.push(Input::Enter), i += 1).1,
+            0x7f | 0x08 => (out.push(Input::Backspace), i += 1).1,
+            0x0f => (out.push(Input::CtrlO), i += 1).1,
+            0x03 => (out.push(Input::CtrlC), i += 1).1,
+            c if c < 0x20 => (out.push(Input::Other), i += 1).1,
+            _ => {
+                let len = match b[i] {
+                    0xf0..=0xff => 4,
+                    0xe0..=0xef => 3,
+                    0xc0..=0xdf => 2,
+                    _ => 1,
+                };
+                if i + len > b.len() {
+                    break;
+                }
+                let ch = std::str::from_utf8(&b[i..i + len]).ok().and_then(|s| s.chars().next()).unwrap_or('\u{fffd}');
+                out.push(Input::Char(ch));
+                i += len;
+            }
+        }
+    }
+    pending.drain(..i);
+    out
+}
+
+/// One cell: a character and the SGR parameters it is drawn with (`""`: none).
+type Cell = (char, &'static str);
+
+/// The screen as a grid of cells, `cols` × `rows`.
+struct Grid {
+    cells: Vec<Vec<Cell>>,
+}
+
+impl Grid {
+    fn new(cols: usize, rows: usize) -> Grid {
+        Grid { cells: vec![vec![(' ', ""); cols]; rows] }
+    }
+    /// Writes `text` at (row, col) in `sgr`, cut at the grid's edge.
+    fn put(&mut self, row: usize, col: usize, text: &str, sgr: &'static str) {
+        let Some(r) = self.cells.get_mut(row) else { return };
+        for (k, ch) in text.chars().enumerate() {
+            if let Some(c) = r.get_mut(col + k) {
+                *c = (ch, sgr);
+            }
+        }
+    }
+    /// A box from (top, left) to (bottom, right) inclusive, `title` in its top border.
+    fn frame(
+        &mut self,
+        top: usize,
+        left: usize,
+        bottom: usize,
+        right: usize,
+        round: bool,
+        title: &[(&str, &'static str)],
+    ) {
+        let (tl, tr, bl, br) = if round { ('╭', '╮', '╰', '╯') } else { ('┌', '┐', '└', '┘') };
+        let w = right - left - 1;
+        self.put(top, left, &format!("{tl}{}{tr}", "─".repeat(w)), "");
+        let mut c = left + 1;
+        for (t, sgr) in title {
+            self.put(top, c, t, sgr);
+            c += t.chars().count();
+        }
+        for r in top + 1..bottom {
+            self.put(r, left, "│", "");
+            self.put(r, left + 1, &" ".repeat(w), "");
+            self.put(r, right, "│", "");
+        }
+        self.put(bottom, left, &format!("{bl}{}{br}", "─".repeat(w)), "");
+    }
+    /// The rows as the terminal is sent them: each styled run opened and closed.
+    fn styled(&self) -> Vec<String> {
+        self.cells
+            .iter()
+            .map(|row| {
+                let mut s = String::new();
+                let mut cur = "";
+                for &(ch, sgr) in row {
+                    if sgr != cur {
+                        if !cur.is_empty() {
+                            s.push_str("\x1b[0m");
+                        }
+                        if !sgr.is_empty() {
+                            s.push_str(&format!("\x1b[{sgr}m"));
+                        }
+                        cur = sgr;
+                    }
+                    s.push(ch);
+                }
+                if !cur.is_empty() {
+                    s.push_str("\x1b[0m");
+                }
+                s
+            })
+            .collect()
+    }
+    #[cfg(test)]
+    fn plain(&self) -> Vec<String> {
+        self.cells.iter().map(|r| r.iter().map(|c| c.0).collect::<String>().trim_end().to_string()).collect()
+    }
+}
+
+const BOLD: &str = "1";
+const DIM: &str = "2";
+
+fn draw(c: &Cloud, cols: usize, rows: usize) -> Grid {
+    let mut g = Grid::new(cols, rows);
+    if c.page == Page::Exited {
+        g.put(0, 0, "$ codex cloud", "");
+        g.put(1, 0, "user@vm:~/work$ ", "");
+        return g;
+    }
+    let bottom = rows.saturating_sub(3);
+    let right = cols - 1;
+    match c.page {
+        Page::List => {
+            let env = c.list_env.as_deref().unwrap_or("All");
+            g.frame(0, 0, bottom, right, false, &[("Cloud Tasks", ""), (&format!(" • {env}  • 0%"), DIM)]);
+            let mut r = 2;
+            for (i, t) in c.tasks.iter().enumerate() {
+                if r + 2 >= bottom {
+                    break;
+                }
+                let sel = i == c.cursor;
+                let style = if sel { BOLD } else { "" };
+                g.put(r, 1, &format!("{}[{}] {}", if sel { "› " } else { "  " }, t.status, t.title), style);
+                // A task's environment is named only when the environments list knows it.
+                let meta = match &t.env {
+                    Some(e) if c.envs.iter().any(|x| &x.label == e) => format!("  {e}  •  {}", t.age),
+                    _ => format!("  {}", t.age),
+                };
+                g.put(r + 1, 1, &meta, DIM);
+                g.put(r + 2, 1, "  +3/−1 • 1 files", "");
+                r += 4;
+            }
+            g.put(
+                bottom + 1,
+                0,
+                "↑/↓: Move  r: Refresh  Enter: Open  a: Apply  o : Set Env  n : New Task  q: Quit",
+                DIM,
+            );
+            // The refresh after a submit.
+            if matches!(c.submit, Submit::Created(_)) || c.status.starts_with("Submitted as ") {
+                g.put(18, 42, "• Loading tasks…", DIM);
+                g.put(bottom + 1, 102, "• Loading…", DIM);
+            }
+        }
+        Page::NewTask => {
+            let env = c.task_env.as_deref().unwrap_or("Env: none (press ctrl-o to choose)");
+            g.frame(
+                0,
+                0,
+                bottom,
+                right,
+                false,
+                &[("New Task", "1;38;5;5"), ("  • ", ""), (env, DIM), ("  • ", ""), ("1 attempt", "38;5;6")],
+            );
+            // The composer sits at the bottom of the box, wrapped rows growing upwards.
+            let width = cols.saturating_sub(5).max(10);
+            let text: Vec<char> = c.composer.chars().collect();
+            let lines: Vec<String> =
+                if text.is_empty() { Vec::new() } else { text.chunks(width).map(|ch| ch.iter().collect()).collect() };
+            let first = bottom.saturating_sub(3 + lines.len().saturating_sub(1));
+            g.put(first, 1, "›", BOLD);
+            if lines.is_empty() {
+                g.put(first, 3, "Compose new task", DIM);
+            }
+            for (k, l) in lines.iter().enumerate() {
+                g.put(first + k, 3, l, "");
+            }
+            g.put(bottom - 1, 1, "  ⏎ send · Shift+⏎ newline · Ctrl+O env · Ctrl+N attempts · Ctrl+C quit", "");
+            g.put(bottom - 1, cols - 20, "100% context left", "");
+            g.put(bottom + 1, 0, "↑/↓: Move  r: Refresh  Enter: Open  a: Apply  o : Set Env  Ctrl+N: Attempts 1x  (editing new task)  q:", DIM);
+        }
+        Page::Exited => {}
+    }
+    g.put(bottom + 2, 0, &c.status, "");
+    if let Some((search, cur)) = &c.chooser {
+        let (top, left, mbottom, mright) = (4, 12, rows.saturating_sub(5), cols.saturating_sub(13));
+        g.frame(top, left, mbottom, mright, true, &[("Select Environment", "")]);
+        g.put(top + 2, left + 3, "Type to search, Enter select, Esc cancel", "2;38;5;6");
+        g.put(top + 3, left + 3, &format!("Search: {search}"), "");
+        for (i, e) in c.matches(search).iter().enumerate() {
+            let r = top + 4 + i;
+            if r >= mbottom {
+                break;
+            }
+            let text = e.map(Env::row).unwrap_or_else(|| "All Environments (Global)".into());
+            if i == *cur {
+                g.put(r, left + 3, &format!("› {text}"), BOLD);
+            } else {
+                g.put(r, left + 5, &text, "");
+            }
+        }
+    }
+    g
+}
+
+/// Runs the imitation until its terminal closes (or it quits and the terminal closes).
+pub fn run(args: &Options) -> Result<(), String> {
+    let mode = parse_mode(&args.mode)?;
+    let mut log = match &args.log {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| Path::new("/").to_path_buf());
+    // The CLI's own lookup: the folder's GitHub origin.
+    let repo = crate::compose::origin_of(&cwd).ok().map(|r| r.slug);
+    let mut cloud = Cloud::new(mode, repo.as_deref(), Duration::from_millis(args.delay_ms));
+    let term = super::Term::enter()?;
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        let mut buf = [0u8; 4096];
+        loop {
+            match stdin.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let mut pending = Vec::new();
+    let mut drawn: Option<Vec<String>> = None;
+    loop {
+        let (cols, rows) = term.size();
+        let rows_now = draw(&cloud, cols.max(40), rows.max(12)).styled();
+        if drawn.as_ref() != Some(&rows_now) {
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "\x1b[?25l\x1b[H\x1b[2J{}", rows_now.join("\r\n"));
+            let _ = out.flush();
+            drawn = Some(rows_now);
+        }
+        let wait = cloud
+            .next_wake()
+            .map(|t| t.saturating_duration_since(Instant::now()))
+            .unwrap_or(Duration::from_millis(250));
+        match rx.recv_timeout(wait) {
+            Ok(bytes) => {
+                if let Some(f) = &mut log {
+                    let _ = f.write_all(&bytes);
+                    let _ = f.flush();
+                }
+                for k in keys(&bytes, &mut pending) {
+                    cloud.key(k);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        }
+        cloud.tick(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capture(name: &str) -> Vec<String> {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/screens/codex-cloud-0.171.0")
+            .join(format!("{name}.txt"));
+        crate::mux::split_rows(&std::fs::read_to_string(p).unwrap())
+            .into_iter()
+            .map(|r| r.trim_end().to_string())
+            .collect()
+    }
+
+    fn same(c: &Cloud, name: &str) {
+        let got = draw(c, 120, 40).plain();
+        let want = capture(name);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "{name} row {i}");
+        }
+        assert_eq!(got.len(), want.len(), "{name}");
+    }
+
+    fn alpha() -> Cloud {
+        Cloud::new(Mode::TakesTask, Some("acme/team-alpha"), Duration::ZERO)
+    }
+
+    #[test]
+    fn the_captured_screens_are_drawn_as_the_real_cli_drew_them() {
+        let mut c = alpha();
+        same(&c, "task-list-env-autodetected");
+        c.key(Input::Char('o'));
+        same(&c, "env-chooser-full");
+        for ch in "team-al".chars() {
+            c.key(Input::Char(ch));
+        }
+        same(&c, "env-chooser-filtered");
+        let mut c = alpha();
+        c.key(Input::Char('n'));
+        same(&c, "new-task-empty");
+        for ch in "Add a retry with backoff to the flaky login test in tests/login_test.py".chars() {
+            c.key(Input::Char(ch));
+        }
+        same(&c, "new-task-typed");
+        c.key(Input::CtrlO);
+        same(&c, "new-task-env-chooser");
+        for ch in "team-beta".chars() {
+            c.key(Input::Char(ch));
+        }
+        c.key(Input::Down);
+        same(&c, "new-task-env-chooser-filtered-selected");
+        c.key(Input::Enter);
+        c.status = "Loaded tasks".into();
+        same(&c, "new-task-typed-env-switched");
+        c.key(Input::Enter);
+        assert_eq!(c.status, "Submitting new task…");
+        assert!(c.composer.is_empty(), "the composer empties at once");
+        let now = Instant::now();
+        c.tick(now);
+        assert!(c.status.starts_with("Submitted as task_e_"));
+        c.status = "Submitted as task_e_b9b42497c872 — refreshing…".into();
+        c.tasks[0].age = "56s ago".into();
+        same(&c, "task-created");
+        c.tick(now + Duration::from_millis(70));
+        assert_eq!(c.status, "Loaded tasks");
+    }
+
+    #[test]
+    fn the_failures_empty_the_composer() {
+        // A folder with no remote, and a backend with no environments.
+        let mut c = Cloud::new(Mode::TakesTask, None, Duration::ZERO);
+        c.envs.clear();
+        same(&c, "task-list-no-env");
+        c.key(Input::Char('n'));
+        same(&c, "new-task-empty-no-env");
+        for ch in "brief".chars() {
+            c.key(Input::Char(ch));
+        }
+        c.key(Input::Enter);
+        same(&c, "new-task-submit-no-env");
+        let mut c = Cloud::new(Mode::SubmitFails, Some("acme/team-alpha"), Duration::ZERO);
+        c.key(Input::Char('n'));
+        for ch in "brief".chars() {
+            c.key(Input::Char(ch));
+        }
+        c.key(Input::Enter);
+        c.tick(Instant::now());
+        same(&c, "new-task-submit-failed");
+    }
+
+    #[test]
+    fn search_keys_are_text_and_the_first_row_keeps_the_cursor() {
+        let mut c = Cloud::new(Mode::Lookalike, Some("acme/team-beta"), Duration::ZERO);
+        c.key(Input::Char('o'));
+        for ch in "acme/team-beta".chars() {
+            c.key(Input::Char(ch));
+        }
+        let (s, cur) = c.chooser.clone().unwrap();
+        let rows: Vec<String> = c.matches(&s).iter().map(|e| e.map(|e| e.label.clone()).unwrap_or_default()).collect();
+        assert_eq!(rows, ["", "acme/team-beta-staging", "acme/team-beta"], "the pinned look-alike sorts first");
+        assert_eq!(cur, 0);
+        c.key(Input::Char(' '));
+        let (s, _) = c.chooser.clone().unwrap();
+        assert_eq!(c.matches(&s).len(), 2, "the label and a space leave one row");
+        c.key(Input::Char('j'));
+        assert_eq!(c.chooser.as_ref().unwrap().0, "acme/team-beta j");
+    }
+
+    #[test]
+    fn keys_are_read_from_the_terminal_s_bytes() {
+        let mut p = Vec::new();
+        assert_eq!(
+            keys(b"n\x0fab\x1b[B\x1b[A\x7f\r\x1b", &mut p),
+            [
+                Input::Char('n'),
+                Input::CtrlO,
+                Input::Char('a'),
+                Input::Char('b'),
+                Input::Down,
+                Input::Up,
+                Input::Backspace,
+                Input::Enter,
+                Input::Esc
+            ]
+        );
+        assert_eq!(keys("é\x03".as_bytes(), &mut p), [Input::Char('é'), Input::CtrlC]);
+        assert!(keys(b"\x1b[", &mut p).is_empty());
+        assert_eq!(keys(b"B", &mut p), [Input::Down]);
+    }
+}
