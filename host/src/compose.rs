@@ -24,8 +24,10 @@ use crate::profiles::{Action, Evidence, Key, Profile, ProfileHost, Repo, Screen,
 /// What a compose run may do.
 #[derive(Debug, Clone)]
 pub struct Bounds {
-    /// Actions executed, at most.
+    /// Actions executed (waits included), at most.
     pub max_steps: u32,
+    /// Typing actions (`type` and `press`), at most.
+    pub max_keys: u32,
     /// Milliseconds from the first read, at most (before `TEAM_TIME_SCALE`).
     pub max_ms: u64,
     /// The longest single wait a module may ask for; longer ones are cut to it.
@@ -35,7 +37,8 @@ pub struct Bounds {
 }
 
 /// The one table of the compose leg's bounds.
-pub const BOUNDS: Bounds = Bounds { max_steps: 400, max_ms: 30_000, max_wait_ms: 2_000, max_type_chars: 4_096 };
+pub const BOUNDS: Bounds =
+    Bounds { max_steps: 1_000, max_keys: 40, max_ms: 30_000, max_wait_ms: 2_000, max_type_chars: 4_096 };
 
 /// How a compose run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +190,14 @@ pub fn run(pane: &mut dyn Pane, module: &mut dyn Module, brief: &str, repo: &Rep
                 return end(stop(format!("the compose module failed: {e}"), brief_typed, submitted), done, brief_typed)
             }
         };
+        let keys = done.iter().filter(|a| matches!(a, Action::Type(_) | Action::Press(_))).count() as u32;
+        if matches!(action, Action::Type(_) | Action::Press(_)) && keys >= bounds.max_keys {
+            let why = format!(
+                "the compose module asked to type more than {} times ({action}) and was stopped",
+                bounds.max_keys
+            );
+            return end(stop(why, brief_typed, submitted), done, brief_typed);
+        }
         let result = match &action {
             Action::Type(t) => {
                 if let Some(c) = t.chars().find(|c| c.is_control()) {
@@ -343,9 +354,32 @@ fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<PathBu
     agent.and_then(|p| p.cwd.clone())
 }
 
-/// One compose send: the seat lock, the drop file, the pane, the profile, the seat's repo, and
-/// the compose run. Every outcome past the drop leaves the drop file.
+/// One compose send: the seat lock, then [`deliver_locked`] over the team's multiplexer and
+/// the installed profiles. Every outcome past the drop leaves the drop file.
 pub fn deliver(req: &ComposeSend) -> Report {
+    let watch = clock::Stopwatch::start();
+    let wait = std::time::Duration::from_millis(crate::typed::LOCK_WAIT_MS);
+    let _lock = match crate::typed::lock_seat(req.session, req.seat, "send", wait) {
+        Ok(l) => l,
+        Err(why) => {
+            let run = Run { outcome: Outcome::Refused(why), done: Vec::new(), brief_typed: false };
+            return Report { run, drop: None, repo: None, ms: watch.ms() };
+        }
+    };
+    let host = match ProfileHost::new() {
+        Ok(h) => h,
+        Err(e) => {
+            let run = Run { outcome: Outcome::Refused(e.message), done: Vec::new(), brief_typed: false };
+            return Report { run, drop: None, repo: None, ms: watch.ms() };
+        }
+    };
+    let mux: Box<dyn Mux> = mux::choose(req.multiplexer);
+    deliver_locked(req, mux.as_ref(), &host)
+}
+
+/// A compose send under a lock the caller holds: the drop file, the pane, the profile, the
+/// seat's repo (nothing is typed into a seat whose folder has no origin), and the run.
+pub fn deliver_locked(req: &ComposeSend, mux: &dyn Mux, host: &ProfileHost) -> Report {
     let watch = clock::Stopwatch::start();
     let not_run = |outcome, drop: Option<PathBuf>, repo: Option<Repo>| Report {
         run: Run { outcome, done: Vec::new(), brief_typed: false },
@@ -353,26 +387,16 @@ pub fn deliver(req: &ComposeSend) -> Report {
         repo,
         ms: watch.ms(),
     };
-    let _lock = match crate::typed::lock_seat(
-        req.session,
-        req.seat,
-        "send",
-        std::time::Duration::from_millis(crate::typed::LOCK_WAIT_MS),
-    ) {
-        Ok(l) => l,
-        Err(why) => return not_run(Outcome::Refused(why), None, None),
-    };
     let drop = match crate::typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
         Err(why) => return not_run(Outcome::Refused(format!("{why}; nothing was sent")), None, None),
     };
     let at = |why: String| format!("{why}; the message is at {}", drop.display());
-    let mux: Box<dyn Mux> = mux::choose(req.multiplexer);
     let pane = match mux.locate(req.session, req.seat) {
         Ok(p) => p,
         Err(e) => return not_run(Outcome::Unreachable(at(e.to_string())), Some(drop), None),
     };
-    let mut profile = match ProfileHost::new().and_then(|h| h.load(req.cli, req.pins)) {
+    let mut profile = match host.load(req.cli, req.pins) {
         Ok(p) => p,
         Err(e) => return not_run(Outcome::Refused(at(e.message)), Some(drop), None),
     };
@@ -381,7 +405,7 @@ pub fn deliver(req: &ComposeSend) -> Report {
         return not_run(Outcome::Refused(at(why)), Some(drop), None);
     }
     let names = profile.describe().process_names.clone();
-    let Some(folder) = seat_folder(mux.as_ref(), &pane, &names) else {
+    let Some(folder) = seat_folder(mux, &pane, &names) else {
         let why = "the seat's folder could not be read, so its repo is not known; nothing was typed".to_string();
         return not_run(Outcome::Refused(at(why)), Some(drop), None);
     };
@@ -389,7 +413,7 @@ pub fn deliver(req: &ComposeSend) -> Report {
         Ok(r) => r,
         Err(why) => return not_run(Outcome::Refused(at(format!("{why}; nothing was typed"))), Some(drop), None),
     };
-    let mut port = MuxPane { mux: mux.as_ref(), pane };
+    let mut port = MuxPane { mux, pane };
     let run = run(&mut port, &mut profile, req.text, &repo, &BOUNDS);
     Report { run, drop: Some(drop), repo: Some(repo), ms: watch.ms() }
 }

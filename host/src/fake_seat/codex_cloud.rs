@@ -19,8 +19,8 @@
 //! / `created-line-missed` (the `Submitted as` line stays until the next key / is never drawn,
 //! so a test sees exactly one evidence form); `lookalike` (a pinned `<repo>-staging` beside
 //! the repo's environment); `two-matches` (a second environment carries the repo's hint);
-//! `never-collapses` (the search filters nothing); `header-stays` (choosing an environment
-//! from the composer does not change its header).
+//! `never-collapses` (the search filters nothing); `header-stays` (the list was last set to
+//! `acme/team-alpha`, and choosing an environment from the composer does not change its header).
 //!
 //! Invariant: every byte received is appended to `--log` before it is acted on.
 
@@ -161,8 +161,12 @@ impl Cloud {
     fn new(mode: Mode, repo: Option<&str>, delay: Duration) -> Cloud {
         let envs = environments(mode, repo);
         // The by-repo lookup selects the repo's environment at start (else `All`).
-        let list_env =
+        let mut list_env =
             envs.iter().find(|e| e.hint.is_some() && Some(e.label.as_str()) == repo).map(|e| e.label.clone());
+        if mode == Mode::HeaderStays {
+            // The list was last set to another environment, and `n` starts New Task on it.
+            list_env = Some("acme/team-alpha".into());
+        }
         let tasks = vec![
             Task {
                 status: "READY",

@@ -132,7 +132,17 @@ fn bench_classify_warm_wasm_vs_native() {
     let join = measure(21, 200, || {
         std::hint::black_box(v0_2::screen_to(std::hint::black_box(&s)));
     });
+    // What the guest does with a 0.2 screen before its logic runs: split the rows back out.
+    let joined = v0_2::screen_to(&s);
+    let split = measure(21, 200, || {
+        let j = std::hint::black_box(&joined);
+        std::hint::black_box((
+            profile_reading::split_rows(&j.styled),
+            profile_reading::split_rows(&j.plain),
+            profile_reading::split_rows(&j.recent),
+        ));
+    });
     println!(
-        "overhead: one call {call:.1} µs; host-side screen clone {clone:.1} µs; 0.2 screen (rows joined) {join:.1} µs"
+        "overhead: one call {call:.1} µs; host-side screen clone {clone:.1} µs; 0.2 screen (rows joined) {join:.1} µs; rows split back (native) {split:.1} µs"
     );
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod compose_tmux;
 mod demo;
 mod fake_seat_tmux;
 mod feed_cli;

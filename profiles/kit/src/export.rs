@@ -41,9 +41,9 @@ macro_rules! export_composer {
             $crate::__classifier_impl!(Component);
             impl k::Guest for Component {
                 fn compose_next(brief: String, repo: k::Repo, screen: k::Screen, step: k::Step) -> k::Action {
-                    let (repo, screen, step) =
-                        ($crate::glue::repo_in(repo), $crate::glue::screen_in(screen), $crate::glue::step_in(step));
-                    $crate::glue::action_out(crate::compose_next(&brief, &repo, &screen, &step))
+                    let (repo, step) = ($crate::glue::repo_in(repo), $crate::glue::step_in(step));
+                    let a = $crate::glue::with_screen(screen, |screen| crate::compose_next(&brief, &repo, screen, &step));
+                    $crate::glue::action_out(a)
                 }
                 fn plan(repo: k::Repo) -> Vec<String> {
                     crate::plan(&$crate::glue::repo_in(repo))
@@ -66,11 +66,12 @@ macro_rules! __classifier_impl {
                 $crate::glue::description_out(crate::describe())
             }
             fn read(screen: c::Screen, probe: c::Probe) -> c::Reading {
-                let screen = $crate::glue::screen_in(screen);
-                let mut r = crate::classify(&screen);
-                r.drop_read =
-                    !probe.drop_id.is_empty() && crate::shows_drop_read(&screen, &probe.drop_id, &probe.trigger);
-                $crate::glue::reading_out(r)
+                $crate::glue::reading_out($crate::glue::with_screen(screen, |screen| {
+                    let mut r = crate::classify(screen);
+                    r.drop_read =
+                        !probe.drop_id.is_empty() && crate::shows_drop_read(screen, &probe.drop_id, &probe.trigger);
+                    r
+                }))
             }
             fn transcript_shows_drop_read(rows: Vec<String>, id: String) -> bool {
                 crate::transcript_shows_drop_read(&rows, &id)

@@ -7,16 +7,24 @@
 use crate::bindings::team::profile::types as w;
 use profile_reading as k;
 
-/// The WIT screen (rows as one string per field) as the vocabulary's.
-pub fn screen_in(s: w::Screen) -> k::Screen {
-    k::Screen {
-        styled: k::split_rows(&s.styled),
-        plain: k::split_rows(&s.plain),
-        title: s.title,
-        cols: s.cols,
-        rows: s.rows,
-        recent: k::split_rows(&s.recent),
-    }
+std::thread_local! {
+    /// The screen of the last call, kept so the next one refills its rows' strings in place.
+    static SCREEN: std::cell::RefCell<k::Screen> = std::cell::RefCell::new(k::Screen::default());
+}
+
+/// Runs `f` on the WIT screen (rows as one string per field) as the vocabulary's. The rows are
+/// filled into the strings of the last screen: a warm read allocates nothing for them.
+pub fn with_screen<R>(s: w::Screen, f: impl FnOnce(&k::Screen) -> R) -> R {
+    SCREEN.with(|cell| {
+        let mut screen = cell.borrow_mut();
+        k::fill_rows(&mut screen.styled, &s.styled);
+        k::fill_rows(&mut screen.plain, &s.plain);
+        k::fill_rows(&mut screen.recent, &s.recent);
+        screen.title = s.title;
+        screen.cols = s.cols;
+        screen.rows = s.rows;
+        f(&screen)
+    })
 }
 
 fn kind_out(kd: k::DialogKind) -> w::DialogKind {

@@ -72,6 +72,14 @@ impl<'a> Row<'a> {
     /// True when the row is a horizontal rule: at least `min_len` characters `rule_char` and
     /// nothing else but whitespace.
     pub fn is_rule_of(&self, rule_char: char, min_len: usize) -> bool {
+        // Most rows are not rules: their first drawn character says so.
+        match self.text.chars().find(|&c| !text::is_space(c)) {
+            Some(c) if c == rule_char => {}
+            _ => return false,
+        }
+        if self.text.len() < min_len * rule_char.len_utf8() {
+            return false;
+        }
         let mut n = 0;
         for c in self.text.chars() {
             if c == rule_char {

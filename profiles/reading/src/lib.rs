@@ -21,5 +21,5 @@ mod screen;
 mod types;
 
 pub use compose::{Action, Evidence, Key, Repo, Step};
-pub use screen::{join_rows, plain_row, plain_rows, split_rows, Screen};
+pub use screen::{fill_rows, join_rows, plain_row, plain_rows, split_rows, Screen};
 pub use types::*;

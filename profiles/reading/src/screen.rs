@@ -66,6 +66,27 @@ pub fn split_rows(text: &str) -> Vec<String> {
     body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
 }
 
+/// [`split_rows`] into `rows`, reusing the strings already there (a guest reads one screen
+/// after another: a warm read then allocates nothing for rows it had before).
+pub fn fill_rows(rows: &mut Vec<String>, text: &str) {
+    let mut n = 0;
+    if !text.is_empty() {
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        for line in body.split('\n') {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            match rows.get_mut(n) {
+                Some(r) => {
+                    r.clear();
+                    r.push_str(line);
+                }
+                None => rows.push(line.to_string()),
+            }
+            n += 1;
+        }
+    }
+    rows.truncate(n);
+}
+
 /// Rows as `team:profile@0.2.0` carries them: one string, every row ended by `\n` (so `""` is
 /// no rows and `"\n"` one empty row). [`split_rows`] reads it back.
 pub fn join_rows(rows: &[String]) -> String {
@@ -119,6 +140,15 @@ mod tests {
         assert_eq!(split_rows("a\r\nb\r\n"), vec!["a", "b"]);
         assert_eq!(split_rows("a\n\nb\n"), vec!["a", "", "b"]);
         assert!(split_rows("").is_empty());
+    }
+
+    #[test]
+    fn filling_rows_reads_what_splitting_does() {
+        let mut rows = vec!["old".to_string(); 5];
+        for text in ["a\r\n\nb\n", "", "\n", "x", "1\n2\n3\n4\n5\n6\n7\n"] {
+            fill_rows(&mut rows, text);
+            assert_eq!(rows, split_rows(text), "{text:?}");
+        }
     }
 
     #[test]
