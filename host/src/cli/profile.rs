@@ -1,11 +1,12 @@
-//! `team profile list | check | explain`: the installed vendor profiles, a vendor's
-//! validation of a component, and the conformance tool that reads a captured screen.
+//! `team profile list | check | explain | test`: the installed vendor profiles, a vendor's
+//! validation of a component, the tool that reads a captured screen, and the conformance run
+//! of a component over a folder of screens.
 //!
 //! Invariant: these commands load only what they show — `list` compiles dropped-in files
 //! (to validate them) and no bundled one; `check` loads the one file; `explain` loads the
-//! one profile the current team would use for the cli. Documents: `team.profile.list`,
-//! `team.profile.check`, `team.profile.explain` (schema/profile-*.schema.json), each with
-//! `schema: {name, version}` and `format: 1`.
+//! one profile the current team would use for the cli; `test` loads the one file. Documents:
+//! `team.profile.list`, `team.profile.check`, `team.profile.explain`, `team.profile.test`
+//! (schema/profile-*.schema.json), each with `schema: {name, version}` and `format: 1`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,6 +59,16 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Read every screen of a folder with a component and say which read as its meta says (exit 1 if any does not).
+    Test {
+        /// The component (`.wasm`).
+        file: PathBuf,
+        /// A folder of `<name>.ansi` + `.title` + `.meta.json` (+ `.txt`) screens, or of such folders.
+        screens: PathBuf,
+        /// Print one `team.profile.test` document.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(args: Args) -> i32 {
@@ -67,6 +78,7 @@ pub fn run(args: Args) -> i32 {
         Cmd::Explain { cli, screen, title, size, profile, json } => {
             (json, explain(&cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
         }
+        Cmd::Test { file, screens, json } => (json, super::profile_test::run(&file, &screens, json)),
     };
     match res {
         Ok((out, code)) => {
@@ -77,7 +89,7 @@ pub fn run(args: Args) -> i32 {
     }
 }
 
-fn schema(name: &str) -> Value {
+pub(super) fn schema(name: &str) -> Value {
     json!({"name": name, "version": 1})
 }
 
@@ -107,7 +119,7 @@ fn table(rows: &[Vec<String>]) -> String {
 }
 
 /// One `label     value` line; labels are padded to one width in every command's output.
-fn labelled(label: &str, value: &str) -> String {
+pub(super) fn labelled(label: &str, value: &str) -> String {
     format!("{label:<9} {value}\n")
 }
 
@@ -423,7 +435,7 @@ fn explain(
 }
 
 /// A reading as `--json` documents carry it.
-fn reading_json(r: &Reading) -> Value {
+pub(super) fn reading_json(r: &Reading) -> Value {
     let dialog = r.state.dialog();
     json!({
         "state": r.state.word(),

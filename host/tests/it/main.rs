@@ -10,6 +10,7 @@ mod feed_cli;
 mod history_concurrency;
 mod mux_caller;
 mod profile_cli;
+mod profile_test_cli;
 mod schemas;
 mod send_writes;
 mod transcripts;

@@ -17,6 +17,8 @@
 
 pub mod ansi;
 mod compose;
+#[cfg(feature = "fixtures")]
+pub mod fixtures;
 mod screen;
 mod types;
 
