@@ -62,6 +62,8 @@ fn main() {
     for p in ["../reading", "../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
         println!("cargo:rerun-if-changed={p}");
     }
+    println!("cargo:rerun-if-changed=../template/src");
+    println!("cargo:rerun-if-changed=../template/Cargo.toml");
     for (krate, _, _, _) in PROFILES.iter().chain(COMPOSERS) {
         let dir = krate.trim_start_matches("profile-");
         println!("cargo:rerun-if-changed=../{dir}/src");
@@ -79,6 +81,7 @@ fn main() {
             fs::write(out_dir.join(format!("hostile-{feature}.wasm")), b"").unwrap();
         }
         fs::write(out_dir.join("codex-v0.1.wasm"), b"").unwrap();
+        fs::write(out_dir.join("template.wasm"), b"").unwrap();
     } else {
         check_target_installed();
         let guests_dir = guests_target_dir(&out_dir);
@@ -97,7 +100,10 @@ fn main() {
             args.push("-p".into());
             args.push(krate.to_string());
         }
+        // The template a vendor copies is built (and tested) with them; it is not bundled.
+        args.extend(["-p".into(), "profile-template".into()]);
         nested_cargo(&root, &guests_dir, &args);
+        copy(&built.join("profile_template.wasm"), &out_dir.join("template.wasm"));
         for (_, id, _, stem) in PROFILES {
             copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
         }
@@ -149,7 +155,10 @@ fn main() {
     code.push_str("    /// The codex profile built from the frozen `wit/v0.1` (team:profile@0.1.0).\n");
     let path = out_dir.join("codex-v0.1.wasm");
     writeln!(code, "    pub static CODEX_V0_1: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
-    code.push_str("}\n");
+    code.push_str("}\n\n");
+    code.push_str("/// `profiles/template`, the crate a vendor copies, built as they will build it (not bundled).\n");
+    let path = out_dir.join("template.wasm");
+    writeln!(code, "pub static TEMPLATE: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
     fs::write(out_dir.join("bundled.rs"), code).unwrap();
 }
 
@@ -191,6 +200,8 @@ fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
         .arg("--manifest-path")
         .arg(root.join("Cargo.toml"))
         .args(["--target", TARGET, "--profile", "guest"])
+        // 128-bit SIMD (on by default in wasmtime): the guests' scans of screen text vectorise.
+        .args(["--config", "target.wasm32-wasip2.rustflags=[\"-C\", \"target-feature=+simd128\"]"])
         .arg("--target-dir")
         .arg(target_dir)
         .args(extra);

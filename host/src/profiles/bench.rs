@@ -132,6 +132,17 @@ fn bench_classify_warm_wasm_vs_native() {
     let join = measure(21, 200, || {
         std::hint::black_box(v0_2::screen_to(std::hint::black_box(&s)));
     });
+    // A read whose logic stops at its first row (codex-cloud finds no Cloud Tasks box on a
+    // Codex chat screen): what a 0.2 look costs before any profile logic.
+    let mut cloud = host.load("codex-cloud", &BTreeMap::new()).unwrap();
+    let bare = measure(21, 200, || {
+        std::hint::black_box(cloud.classify(std::hint::black_box(&s)).unwrap());
+    });
+    let bare_native = measure(21, 200, || {
+        let k = std::hint::black_box(&f.screen).clone();
+        std::hint::black_box(profile_codex_cloud::classify(&k));
+    });
+    println!("a look that stops at once: wasm {bare:.1} µs, native {bare_native:.1} µs");
     // What the guest does with a 0.2 screen before its logic runs: split the rows back out.
     let joined = v0_2::screen_to(&s);
     let split = measure(21, 200, || {

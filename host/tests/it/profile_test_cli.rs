@@ -60,6 +60,21 @@ fn every_bundled_profile_passes_on_the_repository_screens() {
 }
 
 #[test]
+fn the_template_crate_s_build_passes_on_its_own_screens() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("template.wasm");
+    std::fs::write(&wasm, profile_artifacts::TEMPLATE).unwrap();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../profiles/template/screens");
+    let o = team(dir.path(), &["profile", "test", wasm.to_str().unwrap(), shots.to_str().unwrap(), "--json"]);
+    let d = doc(&o);
+    assert_eq!(o.status.code(), Some(0), "{d:#}");
+    assert_eq!((d["profile"]["id"].as_str(), d["passed"].as_u64()), (Some("template"), Some(3)));
+    // `check` takes it as the host will.
+    let o = team(dir.path(), &["profile", "check", wasm.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
 fn a_0_1_component_passes_too_and_the_text_report_names_each_screen() {
     let dir = tempfile::tempdir().unwrap();
     let wasm = dir.path().join("codex-v0.1.wasm");

@@ -279,6 +279,7 @@ mod tests {
             ("compose-spin", hostile::COMPOSE_SPIN),
             ("compose-lies", hostile::COMPOSE_LIES),
             ("codex built from wit/v0.1", legacy::CODEX_V0_1),
+            ("the template", TEMPLATE),
         ] {
             assert!(is_component(bytes), "hostile {name} is not a wasm component");
         }

@@ -90,12 +90,17 @@ pub fn classify(screen: &Screen) -> Reading {
 /// The marker Claude Code 2.1.295+ draws under a queued line.
 const QUEUED_MARKER: &str = "ctrl+x ctrl+s to send now";
 
+/// How many rows with text above the composer's rule are searched for queued lines.
+const QUEUE_ROWS: usize = 16;
+
 /// The queued lines above the composer: each `❯ ` row (with its continuation rows) that a
 /// `ctrl+x ctrl+s to send now` marker follows, oldest first. The marker may wrap in a narrow
 /// pane (`ctrl+x ctrl+s to` / `send now`).
 fn queued_lines(v: &View, upper_rule: usize) -> Vec<String> {
     let mut out = Vec::new();
-    let rows: Vec<usize> = (0..upper_rule).filter(|&i| !v.rows[i].is_blank()).collect();
+    // Queued lines sit just above the spinner row: the last rows with text above the rule.
+    let mut rows: Vec<usize> = (0..upper_rule).rev().filter(|&i| !v.rows[i].is_blank()).take(QUEUE_ROWS).collect();
+    rows.reverse();
     for (k, &i) in rows.iter().enumerate() {
         let t = v.rows[i].trimmed();
         let marker = t.contains(QUEUED_MARKER)

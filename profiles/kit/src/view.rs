@@ -147,16 +147,34 @@ pub struct RegionText {
     starts: Vec<(usize, usize)>,
 }
 
+/// True when `s` has no whitespace but single ASCII spaces: read from its bytes (the
+/// non-ASCII whitespace `text::is_space` knows starts with 0xC2, 0xE1, 0xE2 or 0xE3; the box
+/// drawing and prompt glyphs that also start with 0xE2 are told apart by the next byte).
+fn plain_spaced(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut prev_space = false;
+    for (i, &c) in b.iter().enumerate() {
+        let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
+        let space = match c {
+            b' ' if prev_space => return false,
+            b' ' => true,
+            b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => return false,
+            0xC2 if matches!(next(1), 0x85 | 0xA0) => return false,
+            0xE1 if next(1) == 0x9A && next(2) == 0x80 => return false,
+            0xE2 if next(1) == 0x80 && matches!(next(2), 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) => return false,
+            0xE2 if next(1) == 0x81 && next(2) == 0x9F => return false,
+            0xE3 if next(1) == 0x80 && next(2) == 0x80 => return false,
+            _ => false,
+        };
+        prev_space = space;
+    }
+    true
+}
+
 /// `s` with every run of terminal whitespace turned into one ASCII space (ends kept), borrowed
 /// when it is already so.
 fn normalise(s: &str) -> Cow<'_, str> {
-    let mut prev_space = false;
-    let clean = s.chars().all(|c| {
-        let bad = text::is_space(c) && (c != ' ' || prev_space);
-        prev_space = text::is_space(c);
-        !bad
-    });
-    if clean {
+    if plain_spaced(s) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -412,6 +430,21 @@ mod tests {
         assert_eq!(r.find("alpha"), Some(0));
         assert_eq!(r.find("zeta"), None);
         assert_eq!(r.first_of(&[("nope", 1), ("beta", 2), ("alpha", 3)]), Some(("beta", 2, 2)));
+    }
+
+    #[test]
+    fn the_byte_test_for_plain_spacing_agrees_with_the_char_test() {
+        let by_chars = |s: &str| {
+            let mut prev = false;
+            s.chars().all(|c| {
+                let bad = text::is_space(c) && (c != ' ' || prev);
+                prev = text::is_space(c);
+                !bad
+            })
+        };
+        for s in ["a b", "a  b", "a\tb", "❯\u{a0}x", "─── ╭╮ ❯ ⏺", "a\u{2003}b", "a\u{3000}b", "a\u{85}b", "a\u{1680}b", "é ü", "a\u{205f}b", "\u{2028}", "a\u{202f}b", "a\u{2010}b"] {
+            assert_eq!(plain_spaced(s), by_chars(s), "{s:?}");
+        }
     }
 
     #[test]
