@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::clock;
+use crate::clock::Clock;
 use crate::mux::{self, Mux, PaneRef};
 use crate::profiles::{Action, Evidence, Key, Profile, ProfileHost, Repo, Screen, Step};
 
@@ -150,10 +150,18 @@ fn shows(screen: &Screen, line: &str) -> bool {
         && screen.plain.iter().chain(&screen.recent).any(|r| squash(&profile_reading::ansi::strip(r)).contains(&want))
 }
 
-/// Drives `module` against `pane` until it ends, refuses, fails or is stopped.
-pub fn run(pane: &mut dyn Pane, module: &mut dyn Module, brief: &str, repo: &Repo, bounds: &Bounds) -> Run {
+/// Drives `module` against `pane` until it ends, refuses, fails or is stopped; waits run on
+/// `clock` (scaled in tests).
+pub fn run(
+    pane: &mut dyn Pane,
+    module: &mut dyn Module,
+    brief: &str,
+    repo: &Repo,
+    bounds: &Bounds,
+    clock: &Clock,
+) -> Run {
     let start = Instant::now();
-    let limit = clock::scaled(bounds.max_ms);
+    let limit = clock.scaled(bounds.max_ms);
     let key = brief_key(brief);
     let mut done: Vec<Action> = Vec::new();
     let mut brief_typed = false;
@@ -231,7 +239,7 @@ pub fn run(pane: &mut dyn Pane, module: &mut dyn Module, brief: &str, repo: &Rep
                 pane.press(k)
             }
             Action::Wait(ms) => {
-                std::thread::sleep(clock::scaled(u64::from((*ms).min(bounds.max_wait_ms))));
+                std::thread::sleep(clock.scaled(u64::from((*ms).min(bounds.max_wait_ms))));
                 Ok(())
             }
             Action::Created(e) => {
@@ -317,8 +325,16 @@ pub struct ComposeSend<'a> {
     /// The message id (the drop file's name).
     pub id: &'a str,
     pub pins: &'a std::collections::BTreeMap<String, String>,
-    /// The team file's `multiplexer:` choice.
-    pub multiplexer: Option<&'a str>,
+}
+
+/// What a compose send runs on, given by its caller (`send`'s compose leg): the receiving
+/// team's multiplexer, the profile host, the run's clock and its `<state>` folder (the seat
+/// locks).
+pub struct Means<'a> {
+    pub mux: &'a dyn Mux,
+    pub profiles: &'a ProfileHost,
+    pub clock: &'a Clock,
+    pub state: &'a Path,
 }
 
 /// How a compose send ended, with what it left behind.
@@ -354,33 +370,26 @@ fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<PathBu
     agent.and_then(|p| p.cwd.clone())
 }
 
-/// One compose send: the seat lock, then [`deliver_locked`] over the team's multiplexer and
-/// the installed profiles. Every outcome past the drop leaves the drop file.
-pub fn deliver(req: &ComposeSend) -> Report {
-    let watch = clock::Stopwatch::start();
+/// One compose send: the seat lock (the one the typed leg takes), then [`deliver_locked`].
+/// Every outcome past the drop leaves the drop file.
+pub fn deliver(req: &ComposeSend, means: &Means) -> Report {
+    let watch = means.clock.stopwatch();
     let wait = std::time::Duration::from_millis(crate::typed::LOCK_WAIT_MS);
-    let _lock = match crate::typed::lock_seat(req.session, req.seat, "send", wait) {
+    let _lock = match crate::typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
         Ok(l) => l,
         Err(why) => {
             let run = Run { outcome: Outcome::Refused(why), done: Vec::new(), brief_typed: false };
             return Report { run, drop: None, repo: None, ms: watch.ms() };
         }
     };
-    let host = match ProfileHost::new() {
-        Ok(h) => h,
-        Err(e) => {
-            let run = Run { outcome: Outcome::Refused(e.message), done: Vec::new(), brief_typed: false };
-            return Report { run, drop: None, repo: None, ms: watch.ms() };
-        }
-    };
-    let mux: Box<dyn Mux> = mux::choose(req.multiplexer);
-    deliver_locked(req, mux.as_ref(), &host)
+    deliver_locked(req, means)
 }
 
 /// A compose send under a lock the caller holds: the drop file, the pane, the profile, the
 /// seat's repo (nothing is typed into a seat whose folder has no origin), and the run.
-pub fn deliver_locked(req: &ComposeSend, mux: &dyn Mux, host: &ProfileHost) -> Report {
-    let watch = clock::Stopwatch::start();
+pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
+    let (mux, host) = (means.mux, means.profiles);
+    let watch = means.clock.stopwatch();
     let not_run = |outcome, drop: Option<PathBuf>, repo: Option<Repo>| Report {
         run: Run { outcome, done: Vec::new(), brief_typed: false },
         drop,
@@ -414,7 +423,7 @@ pub fn deliver_locked(req: &ComposeSend, mux: &dyn Mux, host: &ProfileHost) -> R
         Err(why) => return not_run(Outcome::Refused(at(format!("{why}; nothing was typed"))), Some(drop), None),
     };
     let mut port = MuxPane { mux, pane };
-    let run = run(&mut port, &mut profile, req.text, &repo, &BOUNDS);
+    let run = run(&mut port, &mut profile, req.text, &repo, &BOUNDS, means.clock);
     Report { run, drop: Some(drop), repo: Some(repo), ms: watch.ms() }
 }
 

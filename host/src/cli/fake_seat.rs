@@ -26,7 +26,7 @@ pub struct Args {
     pub delay_ms: u64,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args, out: &mut crate::output::Output) -> i32 {
     let opts = crate::fake_seat::Options {
         cli: args.cli,
         mode: args.mode,
@@ -36,6 +36,6 @@ pub fn run(args: Args) -> i32 {
     };
     match crate::fake_seat::run(opts) {
         Ok(()) => 0,
-        Err(e) => super::report_error("fake-seat", false, &crate::outcome::TeamError::usage(e)),
+        Err(e) => super::report_error("fake-seat", false, &crate::outcome::TeamError::usage(e), out),
     }
 }

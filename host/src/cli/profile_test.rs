@@ -23,7 +23,7 @@ struct Checked {
     expect: Value,
 }
 
-pub fn run(file: &Path, screens: &Path, json: bool) -> outcome::Result<(String, i32)> {
+pub fn run(host: &ProfileHost, file: &Path, screens: &Path, json: bool) -> outcome::Result<(String, i32)> {
     if !file.exists() {
         return Err(TeamError::usage(format!("{}: no such file", file.display())));
     }
@@ -37,7 +37,6 @@ pub fn run(file: &Path, screens: &Path, json: bool) -> outcome::Result<(String, 
         TeamError::usage(format!("{}: the screens cannot be read: {e}", screens.display()))
             .with_repair("each screen is `<name>.ansi` + `<name>.title` + `<name>.meta.json` with an `expect` block (docs/writing-a-profile.md)")
     })?;
-    let host = ProfileHost::new()?;
     let mut p = host.load_file(file)?;
     let d = p.describe().clone();
     let mine: Vec<&fixtures::Fixture> = all.iter().filter(|f| f.cli == d.id).collect();

@@ -1,38 +1,57 @@
-//! The herdr adapter (herdr ≥ 0.7.1): a seat is the agent named `<seat>` in the session.
+//! The herdr adapter (herdr 0.7.1 and 0.7.5 – 0.8.x): a seat is the agent named `<seat>` in
+//! the session.
 //!
-//! Every call is `herdr --session <session> …`, through the [`Runner`] seam (the text to type
-//! is one argument and NOT after a `--`: herdr 0.7.1 would type the `--`; see `type_text`):
-//! - locate: `agent get <seat>` (the answer's `name` must be the seat: herdr also resolves a
+//! What differs between the versions is read once per run and kept in one table
+//! ([`surface::Surface`], from `herdr --version`); each session's client/server pairing is
+//! checked once (`herdr --session S status`: an incompatible pair is its own unreachable, naming
+//! both versions and the repair). Every call is `herdr --session <session> …`, through the
+//! [`Runner`] seam (the text to type is one argument and NOT after a `--`: herdr types a `--`;
+//! see `type_text`):
+//! - locate: `agent get <seat>` (the answer's `name` must be the seat: 0.7.1 also resolves a
 //!   target by label or pane id, which is not a seat), then `pane process-info --pane <pane>`
-//!   for the shell pid;
-//! - status: `agent get <seat>` → `agent_status`;
-//! - screen: `pane read <pane> --source visible --format ansi` (plain rows are derived from
-//!   that one snapshot), recent rows: `pane read <pane> --source recent --lines 200`;
-//! - title: herdr's pane info carries none for the vendor CLIs; the OSC title it matches on is
-//!   the `region_preview` of the `osc_title` rule in `agent explain <seat> --json` (an exited
-//!   CLI answers `agent_explain_unavailable`: no title);
-//! - size: TIOCGWINSZ on the shell's terminal (herdr reports no PTY size; its layout rect is
-//!   the cell area, a column wider than the PTY); failing that, the content's extent;
+//!   for the shell pid. When the name is gone (0.8 clears it when its agent exits), the pane
+//!   the seat was last seen on (`last_seen`, the registry's record once `team register` keeps
+//!   one) tells an exited CLI — that pane back at its shell, read as such by the profile — from
+//!   a seat that was never there;
+//! - status: `agent get <seat>` → `agent_status` and, on 0.8, `state_change_seq` (which change
+//!   of the server's this status is), read fresh on every call;
+//! - screen: `pane read <pane> --source visible --format ansi` (plain rows derived from that one
+//!   snapshot); recent rows: `pane read <pane> --source recent --lines 200` — with
+//!   `--format ansi` on 0.8, where a text read makes the server scroll an idle full-screen CLI
+//!   (and holds every ANSI read of the pane behind it): no read of this adapter ever starts that;
+//! - title: 0.8's `agent get` → `terminal_title`; 0.7.1 has it only as the `region_preview` of
+//!   the `osc_title` rule in `agent explain <seat> --json` (none for an exited CLI);
+//! - size: TIOCGWINSZ on the shell's terminal (herdr reports no PTY size); failing that, the
+//!   content's extent;
 //! - typing: `pane send-text <pane> <text>` (no Enter, no bracketed paste), Enter:
-//!   `pane send-keys <pane> enter`.
+//!   `pane send-keys <pane> enter`. Never `agent prompt`: it presses Enter 300 ms later on the
+//!   server, so the box cannot be read back before Enter, and two prompts can run together.
 //!
-//! Errors are parsed from herdr's exact outputs (see `tests/data/herdr-0.7.1/`): API errors are
-//! one JSON line on stderr (`{"error":{code,message},"id"}`, or the bare `{code,message}` of
-//! `pane read`); a server that is not running — or a session that does not exist — prints a Rust
-//! Debug string (`Error: Os { code: 2, kind: NotFound, … }`), so `session list --json` then
-//! tells a stopped session from one that is not there.
+//! Failures are read by their form ([`errors`]) and mapped to the same sentences on every
+//! version: a server that is not running (0.7.1's `Error: Os {…}`, 0.8's `server_not_running`)
+//! is told from a session that does not exist by `session list --json`.
 //!
-//! herdr cannot be installed where the tests run: the unit tests below answer the adapter's
-//! argv from the recorded outputs (a test double for a program that cannot run here). The
+//! herdr cannot be installed where the tests run: the tests answer the adapter's argv from the
+//! recorded outputs of both versions (a test double for a program that cannot run here). The
 //! adapter itself only ever talks to the real program.
 
+pub mod errors;
+pub mod surface;
+
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead,
+    SystemRunner,
 };
+use errors::{Code, Failure};
 use serde_json::Value;
+use std::sync::{Mutex, OnceLock};
+use surface::{RecentAs, SessionStatus, Side, Surface, TitleFrom, Version};
 
 /// How many rows `read` asks for as `recent`.
 pub const RECENT_ROWS: u32 = 200;
+
+/// Where a seat was last seen: `(session, seat)` → its pane id.
+pub type LastSeen = fn(&str, &str) -> Option<String>;
 
 /// The herdr adapter.
 pub struct Herdr {
@@ -42,18 +61,41 @@ pub struct Herdr {
     tty_size: fn(u32) -> Option<(u32, u32)>,
     /// The process tree below a pid (a seam: recorded pids mean nothing on the test machine).
     tree: fn(u32) -> Vec<Proc>,
+    /// The pane a seat was last seen on. A seam: the registry's record of it comes with
+    /// `team register`; until then nothing records it and a missing name is "no agent named".
+    pub last_seen: LastSeen,
+    /// The version's surface, read once.
+    surface: OnceLock<Result<Surface, MuxError>>,
+    /// The sessions whose client/server pairing `status` found compatible.
+    checked: Mutex<Vec<String>>,
+}
+
+/// A failed call: herdr's error code (when it printed one) and the error it means here.
+struct Refusal {
+    code: Option<Code>,
+    error: MuxError,
 }
 
 impl Herdr {
     /// `$HERDR_BIN` or `herdr` on PATH, run for real.
     pub fn from_env() -> Herdr {
         let bin = std::env::var("HERDR_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "herdr".into());
-        Herdr { bin, runner: Box::new(SystemRunner), tty_size: procfs::tty_size_of, tree: procfs::process_tree_below }
+        let mut h = Herdr::with_runner(&bin, Box::new(SystemRunner));
+        h.tty_size = procfs::tty_size_of;
+        h
     }
 
     /// An adapter running `bin` through `runner` (tests).
     pub fn with_runner(bin: &str, runner: Box<dyn Runner>) -> Herdr {
-        Herdr { bin: bin.into(), runner, tty_size: |_| None, tree: procfs::process_tree_below }
+        Herdr {
+            bin: bin.into(),
+            runner,
+            tty_size: |_| None,
+            tree: procfs::process_tree_below,
+            last_seen: |_, _| None,
+            surface: OnceLock::new(),
+            checked: Mutex::new(Vec::new()),
+        }
     }
 
     fn run_raw(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
@@ -71,38 +113,86 @@ impl Herdr {
         })
     }
 
+    /// What this herdr offers, from `herdr --version`, read once per adapter (one run).
+    pub fn surface(&self) -> Result<Surface, MuxError> {
+        self.surface
+            .get_or_init(|| {
+                let out = self.run_raw(&["--version"])?;
+                let text = out.stdout_str();
+                let version = Version::parse(&text).filter(|_| out.ok()).ok_or_else(|| {
+                    let said = text.lines().next().map(str::to_string).unwrap_or_else(|| out.stderr_str());
+                    MuxError::Failed(format!("`{} --version` did not name a herdr version: {said:?}", self.bin))
+                })?;
+                Surface::of(version).map_err(MuxError::Failed)
+            })
+            .clone()
+    }
+
+    /// Once per session: `herdr --session S status`. A server that is not running is told from
+    /// a session that does not exist; a client and server that are not compatible are a
+    /// [`MuxError::Mismatch`]. An answer this adapter cannot read is no reason to stop: the
+    /// calls themselves then say what is wrong.
+    fn check_session(&self, session: &str) -> Result<(), MuxError> {
+        self.surface()?;
+        if self.checked.lock().map(|c| c.iter().any(|s| s == session)).unwrap_or(false) {
+            return Ok(());
+        }
+        let out = self.run_raw(&["--session", session, "status"])?;
+        if let Some(st) = SessionStatus::parse(&out.stdout_str()).filter(|_| out.ok()) {
+            if st.server.is_none() {
+                return Err(self.why_unreachable(session));
+            }
+            if st.compatible == Some(false) {
+                return Err(MuxError::Mismatch(mismatch_sentence(session, &st)));
+            }
+        }
+        if let Ok(mut c) = self.checked.lock() {
+            c.push(session.to_string());
+        }
+        Ok(())
+    }
+
     /// `herdr --session <session> <args…>`; a non-zero exit becomes a `MuxError` (`ctx` names
     /// the seat or pane the call was about).
     fn call(&self, session: &str, args: &[&str], ctx: &Ctx) -> Result<RunOutput, MuxError> {
+        self.ask(session, args, ctx).map_err(|r| r.error)
+    }
+
+    /// `call`, keeping herdr's error code for the callers that act on one.
+    fn ask(&self, session: &str, args: &[&str], ctx: &Ctx) -> Result<RunOutput, Refusal> {
+        self.check_session(session).map_err(|error| Refusal { code: None, error })?;
         let mut full = vec!["--session", session];
         full.extend_from_slice(args);
-        let out = self.run_raw(&full)?;
+        let out = self.run_raw(&full).map_err(|error| Refusal { code: None, error })?;
         if out.ok() {
             return Ok(out);
         }
         Err(self.error_of(session, args, &out, ctx))
     }
 
-    fn error_of(&self, session: &str, args: &[&str], out: &RunOutput, ctx: &Ctx) -> MuxError {
-        let err = out.stderr_str();
-        if let Some((code, message)) = api_error(&err) {
-            return match code.as_str() {
-                "agent_not_found" => {
-                    MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{}\"", ctx.seat))
-                }
-                "pane_not_found" => MuxError::NoSeat(format!(
-                    "the pane {} of seat \"{}\" in herdr session \"{session}\" is gone",
-                    ctx.pane, ctx.seat
-                )),
-                _ => MuxError::Failed(format!("herdr {} failed: {message} ({code})", verb(args))),
-            };
-        }
-        if err.starts_with("Error: Os {") {
-            return self.why_unreachable(session);
-        }
-        let first = err.lines().next().unwrap_or("").to_string();
-        let first = if first.is_empty() { format!("exit {:?}", out.code) } else { first };
-        MuxError::Failed(format!("herdr {} failed: {first}", verb(args)))
+    fn error_of(&self, session: &str, args: &[&str], out: &RunOutput, ctx: &Ctx) -> Refusal {
+        let (code, message) = match errors::read(&out.stderr_str(), out.code) {
+            Failure::NotConnected => return Refusal { code: None, error: self.why_unreachable(session) },
+            Failure::Other(first) => {
+                let error = MuxError::Failed(format!("herdr {} failed: {first}", verb(args)));
+                return Refusal { code: None, error };
+            }
+            Failure::Api { code, message } => (code, message),
+        };
+        let error = match &code {
+            Code::ServerNotRunning => self.why_unreachable(session),
+            Code::ServerUnavailable => {
+                MuxError::ServerStopped(format!("the herdr server of session \"{session}\" is shutting down"))
+            }
+            Code::ProtocolMismatch => self.mismatch(session, &message),
+            Code::AgentNotFound => no_agent(session, &ctx.seat),
+            Code::PaneNotFound => MuxError::NoSeat(format!(
+                "the pane {} of seat \"{}\" in herdr session \"{session}\" is gone",
+                ctx.pane, ctx.seat
+            )),
+            c => MuxError::Failed(format!("herdr {} failed: {message} ({})", verb(args), c.word())),
+        };
+        Refusal { code: Some(code), error }
     }
 
     /// After a connection failure: a session herdr knows but is not running, or none at all.
@@ -117,38 +207,43 @@ impl Herdr {
         }
     }
 
-    /// The agent named `seat`. herdr resolves a target by terminal id, pane id, then name OR
-    /// label in one pass (src/app/terminal_targets.rs), so a seat named like another agent's
-    /// label is "ambiguous": then the agent is found by its pane id (`pane` known) or by name in
-    /// `agent list`.
+    /// A call refused for a protocol mismatch: `status` names both versions.
+    fn mismatch(&self, session: &str, message: &str) -> MuxError {
+        let st =
+            self.run_raw(&["--session", session, "status"]).ok().and_then(|o| SessionStatus::parse(&o.stdout_str()));
+        match st.filter(|s| s.server.is_some() && s.compatible == Some(false)) {
+            Some(st) => MuxError::Mismatch(mismatch_sentence(session, &st)),
+            None => MuxError::Mismatch(format!(
+                "herdr and the server of session \"{session}\" speak different protocols ({}); restart that server: herdr session stop {session}, then herdr session attach {session} (its panes' programs exit)",
+                message.lines().next().unwrap_or("")
+            )),
+        }
+    }
+
+    /// The agent named `seat`. herdr 0.7.1 resolves a target by terminal id, pane id, then name
+    /// OR label in one pass, so a seat named like another agent's label is "ambiguous": then
+    /// the agent is found by its pane id (`pane` known) or by name in `agent list`. (0.8 takes
+    /// only names and pane ids; the name check below is then merely harmless.)
     fn agent_get(&self, session: &str, seat: &str, pane: &str) -> Result<Value, MuxError> {
         let ctx = Ctx { seat: seat.into(), pane: pane.into() };
-        let agent = match self.call(session, &["agent", "get", seat], &ctx) {
-            Ok(out) => {
-                let doc = parse_json(&out, "agent get")?;
-                doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
+        let agent = match self.ask(session, &["agent", "get", seat], &ctx) {
+            Ok(out) => agent_of(&out)?,
+            Err(Refusal { code: Some(Code::AgentTargetAmbiguous), .. }) if pane.is_empty() => {
+                let out = self.call(session, &["agent", "list"], &ctx)?;
+                let doc = parse_json(&out, "agent list")?;
+                let found = doc.pointer("/result/agents").and_then(Value::as_array).and_then(|list| {
+                    list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned()
+                });
+                found.ok_or_else(|| no_agent(session, seat))?
             }
-            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
-                if pane.is_empty() {
-                    let out = self.call(session, &["agent", "list"], &ctx)?;
-                    let doc = parse_json(&out, "agent list")?;
-                    let found = doc.pointer("/result/agents").and_then(Value::as_array).and_then(|list| {
-                        list.iter().find(|a| a.get("name").and_then(Value::as_str) == Some(seat)).cloned()
-                    });
-                    found.ok_or_else(|| {
-                        MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\""))
-                    })?
-                } else {
-                    let out = self.call(session, &["agent", "get", pane], &ctx)?;
-                    let doc = parse_json(&out, "agent get")?;
-                    doc.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", &out))?
-                }
+            Err(Refusal { code: Some(Code::AgentTargetAmbiguous), .. }) => {
+                agent_of(&self.call(session, &["agent", "get", pane], &ctx)?)?
             }
-            Err(e) => return Err(e),
+            Err(r) => return Err(r.error),
         };
         // herdr resolves a target by terminal id, name, label or pane id: only a name is a seat.
         if agent.get("name").and_then(Value::as_str) != Some(seat) {
-            return Err(MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\"")));
+            return Err(no_agent(session, seat));
         }
         Ok(agent)
     }
@@ -160,24 +255,75 @@ impl Herdr {
         doc.pointer("/result/process_info").cloned().ok_or_else(|| unexpected("pane process-info", &out))
     }
 
-    fn title(&self, pane: &PaneRef) -> Result<String, MuxError> {
-        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        let out = match self.call(&pane.session, &["agent", "explain", &pane.seat, "--json"], &ctx) {
-            Ok(o) => o,
-            // a seat named like another agent's label: explain it by its pane id
-            Err(MuxError::Failed(m)) if m.ends_with("(agent_target_ambiguous)") => {
-                match self.call(&pane.session, &["agent", "explain", &pane.id, "--json"], &ctx) {
-                    Ok(o) => o,
-                    Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
-                    Err(e) => return Err(e),
-                }
-            }
-            // An exited CLI has no detected agent: herdr has no title rule to explain.
-            Err(MuxError::Failed(m)) if m.contains("agent_explain_unavailable") => return Ok(String::new()),
+    /// Whether the pane `pane_id` is there with nothing but its shell in the foreground — where
+    /// an agent ran, its CLI has exited. `Some(shell pid)` then; `None` when the pane is gone or
+    /// runs something else.
+    fn back_at_shell(&self, session: &str, pane_id: &str, seat: &str) -> Result<Option<Option<u32>>, MuxError> {
+        let info = match self.process_info(session, pane_id, seat) {
+            Ok(i) => i,
+            Err(MuxError::NoSeat(_)) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let doc = parse_json(&out, "agent explain")?;
-        Ok(osc_title_of(&doc).unwrap_or_default())
+        let shell = info.get("shell_pid").and_then(Value::as_u64);
+        let group = info.get("foreground_process_group_id").and_then(Value::as_u64);
+        let foreground: Vec<u64> = info
+            .get("foreground_processes")
+            .and_then(Value::as_array)
+            .map(|ps| ps.iter().filter_map(|p| p.get("pid").and_then(Value::as_u64)).collect())
+            .unwrap_or_default();
+        let only_shell = shell.is_some()
+            && (group == shell || (!foreground.is_empty() && foreground.iter().all(|p| Some(*p) == shell)));
+        Ok(only_shell.then(|| shell.map(|p| p as u32)))
+    }
+
+    fn title(&self, pane: &PaneRef, from: TitleFrom) -> Result<String, MuxError> {
+        if from == TitleFrom::AgentGet {
+            return match self.agent_get(&pane.session, &pane.seat, &pane.id) {
+                Ok(a) if a.get("pane_id").and_then(Value::as_str) == Some(pane.id.as_str()) => {
+                    Ok(a.get("terminal_title").and_then(Value::as_str).unwrap_or("").to_string())
+                }
+                // An exited CLI (its name cleared) or one gone elsewhere: no title here.
+                Ok(_) | Err(MuxError::NoSeat(_)) => Ok(String::new()),
+                Err(e) => Err(e),
+            };
+        }
+        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
+        let explain = |target: &str| self.ask(&pane.session, &["agent", "explain", target, "--json"], &ctx);
+        let out = match explain(&pane.seat) {
+            // a seat named like another agent's label: explain it by its pane id
+            Err(Refusal { code: Some(Code::AgentTargetAmbiguous), .. }) => explain(&pane.id),
+            other => other,
+        };
+        match out {
+            Ok(o) => Ok(osc_title_of(&parse_json(&o, "agent explain")?).unwrap_or_default()),
+            // An exited CLI has no detected agent: herdr has no title rule to explain.
+            Err(Refusal { code: Some(Code::AgentExplainUnavailable), .. }) => Ok(String::new()),
+            Err(r) => Err(r.error),
+        }
+    }
+}
+
+/// The sentence for a client and server that do not speak to each other.
+fn mismatch_sentence(session: &str, st: &SessionStatus) -> String {
+    let side = |s: &Side| {
+        let v = s.version.map(|v| v.to_string()).unwrap_or_else(|| "of an unknown version".into());
+        match s.protocol {
+            Some(p) => format!("{v} (protocol {p})"),
+            None => v,
+        }
+    };
+    let server = st.server.unwrap_or(Side { version: None, protocol: None });
+    let client_newer = match (st.client.protocol, server.protocol) {
+        (Some(c), Some(s)) => c > s,
+        _ => st.client.version > server.version,
+    };
+    let (here, there) = (side(&st.client), side(&server));
+    let restart =
+        format!("herdr session stop {session}, then herdr session attach {session} (its panes' programs exit)");
+    if client_newer {
+        format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; restart that server with this herdr: {restart}")
+    } else {
+        format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; run the herdr that started it (set HERDR_BIN to its path), or restart that server with this herdr: {restart}")
     }
 }
 
@@ -187,21 +333,20 @@ struct Ctx {
     pane: String,
 }
 
+fn no_agent(session: &str, seat: &str) -> MuxError {
+    MuxError::NoSeat(format!("herdr session \"{session}\" has no agent named \"{seat}\""))
+}
+
 fn verb(args: &[&str]) -> String {
     args.iter().take(2).copied().collect::<Vec<_>>().join(" ")
 }
 
-/// `(code, message)` of herdr's JSON error line: `{"error":{…},"id":…}` or the bare `{code,message}`.
-fn api_error(stderr: &str) -> Option<(String, String)> {
-    let v: Value = serde_json::from_str(stderr.lines().next()?.trim()).ok()?;
-    let e = v.get("error").unwrap_or(&v);
-    let code = e.get("code")?.as_str()?.to_string();
-    let message = e.get("message").and_then(Value::as_str).unwrap_or("").to_string();
-    Some((code, message))
-}
-
 fn parse_json(out: &RunOutput, what: &str) -> Result<Value, MuxError> {
     serde_json::from_slice(&out.stdout).map_err(|_| unexpected(what, out))
+}
+
+fn agent_of(out: &RunOutput) -> Result<Value, MuxError> {
+    parse_json(out, "agent get")?.pointer("/result/agent").cloned().ok_or_else(|| unexpected("agent get", out))
 }
 
 fn unexpected(what: &str, out: &RunOutput) -> MuxError {
@@ -224,7 +369,20 @@ impl Mux for Herdr {
     }
 
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
-        let agent = self.agent_get(session, seat, "")?;
+        let agent = match self.agent_get(session, seat, "") {
+            Ok(a) => a,
+            Err(MuxError::NoSeat(never)) => {
+                // The name is gone. 0.8 clears it when its agent exits: the pane the seat was
+                // last seen on, back at its shell, is an exited CLI (the profile reads it so);
+                // otherwise the seat was never there.
+                let Some(id) = (self.last_seen)(session, seat) else { return Err(MuxError::NoSeat(never)) };
+                return match self.back_at_shell(session, &id, seat)? {
+                    Some(shell_pid) => Ok(PaneRef { id, session: session.into(), seat: seat.into(), shell_pid }),
+                    None => Err(MuxError::NoSeat(never)),
+                };
+            }
+            Err(e) => return Err(e),
+        };
         let id = agent
             .get("pane_id")
             .and_then(Value::as_str)
@@ -239,15 +397,18 @@ impl Mux for Herdr {
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
+        let surface = self.surface()?;
         let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
         let lines = RECENT_ROWS.to_string();
+        let mut recent_args = vec!["pane", "read", &pane.id, "--source", "recent", "--lines", &lines];
+        if surface.recent == RecentAs::Ansi {
+            recent_args.extend(["--format", "ansi"]);
+        }
         // The three reads are independent herdr calls: run them side by side, so a read costs
         // about one call's time (each is a process start plus a server round trip).
         let (visible, recent, title) = std::thread::scope(|s| {
-            let recent = s.spawn(|| {
-                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "recent", "--lines", &lines], &ctx)
-            });
-            let title = s.spawn(|| self.title(pane));
+            let recent = s.spawn(|| self.call(&pane.session, &recent_args, &ctx));
+            let title = s.spawn(|| self.title(pane, surface.title));
             let visible =
                 self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx);
             let panicked = || MuxError::Failed("a herdr read thread panicked".into());
@@ -258,6 +419,7 @@ impl Mux for Herdr {
         let styled = split_rows(&visible?.stdout_str());
         let plain = plain_rows(&styled);
         let recent = split_rows(&recent?.stdout_str());
+        let recent = if surface.recent == RecentAs::Ansi { plain_rows(&recent) } else { recent };
         let title = title?;
         let (cols, rows) = pane.shell_pid.and_then(self.tty_size).unwrap_or_else(|| {
             let w = plain.iter().map(|r| r.chars().count()).max().unwrap_or(0);
@@ -266,26 +428,39 @@ impl Mux for Herdr {
         Ok(Capture { styled, plain, title, cols, rows, recent })
     }
 
-    fn status(&self, pane: &PaneRef) -> Result<Option<AgentStatus>, MuxError> {
-        let agent = self.agent_get(&pane.session, &pane.seat, &pane.id)?;
+    fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {
+        let agent = match self.agent_get(&pane.session, &pane.seat, &pane.id) {
+            Ok(a) => a,
+            // 0.8 clears the name of an exited agent; 0.7.1 keeps it and says `unknown`. The
+            // seat's own pane back at its shell reads the same on both.
+            Err(MuxError::NoSeat(m)) => {
+                return match self.back_at_shell(&pane.session, &pane.id, &pane.seat)? {
+                    Some(_) => Ok(Some(StatusRead { status: AgentStatus::Unknown, change: None })),
+                    None => Err(MuxError::NoSeat(m)),
+                };
+            }
+            Err(e) => return Err(e),
+        };
         if agent.get("pane_id").and_then(Value::as_str) != Some(pane.id.as_str()) {
             return Err(MuxError::NoSeat(format!(
                 "agent \"{}\" of herdr session \"{}\" moved from pane {}",
                 pane.seat, pane.session, pane.id
             )));
         }
-        Ok(Some(AgentStatus::parse(agent.get("agent_status").and_then(Value::as_str).unwrap_or("unknown"))))
+        let status = AgentStatus::parse(agent.get("agent_status").and_then(Value::as_str).unwrap_or("unknown"));
+        Ok(Some(StatusRead { status, change: agent.get("state_change_seq").and_then(Value::as_u64) }))
     }
 
     fn type_text(&self, pane: &PaneRef, text: &str) -> Result<(), MuxError> {
         if text.is_empty() {
             return Ok(());
         }
-        // No `--` before the text: herdr 0.7.1 keeps a `--` in the argv it hands the command
-        // (src/session.rs, configure_from_args) and `pane send-text` joins every word after the
-        // pane id (src/cli/pane.rs), so `-- <text>` would type "-- <text>". The text goes as
-        // ONE argument; only an argument that is itself `--`, `--session` or `--session=…` is
-        // read as herdr's own, and such a text is refused rather than mangled.
+        // No `--` before the text: herdr keeps a `--` in the argv it hands the command (0.7.1
+        // src/session.rs, configure_from_args; 0.8.2 the same, recorded as
+        // `pane-read-after-send-text-double-dash.txt`) and `pane send-text` joins every word
+        // after the pane id, so `-- <text>` would type "-- <text>". The text goes as ONE
+        // argument; only an argument that is itself `--`, `--session` or `--session=…` is read
+        // as herdr's own, and such a text is refused rather than mangled.
         if text == "--" || text == "--session" || text.starts_with("--session=") {
             return Err(MuxError::Failed(format!(
                 "herdr would read the text {text:?} as its own option; nothing was typed"
@@ -409,4 +584,12 @@ impl Herdr {
 }
 
 #[cfg(test)]
+mod bench;
+#[cfg(test)]
+mod evidence;
+#[cfg(test)]
+mod replay;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_082;

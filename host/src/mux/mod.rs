@@ -98,6 +98,16 @@ impl AgentStatus {
     }
 }
 
+/// One reading of the multiplexer's status of a seat's agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusRead {
+    pub status: AgentStatus,
+    /// herdr ≥ 0.7.5 numbers the status changes of its agents (`state_change_seq`, one counter
+    /// for the whole server): a reading whose number is greater than an earlier reading's is a
+    /// status that changed since. `None` where the multiplexer does not count them.
+    pub change: Option<u64>,
+}
+
 /// A process running in a pane (below its shell).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Proc {
@@ -125,6 +135,9 @@ pub enum MuxError {
     /// A pane named by `HERDR_PANE_ID` / `TMUX_PANE` that this process does not run inside:
     /// a claimed identity, refused.
     Unverified(String),
+    /// The multiplexer program and the session's server are different versions that do not
+    /// speak to each other (the message names both and the repair).
+    Mismatch(String),
     /// A sandbox stands between this process and the multiplexer: its socket refused the
     /// connection (EPERM/EACCES), or the pane the environment names is in session but its shell
     /// is hidden from this process (another pid namespace). Never "not running", never a claim.
@@ -140,6 +153,7 @@ impl fmt::Display for MuxError {
             | MuxError::NoSeat(s)
             | MuxError::Failed(s)
             | MuxError::Unverified(s)
+            | MuxError::Mismatch(s)
             | MuxError::Sandboxed(s) => f.write_str(s),
         }
     }
@@ -155,8 +169,9 @@ pub trait Mux {
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError>;
     /// Styled + plain visible rows, title, size, recent rows.
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
-    /// The multiplexer's status of the seat's agent: herdr's `agent get`; tmux: `None`.
-    fn status(&self, pane: &PaneRef) -> Result<Option<AgentStatus>, MuxError>;
+    /// The multiplexer's status of the seat's agent, read fresh on every call (never kept from
+    /// an earlier read): herdr's `agent get`; tmux: `None`.
+    fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError>;
     /// Types `text` literally. Never presses Enter.
     fn type_text(&self, pane: &PaneRef, text: &str) -> Result<(), MuxError>;
     /// Presses Enter, as its own call.

@@ -22,7 +22,7 @@
 //! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, SystemRunner,
+    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead, SystemRunner,
 };
 
 /// How many scrollback rows above the screen `read` returns as `recent`.
@@ -259,7 +259,7 @@ impl Mux for Tmux {
         Ok(Capture { styled, plain, title, cols, rows, recent })
     }
 
-    fn status(&self, _pane: &PaneRef) -> Result<Option<AgentStatus>, MuxError> {
+    fn status(&self, _pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {
         Ok(None)
     }
 

@@ -204,9 +204,14 @@ impl Instance {
         if !self.line.has_compose() {
             return None;
         }
-        Some(self.call(|b, st| match b {
-            Bindings::V0_2Compose(p) => p.team_profile_compose().call_plan(st, &v0_2::repo_to(repo)),
-            _ => unreachable!("only the composer world has compose"),
+        Some(self.call(|b, st| {
+            match b {
+                Bindings::V0_2Compose(p) => p
+                    .team_profile_compose()
+                    .call_plan(st, &v0_2::repo_to(repo))
+                    .map(|steps| steps.into_iter().take(64).map(crate::output::guest).collect()),
+                _ => unreachable!("only the composer world has compose"),
+            }
         }))
     }
 

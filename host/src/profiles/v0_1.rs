@@ -1,7 +1,8 @@
 //! `team:profile@0.1.0` (`wit/v0.1`, frozen as released): its bindings, and the one place its
 //! types become the shared vocabulary (`profile-reading`) and back.
 //!
-//! Invariant: a conversion copies every field 0.1 has; a field of the vocabulary 0.1 cannot
+//! Invariant: a conversion copies every field 0.1 has (every string the guest returned bounded
+//! by `output::guest`, so a profile cannot flood an outcome line or a terminal); a field of the vocabulary 0.1 cannot
 //! carry takes its documented default — `drop_read` false (0.1 asks `shows-drop-read`
 //! separately), and `queued` the one line at the end of `why` of a component that declares the
 //! `queued-line` feature (`profile_reading::QUEUED_LINE_FEATURE`), else none.
@@ -31,17 +32,18 @@ pub fn screen_to(s: &Screen) -> t::Screen {
 
 /// A 0.1 reading in the vocabulary; `features` is the component's description's.
 pub fn reading_from(r: t::Reading, features: &[String]) -> Reading {
+    use crate::output::guest;
     let state = match r.state {
         t::State::Idle => State::Idle,
-        t::State::Working(h) => State::Working(h),
-        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: d.title }),
+        t::State::Working(h) => State::Working(guest(h)),
+        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }),
         t::State::Starting => State::Starting,
         t::State::Exited => State::Exited,
-        t::State::Unknown(w) => State::Unknown(w),
+        t::State::Unknown(w) => State::Unknown(guest(w)),
     };
     let composer = match r.composer {
         t::Composer::Empty => Composer::Empty,
-        t::Composer::Holds(t) => Composer::Holds(t),
+        t::Composer::Holds(t) => Composer::Holds(guest(t)),
         t::Composer::Unreadable => Composer::Unreadable,
     };
     let last_error = r.last_error.map(|e| match e {
@@ -53,7 +55,14 @@ pub fn reading_from(r: t::Reading, features: &[String]) -> Reading {
     } else {
         (r.why, None)
     };
-    Reading { state, composer, last_error, queued: queued.into_iter().collect(), drop_read: false, why }
+    Reading {
+        state,
+        composer,
+        last_error,
+        queued: queued.into_iter().map(guest).collect(),
+        drop_read: false,
+        why: guest(why),
+    }
 }
 
 fn kind_from(k: t::DialogKind) -> DialogKind {

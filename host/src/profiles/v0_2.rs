@@ -2,8 +2,10 @@
 //! profile that exports compose, sharing the same types), and the one place its types become
 //! the shared vocabulary (`profile-reading`) and back.
 //!
-//! Invariant: a conversion copies every field both sides have; a key name the vocabulary does
-//! not know stays `Key::Unknown` (the compose runner refuses to press it).
+//! Invariant: a conversion copies every field both sides have, every string the guest returned
+//! bounded by `output::guest` (text a compose module asks to type is bounded by the compose
+//! runner instead, which refuses it whole); a key name the vocabulary does not know stays
+//! `Key::Unknown` (the compose runner refuses to press it).
 
 use super::{Composer, Description, Dialog, DialogKind, Probe, Reading, Screen, State, TurnError};
 use profile_reading::{Action, Evidence, Key, Repo, Step};
@@ -20,6 +22,10 @@ pub mod composer {
 }
 
 use self::composer::exports::team::profile::compose as c;
+use crate::output::guest;
+
+/// The most queued lines a reading carries (a CLI shows a handful).
+const MAX_QUEUED: usize = 16;
 use self::team::profile::types as t;
 
 /// The interface export a v0.2 profile carries.
@@ -50,22 +56,23 @@ pub fn probe_to(p: &Probe) -> t::Probe {
 pub fn reading_from(r: t::Reading) -> Reading {
     let state = match r.state {
         t::State::Idle => State::Idle,
-        t::State::Working(h) => State::Working(h),
-        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: d.title }),
+        t::State::Working(h) => State::Working(guest(h)),
+        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }),
         t::State::Starting => State::Starting,
         t::State::Exited => State::Exited,
-        t::State::Unknown(w) => State::Unknown(w),
+        t::State::Unknown(w) => State::Unknown(guest(w)),
     };
     let composer = match r.composer {
         t::Composer::Empty => Composer::Empty,
-        t::Composer::Holds(t) => Composer::Holds(t),
+        t::Composer::Holds(t) => Composer::Holds(guest(t)),
         t::Composer::Unreadable => Composer::Unreadable,
     };
     let last_error = r.last_error.map(|e| match e {
         t::TurnError::RateLimit => TurnError::RateLimit,
         t::TurnError::ProviderError => TurnError::ProviderError,
     });
-    Reading { state, composer, last_error, queued: r.queued, drop_read: r.drop_read, why: r.why }
+    let queued = r.queued.into_iter().take(MAX_QUEUED).map(guest).collect();
+    Reading { state, composer, last_error, queued, drop_read: r.drop_read, why: guest(r.why) }
 }
 
 fn kind_from(k: t::DialogKind) -> DialogKind {
@@ -77,7 +84,7 @@ fn kind_from(k: t::DialogKind) -> DialogKind {
         t::DialogKind::ProviderError => DialogKind::ProviderError,
         t::DialogKind::RateLimit => DialogKind::RateLimit,
         t::DialogKind::HeldMessage => DialogKind::HeldMessage,
-        t::DialogKind::Other(name) => DialogKind::Other(name),
+        t::DialogKind::Other(name) => DialogKind::Other(guest(name)),
     }
 }
 
@@ -127,8 +134,8 @@ pub fn action_from(a: c::Action) -> Action {
         c::Action::Type(t) => Action::Type(t),
         c::Action::Press(n) => Action::Press(Key::from_name(&n)),
         c::Action::Wait(ms) => Action::Wait(ms),
-        c::Action::Created(e) => Action::Created(Evidence { line: e.line, task_id: e.task_id }),
-        c::Action::Refuse(r) => Action::Refuse(r),
-        c::Action::Failed(r) => Action::Failed(r),
+        c::Action::Created(e) => Action::Created(Evidence { line: guest(e.line), task_id: e.task_id.map(guest) }),
+        c::Action::Refuse(r) => Action::Refuse(guest(r)),
+        c::Action::Failed(r) => Action::Failed(guest(r)),
     }
 }

@@ -6,19 +6,21 @@
 //! - nothing is ever typed into a dialog or over text someone left in the box: the screen is
 //!   read before typing, and Enter goes only to a box that holds exactly our trigger;
 //! - the trigger is typed once; a second or third Enter is the only thing ever repeated;
-//! - `delivered` needs the line to have left the box AND (a new working/done/blocked status,
+//! - `delivered` needs the line to have left the box AND (a working/done/blocked status new
+//!   against everything read before Enter (`evidence`),
 //!   the screen showing the drop read, or the transcript showing it) — or, after the whole
 //!   window, the box cleared with no sign yet: `delivered` with note `taken, not yet confirmed`.
 //!
 //! The decision core (`deliver`) talks to one seat through the `Seat` trait so its timing rules
 //! are unit-tested here; `SeatPane` implements it over the real multiplexer and profile.
 
+mod evidence;
 mod pane;
 mod run;
-use pane::SeatPane;
-pub use run::{send_plain, PlainSend};
+pub use evidence::BeforeEnter;
+pub(crate) use pane::SeatPane;
+pub use run::{send_plain, Means, PlainSend, Report};
 
-use crate::clock;
 use std::time::{Duration, Instant};
 
 /// Every wait of the typed leg, in milliseconds, before `TEAM_TIME_SCALE`.
@@ -36,6 +38,20 @@ pub struct Timings {
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
 pub const TIMINGS: Timings =
     Timings { readback_ms: 2_000, poll_ms: 40, enter_waits_ms: [1_000, 3_000, 9_000], window_ms: 20_000 };
+
+impl Timings {
+    /// Every wait multiplied by `factor` (the run's clock scale; tests only shorten), at
+    /// least 1 ms each.
+    pub fn scaled(&self, factor: f64) -> Timings {
+        let f = |ms: u64| ((ms as f64) * factor).round().max(1.0) as u64;
+        Timings {
+            readback_ms: f(self.readback_ms),
+            poll_ms: f(self.poll_ms),
+            enter_waits_ms: self.enter_waits_ms.map(f),
+            window_ms: f(self.window_ms),
+        }
+    }
+}
 
 /// The multiplexer's status for a seat, where it has one (herdr); tmux has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +91,9 @@ pub struct Observation {
     /// The last turn ended in a rate limit (an idle prompt showing it).
     pub rate_limited: bool,
     pub status: Option<Status>,
+    /// Which of the multiplexer's status changes `status` is, where it numbers them (herdr
+    /// ≥ 0.7.5's `state_change_seq`): the same number read again is the same status.
+    pub status_change: Option<u64>,
     pub read_shown: bool,
 }
 
@@ -178,8 +197,8 @@ fn enters_word(n: u32) -> String {
     }
 }
 
-fn sleep_scaled(ms: u64) {
-    std::thread::sleep(clock::scaled(ms));
+fn sleep_ms(ms: u64) {
+    std::thread::sleep(Duration::from_millis(ms));
 }
 
 /// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
@@ -213,6 +232,13 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
         }
         Seen::Idle | Seen::Working(_) => {}
     }
+    // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
+    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    if o.status == Some(Status::Blocked) {
+        return Some(Verdict::Unreachable(format!(
+            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
+        )));
+    }
     if o.rate_limited {
         return Some(Verdict::Unreachable(format!(
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
@@ -228,28 +254,6 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
             traits.cli
         )));
-    }
-    None
-}
-
-/// Whether an observation after Enter shows the seat acting on the line. `before` is the
-/// status read before Enter: a status that was already there proves nothing.
-fn evidence(o: &Observation, before: &Observation) -> Option<&'static str> {
-    if o.read_shown {
-        return Some("the screen shows the drop read");
-    }
-    if matches!(before.seen, Seen::Dialog { .. }) {
-        return None;
-    }
-    match (o.status, before.status) {
-        (Some(Status::Working), b) if b != Some(Status::Working) => return Some("the status turned working"),
-        (Some(s @ (Status::Done | Status::Blocked)), b) if b != Some(s) => return Some("the status moved"),
-        _ => {}
-    }
-    // The profile's own reading of the screen: tmux has no status, and herdr's can lag.
-    let was_working = matches!(before.seen, Seen::Working(_)) || before.status == Some(Status::Working);
-    if matches!(o.seen, Seen::Working(_)) && !was_working {
-        return Some("the screen shows the seat working");
     }
     None
 }
@@ -271,6 +275,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         return not_typed(v);
     }
     let readable = before.boxed != BoxText::Unreadable;
+    // Every look until Enter: none of it can be evidence that the seat took the line.
+    let mut seen_before = BeforeEnter::default();
+    seen_before.note(&before);
 
     if let Err(e) = seat.type_text(trigger) {
         return Run {
@@ -285,12 +292,13 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
 
     // Read back: the box must hold exactly the trigger before any Enter.
     if readable {
-        let until = Instant::now() + clock::scaled(t.readback_ms);
+        let until = Instant::now() + Duration::from_millis(t.readback_ms);
         let mut last: BoxText;
         loop {
             match seat.observe(id, trigger) {
                 Ok(o) => {
-                    if matches!(o.seen, Seen::Dialog { .. }) {
+                    seen_before.note(&o);
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
                         return typed(
                             Verdict::Held(format!(
                                 "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
@@ -314,7 +322,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                     0,
                 );
             }
-            sleep_scaled(t.poll_ms);
+            sleep_ms(t.poll_ms);
         }
     }
     // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
@@ -322,7 +330,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
     std::thread::sleep(Duration::from_millis(traits.enter_pause_ms));
 
     let start = Instant::now();
-    let window = clock::scaled(t.window_ms);
+    let window = Duration::from_millis(t.window_ms);
     let mut enters = 0u32;
     let mut last_box = BoxText::Holds(trigger.to_string());
     let mut left_box = false;
@@ -338,16 +346,17 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         }
         enters += 1;
         let last_try = i + 1 == t.enter_waits_ms.len() || !readable;
-        let until = Instant::now() + clock::scaled(*wait);
+        let until = Instant::now() + Duration::from_millis(*wait);
         loop {
-            sleep_scaled(t.poll_ms);
+            sleep_ms(t.poll_ms);
             if let Ok(o) = seat.observe(id, trigger) {
                 let gone = if readable { !holds_trigger(&o.boxed, trigger) } else { true };
                 if gone {
                     left_box = left_box || readable;
                     if let Seen::Dialog { kind, .. } = &o.seen {
-                        // The seat asks about what our line asked it to do: it is acting on it.
-                        if readable {
+                        // The seat asks about what our line asked it to do: it is acting on it
+                        // — unless it was already working, when the dialog is its turn's.
+                        if readable && !seen_before.was_working() {
                             return typed(
                                 Verdict::Delivered {
                                     note: Some(format!("the seat opened a {kind} dialog after taking the line")),
@@ -356,7 +365,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                             );
                         }
                     }
-                    if evidence(&o, &before).is_some() || seat.transcript_shows_read(id) {
+                    if evidence::evidence(&o, &seen_before).is_some() || seat.transcript_shows_read(id) {
                         return typed(Verdict::Delivered { note: None }, enters);
                     }
                 }
@@ -400,13 +409,19 @@ pub struct SeatLock {
 /// How long a send waits for another send to the same seat before it refuses.
 pub const LOCK_WAIT_MS: u64 = 120_000;
 
-/// Takes the seat lock for `kind` (`send`), waiting up to `wait` behind another send.
-pub fn lock_seat(session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
+/// Takes the seat lock under `state` (`<state>`) for `kind` (`send`), waiting up to `wait`
+/// behind another send.
+pub fn lock_seat(
+    state: &std::path::Path,
+    session: &str,
+    seat: &str,
+    kind: &str,
+    wait: Duration,
+) -> Result<SeatLock, String> {
     use nix::fcntl::{Flock, FlockArg};
     use std::io::{Read, Seek, Write};
     use std::os::unix::fs::OpenOptionsExt;
-    let base = crate::paths::state_dir();
-    let dir = crate::fsx::ensure_dirs(&base, &std::path::Path::new("seat-locks").join(session), 0o700)
+    let dir = crate::fsx::ensure_dirs(state, &std::path::Path::new("seat-locks").join(session), 0o700)
         .map_err(|e| format!("the seat lock folder could not be made: {e}"))?;
     let path = dir.join(seat);
     crate::fsx::check_entry(&path).map_err(|e| e.to_string())?;
@@ -654,7 +669,7 @@ mod tests {
             }
         }
         fn obs(seen: Seen, boxed: BoxText, status: Option<Status>, read_shown: bool) -> Observation {
-            Observation { seen, boxed, rate_limited: false, status, read_shown }
+            Observation { seen, boxed, rate_limited: false, status, status_change: None, read_shown }
         }
     }
 
@@ -885,13 +900,13 @@ mod tests {
     #[test]
     fn a_second_lock_waits_and_names_its_holder() {
         let d = tempfile::tempdir().unwrap();
-        std::env::set_var("TEAM_STATE_DIR", d.path());
-        let held = lock_seat("s", "a", "send", Duration::from_millis(10)).unwrap();
-        let e = lock_seat("s", "a", "send", Duration::from_millis(50)).err().unwrap();
+        let st = d.path();
+        let held = lock_seat(st, "s", "a", "send", Duration::from_millis(10)).unwrap();
+        let e = lock_seat(st, "s", "a", "send", Duration::from_millis(50)).err().unwrap();
         assert!(e.contains("another team send") && e.contains(&std::process::id().to_string()), "{e}");
         drop(held);
-        let _l = lock_seat("s", "a", "launch", Duration::from_millis(10)).unwrap();
-        let e = lock_seat("s", "a", "send", Duration::from_millis(500)).err().unwrap();
+        let _l = lock_seat(st, "s", "a", "launch", Duration::from_millis(10)).unwrap();
+        let e = lock_seat(st, "s", "a", "send", Duration::from_millis(500)).err().unwrap();
         assert!(e.starts_with("the seat's lock is held by team launch"), "{e}");
     }
 

@@ -43,7 +43,7 @@ impl Seat for SeatPane<'_> {
         let screen = screen_of(cap);
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
         let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message)?;
-        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?.map(status_of);
+        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?;
         let read_shown = reading.drop_read;
         let seen = match reading.state {
             State::Idle => Seen::Idle,
@@ -62,7 +62,8 @@ impl Seat for SeatPane<'_> {
             seen,
             boxed,
             rate_limited: reading.last_error == Some(TurnError::RateLimit),
-            status,
+            status: status.map(|s| status_of(s.status)),
+            status_change: status.and_then(|s| s.change),
             read_shown,
         })
     }

@@ -55,9 +55,12 @@ impl Cloud {
             text: BRIEF,
             id: "0f1e2d3c-4b5a-4968-8776-655443322110",
             pins: &pins,
-            multiplexer: Some("tmux"),
         };
-        compose::deliver_locked(&req, &Tmux::with_socket(self.tw.socket_str()), &self.host)
+        let tmux = Tmux::with_socket(self.tw.socket_str());
+        let state = self.tw.path().join("state");
+        let clock = team::clock::Clock::real();
+        let means = compose::Means { mux: &tmux, profiles: &self.host, clock: &clock, state: &state };
+        compose::deliver(&req, &means)
     }
     fn bytes(&self) -> String {
         String::from_utf8_lossy(&self.tw.log("cloud")).into_owned()
@@ -72,7 +75,7 @@ impl Cloud {
         let pane = team::mux::Mux::locate(&tmux, "cloud", "cloud").unwrap();
         let mut port = compose::MuxPane { mux: &tmux, pane };
         let repo = team::profiles::Repo::from_origin("https://github.com/acme/team-beta.git").unwrap();
-        compose::run(&mut port, &mut module, BRIEF, &repo, &compose::BOUNDS)
+        compose::run(&mut port, &mut module, BRIEF, &repo, &compose::BOUNDS, &team::clock::Clock::real())
     }
 }
 
@@ -221,4 +224,53 @@ fn hostile_compose_modules_are_stopped_within_their_bounds_with_nothing_further_
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(c.bytes(), "x".repeat(40), "exactly the bound, nothing further");
     let _ = Key::Enter;
+}
+
+/// `team send` end to end to a `codex-cloud` seat: `--list` says REACH compose, `--dry-run`
+/// names the compose plan, and the send is delivered through the compose leg with the history
+/// line `via: compose` and the created task's id.
+#[test]
+fn team_send_to_a_compose_seat_goes_via_compose() {
+    use crate::common::World;
+    let tw = TmuxWorld::start("cloudteam", &[]);
+    let mut w = World::empty();
+    git(&w.repo, &["init", "-q"]);
+    git(&w.repo, &["remote", "add", "origin", "https://github.com/acme/team-beta.git"]);
+    w.team_file(
+        "format: 1\nproject: cloudteam\nsession: cloudteam\nmultiplexer: tmux\nseats:\n  - name: cloud\n    role: worker\n    cli: codex-cloud\n",
+    );
+    w.extra_env.extend(tw.env());
+    w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.5".into()));
+    let mut tw = tw;
+    tw.add_seat(SeatSpec::new("cloud", "codex-cloud", "created-line-stays").cwd(&w.repo).delay(150));
+    assert!(tw.wait_for_text("cloud", "Loaded tasks", Duration::from_secs(10)));
+
+    let list = w.team(&["send", "--list"]);
+    assert!(list.stdout.lines().any(|l| l.contains("cloud") && l.trim_end().ends_with("compose")), "{}", list.stdout);
+
+    let dry = w.team(&["send", "cloud", "add a retry", "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}{}", dry.stdout, dry.stderr);
+    assert!(dry.stdout.contains("via a 0600 drop file and its compose module's screens"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("compose 0: for acme/team-beta"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("Submitted as <task id>"), "{}", dry.stdout);
+    assert_eq!(String::from_utf8_lossy(&tw.log("cloud")), "", "a dry run types nothing");
+
+    let r = w.team(&["send", "cloud", "add a retry to the flaky login test", "--json"]);
+    assert_eq!(r.code, 0, "{}{}\n{}", r.stdout, r.stderr, tw.screen("cloud"));
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    crate::common::validate(&doc).unwrap();
+    assert_eq!(doc["status"], "delivered", "{doc:#}");
+    assert!(doc["note"].as_str().unwrap().starts_with("created task_e_"), "{doc:#}");
+    let bytes = String::from_utf8_lossy(&tw.log("cloud")).into_owned();
+    assert!(bytes.contains("add a retry to the flaky login test\r"), "{bytes:?}");
+    assert!(!bytes.contains("Please read the team message"), "no trigger line: {bytes:?}");
+    let mut lines = Vec::new();
+    for e in std::fs::read_dir(&w.config).unwrap().flatten() {
+        if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
+            lines.extend(t.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()));
+        }
+    }
+    let line = lines.last().expect("a history line");
+    assert_eq!((line["via"].as_str(), line["outcome"].as_str()), (Some("compose"), Some("delivered")), "{line}");
+    assert!(line["note"].as_str().unwrap().starts_with("created task_e_"), "{line}");
 }

@@ -13,6 +13,10 @@
 //!   `compose-bad-key` presses Escape, `compose-control` types Ctrl+C as text,
 //!   `compose-endless` types a character every step and never ends, `compose-spin` loops inside
 //!   `compose-next`, `compose-lies` claims an item the screen does not show.
+//! - `native-channel` (not hostile): a dropped-in profile for a CLI `native-test` whose
+//!   description declares the native channel, and whose readings carry an escape sequence and
+//!   overlong text (the host lists its seats as `socket`, and shows its words escaped and
+//!   bounded).
 
 use profile_kit::{strings, Composer, Description, Reading, Screen, State};
 
@@ -71,6 +75,23 @@ mod wrong_world {
 
 /// A description that passes validation, so the misbehaviour shows at classify time.
 pub fn describe() -> Description {
+    #[cfg(feature = "native-channel")]
+    return Description {
+        id: "native-test".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["native-test"]),
+        process_names: strings(&["native-test"]),
+        native_channel: true,
+        max_trigger: 200,
+        working_hints: strings(&["esc to interrupt"]),
+        enter_pause_ms: 0,
+        queues_while_working: false,
+        forbidden_starts: Vec::new(),
+        has_compose: false,
+        transcript_patterns: Vec::new(),
+        features: Vec::new(),
+    };
+    #[allow(unreachable_code)]
     Description {
         id: "hostile".into(),
         version: "0.1.0".into(),
@@ -123,6 +144,22 @@ pub fn classify(screen: &Screen) -> Reading {
         let file = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
         let home = std::env::var("HOME").unwrap_or_default();
         return unknown(format!("read {} bytes; HOME={home}", file.len()));
+    }
+    #[cfg(feature = "native-channel")]
+    {
+        let title = screen.title.clone();
+        let dialog = profile_kit::Dialog {
+            kind: profile_kit::DialogKind::Question,
+            title: format!("\u{1b}]0;owned\u{7}\u{1b}[2J{title}{}", "x".repeat(5000)),
+        };
+        let mut r = Reading::new(
+            State::Dialog(dialog),
+            Composer::Holds("\u{1b}[31mred\u{1b}[0m".into()),
+            None,
+            format!("a question\u{9b}2J {}", "y".repeat(5000)),
+        );
+        r.queued = vec![format!("\u{1b}[2J{}", "q".repeat(5000))];
+        return r;
     }
     #[allow(unreachable_code)]
     unknown(format!("hostile profile with no misbehaviour enabled ({rows} rows)"))

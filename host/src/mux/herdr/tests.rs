@@ -1,94 +1,13 @@
-//! The herdr adapter against herdr 0.7.1's recorded outputs (`tests/data/herdr-0.7.1/`).
-//!
-//! herdr cannot be installed where these tests run, so a [`FixtureRunner`] stands in for the
-//! program: it answers each argv the adapter runs with the stdout/stderr/exit code herdr
-//! recorded for exactly that argv, and fails the test on any argv it was not given. The
-//! adapter under test is the production one, unchanged.
+//! The herdr adapter against herdr 0.7.1's recorded outputs (`tests/data/herdr-0.7.1/`),
+//! answered by [`FixtureRunner`] (see `replay.rs`).
 
+use super::replay::{argv, data, herdr, FixtureRunner, V071};
 use super::*;
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::Mutex;
 
-fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/herdr-0.7.1")
-}
-
-/// Answers argv from recorded files; remembers every argv it was asked.
-#[derive(Default)]
-struct FixtureRunner {
-    answers: HashMap<Vec<String>, (i32, Vec<u8>, Vec<u8>)>,
-    calls: Mutex<Vec<Vec<String>>>,
-}
-
-impl FixtureRunner {
-    fn argv(args: &[&str]) -> Vec<String> {
-        std::iter::once("herdr").chain(args.iter().copied()).map(String::from).collect()
-    }
-    /// `argv` exits `code` printing `file` (stdout, or stderr when its name says `.stderr.`).
-    fn on(mut self, args: &[&str], code: i32, file: &str) -> Self {
-        let bytes = std::fs::read(data().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let (out, err) = if file.contains(".stderr.") { (Vec::new(), bytes) } else { (bytes, Vec::new()) };
-        self.answers.insert(Self::argv(args), (code, out, err));
-        self
-    }
-    /// Every file of one recorded state of `real/<cli>/index.json`, placeholders filled in.
-    fn real_state(mut self, cli: &str, state: &str, name: &str, pane: &str) -> Self {
-        let index: Value =
-            serde_json::from_slice(&std::fs::read(data().join("real").join(cli).join("index.json")).unwrap()).unwrap();
-        let st = index["states"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["state"] == state)
-            .unwrap_or_else(|| panic!("{state}"));
-        for (_, f) in st["files"].as_object().unwrap() {
-            let argv: Vec<String> = f["argv"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .skip(1)
-                .map(|a| {
-                    a.as_str().unwrap().replace("<session>", "teamrh").replace("<name>", name).replace("<pane>", pane)
-                })
-                .collect();
-            let args: Vec<&str> = argv.iter().map(String::as_str).collect();
-            let file = format!("real/{cli}/{}", f["file"].as_str().unwrap());
-            self = self.on(&args, f["exit"].as_i64().unwrap() as i32, &file);
-        }
-        self
-    }
-    fn calls(&self) -> Vec<Vec<String>> {
-        self.calls.lock().unwrap().clone()
-    }
-}
-
-impl Runner for FixtureRunner {
-    fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
-        self.calls.lock().unwrap().push(argv.to_vec());
-        let (code, stdout, stderr) = self
-            .answers
-            .get(argv)
-            .unwrap_or_else(|| panic!("herdr was run with an argv no recording answers: {argv:?}"))
-            .clone();
-        Ok(RunOutput { code: Some(code), stdout, stderr })
-    }
-}
-
-/// Shares the runner with the adapter so the test can read the calls afterwards.
-struct Shared(std::sync::Arc<FixtureRunner>);
-impl Runner for Shared {
-    fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
-        self.0.run(argv)
-    }
-}
-
-fn herdr(r: FixtureRunner) -> (Herdr, std::sync::Arc<FixtureRunner>) {
-    let r = std::sync::Arc::new(r);
-    let mut h = Herdr::with_runner("herdr", Box::new(Shared(r.clone())));
-    // /proc of this machine knows nothing of the recorded pids.
-    h.tree = |_| Vec::new();
-    (h, r)
+/// A runner over the 0.7.1 set whose sessions `teamfx` (the fake agents) and `teamrh` (the
+/// real CLIs) run.
+fn recorded() -> FixtureRunner {
+    FixtureRunner::running(V071, &["teamfx", "teamrh"])
 }
 
 fn lead() -> PaneRef {
@@ -101,24 +20,26 @@ fn rev() -> PaneRef {
 
 #[test]
 fn locates_reads_and_asks_the_status_of_a_working_claude() {
-    let (h, r) = herdr(FixtureRunner::default().real_state("claude-code-2.1.197", "working", "lead", "w1:p2"));
+    let (h, r) = herdr(recorded().real_state("claude-code-2.1.197", "working", "lead", "w1:p2", None));
     assert_eq!(h.name(), "herdr");
     let p = h.locate("teamrh", "lead").unwrap();
     assert_eq!(p, lead());
     let c = h.read(&p).unwrap();
-    let visible = std::fs::read_to_string(data().join("real/claude-code-2.1.197/working.visible.ansi")).unwrap();
+    let visible = std::fs::read_to_string(data(V071).join("real/claude-code-2.1.197/working.visible.ansi")).unwrap();
     // (this recording has `\n` line ends and no final one; the fake-agent ones have `\r\n`)
     assert_eq!(c.styled, visible.split('\n').map(str::to_string).collect::<Vec<_>>());
     assert!(c.plain.iter().any(|r| r.starts_with("  esc to interrupt · ← for agents")), "{:#?}", c.plain);
     assert!(c.plain.iter().any(|r| r == "❯\u{a0}"), "the live composer row keeps its NBSP: {:#?}", c.plain);
     assert_eq!(c.title, "⠂ Claude Code");
-    let recent = std::fs::read_to_string(data().join("real/claude-code-2.1.197/working.recent.txt")).unwrap();
+    let recent = std::fs::read_to_string(data(V071).join("real/claude-code-2.1.197/working.recent.txt")).unwrap();
     assert_eq!(c.recent, split_rows(&recent));
     // no tty to ask: the size is the content's extent
     assert_eq!(c.cols, 120);
-    assert_eq!(h.status(&p).unwrap(), Some(AgentStatus::Working));
-    // every call names the session
-    assert!(r.calls().iter().all(|a| a[1] == "--session" && a[2] == "teamrh"), "{:?}", r.calls());
+    assert_eq!(h.status(&p).unwrap(), Some(StatusRead { status: AgentStatus::Working, change: None }));
+    // the version once, the session's pairing once, then every call names the session
+    let calls = r.calls();
+    assert_eq!(calls[..2], [argv(&["--version"]), argv(&["--session", "teamrh", "status"])]);
+    assert!(calls[2..].iter().all(|a| a[1] == "--session" && a[2] == "teamrh" && a[3] != "status"), "{calls:?}");
 }
 
 #[test]
@@ -153,27 +74,27 @@ fn every_recorded_real_state_reads_with_herdr_s_status_and_the_osc_title() {
         ("after-exit", AgentStatus::Unknown, String::new()),
     ];
     for (state, status, title) in claude {
-        let (h, _) = herdr(FixtureRunner::default().real_state("claude-code-2.1.197", state, "lead", "w1:p2"));
+        let (h, _) = herdr(recorded().real_state("claude-code-2.1.197", state, "lead", "w1:p2", None));
         let p = h.locate("teamrh", "lead").unwrap_or_else(|e| panic!("{state}: {e}"));
         assert_eq!(p, lead(), "{state}");
         let c = h.read(&p).unwrap_or_else(|e| panic!("{state}: {e}"));
         assert_eq!(c.title, title, "claude {state}");
         assert!(!c.styled.is_empty(), "{state}");
-        assert_eq!(h.status(&p).unwrap(), Some(status), "claude {state}");
+        assert_eq!(h.status(&p).unwrap().map(|s| s.status), Some(status), "claude {state}");
     }
     for (state, status, title) in codex {
-        let (h, _) = herdr(FixtureRunner::default().real_state("codex-0.171.0", state, "rev", "w1:p3"));
+        let (h, _) = herdr(recorded().real_state("codex-0.171.0", state, "rev", "w1:p3", None));
         let p = h.locate("teamrh", "rev").unwrap_or_else(|e| panic!("{state}: {e}"));
         assert_eq!(p, rev(), "{state}");
         let c = h.read(&p).unwrap_or_else(|e| panic!("{state}: {e}"));
         assert_eq!(c.title, title, "codex {state}");
-        assert_eq!(h.status(&p).unwrap(), Some(status), "codex {state}");
+        assert_eq!(h.status(&p).unwrap().map(|s| s.status), Some(status), "codex {state}");
     }
 }
 
 #[test]
 fn the_exited_cli_reads_as_a_shell_with_no_title() {
-    let (h, _) = herdr(FixtureRunner::default().real_state("codex-0.171.0", "after-exit", "rev", "w1:p3"));
+    let (h, _) = herdr(recorded().real_state("codex-0.171.0", "after-exit", "rev", "w1:p3", None));
     let c = h.read(&rev()).unwrap();
     assert_eq!(c.title, "");
     assert!(c.plain.iter().any(|r| r.contains("# ")), "a shell prompt: {:#?}", c.plain);
@@ -182,11 +103,7 @@ fn the_exited_cli_reads_as_a_shell_with_no_title() {
 #[test]
 fn a_target_herdr_resolves_by_label_is_not_a_seat() {
     // `agent get codex` answers the agent labelled codex, which has no name: no seat "codex".
-    let (h, _) = herdr(FixtureRunner::default().on(
-        &["--session", "teamfx", "agent", "get", "codex"],
-        0,
-        "agent-get-by-label.json",
-    ));
+    let (h, _) = herdr(recorded().on(&["--session", "teamfx", "agent", "get", "codex"], 0, "agent-get-by-label.json"));
     let e = h.locate("teamfx", "codex").unwrap_err();
     assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
 }
@@ -196,18 +113,18 @@ fn a_seat_name_that_is_also_a_label_is_looked_up_by_name() {
     // `agent get codex` matches two agents labelled codex; `agent list` (recorded at the same
     // moment) has none named codex: no such seat.
     let (h, r) = herdr(
-        FixtureRunner::default()
+        recorded()
             .on(&["--session", "teamfx", "agent", "get", "codex"], 1, "error-agent-get-ambiguous-label.stderr.json")
             .on(&["--session", "teamfx", "agent", "list"], 0, "agent-list-after-start.json"),
     );
     let e = h.locate("teamfx", "codex").unwrap_err();
     assert_eq!(e, MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"codex\"".into()));
-    assert_eq!(r.calls().last().unwrap(), &FixtureRunner::argv(&["--session", "teamfx", "agent", "list"]));
+    assert_eq!(r.calls().last().unwrap(), &argv(&["--session", "teamfx", "agent", "list"]));
 }
 
 #[test]
 fn an_unknown_agent_is_no_seat() {
-    let (h, _) = herdr(FixtureRunner::default().on(
+    let (h, _) = herdr(recorded().on(
         &["--session", "teamfx", "agent", "get", "nosuch"],
         1,
         "error-agent-get-unknown.stderr.json",
@@ -219,66 +136,53 @@ fn an_unknown_agent_is_no_seat() {
 
 #[test]
 fn an_exited_unnamed_agent_is_no_seat() {
-    let (h, _) = herdr(FixtureRunner::default().on(
-        &["--session", "teamfx", "agent", "get", "agy"],
-        1,
-        "error-agent-get-exited.stderr.json",
-    ));
+    let (h, _) =
+        herdr(recorded().on(&["--session", "teamfx", "agent", "get", "agy"], 1, "error-agent-get-exited.stderr.json"));
     assert!(matches!(h.locate("teamfx", "agy").unwrap_err(), MuxError::NoSeat(_)));
 }
 
 #[test]
 fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
-    // stopped: the session is listed, not running
+    // `status` says "not running" (recorded for teamfx; herdr prints the same for any session
+    // with no server at its socket), then `session list --json` tells the two apart
+    let stopped = |session: &str, list: &str| {
+        FixtureRunner::of(V071).on(&["--session", session, "status"], 0, "status-not-running.txt").on(
+            &["session", "list", "--json"],
+            0,
+            list,
+        )
+    };
+    let (h, r) = herdr(stopped("teamfx", "session-list-after-stop.json"));
+    let e = h.locate("teamfx", "lead").unwrap_err();
+    assert_eq!(e, MuxError::ServerStopped("the herdr server of session \"teamfx\" is not running".into()));
+    assert_eq!(
+        r.calls(),
+        vec![argv(&["--version"]), argv(&["--session", "teamfx", "status"]), argv(&["session", "list", "--json"])]
+    );
+    let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
+    assert_eq!(
+        h.locate("nosuch", "lead").unwrap_err(),
+        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+    );
+    // a never-started session on a machine where no server runs: a read asks three things at
+    // once, each told the same
+    let (h, _) = herdr(stopped("teamfx", "session-list-stopped.json"));
+    let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
+    assert_eq!(h.read(&p).unwrap_err(), MuxError::NoSession("there is no herdr session \"teamfx\"".into()));
+    // a server that stopped after `status` answered: 0.7.1's connection error, a Debug string
     let (h, r) = herdr(
-        FixtureRunner::default()
+        recorded()
             .on(&["--session", "teamfx", "agent", "get", "lead"], 1, "error-server-stopped-pane-list.stderr.txt")
             .on(&["session", "list", "--json"], 0, "session-list-after-stop.json"),
     );
     let e = h.locate("teamfx", "lead").unwrap_err();
     assert_eq!(e, MuxError::ServerStopped("the herdr server of session \"teamfx\" is not running".into()));
-    assert_eq!(r.calls().last().unwrap(), &FixtureRunner::argv(&["session", "list", "--json"]));
-    // unknown: herdr knows no such session
-    let (h, _) = herdr(
-        FixtureRunner::default()
-            .on(&["--session", "nosuch", "agent", "get", "lead"], 1, "error-session-unknown.stderr.txt")
-            .on(&["session", "list", "--json"], 0, "session-list-running.json"),
-    );
-    let e = h.locate("nosuch", "lead").unwrap_err();
-    assert_eq!(e, MuxError::NoSession("there is no herdr session \"nosuch\"".into()));
-    // a never-started session on a machine where no server runs
-    let (h, _) = herdr(
-        FixtureRunner::default()
-            .on(
-                &["--session", "teamfx", "pane", "read", "w1:p1", "--source", "visible", "--format", "ansi"],
-                1,
-                "error-server-not-running-pane-read.stderr.txt",
-            )
-            // (a read asks three things at once; with no server each fails the same way)
-            .on(
-                &["--session", "teamfx", "pane", "read", "w1:p1", "--source", "recent", "--lines", "200"],
-                1,
-                "error-server-not-running-pane-read.stderr.txt",
-            )
-            .on(
-                &["--session", "teamfx", "agent", "explain", "lead", "--json"],
-                1,
-                "error-server-not-running-agent-list.stderr.txt",
-            )
-            .on(&["session", "list", "--json"], 0, "session-list-stopped.json"),
-    );
-    let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
-    assert_eq!(h.read(&p).unwrap_err(), MuxError::NoSession("there is no herdr session \"teamfx\"".into()));
+    assert_eq!(r.calls().last().unwrap(), &argv(&["session", "list", "--json"]));
 }
 
 #[test]
 fn a_missing_program_is_named() {
-    let h = Herdr {
-        bin: "/nonexistent/herdr".into(),
-        runner: Box::new(SystemRunner),
-        tty_size: |_| None,
-        tree: |_| Vec::new(),
-    };
+    let h = Herdr::with_runner("/nonexistent/herdr", Box::new(SystemRunner));
     let e = h.locate("s", "lead").unwrap_err();
     assert_eq!(
         e,
@@ -292,7 +196,7 @@ fn a_missing_program_is_named() {
 fn a_pane_that_went_away_is_no_seat() {
     let p = PaneRef { id: "w1:p99".into(), session: "teamfx".into(), seat: "rev".into(), shell_pid: None };
     let (h, _) = herdr(
-        FixtureRunner::default()
+        recorded()
             .on(
                 &["--session", "teamfx", "pane", "read", "w1:p99", "--source", "visible", "--format", "ansi"],
                 1,
@@ -334,30 +238,30 @@ fn a_pane_that_went_away_is_no_seat() {
 fn typing_is_literal_text_in_one_argument_and_enter_is_its_own_call() {
     let p = PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: None };
     let (h, r) = herdr(
-        FixtureRunner::default()
+        recorded()
             .on(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"], 0, "pane-send-text.txt")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"], 0, "pane-send-keys-enter.txt"),
     );
     h.type_text(&p, "hello from team").unwrap();
     h.press_enter(&p).unwrap();
     assert_eq!(
-        r.calls(),
-        vec![
-            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"]),
-            FixtureRunner::argv(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"]),
+        r.calls()[2..],
+        [
+            argv(&["--session", "teamfx", "pane", "send-text", "w1:p2", "hello from team"]),
+            argv(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"]),
         ]
     );
     // a text herdr would take for its own option is refused, nothing run
     for t in ["--", "--session", "--session=x"] {
         assert!(matches!(h.type_text(&p, t), Err(MuxError::Failed(_))), "{t}");
     }
-    assert_eq!(r.calls().len(), 2);
+    assert_eq!(r.calls().len(), 4);
 }
 
 #[test]
 fn a_refused_key_is_a_failure_naming_herdr_s_reason() {
     let p = PaneRef { id: "w1:p5".into(), session: "teamfx".into(), seat: "x".into(), shell_pid: None };
-    let (h, _) = herdr(FixtureRunner::default().on(
+    let (h, _) = herdr(recorded().on(
         &["--session", "teamfx", "pane", "send-keys", "w1:p5", "enter"],
         1,
         "error-pane-send-keys-invalid-key.stderr.json",
@@ -370,7 +274,7 @@ fn a_refused_key_is_a_failure_naming_herdr_s_reason() {
 
 #[test]
 fn foreground_processes_fall_back_to_herdr_s_view() {
-    let (h, _) = herdr(FixtureRunner::default().real_state("codex-0.171.0", "working", "rev", "w1:p3"));
+    let (h, _) = herdr(recorded().real_state("codex-0.171.0", "working", "rev", "w1:p3", None));
     let procs = h.foreground_processes(&rev()).unwrap();
     let names: Vec<(u32, &str)> = procs.iter().map(|p| (p.pid, p.name.as_str())).collect();
     assert_eq!(names, vec![(29535, "node"), (29554, "codex")]);
@@ -383,7 +287,7 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
     // (herdr prints one agent_info whichever target names the agent); the other panes of the
     // session answer `pane process-info` with the recording of a plain shell pane.
     let runner = || {
-        let mut r = FixtureRunner::default()
+        let mut r = recorded()
             .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p2"], 0, "pane-process-info-agent.json")
             .on(&["--session", "teamfx", "agent", "get", "w1:p2"], 0, "agent-get-by-name.json")
             .on(&["--session", "teamfx", "pane", "list"], 0, "pane-list-agents.json")
@@ -403,7 +307,7 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
     };
     let shell_of_others: u64 = {
         let v: Value =
-            serde_json::from_slice(&std::fs::read(data().join("pane-process-info-shell.json")).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(data(V071).join("pane-process-info-shell.json")).unwrap()).unwrap();
         v.pointer("/result/process_info/shell_pid").and_then(Value::as_u64).unwrap()
     };
     let reviewer =
@@ -447,7 +351,8 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
 
 #[test]
 fn osc_title_is_the_preview_of_the_osc_title_rule() {
-    let v: Value = serde_json::from_slice(&std::fs::read(data().join("agent-explain-working.json")).unwrap()).unwrap();
+    let v: Value =
+        serde_json::from_slice(&std::fs::read(data(V071).join("agent-explain-working.json")).unwrap()).unwrap();
     let t = osc_title_of(&v).unwrap();
     assert!(t.starts_with(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c)), "{t:?}");
 }
