@@ -118,9 +118,9 @@ fn header(text: &str) -> Option<(Page, Option<String>)> {
     let inner = text.strip_prefix('┌')?;
     let end = inner.find('─').unwrap_or(inner.len());
     let parts: Vec<&str> = inner[..end].split('•').map(str::trim).collect();
-    let page = match parts.first()? {
-        &"Cloud Tasks" => Page::TaskList,
-        &"New Task" => Page::NewTask,
+    let page = match *parts.first()? {
+        "Cloud Tasks" => Page::TaskList,
+        "New Task" => Page::NewTask,
         _ => return None,
     };
     let env =
