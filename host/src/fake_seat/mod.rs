@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 /// What a fake seat is asked to be (the `team fake-seat` flags; see `cli/fake_seat.rs`).
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
+    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes: `fake_seat/codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
     pub cli: String,
     /// How it behaves (see the module docs).
     pub mode: String,
