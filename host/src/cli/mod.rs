@@ -18,6 +18,7 @@ pub mod demo;
 pub mod fake_seat;
 pub mod feed;
 pub mod profile;
+mod profile_test;
 pub mod send;
 
 #[derive(Parser, Debug)]
