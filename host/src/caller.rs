@@ -31,6 +31,8 @@ const GENERIC_SCRIPTS: &[&str] = &["index", "main", "cli", "dist", "bin", "lib",
 pub const UNVERIFIABLE_FEATURE: &str = "unverifiable-ancestor=";
 
 /// The caller of this run.
+// One value per run: the seat's record inline costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Caller {
     /// A person at a terminal outside any pane that is a seat, with no agent CLI among this

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Arguments of `team fake-seat`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
+    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes: `fake_seat/codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
     #[arg(long, default_value = "claude-code")]
     pub cli: String,
     /// How it behaves (see the module docs): takes-line, ignores-first-enter, ignores-enter,
@@ -17,10 +17,15 @@ pub struct Args {
     #[arg(long)]
     pub log: Option<PathBuf>,
     /// Write the session transcript rows (the vendor's format) into this directory; `auto`:
-    /// where the CLI writes them (`$HOME/.claude/projects/<cwd with / as ->/`,
+    /// where the CLI writes them (`$HOME/.claude/projects/<cwd, each character not a letter or
+    /// digit as ->/`,
     /// `$HOME/.codex/sessions/YYYY/MM/DD/`).
     #[arg(long)]
     pub transcript: Option<String>,
+    /// Write the plain rows of every frame drawn to this file (its first line: `<cols>x<rows>`),
+    /// so a test can wait until the pane shows a whole frame.
+    #[arg(long)]
+    pub drawn: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
@@ -32,6 +37,7 @@ pub fn run(args: Args, out: &mut crate::output::Output) -> i32 {
         mode: args.mode,
         log: args.log,
         transcript: args.transcript,
+        drawn: args.drawn,
         delay_ms: args.delay_ms,
     };
     match crate::fake_seat::run(opts) {

@@ -22,6 +22,7 @@ pub mod feed;
 pub mod init;
 pub mod mark;
 pub mod profile;
+mod profile_test;
 pub mod send;
 pub mod status;
 mod table;

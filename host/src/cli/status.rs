@@ -12,7 +12,6 @@ use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
 use crate::status::{self, age_words, Reads, Row, StatusReport};
-use crate::typed::dialog_word;
 
 use super::table::{short, table};
 
@@ -79,7 +78,7 @@ fn reads_cell(r: &Reads) -> String {
         }
         Reads::Working { hint } if hint.is_empty() => "working".into(),
         Reads::Working { hint } => format!("working: {}", short(hint, 40)),
-        Reads::Dialog { kind, .. } => format!("dialog: {}", dialog_word(*kind)),
+        Reads::Dialog { kind, .. } => format!("dialog: {}", kind.label()),
         Reads::Draft { text } => format!("draft: {:?}", short(text, 32)),
         Reads::Starting => "starting".into(),
         Reads::Exited => "exited".into(),
@@ -174,6 +173,9 @@ fn reads_json(r: &Reads) -> Value {
         Reads::Working { hint } => v["hint"] = json!(hint),
         Reads::Dialog { kind, title } => {
             v["kind"] = json!(kind.word());
+            if let Some(name) = kind.other_name() {
+                v["name"] = json!(name);
+            }
             v["title"] = json!(title);
         }
         Reads::Draft { text } => v["text"] = json!(text),

@@ -13,12 +13,19 @@ use crate::profiles::ProfileHost;
 use crate::typed::{deliver, SeatPane, Timings, Traits, Verdict};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// The line the recordings typed (the real sets' `composer-typed` state).
 const TRIGGER: &str = "please summarize the README in two lines";
 /// A drop id no recorded screen shows.
 const ID: &str = "5e1d0c3a-77aa-4b7e-9d65-0c1f2a3b4c5d";
-const FAST: Timings = Timings { readback_ms: 300, poll_ms: 1, enter_waits_ms: [20, 30, 40], window_ms: 150 };
+const FAST: Timings = Timings {
+    readback: Duration::from_millis(300),
+    poll: Duration::from_millis(1),
+    enter_waits: [Duration::from_millis(20), Duration::from_millis(30), Duration::from_millis(40)],
+    window: Duration::from_millis(150),
+    settle: Duration::from_millis(40),
+};
 
 /// One seat of a real set: (set, cli dir, profile id, seat name, pane, states recorded).
 pub struct Real {
@@ -95,7 +102,7 @@ pub fn run_send(
         forbidden_starts: d.forbidden_starts.clone(),
     };
     let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None };
-    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings);
+    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
     // the CLI (0.7.1 has no such collection)
@@ -194,12 +201,10 @@ fn an_exited_cli_and_a_trust_dialog_get_nothing_typed_on_both_versions() {
 }
 
 /// Claude Code 2.1.197 draws inline: when it exits its last frame (a composer between rules)
-/// stays above the shell prompt, and the claude-code profile reads that frame as an idle, empty
-/// composer — so the trigger is typed into the shell (no Enter follows: the read-back fails).
-/// The profile's to fix (a shell prompt, or "Resume this session with:", below the composer);
-/// herdr only confirms it (`pane process-info`: the shell alone in the foreground).
+/// stays above `Resume this session with:` and the shell prompt. The claude-code profile reads
+/// that as exited (it once read the frame as an idle, empty composer, and the trigger went to
+/// the shell); herdr only confirms it (`pane process-info`: the shell alone in the foreground).
 #[test]
-#[ignore = "the claude-code profile reads an exited inline Claude 2.1.197 as idle (see the doc comment)"]
 fn an_exited_inline_claude_gets_nothing_typed() {
     nothing_typed(|seat, state| seat.dir == "claude-code-2.1.197" && state == "after-exit");
 }
