@@ -70,6 +70,19 @@ fn the_demo_ends_with_next_steps_and_keep_prints_commands_that_work() {
     let r = w.run(&["demo", "--keep"], &w.base());
     assert_eq!(r.code, 0, "{r:?}");
     let out = &r.stdout;
+    let remove = out.lines().skip_while(|l| !l.starts_with("To remove it:")).nth(1).unwrap().trim().to_string();
+    let base = remove.rsplit("rm -rf ").next().unwrap().to_string();
+    // whatever fails below, the kept demo does not outlive the test
+    struct Gone(String);
+    impl Drop for Gone {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-S", &format!("{}/tmux.sock", self.0), "kill-server"])
+                .output();
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let _gone = Gone(base.clone());
     assert!(out.contains("Next, with your own agents"), "{out}");
     assert!(out.contains("  team init "), "{out}");
     assert!(out.contains("  team mark <seat> "), "{out}");
@@ -95,8 +108,6 @@ fn the_demo_ends_with_next_steps_and_keep_prints_commands_that_work() {
     assert!(status.stdout.contains("2 seats: 2 idle"), "{}", status.stdout);
     let feed = w.sh(&format!("{cd} && {export} && team feed"));
     assert!(feed.stdout.ends_with("2 events\n"), "{feed:?}");
-    let remove = out.lines().skip_while(|l| !l.starts_with("To remove it:")).nth(1).unwrap().trim().to_string();
-    let base = remove.rsplit("rm -rf ").next().unwrap().to_string();
     assert!(std::path::Path::new(&base).exists());
     let gone = w.sh(&remove);
     assert_eq!(gone.code, 0, "{gone:?}");
