@@ -8,6 +8,8 @@ pub mod demo;
 pub mod fake_seat;
 pub mod feed;
 pub mod profile;
+pub mod register;
+pub mod route;
 pub mod send;
 
 #[derive(Parser, Debug)]
@@ -21,6 +23,10 @@ struct Cli {
 enum Command {
     /// Send one message to one seat (or list the seats, or record a native delivery).
     Send(send::Args),
+    /// Write the record for one seat that is already running, without touching it.
+    Register(register::Args),
+    /// Answer one seat's native-channel address (then deliver with your own tool, and record it).
+    Route(route::Args),
     /// Read the project's message history.
     Feed(feed::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
@@ -40,6 +46,8 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Send(a) => send::run(a),
+        Command::Register(a) => register::run(a),
+        Command::Route(a) => route::run(a),
         Command::Feed(a) => feed::run(a),
         Command::Profile(a) => profile::run(a),
         Command::Demo(a) => demo::run(a),

@@ -36,11 +36,12 @@
 //! adapter itself only ever talks to the real program.
 
 pub mod errors;
+mod seats;
 pub mod surface;
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead,
-    SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
+    StatusRead, SystemRunner,
 };
 use errors::{Code, Failure};
 use serde_json::Value;
@@ -83,6 +84,13 @@ impl Herdr {
         let mut h = Herdr::with_runner(&bin, Box::new(SystemRunner));
         h.tty_size = procfs::tty_size_of;
         h
+    }
+
+    /// This adapter with `tree` as its reading of the process tree below a pid (tests: recorded
+    /// pids mean nothing on the test machine).
+    pub fn with_tree(mut self, tree: fn(u32) -> Vec<Proc>) -> Herdr {
+        self.tree = tree;
+        self
     }
 
     /// An adapter running `bin` through `runner` (tests).
@@ -500,6 +508,22 @@ impl Mux for Herdr {
             .unwrap_or_default())
     }
 
+    fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
+        self.pane_info(session, id)
+    }
+
+    fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.named_panes(session, seat)
+    }
+
+    fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError> {
+        self.rename(session, id, seat)
+    }
+
+    fn sidebar(&self, pane: &PaneInfo, workspace_label: &str, display: &str) -> Result<(), MuxError> {
+        self.sidebar_lines(pane, workspace_label, display)
+    }
+
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
         let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
         let in_herdr = ["HERDR_SESSION", "HERDR_SOCKET_PATH"].iter().any(|k| std::env::var_os(k).is_some());
@@ -588,7 +612,7 @@ mod bench;
 #[cfg(test)]
 mod evidence;
 #[cfg(test)]
-mod replay;
+pub(crate) mod replay;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

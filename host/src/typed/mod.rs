@@ -19,6 +19,7 @@ mod pane;
 mod run;
 pub use evidence::BeforeEnter;
 pub(crate) use pane::SeatPane;
+pub use pane::{dialog_word, screen_of};
 pub use run::{send_plain, PlainSend};
 
 use crate::clock;
