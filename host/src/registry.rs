@@ -77,6 +77,25 @@ impl ProcessIdentity {
     pub fn alive(&self) -> bool {
         crate::mux::procfs::start_time(self.pid) == Some(self.start)
     }
+    /// Whether this very process still runs in the pane whose shell is `shell`: alive, and the
+    /// shell itself or one of its descendants (any pane, when the shell is not known).
+    pub fn runs_in(&self, shell: Option<u32>) -> bool {
+        if !self.alive() {
+            return false;
+        }
+        let Some(shell) = shell else { return true };
+        let mut cur = self.pid;
+        for _ in 0..4096 {
+            if cur == shell {
+                return true;
+            }
+            match crate::mux::procfs::parent_of(cur) {
+                Some(p) if p != 0 && p != cur => cur = p,
+                _ => return false,
+            }
+        }
+        false
+    }
 }
 
 impl AgentRecord {
@@ -447,6 +466,7 @@ pub fn write_seat(
         .map_err(|(_, e)| TeamError::failed(format!("{}: {e}", dir.join("teams.lock").display())))?;
     let fresh = Registry::load(dir)?;
     let mut teams = fresh.teams.clone();
+    teams.format = teams.format.max(1);
     let gaps = seat_gaps(&fresh, team, &line.seat);
     let t = teams.teams.entry(team.to_string()).or_default();
     if pointers.entity.is_some() {

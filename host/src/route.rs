@@ -192,7 +192,7 @@ pub fn run(
     };
     if let Some(p) = rec.pane.as_deref().filter(|p| *p != pane.id) {
         return Err(none(format!(
-            "{} names it on pane {}, and its record names pane {p}; the seat's own team registers it again",
+            "{} names it on pane {}, but its record names pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
             mux.name(),
             pane.id
         )));

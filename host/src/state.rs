@@ -259,6 +259,48 @@ pub fn mux_for(file_choice: Option<&str>) -> Box<dyn crate::mux::Mux> {
     crate::mux::choose_with(file_choice, last_seen_pane)
 }
 
+/// The pane of `seat` in `session`, the registry first (DESIGN §4): the pane its record names
+/// while the recorded CLI process still runs there; else the pane the multiplexer names the
+/// seat on — unless the record names another pane: a pane marked as a registered seat but not
+/// its pane is not that seat.
+pub fn locate(mux: &dyn crate::mux::Mux, session: &str, seat: &str) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
+    let reg = crate::registry::Registry::load_default().ok();
+    let rec = reg.as_ref().and_then(|r| {
+        let mut v = r.agents.iter().filter(|a| a.seat == seat && a.session.as_deref() == Some(session));
+        match (v.next(), v.next()) {
+            (Some(a), None) => Some(a.clone()),
+            _ => None,
+        }
+    });
+    locate_with(mux, session, seat, rec.as_ref())
+}
+
+/// [`locate`] with the seat's record given.
+pub fn locate_with(
+    mux: &dyn crate::mux::Mux,
+    session: &str,
+    seat: &str,
+    rec: Option<&crate::registry::AgentRecord>,
+) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
+    let recorded = rec.and_then(|r| r.pane.as_deref());
+    if let (Some(p), Some(who)) = (recorded, rec.and_then(|r| r.process)) {
+        if let Ok(info) = mux.pane(session, p) {
+            if who.runs_in(info.shell_pid) {
+                return Ok(info.pane_ref(seat));
+            }
+        }
+    }
+    let found = mux.locate(session, seat)?;
+    match recorded {
+        Some(p) if p != found.id => Err(crate::mux::MuxError::NoSeat(format!(
+            "{} names {seat} on pane {} of session \"{session}\", but {seat} is registered on pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
+            mux.name(),
+            found.id
+        ))),
+        _ => Ok(found),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

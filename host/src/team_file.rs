@@ -562,7 +562,7 @@ mod tests {
         .unwrap();
         assert_eq!(f.delegates.up, Some(vec!["builder@labs".to_string(), "agt_00000000000000a1".to_string()]));
         let g = f.grant.unwrap();
-        assert_eq!((g.seat.as_str(), g.pane.as_deref(), g.scope.len(), g.line), ("builder@labs", Some("w2:p1"), 2, 8));
+        assert_eq!((g.seat.as_str(), g.pane.as_deref(), g.scope.len(), g.line), ("builder@labs", Some("w2:p1"), 2, 9));
         let e = parse(&format!("{base}delegates:\n  up: [\"Bad Seat\"]\n")).unwrap_err();
         assert_eq!(e.message, "line 6: delegates: up: \"Bad Seat\" is not a seat (<seat>, <seat>@<team> or an agent id)");
         let e = parse(&format!("{base}grant:\n  scope: [up]\n")).unwrap_err();

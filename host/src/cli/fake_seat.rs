@@ -24,6 +24,10 @@ pub struct Args {
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
+    /// How much of Claude Code's native channel to show: `full` (its sessions-registry entry
+    /// and its listening socket), `socket-only`, `none`.
+    #[arg(long, default_value = "full")]
+    pub native: String,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -33,6 +37,7 @@ pub fn run(args: Args) -> i32 {
         log: args.log,
         transcript: args.transcript,
         delay_ms: args.delay_ms,
+        native: args.native,
     };
     match crate::fake_seat::run(opts) {
         Ok(()) => 0,

@@ -29,6 +29,7 @@
 //! acted on (unbuffered, `O_APPEND`), so a test can assert exactly what was typed and that
 //! nothing reached a dialog or a draft.
 
+mod native;
 mod screens;
 
 use screens::Screen;
@@ -49,6 +50,8 @@ pub struct Options {
     pub transcript: Option<String>,
     /// How long a turn works, in milliseconds.
     pub delay_ms: u64,
+    /// How much of the native channel to show: `full`, `socket-only`, `none` (`native.rs`).
+    pub native: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,6 +142,8 @@ fn run_inner(args: Options) -> Result<(), String> {
             return Err(format!("{cli_id} has no captured {k} dialog"));
         }
     }
+    // the CLI's process name and, for a native-channel CLI, its registry entry and socket
+    let _shown = native::show(cli_id, mode == Mode::Exited, native::Native::parse(&args.native)?)?;
     let log = match &args.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()

@@ -36,8 +36,12 @@ pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: O
 
 /// The processes of a pane: the tree below its shell, and its own first process.
 pub fn processes(mux: &dyn Mux, pane: &PaneInfo, seat: &str) -> Result<(Vec<Proc>, Option<Proc>), crate::mux::MuxError> {
-    let procs = mux.foreground_processes(&pane.pane_ref(seat))?;
-    let own = pane.shell_pid.map(crate::mux::proc_info).filter(|p| !p.name.is_empty());
+    // herdr's own view of a pane lists its first process when that is the foreground (a shell
+    // the CLI left, or a CLI started with no shell): that is the pane's own process, not one
+    // in front of it
+    let (own, procs): (Vec<Proc>, Vec<Proc>) =
+        mux.foreground_processes(&pane.pane_ref(seat))?.into_iter().partition(|p| Some(p.pid) == pane.shell_pid);
+    let own = own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
     Ok((procs, own))
 }
 

@@ -63,8 +63,8 @@ pub fn send_plain(req: &PlainSend) -> Report {
         Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None),
     };
 
-    let mux: Box<dyn Mux> = mux::choose(req.multiplexer);
-    let pane = match mux.locate(req.session, req.seat) {
+    let mux: Box<dyn Mux> = crate::state::mux_for(req.multiplexer);
+    let pane = match crate::state::locate(mux.as_ref(), req.session, req.seat) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop)),
     };
