@@ -9,6 +9,7 @@ mod feed_cli;
 mod history_concurrency;
 mod mux_caller;
 mod profile_cli;
+mod real_cli;
 mod schemas;
 mod send_writes;
 mod transcripts;

@@ -73,9 +73,17 @@ pub fn team_bin() -> &'static Path {
         let dir = std::env::temp_dir().join(format!("team-test-bin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let dst = dir.join("team");
-        std::fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+        copy_executable(&src, &dst);
         dst
     })
+}
+
+/// Copies an executable by running `cp`, so the file is open for writing only in that child:
+/// written here, its descriptor would be inherited by any process another test thread forks in
+/// the meantime, and exec'ing the copy would fail with "text file busy" (ETXTBSY).
+pub fn copy_executable(src: &Path, dst: &Path) {
+    let st = Command::new("cp").arg(src).arg(dst).status().expect("run cp");
+    assert!(st.success(), "cp {} {}", src.display(), dst.display());
 }
 
 /// What one run printed and how it ended.

@@ -134,7 +134,7 @@ pub fn pinned_team() -> PathBuf {
             std::fs::create_dir_all(&dir).unwrap();
             let tmp = dir.join("team.tmp");
             let team = dir.join("team");
-            std::fs::copy(team_bin(), &tmp).expect("copy the team binary");
+            super::copy_executable(&team_bin(), &tmp);
             std::fs::rename(&tmp, &team).unwrap();
             let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
             assert!(

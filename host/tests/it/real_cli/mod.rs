@@ -1,0 +1,22 @@
+//! The real-CLI tier: `team send` against the real Claude Code 2.1.332 and Codex 0.171.0
+//! (installed from `tests/real/package-lock.json` by `tests/real/install.sh`), offline.
+//!
+//! Every scenario builds its own world (`harness::RealWorld`): a temp dir under `/var/tmp`
+//! holding a git checkout whose path has `_` and a space, a team file, a registry, state and
+//! cache dirs, one HOME per seat; a private network namespace with only loopback up, where the
+//! project's mock model server (`tests/real/mock/model-server.js`, `mock::Mock`), the
+//! scenario's private tmux server and so every CLI run — nothing can leave the machine. The
+//! owner's `team` runs outside it (the tmux socket is a file); agents' own `team` runs inside,
+//! through their own shell tools.
+//!
+//! Each scenario asserts the outcome line, the history line (`from`, admitted by), the drop
+//! file, and what the receiving model was sent (the mock's request log). A CLI that is not
+//! installed fails the test with the command that installs it; nothing skips. No timed
+//! assertions: every wait is for a condition, with a generous bound.
+
+mod checks;
+mod harness;
+mod mock;
+
+mod agents;
+mod owner;

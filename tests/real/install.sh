@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the real vendor CLIs the real-CLI test tier drives (host/tests/it/real_cli), exactly
+# as pinned by tests/real/package-lock.json: Claude Code 2.1.332 and Codex 0.171.0.
+#
+# `npm ci` runs into a cache folder the machine keeps between runs,
+# ${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli/<lockfile hash>/, and
+# only when that folder is not already a finished install of this very lockfile;
+# tests/real/node_modules is then a symbolic link to it (the tests look only there). About 800 MB.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cache="${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli"
+hash="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -c1-16)"
+dir="$cache/$hash"
+
+installed() {
+  [ -f "$dir/.installed" ] &&
+    [ -x "$dir/node_modules/.bin/claude" ] && [ -x "$dir/node_modules/.bin/codex" ] &&
+    "$dir/node_modules/.bin/claude" --version 2>/dev/null | grep -q '^2\.1\.332 '
+}
+
+if ! installed; then
+  start=$(date +%s)
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp "$here/package.json" "$here/package-lock.json" "$dir/"
+  npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+  # Claude Code's postinstall puts its native binary over the bin/claude.exe stub; an npm that
+  # held the script back (allowScripts) leaves the stub: run the package's own script then.
+  if ! "$dir/node_modules/.bin/claude" --version >/dev/null 2>&1; then
+    (cd "$dir/node_modules/@anthropic-ai/claude-code" && node install.cjs)
+  fi
+  "$dir/node_modules/.bin/claude" --version | grep -q '^2\.1\.332 ' || {
+    echo "tests/real/install.sh: claude --version is not 2.1.332 after npm ci" >&2
+    exit 1
+  }
+  touch "$dir/.installed"
+  echo "tests/real/install.sh: installed the pinned CLIs in $(($(date +%s) - start)) s ($(du -sh "$dir" | cut -f1)) at $dir"
+  # Older installs of other lockfiles: gone.
+  find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$hash" -exec rm -rf {} +
+fi
+
+link="$here/node_modules"
+if [ "$(readlink "$link" 2>/dev/null)" != "$dir/node_modules" ]; then
+  rm -rf "$link"
+  ln -s "$dir/node_modules" "$link"
+fi
