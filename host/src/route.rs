@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::caller::Caller;
 use crate::history::{self, LogLine};
-use crate::mux::{Mux, MuxError};
+use crate::mux::Mux;
 use crate::outcome::{Kind, TeamError};
 use crate::profiles::ProfileHost;
 use crate::register::pane;
@@ -137,6 +137,62 @@ pub struct Means<'a> {
     pub profiles: &'a ProfileHost,
     /// The multiplexer adapter for a team file's `multiplexer:` choice.
     pub mux: &'a dyn Fn(Option<&str>) -> Box<dyn Mux>,
+    /// The listening socket paths a process holds, `None` when its open files cannot be read
+    /// (`native::listening_paths_of`; a seam: a recorded herdr session's pids mean nothing here).
+    pub listeners: fn(u32) -> Option<Vec<PathBuf>>,
+    /// A process's identity (`ProcessIdentity::read`; the same seam).
+    pub identity: fn(u32) -> Option<ProcessIdentity>,
+    /// Whether a socket's path is still there (`Path::exists`; the same seam).
+    pub exists: fn(&Path) -> bool,
+}
+
+/// What the socket reading concluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    pub state: SocketState,
+    pub address: Option<String>,
+    /// The process holding the socket (live, pane).
+    pub holder: Option<u32>,
+}
+
+/// The socket's state (spec "The address") from the recorded address and the pane's processes
+/// with the listening paths each holds: `readings` is `None` when the pane's processes could
+/// not be read, and a process's paths `None` when its open files could not be.
+pub fn judge_socket(
+    recorded: Option<&str>,
+    readings: Option<&[(u32, Option<Vec<PathBuf>>)]>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Judged {
+    let readable: Option<Vec<(u32, &Vec<PathBuf>)>> = readings
+        .map(|r| r.iter().filter_map(|(pid, l)| l.as_ref().map(|l| (*pid, l))).collect())
+        .filter(|r: &Vec<_>| !r.is_empty() || readings.is_some_and(|all| all.is_empty()));
+    match (recorded, readable) {
+        (Some(path), None) => Judged { state: SocketState::Unread, address: Some(path.into()), holder: None },
+        (Some(path), Some(r)) => {
+            let held = r.iter().find(|(_, l)| l.iter().any(|p| p == Path::new(path))).map(|(pid, _)| *pid);
+            match held.filter(|_| exists(Path::new(path))) {
+                Some(pid) => Judged { state: SocketState::Live, address: Some(path.into()), holder: Some(pid) },
+                None => Judged { state: SocketState::Stale, address: Some(path.into()), holder: None },
+            }
+        }
+        (None, Some(r)) => {
+            let mut found: Vec<(u32, &PathBuf)> = Vec::new();
+            for (pid, l) in &r {
+                for p in l.iter() {
+                    if !found.iter().any(|(_, f)| *f == p) {
+                        found.push((*pid, p));
+                    }
+                }
+            }
+            match found.as_slice() {
+                [(pid, one)] => {
+                    Judged { state: SocketState::Pane, address: Some(one.display().to_string()), holder: Some(*pid) }
+                }
+                _ => Judged { state: SocketState::None, address: None, holder: None },
+            }
+        }
+        (None, None) => Judged { state: SocketState::None, address: None, holder: None },
+    }
 }
 
 /// Answers the route for `spec`, as `caller`.
@@ -214,54 +270,25 @@ pub fn run(
         Err(_) if pane.label.as_deref().is_some_and(|l| desc.process_names.iter().any(|n| n == l)) => None,
         Err(e) => return Err(none(format!("pane {} could not be read: {e}", pane.id))),
     };
-    let mut unread_why = None;
-    let (state, address, holder) = match (&rec.socket, &procs) {
-        (Some(path), None) => {
-            unread_why = read.as_ref().err().map(MuxError::to_string);
-            (SocketState::Unread, Some(path.clone()), None)
-        }
-        (Some(path), Some((cli_proc, all, own))) => {
-            let mut everyone: Vec<u32> = all.iter().map(|p| p.pid).collect();
-            everyone.extend(own.as_ref().map(|o| o.pid));
-            let readable: Vec<(u32, Option<Vec<PathBuf>>)> =
-                everyone.iter().map(|pid| (*pid, crate::native::listening_paths_of(*pid))).collect();
-            if readable.iter().all(|(_, l)| l.is_none()) {
-                unread_why = Some(format!("the open files of pane {}'s processes cannot be read", pane.id));
-                (SocketState::Unread, Some(path.clone()), None)
-            } else {
-                let held = readable
-                    .iter()
-                    .find(|(_, l)| l.as_ref().is_some_and(|l| l.iter().any(|p| Path::new(path) == p)))
-                    .map(|(pid, _)| *pid);
-                match held.filter(|_| Path::new(path).exists()) {
-                    Some(pid) => (SocketState::Live, Some(path.clone()), Some(pid)),
-                    None => (SocketState::Stale, Some(path.clone()), Some(cli_proc.pid)),
-                }
-            }
-        }
-        (None, Some((cli_proc, all, own))) => {
-            let mut found: Vec<(u32, PathBuf)> = Vec::new();
-            for p in all.iter().chain(own.iter()) {
-                for s in crate::native::listening_paths(p.pid) {
-                    if !found.iter().any(|(_, f)| *f == s) {
-                        found.push((p.pid, s));
-                    }
-                }
-            }
-            match found.as_slice() {
-                [(pid, one)] => (SocketState::Pane, Some(one.display().to_string()), Some(*pid)),
-                _ => (SocketState::None, None, Some(cli_proc.pid)),
-            }
-        }
-        (None, None) => (SocketState::None, None, None),
-    };
+    // every process of the pane with the listening sockets it holds (`None`: unreadable)
+    let readings: Option<Vec<(u32, Option<Vec<PathBuf>>)>> = procs.as_ref().map(|(_, all, own)| {
+        all.iter().chain(own.iter()).map(|p| (p.pid, (m.listeners)(p.pid))).collect()
+    });
+    let judged = judge_socket(rec.socket.as_deref(), readings.as_deref(), &m.exists);
+    let unread_why = (judged.state == SocketState::Unread).then(|| match &read {
+        Err(e) => e.to_string(),
+        Ok(_) => format!("the open files of pane {}'s processes cannot be read", pane.id),
+    });
+    let (state, address) = (judged.state, judged.address);
+    // the process whose sessions-registry entry names the session: the socket's holder, else the CLI
+    let holder = judged.holder.or_else(|| procs.as_ref().map(|(c, _, _)| c.pid));
     // the name SendMessage addresses: the entry of the process in the pane, else the record's
     let recipient_session = if desc.native_channel {
         let home = procs
             .as_ref()
             .and_then(|(c, _, _)| c.home.clone())
             .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
-        let live = match (holder.and_then(ProcessIdentity::read), home) {
+        let live = match (holder.and_then(m.identity), home) {
             (Some(who), Some(h)) => crate::native::session_name(&desc, &h, who),
             _ => None,
         };
@@ -329,6 +356,43 @@ fn history_project(d: &crate::cli::send::Decision) -> String {
     d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone())
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_five_socket_states() {
+        let sock = "/run/cc-socks/10.sock";
+        let p = |s: &str| PathBuf::from(s);
+        let there = |_: &Path| true;
+        let gone = |_: &Path| false;
+        let holds = [(10, Some(vec![p(sock)])), (11, Some(vec![]))];
+        let judged = |rec, r: Option<&[(u32, Option<Vec<PathBuf>>)]>, e: &dyn Fn(&Path) -> bool| {
+            let j = judge_socket(rec, r, e);
+            (j.state, j.address, j.holder)
+        };
+        // live: recorded, held by a process of the pane, the path there
+        assert_eq!(judged(Some(sock), Some(&holds), &there), (SocketState::Live, Some(sock.into()), Some(10)));
+        // stale: recorded, nobody in the pane holds it (or its path is gone)
+        assert_eq!(judged(Some(sock), Some(&[(12, Some(vec![]))]), &there), (SocketState::Stale, Some(sock.into()), None));
+        assert_eq!(judged(Some(sock), Some(&holds), &gone).0, SocketState::Stale);
+        // pane: none recorded, exactly one socket among the pane's processes
+        assert_eq!(judged(None, Some(&holds), &there), (SocketState::Pane, Some(sock.into()), Some(10)));
+        // unread: recorded, and the pane (or every process's open files) could not be read
+        assert_eq!(judged(Some(sock), None, &there), (SocketState::Unread, Some(sock.into()), None));
+        assert_eq!(judged(Some(sock), Some(&[(10, None)]), &there).0, SocketState::Unread);
+        // none: nothing recorded and nothing (or more than one socket) found
+        assert_eq!(judged(None, Some(&[(11, Some(vec![]))]), &there), (SocketState::None, None, None));
+        let two = [(10, Some(vec![p(sock), p("/x.sock")]))];
+        assert_eq!(judged(None, Some(&two), &there).0, SocketState::None);
+        assert_eq!(judged(None, None, &there).0, SocketState::None);
+    }
+}
+
 /// The rules item `team route --rules-item` prints, for the owner to paste into a team
 /// file's `rules:` (spec "Telling a seat to use it"); no team file here carries it.
 pub const RULES_ITEM: &str = "Deliver to another seat natively when team route <seat> admits the pair and answers native yes — route first, then your own cross-session SendMessage to the session the answer prints, then write the delivery down with team send --record <seat> --channel native --ms <n> — and fall back to plain team send <seat> <message> only on a definite failure, the route refused, the seat not Claude's, or your SendMessage call itself failed or reported no such session; a call that returned delivered the message, so record it native and never send it again however long an answer takes, and a delivery is recorded exactly once, by the path that delivered it.";
+
+#[cfg(test)]
+#[path = "route_herdr_tests.rs"]
+mod herdr_tests;

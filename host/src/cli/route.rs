@@ -155,7 +155,13 @@ fn answer(seat: &str, dry_run: bool) -> Result<Report, TeamError> {
     let mux = crate::state::mux_for(choice.as_deref());
     let pins = file.as_ref().map(|l| l.file.profiles.clone()).unwrap_or_default();
     let who = caller::find(&reg, file.as_ref(), mux.as_ref(), &vendors(&pins));
-    let m = Means { profiles: &profiles, mux: &crate::state::mux_for };
+    let m = Means {
+        profiles: &profiles,
+        mux: &crate::state::mux_for,
+        listeners: crate::native::listening_paths_of,
+        identity: crate::registry::ProcessIdentity::read,
+        exists: |p| p.exists(),
+    };
     route::run(&m, file, &reg, who, seat, dry_run)
 }
 
