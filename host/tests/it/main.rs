@@ -9,6 +9,8 @@ mod feed_cli;
 mod history_concurrency;
 mod mux_caller;
 mod profile_cli;
+mod register_tmux;
+mod route_tmux;
 mod real_cli;
 mod schemas;
 mod send_writes;
