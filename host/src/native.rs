@@ -116,7 +116,10 @@ mod tests {
     use super::*;
 
     fn desc() -> Description {
-        Description { features: vec![format!("{SESSIONS_FEATURE}{{home}}/.claude/sessions/{{pid}}.json")], ..Default::default() }
+        Description {
+            features: vec![format!("{SESSIONS_FEATURE}{{home}}/.claude/sessions/{{pid}}.json")],
+            ..Default::default()
+        }
     }
 
     #[test]

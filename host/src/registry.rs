@@ -725,12 +725,28 @@ mod tests {
         let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
         let check = || verify_up(d.path(), "beacon", "b@labs", "up", now);
         assert!(check().unwrap_err().starts_with("no approval in"), "{:?}", check());
-        std::fs::write(g.join("a.yaml"), "up:\n  seat: b@labs\n  team: beacon\n  scope: [up]\nexpires: \"2026-09-01T00:00:00Z\"\n").unwrap();
+        std::fs::write(
+            g.join("a.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [up]\nexpires: \"2026-09-01T00:00:00Z\"\n",
+        )
+        .unwrap();
         assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
-        std::fs::write(g.join("b.yaml"), "up:\n  seat: b@labs\n  team: beacon\n  scope: [add]\nexpires: \"2027-01-01T00:00:00Z\"\n").unwrap();
-        std::fs::write(g.join("c.yaml"), "up:\n  seat: b@labs\n  team: other\n  scope: [up]\nexpires: \"2027-01-01T00:00:00Z\"\n").unwrap();
+        std::fs::write(
+            g.join("b.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            g.join("c.yaml"),
+            "up:\n  seat: b@labs\n  team: other\n  scope: [up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
         assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
-        std::fs::write(g.join("d.yaml"), "up:\n  seat: b@labs\n  team: beacon\n  scope: [add, up]\nexpires: \"2027-01-01T00:00:00Z\"\n").unwrap();
+        std::fs::write(
+            g.join("d.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add, up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
         assert_eq!(check(), Ok("d.yaml".to_string()));
         // a link to a good approval is none, and neither is a send grant
         std::fs::rename(g.join("d.yaml"), d.path().join("d.yaml")).unwrap();

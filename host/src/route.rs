@@ -98,12 +98,7 @@ pub struct Report {
 impl Report {
     /// `<seat>: routed at <path|no socket> (<state>)`.
     pub fn closing(&self) -> String {
-        format!(
-            "{}: routed at {} ({})",
-            self.seat,
-            self.address.as_deref().unwrap_or("no socket"),
-            self.state.word()
-        )
+        format!("{}: routed at {} ({})", self.seat, self.address.as_deref().unwrap_or("no socket"), self.state.word())
     }
 }
 
@@ -146,6 +141,10 @@ pub struct Means<'a> {
     pub exists: fn(&Path) -> bool,
 }
 
+/// One process of a pane with the listening socket paths it holds (`None`: its open files
+/// could not be read).
+pub type Reading = (u32, Option<Vec<PathBuf>>);
+
 /// What the socket reading concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judged {
@@ -158,11 +157,7 @@ pub struct Judged {
 /// The socket's state (spec "The address") from the recorded address and the pane's processes
 /// with the listening paths each holds: `readings` is `None` when the pane's processes could
 /// not be read, and a process's paths `None` when its open files could not be.
-pub fn judge_socket(
-    recorded: Option<&str>,
-    readings: Option<&[(u32, Option<Vec<PathBuf>>)]>,
-    exists: &dyn Fn(&Path) -> bool,
-) -> Judged {
+pub fn judge_socket(recorded: Option<&str>, readings: Option<&[Reading]>, exists: &dyn Fn(&Path) -> bool) -> Judged {
     let readable: Option<Vec<(u32, &Vec<PathBuf>)>> = readings
         .map(|r| r.iter().filter_map(|(pid, l)| l.as_ref().map(|l| (*pid, l))).collect())
         .filter(|r: &Vec<_>| !r.is_empty() || readings.is_some_and(|all| all.is_empty()));
@@ -256,8 +251,8 @@ pub fn run(
     let read = pane::processes(mux, &pane, &seat);
     let procs = match &read {
         Ok((procs, own)) => {
-            let cli_proc = pane::cli_process(procs, own.clone(), &desc.process_names, pane.label.as_deref())
-                .map_err(|_| {
+            let cli_proc =
+                pane::cli_process(procs, own.clone(), &desc.process_names, pane.label.as_deref()).map_err(|_| {
                     none(format!(
                         "pane {} runs no `{}`, the CLI its record names ({cli})",
                         pane.id,
@@ -271,9 +266,9 @@ pub fn run(
         Err(e) => return Err(none(format!("pane {} could not be read: {e}", pane.id))),
     };
     // every process of the pane with the listening sockets it holds (`None`: unreadable)
-    let readings: Option<Vec<(u32, Option<Vec<PathBuf>>)>> = procs.as_ref().map(|(_, all, own)| {
-        all.iter().chain(own.iter()).map(|p| (p.pid, (m.listeners)(p.pid))).collect()
-    });
+    let readings: Option<Vec<Reading>> = procs
+        .as_ref()
+        .map(|(_, all, own)| all.iter().chain(own.iter()).map(|p| (p.pid, (m.listeners)(p.pid))).collect());
     let judged = judge_socket(rec.socket.as_deref(), readings.as_deref(), &m.exists);
     let unread_why = (judged.state == SocketState::Unread).then(|| match &read {
         Err(e) => e.to_string(),
@@ -284,10 +279,8 @@ pub fn run(
     let holder = judged.holder.or_else(|| procs.as_ref().map(|(c, _, _)| c.pid));
     // the name SendMessage addresses: the entry of the process in the pane, else the record's
     let recipient_session = if desc.native_channel {
-        let home = procs
-            .as_ref()
-            .and_then(|(c, _, _)| c.home.clone())
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+        let home =
+            procs.as_ref().and_then(|(c, _, _)| c.home.clone()).or_else(|| std::env::var_os("HOME").map(PathBuf::from));
         let live = match (holder.and_then(m.identity), home) {
             (Some(who), Some(h)) => crate::native::session_name(&desc, &h, who),
             _ => None,
@@ -367,14 +360,17 @@ mod tests {
         let there = |_: &Path| true;
         let gone = |_: &Path| false;
         let holds = [(10, Some(vec![p(sock)])), (11, Some(vec![]))];
-        let judged = |rec, r: Option<&[(u32, Option<Vec<PathBuf>>)]>, e: &dyn Fn(&Path) -> bool| {
+        let judged = |rec, r: Option<&[Reading]>, e: &dyn Fn(&Path) -> bool| {
             let j = judge_socket(rec, r, e);
             (j.state, j.address, j.holder)
         };
         // live: recorded, held by a process of the pane, the path there
         assert_eq!(judged(Some(sock), Some(&holds), &there), (SocketState::Live, Some(sock.into()), Some(10)));
         // stale: recorded, nobody in the pane holds it (or its path is gone)
-        assert_eq!(judged(Some(sock), Some(&[(12, Some(vec![]))]), &there), (SocketState::Stale, Some(sock.into()), None));
+        assert_eq!(
+            judged(Some(sock), Some(&[(12, Some(vec![]))]), &there),
+            (SocketState::Stale, Some(sock.into()), None)
+        );
         assert_eq!(judged(Some(sock), Some(&holds), &gone).0, SocketState::Stale);
         // pane: none recorded, exactly one socket among the pane's processes
         assert_eq!(judged(None, Some(&holds), &there), (SocketState::Pane, Some(sock.into()), Some(10)));

@@ -19,7 +19,12 @@ fn cache() -> &'static Path {
 /// The socket the recorded Claude (pid 27322 on 0.8.2, 21268 on 0.7.1) is taken to hold.
 const SOCK: &str = "/tmp/cc-socks/27322.sock";
 
-fn route(set: &str, state: &str, socket: Option<&str>, listeners: fn(u32) -> Option<Vec<PathBuf>>) -> Result<Report, TeamError> {
+fn route(
+    set: &str,
+    state: &str,
+    socket: Option<&str>,
+    listeners: fn(u32) -> Option<Vec<PathBuf>>,
+) -> Result<Report, TeamError> {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("beacon");
     std::fs::create_dir_all(root.join(".git")).unwrap();
@@ -72,7 +77,10 @@ fn stale_pane_none_and_unread() {
     let r = route(V082, "idle-empty", None, holds).unwrap();
     assert_eq!((r.state, r.address.as_deref()), (SocketState::Pane, Some(SOCK)));
     let r = route(V082, "idle-empty", None, |_| Some(vec![])).unwrap();
-    assert_eq!((r.state, r.address.as_deref(), r.closing().as_str()), (SocketState::None, None, "lead: routed at no socket (none)"));
+    assert_eq!(
+        (r.state, r.address.as_deref(), r.closing().as_str()),
+        (SocketState::None, None, "lead: routed at no socket (none)")
+    );
     // the pane's processes (another pid namespace, another user) cannot be read
     let r = route(V082, "idle-empty", Some(SOCK), |_| None).unwrap();
     assert_eq!((r.state, r.address.as_deref()), (SocketState::Unread, Some(SOCK)));
@@ -87,5 +95,8 @@ fn a_seat_herdr_does_not_name_or_names_on_another_cli_is_refused() {
     assert_eq!(e.message, "lead: herdr names no pane lead in session \"teamrh\"; no address was answered");
     // 0.7.1 keeps the name over the shell the CLI left: no claude runs there
     let e = route(V071, "after-exit", Some(SOCK), holds).unwrap_err();
-    assert_eq!(e.message, "lead: pane w1:p2 runs no `claude`, the CLI its record names (claude-code); no address was answered");
+    assert_eq!(
+        e.message,
+        "lead: pane w1:p2 runs no `claude`, the CLI its record names (claude-code); no address was answered"
+    );
 }

@@ -191,9 +191,8 @@ impl State {
     pub fn save(&self, root: &Path) -> outcome::Result<()> {
         let fail = |e: std::io::Error| TeamError::failed(e.to_string());
         let dir = fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(fail)?;
-        let mut text = serde_json::to_string_pretty(&Value::Object(self.doc.clone())).map_err(|e| {
-            TeamError::failed(format!("{}: {e}", self.path.display()))
-        })?;
+        let mut text = serde_json::to_string_pretty(&Value::Object(self.doc.clone()))
+            .map_err(|e| TeamError::failed(format!("{}: {e}", self.path.display())))?;
         text.push('\n');
         fsx::write_atomic(&dir.join(FILE), text.as_bytes(), 0o600).map_err(fail)
     }
@@ -219,8 +218,10 @@ fn one() -> u32 {
 
 /// `<state>/launched/<session>.json`; the session's name is made one safe path component.
 pub fn launched_path(state_dir: &Path, session: &str) -> PathBuf {
-    let mut name: String =
-        session.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect();
+    let mut name: String = session
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .collect();
     if name.is_empty() || name.starts_with('.') {
         name.insert(0, '_');
     }
@@ -237,8 +238,11 @@ pub fn read_launched(state_dir: &Path, session: &str) -> Option<Launched> {
 pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, pane: &str) -> outcome::Result<()> {
     let fail = |e: std::io::Error| TeamError::failed(e.to_string());
     let dir = fsx::ensure_dirs(state_dir, Path::new("launched"), 0o700).map_err(fail)?;
-    let mut l = read_launched(state_dir, session)
-        .unwrap_or_else(|| Launched { format: 1, file: file.display().to_string(), ..Default::default() });
+    let mut l = read_launched(state_dir, session).unwrap_or_else(|| Launched {
+        format: 1,
+        file: file.display().to_string(),
+        ..Default::default()
+    });
     l.panes.insert(seat.to_string(), pane.to_string());
     let mut text = serde_json::to_string_pretty(&l).map_err(|e| TeamError::failed(e.to_string()))?;
     text.push('\n');
@@ -263,7 +267,11 @@ pub fn mux_for(file_choice: Option<&str>) -> Box<dyn crate::mux::Mux> {
 /// while the recorded CLI process still runs there; else the pane the multiplexer names the
 /// seat on — unless the record names another pane: a pane marked as a registered seat but not
 /// its pane is not that seat.
-pub fn locate(mux: &dyn crate::mux::Mux, session: &str, seat: &str) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
+pub fn locate(
+    mux: &dyn crate::mux::Mux,
+    session: &str,
+    seat: &str,
+) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
     let reg = crate::registry::Registry::load_default().ok();
     let rec = reg.as_ref().and_then(|r| {
         let mut v = r.agents.iter().filter(|a| a.seat == seat && a.session.as_deref() == Some(session));
@@ -330,7 +338,10 @@ mod tests {
         assert_eq!(mode, 0o600);
         let back = State::load(d.path()).unwrap();
         let a = back.seat("beacon", "a").unwrap();
-        assert_eq!((a.stage, a.pane.as_deref(), a.process), (Stage::Ready, Some("w1:p1"), Some(ProcessIdentity { pid: 10, start: 20 })));
+        assert_eq!(
+            (a.stage, a.pane.as_deref(), a.process),
+            (Stage::Ready, Some("w1:p1"), Some(ProcessIdentity { pid: 10, start: 20 }))
+        );
         assert_eq!(back.launched_from("beacon"), Some(file.display().to_string()));
         // a launch's short record: its own keys stay, the id and identity are added once
         std::fs::write(
@@ -339,7 +350,8 @@ mod tests {
         )
         .unwrap();
         let mut s = State::load(d.path()).unwrap();
-        let added = s.complete("beacon", "b", &file, "agt_00000000000000b2", Some(ProcessIdentity { pid: 1, start: 2 }));
+        let added =
+            s.complete("beacon", "b", &file, "agt_00000000000000b2", Some(ProcessIdentity { pid: 1, start: 2 }));
         assert_eq!(added, vec!["id", "process"]);
         assert!(s.complete("beacon", "b", &file, "agt_ffffffffffffffff", None).is_empty());
         let b = s.seat("beacon", "b").unwrap();

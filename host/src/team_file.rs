@@ -169,6 +169,8 @@ pub fn load(path: &Path) -> outcome::Result<Loaded> {
 // ---- the raw shape serde reads; every field that a message names carries its line ----
 
 type Sp<T> = Spanned<T>;
+/// A list of words, each with its line.
+type SpWords = Sp<Vec<Sp<String>>>;
 
 #[derive(Deserialize)]
 struct RawFile {
@@ -182,7 +184,7 @@ struct RawFile {
     delivery_order: Option<Sp<Vec<Sp<String>>>>,
     profiles: Option<Sp<BTreeMap<String, Scalar>>>,
     seats: Option<Sp<Vec<Sp<RawSeat>>>>,
-    delegates: Option<Sp<BTreeMap<String, Sp<Vec<Sp<String>>>>>>,
+    delegates: Option<Sp<BTreeMap<String, SpWords>>>,
     grant: Option<Sp<RawGrant>>,
 }
 
@@ -444,7 +446,10 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
                 Some(s) => {
                     return Err(at(
                         line_of(&s),
-                        format!("grant: seat: \"{}\" is not a seat (<seat>, <seat>@<team> or an agent id)", s.value.trim()),
+                        format!(
+                            "grant: seat: \"{}\" is not a seat (<seat>, <seat>@<team> or an agent id)",
+                            s.value.trim()
+                        ),
                     ))
                 }
                 None => return Err(at(gl, "grant: names no seat: (the seat it grants to)")),
@@ -564,7 +569,10 @@ mod tests {
         let g = f.grant.unwrap();
         assert_eq!((g.seat.as_str(), g.pane.as_deref(), g.scope.len(), g.line), ("builder@labs", Some("w2:p1"), 2, 9));
         let e = parse(&format!("{base}delegates:\n  up: [\"Bad Seat\"]\n")).unwrap_err();
-        assert_eq!(e.message, "line 6: delegates: up: \"Bad Seat\" is not a seat (<seat>, <seat>@<team> or an agent id)");
+        assert_eq!(
+            e.message,
+            "line 6: delegates: up: \"Bad Seat\" is not a seat (<seat>, <seat>@<team> or an agent id)"
+        );
         let e = parse(&format!("{base}grant:\n  scope: [up]\n")).unwrap_err();
         assert_eq!(e.message, "line 6: grant: names no seat: (the seat it grants to)");
     }

@@ -220,17 +220,23 @@ fn the_registrys_pane_and_process_come_before_a_mark() {
     });
     // the recorded pane, its process running there: the seat, whatever the mark says
     let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "gpt-reviewer", me))));
-    assert!(matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: Some(_), .. } if seat == "claude-keeper"));
+    assert!(
+        matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: Some(_), .. } if seat == "claude-keeper")
+    );
     // another pane marked as the registered seat is not that seat
     let f = facts(false, claude_bash_tree(), Ok(Some(pane("%7", "claude-keeper", me))));
     assert_eq!(
         judge(&f, &vendors(), &reg, Some(&file)),
-        Caller::Unplaced { why: "its tmux pane %7 is marked claude-keeper, but claude-keeper is registered on pane %1".into() }
+        Caller::Unplaced {
+            why: "its tmux pane %7 is marked claude-keeper, but claude-keeper is registered on pane %1".into()
+        }
     );
     // the recorded process gone (the pane reused): the record vouches for nobody, the mark does
     reg.agents[0].process = Some(crate::registry::ProcessIdentity { pid: alive.pid, start: alive.start + 1 });
     let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "gpt-reviewer", me))));
-    assert!(matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: None, .. } if seat == "gpt-reviewer"));
+    assert!(
+        matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: None, .. } if seat == "gpt-reviewer")
+    );
 }
 
 #[test]

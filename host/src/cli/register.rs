@@ -119,8 +119,8 @@ pub fn run(a: Args) -> i32 {
 }
 
 fn run_it(req: &Request) -> Result<Report, TeamError> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
     let file = load_file(&cwd)?;
     let reg = Registry::load_default()?;
     let profiles = crate::profiles::ProfileHost::new()?;
@@ -175,7 +175,8 @@ mod tests {
 
     #[test]
     fn the_invocation() {
-        let Ask::Run { req, json } = parse(&words(&["a", "--session=s", "--pane", "w1:p2", "--dry-run", "--json"])).unwrap()
+        let Ask::Run { req, json } =
+            parse(&words(&["a", "--session=s", "--pane", "w1:p2", "--dry-run", "--json"])).unwrap()
         else {
             panic!()
         };

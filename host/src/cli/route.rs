@@ -148,8 +148,8 @@ fn answer(seat: &str, dry_run: bool) -> Result<Report, TeamError> {
             return Err(TeamError::new(crate::outcome::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
         }
     }
-    let cwd = std::env::current_dir()
-        .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
     let file = crate::team_file::find(&cwd)?;
     let choice = file.as_ref().and_then(|l| l.file.multiplexer.clone());
     let mux = crate::state::mux_for(choice.as_deref());

@@ -312,9 +312,10 @@ impl Mux for Tmux {
     }
 
     fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
-        self.panes(session)?.into_iter().find(|p| p.id == id).ok_or_else(|| {
-            MuxError::NoSeat(format!("tmux session \"{session}\" has no pane {id}"))
-        })
+        self.panes(session)?
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| MuxError::NoSeat(format!("tmux session \"{session}\" has no pane {id}")))
     }
 
     fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {

@@ -114,7 +114,14 @@ pub fn run(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Requ
     let res = register(m, file, reg, caller, req);
     if let Err(e) = &res {
         if !req.dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
-            log(&file.root, caller, None, &req.seat, e.id_for("register").trim_start_matches("register."), e.message.clone());
+            log(
+                &file.root,
+                caller,
+                None,
+                &req.seat,
+                e.id_for("register").trim_start_matches("register."),
+                e.message.clone(),
+            );
         }
     }
     res
@@ -170,7 +177,10 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         if Path::new(&l.file) != file.path {
             return Err(refuse(
                 "other-session",
-                format!("session \"{session}\" was launched from {}; a seat is registered into its own team's session", l.file),
+                format!(
+                    "session \"{session}\" was launched from {}; a seat is registered into its own team's session",
+                    l.file
+                ),
             ));
         }
     }
@@ -189,7 +199,10 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
             many => {
                 return Err(refuse(
                     "many-agents",
-                    format!("session \"{session}\" has {} agents named {name}; registering one would guess", many.len()),
+                    format!(
+                        "session \"{session}\" has {} agents named {name}; registering one would guess",
+                        many.len()
+                    ),
                 ))
             }
         },
@@ -217,7 +230,10 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
             if let Some(other) = named.iter().find(|n| n.id != p.id) {
                 return Err(refuse(
                     "name-taken",
-                    format!("{name} is already pane {}'s name in session \"{session}\"; nothing was registered", other.id),
+                    format!(
+                        "{name} is already pane {}'s name in session \"{session}\"; nothing was registered",
+                        other.id
+                    ),
                 ));
             }
             let adopt = p.name.is_empty();
@@ -332,11 +348,8 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
     }
 
     // the writes: the name, the sidebar, then the records
-    let took = if adopt {
-        Some(mux.name_pane(&session, p, name).map_err(|e| mux_refusal(mux, &session, e))?)
-    } else {
-        None
-    };
+    let took =
+        if adopt { Some(mux.name_pane(&session, p, name).map_err(|e| mux_refusal(mux, &session, e))?) } else { None };
     let shown = PaneInfo { name: name.to_string(), ..pane.clone() };
     let (label, display) = sidebar_lines(&f.team, seat);
     if let Err(e) = mux.sidebar(&shown, &label, &display) {
@@ -359,7 +372,11 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         if !added.is_empty() {
             notes.push(format!(
                 "{name}: its record lacked {}, which a launch before this version did not write; completed",
-                added.iter().map(|a| if *a == "id" { "an id" } else { "a process identity" }).collect::<Vec<_>>().join(" and ")
+                added
+                    .iter()
+                    .map(|a| if *a == "id" { "an id" } else { "a process identity" })
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ));
         }
     } else {

@@ -21,7 +21,7 @@ pub enum NoCli {
 /// through) — or, where the CLI is the pane's own first program (started with no shell), that
 /// program. `procs` is the tree below the shell, `own` the pane's first process.
 pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
-    let named = |p: &Proc| names.iter().any(|n| *n == p.name);
+    let named = |p: &Proc| names.contains(&p.name);
     if procs.is_empty() {
         return own.filter(named).ok_or(NoCli::Nothing);
     }
@@ -35,13 +35,18 @@ pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: O
 }
 
 /// The processes of a pane: the tree below its shell, and its own first process.
-pub fn processes(mux: &dyn Mux, pane: &PaneInfo, seat: &str) -> Result<(Vec<Proc>, Option<Proc>), crate::mux::MuxError> {
+pub fn processes(
+    mux: &dyn Mux,
+    pane: &PaneInfo,
+    seat: &str,
+) -> Result<(Vec<Proc>, Option<Proc>), crate::mux::MuxError> {
     // herdr's own view of a pane lists its first process when that is the foreground (a shell
     // the CLI left, or a CLI started with no shell): that is the pane's own process, not one
     // in front of it
     let (own, procs): (Vec<Proc>, Vec<Proc>) =
         mux.foreground_processes(&pane.pane_ref(seat))?.into_iter().partition(|p| Some(p.pid) == pane.shell_pid);
-    let own = own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
+    let own =
+        own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
     Ok((procs, own))
 }
 

@@ -115,7 +115,10 @@ fn a_claude_at_its_prompt_on_0_8_2_is_registered_then_repaired() {
     assert_eq!(s.cli.as_deref(), Some("claude-code"));
     let reg = Registry::load(&w.config).unwrap();
     let a = reg.agent_for("beacon", "lead").unwrap();
-    assert_eq!((a.pane.as_deref(), a.session.as_deref(), s.id.as_deref()), (Some("w1:p2"), Some("teamrh"), Some(a.id.as_str())));
+    assert_eq!(
+        (a.pane.as_deref(), a.session.as_deref(), s.id.as_deref()),
+        (Some("w1:p2"), Some("teamrh"), Some(a.id.as_str()))
+    );
     assert!(reg.roster_line("beacon", "lead").unwrap().leads, "the roster line carries the lead mark");
     assert_eq!(state::read_launched(&w.state, "teamrh").unwrap().panes["lead"], "w1:p2");
 
@@ -123,7 +126,10 @@ fn a_claude_at_its_prompt_on_0_8_2_is_registered_then_repaired() {
     let again = run(&w, &h, &Caller::Owner, req("lead")).unwrap();
     assert_eq!(
         (again.status, again.line.as_str()),
-        (Status::Already, "lead: already registered — pane w1:p2; the record was refreshed from the file, nothing relaunched")
+        (
+            Status::Already,
+            "lead: already registered — pane w1:p2; the record was refreshed from the file, nothing relaunched"
+        )
     );
     assert_eq!(Registry::load(&w.config).unwrap().agent_for("beacon", "lead").unwrap().id, a.id);
     // the roster lost the seat: written again, and said; the team lost: said too
@@ -132,7 +138,10 @@ fn a_claude_at_its_prompt_on_0_8_2_is_registered_then_repaired() {
     assert_eq!(again.line, "lead: already registered — pane w1:p2; the team registry's roster would be written");
     assert_eq!(again.notes.len(), 1, "{:?}", again.notes);
     let again = run(&w, &h, &Caller::Owner, req("lead")).unwrap();
-    assert_eq!(again.line, "lead: already registered — pane w1:p2; the team registry's roster did not list it, and was written");
+    assert_eq!(
+        again.line,
+        "lead: already registered — pane w1:p2; the team registry's roster did not list it, and was written"
+    );
     assert_eq!(
         again.notes,
         vec!["lead: the team registry held no record of team beacon; the team record, the seat's agent record and its roster line were written".to_string()]
@@ -161,7 +170,8 @@ fn a_dialog_another_cli_and_a_seat_never_there_are_refused() {
     // the trust dialog (0.8.2 and 0.7.1): not the seat at its prompt
     for (set, cli) in [(V082, CLAUDE_082), (V071, CLAUDE_071)] {
         let w = world();
-        let (h, calls) = herdr(FixtureRunner::running(set, &["teamrh"]).real_state(cli, "trust-dialog", "lead", "w1:p2", None));
+        let (h, calls) =
+            herdr(FixtureRunner::running(set, &["teamrh"]).real_state(cli, "trust-dialog", "lead", "w1:p2", None));
         assert_eq!(
             err(run(&w, &h, &Caller::Owner, req("lead"))),
             "register.not-at-prompt: lead: its pane is not the seat at its prompt (a trust dialog); nothing was registered"
@@ -173,8 +183,10 @@ fn a_dialog_another_cli_and_a_seat_never_there_are_refused() {
     }
     // a permission dialog
     let w = world();
-    let (h, _) = herdr(FixtureRunner::running(V082, &["teamrh"]).real_state(CLAUDE_082, "permission", "lead", "w1:p2", None));
-    assert!(err(run(&w, &h, &Caller::Owner, req("lead"))).starts_with("register.not-at-prompt: lead: its pane is not the seat at its prompt (a permission dialog"));
+    let (h, _) =
+        herdr(FixtureRunner::running(V082, &["teamrh"]).real_state(CLAUDE_082, "permission", "lead", "w1:p2", None));
+    assert!(err(run(&w, &h, &Caller::Owner, req("lead")))
+        .starts_with("register.not-at-prompt: lead: its pane is not the seat at its prompt (a permission dialog"));
     // the recorded Codex agent `rev`, under a file whose `rev` is a claude-code seat: another CLI in front
     let w = world_with(&FILE.replace("  - name: rev\n    cli: codex\n", "  - name: rev\n    cli: claude-code\n"));
     let (h, _) = herdr(FixtureRunner::running(V082, &["teamrh"]).real_state(CODEX, "idle-empty", "rev", "w1:p3", None));
@@ -184,14 +196,16 @@ fn a_dialog_another_cli_and_a_seat_never_there_are_refused() {
     );
     // 0.8 clears the name of an exited agent: no agent of that name
     let w = world();
-    let (h, _) = herdr(FixtureRunner::running(V082, &["teamrh"]).real_state(CLAUDE_082, "after-exit", "lead", "w1:p2", None));
+    let (h, _) =
+        herdr(FixtureRunner::running(V082, &["teamrh"]).real_state(CLAUDE_082, "after-exit", "lead", "w1:p2", None));
     assert_eq!(
         err(run(&w, &h, &Caller::Owner, req("lead"))),
         "register.no-agent: no agent named lead is running in session \"teamrh\"; nothing was registered"
     );
     // 0.7.1 keeps the name over the shell the CLI left: nothing in front of it
     let w = world();
-    let (h, _) = herdr(FixtureRunner::running(V071, &["teamrh"]).real_state(CLAUDE_071, "after-exit", "lead", "w1:p2", None));
+    let (h, _) =
+        herdr(FixtureRunner::running(V071, &["teamrh"]).real_state(CLAUDE_071, "after-exit", "lead", "w1:p2", None));
     assert_eq!(
         err(run(&w, &h, &Caller::Owner, req("lead"))),
         "register.no-process: lead: pane w1:p2 holds no process in front of its shell; nothing was registered"
@@ -228,7 +242,10 @@ fn the_file_and_the_session_are_judged_before_herdr_is_asked() {
         "register.stopped: parked is stopped in this file; a lead clears `stopped` and starts the team"
     );
     let r = Request { session: Some("default".into()), ..req("lead") };
-    assert_eq!(err(run(&w, &h, &Caller::Owner, r)), "register.default-session: session can't be \"default\", herdr's own session");
+    assert_eq!(
+        err(run(&w, &h, &Caller::Owner, r)),
+        "register.default-session: session can't be \"default\", herdr's own session"
+    );
     state::write_launched(&w.state, "teamrh", Path::new("/elsewhere/.agents/team.yaml"), "x", "w9:p9").unwrap();
     assert_eq!(
         err(run(&w, &h, &Caller::Owner, req("lead"))),
@@ -240,9 +257,11 @@ fn the_file_and_the_session_are_judged_before_herdr_is_asked() {
 #[test]
 fn a_session_herdr_does_not_run_is_said_so() {
     let w = world();
-    let r = FixtureRunner::of(V082)
-        .on(&["--session", "teamrh", "status"], 0, "status-not-running.txt")
-        .on(&["session", "list", "--json"], 0, "session-list-running.json");
+    let r = FixtureRunner::of(V082).on(&["--session", "teamrh", "status"], 0, "status-not-running.txt").on(
+        &["session", "list", "--json"],
+        0,
+        "session-list-running.json",
+    );
     let (h, _) = herdr(r);
     assert_eq!(
         err(run(&w, &h, &Caller::Owner, req("lead"))),
@@ -307,7 +326,11 @@ fn pane_refuses_a_pane_herdr_names_as_another_agent_and_a_pane_it_cannot_read() 
         .real_state(CLAUDE_082, "idle-empty", "lead", "w1:p2", None)
         .on(&["--session", "teamrh", "agent", "get", "rev"], 1, "error-agent-get-unknown.stderr.json")
         .on(&["--session", "teamrh", "agent", "get", "w1:p2"], 0, "real/claude-code-2.1.332/idle-empty.agent-get.json")
-        .on(&["--session", "teamrh", "pane", "process-info", "--pane", "w9:p9"], 1, "error-pane-process-info-unknown.stderr.json");
+        .on(
+            &["--session", "teamrh", "pane", "process-info", "--pane", "w9:p9"],
+            1,
+            "error-pane-process-info-unknown.stderr.json",
+        );
     let (h, _) = herdr(r);
     assert_eq!(
         err(run(&w, &h, &Caller::Owner, Request { pane: Some("w1:p2".into()), ..req("rev") })),

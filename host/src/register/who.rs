@@ -75,9 +75,8 @@ pub fn admit(
         }
         _ => {}
     }
-    let session_owner = || {
-        refuse("session", format!("--session is the owner's, from a terminal outside herdr; this call is {who}"))
-    };
+    let session_owner =
+        || refuse("session", format!("--session is the owner's, from a terminal outside herdr; this call is {who}"));
     let admitted = match caller {
         Caller::Owner => return Ok(Admitted::Owner),
         Caller::Seat { team, .. } if *team == file.team => Some(Admitted::OwnSeat),
@@ -91,13 +90,13 @@ pub fn admit(
     }
     let Some(g) = &file.grant else {
         return Err(match &file.delegates.up {
-            Some(_) => refuse(
-                "delegates",
-                format!("only the owner or the approved delegate runs `up`; this call is {who}"),
-            ),
-            None => {
-                refuse("caller", format!("only the owner or a seat of this team registers a running seat; this call is {who}"))
+            Some(_) => {
+                refuse("delegates", format!("only the owner or the approved delegate runs `up`; this call is {who}"))
             }
+            None => refuse(
+                "caller",
+                format!("only the owner or a seat of this team registers a running seat; this call is {who}"),
+            ),
         });
     };
     let pane_ok = match (&g.pane, caller) {

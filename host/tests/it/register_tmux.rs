@@ -26,8 +26,9 @@ pub fn scene(file_seats: &[(&str, &str)], seats: &[SeatSpec]) -> Scene {
     std::fs::create_dir_all(w.base().join("run")).unwrap();
     let seats: Vec<SeatSpec> = seats.iter().map(|s| in_world(&w, s.clone())).collect();
     let tw = TmuxWorld::start("beacon", &seats);
-    let mut file =
-        String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\ncoordinator: claude-keeper\nseats:\n");
+    let mut file = String::from(
+        "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\ncoordinator: claude-keeper\nseats:\n",
+    );
     for (name, cli) in file_seats {
         file.push_str(&format!("  - name: {name}\n    label: worker\n    cli: {cli}\n"));
     }
@@ -86,11 +87,18 @@ fn mode(p: &Path) -> u32 {
 fn a_running_claude_and_codex_are_registered_with_their_process_and_socket() {
     let s = scene(
         SEATS,
-        &[SeatSpec::new("claude-keeper", "claude-code", "takes-line"), SeatSpec::new("gpt-reviewer", "codex", "takes-line")],
+        &[
+            SeatSpec::new("claude-keeper", "claude-code", "takes-line"),
+            SeatSpec::new("gpt-reviewer", "codex", "takes-line"),
+        ],
     );
     let keeper = s.pane("claude-keeper");
     let r = s.register(&["claude-keeper", "--dry-run"]);
-    assert_eq!((r.stdout.as_str(), r.code), (format!("claude-keeper: would register — pane {keeper}; nothing would be launched\n").as_str(), 0), "{r:?}");
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        (format!("claude-keeper: would register — pane {keeper}; nothing would be launched\n").as_str(), 0),
+        "{r:?}"
+    );
     assert!(!s.w.repo.join(".agents/team.state.json").exists() && !s.w.config.exists(), "a dry run writes nothing");
     let r = s.register(&["claude-keeper"]);
     assert_eq!(r.stdout, format!("claude-keeper: registered — pane {keeper}; nothing was launched\n"), "{r:?}");
@@ -100,12 +108,18 @@ fn a_running_claude_and_codex_are_registered_with_their_process_and_socket() {
     let pid = s.cli_pid("claude-keeper");
     let st = s.state();
     let rec = &st["sessions"]["beacon"]["seats"]["claude-keeper"];
-    assert_eq!((rec["stage"].as_str(), rec["cli"].as_str(), rec["pane"].as_str()), (Some("ready"), Some("claude-code"), Some(keeper.as_str())));
+    assert_eq!(
+        (rec["stage"].as_str(), rec["cli"].as_str(), rec["pane"].as_str()),
+        (Some("ready"), Some("claude-code"), Some(keeper.as_str()))
+    );
     assert_eq!(rec["process"]["pid"].as_u64(), Some(pid as u64));
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     let start = stat[stat.rfind(')').unwrap() + 1..].split_whitespace().nth(19).unwrap();
     assert_eq!(rec["process"]["start"].to_string(), start);
-    assert_eq!(st["sessions"]["beacon"]["launched"].as_str(), Some(s.w.repo.join(".agents/team.yaml").to_str().unwrap()));
+    assert_eq!(
+        st["sessions"]["beacon"]["launched"].as_str(),
+        Some(s.w.repo.join(".agents/team.yaml").to_str().unwrap())
+    );
     // the registry: the agent record with the live socket and the session's name, the roster
     let agent = s.agent("claude-keeper");
     let sock = s.w.base().join("run/cc-socks").join(format!("{pid}.sock"));
@@ -154,20 +168,27 @@ fn a_dialog_a_bare_shell_another_cli_and_an_exited_cli_are_refused() {
     let r = s.register(&["claude-keeper"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr.starts_with("team register: claude-keeper: its pane is not the seat at its prompt (a permission dialog"),
+        r.stderr
+            .starts_with("team register: claude-keeper: its pane is not the seat at its prompt (a permission dialog"),
         "{r:?}"
     );
     assert!(r.stderr.ends_with("; nothing was registered\n"), "{r:?}");
     // another CLI in front: a Codex pane marked as a claude-code seat
     let r = s.register(&["gpt-reviewer"]);
     let p = s.pane("gpt-reviewer");
-    assert_eq!(r.stderr, format!("team register: gpt-reviewer: pane {p} holds no `claude` process; nothing was registered\n"));
+    assert_eq!(
+        r.stderr,
+        format!("team register: gpt-reviewer: pane {p} holds no `claude` process; nothing was registered\n")
+    );
     // a bare shell marked as the seat
     let out = s.tw.tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=beacon:", "sh"]);
     let bare = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert!(s.tw.tmux(&["set", "-p", "-t", &bare, "@team-seat", "ada"]).status.success());
     let r = s.register(&["ada"]);
-    assert_eq!(r.stderr, format!("team register: ada: pane {bare} holds no process in front of its shell; nothing was registered\n"));
+    assert_eq!(
+        r.stderr,
+        format!("team register: ada: pane {bare} holds no process in front of its shell; nothing was registered\n")
+    );
     // a CLI that exited: its pane is back at its shell
     let pid = s.cli_pid("bob");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
@@ -178,7 +199,10 @@ fn a_dialog_a_bare_shell_another_cli_and_an_exited_cli_are_refused() {
         std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).is_ok_and(|k| k.trim().is_empty())
     }));
     let r = s.register(&["bob"]);
-    assert_eq!(r.stderr, format!("team register: bob: pane {bobs} holds no process in front of its shell; nothing was registered\n"));
+    assert_eq!(
+        r.stderr,
+        format!("team register: bob: pane {bobs} holds no process in front of its shell; nothing was registered\n")
+    );
     // two panes marked the same: registering one would guess
     let spec = in_world(&s.w, SeatSpec::new("bob-2", "codex", "takes-line").mark("bob"));
     s.tw.add_seat(spec);
@@ -195,7 +219,10 @@ fn a_dialog_a_bare_shell_another_cli_and_an_exited_cli_are_refused() {
 fn a_pane_another_seat_holds_and_a_record_on_another_pane_are_never_overwritten() {
     let s = scene(
         SEATS,
-        &[SeatSpec::new("claude-keeper", "claude-code", "takes-line"), SeatSpec::new("gpt-reviewer", "codex", "takes-line")],
+        &[
+            SeatSpec::new("claude-keeper", "claude-code", "takes-line"),
+            SeatSpec::new("gpt-reviewer", "codex", "takes-line"),
+        ],
     );
     let (keeper, reviewer) = (s.pane("claude-keeper"), s.pane("gpt-reviewer"));
     assert_eq!(s.register(&["gpt-reviewer"]).code, 0);
@@ -203,7 +230,10 @@ fn a_pane_another_seat_holds_and_a_record_on_another_pane_are_never_overwritten(
     assert!(s.tw.tmux(&["set", "-p", "-t", &keeper, "@team-seat", "nobody"]).status.success());
     assert!(s.tw.tmux(&["set", "-p", "-t", &reviewer, "@team-seat", "claude-keeper"]).status.success());
     let r = s.register(&["claude-keeper"]);
-    assert_eq!(r.stderr, format!("team register: pane {reviewer} is gpt-reviewer's in session \"beacon\"; nothing was registered\n"));
+    assert_eq!(
+        r.stderr,
+        format!("team register: pane {reviewer} is gpt-reviewer's in session \"beacon\"; nothing was registered\n")
+    );
     // the keeper registered on its pane; then its mark moved elsewhere: the record stands
     assert!(s.tw.tmux(&["set", "-p", "-t", &reviewer, "@team-seat", "gpt-reviewer"]).status.success());
     assert!(s.tw.tmux(&["set", "-p", "-t", &keeper, "@team-seat", "claude-keeper"]).status.success());
@@ -226,13 +256,25 @@ fn pane_adopts_an_unmarked_pane_and_names_it() {
     let s = scene(SEATS, &[SeatSpec::new("claude-keeper", "claude-code", "takes-line").mark("")]);
     let p = s.pane("claude-keeper");
     let r = s.register(&["claude-keeper"]);
-    assert_eq!(r.stderr, "team register: no agent named claude-keeper is running in session \"beacon\"; nothing was registered\n");
+    assert_eq!(
+        r.stderr,
+        "team register: no agent named claude-keeper is running in session \"beacon\"; nothing was registered\n"
+    );
     let r = s.register(&["claude-keeper", "--pane", &p, "--dry-run"]);
     assert_eq!(r.stdout, format!("claude-keeper: would register — pane {p}; the pane would be named claude-keeper and recorded, nothing would be launched\n"));
-    let mark = || String::from_utf8_lossy(&s.tw.tmux(&["show", "-p", "-v", "-t", &p, "@team-seat"]).stdout).trim().to_string();
+    let mark =
+        || String::from_utf8_lossy(&s.tw.tmux(&["show", "-p", "-v", "-t", &p, "@team-seat"]).stdout).trim().to_string();
     assert_eq!(mark(), "", "a dry run names nothing");
     let r = s.register(&["claude-keeper", "--pane", &p]);
-    assert_eq!((r.stdout.as_str(), r.code), (format!("claude-keeper: registered — pane {p}; the pane was named claude-keeper, nothing was launched\n").as_str(), 0), "{r:?}");
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        (
+            format!("claude-keeper: registered — pane {p}; the pane was named claude-keeper, nothing was launched\n")
+                .as_str(),
+            0
+        ),
+        "{r:?}"
+    );
     assert_eq!(mark(), "claude-keeper");
     // a pane the multiplexer names as another seat is not one --pane adopts
     assert!(s.tw.tmux(&["set", "-p", "-t", &p, "@team-seat", "gpt-reviewer"]).status.success());
@@ -252,9 +294,16 @@ fn the_repair_refreshes_the_registry_and_completes_a_short_record() {
     let r = s.register(&["claude-keeper"]);
     assert_eq!(r.stdout, format!("claude-keeper: already registered — pane {p}; the record was refreshed from the file, nothing relaunched\n"));
     // the roster lost the seat: written again, and said
-    std::fs::write(s.w.config.join("teams.yaml"), "format: 1\nteams:\n  beacon:\n    project: beacon\n    roster: []\n").unwrap();
+    std::fs::write(
+        s.w.config.join("teams.yaml"),
+        "format: 1\nteams:\n  beacon:\n    project: beacon\n    roster: []\n",
+    )
+    .unwrap();
     let r = s.register(&["claude-keeper", "--dry-run"]);
-    assert_eq!(r.stdout, format!("claude-keeper: already registered — pane {p}; the team registry's roster would be written\n"));
+    assert_eq!(
+        r.stdout,
+        format!("claude-keeper: already registered — pane {p}; the team registry's roster would be written\n")
+    );
     let r = s.register(&["claude-keeper"]);
     assert_eq!(r.stdout, format!("claude-keeper: already registered — pane {p}; the team registry's roster did not list it, and was written\n"));
     // the team gone from the registry: written, and said
@@ -298,9 +347,13 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
             .map(|k| std::fs::read_to_string(format!("/proc/{k}/comm")).unwrap_or_default().trim().to_string())
             .collect::<Vec<_>>()
     };
-    assert!(s.tw.wait_until(Duration::from_secs(10), || children().is_empty()), "the pane never came back to its shell");
+    assert!(
+        s.tw.wait_until(Duration::from_secs(10), || children().is_empty()),
+        "the pane never came back to its shell"
+    );
     // the killed CLI left the terminal raw (as a killed real one does): a line feed ends the line
-    let cmd = format!("stty sane; '{}' fake-seat --cli claude-code --native {native} --delay-ms 200", s.tw.team.display());
+    let cmd =
+        format!("stty sane; '{}' fake-seat --cli claude-code --native {native} --delay-ms 200", s.tw.team.display());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "-l", &cmd]).status.success());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "C-j"]).status.success());
     // the new CLI runs under its own name, and has drawn its prompt

@@ -6,8 +6,8 @@
 //! on a dry run.
 
 use crate::common;
-use crate::register_tmux::{in_world, restart_in_pane, scene, Scene, SEATS};
 use crate::common::tmux::SeatSpec;
+use crate::register_tmux::{in_world, restart_in_pane, scene, Scene, SEATS};
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -68,7 +68,10 @@ fn a_live_socket_is_routed_and_recorded() {
     };
     assert_eq!(
         r.stdout,
-        expect(&format!("+ record: claude-keeper: append the route to {}\ndry run: nothing was run\n", routes.display()))
+        expect(&format!(
+            "+ record: claude-keeper: append the route to {}\ndry run: nothing was run\n",
+            routes.display()
+        ))
     );
     assert!(s.routes_file().is_none(), "a dry run writes nothing");
     let log_before = s.log();
@@ -117,7 +120,9 @@ fn a_killed_claude_leaves_a_stale_socket_and_a_restarted_one_is_not_the_recorded
     let sock = s.w.base().join("run/cc-socks").join(format!("{old}.sock"));
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(old as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     // the CLI gone from its pane: no address is answered at all
-    assert!(s.tw.wait_until(std::time::Duration::from_secs(10), || !std::path::Path::new(&format!("/proc/{old}")).exists()));
+    assert!(s
+        .tw
+        .wait_until(std::time::Duration::from_secs(10), || !std::path::Path::new(&format!("/proc/{old}")).exists()));
     let r = s.route(&["claude-keeper"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(
@@ -143,7 +148,13 @@ fn a_socket_no_record_names_is_the_panes_and_none_is_none() {
     let r = s.route(&["claude-keeper"]);
     assert_eq!(r.code, 0, "{r:?}");
     let sock = s.w.base().join("run/cc-socks").join(format!("{pid}.sock"));
-    assert!(r.stdout.contains("claude-keeper: socket found on the pane: none was recorded, and one process of the pane listens on it\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "claude-keeper: socket found on the pane: none was recorded, and one process of the pane listens on it\n"
+        ),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.ends_with(&format!("claude-keeper: routed at {} (pane)\n", sock.display())), "{}", r.stdout);
     // no entry: no name the session answers to
     assert!(r.stdout.contains(", session -, cli claude-code,"), "{}", r.stdout);
@@ -152,7 +163,10 @@ fn a_socket_no_record_names_is_the_panes_and_none_is_none() {
     let r = s.route(&["claude-keeper", "--json"]);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     common::validate(&doc).unwrap();
-    assert_eq!((doc["socket_state"].as_str(), doc["address"].as_str(), doc["native"].as_bool()), (Some("none"), None, Some(true)));
+    assert_eq!(
+        (doc["socket_state"].as_str(), doc["address"].as_str(), doc["native"].as_bool()),
+        (Some("none"), None, Some(true))
+    );
     assert_eq!(doc["action_summary"], "claude-keeper: routed at no socket (none)");
     assert_eq!(s.routes()[0]["state"], "none");
 }
@@ -170,7 +184,10 @@ fn a_codex_seat_is_routed_native_no_and_a_seat_with_no_record_is_refused() {
     let r = s.route(&["gpt-reviewer", "--json"]);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     common::validate(&doc).unwrap();
-    assert_eq!((doc["native"].as_bool(), doc["recipient_session"].as_str(), doc["socket_state"].as_str()), (Some(false), None, Some("none")));
+    assert_eq!(
+        (doc["native"].as_bool(), doc["recipient_session"].as_str(), doc["socket_state"].as_str()),
+        (Some(false), None, Some("none"))
+    );
     // admission exactly as a send's: a spec send refuses, route refuses in the same words
     let sent = s.w.team(&["send", "nobody", "hi"]);
     let routed = s.route(&["nobody"]);

@@ -255,7 +255,10 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
         w.tmux_pane();
     }
     // `fake_seats` starts its server here; setting the socket chooses tmux for every run.
-    w.extra_env.push(("TEAM_TEST_DATA".into(), Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").display().to_string()));
+    w.extra_env.push((
+        "TEAM_TEST_DATA".into(),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").display().to_string(),
+    ));
     let seats_sock = w.base().join("seats.sock");
     if text.contains("fake_seats ") {
         w.extra_env.push(("TEAM_TMUX_SOCKET".into(), seats_sock.display().to_string()));
