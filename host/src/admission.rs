@@ -135,7 +135,8 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
     } else if target.seat.agent.is_none() {
         format!("{to} has no registry record yet, so only its own team reaches it")
     } else {
-        format!("another team's seats are reached through that team's orchestrator, or by an owner-signed grant naming the pair")
+        "another team's seats are reached through that team's orchestrator, or by an owner-signed grant naming the pair"
+            .to_string()
     };
     Err(TeamError::refused(format!("{who} may not send to {to}: {why}")))
 }

@@ -1,79 +1,115 @@
-//! Time and ids, with the test overrides the binary reads.
+//! Time and ids as a run is given them: the wall clock (or a fixed instant), the factor every
+//! wait is scaled by, and the message-id source.
 //!
-//! `TEAM_NOW` (RFC 3339) fixes the clock, `TEAM_ID_SEED` makes message ids a deterministic
-//! sequence, `TEAM_TIME_SCALE` (a float in (0, 1]) shortens every wait. None of these can
-//! change *who* a caller is; they only make output repeatable in tests.
+//! Invariant: nothing here reads the environment. The test hooks — `TEAM_NOW` (a fixed
+//! instant), `TEAM_TIME_SCALE` (a factor in (0, 1]), `TEAM_ID_SEED` (deterministic ids) — are
+//! read once, by `ctx::Ctx::from_env`, and arrive here as values. None of them can change
+//! *who* a caller is; they only make output repeatable in tests.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Now, or the instant `TEAM_NOW` names.
-pub fn now() -> DateTime<Utc> {
-    if let Ok(v) = std::env::var("TEAM_NOW") {
-        if let Ok(t) = DateTime::parse_from_rfc3339(v.trim()) {
-            return t.with_timezone(&Utc);
-        }
+/// The run's clock: real, or frozen at one instant (then every measured span reads 0, so
+/// transcripts stay byte for byte), with the factor every wait is multiplied by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clock {
+    fixed: Option<DateTime<Utc>>,
+    scale: f64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock::real()
     }
-    Utc::now()
 }
 
-/// An ISO-8601 timestamp for history lines (seconds precision, `Z`).
-pub fn now_iso() -> String {
-    now().to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
-static SEQ: AtomicU64 = AtomicU64::new(0);
-
-/// A fresh message id: a v4 UUID, or with `TEAM_ID_SEED=<n>` a deterministic UUID-shaped
-/// id built from the seed and a per-process counter.
-pub fn new_id() -> String {
-    if let Ok(seed) = std::env::var("TEAM_ID_SEED") {
-        if let Ok(seed) = seed.trim().parse::<u64>() {
-            let n = SEQ.fetch_add(1, Ordering::Relaxed);
-            let hi = seed;
-            let lo = n;
-            return format!(
-                "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-                (hi >> 32) as u32,
-                (hi >> 16) as u16,
-                (hi & 0xfff) as u16,
-                (lo >> 48) as u16 & 0xfff,
-                lo & 0xffff_ffff_ffff
-            );
-        }
+impl Clock {
+    /// The wall clock, waits unscaled.
+    pub fn real() -> Clock {
+        Clock { fixed: None, scale: 1.0 }
     }
-    uuid::Uuid::new_v4().to_string()
+
+    /// A clock frozen at `t`.
+    pub fn fixed(t: DateTime<Utc>) -> Clock {
+        Clock { fixed: Some(t), scale: 1.0 }
+    }
+
+    /// The same clock with every wait multiplied by `scale`; a factor outside (0, 1] is
+    /// ignored (tests only ever shorten).
+    pub fn with_scale(mut self, scale: f64) -> Clock {
+        if scale > 0.0 && scale <= 1.0 {
+            self.scale = scale;
+        }
+        self
+    }
+
+    /// Now, or the fixed instant.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.fixed.unwrap_or_else(Utc::now)
+    }
+
+    /// An ISO-8601 timestamp for history and log lines (seconds precision, `Z`).
+    pub fn now_iso(&self) -> String {
+        self.now().to_rfc3339_opts(SecondsFormat::Secs, true)
+    }
+
+    /// The factor every wait is multiplied by.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// A wait of `ms` milliseconds, scaled.
+    pub fn scaled(&self, ms: u64) -> Duration {
+        Duration::from_micros(((ms as f64) * 1000.0 * self.scale) as u64)
+    }
+
+    /// Starts measuring a span; under a fixed clock every span reads 0.
+    pub fn stopwatch(&self) -> Stopwatch {
+        Stopwatch(self.fixed.is_none().then(std::time::Instant::now))
+    }
 }
 
-/// The factor every wait is multiplied by (`TEAM_TIME_SCALE`; tests only shorten).
-pub fn time_scale() -> f64 {
-    std::env::var("TEAM_TIME_SCALE")
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|f| *f > 0.0 && *f <= 1.0)
-        .unwrap_or(1.0)
-}
-
-/// A wait of `ms` milliseconds, scaled.
-pub fn scaled(ms: u64) -> Duration {
-    Duration::from_micros(((ms as f64) * 1000.0 * time_scale()) as u64)
-}
-
-/// Measures a send's span in whole milliseconds; under a fixed `TEAM_NOW` the clock is
-/// frozen and every span reads 0, so transcripts stay byte for byte.
+/// Measures a send's span in whole milliseconds (see [`Clock::stopwatch`]).
 pub struct Stopwatch(Option<std::time::Instant>);
 
 impl Stopwatch {
-    pub fn start() -> Self {
-        if std::env::var_os("TEAM_NOW").is_some() {
-            Stopwatch(None)
-        } else {
-            Stopwatch(Some(std::time::Instant::now()))
-        }
-    }
     pub fn ms(&self) -> u64 {
         self.0.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0)
+    }
+}
+
+/// Where message ids come from: v4 UUIDs, or with a seed a deterministic UUID-shaped sequence
+/// built from the seed and a per-run counter.
+#[derive(Debug, Default)]
+pub struct Ids {
+    seed: Option<u64>,
+    next: AtomicU64,
+}
+
+impl Ids {
+    /// Random v4 UUIDs.
+    pub fn random() -> Ids {
+        Ids { seed: None, next: AtomicU64::new(0) }
+    }
+
+    /// The deterministic sequence for `seed`.
+    pub fn seeded(seed: u64) -> Ids {
+        Ids { seed: Some(seed), next: AtomicU64::new(0) }
+    }
+
+    /// A fresh id.
+    pub fn new_id(&self) -> String {
+        let Some(hi) = self.seed else { return uuid::Uuid::new_v4().to_string() };
+        let lo = self.next.fetch_add(1, Ordering::Relaxed);
+        format!(
+            "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+            (hi >> 32) as u32,
+            (hi >> 16) as u16,
+            (hi & 0xfff) as u16,
+            (lo >> 48) as u16 & 0xfff,
+            lo & 0xffff_ffff_ffff
+        )
     }
 }
 
@@ -83,12 +119,24 @@ mod tests {
 
     #[test]
     fn seeded_ids_are_uuid_shaped_and_distinct() {
-        std::env::set_var("TEAM_ID_SEED", "7");
-        let a = new_id();
-        let b = new_id();
+        let ids = Ids::seeded(7);
+        let a = ids.new_id();
+        let b = ids.new_id();
         assert_ne!(a, b);
         assert_eq!(a.len(), 36);
         assert!(uuid::Uuid::parse_str(&a).is_ok());
-        std::env::remove_var("TEAM_ID_SEED");
+        assert_eq!(Ids::seeded(7).new_id(), a, "the same seed gives the same sequence");
+        assert_ne!(Ids::random().new_id(), Ids::random().new_id());
+    }
+
+    #[test]
+    fn a_fixed_clock_is_frozen_and_scales_only_shorten() {
+        let t = DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&Utc);
+        let c = Clock::fixed(t).with_scale(0.05);
+        assert_eq!(c.now_iso(), "2026-10-01T09:00:00Z");
+        assert_eq!(c.scaled(1000), Duration::from_millis(50));
+        assert_eq!(c.stopwatch().ms(), 0);
+        assert_eq!(Clock::real().with_scale(3.0).scale(), 1.0);
+        assert_eq!(Clock::real().with_scale(0.0).scale(), 1.0);
     }
 }

@@ -85,14 +85,13 @@ pub fn project_dir_name(project: &str, root: &Path) -> String {
 }
 
 /// `<config>/<project>-<hash8>`.
-pub fn project_dir(project: &str, root: &Path) -> PathBuf {
-    crate::paths::config_dir().join(project_dir_name(project, root))
+pub fn project_dir(config: &Path, project: &str, root: &Path) -> PathBuf {
+    config.join(project_dir_name(project, root))
 }
 
-/// Appends one line to the project's history (rotating at [`ROTATE_BYTES`]).
-pub fn append_message(project: &str, root: &Path, line: &MessageLine) -> io::Result<()> {
-    let config = crate::paths::config_dir();
-    let dir = fsx::ensure_dirs(&config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
+/// Appends one line to the project's history under `config` (rotating at [`ROTATE_BYTES`]).
+pub fn append_message(config: &Path, project: &str, root: &Path, line: &MessageLine) -> io::Result<()> {
+    let dir = fsx::ensure_dirs(config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
     append_message_in(&dir, line, ROTATE_BYTES)
 }
 
@@ -110,16 +109,15 @@ pub const ROUTES: &str = "routes.jsonl";
 pub const ROUTES_LOCK: &str = "routes.lock";
 
 /// `<config>/<project>-<hash8>/routes.jsonl`.
-pub fn routes_path(project: &str, root: &Path) -> PathBuf {
-    project_dir(project, root).join(ROUTES)
+pub fn routes_path(config: &Path, project: &str, root: &Path) -> PathBuf {
+    project_dir(config, project, root).join(ROUTES)
 }
 
 /// Appends one line to the project's `routes.jsonl` with the history's writer: one `write(2)`
 /// under the file's own lock, rotated at [`ROTATE_BYTES`] (three files kept), 0600, the folder
 /// 0700, O_NOFOLLOW, no link or FIFO on the ladder.
-pub fn append_route<T: Serialize>(project: &str, root: &Path, line: &T) -> io::Result<PathBuf> {
-    let config = crate::paths::config_dir();
-    let dir = fsx::ensure_dirs(&config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
+pub fn append_route<T: Serialize>(config: &Path, project: &str, root: &Path, line: &T) -> io::Result<PathBuf> {
+    let dir = fsx::ensure_dirs(config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
     append_jsonl_in(&dir, ROUTES, ROUTES_LOCK, line, ROTATE_BYTES)?;
     Ok(dir.join(ROUTES))
 }
@@ -238,17 +236,16 @@ pub fn history_files(dir: &Path) -> [PathBuf; 3] {
 /// Reads `.2`, `.1`, then the current file of `dir`, oldest first, skipping lines that do
 /// not parse. Writes nothing. (`team feed` reads through [`read_history`] to say the count.)
 #[allow(dead_code)]
-pub fn read_messages(dir: &Path) -> io::Result<Vec<MessageLine>> {
-    read_history(dir).map(|h| h.lines)
+pub fn read_messages(config: &Path, dir: &Path) -> io::Result<Vec<MessageLine>> {
+    read_history(config, dir).map(|h| h.lines)
 }
 
 /// As [`read_messages`], also counting the skipped lines. Refuses a symlink or FIFO on the
-/// ladder from `<config>` down to the files (when `dir` is under `<config>`), and holds a
+/// ladder from `config` down to the files (when `dir` is under `config`), and holds a
 /// shared lock while reading so a rotation cannot move a line between two reads.
-pub fn read_history(dir: &Path) -> io::Result<History> {
-    let config = crate::paths::config_dir();
-    if dir.starts_with(&config) {
-        fsx::check_ladder(&config, dir)?;
+pub fn read_history(config: &Path, dir: &Path) -> io::Result<History> {
+    if dir.starts_with(config) {
+        fsx::check_ladder(config, dir)?;
     } else {
         fsx::check_entry(dir)?;
     }
@@ -302,18 +299,18 @@ pub struct LogLine {
 /// The log line as written: `{"ts": …}` followed by the [`LogLine`] fields, one JSON object.
 #[derive(Serialize)]
 struct StampedLog<'a> {
-    ts: String,
+    ts: &'a str,
     #[serde(flatten)]
     line: &'a LogLine,
 }
 
 /// Appends one line to `<root>/.agents/team.log` (0600, O_NOFOLLOW, one `write(2)` on an
 /// O_APPEND file, so concurrent runs never tear a line). `.agents` is created 0700 when
-/// missing; a symlink or FIFO at `.agents` or the log is refused.
-pub fn append_log(root: &Path, line: &LogLine) -> io::Result<()> {
+/// missing; a symlink or FIFO at `.agents` or the log is refused. `ts` is the run's clock.
+pub fn append_log(root: &Path, ts: &str, line: &LogLine) -> io::Result<()> {
     let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
     let path = agents.join("team.log");
-    let mut bytes = serde_json::to_vec(&StampedLog { ts: crate::clock::now_iso(), line }).map_err(io::Error::other)?;
+    let mut bytes = serde_json::to_vec(&StampedLog { ts, line }).map_err(io::Error::other)?;
     bytes.push(b'\n');
     let mut f = fsx::open_append(&path, FILE_MODE)?;
     write_once(&mut f, &bytes, &path)
@@ -397,7 +394,7 @@ mod tests {
         assert_eq!(mode(&dir), 0o700);
         assert_eq!(mode(&dir.join(MESSAGES)), 0o600);
         assert_eq!(mode(&dir.join(LOCK)), 0o600);
-        let got = read_messages(&dir).unwrap();
+        let got = read_messages(d.path(), &dir).unwrap();
         assert_eq!(got, (0..3).map(line).collect::<Vec<_>>());
     }
 
@@ -410,7 +407,7 @@ mod tests {
         for n in 0..7 {
             append_message_in(dir, &line(n), one * 2 + 1).unwrap();
         }
-        let got = read_messages(dir).unwrap();
+        let got = read_messages(d.path(), dir).unwrap();
         assert_eq!(got, (2..7).map(line).collect::<Vec<_>>());
         for p in history_files(dir) {
             assert!(fs::metadata(&p).unwrap().len() <= one * 2 + 1);
@@ -424,7 +421,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let good = serde_json::to_string(&line(1)).unwrap();
         fs::write(d.path().join(MESSAGES), format!("{good}\nnot json\n\n{good}\n{{\"ts\":")).unwrap();
-        let h = read_history(d.path()).unwrap();
+        let h = read_history(d.path(), d.path()).unwrap();
         assert_eq!(h.lines.len(), 2);
         assert_eq!(h.skipped, 2);
     }
@@ -439,19 +436,19 @@ mod tests {
         fs::create_dir(&dir).unwrap();
         std::os::unix::fs::symlink(elsewhere.join("m"), dir.join(MESSAGES)).unwrap();
         assert!(append_message_in(&dir, &line(1), ROTATE_BYTES).is_err());
-        assert!(read_messages(&dir).is_err());
+        assert!(read_messages(d.path(), &dir).is_err());
         assert!(!elsewhere.join("m").exists());
         // A FIFO at the log.
         let dir2 = d.path().join("q");
         fs::create_dir(&dir2).unwrap();
         nix::unistd::mkfifo(&dir2.join(MESSAGES), nix::sys::stat::Mode::S_IRWXU).unwrap();
         assert!(append_message_in(&dir2, &line(1), ROTATE_BYTES).is_err());
-        assert!(read_messages(&dir2).is_err());
+        assert!(read_messages(d.path(), &dir2).is_err());
         // The project folder a link.
         let dir3 = d.path().join("r");
         std::os::unix::fs::symlink(&elsewhere, &dir3).unwrap();
         assert!(append_message_in(&dir3, &line(1), ROTATE_BYTES).is_err());
-        assert!(read_messages(&dir3).is_err());
+        assert!(read_messages(d.path(), &dir3).is_err());
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
     }
 
@@ -466,8 +463,8 @@ mod tests {
             bytes: Some(17),
             detail: None,
         };
-        append_log(d.path(), &l).unwrap();
-        append_log(d.path(), &l).unwrap();
+        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
+        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
         let p = d.path().join(".agents/team.log");
         assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
         let text = fs::read_to_string(&p).unwrap();
@@ -480,7 +477,7 @@ mod tests {
         let d2 = tempfile::tempdir().unwrap();
         fs::create_dir(d2.path().join(".agents")).unwrap();
         std::os::unix::fs::symlink(d.path().join("x"), d2.path().join(".agents/team.log")).unwrap();
-        assert!(append_log(d2.path(), &l).is_err());
+        assert!(append_log(d2.path(), "2026-10-01T09:00:00Z", &l).is_err());
     }
 
     const CHILD_ENV: &str = "TEAM_HISTORY_TEST_CHILD";
@@ -539,7 +536,7 @@ mod tests {
         for mut c in children {
             assert!(c.wait().unwrap().success());
         }
-        let h = read_history(d.path()).unwrap();
+        let h = read_history(d.path(), d.path()).unwrap();
         assert_eq!(h.skipped, 0, "torn or unparsable lines");
         // Every writer's lines are all there, each once, in that writer's order.
         let mut next = [0usize; WRITERS];

@@ -1,27 +1,142 @@
-//! The delivery order and the walk's plan.
+//! The legs a send can go by, the delivery order, and the walk's plan.
 //!
 //! The order in force starts as the default (`native, mcp-inbox, typed`) and each level of the
 //! receiving seat's chain — entity, project (registry), team, seat (team file) — may drop legs
 //! or reorder the legs it keeps, never add one: a word naming a leg the order in force no
 //! longer has is set aside (reported by the dry run and team.log) and the order stands.
 //!
-//! Invariant: in this build `native` and `mcp-inbox` definitely cannot take a send (the
-//! reasons below are the exact words the history's `failed` list carries), and `typed` is
-//! terminal. A walk that runs out of legs is unreachable.
+//! Invariants:
+//! - legs, levels and the reasons a leg cannot take a send are enums; their words are
+//!   rendered here and nowhere else (`Leg::word`, `Cannot::words`, `Failed`'s `Display`,
+//!   `SetAside::sentence`) — the history's `failed` entries are `<leg>: <reason>` from them;
+//! - the order words are `native`, `mcp-inbox` and `typed`. `compose` is no order word: for a
+//!   seat whose profile has a compose module the `typed` place of its order is walked by the
+//!   compose leg (the body is typed through the CLI's screens and never becomes a trigger);
+//! - whether a leg can take a send is the seam's answer ([`crate::send::walk`]); this module
+//!   only knows what can be said before anything runs ([`ready`]).
 
-use crate::team_file::LEGS;
+use std::fmt;
 
-/// The levels of a seat's chain, in the order they apply.
-pub const LEVELS: [&str; 4] = ["entity", "project", "team", "seat"];
+use serde::{Serialize, Serializer};
 
-/// The CLI id whose seats carry the cross-session (native) channel once the leg ships.
-pub const NATIVE_CLI: &str = "claude-code";
+/// One way a send can reach a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Leg {
+    /// The receiving CLI's own cross-session channel (a socket frame).
+    Native,
+    /// An MCP inbox the receiving CLI reads.
+    McpInbox,
+    /// The drop file and one trigger line typed into the pane.
+    Typed,
+    /// The body typed through a compose module's screens (the drop file is still written).
+    Compose,
+}
 
-/// A word of some level that named a leg the order in force no longer had.
+impl Leg {
+    /// The legs an order may name, in the default order.
+    pub const ORDER: [Leg; 3] = [Leg::Native, Leg::McpInbox, Leg::Typed];
+
+    /// The leg's word: `native`, `mcp-inbox`, `typed`, `compose`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Leg::Native => "native",
+            Leg::McpInbox => "mcp-inbox",
+            Leg::Typed => "typed",
+            Leg::Compose => "compose",
+        }
+    }
+
+    /// The leg a `delivery_order` word names (`compose` is no order word).
+    pub fn from_order_word(word: &str) -> Option<Leg> {
+        Leg::ORDER.into_iter().find(|l| l.word() == word)
+    }
+
+    /// The words an order may use, as the team file's refusal lists them.
+    pub fn order_words() -> String {
+        Leg::ORDER.map(Leg::word).join(", ")
+    }
+}
+
+impl fmt::Display for Leg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl Serialize for Leg {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
+/// A level of a seat's chain, in the order they apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Entity,
+    Project,
+    Team,
+    Seat,
+}
+
+impl Level {
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Entity => "entity",
+            Level::Project => "project",
+            Level::Team => "team",
+            Level::Seat => "seat",
+        }
+    }
+}
+
+/// Why a leg definitely cannot take a send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cannot {
+    /// The leg is not carried by this build.
+    NotInBuild,
+    /// The receiving CLI carries no native channel (its profile says so).
+    NoNativeChannel,
+    /// The leg tried and could not take it, with why (a leg's own words).
+    Declined(String),
+}
+
+impl Cannot {
+    /// The reason as the history's `failed` entries spell it.
+    pub fn words(&self) -> &str {
+        match self {
+            Cannot::NotInBuild => "unavailable in this build",
+            Cannot::NoNativeChannel => "the CLI carries no native channel",
+            Cannot::Declined(why) => why,
+        }
+    }
+}
+
+/// A leg the walk passed because it definitely could not take the send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failed {
+    pub leg: Leg,
+    pub why: Cannot,
+}
+
+impl fmt::Display for Failed {
+    /// `native: unavailable in this build`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.leg, self.why.words())
+    }
+}
+
+impl Serialize for Failed {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A leg some level named that the order in force no longer had.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetAside {
-    pub level: String,
-    pub word: String,
+    pub level: Level,
+    pub leg: Leg,
 }
 
 impl SetAside {
@@ -29,45 +144,58 @@ impl SetAside {
     pub fn sentence(&self) -> String {
         format!(
             "delivery_order: \"{}\" set aside at the {} level (the order in force has no such leg)",
-            self.word, self.level
+            self.leg.word(),
+            self.level.word()
         )
+    }
+}
+
+impl Serialize for SetAside {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.sentence())
     }
 }
 
 /// The order in force for one seat, with the words set aside on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
-    pub legs: Vec<String>,
+    pub legs: Vec<Leg>,
     pub set_aside: Vec<SetAside>,
 }
 
 impl Order {
-    pub fn keeps(&self, leg: &str) -> bool {
-        self.legs.iter().any(|l| l == leg)
+    pub fn keeps(&self, leg: Leg) -> bool {
+        self.legs.contains(&leg)
     }
-    pub fn first(&self) -> Option<&str> {
-        self.legs.first().map(String::as_str)
+    pub fn first(&self) -> Option<Leg> {
+        self.legs.first().copied()
     }
     /// The order as the refusals spell it: `typed`, `typed, native`.
     pub fn spelled(&self) -> String {
-        self.legs.join(", ")
+        self.legs.iter().map(|l| l.word()).collect::<Vec<_>>().join(", ")
     }
 }
 
-/// Applies the levels `(level name, its words if it declares any)` in order to the default.
+/// A level's `delivery_order` words as legs. The team file and the registry refuse an order
+/// with a word that names no leg when they are read, so every word here parses.
+pub fn parse_order(words: &[String]) -> Vec<Leg> {
+    words.iter().filter_map(|w| Leg::from_order_word(w)).collect()
+}
+
+/// Applies the levels `(level, its legs if it declares an order)` in order to the default.
 /// A level keeps only the legs the order in force still has, in the level's own order; its
-/// other words are set aside. A level whose every word is set aside leaves the order standing.
-pub fn order_in_force(levels: &[(&str, Option<&[String]>)]) -> Order {
-    let mut legs: Vec<String> = LEGS.iter().map(|s| s.to_string()).collect();
+/// other legs are set aside. A level whose every leg is set aside leaves the order standing.
+pub fn order_in_force(levels: &[(Level, Option<Vec<Leg>>)]) -> Order {
+    let mut legs: Vec<Leg> = Leg::ORDER.to_vec();
     let mut set_aside = Vec::new();
-    for (level, words) in levels {
-        let Some(words) = words else { continue };
-        let mut kept = Vec::new();
-        for w in words.iter() {
-            if legs.contains(w) && !kept.contains(w) {
-                kept.push(w.clone());
+    for (level, named) in levels {
+        let Some(named) = named else { continue };
+        let mut kept: Vec<Leg> = Vec::new();
+        for leg in named {
+            if legs.contains(leg) && !kept.contains(leg) {
+                kept.push(*leg);
             } else {
-                set_aside.push(SetAside { level: level.to_string(), word: w.clone() });
+                set_aside.push(SetAside { level: *level, leg: *leg });
             }
         }
         if !kept.is_empty() {
@@ -77,35 +205,63 @@ pub fn order_in_force(levels: &[(&str, Option<&[String]>)]) -> Order {
     Order { legs, set_aside }
 }
 
-/// Why a leg definitely cannot take a send in this build, or `None` when it can.
-pub fn unavailable(leg: &str, cli: &str) -> Option<&'static str> {
+/// What the profiles say about one seat's CLI that decides its walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Facts {
+    /// The CLI carries the cross-session (native) channel.
+    pub native_channel: bool,
+    /// The profile has a compose module.
+    pub has_compose: bool,
+}
+
+/// The leg that walks an order's place `leg` for a seat with `facts`: the compose leg walks
+/// a compose seat's `typed` place.
+pub fn leg_for(leg: Leg, facts: Facts) -> Leg {
     match leg {
-        "native" if cli == NATIVE_CLI => Some("unavailable in this build"),
-        "native" => Some("the CLI carries no native channel"),
-        "mcp-inbox" => Some("unavailable in this build"),
-        _ => None,
+        Leg::Typed if facts.has_compose => Leg::Compose,
+        other => other,
     }
 }
 
-/// The walk a send would take: the legs that fail first (`<leg>: <reason>`, the history's
-/// `failed` list) and the leg that takes it — `None` when the walk runs out of legs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What can be said of a leg before anything runs: `Err` when it definitely cannot take a
+/// send to a seat with `facts` in this build.
+pub fn ready(leg: Leg, facts: Facts) -> Result<(), Cannot> {
+    match leg {
+        Leg::Native if !facts.native_channel => Err(Cannot::NoNativeChannel),
+        Leg::Native | Leg::McpInbox => Err(Cannot::NotInBuild),
+        Leg::Typed => Ok(()),
+        // The compose driver plugs in with `team:profile@0.2`: until then no seat's compose
+        // leg can be walked (and its body never becomes a trigger line instead).
+        Leg::Compose => Err(Cannot::NotInBuild),
+    }
+}
+
+/// The walk a send would take: the legs that fail first (the history's `failed` list) and the
+/// leg that takes it — `None` when the walk runs out of legs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Plan {
+    #[serde(serialize_with = "order_words")]
     pub order: Order,
-    pub failed: Vec<String>,
-    pub terminal: Option<String>,
+    pub failed: Vec<Failed>,
+    pub terminal: Option<Leg>,
+}
+
+fn order_words<S: Serializer>(o: &Order, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(o.legs.iter())
 }
 
 impl Plan {
-    /// The walk for a seat running `cli` under `order`.
-    pub fn walk(cli: &str, order: Order) -> Plan {
+    /// The walk for a seat with `facts` under `order`, as far as it can be told before
+    /// anything runs.
+    pub fn walk(facts: Facts, order: Order) -> Plan {
         let mut failed = Vec::new();
         let mut terminal = None;
-        for leg in &order.legs {
-            match unavailable(leg, cli) {
-                Some(why) => failed.push(format!("{leg}: {why}")),
-                None => {
-                    terminal = Some(leg.clone());
+        for place in &order.legs {
+            let leg = leg_for(*place, facts);
+            match ready(leg, facts) {
+                Err(why) => failed.push(Failed { leg, why }),
+                Ok(()) => {
+                    terminal = Some(leg);
                     break;
                 }
             }
@@ -113,21 +269,46 @@ impl Plan {
         Plan { order, failed, terminal }
     }
 
+    /// The `failed` entries as the history line carries them.
+    pub fn failed_words(&self) -> Vec<String> {
+        self.failed.iter().map(Failed::to_string).collect()
+    }
+
     /// The sentence of a walk that ran out of legs.
     pub fn ran_out(&self) -> String {
-        format!("no leg of its delivery order took the send ({})", self.failed.join("; "))
+        format!("no leg of its delivery order took the send ({})", self.failed_words().join("; "))
     }
 }
 
-/// `--list`'s REACH (DESIGN §8): `socket` for a Claude Code seat whose order keeps native,
-/// `compose` for a seat whose profile has a compose module, else `typed`.
-pub fn reach(cli: &str, order: &Order, has_compose: bool) -> &'static str {
-    if cli == NATIVE_CLI && order.keeps("native") {
-        "socket"
-    } else if has_compose {
-        "compose"
+/// `--list`'s REACH (DESIGN §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reach {
+    Socket,
+    Compose,
+    Typed,
+}
+
+impl Reach {
+    pub fn word(self) -> &'static str {
+        match self {
+            Reach::Socket => "socket",
+            Reach::Compose => "compose",
+            Reach::Typed => "typed",
+        }
+    }
+}
+
+/// `socket` for a seat whose CLI carries the native channel while its order keeps native,
+/// `compose` for a seat whose profile has a compose module, else `typed` — the channel the
+/// seat is reachable by once every leg ships.
+pub fn reach(facts: Facts, order: &Order) -> Reach {
+    if facts.native_channel && order.keeps(Leg::Native) {
+        Reach::Socket
+    } else if facts.has_compose {
+        Reach::Compose
     } else {
-        "typed"
+        Reach::Typed
     }
 }
 
@@ -139,74 +320,101 @@ mod tests {
         w.iter().map(|s| s.to_string()).collect()
     }
 
+    /// A level's order as a file writes it.
+    fn o(w: &[&str]) -> Option<Vec<Leg>> {
+        Some(parse_order(&v(w)))
+    }
+
+    const CLAUDE: Facts = Facts { native_channel: true, has_compose: false };
+    const CODEX: Facts = Facts { native_channel: false, has_compose: false };
+    const CLOUD: Facts = Facts { native_channel: false, has_compose: true };
+
+    #[test]
+    fn words_round_trip_and_compose_is_no_order_word() {
+        for l in Leg::ORDER {
+            assert_eq!(Leg::from_order_word(l.word()), Some(l));
+        }
+        assert_eq!(Leg::from_order_word("compose"), None);
+        assert_eq!(Leg::order_words(), "native, mcp-inbox, typed");
+        assert_eq!(serde_json::to_string(&Leg::McpInbox).unwrap(), "\"mcp-inbox\"");
+    }
+
     #[test]
     fn default_order_is_every_leg() {
-        let o = order_in_force(&[("entity", None), ("project", None), ("team", None), ("seat", None)]);
-        assert_eq!(o.legs, v(&["native", "mcp-inbox", "typed"]));
+        let o =
+            order_in_force(&[(Level::Entity, None), (Level::Project, None), (Level::Team, None), (Level::Seat, None)]);
+        assert_eq!(o.legs, Leg::ORDER.to_vec());
         assert!(o.set_aside.is_empty());
     }
 
     #[test]
     fn levels_drop_and_reorder_but_never_add() {
-        let entity = v(&["typed", "native"]);
-        let team = v(&["native", "typed"]);
-        let seat = v(&["mcp-inbox", "native", "typed"]);
-        let o = order_in_force(&[
-            ("entity", Some(&entity)),
-            ("project", None),
-            ("team", Some(&team)),
-            ("seat", Some(&seat)),
+        let got = order_in_force(&[
+            (Level::Entity, o(&["typed", "native"])),
+            (Level::Project, None),
+            (Level::Team, o(&["native", "typed"])),
+            (Level::Seat, o(&["mcp-inbox", "native", "typed"])),
         ]);
-        assert_eq!(o.legs, v(&["native", "typed"]));
-        assert_eq!(o.set_aside, vec![SetAside { level: "seat".into(), word: "mcp-inbox".into() }]);
+        assert_eq!(got.legs, vec![Leg::Native, Leg::Typed]);
+        assert_eq!(got.set_aside, vec![SetAside { level: Level::Seat, leg: Leg::McpInbox }]);
         assert_eq!(
-            o.set_aside[0].sentence(),
+            got.set_aside[0].sentence(),
             "delivery_order: \"mcp-inbox\" set aside at the seat level (the order in force has no such leg)"
         );
     }
 
     #[test]
     fn a_level_whose_every_word_is_set_aside_leaves_the_order_standing() {
-        let project = v(&["typed"]);
-        let seat = v(&["native"]);
-        let o = order_in_force(&[("project", Some(&project)), ("seat", Some(&seat))]);
-        assert_eq!(o.legs, v(&["typed"]));
-        assert_eq!(o.set_aside.len(), 1);
+        let got = order_in_force(&[(Level::Project, o(&["typed"])), (Level::Seat, o(&["native"]))]);
+        assert_eq!(got.legs, vec![Leg::Typed]);
+        assert_eq!(got.set_aside.len(), 1);
     }
 
     #[test]
     fn the_walk_fails_native_and_mcp_inbox_and_ends_typed() {
-        let o = order_in_force(&[]);
-        let p = Plan::walk("claude-code", o.clone());
-        assert_eq!(p.failed, v(&["native: unavailable in this build", "mcp-inbox: unavailable in this build"]));
-        assert_eq!(p.terminal.as_deref(), Some("typed"));
-        let p = Plan::walk("codex", o);
-        assert_eq!(p.failed, v(&["native: the CLI carries no native channel", "mcp-inbox: unavailable in this build"]));
-        let typed_first = v(&["typed", "native"]);
-        let p = Plan::walk("codex", order_in_force(&[("team", Some(&typed_first))]));
+        let all = order_in_force(&[]);
+        let p = Plan::walk(CLAUDE, all.clone());
+        assert_eq!(p.failed_words(), v(&["native: unavailable in this build", "mcp-inbox: unavailable in this build"]));
+        assert_eq!(p.terminal, Some(Leg::Typed));
+        let p = Plan::walk(CODEX, all);
+        assert_eq!(
+            p.failed_words(),
+            v(&["native: the CLI carries no native channel", "mcp-inbox: unavailable in this build"])
+        );
+        let p = Plan::walk(CODEX, order_in_force(&[(Level::Team, o(&["typed", "native"]))]));
         assert!(p.failed.is_empty());
-        assert_eq!(p.terminal.as_deref(), Some("typed"));
+        assert_eq!(p.terminal, Some(Leg::Typed));
+    }
+
+    #[test]
+    fn a_compose_seat_walks_compose_in_its_typed_place_and_never_typed() {
+        let p = Plan::walk(CLOUD, order_in_force(&[]));
+        assert_eq!(p.terminal, None, "no compose driver in this build");
+        assert_eq!(p.failed.last(), Some(&Failed { leg: Leg::Compose, why: Cannot::NotInBuild }));
+        assert!(!p.failed.iter().any(|f| f.leg == Leg::Typed));
     }
 
     #[test]
     fn a_walk_without_typed_runs_out() {
-        let native = v(&["native"]);
-        let p = Plan::walk("codex", order_in_force(&[("seat", Some(&native))]));
+        let p = Plan::walk(CODEX, order_in_force(&[(Level::Seat, o(&["native"]))]));
         assert_eq!(p.terminal, None);
         assert_eq!(
             p.ran_out(),
             "no leg of its delivery order took the send (native: the CLI carries no native channel)"
+        );
+        assert_eq!(
+            serde_json::to_value(&p).unwrap(),
+            serde_json::json!({"order": ["native"], "failed": ["native: the CLI carries no native channel"], "terminal": null})
         );
     }
 
     #[test]
     fn reach_follows_the_settled_rule() {
         let all = order_in_force(&[]);
-        let typed = v(&["typed"]);
-        let no_native = order_in_force(&[("seat", Some(&typed))]);
-        assert_eq!(reach("claude-code", &all, false), "socket");
-        assert_eq!(reach("claude-code", &no_native, false), "typed");
-        assert_eq!(reach("codex", &all, false), "typed");
-        assert_eq!(reach("codex", &all, true), "compose");
+        let no_native = order_in_force(&[(Level::Seat, o(&["typed"]))]);
+        assert_eq!(reach(CLAUDE, &all), Reach::Socket);
+        assert_eq!(reach(CLAUDE, &no_native), Reach::Typed);
+        assert_eq!(reach(CODEX, &all), Reach::Typed);
+        assert_eq!(reach(CLOUD, &all), Reach::Compose);
     }
 }

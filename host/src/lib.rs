@@ -1,14 +1,20 @@
 //! `team`: reach the AI coding agents of a team in their terminal panes.
 //!
-//! Data flows one way: `cli` parses → `caller` + `team_file`/`registry` load → `address`
-//! resolves → `admission` judges → `legs` walks (`typed` via `mux` + `profiles`) →
-//! `history` writes → `outcome` prints. Nothing below `cli` prints.
+//! Data flows one way: `cli` parses and builds the run's `ctx` → `caller` + `team_file`/
+//! `registry` load → `send`: `address` resolves → `admission` judges → `legs` plans and
+//! `send::walk` walks (`typed` via `mux` + `profiles`) → `history` writes → a report returns →
+//! `cli` renders it through `output`. Nothing below `cli` prints.
+
+// One writer for stdout and stderr (`output`): a print! elsewhere would bypass its escaping
+// and its closed-pipe handling (tests may print).
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod address;
 pub mod admission;
 pub mod caller;
 pub mod cli;
 pub mod clock;
+pub mod ctx;
 pub mod fake_seat;
 pub mod fsx;
 pub mod history;
@@ -16,11 +22,13 @@ pub mod legs;
 pub mod mux;
 pub mod native;
 pub mod outcome;
+pub mod output;
 pub mod paths;
 pub mod profiles;
 pub mod register;
 pub mod registry;
 pub mod route;
+pub mod send;
 pub mod state;
 pub mod team_file;
 pub mod typed;

@@ -64,7 +64,8 @@ pub struct TeamError {
     /// `(project, session)` when the run read a team file and reached an outcome (held,
     /// not-submitted, unreachable): the plain run prints the context line and the message on
     /// stdout, as every outcome line is printed; refusals and usage errors carry none.
-    pub context: Option<(String, String)>,
+    /// (Boxed: it is rare, and it keeps every `Result<_, TeamError>` small.)
+    pub context: Option<Box<(String, String)>>,
 }
 
 impl TeamError {
@@ -90,7 +91,7 @@ impl TeamError {
     }
     /// Marks an outcome reached by a run that read a team file (see `context`).
     pub fn with_context(mut self, context: (String, String)) -> Self {
-        self.context = Some(context);
+        self.context = Some(Box::new(context));
         self
     }
     /// Set an explicit id (`register.no-seat`, …) instead of `<command>.<row>`.
@@ -119,11 +120,13 @@ impl TeamError {
         })
     }
 
-    /// The plain stderr text: `team <command>: <message>` and, when there is one, the repair.
+    /// The plain stderr text: `team <command>: <message>` (on one line: text from outside
+    /// inside it is escaped) and, when there is one, the repair.
     pub fn plain(&self, command: &str) -> String {
+        let message = crate::output::one_line(&self.message);
         match &self.repair {
-            Some(r) => format!("team {command}: {}\n{r}\n", self.message),
-            None => format!("team {command}: {}\n", self.message),
+            Some(r) => format!("team {command}: {message}\n{r}\n"),
+            None => format!("team {command}: {message}\n"),
         }
     }
 }
@@ -151,9 +154,10 @@ pub fn render_json(doc: &Value) -> String {
     s
 }
 
-/// The context line every run that reads a team file opens with.
+/// The context line every run that reads a team file opens with (the file's words escaped).
 pub fn context_line(project: &str, session: &str) -> String {
-    format!("team {project}, session \"{session}\"\n")
+    use crate::output::one_line;
+    format!("team {}, session \"{}\"\n", one_line(project), one_line(session))
 }
 
 #[cfg(test)]

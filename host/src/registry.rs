@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::fsx;
 use crate::outcome::{self, TeamError};
-use crate::team_file::LEGS;
 
 /// One agent record: `<config>/agents/<id>.yaml`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -205,7 +204,7 @@ fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> 
         return Err(format!("{where_}: delivery_order: names no leg"));
     }
     for (i, w) in o.iter().enumerate() {
-        if !LEGS.contains(&w.as_str()) {
+        if crate::legs::Leg::from_order_word(w).is_none() {
             return Err(format!("{where_}: delivery_order: unknown leg \"{w}\""));
         }
         if o[..i].contains(w) {
@@ -223,11 +222,6 @@ pub fn is_agent_id(s: &str) -> bool {
 }
 
 impl Registry {
-    /// Reads the registry under `paths::config_dir()`.
-    pub fn load_default() -> outcome::Result<Registry> {
-        Self::load(&crate::paths::config_dir())
-    }
-
     /// Reads the registry under `dir`. A missing registry is an empty one. A malformed
     /// `teams.yaml`, or a symlink/FIFO at `dir`, `teams.yaml` or `agents/`, is a `BadFile`
     /// error; a single agent record that is a symlink or malformed is passed over (noted),
@@ -380,13 +374,14 @@ fn ledger(dir: &Path) -> PathBuf {
 
 /// Assigns a fresh agent id under `dir` (`<config>`): `agt_` + 16 hex digits that no record
 /// and no ledger line has ever held, appended to the ledger before it is returned.
-/// `TEAM_ID_SEED` makes the sequence deterministic for tests; the checks still apply.
-pub fn new_agent_id(dir: &Path) -> outcome::Result<String> {
+/// A seeded `ids` (`TEAM_ID_SEED`) makes the sequence deterministic for tests; the checks
+/// still apply.
+pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> outcome::Result<String> {
     let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
     let path = ledger(dir);
     let issued = fsx::read_to_string(&path).map_err(|e| TeamError::failed(e.to_string()))?.unwrap_or_default();
     for _ in 0..64 {
-        let raw = crate::clock::new_id().replace('-', "");
+        let raw = ids.new_id().replace('-', "");
         let id = format!("agt_{}", &raw[raw.len() - 16..]);
         let taken = issued.lines().any(|l| l.trim() == id)
             || fsx::check_entry(&agents.join(format!("{id}.yaml"))).map_err(|e| TeamError::failed(e.to_string()))?;
@@ -703,16 +698,17 @@ mod tests {
     #[test]
     fn agent_ids_are_never_reused() {
         let d = tempfile::tempdir().unwrap();
-        let a = new_agent_id(d.path()).unwrap();
+        let ids = crate::clock::Ids::random();
+        let a = new_agent_id(d.path(), &ids).unwrap();
         assert!(is_agent_id(&a) && a.len() == 20, "{a}");
-        let b = new_agent_id(d.path()).unwrap();
+        let b = new_agent_id(d.path(), &ids).unwrap();
         assert_ne!(a, b);
         let ledger = std::fs::read_to_string(ledger(d.path())).unwrap();
         assert_eq!(ledger, format!("{a}\n{b}\n"));
         // a record written under an id outside the ledger is still never reissued, and a
         // removed record's id stays issued
         for _ in 0..20 {
-            let c = new_agent_id(d.path()).unwrap();
+            let c = new_agent_id(d.path(), &ids).unwrap();
             assert!(c != a && c != b);
         }
     }

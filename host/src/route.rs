@@ -20,12 +20,10 @@ use serde::Serialize;
 
 use crate::caller::Caller;
 use crate::history::{self, LogLine};
-use crate::mux::Mux;
 use crate::outcome::{Kind, TeamError};
-use crate::profiles::ProfileHost;
 use crate::register::pane;
-use crate::registry::{ProcessIdentity, Registry};
-use crate::team_file::Loaded;
+use crate::registry::ProcessIdentity;
+use crate::send;
 
 /// What the socket reading found (spec "The address").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -127,11 +125,10 @@ fn refuse(id: &str, msg: String) -> TeamError {
     TeamError::new(Kind::Refused, msg).with_id(format!("route.{id}"))
 }
 
-/// What a route is given.
+/// What a route is given: what a send is given (the run's context, the profile host, the
+/// multiplexer for a team file's choice), and the readings of `/proc`.
 pub struct Means<'a> {
-    pub profiles: &'a ProfileHost,
-    /// The multiplexer adapter for a team file's `multiplexer:` choice.
-    pub mux: &'a dyn Fn(Option<&str>) -> Box<dyn Mux>,
+    pub send: &'a send::Means<'a>,
     /// The listening socket paths a process holds, `None` when its open files cannot be read
     /// (`native::listening_paths_of`; a seam: a recorded herdr session's pids mean nothing here).
     pub listeners: fn(u32) -> Option<Vec<PathBuf>>,
@@ -191,14 +188,7 @@ pub fn judge_socket(recorded: Option<&str>, readings: Option<&[Reading]>, exists
 }
 
 /// Answers the route for `spec`, as `caller`.
-pub fn run(
-    m: &Means,
-    file: Option<Loaded>,
-    reg: &Registry,
-    caller: Caller,
-    spec: &str,
-    dry_run: bool,
-) -> Result<Report, TeamError> {
+pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: bool) -> Result<Report, TeamError> {
     match &caller {
         Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
         Caller::Blocked { why, repair } => {
@@ -209,7 +199,8 @@ pub fn run(
         _ => {}
     }
     // admission: the send's own code path
-    let d = crate::cli::send::decide(file, reg, caller, spec)?;
+    let book = send::FactsBook::new(m.send.profiles);
+    let d = send::decide(m.send, &book, load, caller, spec, "answered")?;
     let (project, session) = d.context();
     let seat = d.target.name().to_string();
     let Some(rec) = d.target.seat.agent.clone() else {
@@ -228,8 +219,8 @@ pub fn run(
     let team = &d.target.team;
     let rsession = rec.session.clone().unwrap_or_else(|| team.session.clone());
     let pins = team.file.as_ref().map(|f| f.profiles.clone()).unwrap_or_default();
-    let (desc, _) = m.profiles.description(&cli, &pins)?;
-    let mux = (m.mux)(team.file.as_ref().and_then(|f| f.multiplexer.as_deref()));
+    let (desc, _) = m.send.profiles.description(&cli, &pins)?;
+    let mux = (m.send.mux)(team.file.as_ref().and_then(|f| f.multiplexer.as_deref()));
     let mux = mux.as_ref();
     let none = |why: String| refuse("unresolved", format!("{seat}: {why}; no address was answered"));
     // live resolution: named once, on its recorded pane, running its recorded CLI
@@ -290,7 +281,8 @@ pub fn run(
         None
     };
     let native = desc.native_channel;
-    let record = history::routes_path(&history_project(&d), &root);
+    let config = &m.send.ctx.paths.config;
+    let record = history::routes_path(config, &history_project(&d), &root);
     let report = Report {
         project,
         session,
@@ -312,7 +304,7 @@ pub fn run(
     }
     let (spec_written, _) = d.target.spec_and_resolved();
     let line = RouteLine {
-        ts: crate::clock::now_iso(),
+        ts: m.send.ctx.clock.now_iso(),
         from: match &d.caller {
             Caller::Seat { team, seat, .. } if *team != d.target.team.name => format!("{seat}@{team}"),
             c => c.from_name(),
@@ -327,11 +319,12 @@ pub fn run(
         native,
         recipient_session: report.recipient_session.clone(),
     };
-    let record = history::append_route(&history_project(&d), &root, &line).map_err(|e| {
+    let record = history::append_route(config, &history_project(&d), &root, &line).map_err(|e| {
         refuse("not-recorded", format!("{seat}: the route could not be written down ({e}); no address was answered"))
     })?;
     let _ = history::append_log(
         &root,
+        &m.send.ctx.clock.now_iso(),
         &LogLine {
             command: "route".into(),
             caller: d.caller.describe(),
@@ -345,7 +338,7 @@ pub fn run(
 }
 
 /// The project key the receiving team's history lives under (the send's own).
-fn history_project(d: &crate::cli::send::Decision) -> String {
+fn history_project(d: &send::Decision) -> String {
     d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone())
 }
 

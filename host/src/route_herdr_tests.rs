@@ -6,7 +6,9 @@
 
 use super::*;
 use crate::mux::herdr::replay::{herdr, FixtureRunner, V071, V082};
-use crate::registry::AgentRecord;
+use crate::mux::Mux;
+use crate::profiles::ProfileHost;
+use crate::registry::{AgentRecord, Registry};
 use std::sync::OnceLock;
 
 const FILE: &str = "format: 1\nproject: beacon\nsession: teamrh\ncoordinator: lead\nseats:\n  - name: lead\n    cli: claude-code\n  - name: rev\n    cli: codex\n";
@@ -49,8 +51,10 @@ fn route(
     let rec = std::sync::Arc::new(std::sync::Mutex::new(Some(rec)));
     let profiles = ProfileHost::with_dirs(tmp.path().join("config"), cache().to_path_buf());
     let mux = move |_: Option<&str>| -> Box<dyn Mux> { Box::new(herdr(rec.lock().unwrap().take().unwrap()).0) };
-    let m = Means { profiles: &profiles, mux: &mux, listeners, identity: |_| None, exists: |p| p == Path::new(SOCK) };
-    run(&m, Some(file), &reg, Caller::Owner, "lead", true)
+    let ctx = crate::ctx::Ctx::under(tmp.path());
+    let sm = send::Means { ctx: &ctx, profiles: &profiles, mux: &mux };
+    let m = Means { send: &sm, listeners, identity: |_| None, exists: |p| p == Path::new(SOCK) };
+    run(&m, send::Loadout { file: Some(file), reg }, Caller::Owner, "lead", true)
 }
 
 fn holds(pid: u32) -> Option<Vec<PathBuf>> {

@@ -252,38 +252,25 @@ pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, 
 }
 
 /// The pane `seat` of `session` was last launched or registered on, from the launched pointer
-/// under `<state>` — the herdr adapter's `last_seen` seam.
-pub fn last_seen_pane(session: &str, seat: &str) -> Option<String> {
-    read_launched(&crate::paths::state_dir(), session)?.panes.get(seat).cloned()
+/// under `state_dir` — the herdr adapter's `last_seen` seam.
+pub fn last_seen_pane(state_dir: &Path, session: &str, seat: &str) -> Option<String> {
+    read_launched(state_dir, session)?.panes.get(seat).cloned()
 }
 
-/// The multiplexer adapter a team file (or the environment) chooses, with the records' view of
-/// where each seat was last seen.
-pub fn mux_for(file_choice: Option<&str>) -> Box<dyn crate::mux::Mux> {
-    crate::mux::choose_with(file_choice, last_seen_pane)
+/// The multiplexer adapter a team file (or the environment) chooses, with the records under
+/// `state_dir` telling the herdr adapter where each seat was last seen.
+pub fn mux_for(state_dir: &Path) -> impl Fn(Option<&str>) -> Box<dyn crate::mux::Mux> {
+    let dir = state_dir.to_path_buf();
+    move |choice| {
+        let d = dir.clone();
+        crate::mux::choose_with(choice, Box::new(move |session, seat| last_seen_pane(&d, session, seat)))
+    }
 }
 
 /// The pane of `seat` in `session`, the registry first (DESIGN §4): the pane its record names
 /// while the recorded CLI process still runs there; else the pane the multiplexer names the
 /// seat on — unless the record names another pane: a pane marked as a registered seat but not
 /// its pane is not that seat.
-pub fn locate(
-    mux: &dyn crate::mux::Mux,
-    session: &str,
-    seat: &str,
-) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
-    let reg = crate::registry::Registry::load_default().ok();
-    let rec = reg.as_ref().and_then(|r| {
-        let mut v = r.agents.iter().filter(|a| a.seat == seat && a.session.as_deref() == Some(session));
-        match (v.next(), v.next()) {
-            (Some(a), None) => Some(a.clone()),
-            _ => None,
-        }
-    });
-    locate_with(mux, session, seat, rec.as_ref())
-}
-
-/// [`locate`] with the seat's record given.
 pub fn locate_with(
     mux: &dyn crate::mux::Mux,
     session: &str,

@@ -113,9 +113,6 @@ pub fn valid_name(s: &str) -> bool {
     first(b[0]) && b[1..].iter().all(|&c| first(c) || c == b'.' || c == b'_' || c == b'-')
 }
 
-/// The legs of a delivery order, in the default order.
-pub const LEGS: [&str; 3] = ["native", "mcp-inbox", "typed"];
-
 /// The word reserved for the `lead@<team>` address.
 pub const RESERVED_LEAD: &str = "lead";
 
@@ -269,12 +266,15 @@ fn yaml_error(e: serde_saphyr::Error) -> TeamError {
 /// Checks one `delivery_order` list: known legs, none twice, at least one.
 fn check_order(key_line: u64, order: &[Sp<String>]) -> outcome::Result<Vec<String>> {
     if order.is_empty() {
-        return Err(at(key_line, "delivery_order: names no leg; list one or more of native, mcp-inbox, typed"));
+        return Err(at(
+            key_line,
+            format!("delivery_order: names no leg; list one or more of {}", crate::legs::Leg::order_words()),
+        ));
     }
     let mut out: Vec<String> = Vec::new();
     for w in order {
         let word = w.value.as_str();
-        if !LEGS.contains(&word) {
+        if crate::legs::Leg::from_order_word(word).is_none() {
             return Err(at(line_of(w), format!("delivery_order: unknown leg \"{word}\"")));
         }
         if out.iter().any(|x| x == word) {

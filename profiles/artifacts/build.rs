@@ -9,6 +9,9 @@
 //! - Flags meant for the host (RUSTFLAGS, CARGO_ENCODED_RUSTFLAGS, the outer target, profile and
 //!   feature variables, …) are removed so they do not leak into the wasm build.
 //! - Each component's sha256 is computed here, so the host never hashes bundled bytes at run time.
+//! - Each component's description is its crate's own `describe()`, run natively here and
+//!   embedded as JSON, so the host reads a bundled profile's vendor facts (`--list`, refusals)
+//!   without loading any wasm; a host test checks it against the component's `describe()`.
 //! - `TEAM_SKIP_WASM_BUILD=1` (for IDE check builds) embeds empty components instead.
 
 use std::env;
@@ -36,6 +39,7 @@ const HOSTILE: &[(&str, &str)] = &[
     ("trap", "TRAP"),
     ("wasi-import", "WASI_IMPORT"),
     ("wrong-world", "WRONG_WORLD"),
+    ("native-channel", "NATIVE_CHANNEL"),
 ];
 
 const TARGET: &str = "wasm32-wasip2";
@@ -106,9 +110,10 @@ fn main() {
     for (_, id, version, _) in PROFILES {
         let path = out_dir.join(format!("{id}.wasm"));
         let sha = sha256_file(&path);
+        let description = description_json(id);
         writeln!(
             code,
-            "    Bundled {{ id: {id:?}, version: {version:?}, bytes: include_bytes!({:?}), sha256: {sha:?} }},",
+            "    Bundled {{ id: {id:?}, version: {version:?}, bytes: include_bytes!({:?}), sha256: {sha:?}, description: {description:?} }},",
             path.display().to_string()
         )
         .unwrap();
@@ -202,6 +207,53 @@ fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
         };
         panic!("building the wasm profile components failed ({:?}):\n{stderr}{hint}", extra);
     }
+}
+
+// Each bundled profile's own `describe()`, compiled into this build script from its crate's
+// `src/describe.rs` (which needs only the kit's `Description` and `strings`). The profile crates
+// themselves are not build-dependencies: cargo would share their units with the host's
+// dev-dependencies, built against another profile-kit.
+#[path = "../agy/src/describe.rs"]
+mod describe_agy;
+#[path = "../claude-code/src/describe.rs"]
+mod describe_claude_code;
+#[path = "../codex/src/describe.rs"]
+mod describe_codex;
+#[path = "../cursor/src/describe.rs"]
+mod describe_cursor;
+#[path = "../grok/src/describe.rs"]
+mod describe_grok;
+#[path = "../grok-cli/src/describe.rs"]
+mod describe_grok_cli;
+
+/// The profile's own `describe()`, as the JSON object the host reads (field names as WIT's
+/// `description`, `_` for `-`).
+fn description_json(id: &str) -> String {
+    let d: profile_kit::Description = match id {
+        "claude-code" => describe_claude_code::describe(),
+        "codex" => describe_codex::describe(),
+        "cursor" => describe_cursor::describe(),
+        "agy" => describe_agy::describe(),
+        "grok-cli" => describe_grok_cli::describe(),
+        "grok" => describe_grok::describe(),
+        other => panic!("no describe() is wired for the bundled profile {other}"),
+    };
+    serde_json::json!({
+        "id": d.id,
+        "version": d.version,
+        "clis": d.clis,
+        "process_names": d.process_names,
+        "native_channel": d.native_channel,
+        "max_trigger": d.max_trigger,
+        "working_hints": d.working_hints,
+        "enter_pause_ms": d.enter_pause_ms,
+        "queues_while_working": d.queues_while_working,
+        "forbidden_starts": d.forbidden_starts,
+        "has_compose": d.has_compose,
+        "transcript_patterns": d.transcript_patterns,
+        "features": d.features,
+    })
+    .to_string()
 }
 
 fn copy(from: &Path, to: &Path) {

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::output::Output;
+
 /// Arguments of `team demo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -56,11 +58,11 @@ impl Drop for World {
     }
 }
 
-pub fn run(args: Args) -> i32 {
-    match demo(args.keep) {
+pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> i32 {
+    match demo(args.keep, &ctx.paths.cache, out) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("team demo: {e}");
+            out.err(&format!("team demo: {e}\n"));
             1
         }
     }
@@ -80,7 +82,7 @@ fn check(c: &mut Command, what: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn demo(keep: bool) -> Result<i32, String> {
+fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
     if Command::new("tmux").arg("-V").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
         return Err("the demo runs its seats in tmux, and tmux is not installed; install it (apt-get install tmux) and run team demo again".into());
     }
@@ -95,7 +97,7 @@ fn demo(keep: bool) -> Result<i32, String> {
     check(Command::new("git").args(["init", "-q"]).current_dir(&project), "git init")?;
     std::fs::write(project.join(".agents/team.yaml"), TEAM_FILE).map_err(|e| e.to_string())?;
 
-    let env = demo_env(&w);
+    let env = demo_env(&w, cache);
     // Two fake seats, each a tmux pane marked with the seat it is.
     let seat_cmd = |cli: &str| {
         format!(
@@ -120,40 +122,40 @@ fn demo(keep: bool) -> Result<i32, String> {
     wait_drawn(&w, "demo:0.0")?;
     wait_drawn(&w, "demo:1.0")?;
 
-    println!("A throwaway project in {} with two fake seats in a private tmux session:", project.display());
-    println!("  keeper    draws real Claude Code screens");
-    println!("  reviewer  draws real Codex screens");
-    println!();
+    out.out(&format!("A throwaway project in {} with two fake seats in a private tmux session:\n", project.display()));
+    out.out("  keeper    draws real Claude Code screens\n");
+    out.out("  reviewer  draws real Codex screens\n");
+    out.out("\n");
     let mut worst = 0;
     for (seat, cli, msg) in
         [("keeper", "claude-code", "the gate is green"), ("reviewer", "codex", "please review the demo branch")]
     {
-        println!("$ team send {seat} \"{msg}\"");
+        out.out(&format!("$ team send {seat} \"{msg}\"\n"));
         let code = run_team(&me, &project, &env, &["send", seat, msg])?;
         worst = worst.max(code);
         // What the seat's terminal received: the one trigger line and Enter, never the body.
         let got = std::fs::read(base.join(format!("{cli}.bytes"))).unwrap_or_default();
         let got = String::from_utf8_lossy(&got);
-        if let Some(line) = got.split_terminator('\r').last() {
-            println!("  ({seat}'s terminal received one line: {line})");
+        if let Some(line) = got.split_terminator('\r').next_back() {
+            out.out(&format!("  ({seat}'s terminal received one line: {line})\n"));
         }
-        println!();
+        out.out("\n");
     }
-    println!("$ team feed");
+    out.out("$ team feed\n");
     run_team(&me, &project, &env, &["feed"])?;
     if keep {
-        println!();
-        println!("Kept: {}. Look with: tmux -S {} attach -t demo", base.display(), w.socket.display());
+        out.out("\n");
+        out.out(&format!("Kept: {}. Look with: tmux -S {} attach -t demo\n", base.display(), w.socket.display()));
     }
     Ok(worst)
 }
 
-fn demo_env(w: &World) -> Vec<(String, String)> {
+fn demo_env(w: &World, cache: &Path) -> Vec<(String, String)> {
     let b = &w.dir;
     vec![
         ("TEAM_CONFIG_DIR".into(), b.join("config").display().to_string()),
         ("TEAM_STATE_DIR".into(), b.join("state").display().to_string()),
-        ("TEAM_CACHE_DIR".into(), crate::paths::cache_dir().display().to_string()),
+        ("TEAM_CACHE_DIR".into(), cache.display().to_string()),
         ("TEAM_TMUX_SOCKET".into(), w.socket.display().to_string()),
     ]
 }

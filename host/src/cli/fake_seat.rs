@@ -30,7 +30,7 @@ pub struct Args {
     pub native: String,
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut crate::output::Output) -> i32 {
     let opts = crate::fake_seat::Options {
         cli: args.cli,
         mode: args.mode,
@@ -38,9 +38,10 @@ pub fn run(args: Args) -> i32 {
         transcript: args.transcript,
         delay_ms: args.delay_ms,
         native: args.native,
+        paths: ctx.paths.clone(),
     };
     match crate::fake_seat::run(opts) {
         Ok(()) => 0,
-        Err(e) => super::report_error("fake-seat", false, &crate::outcome::TeamError::usage(e)),
+        Err(e) => super::report_error("fake-seat", false, &crate::outcome::TeamError::usage(e), out),
     }
 }

@@ -29,11 +29,12 @@
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
+use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
 use crate::outcome::{self, TeamError};
+use crate::output::{one_line, Output};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `team feed`.
@@ -62,10 +63,10 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> i32 {
-    match feed(&args) {
+pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    match feed(&args, ctx, out) {
         Ok(code) => code,
-        Err(e) => super::report_error("feed", args.json, &e),
+        Err(e) => super::report_error("feed", args.json, &e, out),
     }
 }
 
@@ -80,6 +81,8 @@ struct Scope {
     audits: Vec<PathBuf>,
     /// (nickname, seat name) of the team file's seats, for `--seat @<nickname>`.
     nicknames: Vec<(String, String)>,
+    /// `<config>`: the ladder a history read checks.
+    config: PathBuf,
 }
 
 impl Scope {
@@ -93,9 +96,9 @@ impl Scope {
     }
 }
 
-fn feed(args: &Args) -> outcome::Result<i32> {
+fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
     let cwd = std::env::current_dir().map_err(TeamError::from)?;
-    let scope = scope(args, &cwd)?;
+    let scope = scope(args, &cwd, &ctx.paths.config)?;
     let mut seen: HashSet<String> = HashSet::new();
     let mut first = true;
     loop {
@@ -111,19 +114,31 @@ fn feed(args: &Args) -> outcome::Result<i32> {
                 events.into_iter().zip(keys).filter(|(_, k)| seen.insert(k.clone())).map(|(e, _)| e).collect();
             if first || !fresh.is_empty() {
                 let shown = if first { limited(fresh, args.limit) } else { fresh };
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(plain(&scope, &shown, read.skipped, &mut std::io::stderr()).as_bytes());
-                let _ = out.flush();
+                let (text, note) = plain(&scope, &shown, read.skipped);
+                out.out(&text);
+                if let Some(n) = note {
+                    out.err(&n);
+                }
             }
             first = false;
-            std::thread::sleep(crate::clock::scaled(1000));
+            // A follow runs until its reader goes away (`team feed --follow | head -3`).
+            for _ in 0..10 {
+                if out.closed() || out.reader_gone() {
+                    return Ok(0);
+                }
+                std::thread::sleep(ctx.clock.scaled(100));
+            }
             continue;
         }
         let events = limited(events, args.limit);
         if args.json {
-            print!("{}", outcome::render_json(&document(&scope, &events, read.skipped)));
+            out.doc(&document(&scope, &events, read.skipped));
         } else {
-            print!("{}", plain(&scope, &events, read.skipped, &mut std::io::stderr()));
+            let (text, note) = plain(&scope, &events, read.skipped);
+            out.out(&text);
+            if let Some(n) = note {
+                out.err(&n);
+            }
         }
         return Ok(0);
     }
@@ -156,8 +171,8 @@ fn refusal(e: std::io::Error) -> TeamError {
     TeamError::refused(e.to_string())
 }
 
-fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
-    let config = crate::paths::config_dir();
+fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
+    let config = config.to_path_buf();
     // A place the run names itself must be there: reading nothing from it would look like
     // an empty feed.
     for (flag, p) in [("--audit", &args.audit), ("--briefs", &args.briefs)] {
@@ -168,11 +183,11 @@ fn scope(args: &Args, cwd: &Path) -> outcome::Result<Scope> {
         }
     }
     let loaded = if args.all { None } else { crate::team_file::find(cwd)? };
-    let mut s = Scope::default();
+    let mut s = Scope { config: config.clone(), ..Scope::default() };
     match &loaded {
         Some(l) => {
             s.team = Some((l.file.project.clone(), l.file.session.clone()));
-            s.dirs.push((None, history::project_dir(&l.file.project, &l.root)));
+            s.dirs.push((None, history::project_dir(&config, &l.file.project, &l.root)));
             s.briefs = Some(args.briefs.clone().unwrap_or_else(|| l.root.join("briefs")));
             s.nicknames =
                 l.file.seats.iter().filter_map(|seat| Some((seat.nickname.clone()?, seat.name.clone()))).collect();
@@ -385,7 +400,7 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
     let mut events = Vec::new();
     let mut skipped = 0;
     for (project, dir) in &scope.dirs {
-        let h = history::read_history(dir).map_err(refusal)?;
+        let h = history::read_history(&scope.config, dir).map_err(refusal)?;
         skipped += h.skipped;
         events.extend(h.lines.into_iter().map(|line| Event::Message { line, project: project.clone() }));
     }
@@ -468,8 +483,8 @@ fn parse_audit(text: &str, path: &Path, project: Option<&str>, out: &mut Vec<Eve
 }
 
 /// The plain output: the context line (when the run names one team), the table or nothing,
-/// then `<n> event(s)`. Skipped lines are said on `err`.
-fn plain(scope: &Scope, events: &[Event], skipped: usize, err: &mut dyn Write) -> String {
+/// then `<n> event(s)`; and the line for stderr that says how many lines were skipped.
+fn plain(scope: &Scope, events: &[Event], skipped: usize) -> (String, Option<String>) {
     let mut out = String::new();
     if let Some((project, session)) = &scope.team {
         out.push_str(&outcome::context_line(project, session));
@@ -479,17 +494,20 @@ fn plain(scope: &Scope, events: &[Event], skipped: usize, err: &mut dyn Write) -
     }
     let n = events.len();
     out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
-    if skipped > 0 {
-        let _ = writeln!(err, "team feed: skipped {skipped} unreadable line{}", if skipped == 1 { "" } else { "s" });
-    }
-    out
+    let note = (skipped > 0)
+        .then(|| format!("team feed: skipped {skipped} unreadable line{}\n", if skipped == 1 { "" } else { "s" }));
+    (out, note)
 }
 
 /// Two-space indent; every column but the last padded to its widest cell, two spaces
 /// between columns; no trailing spaces.
 fn table(events: &[Event]) -> String {
     let mut rows: Vec<[String; 4]> = vec![["TIME".into(), "KIND".into(), "SEAT".into(), "DETAIL".into()]];
-    rows.extend(events.iter().map(|e| [e.time_cell(), e.kind_cell(), e.seat_cell(), e.detail_cell()]));
+    // Every cell is text from outside (history lines, brief names, audit records): escaped.
+    let cell = |s: String| one_line(&s).into_owned();
+    rows.extend(
+        events.iter().map(|e| [cell(e.time_cell()), cell(e.kind_cell()), cell(e.seat_cell()), cell(e.detail_cell())]),
+    );
     let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
     let widths = [width(0), width(1), width(2)];
     let mut out = String::new();
@@ -558,8 +576,7 @@ mod tests {
             "gpt-reviewer",
             "from the owner — admitted by: the owner\n\nthe gate is green",
         );
-        let mut err = Vec::new();
-        let got = plain(&team_scope(), &[e], 0, &mut err);
+        let (got, note) = plain(&team_scope(), &[e], 0);
         assert_eq!(
             got,
             "team beacon, session \"beacon\"\n\
@@ -567,15 +584,25 @@ mod tests {
              \x20 09:00:00  delivered (via typed in 0 ms)  owner -> gpt-reviewer  from the owner — admitted by: the owner the gate is green\n\
              1 event\n"
         );
-        assert!(err.is_empty());
+        assert!(note.is_none());
+    }
+
+    #[test]
+    fn text_from_outside_is_shown_escaped() {
+        let e = msg("2026-11-29T09:00:00Z", "owner\u{1b}]0;x\u{7}", "gpt-reviewer", "clear \u{1b}[2J the \u{9b}screen");
+        let (got, _) = plain(&team_scope(), &[e], 0);
+        assert!(!got.contains('\u{1b}') && !got.contains('\u{9b}') && !got.contains('\u{7}'), "{got:?}");
+        assert!(got.contains("owner\\x1b]0;x\\x07 -> gpt-reviewer"), "{got}");
+        assert!(got.contains("clear \\x1b[2J the \\u{9b}screen"), "{got}");
     }
 
     #[test]
     fn empty_history_is_context_and_zero_events() {
-        let mut err = Vec::new();
-        assert_eq!(plain(&team_scope(), &[], 0, &mut err), "team beacon, session \"beacon\"\n0 events\n");
-        assert_eq!(plain(&Scope::default(), &[], 3, &mut err), "0 events\n");
-        assert_eq!(String::from_utf8(err).unwrap(), "team feed: skipped 3 unreadable lines\n");
+        assert_eq!(plain(&team_scope(), &[], 0), ("team beacon, session \"beacon\"\n0 events\n".to_string(), None));
+        assert_eq!(
+            plain(&Scope::default(), &[], 3),
+            ("0 events\n".to_string(), Some("team feed: skipped 3 unreadable lines\n".to_string()))
+        );
     }
 
     #[test]
@@ -679,7 +706,7 @@ not json
     #[test]
     fn document_shape() {
         let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "hi");
-        let doc = document(&team_scope(), &[e.clone()], 0);
+        let doc = document(&team_scope(), std::slice::from_ref(&e), 0);
         assert_eq!(doc["schema"]["name"], "team.feed");
         assert_eq!(doc["project"], "beacon");
         assert_eq!(doc["events"][0]["via"], "typed");

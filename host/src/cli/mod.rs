@@ -1,8 +1,18 @@
 //! Command-line definitions and dispatch; one file per command.
 //!
-//! Invariant: this is the only layer that prints. Each command returns its exit code.
+//! Invariants: this is the only layer that prints, and it prints through one
+//! [`Output`](crate::output::Output). The run's [`Ctx`] is built here, once, and passed down.
+//! Each command returns its exit code. Under `--json`, every invocation error of a command
+//! that takes `--json` is the `team.error` document on stdout (stderr empty, exit 2) — except
+//! `feed --follow --json`, the spec's one usage error that stays clap's own.
+
+use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
+
+use crate::ctx::Ctx;
+use crate::outcome::TeamError;
+use crate::output::{self, Output};
 
 pub mod demo;
 pub mod fake_seat;
@@ -40,45 +50,99 @@ enum Command {
 
 /// Parses the command line and runs the command; returns the exit code.
 pub fn main() -> i32 {
+    let mut out = Output::new();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => return parse_error(e),
+        Err(e) => return parse_error(e, std::env::args_os().collect(), &mut out),
     };
+    let ctx = Ctx::from_env();
     match cli.command {
-        Command::Send(a) => send::run(a),
-        Command::Register(a) => register::run(a),
-        Command::Route(a) => route::run(a),
-        Command::Feed(a) => feed::run(a),
-        Command::Profile(a) => profile::run(a),
-        Command::Demo(a) => demo::run(a),
-        Command::FakeSeat(a) => fake_seat::run(a),
+        Command::Send(a) => send::run(a, &ctx, &mut out),
+        Command::Register(a) => register::run(a, &ctx, &mut out),
+        Command::Route(a) => route::run(a, &ctx, &mut out),
+        Command::Feed(a) => feed::run(a, &ctx, &mut out),
+        Command::Profile(a) => profile::run(a, &ctx, &mut out),
+        Command::Demo(a) => demo::run(a, &ctx, &mut out),
+        Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
     }
 }
 
 /// Prints an error the way every command does: one `team.error` document on stdout under
-/// `--json` (stderr stays empty), else `team <command>: <message>` on stderr.
-pub fn report_error(command: &str, json: bool, e: &crate::outcome::TeamError) -> i32 {
+/// `--json` (stderr stays empty); an outcome reached by a run that read a team file as its
+/// context line and outcome line on stdout; else `team <command>: <message>` on stderr.
+pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) -> i32 {
     if json {
-        print!("{}", crate::outcome::render_json(&e.document(command)));
-    } else if let Some((project, session)) = &e.context {
-        print!("{}{}\n", crate::outcome::context_line(project, session), e.message);
+        out.doc(&e.document(command));
+    } else if let Some((project, session)) = e.context.as_deref() {
+        out.out(&format!("{}{}\n", crate::outcome::context_line(project, session), output::one_line(&e.message)));
     } else {
-        eprint!("{}", e.plain(command));
+        out.err(&e.plain(command));
     }
     e.kind.exit_code()
 }
 
-/// A command line clap cannot read: under `team send … --json` the usage error is the
-/// `team.error` document on stdout (stderr empty, exit 2); everything else is clap's own.
-fn parse_error(e: clap::Error) -> i32 {
+/// The commands that take `--json`: their invocation errors are documents under it.
+const JSON_COMMANDS: [&str; 5] = ["send", "feed", "profile", "register", "route"];
+
+/// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
+/// usage error in this project's words; under `--json` (before any `--`) a command that takes
+/// it answers with the `team.error` document (stderr empty, exit 2), and everything else is
+/// clap's usage text on stderr, exit 2.
+fn parse_error(e: clap::Error, args: Vec<OsString>, out: &mut Output) -> i32 {
     use clap::error::ErrorKind;
-    let args: Vec<String> = std::env::args().collect();
-    let is_send_json = args.get(1).map(String::as_str) == Some("send") && args.iter().any(|a| a == "--json");
-    if !is_send_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // (clap ignores a closed stdout here itself)
         e.exit();
     }
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").trim().to_string();
-    let err = crate::outcome::TeamError::usage(first);
-    report_error("send", true, &err)
+    let words: Vec<String> =
+        args.iter().skip(1).take_while(|a| *a != "--").map(|a| a.to_string_lossy().into_owned()).collect();
+    let command = words.iter().find(|w| !w.starts_with('-')).cloned().unwrap_or_default();
+    let json = JSON_COMMANDS.contains(&command.as_str()) && words.iter().any(|w| w == "--json");
+    let follow_json = command == "feed" && words.iter().any(|w| w == "--follow");
+    let err = if e.kind() == ErrorKind::InvalidUtf8 {
+        let bad = args.iter().skip(1).find(|a| a.to_str().is_none()).map(|a| shown(a)).unwrap_or_default();
+        TeamError::usage(format!("an argument is not UTF-8 text ({bad}); write every word as UTF-8"))
+    } else if json && !follow_json {
+        let text = e.render().to_string();
+        TeamError::usage(text.lines().next().unwrap_or("").trim_start_matches("error: ").trim().to_string())
+    } else {
+        // clap's own usage text on stderr, exit 2
+        e.exit();
+    };
+    let name = if command.is_empty() { "team".to_string() } else { command };
+    if json {
+        out.doc(&err.document(&name));
+    } else {
+        let prefix = if name == "team" { "team".to_string() } else { format!("team {name}") };
+        out.err(&format!("{prefix}: {}\n", output::one_line(&err.message)));
+    }
+    err.kind.exit_code()
+}
+
+/// A word that is not UTF-8, shown with its invalid bytes as `\xNN`.
+fn shown(a: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut s = String::from("\"");
+    for chunk in a.as_bytes().utf8_chunks() {
+        s.push_str(&output::one_line(chunk.valid()));
+        for b in chunk.invalid() {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s.push('"');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStringExt;
+
+    #[test]
+    fn a_non_utf8_word_is_shown_with_its_bytes() {
+        assert_eq!(shown(&OsString::from_vec(b"fix \xff\x1b".to_vec())), "\"fix \\xff\\x1b\"");
+    }
 }

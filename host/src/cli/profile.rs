@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::{json, Value};
 
+use crate::ctx::Ctx;
 use crate::outcome::{self, render_json, TeamError};
+use crate::output::{one_line, Output};
 use crate::profiles::{Composer, Profile, ProfileHost, Reading, Screen, Source, State};
 
 /// Arguments of `team profile`.
@@ -60,20 +62,22 @@ enum Cmd {
     },
 }
 
-pub fn run(args: Args) -> i32 {
+pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let host = ProfileHost::new(&ctx.paths);
     let (json, res) = match args.command {
-        Cmd::List { json } => (json, list(json)),
-        Cmd::Check { file, json } => (json, check(&file, json)),
+        Cmd::List { json } => (json, list(&host, json)),
+        Cmd::Check { file, json } => (json, check(&host, &file, json)),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
-            (json, explain(&cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
+            (json, explain(&host, &cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
         }
     };
     match res {
-        Ok((out, code)) => {
-            print!("{out}");
+        // (a document is already JSON: its control characters are escaped by serde_json)
+        Ok((text, code)) => {
+            out.out(&text);
             code
         }
-        Err(e) => super::report_error("profile", json, &e),
+        Err(e) => super::report_error("profile", json, &e, out),
     }
 }
 
@@ -85,8 +89,11 @@ fn source_json(s: &Source) -> Value {
     json!(s.word())
 }
 
-/// Formats rows as columns separated by two spaces (the last column unpadded).
+/// Formats rows as columns separated by two spaces (the last column unpadded); every cell is
+/// shown escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| one_line(c).into_owned()).collect()).collect();
+    let rows = &rows[..];
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> =
         (0..n).map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
@@ -106,9 +113,10 @@ fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// One `label     value` line; labels are padded to one width in every command's output.
+/// One `label     value` line; labels are padded to one width in every command's output. The
+/// value is shown on one line, escaped: a profile's words never reach the terminal raw.
 fn labelled(label: &str, value: &str) -> String {
-    format!("{label:<9} {value}\n")
+    format!("{label:<9} {}\n", one_line(value))
 }
 
 /// The team file in scope (walking up from the cwd), if any.
@@ -120,9 +128,8 @@ fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
 
 // ---------------------------------------------------------------- list
 
-fn list(json: bool) -> outcome::Result<(String, i32)> {
+fn list(host: &ProfileHost, json: bool) -> outcome::Result<(String, i32)> {
     let team = current_team()?;
-    let host = ProfileHost::new()?;
     let available = host.available();
     let mut seats = Vec::new();
     if let Some(t) = &team {
@@ -217,8 +224,8 @@ fn smoke_screen() -> Screen {
 
 /// Whether `path` is `<config>/profiles/<id>/<version>.wasm`; then the id and version the
 /// host will hold the component to.
-fn dropped_in_name(path: &Path) -> Option<(String, String)> {
-    let root = crate::paths::config_dir().join("profiles").canonicalize().ok()?;
+fn dropped_in_name(config: &Path, path: &Path) -> Option<(String, String)> {
+    let root = config.join("profiles").canonicalize().ok()?;
     let full = path.canonicalize().ok()?;
     let rel = full.strip_prefix(&root).ok()?;
     let parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
@@ -228,11 +235,29 @@ fn dropped_in_name(path: &Path) -> Option<(String, String)> {
     }
 }
 
-fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
+/// `None` when `bytes` begin as a WebAssembly component does; else what they are instead.
+fn not_a_component(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00, ..] => None,
+        [0, b'a', b's', b'm', _, _, 0x00, 0x00, ..] => Some("a WebAssembly core module, not a component"),
+        [0, b'a', b's', b'm', ..] => Some("a WebAssembly file of a version this host does not read"),
+        _ => Some("not a WebAssembly component"),
+    }
+}
+
+fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String, i32)> {
     if !file.exists() {
         return Err(TeamError::usage(format!("{}: no such file", file.display())));
     }
-    let host = ProfileHost::new()?;
+    // Something that is not a component at all is said in one line, before wasmtime reads it.
+    let mut head = [0u8; 8];
+    let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    if let Some(what) = not_a_component(&head[..n]) {
+        return Err(TeamError::refused(format!(
+            "{} is {what}: a profile is a component built for wasm32-wasip2 (see docs/profiles.md)",
+            file.display()
+        )));
+    }
     let mut steps: Vec<(&str, Result<String, String>)> = Vec::new();
     let mut profile: Option<Profile> = None;
     match host.load_file(file) {
@@ -249,7 +274,7 @@ fn check(file: &Path, json: bool) -> outcome::Result<(String, i32)> {
     let mut smoke: Option<Reading> = None;
     if let Some(p) = profile.as_mut() {
         let d = p.describe().clone();
-        let name_check = match dropped_in_name(file) {
+        let name_check = match dropped_in_name(host.config_dir(), file) {
             Some((id, version))
                 if id != d.id
                     || crate::profiles::pins::Version::parse(&version).ok()
@@ -343,6 +368,7 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
 }
 
 fn explain(
+    host: &ProfileHost,
     cli: &str,
     screen_path: &Path,
     title: Option<&str>,
@@ -358,7 +384,6 @@ fn explain(
         screen.cols = c;
         screen.rows = r;
     }
-    let host = ProfileHost::new()?;
     let mut profile = match file {
         Some(f) => {
             let p = host.load_file(f)?;
@@ -403,7 +428,13 @@ fn explain(
         });
         return Ok((render_json(&doc), 0));
     }
-    let mut out = format!("{} {} ({}) reads {}:\n", d.id, d.version, profile.source(), screen_path.display());
+    let mut out = format!(
+        "{} {} ({}) reads {}:\n",
+        one_line(&d.id),
+        one_line(&d.version),
+        one_line(&profile.source().to_string()),
+        one_line(&screen_path.display().to_string())
+    );
     out.push_str(&labelled("state", &state_text(&reading.state)));
     out.push_str(&labelled(
         "composer",

@@ -7,7 +7,9 @@
 use serde_json::{json, Value};
 
 use crate::caller;
-use crate::outcome::{render_json, TeamError};
+use crate::ctx::Ctx;
+use crate::outcome::TeamError;
+use crate::output::Output;
 use crate::register::{self, Means, Report, Request, Status};
 use crate::registry::Registry;
 use crate::team_file;
@@ -88,52 +90,49 @@ pub fn document(r: &Report) -> Value {
     d
 }
 
-pub fn run(a: Args) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json_words = a.words.iter().any(|w| w == "--json");
     let (req, json) = match parse(&a.words) {
         Ok(Ask::Help) => {
-            println!("{USAGE}");
+            out.out(&format!("{USAGE}\n"));
             return 0;
         }
         Ok(Ask::Run { req, json }) => (req, json),
-        Err(e) => return super::report_error("register", json_words, &e),
+        Err(e) => return super::report_error("register", json_words, &e, out),
     };
-    match run_it(&req) {
+    match run_it(&req, ctx) {
         Ok(r) if json => {
-            print!("{}", render_json(&document(&r)));
+            out.doc(&document(&r));
             0
         }
         Ok(r) => {
-            let mut out = String::new();
+            let mut text = String::new();
             for n in &r.notes {
-                out.push_str(n);
-                out.push('\n');
+                text.push_str(&crate::output::one_line(n));
+                text.push('\n');
             }
-            out.push_str(&r.line);
-            out.push('\n');
-            print!("{out}");
+            text.push_str(&crate::output::one_line(&r.line));
+            text.push('\n');
+            out.out(&text);
             0
         }
-        Err(e) => super::report_error("register", json, &e),
+        Err(e) => super::report_error("register", json, &e, out),
     }
 }
 
-fn run_it(req: &Request) -> Result<Report, TeamError> {
+fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
     let cwd =
         std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
     let file = load_file(&cwd)?;
-    let reg = Registry::load_default()?;
-    let profiles = crate::profiles::ProfileHost::new()?;
-    let choice = file.file.multiplexer.as_deref();
-    let mux = crate::state::mux_for(choice);
+    let reg = Registry::load(&ctx.paths.config)?;
+    let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
+    let mux = crate::state::mux_for(&ctx.paths.state)(file.file.multiplexer.as_deref());
     let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
     let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
     let m = Means {
         mux: mux.as_ref(),
         profiles: &profiles,
-        config: crate::paths::config_dir(),
-        state_dir: crate::paths::state_dir(),
-        now: crate::clock::now(),
+        ctx,
         identity: crate::registry::ProcessIdentity::read,
         native: crate::native::live_address,
     };

@@ -5,9 +5,12 @@
 use serde_json::{json, Value};
 
 use crate::caller::{self, Caller};
-use crate::outcome::{context_line, render_json, TeamError};
+use crate::ctx::Ctx;
+use crate::outcome::{context_line, TeamError};
+use crate::output::{one_line, Output};
 use crate::registry::Registry;
 use crate::route::{self, Means, Report};
+use crate::send;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
 
@@ -106,63 +109,68 @@ pub fn document(r: &Report) -> Value {
     d
 }
 
-pub fn run(a: Args) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json_words = a.words.iter().any(|w| w == "--json");
     let (seat, json, dry_run) = match parse(&a.words) {
         Ok(Ask::Help) => {
-            println!("{USAGE}");
+            out.out(&format!("{USAGE}\n"));
             return 0;
         }
         Ok(Ask::RulesItem) => {
-            println!("{}", route::RULES_ITEM);
+            out.out(&format!("{}\n", route::RULES_ITEM));
             return 0;
         }
         Ok(Ask::Route { seat, json, dry_run }) => (seat, json, dry_run),
-        Err(e) => return super::report_error("route", json_words, &e),
+        Err(e) => return super::report_error("route", json_words, &e, out),
     };
-    match answer(&seat, dry_run) {
+    match answer(&seat, dry_run, ctx) {
         Ok(r) if json => {
-            print!("{}", render_json(&document(&r)));
+            out.doc(&document(&r));
             0
         }
         Ok(r) => {
-            print!("{}{}", context_line(&r.project, &r.session), lines(&r));
+            out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
             0
         }
-        Err(e) => super::report_error("route", json, &e),
+        Err(e) => super::report_error("route", json, &e, out),
     }
 }
 
-fn answer(seat: &str, dry_run: bool) -> Result<Report, TeamError> {
-    let profiles = crate::profiles::ProfileHost::new()?;
+/// Every line of `text` made one safe line (outside text — a session name, a path — cannot
+/// move the cursor or break the line).
+fn one_line_each(text: &str) -> String {
+    text.lines().map(|l| format!("{}\n", one_line(l))).collect()
+}
+
+fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
+    let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
     let vendors = |pins: &std::collections::BTreeMap<String, String>| {
         caller::Vendors::from_descriptions(&profiles.descriptions(pins))
     };
-    let reg = Registry::load_default()?;
+    let mux_for = crate::state::mux_for(&ctx.paths.state);
     // a run with no terminal is refused before the team file is read, unless its own pane
     // vouches for it
     if !caller::has_terminal() {
-        let mux = crate::state::mux_for(None);
-        let c = caller::find(&reg, None, mux.as_ref(), &vendors(&Default::default()));
+        let reg = Registry::load(&ctx.paths.config)?;
+        let c = caller::find(&reg, None, mux_for(None).as_ref(), &vendors(&Default::default()));
         if !matches!(c, Caller::Seat { .. }) {
             return Err(TeamError::new(crate::outcome::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
         }
     }
     let cwd =
         std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
-    let file = crate::team_file::find(&cwd)?;
-    let choice = file.as_ref().and_then(|l| l.file.multiplexer.clone());
-    let mux = crate::state::mux_for(choice.as_deref());
-    let pins = file.as_ref().map(|l| l.file.profiles.clone()).unwrap_or_default();
-    let who = caller::find(&reg, file.as_ref(), mux.as_ref(), &vendors(&pins));
+    let load = send::load(ctx, &cwd)?;
+    let choice = load.file.as_ref().and_then(|l| l.file.multiplexer.clone());
+    let pins = load.file.as_ref().map(|l| l.file.profiles.clone()).unwrap_or_default();
+    let who = caller::find(&load.reg, load.file.as_ref(), mux_for(choice.as_deref()).as_ref(), &vendors(&pins));
+    let sm = send::Means { ctx, profiles: &profiles, mux: &mux_for };
     let m = Means {
-        profiles: &profiles,
-        mux: &crate::state::mux_for,
+        send: &sm,
         listeners: crate::native::listening_paths_of,
         identity: crate::registry::ProcessIdentity::read,
         exists: |p| p.exists(),
     };
-    route::run(&m, file, &reg, who, seat, dry_run)
+    route::run(&m, load, who, seat, dry_run)
 }
 
 #[cfg(test)]

@@ -52,6 +52,8 @@ pub struct Options {
     pub delay_ms: u64,
     /// How much of the native channel to show: `full`, `socket-only`, `none` (`native.rs`).
     pub native: String,
+    /// The run's folders (its profile host reads the CLI's description).
+    pub paths: crate::paths::Paths,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,7 +145,7 @@ fn run_inner(args: Options) -> Result<(), String> {
         }
     }
     // the CLI's process name and, for a native-channel CLI, its registry entry and socket
-    let _shown = native::show(cli_id, mode == Mode::Exited, native::Native::parse(&args.native)?)?;
+    let _shown = native::show(cli_id, mode == Mode::Exited, native::Native::parse(&args.native)?, &args.paths)?;
     let log = match &args.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()

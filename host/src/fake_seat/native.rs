@@ -43,10 +43,9 @@ impl Native {
     }
 }
 
-/// The profile's description of `cli` (read once, cached by the profile host).
-fn describe(cli: &str) -> Option<Description> {
-    let host = ProfileHost::new().ok()?;
-    host.description(cli, &Default::default()).ok().map(|(d, _)| d)
+/// The profile's description of `cli` (embedded for a bundled profile, cached otherwise).
+fn describe(cli: &str, paths: &crate::paths::Paths) -> Option<Description> {
+    ProfileHost::new(paths).description(cli, &Default::default()).ok().map(|(d, _)| d)
 }
 
 /// Takes the CLI's process name (`/proc/self/comm`), before any thread starts.
@@ -83,12 +82,12 @@ impl Drop for Shown {
 
 /// Shows the CLI outside its screen (see the module docs). `exited`: the CLI has exited, so
 /// nothing of it is shown.
-pub fn show(cli: &str, exited: bool, native: Native) -> Result<Shown, String> {
+pub fn show(cli: &str, exited: bool, native: Native, paths: &crate::paths::Paths) -> Result<Shown, String> {
     let mut shown = Shown { files: Vec::new() };
     if exited {
         return Ok(shown);
     }
-    let Some(desc) = describe(cli) else { return Ok(shown) };
+    let Some(desc) = describe(cli, paths) else { return Ok(shown) };
     take_name(&desc);
     if !desc.native_channel || native == Native::None {
         return Ok(shown);

@@ -52,7 +52,7 @@ use surface::{RecentAs, SessionStatus, Side, Surface, TitleFrom, Version};
 pub const RECENT_ROWS: u32 = 200;
 
 /// Where a seat was last seen: `(session, seat)` → its pane id.
-pub type LastSeen = fn(&str, &str) -> Option<String>;
+pub type LastSeen = Box<dyn Fn(&str, &str) -> Option<String> + Send + Sync>;
 
 /// The herdr adapter.
 pub struct Herdr {
@@ -100,7 +100,7 @@ impl Herdr {
             runner,
             tty_size: |_| None,
             tree: procfs::process_tree_below,
-            last_seen: |_, _| None,
+            last_seen: Box::new(|_, _| None),
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
         }

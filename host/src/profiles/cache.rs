@@ -73,7 +73,7 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// The cache under `cache_root` (normally `paths::cache_dir()`), keyed for `engine`.
+    /// The cache under `cache_root` (normally the run's `<cache>`, `Paths::cache`), keyed for `engine`.
     pub fn new(engine: &Engine, cache_root: PathBuf) -> Cache {
         let mut h = StableHasher(Sha256::new());
         engine.precompile_compatibility_hash().hash(&mut h);

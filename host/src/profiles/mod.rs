@@ -64,14 +64,25 @@ pub struct Profile {
 }
 
 impl ProfileHost {
-    /// A host over `<config>/profiles` and `<cache>/profiles` (`paths`).
-    pub fn new() -> outcome::Result<Self> {
-        Ok(Self::with_dirs(crate::paths::config_dir(), crate::paths::cache_dir()))
+    /// A host over `<config>/profiles` and `<cache>/profiles`.
+    pub fn new(paths: &crate::paths::Paths) -> Self {
+        Self::with_dirs(paths.config.clone(), paths.cache.clone())
     }
 
     /// A host over explicit folders (tests).
     pub fn with_dirs(config: PathBuf, cache_root: PathBuf) -> Self {
         ProfileHost { config, cache_root }
+    }
+
+    /// The `<config>` folder dropped-in profiles live under (`<config>/profiles/<id>/`).
+    pub fn config_dir(&self) -> &Path {
+        &self.config
+    }
+
+    /// The ids of every installed profile, bundled and dropped in (valid or not); nothing is
+    /// loaded or hashed.
+    pub fn installed_ids(&self) -> std::collections::BTreeSet<String> {
+        store::candidates(&self.config, None).into_iter().map(|c| c.id).collect()
     }
 
     /// Every installed profile: bundled ones (built and tested with this binary, listed
@@ -222,19 +233,24 @@ impl ProfileHost {
     /// read as cheaply as [`ProfileHost::description`] reads one; an id none of whose
     /// components can be used is left out.
     pub fn descriptions(&self, pins: &BTreeMap<String, String>) -> Vec<Description> {
-        let mut ids: Vec<String> = store::candidates(&self.config, None).into_iter().map(|c| c.id).collect();
-        ids.dedup();
-        ids.iter().filter_map(|id| self.description(id, pins).ok().map(|(d, _)| d)).collect()
+        self.installed_ids().iter().filter_map(|id| self.description(id, pins).ok().map(|(d, _)| d)).collect()
     }
 
-    /// What the profile `load(cli, pins)` would use says about itself, read cheaply: from the
-    /// description cache when that component validated before (no wasm compiled or run; a
-    /// dropped-in file is hashed), else by loading it once (which fills the cache).
+    /// What the profile `load(cli, pins)` would use says about itself, read cheaply: a bundled
+    /// profile's from the description embedded at build time (nothing loaded, hashed or
+    /// written); a dropped-in one's from the description cache when that component validated
+    /// before (no wasm compiled or run; the file is hashed), else by loading it once (which
+    /// fills the cache).
     pub fn description(&self, cli: &str, pins: &BTreeMap<String, String>) -> outcome::Result<(Description, Source)> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
         let mut notes = Vec::new();
         for c in order {
+            if let Some(d) = c.description.and_then(|j| serde_json::from_str::<Description>(j).ok()) {
+                if check_description(&d, Some((&c.id, &c.version_text))).is_ok() {
+                    return Ok((d, c.source.clone()));
+                }
+            }
             let sha = match c.sha256 {
                 Some(s) => Some(s.to_string()),
                 None => c.bytes().ok().map(|b| cache::sha256_hex(&b)),
@@ -443,25 +459,28 @@ fn screen_to(s: &Screen) -> t01::Screen {
     }
 }
 
+/// A reading as the host keeps it; every string the guest returned is bounded
+/// (`output::GUEST_TEXT_MAX`), so a profile cannot flood an outcome line or a terminal.
 fn reading_from(r: t01::Reading) -> Reading {
+    use crate::output::guest;
     let state = match r.state {
         t01::State::Idle => State::Idle,
-        t01::State::Working(h) => State::Working(h),
-        t01::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: d.title }),
+        t01::State::Working(h) => State::Working(guest(h)),
+        t01::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }),
         t01::State::Starting => State::Starting,
         t01::State::Exited => State::Exited,
-        t01::State::Unknown(w) => State::Unknown(w),
+        t01::State::Unknown(w) => State::Unknown(guest(w)),
     };
     let composer = match r.composer {
         t01::Composer::Empty => Composer::Empty,
-        t01::Composer::Holds(t) => Composer::Holds(t),
+        t01::Composer::Holds(t) => Composer::Holds(guest(t)),
         t01::Composer::Unreadable => Composer::Unreadable,
     };
     let last_error = r.last_error.map(|e| match e {
         t01::TurnError::RateLimit => TurnError::RateLimit,
         t01::TurnError::ProviderError => TurnError::ProviderError,
     });
-    Reading { state, composer, last_error, why: r.why }
+    Reading { state, composer, last_error, why: guest(r.why) }
 }
 
 fn kind_from(k: t01::DialogKind) -> DialogKind {

@@ -30,6 +30,8 @@ pub struct Candidate {
     embedded: Option<&'static [u8]>,
     /// Bundled: the sha256 known at build time.
     pub sha256: Option<&'static str>,
+    /// Bundled: the description its `describe()` gives, as JSON, known at build time.
+    pub description: Option<&'static str>,
 }
 
 impl Candidate {
@@ -61,6 +63,7 @@ fn bundled() -> impl Iterator<Item = Candidate> {
         source: Source::Bundled,
         embedded: Some(b.bytes),
         sha256: Some(b.sha256),
+        description: Some(b.description),
     })
 }
 
@@ -124,6 +127,7 @@ fn dropped_in(config: &Path, only: Option<&str>) -> Vec<Candidate> {
                 source: Source::Path(path),
                 embedded: None,
                 sha256: None,
+                description: None,
             });
         }
     }

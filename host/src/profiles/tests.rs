@@ -338,22 +338,35 @@ fn a_precompiled_artifact_from_a_user_is_never_accepted() {
 }
 
 #[test]
+fn a_bundled_description_is_read_without_loading_anything() {
+    let w = World::new();
+    for b in profile_artifacts::BUNDLED {
+        let (d, src) = w.host.description(b.id, &no_pins()).unwrap();
+        assert_eq!(src, Source::Bundled);
+        // The embedded description is the component's own describe().
+        let loaded = w.host.load(b.id, &no_pins()).unwrap();
+        assert_eq!(&d, loaded.describe(), "{}: the embedded description differs from describe()", b.id);
+    }
+    let fresh = World::new();
+    fresh.host.description("claude-code", &no_pins()).unwrap();
+    assert!(!fresh.dir.path().join("cache").exists(), "nothing compiled, nothing written");
+}
+
+#[test]
 fn a_description_is_read_from_the_cache_without_running_wasm() {
     let w = World::new();
+    // A dropped-in file of the bundled version wins; its first read loads it once.
+    let codex = bundled("codex");
+    let path = w.drop_in("codex", &format!("{}.wasm", codex.version), codex.bytes);
     let (d, src) = w.host.description("codex", &no_pins()).unwrap();
-    assert_eq!((d.id.as_str(), src), ("codex", Source::Bundled));
+    assert_eq!((d.id.as_str(), src), ("codex", Source::Path(path.clone())));
     // Remove the compiled code: a second read must not compile (or need) it.
     for f in cache_files(&w) {
         fs::remove_file(f).unwrap();
     }
-    let (again, _) = w.host.description("codex", &no_pins()).unwrap();
-    assert_eq!(again, d);
+    let (again, src) = w.host.description("codex", &no_pins()).unwrap();
+    assert_eq!((again, src), (d, Source::Path(path)));
     assert!(cache_files(&w).is_empty(), "no compile for a cached description");
-    // A dropped-in file of the same version wins and is read through the same cache.
-    let codex = bundled("codex");
-    let path = w.drop_in("codex", &format!("{}.wasm", codex.version), codex.bytes);
-    assert_eq!(w.host.description("codex", &no_pins()).unwrap().1, Source::Path(path));
-    assert!(cache_files(&w).is_empty());
     // An invalid candidate is never cached as valid.
     w.drop_in("codex", "9.9.9.wasm", codex.bytes);
     assert_eq!(w.host.description("codex", &no_pins()).unwrap().0.version, codex.version);

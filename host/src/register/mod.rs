@@ -25,9 +25,8 @@ pub mod who;
 
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
-
 use crate::caller::Caller;
+use crate::ctx::Ctx;
 use crate::history::{self, LogLine};
 use crate::mux::{Mux, MuxError, PaneInfo};
 use crate::native::LiveAddress;
@@ -50,14 +49,13 @@ pub struct Request {
     pub dry_run: bool,
 }
 
-/// What a run is given: the multiplexer, the profiles, the folders, the clock, and the two
-/// readings of `/proc` (seams: a recorded herdr session's pids mean nothing on a test machine).
+/// What a run is given: the multiplexer, the profiles, the run's context (folders, clock,
+/// ids), and the two readings of `/proc` (seams: a recorded herdr session's pids mean nothing
+/// on a test machine).
 pub struct Means<'a> {
     pub mux: &'a dyn Mux,
     pub profiles: &'a ProfileHost,
-    pub config: PathBuf,
-    pub state_dir: PathBuf,
-    pub now: DateTime<Utc>,
+    pub ctx: &'a Ctx,
     pub identity: fn(u32) -> Option<ProcessIdentity>,
     pub native: fn(&Description, &Path, ProcessIdentity) -> Option<LiveAddress>,
 }
@@ -114,26 +112,29 @@ pub fn run(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Requ
     let res = register(m, file, reg, caller, req);
     if let Err(e) = &res {
         if !req.dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
-            log(
-                &file.root,
-                caller,
-                None,
-                &req.seat,
-                e.id_for("register").trim_start_matches("register."),
-                e.message.clone(),
-            );
+            let row = e.id_for("register");
+            log(m.ctx, &file.root, caller, None, &req.seat, row.trim_start_matches("register."), e.message.clone());
         }
     }
     res
 }
 
-fn log(root: &Path, caller: &Caller, admitted: Option<&Admitted>, seat: &str, outcome: &str, detail: String) {
+fn log(
+    ctx: &Ctx,
+    root: &Path,
+    caller: &Caller,
+    admitted: Option<&Admitted>,
+    seat: &str,
+    outcome: &str,
+    detail: String,
+) {
     let who = match admitted {
         Some(a @ (Admitted::Grant(_) | Admitted::Delegate)) => format!("{} (as {})", caller.describe(), a.words()),
         _ => caller.describe(),
     };
     let _ = history::append_log(
         root,
+        &ctx.clock.now_iso(),
         &LogLine {
             command: "register".into(),
             caller: who,
@@ -160,7 +161,8 @@ pub fn sidebar_lines(team: &str, seat: &Seat) -> (String, String) {
 
 fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Request) -> Result<Report, TeamError> {
     let f = &file.file;
-    let admitted = who::admit(f, caller, req.session.is_some(), &m.config, m.now)?;
+    let (config, state_dir) = (&m.ctx.paths.config, &m.ctx.paths.state);
+    let admitted = who::admit(f, caller, req.session.is_some(), config, m.ctx.clock.now())?;
     let name = req.seat.as_str();
     let seat = f.seat(name).ok_or_else(|| refuse("no-seat", format!("the file has no seat \"{name}\"")))?;
     if seat.stopped {
@@ -173,7 +175,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
     if session == "default" {
         return Err(refuse("default-session", "session can't be \"default\", herdr's own session"));
     }
-    if let Some(l) = state::read_launched(&m.state_dir, &session) {
+    if let Some(l) = state::read_launched(state_dir, &session) {
         if Path::new(&l.file) != file.path {
             return Err(refuse(
                 "other-session",
@@ -358,7 +360,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
     let old = reg.agent_for(&f.team, name);
     let id = match recorded.as_ref().and_then(|r| r.id.clone()).or_else(|| old.map(|a| a.id.clone())) {
         Some(id) => id,
-        None => registry::new_agent_id(&m.config)?,
+        None => registry::new_agent_id(config, &m.ctx.ids)?,
     };
     let home = cli.home.clone().or_else(|| std::env::var_os("HOME").map(PathBuf::from));
     let address = match (desc.native_channel, identity, &home) {
@@ -366,7 +368,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         _ => None,
     };
     let mut st = st;
-    let registered = m.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let registered = m.ctx.clock.now_iso();
     if repair {
         let added = st.complete(&session, name, &file.path, &id, identity);
         if !added.is_empty() {
@@ -396,7 +398,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         );
     }
     st.save(&file.root)?;
-    state::write_launched(&m.state_dir, &session, &file.path, name, p)?;
+    state::write_launched(state_dir, &session, &file.path, name, p)?;
     let rec = AgentRecord {
         id: id.clone(),
         name: old.and_then(|a| a.name.clone()),
@@ -428,7 +430,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         session: f.session.clone(),
         root: file.root.clone(),
     };
-    let wrote = registry::write_seat(&m.config, &f.team, &pointers, &line, &rec)?;
+    let wrote = registry::write_seat(config, &f.team, &pointers, &line, &rec)?;
     let (status, closing) = if repair {
         let tail = if wrote.roster_was_missing {
             "the team registry's roster did not list it, and was written"
@@ -448,7 +450,15 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
     if let Some(a) = &address {
         detail.push_str(&format!(", socket {}", a.socket.display()));
     }
-    log(&file.root, caller, Some(&admitted), name, if repair { "already registered" } else { "registered" }, detail);
+    log(
+        m.ctx,
+        &file.root,
+        caller,
+        Some(&admitted),
+        name,
+        if repair { "already registered" } else { "registered" },
+        detail,
+    );
     Ok(report(status, closing, notes))
 }
 

@@ -62,15 +62,13 @@ fn sidebar(r: FixtureRunner, pane: &str, display: &str) -> FixtureRunner {
 }
 
 fn run(w: &World, mux: &dyn Mux, caller: &Caller, req: Request) -> Result<Report, TeamError> {
-    let m = Means {
-        mux,
-        profiles: &w.profiles,
-        config: w.config.clone(),
-        state_dir: w.state.clone(),
-        now: DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&Utc),
-        identity: |_| None,
-        native: |_, _, _| None,
+    let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&chrono::Utc);
+    let ctx = Ctx {
+        paths: crate::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: cache().to_path_buf() },
+        clock: crate::clock::Clock::fixed(now),
+        ids: crate::clock::Ids::random(),
     };
+    let m = Means { mux, profiles: &w.profiles, ctx: &ctx, identity: |_| None, native: |_, _, _| None };
     let reg = Registry::load(&w.config).unwrap();
     super::run(&m, &w.file, &reg, caller, &req)
 }

@@ -20,9 +20,8 @@ mod run;
 pub use evidence::BeforeEnter;
 pub(crate) use pane::SeatPane;
 pub use pane::{dialog_word, screen_of};
-pub use run::{send_plain, PlainSend};
+pub use run::{send_plain, Means, PlainSend, Report};
 
-use crate::clock;
 use std::time::{Duration, Instant};
 
 /// Every wait of the typed leg, in milliseconds, before `TEAM_TIME_SCALE`.
@@ -40,6 +39,20 @@ pub struct Timings {
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
 pub const TIMINGS: Timings =
     Timings { readback_ms: 2_000, poll_ms: 40, enter_waits_ms: [1_000, 3_000, 9_000], window_ms: 20_000 };
+
+impl Timings {
+    /// Every wait multiplied by `factor` (the run's clock scale; tests only shorten), at
+    /// least 1 ms each.
+    pub fn scaled(&self, factor: f64) -> Timings {
+        let f = |ms: u64| ((ms as f64) * factor).round().max(1.0) as u64;
+        Timings {
+            readback_ms: f(self.readback_ms),
+            poll_ms: f(self.poll_ms),
+            enter_waits_ms: self.enter_waits_ms.map(f),
+            window_ms: f(self.window_ms),
+        }
+    }
+}
 
 /// The multiplexer's status for a seat, where it has one (herdr); tmux has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,8 +198,8 @@ fn enters_word(n: u32) -> String {
     }
 }
 
-fn sleep_scaled(ms: u64) {
-    std::thread::sleep(clock::scaled(ms));
+fn sleep_ms(ms: u64) {
+    std::thread::sleep(Duration::from_millis(ms));
 }
 
 /// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
@@ -280,7 +293,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
 
     // Read back: the box must hold exactly the trigger before any Enter.
     if readable {
-        let until = Instant::now() + clock::scaled(t.readback_ms);
+        let until = Instant::now() + Duration::from_millis(t.readback_ms);
         let mut last: BoxText;
         loop {
             match seat.observe(id, trigger) {
@@ -310,7 +323,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
                     0,
                 );
             }
-            sleep_scaled(t.poll_ms);
+            sleep_ms(t.poll_ms);
         }
     }
     // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
@@ -318,7 +331,7 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
     std::thread::sleep(Duration::from_millis(traits.enter_pause_ms));
 
     let start = Instant::now();
-    let window = clock::scaled(t.window_ms);
+    let window = Duration::from_millis(t.window_ms);
     let mut enters = 0u32;
     let mut last_box = BoxText::Holds(trigger.to_string());
     let mut left_box = false;
@@ -334,9 +347,9 @@ pub fn deliver(seat: &mut dyn Seat, traits: &Traits, trigger: &str, id: &str, dr
         }
         enters += 1;
         let last_try = i + 1 == t.enter_waits_ms.len() || !readable;
-        let until = Instant::now() + clock::scaled(*wait);
+        let until = Instant::now() + Duration::from_millis(*wait);
         loop {
-            sleep_scaled(t.poll_ms);
+            sleep_ms(t.poll_ms);
             if let Ok(o) = seat.observe(id, trigger) {
                 let gone = if readable { !holds_trigger(&o.boxed, trigger) } else { true };
                 if gone {
@@ -397,13 +410,19 @@ pub struct SeatLock {
 /// How long a send waits for another send to the same seat before it refuses.
 pub const LOCK_WAIT_MS: u64 = 120_000;
 
-/// Takes the seat lock for `kind` (`send`), waiting up to `wait` behind another send.
-pub fn lock_seat(session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
+/// Takes the seat lock under `state` (`<state>`) for `kind` (`send`), waiting up to `wait`
+/// behind another send.
+pub fn lock_seat(
+    state: &std::path::Path,
+    session: &str,
+    seat: &str,
+    kind: &str,
+    wait: Duration,
+) -> Result<SeatLock, String> {
     use nix::fcntl::{Flock, FlockArg};
     use std::io::{Read, Seek, Write};
     use std::os::unix::fs::OpenOptionsExt;
-    let base = crate::paths::state_dir();
-    let dir = crate::fsx::ensure_dirs(&base, &std::path::Path::new("seat-locks").join(session), 0o700)
+    let dir = crate::fsx::ensure_dirs(state, &std::path::Path::new("seat-locks").join(session), 0o700)
         .map_err(|e| format!("the seat lock folder could not be made: {e}"))?;
     let path = dir.join(seat);
     crate::fsx::check_entry(&path).map_err(|e| e.to_string())?;
@@ -882,13 +901,13 @@ mod tests {
     #[test]
     fn a_second_lock_waits_and_names_its_holder() {
         let d = tempfile::tempdir().unwrap();
-        std::env::set_var("TEAM_STATE_DIR", d.path());
-        let held = lock_seat("s", "a", "send", Duration::from_millis(10)).unwrap();
-        let e = lock_seat("s", "a", "send", Duration::from_millis(50)).err().unwrap();
+        let st = d.path();
+        let held = lock_seat(st, "s", "a", "send", Duration::from_millis(10)).unwrap();
+        let e = lock_seat(st, "s", "a", "send", Duration::from_millis(50)).err().unwrap();
         assert!(e.contains("another team send") && e.contains(&std::process::id().to_string()), "{e}");
         drop(held);
-        let _l = lock_seat("s", "a", "launch", Duration::from_millis(10)).unwrap();
-        let e = lock_seat("s", "a", "send", Duration::from_millis(500)).err().unwrap();
+        let _l = lock_seat(st, "s", "a", "launch", Duration::from_millis(10)).unwrap();
+        let e = lock_seat(st, "s", "a", "send", Duration::from_millis(500)).err().unwrap();
         assert!(e.starts_with("the seat's lock is held by team launch"), "{e}");
     }
 

@@ -3,13 +3,14 @@
 //! the transcript watched, and `deliver`.
 //!
 //! Invariant: the drop file is written (under the lock) before anything touches the pane, so
-//! every outcome past this point leaves the message safely on disk.
+//! every outcome past this point leaves the message safely on disk. The multiplexer, the
+//! profile host, the clock and the state folder are the caller's (`send`'s typed leg).
 
 use super::{
     deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, SeatPane, Traits, TranscriptWatch, Verdict,
     LOCK_WAIT_MS, TIMINGS,
 };
-use crate::clock;
+use crate::clock::Clock;
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::ProfileHost;
 use std::collections::BTreeMap;
@@ -31,8 +32,18 @@ pub struct PlainSend<'a> {
     pub id: &'a str,
     /// The team's profile pins.
     pub pins: &'a BTreeMap<String, String>,
-    /// The team file's `multiplexer:` choice.
-    pub multiplexer: Option<&'a str>,
+    /// The seat's registry record, when it has one: its pane and process come first
+    /// (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
+}
+
+/// What a plain send runs on, given by its caller: the receiving team's multiplexer, the
+/// profile host, the run's clock and its `<state>` folder (the seat locks).
+pub struct Means<'a> {
+    pub mux: &'a dyn Mux,
+    pub profiles: &'a ProfileHost,
+    pub clock: &'a Clock,
+    pub state: &'a Path,
 }
 
 /// How a plain send ended, with what it left behind.
@@ -49,12 +60,12 @@ fn unreachable(e: MuxError, drop: &Path) -> Verdict {
 }
 
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
-pub fn send_plain(req: &PlainSend) -> Report {
-    let watch = clock::Stopwatch::start();
+pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
+    let watch = means.clock.stopwatch();
     let not_typed =
         |verdict, drop: Option<PathBuf>| Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms: watch.ms() };
 
-    let _lock = match lock_seat(req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+    let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
         Err(why) => return not_typed(Verdict::Refused(why), None),
     };
@@ -63,21 +74,13 @@ pub fn send_plain(req: &PlainSend) -> Report {
         Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None),
     };
 
-    let mux: Box<dyn Mux> = crate::state::mux_for(req.multiplexer);
-    let pane = match crate::state::locate(mux.as_ref(), req.session, req.seat) {
+    let mux = means.mux;
+    // the registry first: the seat's recorded pane while its recorded process runs there
+    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.record) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop)),
     };
-    let host = match ProfileHost::new() {
-        Ok(h) => h,
-        Err(e) => {
-            return not_typed(
-                Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())),
-                Some(drop),
-            )
-        }
-    };
-    let mut profile = match host.load(req.cli, req.pins) {
+    let mut profile = match means.profiles.load(req.cli, req.pins) {
         Ok(p) => p,
         Err(e) => {
             return not_typed(
@@ -109,7 +112,8 @@ pub fn send_plain(req: &PlainSend) -> Report {
         (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
-    let mut seat = SeatPane { mux: mux.as_ref(), pane, profile: &mut profile, transcript };
-    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &TIMINGS);
+    let mut seat = SeatPane { mux, pane, profile: &mut profile, transcript };
+    let timings = TIMINGS.scaled(means.clock.scale());
+    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings);
     Report { run, drop: Some(drop), ms: watch.ms() }
 }

@@ -5,8 +5,9 @@
 //! host depends on this crate normally: the bundled components ship inside the `team` binary.
 //! [`hostile`] holds deliberately misbehaving components for the host's sandbox tests.
 //!
-//! Invariant: `BUNDLED[i].id`/`version` equal what that component's `describe()` returns (a
-//! test below checks them against the native crates), and `sha256` is the digest of `bytes`.
+//! Invariant: `BUNDLED[i].id`/`version`/`description` equal what that component's
+//! `describe()` returns (a test below checks them against the native crates; the host's tests
+//! against the components themselves), and `sha256` is the digest of `bytes`.
 
 /// One bundled profile component.
 #[derive(Debug, Clone, Copy)]
@@ -19,6 +20,9 @@ pub struct Bundled {
     pub bytes: &'static [u8],
     /// Lowercase hex sha256 of `bytes`, computed at build time.
     pub sha256: &'static str,
+    /// What the component's `describe()` returns, as a JSON object (WIT `description`'s
+    /// fields, `_` for `-`), taken from the profile crate's own `describe()` at build time.
+    pub description: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
@@ -51,6 +55,11 @@ mod tests {
         for (b, d) in BUNDLED.iter().zip(native.iter()) {
             assert_eq!(b.id, d.id);
             assert_eq!(b.version, d.version);
+            let j: serde_json::Value = serde_json::from_str(b.description).unwrap();
+            assert_eq!(j["id"], d.id.as_str());
+            assert_eq!(j["native_channel"], d.native_channel, "{}", b.id);
+            assert_eq!(j["has_compose"], d.has_compose, "{}", b.id);
+            assert_eq!(j["max_trigger"], d.max_trigger, "{}", b.id);
         }
     }
 

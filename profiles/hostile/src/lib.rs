@@ -8,7 +8,11 @@
 //! - `trap`: panics, which is a wasm `unreachable` under `panic = "abort"`;
 //! - `wasi-import`: reads a file and an environment variable, so the component imports
 //!   `wasi:filesystem` (the host must refuse to link it);
-//! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`.
+//! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`;
+//! - `native-channel` (not hostile): a dropped-in profile for a CLI `native-test` whose
+//!   description declares the native channel, and whose readings carry an escape sequence and
+//!   overlong text (the host lists its seats as `socket`, and shows its words escaped and
+//!   bounded).
 
 use profile_kit::{strings, Composer, Description, Reading, Screen, State};
 
@@ -29,6 +33,23 @@ mod wrong_world {
 
 /// A description that passes validation, so the misbehaviour shows at classify time.
 pub fn describe() -> Description {
+    #[cfg(feature = "native-channel")]
+    return Description {
+        id: "native-test".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["native-test"]),
+        process_names: strings(&["native-test"]),
+        native_channel: true,
+        max_trigger: 200,
+        working_hints: strings(&["esc to interrupt"]),
+        enter_pause_ms: 0,
+        queues_while_working: false,
+        forbidden_starts: Vec::new(),
+        has_compose: false,
+        transcript_patterns: Vec::new(),
+        features: Vec::new(),
+    };
+    #[allow(unreachable_code)]
     Description {
         id: "hostile".into(),
         version: "0.1.0".into(),
@@ -81,6 +102,19 @@ pub fn classify(screen: &Screen) -> Reading {
         let file = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
         let home = std::env::var("HOME").unwrap_or_default();
         return unknown(format!("read {} bytes; HOME={home}", file.len()));
+    }
+    #[cfg(feature = "native-channel")]
+    {
+        let title = screen.title.clone();
+        return Reading {
+            state: State::Dialog(profile_kit::Dialog {
+                kind: profile_kit::DialogKind::Question,
+                title: format!("\u{1b}]0;owned\u{7}\u{1b}[2J{title}{}", "x".repeat(5000)),
+            }),
+            composer: Composer::Holds("\u{1b}[31mred\u{1b}[0m".into()),
+            last_error: None,
+            why: format!("a question\u{9b}2J {}", "y".repeat(5000)),
+        };
     }
     #[allow(unreachable_code)]
     unknown(format!("hostile profile with no misbehaviour enabled ({rows} rows)"))

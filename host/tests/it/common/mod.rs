@@ -94,6 +94,35 @@ pub struct Run {
     pub code: i32,
 }
 
+/// A run started with [`World::start`].
+pub struct Started {
+    _pty: nix::pty::OpenptyResult,
+    code_file: PathBuf,
+}
+
+impl Started {
+    /// The run's exit code once it has ended, waiting up to `bound` for it.
+    pub fn code(&self, bound: std::time::Duration) -> Option<i32> {
+        let until = std::time::Instant::now() + bound;
+        loop {
+            if let Ok(t) = std::fs::read_to_string(&self.code_file) {
+                if let Ok(c) = t.trim().parse() {
+                    return Some(c);
+                }
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+/// A pipe whose ends close on exec (see `pipe` below): (read, write).
+pub fn os_pipe() -> (std::fs::File, std::fs::File) {
+    pipe()
+}
+
 /// One fixture world in a temp dir.
 pub struct World {
     pub tmp: tempfile::TempDir,
@@ -230,9 +259,34 @@ impl World {
     }
 
     fn run_with(&self, args: &[&str], cwd: &Path, tty: bool) -> Run {
-        let code_file = self.base().join(format!(".code-{}", rand_suffix()));
         let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
-        let script = format!("team {}; echo $? > {}", quoted.join(" "), shell_quote(&code_file.display().to_string()));
+        self.sh_with(&format!("team {}", quoted.join(" ")), cwd, tty)
+    }
+
+    /// Runs a bash command line (`team send x $'\xff'`, `printf … | team …`) in the checkout
+    /// with stdin on a pseudo-terminal; stdout and stderr apart; the line's exit code.
+    pub fn sh(&self, line: &str) -> Run {
+        self.sh_with(line, &self.repo, true)
+    }
+
+    /// Starts a bash command line in the checkout, detached as every run is, with stdin on a
+    /// pseudo-terminal and stdout and stderr where the caller says. Its exit code is read with
+    /// [`Started::code`]; keep the `Started` until then (it holds the terminal).
+    pub fn start(&self, line: &str, stdout: Stdio, stderr: Stdio) -> Started {
+        let code_file = self.base().join(format!(".code-{}", rand_suffix()));
+        let script = format!("{line}; echo $? > {}", shell_quote(&code_file.display().to_string()));
+        let pty = nix::pty::openpty(None, None).unwrap();
+        let mut c = self.command(&script, &self.repo);
+        c.stdin(Stdio::from(pty.slave.try_clone().unwrap())).stdout(stdout).stderr(stderr);
+        let mut child = c.spawn().unwrap();
+        drop(c);
+        child.wait().unwrap();
+        Started { _pty: pty, code_file }
+    }
+
+    fn sh_with(&self, line: &str, cwd: &Path, tty: bool) -> Run {
+        let code_file = self.base().join(format!(".code-{}", rand_suffix()));
+        let script = format!("{line}; echo $? > {}", shell_quote(&code_file.display().to_string()));
         let pty = if tty { Some(nix::pty::openpty(None, None).unwrap()) } else { None };
         let (mut ro, wo) = pipe();
         let (mut re, we) = pipe();

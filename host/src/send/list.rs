@@ -1,0 +1,55 @@
+//! `--list`: the file's own roster, then the seats of the other teams of the caller's entity
+//! as `<seat>@<team>`, each with the channel it is reachable by once every leg ships.
+//!
+//! Invariant: it sends nothing and loads no profile code for a bundled profile; a seat whose
+//! CLI has no usable profile is listed with the refusal a send to it would get.
+
+use crate::address::{SeatView, TeamView, World};
+use crate::legs;
+use crate::registry::Registry;
+use crate::team_file::Loaded;
+
+use super::report::{ListReport, ListRow};
+use super::{order_for, pins_of, FactsBook};
+
+fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: bool) -> ListRow {
+    let cli = s.cli().to_string();
+    let (reach, problem) = match book.of(&cli, pins_of(team)) {
+        Ok(facts) => (Some(legs::reach(facts, &order_for(reg, team, s))), None),
+        Err(n) => (None, Some(n.why)),
+    };
+    ListRow {
+        name: if own { s.name.clone() } else { format!("{}@{}", s.name, team.name) },
+        nickname: s.nickname.as_ref().map(|n| if own { format!("@{n}") } else { format!("{n}@{}", team.name) }),
+        cli,
+        role: s.role.clone(),
+        project: team.project.clone(),
+        reach,
+        stopped: s.stopped,
+        problem,
+    }
+}
+
+/// The addressable seats for a run standing in `file` (if any).
+pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListReport {
+    let world = World::new(reg, file);
+    let mut seats = Vec::new();
+    if let Some(own) = &world.own {
+        for s in &own.seats {
+            seats.push(row(book, reg, own, s, true));
+        }
+    }
+    let entity = world.own_entity();
+    let own_name = world.own.as_ref().map(|o| o.name.clone());
+    for t in world.entity_teams(&entity) {
+        if Some(&t) == own_name.as_ref() {
+            continue;
+        }
+        if let Some(v) = world.team(&t) {
+            for s in v.seats.iter().filter(|s| s.in_roster || s.agent.is_some()) {
+                seats.push(row(book, reg, &v, s, false));
+            }
+        }
+    }
+    ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
+}

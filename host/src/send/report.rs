@@ -1,0 +1,189 @@
+//! What a send (or a `--record`, or `--list`) returns to the command layer: typed, and
+//! serialisable as it stands.
+//!
+//! Invariant: a report is the whole truth of the run — the outcome, the leg that took it and
+//! the legs that failed before it, what was left on disk, and whether the history line could
+//! be written. `cli::send` renders it; nothing here prints.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::legs::{Facts, Failed, Leg, Reach, SetAside};
+use crate::outcome::Kind;
+
+/// How one send, record or dry run ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The seat took the line; `note` qualifies it (`taken, not yet confirmed`, …).
+    Delivered { note: Option<String> },
+    /// A native delivery the sender made was written down.
+    Recorded { ms: u64 },
+    /// Nothing was written: what the run would do.
+    DryRun(DryRun),
+    /// The message is safely on disk; nothing was typed. The reason says what held it.
+    Held { reason: String },
+    /// A line was typed and never taken.
+    NotSubmitted { reason: String },
+    /// The seat was not reached.
+    Unreachable { reason: String },
+    /// Nothing sent on purpose, decided once a leg ran (a lock another command holds, a
+    /// trigger longer than the CLI takes whole).
+    Refused { reason: String },
+}
+
+impl Outcome {
+    /// The outcome word (`delivered`, `held`, …, `dry-run`).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Delivered { .. } => "delivered",
+            Outcome::Recorded { .. } => "recorded",
+            Outcome::DryRun(_) => "dry-run",
+            Outcome::Held { .. } => "held",
+            Outcome::NotSubmitted { .. } => "not-submitted",
+            Outcome::Unreachable { .. } => "unreachable",
+            Outcome::Refused { .. } => "refused",
+        }
+    }
+
+    /// The error kind of an outcome that exits 1; `None` for one that exits 0.
+    pub fn failure(&self) -> Option<(Kind, &str)> {
+        match self {
+            Outcome::Delivered { .. } | Outcome::Recorded { .. } | Outcome::DryRun(_) => None,
+            Outcome::Held { reason } => Some((Kind::Held, reason)),
+            Outcome::NotSubmitted { reason } => Some((Kind::NotSubmitted, reason)),
+            Outcome::Unreachable { reason } => Some((Kind::Unreachable, reason)),
+            Outcome::Refused { reason } => Some((Kind::Refused, reason)),
+        }
+    }
+}
+
+/// What a dry run resolved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "would", rename_all = "kebab-case")]
+pub enum DryRun {
+    /// The walk: the leg that would take the send (`None`: the walk runs out of legs).
+    Send { channel: Option<Leg> },
+    /// A waited send to a seat whose CLI carries the native channel: its refusal.
+    WaitRefused { refusal: String },
+    /// A `--record` that would be written down.
+    Record { ms: u64 },
+}
+
+/// Whether the send's history line was written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "history", content = "why", rename_all = "kebab-case")]
+pub enum HistoryWrite {
+    /// The run writes no history line (a dry run, a refusal).
+    None,
+    Written,
+    /// It could not be written: why (a sandbox in the way, a link on the ladder, …).
+    NotWritten(String),
+}
+
+/// One send's report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SendReport {
+    /// `(project, session)` of the context line.
+    pub project: String,
+    pub session: String,
+    /// The seat the target resolved to.
+    pub seat: String,
+    pub cli: String,
+    pub facts: Facts,
+    pub outcome: Outcome,
+    /// The leg that took the send (`None` on a dry run, a refusal, a walk that ran out).
+    pub channel: Option<Leg>,
+    /// The legs of the order in force.
+    pub order: Vec<Leg>,
+    /// The legs that definitely could not take it before `channel` did.
+    pub failed: Vec<Failed>,
+    pub set_aside: Vec<SetAside>,
+    /// The admission rule's words.
+    pub rule: String,
+    /// The message id this run composed.
+    pub id: Option<String>,
+    /// The drop file: the message, whole, on disk.
+    pub drop: Option<PathBuf>,
+    pub ms: Option<u64>,
+    pub history: HistoryWrite,
+}
+
+/// One `--list` row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListRow {
+    /// Its address: the seat's name, or `<seat>@<team>` in another team.
+    pub name: String,
+    pub nickname: Option<String>,
+    pub cli: String,
+    pub role: Option<String>,
+    pub project: String,
+    /// `None` when its CLI has no usable profile (`problem` says why).
+    pub reach: Option<Reach>,
+    pub stopped: bool,
+    /// Why a send to it would be refused before anything is written, when it would be.
+    pub problem: Option<String>,
+}
+
+/// `--list`'s report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListReport {
+    /// `(project, session)` of the cwd's team file, when the run stands in one.
+    pub context: Option<(String, String)>,
+    pub seats: Vec<ListRow>,
+}
+
+impl ListReport {
+    /// `2 seats`.
+    pub fn summary(&self) -> String {
+        match self.seats.len() {
+            1 => "1 seat".to_string(),
+            n => format!("{n} seats"),
+        }
+    }
+}
+
+/// What `send::run` answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    Send(Box<SendReport>),
+    List(ListReport),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::legs::Cannot;
+
+    #[test]
+    fn a_report_serialises_as_it_stands() {
+        let r = SendReport {
+            project: "beacon".into(),
+            session: "beacon".into(),
+            seat: "gpt-reviewer".into(),
+            cli: "codex".into(),
+            facts: Facts::default(),
+            outcome: Outcome::Delivered { note: Some("taken, not yet confirmed".into()) },
+            channel: Some(Leg::Typed),
+            order: Leg::ORDER.to_vec(),
+            failed: vec![Failed { leg: Leg::Native, why: Cannot::NoNativeChannel }],
+            set_aside: Vec::new(),
+            rule: "the owner".into(),
+            id: Some("x".into()),
+            drop: None,
+            ms: Some(12),
+            history: HistoryWrite::NotWritten("/c is read-only here".into()),
+        };
+        let v = serde_json::to_value(Report::Send(Box::new(r))).unwrap();
+        assert_eq!(v["outcome"], serde_json::json!({"status": "delivered", "note": "taken, not yet confirmed"}));
+        assert_eq!(v["channel"], "typed");
+        assert_eq!(v["order"], serde_json::json!(["native", "mcp-inbox", "typed"]));
+        assert_eq!(v["failed"], serde_json::json!(["native: the CLI carries no native channel"]));
+        assert_eq!(v["history"], serde_json::json!({"history": "not-written", "why": "/c is read-only here"}));
+        let dry = serde_json::to_value(Outcome::DryRun(DryRun::Send { channel: None })).unwrap();
+        assert_eq!(dry, serde_json::json!({"status": "dry-run", "would": "send", "channel": null}));
+        assert_eq!(Outcome::NotSubmitted { reason: "r".into() }.failure(), Some((Kind::NotSubmitted, "r")));
+    }
+}

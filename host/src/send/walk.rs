@@ -1,0 +1,141 @@
+//! The walk over the legs, and the one seam every leg plugs into.
+//!
+//! Each place of the order in force, in turn, names a leg ([`legs::leg_for`]: a compose seat's
+//! `typed` place is its compose leg). A leg either takes the send — whatever then happens,
+//! delivered, held, not-submitted, unreachable or refused, ends the walk — or definitely
+//! cannot take it, with a typed reason ([`Cannot`]): the send goes on to the next leg and the
+//! history records the failure.
+//!
+//! Invariant: a leg that answers `Err` has written and typed nothing. In this build only the
+//! typed leg has a carrier; the compose driver (`team:profile@0.2`) is one more [`Carrier`],
+//! returned by [`Legs::carrier`] for `Leg::Compose`, taking the same [`Job`].
+
+use std::path::{Path, PathBuf};
+
+use crate::legs::{self, Cannot, Facts, Failed, Leg, Order};
+use crate::mux::Mux;
+use crate::typed;
+
+use super::report::Outcome;
+use super::{Decision, Means};
+
+/// One send, decided: what every leg is given.
+pub struct Job<'a> {
+    pub decision: &'a Decision,
+    /// The receiving team's checkout root (its `.agents/` takes the drop).
+    pub root: &'a Path,
+    /// The message id (the drop file's name).
+    pub id: &'a str,
+    /// The drop file's whole text: the sender header, a blank line, the body.
+    pub text: &'a str,
+}
+
+/// What a leg that took the send did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Taken {
+    pub leg: Leg,
+    pub outcome: Outcome,
+    /// The drop file, once written.
+    pub drop: Option<PathBuf>,
+    pub ms: u64,
+    /// Enters pressed (typed leg).
+    pub enters: u32,
+    /// Whether the message left the sender by this leg (the trigger was typed): the history's `via`.
+    pub carried: bool,
+}
+
+/// One leg's implementation: the seam.
+pub trait Carrier {
+    /// Carries `job`: `Ok` when this leg took the send (its outcome inside), `Err` when it
+    /// definitely cannot — and then it wrote and typed nothing.
+    fn carry(&mut self, job: &Job) -> Result<Taken, Cannot>;
+}
+
+/// The legs this build carries.
+pub struct Legs<'a> {
+    typed: TypedLeg<'a>,
+}
+
+impl<'a> Legs<'a> {
+    pub fn new(means: &'a Means<'a>) -> Self {
+        Legs { typed: TypedLeg { means } }
+    }
+
+    /// The carrier of `leg`, when this build has one.
+    pub fn carrier(&mut self, leg: Leg) -> Option<&mut dyn Carrier> {
+        match leg {
+            Leg::Typed => Some(&mut self.typed),
+            Leg::Native | Leg::McpInbox | Leg::Compose => None,
+        }
+    }
+}
+
+/// How a walk ended: the legs passed, and the one that took the send (`None`: ran out).
+pub struct Walked {
+    pub failed: Vec<Failed>,
+    pub taken: Option<Taken>,
+}
+
+/// Walks `order` for a seat with `facts`: the first leg that takes `job` ends it.
+pub fn walk(order: &Order, facts: Facts, legs: &mut Legs, job: &Job) -> Walked {
+    let mut failed = Vec::new();
+    for place in &order.legs {
+        let leg = legs::leg_for(*place, facts);
+        let tried = legs::ready(leg, facts).and_then(|()| match legs.carrier(leg) {
+            Some(c) => c.carry(job),
+            None => Err(Cannot::NotInBuild),
+        });
+        match tried {
+            Ok(t) => return Walked { failed, taken: Some(t) },
+            Err(why) => failed.push(Failed { leg, why }),
+        }
+    }
+    Walked { failed, taken: None }
+}
+
+/// The typed leg: the drop file and one trigger line (`typed::send_plain`).
+struct TypedLeg<'a> {
+    means: &'a Means<'a>,
+}
+
+impl Carrier for TypedLeg<'_> {
+    fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
+        let d = job.decision;
+        let no_pins = std::collections::BTreeMap::new();
+        let team_file = d.target.team.file.as_ref();
+        let req = typed::PlainSend {
+            session: &d.target.team.session,
+            seat: d.target.name(),
+            cli: d.target.cli(),
+            root: job.root,
+            text: job.text,
+            id: job.id,
+            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
+            record: d.target.seat.agent.as_ref(),
+        };
+        let mux: Box<dyn Mux> = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        let ctx = self.means.ctx;
+        let means = typed::Means {
+            mux: mux.as_ref(),
+            profiles: self.means.profiles,
+            clock: &ctx.clock,
+            state: &ctx.paths.state,
+        };
+        let report = typed::send_plain(&req, &means);
+        let outcome = match report.run.verdict {
+            typed::Verdict::Delivered { note } => Outcome::Delivered { note },
+            typed::Verdict::Held(reason) => Outcome::Held { reason },
+            typed::Verdict::NotSubmitted(reason) => Outcome::NotSubmitted { reason },
+            typed::Verdict::Unreachable(reason) => Outcome::Unreachable { reason },
+            typed::Verdict::Refused(reason) => Outcome::Refused { reason },
+        };
+        Ok(Taken {
+            leg: Leg::Typed,
+            outcome,
+            drop: report.drop,
+            ms: report.ms,
+            enters: report.run.enters,
+            carried: report.run.typed,
+        })
+    }
+}
