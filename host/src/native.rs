@@ -3,7 +3,7 @@
 //! live socket"): the CLI's sessions-registry entry for its pid, whose start time must be the
 //! process's own (a reused pid is another process), names the socket; the socket is live when
 //! that process holds a listening unix socket at that path (`/proc/<pid>/fd` → `socket:[inode]`
-//! → `/proc/net/unix`).
+//! → `/proc/<pid>/net/unix`, the table of the process's own network namespace).
 //!
 //! Invariant: nothing here opens, connects to or writes any socket, and nothing is read through
 //! a symbolic link. Where the registry entry lives is the profile's fact (its feature
@@ -66,7 +66,11 @@ pub fn listening_paths_of(pid: u32) -> Option<Vec<PathBuf>> {
     if inodes.is_empty() {
         return Some(Vec::new());
     }
-    let table = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
+    // the table of the process's own network namespace (a CLI in another one — a sandbox, a
+    // private test network — lists its sockets only there)
+    let table = std::fs::read_to_string(format!("/proc/{pid}/net/unix"))
+        .or_else(|_| std::fs::read_to_string("/proc/net/unix"))
+        .unwrap_or_default();
     Some(listeners(&table).into_iter().filter(|(inode, _)| inodes.contains(inode)).map(|(_, p)| p).collect())
 }
 
