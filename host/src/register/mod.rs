@@ -192,10 +192,17 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
     let (pane, adopt) = match &req.pane {
         None => match named.as_slice() {
             [] => {
-                return Err(refuse(
+                let e = refuse(
                     "no-agent",
                     format!("no agent named {name} is running in session \"{session}\"; nothing was registered"),
-                ))
+                );
+                // tmux names a seat only by the mark a user sets: say how
+                return Err(match mux.name() {
+                    "tmux" => e.with_repair(format!(
+                        "mark its pane (tmux set -p -t <pane> @team-seat {name}), or let this run name it: team register {name} --pane <pane>"
+                    )),
+                    _ => e,
+                });
             }
             [one] => (one.clone(), false),
             many => {

@@ -258,7 +258,7 @@ fn pane_adopts_an_unmarked_pane_and_names_it() {
     let r = s.register(&["claude-keeper"]);
     assert_eq!(
         r.stderr,
-        "team register: no agent named claude-keeper is running in session \"beacon\"; nothing was registered\n"
+        "team register: no agent named claude-keeper is running in session \"beacon\"; nothing was registered\nmark its pane (tmux set -p -t <pane> @team-seat claude-keeper), or let this run name it: team register claude-keeper --pane <pane>\n"
     );
     let r = s.register(&["claude-keeper", "--pane", &p, "--dry-run"]);
     assert_eq!(r.stdout, format!("claude-keeper: would register — pane {p}; the pane would be named claude-keeper and recorded, nothing would be launched\n"));
