@@ -109,11 +109,13 @@ fn mux_refusal(mux: &dyn Mux, session: &str, e: MuxError) -> TeamError {
 /// Runs `team register` for `caller`; a refusal writes its own team.log line (not on
 /// `--dry-run`).
 pub fn run(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Request) -> Result<Report, TeamError> {
-    let res = register(m, file, reg, caller, req);
+    let admitted = who::admit(&file.file, caller, req.session.is_some(), &m.ctx.paths.config, m.ctx.clock.now());
+    let res = admitted.clone().and_then(|a| register(m, file, reg, caller, &a, req));
     if let Err(e) = &res {
         if !req.dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
             let row = e.id_for("register");
-            log(m.ctx, &file.root, caller, None, &req.seat, row.trim_start_matches("register."), e.message.clone());
+            let a = admitted.as_ref().ok();
+            log(m.ctx, &file.root, caller, a, &req.seat, row.trim_start_matches("register."), e.message.clone());
         }
     }
     res
@@ -159,10 +161,16 @@ pub fn sidebar_lines(team: &str, seat: &Seat) -> (String, String) {
     (team.to_string(), display)
 }
 
-fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Request) -> Result<Report, TeamError> {
+fn register(
+    m: &Means,
+    file: &Loaded,
+    reg: &Registry,
+    caller: &Caller,
+    admitted: &Admitted,
+    req: &Request,
+) -> Result<Report, TeamError> {
     let f = &file.file;
     let (config, state_dir) = (&m.ctx.paths.config, &m.ctx.paths.state);
-    let admitted = who::admit(f, caller, req.session.is_some(), config, m.ctx.clock.now())?;
     let name = req.seat.as_str();
     let seat = f.seat(name).ok_or_else(|| refuse("no-seat", format!("the file has no seat \"{name}\"")))?;
     if seat.stopped {
@@ -461,7 +469,7 @@ fn register(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Req
         m.ctx,
         &file.root,
         caller,
-        Some(&admitted),
+        Some(admitted),
         name,
         if repair { "already registered" } else { "registered" },
         detail,

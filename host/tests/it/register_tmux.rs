@@ -360,3 +360,47 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
     assert!(s.tw.wait_until(Duration::from_secs(10), || children() == ["claude"]), "{:?}", children());
     assert!(s.tw.wait_for_text(seat, "? for shortcuts", Duration::from_secs(10)), "{}", s.tw.screen(seat));
 }
+
+/// Once registered, the seat is the pane its record names while the recorded CLI runs there,
+/// whatever the marks say (DESIGN §4): a send goes to the recorded pane, never to another pane
+/// marked as the seat; once the recorded CLI is gone, a pane marked as the seat but not its
+/// recorded one is not that seat.
+#[test]
+fn a_registered_seat_is_its_recorded_pane_whatever_the_marks_say() {
+    let mut s = scene(SEATS, &[SeatSpec::new("claude-keeper", "claude-code", "takes-line")]);
+    // two sends in one world: real ids, each its own drop
+    s.w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
+    let keeper = s.pane("claude-keeper");
+    assert_eq!(s.register(&["claude-keeper"]).code, 0);
+    let mut tw = s.tw;
+    let other = tw.add_seat(in_world(&s.w, SeatSpec::new("impostor", "claude-code", "takes-line").mark(""))).pane;
+    assert!(tw.tmux(&["set", "-p", "-u", "-t", &keeper, "@team-seat"]).status.success());
+    assert!(tw.tmux(&["set", "-p", "-t", &other, "@team-seat", "claude-keeper"]).status.success());
+    let r = s.w.team(&["send", "claude-keeper", "the gate is green"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.ends_with("claude-keeper: delivered\n"), "{r:?}");
+    assert!(!tw.log("claude-keeper").is_empty(), "the recorded pane took the line");
+    assert!(tw.log("impostor").is_empty(), "the marked pane got nothing");
+    // the recorded CLI gone: the other marked pane is still not the seat
+    let pid = String::from_utf8_lossy(&tw.tmux(&["display-message", "-p", "-t", &keeper, "#{pane_pid}"]).stdout)
+        .trim()
+        .to_string();
+    let cli: i32 = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(cli), nix::sys::signal::Signal::SIGKILL).unwrap();
+    assert!(tw.wait_until(Duration::from_secs(10), || !Path::new(&format!("/proc/{cli}")).exists()));
+    let r = s.w.team(&["send", "claude-keeper", "are you there"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout.contains(&format!(
+            "tmux names claude-keeper on pane {other} of session \"beacon\", but claude-keeper is registered on pane {keeper}"
+        )),
+        "{r:?}"
+    );
+    assert!(tw.log("impostor").is_empty(), "nothing was typed into the marked pane");
+}

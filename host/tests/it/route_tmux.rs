@@ -196,3 +196,31 @@ fn a_codex_seat_is_routed_native_no_and_a_seat_with_no_record_is_refused() {
     let r = s.w.team_no_tty(&["route", "gpt-reviewer"]);
     assert_eq!(r.stderr, "team route: only the owner or a seat the send admission admits runs this, from a terminal outside herdr or its own pane\n");
 }
+
+/// A route that cannot be written down is not answered: a link standing at `routes.jsonl` is
+/// refused, never followed, and no address is printed; a seat marked on two panes is refused.
+#[test]
+fn a_route_that_cannot_be_recorded_is_refused_and_two_marked_panes_are_not_guessed() {
+    let s = registered("full");
+    let routes = s.w.config.join(team::history::project_dir_name("beacon", &s.w.repo)).join("routes.jsonl");
+    std::fs::create_dir_all(routes.parent().unwrap()).unwrap();
+    let elsewhere = s.w.base().join("elsewhere.jsonl");
+    std::os::unix::fs::symlink(&elsewhere, &routes).unwrap();
+    let log_before = s.log().lines().count();
+    let r = s.route(&["claude-keeper"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 1), "{r:?}");
+    assert!(r.stderr.starts_with("team route: claude-keeper: the route could not be written down ("), "{r:?}");
+    assert!(r.stderr.ends_with("); no address was answered\n"), "{r:?}");
+    assert!(!elsewhere.exists(), "the link was not followed");
+    assert_eq!(s.log().lines().count(), log_before, "no lookup was logged");
+    std::fs::remove_file(&routes).unwrap();
+    // a second pane marked as the seat: herdr or tmux naming it twice is no answer
+    let mut tw = s.tw;
+    tw.add_seat(in_world(&s.w, SeatSpec::new("twin", "claude-code", "takes-line").mark("claude-keeper")));
+    let s = Scene { w: s.w, tw };
+    let r = s.route(&["claude-keeper"]);
+    assert_eq!(
+        r.stderr,
+        "team route: claude-keeper: tmux names 2 panes claude-keeper in session \"beacon\"; no address was answered\n"
+    );
+}
