@@ -1,5 +1,9 @@
 //! Time and ids as a run is given them: the wall clock (or a fixed instant), the factor every
-//! wait is scaled by, and the message-id source.
+//! wait is scaled by, the message-id source, and the `Timer` waits run on.
+//!
+//! Invariant: code that waits on a deadline (the typed leg's `deliver`) asks a `Timer` for
+//! the time and for its sleeps, never `Instant::now` or `thread::sleep` itself, so a unit test
+//! runs its real timing table on a `TestTimer` without sleeping.
 //!
 //! Invariant: nothing here reads the environment. The test hooks — `TEAM_NOW` (a fixed
 //! instant), `TEAM_TIME_SCALE` (a factor in (0, 1]), `TEAM_ID_SEED` (deterministic ids) — are
@@ -7,8 +11,59 @@
 //! *who* a caller is; they only make output repeatable in tests.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Monotonic time and a way to let it pass.
+pub trait Timer {
+    fn now(&self) -> Instant;
+    fn sleep(&self, d: Duration);
+}
+
+/// The machine's: `now` is `Instant::now`, a sleep sleeps.
+pub struct RealTimer;
+
+impl Timer for RealTimer {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+    fn sleep(&self, d: Duration) {
+        std::thread::sleep(d);
+    }
+}
+
+/// A timer for tests: a sleep returns at once and moves `now` on by exactly what was slept,
+/// so the time a run took is the sum of its waits.
+pub struct TestTimer {
+    start: Instant,
+    slept: Cell<Duration>,
+}
+
+impl TestTimer {
+    pub fn new() -> TestTimer {
+        TestTimer { start: Instant::now(), slept: Cell::new(Duration::ZERO) }
+    }
+    /// How much time has passed on this timer.
+    pub fn elapsed(&self) -> Duration {
+        self.slept.get()
+    }
+}
+
+impl Default for TestTimer {
+    fn default() -> Self {
+        TestTimer::new()
+    }
+}
+
+impl Timer for TestTimer {
+    fn now(&self) -> Instant {
+        self.start + self.slept.get()
+    }
+    fn sleep(&self, d: Duration) {
+        self.slept.set(self.slept.get() + d);
+    }
+}
 
 /// The run's clock: real, or frozen at one instant (then every measured span reads 0, so
 /// transcripts stay byte for byte), with the factor every wait is multiplied by.
@@ -116,6 +171,18 @@ impl Ids {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_timer_moves_by_what_was_slept_and_never_sleeps() {
+        let wall = Instant::now();
+        let c = TestTimer::new();
+        let t0 = c.now();
+        c.sleep(Duration::from_secs(20));
+        c.sleep(Duration::from_millis(40));
+        assert_eq!(c.now() - t0, Duration::from_millis(20_040));
+        assert_eq!(c.elapsed(), Duration::from_millis(20_040));
+        assert!(wall.elapsed() < Duration::from_secs(5), "it slept");
+    }
 
     #[test]
     fn seeded_ids_are_uuid_shaped_and_distinct() {

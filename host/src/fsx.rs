@@ -1,5 +1,6 @@
 //! Files the host writes and reads safely: created with their mode (never chmod after),
-//! opened with O_NOFOLLOW, whole-file writes by temp + fsync + rename.
+//! opened only as regular files (`open_regular`: O_NOFOLLOW, never a FIFO), whole-file
+//! writes by temp + fsync + rename.
 //!
 //! Invariant: a symbolic link or FIFO anywhere on the ladder from a trusted base down to the
 //! file is refused, never followed. Every function here returns an `io::Error` whose message
@@ -70,18 +71,29 @@ pub fn ensure_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
     Ok(cur)
 }
 
-/// Opens `path` for appending (created with `mode`), refusing a symlink or FIFO at it.
-pub fn open_append(path: &Path, mode: u32) -> io::Result<File> {
-    if check_entry(path)? && !fs::symlink_metadata(path)?.is_file() {
+/// Opens `path` as `opts` says, and only as a regular file: a symbolic link or FIFO at it is
+/// refused before the open (by name) and cannot be slipped in after that check either — the
+/// open never follows a link (`O_NOFOLLOW`) nor waits on a FIFO (`O_NONBLOCK`), and what was
+/// opened is checked again (`fstat`) before it is handed out. Every file the host reads or
+/// appends to, or locks, is opened here.
+pub fn open_regular(path: &Path, opts: &OpenOptions) -> io::Result<File> {
+    check_entry(path)?;
+    let mut opts = opts.clone();
+    let f =
+        opts.custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK).open(path).map_err(|e| annotate(path, e))?;
+    let t = f.metadata().map_err(|e| annotate(path, e))?.file_type();
+    if t.is_fifo() {
+        return Err(refuse(path, "a FIFO"));
+    }
+    if !t.is_file() {
         return Err(refuse(path, "not a regular file"));
     }
-    OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(mode)
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| annotate(path, e))
+    Ok(f)
+}
+
+/// Opens `path` for appending (created with `mode`), refusing a symlink or FIFO at it.
+pub fn open_append(path: &Path, mode: u32) -> io::Result<File> {
+    open_regular(path, OpenOptions::new().append(true).create(true).mode(mode))
 }
 
 /// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist.
@@ -89,14 +101,7 @@ pub fn read_to_string(path: &Path) -> io::Result<Option<String>> {
     if !check_entry(path)? {
         return Ok(None);
     }
-    let mut f = OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| annotate(path, e))?;
-    if !f.metadata()?.is_file() {
-        return Err(refuse(path, "not a regular file"));
-    }
+    let mut f = open_regular(path, OpenOptions::new().read(true))?;
     let mut s = String::new();
     f.read_to_string(&mut s).map_err(|e| annotate(path, e))?;
     Ok(Some(s))
@@ -193,6 +198,24 @@ mod tests {
         assert!(write_atomic(&l, b"y", 0o600).is_err());
         assert!(open_append(&l, 0o600).is_err());
         assert!(read_to_string(&l).is_err());
+    }
+
+    #[test]
+    fn only_a_regular_file_is_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("f");
+        fs::write(&f, "x").unwrap();
+        assert!(open_regular(&f, OpenOptions::new().read(true)).is_ok());
+        let fifo = d.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let e = open_regular(&fifo, OpenOptions::new().read(true)).unwrap_err();
+        assert!(e.to_string().ends_with("is a FIFO; refusing to follow it"), "{e}");
+        let e = open_regular(d.path(), OpenOptions::new().read(true)).unwrap_err();
+        assert!(e.to_string().ends_with("is not a regular file; refusing to follow it"), "{e}");
+        let link = d.path().join("l");
+        std::os::unix::fs::symlink(&f, &link).unwrap();
+        let e = open_regular(&link, OpenOptions::new().read(true)).unwrap_err();
+        assert!(e.to_string().ends_with("is a symbolic link; refusing to follow it"), "{e}");
     }
 
     #[test]

@@ -8,6 +8,10 @@
 // One writer for stdout and stderr (`output`): a print! elsewhere would bypass its escaping
 // and its closed-pipe handling (tests may print).
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+//
+// No `unsafe` anywhere but the one place that needs it: loading a precompiled profile
+// (wasmtime's `Component::deserialize`, `profiles::cache`, which says why it is sound).
+#![deny(unsafe_code)]
 
 pub mod address;
 pub mod admission;

@@ -17,10 +17,15 @@ pub struct Args {
     #[arg(long)]
     pub log: Option<PathBuf>,
     /// Write the session transcript rows (the vendor's format) into this directory; `auto`:
-    /// where the CLI writes them (`$HOME/.claude/projects/<cwd with / as ->/`,
+    /// where the CLI writes them (`$HOME/.claude/projects/<cwd, each character not a letter or
+    /// digit as ->/`,
     /// `$HOME/.codex/sessions/YYYY/MM/DD/`).
     #[arg(long)]
     pub transcript: Option<String>,
+    /// Write the plain rows of every frame drawn to this file (its first line: `<cols>x<rows>`),
+    /// so a test can wait until the pane shows a whole frame.
+    #[arg(long)]
+    pub drawn: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
@@ -36,6 +41,7 @@ pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut crate::output::Output) -
         mode: args.mode,
         log: args.log,
         transcript: args.transcript,
+        drawn: args.drawn,
         delay_ms: args.delay_ms,
         native: args.native,
         paths: ctx.paths.clone(),

@@ -8,13 +8,13 @@
 //!   down refused, unparsable lines skipped and counted). In a checkout that is the team
 //!   file's project; with `--all`, or outside a checkout, every `<name>-<8 hex>` folder of
 //!   `<config>`, each event then also naming its `project`.
-//! - **briefs** — every `<from>-to-<to>.md` file of `--briefs <dir>`, or of `<root>/briefs`
+//! - **briefs** — (`history::read_briefs`) every `<from>-to-<to>.md` file of `--briefs <dir>`, or of `<root>/briefs`
 //!   in a checkout (none by default under `--all`). The name is split at its first `-to-`;
 //!   a file whose name does not split into two non-empty parts is not a brief and is passed
 //!   over. Its time is the file's modification time; its event carries the whole text as
 //!   `body` and the file as `path`, and the table's DETAIL shows the file name and its first
 //!   non-empty line. Kind `brief`.
-//! - **audit lines** — Desk guard and bridge `audit.jsonl` files: `<config>/lobby/audit.jsonl`
+//! - **audit lines** — (`history::audit_files`, `history::read_audit`) Desk guard and bridge `audit.jsonl` files: `<config>/lobby/audit.jsonl`
 //!   and `<config>/lobby/<any>/audit.jsonl`, or only `--audit <path>` (a file, or a folder
 //!   read the same way as the lobby) when given. Each line is one JSON object; its time is
 //!   the first of `ts`, `time`, `at`; the actor the first of `from`, `actor`, `caller`,
@@ -33,7 +33,7 @@ use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
 use crate::outcome::{self, TeamError};
 use crate::output::{one_line, Output};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -193,82 +193,15 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
                 l.file.seats.iter().filter_map(|seat| Some((seat.nickname.clone()?, seat.name.clone()))).collect();
         }
         None => {
-            s.dirs = project_dirs(&config).map_err(refusal)?;
+            s.dirs = history::project_dirs(&config).map_err(refusal)?.into_iter().map(|(p, d)| (Some(p), d)).collect();
             s.briefs = args.briefs.clone();
         }
     }
     s.audits = match &args.audit {
-        Some(p) => audit_files(p, None).map_err(refusal)?,
-        None => audit_files(&config.join("lobby"), Some(&config)).map_err(refusal)?,
+        Some(p) => history::audit_files(p, None).map_err(refusal)?,
+        None => history::audit_files(&config.join("lobby"), Some(&config)).map_err(refusal)?,
     };
     Ok(s)
-}
-
-/// Every `<name>-<8 hex>` folder of `<config>`, by name. A link or FIFO standing there
-/// under such a name is refused by the read that follows, never followed.
-fn project_dirs(config: &Path) -> std::io::Result<Vec<(Option<String>, PathBuf)>> {
-    crate::fsx::check_entry(config)?;
-    let rd = match std::fs::read_dir(config) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
-    let mut out = Vec::new();
-    for entry in rd {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((project, hash)) = name.rsplit_once('-') else { continue };
-        if project.is_empty() || hash.len() != 8 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
-            continue;
-        }
-        // A plain file under such a name is not a history folder; a link or FIFO is kept
-        // so that the read refuses it.
-        if entry.file_type()?.is_file() {
-            continue;
-        }
-        out.push((Some(project.to_string()), entry.path()));
-    }
-    out.sort_by(|a, b| a.1.cmp(&b.1));
-    Ok(out)
-}
-
-/// `path` itself when it is a file; `path/audit.jsonl` and `path/<any>/audit.jsonl` when it
-/// is a folder. `ladder_base` (the `<config>` for the default lobby) has its ladder checked.
-fn audit_files(path: &Path, ladder_base: Option<&Path>) -> std::io::Result<Vec<PathBuf>> {
-    match ladder_base {
-        Some(base) => crate::fsx::check_ladder(base, path)?,
-        None => {
-            crate::fsx::check_entry(path)?;
-        }
-    }
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
-    if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut out = Vec::new();
-    let top = path.join("audit.jsonl");
-    if crate::fsx::check_entry(&top)? {
-        out.push(top);
-    }
-    let mut subs: Vec<PathBuf> = Vec::new();
-    for entry in std::fs::read_dir(path)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            subs.push(entry.path());
-        }
-    }
-    subs.sort();
-    for sub in subs {
-        let p = sub.join("audit.jsonl");
-        if crate::fsx::check_entry(&p)? {
-            out.push(p);
-        }
-    }
-    Ok(out)
 }
 
 /// One entry of the feed.
@@ -386,6 +319,26 @@ impl Event {
     }
 }
 
+impl From<history::Brief> for Event {
+    fn from(b: history::Brief) -> Event {
+        Event::Brief { ts: b.ts, from: b.from, to: b.to, body: b.body, path: b.path }
+    }
+}
+
+impl From<history::AuditLine> for Event {
+    fn from(a: history::AuditLine) -> Event {
+        Event::Audit {
+            ts: a.ts,
+            from: a.from,
+            to: a.to,
+            action: a.action,
+            detail: a.detail,
+            path: a.path,
+            record: a.record,
+        }
+    }
+}
+
 /// Whitespace runs (newlines included) become one space; the ends are trimmed.
 fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -405,12 +358,13 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
         events.extend(h.lines.into_iter().map(|line| Event::Message { line, project: project.clone() }));
     }
     if let Some(dir) = &scope.briefs {
-        events.extend(read_briefs(dir).map_err(refusal)?);
+        events.extend(history::read_briefs(dir).map_err(refusal)?.into_iter().map(Event::from));
     }
     for path in &scope.audits {
-        let text = crate::fsx::read_to_string(path).map_err(refusal)?.unwrap_or_default();
         let project = scope.team.as_ref().map(|t| t.0.as_str());
-        skipped += parse_audit(&text, path, project, &mut events);
+        let (lines, n) = history::read_audit(path, project).map_err(refusal)?;
+        skipped += n;
+        events.extend(lines.into_iter().map(Event::from));
     }
     // Stable: equal times keep the order read.
     events.sort_by_key(|e| sort_key(e.ts()));
@@ -419,67 +373,6 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
 
 fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| t.with_timezone(&chrono::Utc))
-}
-
-/// The `<from>-to-<to>.md` files of `dir`, by name. A missing folder holds none.
-fn read_briefs(dir: &Path) -> std::io::Result<Vec<Event>> {
-    if !crate::fsx::check_entry(dir)? {
-        return Ok(Vec::new());
-    }
-    let mut names: Vec<(String, String, PathBuf)> = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".md") else { continue };
-        let Some((from, to)) = stem.split_once("-to-") else { continue };
-        if from.is_empty() || to.is_empty() {
-            continue;
-        }
-        names.push((from.to_string(), to.to_string(), entry.path()));
-    }
-    names.sort_by(|a, b| a.2.cmp(&b.2));
-    let mut out = Vec::new();
-    for (from, to, path) in names {
-        let Some(body) = crate::fsx::read_to_string(&path)? else { continue };
-        let mtime = std::fs::symlink_metadata(&path)?.modified()?;
-        let ts = chrono::DateTime::<chrono::Utc>::from(mtime).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        out.push(Event::Brief { ts, from, to, body, path });
-    }
-    Ok(out)
-}
-
-fn first_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| obj.get(*k).and_then(Value::as_str)).map(str::to_string)
-}
-
-/// Appends the audit events of one file; returns how many lines were skipped.
-fn parse_audit(text: &str, path: &Path, project: Option<&str>, out: &mut Vec<Event>) -> usize {
-    let mut skipped = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(line) else {
-            skipped += 1;
-            continue;
-        };
-        let Some(ts) = first_str(&obj, &["ts", "time", "at"]) else {
-            skipped += 1;
-            continue;
-        };
-        if let (Some(p), Some(Value::String(lp))) = (project, obj.get("project")) {
-            if lp != p {
-                continue;
-            }
-        }
-        out.push(Event::Audit {
-            ts,
-            from: first_str(&obj, &["from", "actor", "caller", "sender"]),
-            to: first_str(&obj, &["to", "target", "seat"]),
-            action: first_str(&obj, &["action", "event", "decision", "outcome"]),
-            detail: first_str(&obj, &["detail", "reason", "message", "summary"]),
-            path: path.to_path_buf(),
-            record: Value::Object(obj),
-        });
-    }
-    skipped
 }
 
 /// The plain output: the context line (when the run names one team), the table or nothing,
@@ -653,8 +546,8 @@ not json
 {"ts":"2026-11-29T09:00:02Z","project":"other","action":"x"}
 {"ts":"2026-11-29T09:00:03Z","project":"beacon","event":"bridged"}
 "#;
-        let mut out = Vec::new();
-        let skipped = parse_audit(text, Path::new("/l/audit.jsonl"), Some("beacon"), &mut out);
+        let (lines, skipped) = history::parse_audit(text, Path::new("/l/audit.jsonl"), Some("beacon"));
+        let out: Vec<Event> = lines.into_iter().map(Event::from).collect();
         assert_eq!(skipped, 2);
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].kind_cell(), "audit (denied)");
@@ -677,7 +570,7 @@ not json
         let f = std::fs::File::options().write(true).open(d.path().join("claude-keeper-to-gpt-reviewer.md")).unwrap();
         let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000);
         f.set_modified(t).unwrap();
-        let got = read_briefs(d.path()).unwrap();
+        let got: Vec<Event> = history::read_briefs(d.path()).unwrap().into_iter().map(Event::from).collect();
         assert_eq!(got.len(), 1);
         let e = &got[0];
         assert_eq!(e.ts(), "2026-11-18T11:06:40Z");
@@ -685,7 +578,6 @@ not json
         assert_eq!(e.seat_cell(), "claude-keeper -> gpt-reviewer");
         assert_eq!(e.detail_cell(), "claude-keeper-to-gpt-reviewer.md: # Review the gate");
         assert_eq!(e.to_json(false)["body"], "\n# Review the gate\n\nDetails.\n");
-        assert!(read_briefs(&d.path().join("absent")).unwrap().is_empty());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The fake seat's screens: the real captures of Claude Code 2.1.197 and Codex 0.171.0
 //! (`tests/data/screens/`, embedded), and the rows a turn adds, styled as those captures style
-//! them. A capture's rows carry SGR state across line ends (tmux writes only changes), so each
+//! them (a queued line as 2.1.295, the one version captured queueing one, draws it). A capture's rows carry SGR state across line ends (tmux writes only changes), so each
 //! row is made self-contained (the state at its start replayed) before it is drawn alone.
 
 /// One drawable screen: styled rows (top to bottom), the title, where the cursor sits.
@@ -188,8 +188,17 @@ pub fn claude_queued_placeholder() -> String {
     "\x1b[39m❯\u{a0}\x1b[7mP\x1b[0;2mress up to edit queued messages\x1b[0m".to_string()
 }
 
-pub fn claude_queued_row(text: &str) -> String {
-    format!("  \x1b[38;5;246m❯ \x1b[39m{text}\x1b[0m")
+/// A line queued mid-turn, as Claude Code 2.1.295 draws it above the spinner row (the one
+/// capture of a queued line, `claude-code-2.1.295/working-queued`): the line on the echo
+/// background, its wrapped rows indented two, then the `ctrl+x ctrl+s to send now` marker.
+pub fn claude_queued_rows(rows: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("\x1b[38;5;246m\x1b[48;5;237m{}{r}\x1b[0m", if i == 0 { "❯ " } else { "  " }))
+        .collect();
+    out.push("  \x1b[38;5;246mctrl+x ctrl+s to send now\x1b[0m".to_string());
+    out
 }
 
 pub fn claude_bullet(text: &str) -> String {
@@ -295,6 +304,19 @@ mod tests {
     fn truncate_counts_cells_not_escapes() {
         assert_eq!(strip_ansi(&truncate("\x1b[1mabcdef\x1b[0m", 3)), "abc");
         assert_eq!(width("\x1b[1m❯\u{a0}x"), 3);
+    }
+
+    #[test]
+    fn a_queued_line_is_drawn_as_the_capture_shows_it() {
+        let txt = include_str!("../../../tests/data/screens/claude-code-2.1.295/working-queued.txt");
+        let rows: Vec<&str> = txt.lines().collect();
+        let at = rows.iter().position(|r| *r == "❯ also check the tests").expect("the captured queued line");
+        let drawn: Vec<String> =
+            claude_queued_rows(&["also check the tests".to_string()]).iter().map(|r| strip_ansi(r)).collect();
+        assert_eq!(drawn, rows[at..at + 2]);
+        let ansi = include_str!("../../../tests/data/screens/claude-code-2.1.295/working-queued.ansi");
+        assert!(ansi.contains("\x1b[38;5;246m\x1b[48;5;237m❯ also check the tests"), "the capture's styling");
+        assert!(claude_queued_rows(&["x".to_string()])[0].starts_with("\x1b[38;5;246m\x1b[48;5;237m❯ x"));
     }
 
     #[test]

@@ -145,24 +145,36 @@ pub fn visible(pid: u32) -> bool {
 /// `/proc/<pid>/fd/0` (opened without becoming our controlling terminal).
 pub fn tty_size_of(pid: u32) -> Option<(u32, u32)> {
     use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
     let f = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(nix::libc::O_NOCTTY | nix::libc::O_NONBLOCK)
         .open(format!("/proc/{pid}/fd/0"))
         .ok()?;
-    let mut ws: nix::libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: TIOCGWINSZ writes one winsize into `ws`, which lives for the call.
-    let r = unsafe { nix::libc::ioctl(f.as_raw_fd(), nix::libc::TIOCGWINSZ, &mut ws) };
-    if r != 0 || ws.ws_col == 0 {
-        return None;
-    }
+    let ws = rustix::termios::tcgetwinsize(&f).ok().filter(|ws| ws.ws_col > 0)?;
     Some((ws.ws_col as u32, ws.ws_row as u32))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_size_of_a_process_s_terminal_is_read_through_proc() {
+        let ws = nix::pty::Winsize { ws_row: 24, ws_col: 30, ws_xpixel: 0, ws_ypixel: 0 };
+        let pty = nix::pty::openpty(Some(&ws), None).unwrap();
+        let mut child =
+            std::process::Command::new("sleep").arg("30").stdin(std::process::Stdio::from(pty.slave)).spawn().unwrap();
+        let got = tty_size_of(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(got, Some((30, 24)));
+        let mut plain =
+            std::process::Command::new("sleep").arg("30").stdin(std::process::Stdio::null()).spawn().unwrap();
+        let none = tty_size_of(plain.id());
+        let _ = plain.kill();
+        let _ = plain.wait();
+        assert_eq!(none, None, "no terminal on stdin: no size");
+    }
 
     #[test]
     fn ppid_parsed_after_the_command_name() {

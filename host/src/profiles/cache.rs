@@ -97,6 +97,8 @@ impl Cache {
 
     /// The compiled component for `wasm` (whose sha256 is `sha256`): from the cache when a
     /// trusted file is there and deserializes, else compiled (and cached when possible).
+    // The crate's one `unsafe`: wasmtime cannot check that native code is what it claims.
+    #[allow(unsafe_code)]
     pub fn component(&self, engine: &Engine, wasm: &[u8], sha256: &str) -> wasmtime::Result<(Component, CacheUse)> {
         let path = self.path_for(sha256);
         let mut was_there = false;

@@ -12,143 +12,51 @@
 //! A pre-release version (`1.5.0-beta.1`) is chosen only by a requirement that names a
 //! pre-release of the same `major.minor.patch`, so a pin never slides onto a beta.
 //! Invariant: resolution picks the highest satisfying version, deterministically.
+//!
+//! The versions and their precedence, and the matching, are the `semver` crate's; what is
+//! this module's own is the grammar above, read into `semver`'s comparators: a bare pin is
+//! `semver`'s `=` (which fills a partial version as a range: `=1.4` is `>=1.4.0, <1.5.0`),
+//! never Cargo's default caret.
 
-use std::cmp::Ordering;
 use std::fmt;
 
-/// A semantic version `major.minor.patch[-pre][+build]` (build metadata ignored in ordering).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Version {
-    pub major: u64,
-    pub minor: u64,
-    pub patch: u64,
-    /// Pre-release identifiers, empty for a release.
-    pub pre: Vec<String>,
-}
+/// A semantic version `major.minor.patch[-pre]`, build metadata dropped (it never orders).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(semver::Version);
 
 impl Version {
-    /// Parses a full `x.y.z[-pre][+build]`; partial versions are refused here.
+    /// Parses a full `x.y.z[-pre][+build]` (a leading `v` allowed); partial versions are
+    /// refused here.
     pub fn parse(s: &str) -> Result<Version, String> {
-        let (v, partial) = parse_partial(s)?;
-        if partial < 3 {
-            return Err(format!("\"{s}\" is not a full version (major.minor.patch)"));
+        let t = s.trim();
+        let t = t.strip_prefix('v').unwrap_or(t);
+        match semver::Version::parse(t) {
+            Ok(mut v) => {
+                v.build = semver::BuildMetadata::EMPTY;
+                Ok(Version(v))
+            }
+            Err(_) if is_partial(t) => Err(format!("\"{s}\" is not a full version (major.minor.patch)")),
+            Err(_) => Err(format!("\"{s}\" is not a version")),
         }
-        Ok(v)
     }
+}
 
-    fn triple(&self) -> (u64, u64, u64) {
-        (self.major, self.minor, self.patch)
+/// `1` or `1.4`: a version with parts missing, not a malformed one.
+fn is_partial(t: &str) -> bool {
+    let parts: Vec<&str> = t.split('.').collect();
+    parts.len() < 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+impl std::ops::Deref for Version {
+    type Target = semver::Version;
+    fn deref(&self) -> &semver::Version {
+        &self.0
     }
 }
 
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
-        if !self.pre.is_empty() {
-            write!(f, "-{}", self.pre.join("."))?;
-        }
-        Ok(())
-    }
-}
-
-impl Ord for Version {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.triple().cmp(&other.triple()).then_with(|| cmp_pre(&self.pre, &other.pre))
-    }
-}
-
-impl PartialOrd for Version {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Semver precedence of pre-release lists: a release is above any pre-release; numeric
-/// identifiers compare numerically and sort below alphanumeric ones.
-fn cmp_pre(a: &[String], b: &[String]) -> Ordering {
-    match (a.is_empty(), b.is_empty()) {
-        (true, true) => return Ordering::Equal,
-        (true, false) => return Ordering::Greater,
-        (false, true) => return Ordering::Less,
-        _ => {}
-    }
-    for (x, y) in a.iter().zip(b) {
-        let o = match (x.parse::<u64>(), y.parse::<u64>()) {
-            (Ok(m), Ok(n)) => m.cmp(&n),
-            (Ok(_), Err(_)) => Ordering::Less,
-            (Err(_), Ok(_)) => Ordering::Greater,
-            (Err(_), Err(_)) => x.cmp(y),
-        };
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
-/// Parses a possibly partial version; returns it (missing parts as 0) and how many of
-/// major/minor/patch were given (1..=3).
-fn parse_partial(s: &str) -> Result<(Version, usize), String> {
-    let bad = || format!("\"{s}\" is not a version");
-    let s = s.trim();
-    let s = s.strip_prefix('v').unwrap_or(s);
-    let s = s.split('+').next().unwrap_or(s);
-    let (core, pre) = match s.split_once('-') {
-        Some((c, p)) => (c, Some(p)),
-        None => (s, None),
-    };
-    let parts: Vec<&str> = core.split('.').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(bad());
-    }
-    let mut nums = [0u64; 3];
-    for (i, p) in parts.iter().enumerate() {
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || (p.len() > 1 && p.starts_with('0')) {
-            return Err(bad());
-        }
-        nums[i] = p.parse().map_err(|_| bad())?;
-    }
-    let pre: Vec<String> = match pre {
-        Some(p) => {
-            if parts.len() < 3 {
-                return Err(bad());
-            }
-            let ids: Vec<String> = p.split('.').map(str::to_string).collect();
-            if ids.iter().any(|i| i.is_empty() || !i.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')) {
-                return Err(bad());
-            }
-            ids
-        }
-        None => Vec::new(),
-    };
-    Ok((Version { major: nums[0], minor: nums[1], patch: nums[2], pre }, parts.len()))
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Eq,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Comparator {
-    op: Op,
-    v: Version,
-}
-
-impl Comparator {
-    fn matches(&self, v: &Version) -> bool {
-        let o = v.cmp(&self.v);
-        match self.op {
-            Op::Eq => o == Ordering::Equal,
-            Op::Gt => o == Ordering::Greater,
-            Op::Ge => o != Ordering::Less,
-            Op::Lt => o == Ordering::Less,
-            Op::Le => o != Ordering::Greater,
-        }
+        self.0.fmt(f)
     }
 }
 
@@ -156,7 +64,7 @@ impl Comparator {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Requirement {
     text: String,
-    all: Vec<Comparator>,
+    req: semver::VersionReq,
 }
 
 impl fmt::Display for Requirement {
@@ -165,91 +73,50 @@ impl fmt::Display for Requirement {
     }
 }
 
-fn upper(v: &Version) -> Version {
-    Version { major: v.major, minor: v.minor, patch: v.patch, pre: vec!["0".into()] }
-}
+const OPERATORS: [&str; 7] = [">=", "<=", "^", "~", "=", ">", "<"];
 
 impl Requirement {
     pub fn parse(text: &str) -> Result<Requirement, String> {
-        let mut all = Vec::new();
-        let words: Vec<String> = tokens(text);
+        let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
+        let mut comparators = Vec::new();
         let mut i = 0;
         while i < words.len() {
-            let w = &words[i];
+            let (op, mut version) = split_op(words[i]);
             // An operator written apart from its version (`>= 1.2`).
-            let (op, rest) = split_op(w);
-            let rest = if rest.is_empty() && !op.is_empty() {
+            if version.is_empty() && !op.is_empty() {
                 i += 1;
-                words.get(i).cloned().ok_or_else(|| format!("\"{text}\": `{op}` without a version"))?
-            } else {
-                rest.to_string()
-            };
+                version = words.get(i).ok_or_else(|| format!("\"{text}\": `{op}` without a version"))?;
+            }
             i += 1;
-            if op.is_empty() && (rest == "*" || rest == "x") {
+            if op.is_empty() && (version == "*" || version == "x") {
                 continue;
             }
-            let rest = rest.trim_end_matches(".*").trim_end_matches(".x").to_string();
-            let (v, n) = parse_partial(&rest).map_err(|e| format!("pin \"{text}\": {e}"))?;
-            let bump = |n: usize, v: &Version| -> Version {
-                match n {
-                    1 => Version { major: v.major + 1, minor: 0, patch: 0, pre: vec![] },
-                    2 => Version { major: v.major, minor: v.minor + 1, patch: 0, pre: vec![] },
-                    _ => Version { major: v.major, minor: v.minor, patch: v.patch + 1, pre: vec![] },
-                }
-            };
-            let lower = |v: &Version| Comparator { op: Op::Ge, v: v.clone() };
-            match op {
-                "" | "=" if n == 3 => all.push(Comparator { op: Op::Eq, v }),
-                "" | "=" => {
-                    all.push(lower(&v));
-                    all.push(Comparator { op: Op::Lt, v: upper(&bump(n, &v)) });
-                }
-                "^" => {
-                    let hi = if v.major > 0 || n == 1 {
-                        bump(1, &v)
-                    } else if v.minor > 0 || n == 2 {
-                        bump(2, &v)
-                    } else {
-                        bump(3, &v)
-                    };
-                    all.push(lower(&v));
-                    all.push(Comparator { op: Op::Lt, v: upper(&hi) });
-                }
-                "~" => {
-                    let hi = if n == 1 { bump(1, &v) } else { bump(2, &v) };
-                    all.push(lower(&v));
-                    all.push(Comparator { op: Op::Lt, v: upper(&hi) });
-                }
-                ">=" => all.push(lower(&v)),
-                ">" if n == 3 => all.push(Comparator { op: Op::Gt, v }),
-                ">" => all.push(lower(&bump(n, &v))),
-                "<" => all.push(Comparator { op: Op::Lt, v: upper(&v) }),
-                "<=" if n == 3 => all.push(Comparator { op: Op::Le, v }),
-                "<=" => all.push(Comparator { op: Op::Lt, v: upper(&bump(n, &v)) }),
-                _ => return Err(format!("pin \"{text}\": unknown operator `{op}`")),
+            let version = version.strip_prefix('v').unwrap_or(version);
+            let version = version.trim_end_matches(".*").trim_end_matches(".x");
+            if !version.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(format!("pin \"{text}\": \"{version}\" is not a version"));
             }
+            // A bare version is a prefix (`semver`'s `=`), not Cargo's default caret.
+            comparators.push(format!("{}{version}", if op.is_empty() { "=" } else { op }));
         }
-        Ok(Requirement { text: text.trim().to_string(), all })
+        let req = if comparators.is_empty() {
+            semver::VersionReq::STAR
+        } else {
+            semver::VersionReq::parse(&comparators.join(", ")).map_err(|e| format!("pin \"{text}\": {e}"))?
+        };
+        Ok(Requirement { text: text.trim().to_string(), req })
     }
 
     /// Whether `v` satisfies every comparator; a pre-release only when some comparator
     /// names a pre-release of the same `major.minor.patch`.
     pub fn matches(&self, v: &Version) -> bool {
-        if !v.pre.is_empty()
-            && !self.all.iter().any(|c| !c.v.pre.is_empty() && c.v.pre != ["0"] && c.v.triple() == v.triple())
-        {
-            return false;
-        }
-        self.all.iter().all(|c| c.matches(v))
+        self.req.matches(&v.0)
     }
 }
 
-fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).map(str::to_string).collect()
-}
-
+/// The operator a word opens with, and the rest; `""` when it opens with none.
 fn split_op(w: &str) -> (&str, &str) {
-    for op in [">=", "<=", "^", "~", "=", ">", "<"] {
+    for op in OPERATORS {
         if let Some(rest) = w.strip_prefix(op) {
             return (op, rest);
         }
@@ -313,6 +180,13 @@ mod tests {
         assert!(m("<=1.4", "1.4.9"));
         assert!(!m("<=1.4", "1.5.0"));
         assert!(m("=1.4.2", "1.4.2"));
+        assert!(m("^0.0.3", "0.0.3") && !m("^0.0.3", "0.0.4"));
+        assert!(m("^0.0", "0.0.9") && !m("^0.0", "0.1.0"));
+        assert!(m("~1", "1.9.0") && !m("~1", "2.0.0"));
+        assert!(m("~1.4.2", "1.4.9") && !m("~1.4.2", "1.5.0"));
+        assert!(m("<1.4", "1.3.9") && !m("<1.4", "1.4.0"));
+        assert!(m("v1.4", "1.4.3"));
+        assert_eq!(Requirement::parse(">= 1.2, <1.6").unwrap().to_string(), ">= 1.2, <1.6");
         assert!(Requirement::parse("!1.4").is_err());
         assert!(Requirement::parse("1.4.2.1").is_err());
         assert!(Requirement::parse(">=").is_err());

@@ -86,6 +86,7 @@ mod tests {
             status,
             status_change: change,
             read_shown: false,
+            queued: false,
         }
     }
 

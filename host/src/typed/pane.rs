@@ -72,6 +72,9 @@ impl Seat for SeatPane<'_> {
             status: status.map(|s| status_of(s.status)),
             status_change: status.and_then(|s| s.change),
             read_shown,
+            // The reading on this tree carries no queued line yet (the profiles' `queued` and
+            // `Reading::queued_holds` land with team:profile@0.2.0): until then, never queued.
+            queued: false,
         })
     }
 

@@ -6,11 +6,12 @@
 //! every outcome past this point leaves the message safely on disk. The multiplexer, the
 //! profile host, the clock and the state folder are the caller's (`send`'s typed leg).
 
+use super::pane::SeatPane;
 use super::{
-    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, SeatPane, Traits, TranscriptWatch, Verdict,
-    LOCK_WAIT_MS, TIMINGS,
+    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS,
+    TIMINGS,
 };
-use crate::clock::Clock;
+use crate::clock::{Clock, RealTimer};
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::ProfileHost;
 use std::collections::BTreeMap;
@@ -114,6 +115,6 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let mut seat = SeatPane { mux, pane, profile: &mut profile, transcript };
     let timings = TIMINGS.scaled(means.clock.scale());
-    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings);
+    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
     Report { run, drop: Some(drop), ms: watch.ms() }
 }

@@ -202,7 +202,7 @@ fn claude_takes_the_line_and_writes_the_transcript() {
     assert_eq!(c.title, "✳ Claude Code");
     assert_eq!(w.log("lead"), format!("{trigger}\r").into_bytes());
     // the transcript: where Claude Code writes it, the read keyed on toolUseResult.file.filePath
-    let proj = seat.home.join(".claude/projects").join(seat.cwd.to_str().unwrap().replace('/', "-"));
+    let proj = seat.home.join(".claude/projects").join(team::typed::cwd_dashed(&seat.cwd));
     let files: Vec<_> = std::fs::read_dir(&proj).unwrap().flatten().collect();
     assert_eq!(files.len(), 1);
     let text = std::fs::read_to_string(files[0].path()).unwrap();
@@ -325,7 +325,11 @@ fn draft_placeholder_and_already_working_start_as_said() {
     m.type_text(&busy, "Read q/r/s3 please").unwrap();
     m.press_enter(&busy).unwrap();
     let c = read_until(&m, &busy, |c| has(c, "Press up to edit queued messages"));
-    assert!(has(&c, "  ❯ Read q/r/s3 please"), "queued under the spinner: {:#?}", c.plain);
+    // Drawn as 2.1.295 draws a queued line: the line, the marker under it, then the spinner.
+    let at = c.plain.iter().position(|r| r == "❯ Read q/r/s3 please").unwrap_or_else(|| panic!("{:#?}", c.plain));
+    assert_eq!(c.plain[at + 1], "  ctrl+x ctrl+s to send now", "{:#?}", c.plain);
+    let spinner = c.plain.iter().position(|r| r.contains("Philosophising…")).unwrap();
+    assert!(spinner > at + 1, "the queued line sits above the spinner row: {:#?}", c.plain);
     let c = read_until(&m, &busy, |c| has(c, "Read 1 file"));
     assert!(has(&c, "Read 1 file"));
     assert!(has(&c, "❯ Read q/r/s3 please"), "the queued line is echoed when taken: {:#?}", c.plain);
@@ -378,6 +382,33 @@ fn narrow_cursor_wraps_its_working_hint_and_takes_the_line() {
     assert!(has(&c, "⬢ Read z5"));
     assert!(!has(&c, "ctrl+c to"));
     assert_eq!(w.log("cur"), b"Read x/y/z5\r");
+}
+
+/// The cause of a flake the narrow-cursor send once showed under load (`unreachable (the pane
+/// could not be read as cursor …)`): a window resized after its seat drew shows that seat's
+/// old frame cut and reflowed by tmux until the seat redraws — no input box at all. The world
+/// waits for a whole frame drawn at the pane's size; this shows it tells the two apart.
+#[test]
+fn a_resized_pane_counts_as_drawn_only_once_the_seat_redrew_it() {
+    use nix::sys::signal::{kill, Signal};
+    let mut w = TmuxWorld::start("t15", &[]);
+    let seat = w.add_seat(SeatSpec::new("cur", "cursor", "narrow-cursor"));
+    assert!(w.shows_whole_frame(&seat));
+    let out = w.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_pid}"]);
+    let sh = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let kids = std::fs::read_to_string(format!("/proc/{sh}/task/{sh}/children")).unwrap();
+    let fake = nix::unistd::Pid::from_raw(kids.split_whitespace().next().unwrap().parse().unwrap());
+    kill(fake, Signal::SIGSTOP).unwrap();
+    let out = w.tmux(&["resize-window", "-t", &seat.pane, "-x", "30", "-y", "24"]);
+    assert!(out.status.success());
+    let stale = w.capture_plain(&seat.pane);
+    let not_yet = !w.shows_whole_frame(&seat);
+    kill(fake, Signal::SIGCONT).unwrap();
+    assert!(not_yet, "a frame drawn at 120 columns passed for one at 30:\n{stale}");
+    assert!(!stale.lines().any(|r| r.starts_with("│ →")), "the reflowed frame has no input box:\n{stale}");
+    assert!(w.wait_until(Duration::from_secs(20), || w.shows_whole_frame(&seat)), "{}", w.capture_plain(&seat.pane));
+    let now = w.capture_plain(&seat.pane);
+    assert!(now.lines().any(|r| r == "│ → Plan, search, build anyt │"), "{now}");
 }
 
 #[test]

@@ -13,12 +13,18 @@ use crate::profiles::ProfileHost;
 use crate::typed::{deliver, SeatPane, Timings, Traits, Verdict};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// The line the recordings typed (the real sets' `composer-typed` state).
 const TRIGGER: &str = "please summarize the README in two lines";
 /// A drop id no recorded screen shows.
 const ID: &str = "5e1d0c3a-77aa-4b7e-9d65-0c1f2a3b4c5d";
-const FAST: Timings = Timings { readback_ms: 300, poll_ms: 1, enter_waits_ms: [20, 30, 40], window_ms: 150 };
+const FAST: Timings = Timings {
+    readback: Duration::from_millis(300),
+    poll: Duration::from_millis(1),
+    enter_waits: [Duration::from_millis(20), Duration::from_millis(30), Duration::from_millis(40)],
+    window: Duration::from_millis(150),
+};
 
 /// One seat of a real set: (set, cli dir, profile id, seat name, pane, states recorded).
 pub struct Real {
@@ -95,7 +101,7 @@ pub fn run_send(
         forbidden_starts: d.forbidden_starts.clone(),
     };
     let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None };
-    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings);
+    let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
     // the CLI (0.7.1 has no such collection)

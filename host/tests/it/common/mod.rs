@@ -70,6 +70,19 @@ pub fn team_bin() -> &'static Path {
         let src = std::env::var_os("TEAM_TEST_BIN")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team")));
+        // The copies of test processes that have ended: a 64 MB binary each, and a suite run
+        // under a loop makes hundreds.
+        if let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some(pid) = name.strip_prefix("team-test-bin-").and_then(|p| p.parse::<u32>().ok()) else {
+                    continue;
+                };
+                if !Path::new(&format!("/proc/{pid}")).exists() {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
         let dir = std::env::temp_dir().join(format!("team-test-bin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let dst = dir.join("team");

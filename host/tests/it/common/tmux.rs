@@ -100,6 +100,8 @@ pub struct Seat {
     pub home: PathBuf,
     /// where the fake logs every byte it receives
     pub log: PathBuf,
+    /// where the fake writes the plain rows of the last frame it drew (`--drawn`)
+    pub drawn: PathBuf,
 }
 
 pub struct TmuxWorld {
@@ -111,31 +113,14 @@ pub struct TmuxWorld {
     pub seats: Vec<Seat>,
 }
 
-/// One copy of the `team` binary per test process (`target/tmp/team-bins/<pid>/team`), made once:
-/// the seats run the copy, so a rebuild of the shared target dir cannot swap it under them, and
-/// one copy made before any seat starts cannot be "text file busy" when a seat execs it.
+/// The `team` binary the seats run: the test process's own private copy (`common::team_bin`,
+/// made once, by `cp`), so a rebuild of the shared target dir cannot swap it under them and an
+/// exec of it cannot be "text file busy". Checked once to be a build that has the fake seat.
 pub fn pinned_team() -> PathBuf {
     static PINNED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PINNED
         .get_or_init(|| {
-            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("team-bins");
-            std::fs::create_dir_all(&dir).unwrap();
-            // Copies of earlier runs: gone after two hours.
-            if let Ok(rd) = std::fs::read_dir(&dir) {
-                for e in rd.flatten() {
-                    let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-                    if old.is_some_and(|d| d > Duration::from_secs(7200)) {
-                        let _ = std::fs::remove_dir_all(e.path());
-                    }
-                }
-            }
-            // `<pid>/team`: the process is named `team`, as installed.
-            let dir = dir.join(std::process::id().to_string());
-            std::fs::create_dir_all(&dir).unwrap();
-            let tmp = dir.join("team.tmp");
-            let team = dir.join("team");
-            super::copy_executable(&team_bin(), &tmp);
-            std::fs::rename(&tmp, &team).unwrap();
+            let team = super::team_bin().to_path_buf();
             let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
             assert!(
                 String::from_utf8_lossy(&help.stdout).contains("--mode"),
@@ -195,12 +180,14 @@ impl TmuxWorld {
         std::fs::create_dir_all(&cwd).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         let log = self.dir.path().join(format!("{}.log", spec.name));
+        let drawn = self.dir.path().join(format!("{}.drawn", spec.name));
         let mut cmd = format!(
-            "'{}' fake-seat --cli {} --mode {} --log '{}' --delay-ms {}",
+            "'{}' fake-seat --cli {} --mode {} --log '{}' --drawn '{}' --delay-ms {}",
             self.team.display(),
             spec.cli,
             spec.mode,
             log.display(),
+            drawn.display(),
             spec.delay_ms
         );
         if spec.transcript {
@@ -241,12 +228,39 @@ impl TmuxWorld {
             let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &mark]);
             assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
         }
-        let seat = Seat { spec, pane, cwd, home, log };
-        let p = seat.pane.clone();
-        let drawn = self.wait_until(Duration::from_secs(10), || !self.capture_plain(&p).trim().is_empty());
-        assert!(drawn, "seat {} never drew its screen", seat.spec.name);
+        let seat = Seat { spec, pane, cwd, home, log, drawn };
+        // Not just any text: the window was resized after the seat may have drawn at the old
+        // size, and a read before its redraw sees the old frame cut and reflowed by tmux.
+        let shown = self.wait_until(Duration::from_secs(20), || self.shows_whole_frame(&seat));
+        assert!(
+            shown,
+            "seat {} never showed a whole frame at {}x{}: the pane shows\n{}\nand the seat drew\n{}",
+            seat.spec.name,
+            seat.spec.cols,
+            seat.spec.rows,
+            self.capture_plain(&seat.pane),
+            std::fs::read_to_string(&seat.drawn).unwrap_or_default()
+        );
         self.seats.push(seat.clone());
         seat
+    }
+
+    /// Whether the pane shows, row for row, the last frame its fake seat drew, and that frame
+    /// was drawn at the pane's own size.
+    pub fn shows_whole_frame(&self, seat: &Seat) -> bool {
+        let Ok(frame) = std::fs::read_to_string(&seat.drawn) else { return false };
+        let mut rows = frame.lines();
+        let size = self.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_width}x#{pane_height}"]);
+        if rows.next() != Some(String::from_utf8_lossy(&size.stdout).trim()) {
+            return false;
+        }
+        let want: Vec<&str> = rows.collect();
+        let shown = self.capture_plain(&seat.pane);
+        let mut got: Vec<&str> = shown.lines().map(str::trim_end).collect();
+        while got.last() == Some(&"") {
+            got.pop();
+        }
+        got == want
     }
 
     /// Runs `tmux -S <socket> <args…>` (TMUX/TMUX_PANE removed).

@@ -1,8 +1,9 @@
-//! The message history and the daily log.
+//! What a team's sends leave behind, and the other records `team feed` reads beside them.
 //!
 //! Owns `<config>/<project>-<hash8>/messages.jsonl` (with `.1` and `.2`), where `<hash8>` is
-//! the first 8 hex digits of the sha256 of the canonical checkout root, and
-//! `<root>/.agents/team.log`.
+//! the first 8 hex digits of the sha256 of the canonical checkout root. The parts: `log`, the
+//! daily log `<root>/.agents/team.log`; `briefs`, a team's `<from>-to-<to>.md` files; `audit`,
+//! the Desk's `audit.jsonl` lines.
 //!
 //! Invariants:
 //! - every history line is one JSON object written by ONE `write(2)` on an `O_APPEND` file,
@@ -18,6 +19,14 @@
 //!   exists, and skips (and counts) a line it cannot parse rather than failing the run;
 //! - `team.log` lines carry the command, caller, seat, outcome and sizes — never a body.
 
+mod audit;
+mod briefs;
+mod log;
+
+pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
+pub use briefs::{read_briefs, Brief};
+pub use log::{append_log, LogLine};
+
 use crate::fsx;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -25,7 +34,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// `messages.jsonl` rotates when the next line would take it past this many bytes.
@@ -87,6 +95,34 @@ pub fn project_dir_name(project: &str, root: &Path) -> String {
 /// `<config>/<project>-<hash8>`.
 pub fn project_dir(config: &Path, project: &str, root: &Path) -> PathBuf {
     config.join(project_dir_name(project, root))
+}
+
+/// Every `<name>-<8 hex>` folder of `<config>` (a project's history), by path, with the
+/// project it names. A link or FIFO standing there under such a name is kept, so that the
+/// read that follows refuses it rather than passing it over.
+pub fn project_dirs(config: &Path) -> io::Result<Vec<(String, PathBuf)>> {
+    fsx::check_entry(config)?;
+    let rd = match fs::read_dir(config) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for entry in rd {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((project, hash)) = name.rsplit_once('-') else { continue };
+        if project.is_empty() || hash.len() != 8 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            continue;
+        }
+        // A plain file under such a name is not a history folder.
+        if entry.file_type()?.is_file() {
+            continue;
+        }
+        out.push((project.to_string(), entry.path()));
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(out)
 }
 
 /// Appends one line to the project's history under `config` (rotating at [`ROTATE_BYTES`]).
@@ -174,47 +210,38 @@ struct Locked {
 
 impl Locked {
     fn open(path: &Path, create: bool) -> io::Result<Option<File>> {
-        if fsx::check_entry(path)? && !fs::symlink_metadata(path)?.is_file() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} is not a regular file; refusing to follow it", path.display()),
-            ));
-        }
         let mut o = OpenOptions::new();
-        o.read(true).custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK);
+        o.read(true);
         if create {
             o.write(true).create(true).mode(FILE_MODE);
         }
-        match o.open(path) {
+        match fsx::open_regular(path, &o) {
             Ok(f) => Ok(Some(f)),
             Err(e) if !create && e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+            Err(e) => Err(e),
         }
     }
 
-    fn take(f: File, how: i32, path: &Path) -> io::Result<Locked> {
+    /// Waits for the lock `take` asks for; a signal that interrupts the wait does not end it.
+    fn take(f: File, path: &Path, take: fn(&File) -> io::Result<()>) -> io::Result<Locked> {
         loop {
-            // SAFETY: flock on a descriptor we own; no memory is passed.
-            let rc = unsafe { nix::libc::flock(f.as_raw_fd(), how) };
-            if rc == 0 {
-                return Ok(Locked { _held: f });
-            }
-            let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted {
-                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+            match take(&f) {
+                Ok(()) => return Ok(Locked { _held: f }),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
             }
         }
     }
 
     fn exclusive(path: &Path) -> io::Result<Locked> {
         let f = Self::open(path, true)?.expect("create always yields a file");
-        Self::take(f, nix::libc::LOCK_EX, path)
+        Self::take(f, path, File::lock)
     }
 
     /// A shared lock when the lock file exists; `None` (no lock, nothing created) otherwise.
     fn shared_if_present(path: &Path) -> io::Result<Option<Locked>> {
         match Self::open(path, false)? {
-            Some(f) => Self::take(f, nix::libc::LOCK_SH, path).map(Some),
+            Some(f) => Self::take(f, path, File::lock_shared).map(Some),
             None => Ok(None),
         }
     }
@@ -279,43 +306,6 @@ fn parse_into(text: &str, out: &mut History) {
     }
 }
 
-/// One line of `<root>/.agents/team.log`: what ran, who ran it, which seat, how it ended,
-/// and sizes. There is no body field on purpose.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
-pub struct LogLine {
-    pub command: String,
-    pub caller: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<String>,
-    pub outcome: String,
-    /// The body's size in bytes (never the body).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<usize>,
-    /// A short qualifier (a refusal's reason, "unverified", the drop's id); never the body.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-}
-
-/// The log line as written: `{"ts": …}` followed by the [`LogLine`] fields, one JSON object.
-#[derive(Serialize)]
-struct StampedLog<'a> {
-    ts: &'a str,
-    #[serde(flatten)]
-    line: &'a LogLine,
-}
-
-/// Appends one line to `<root>/.agents/team.log` (0600, O_NOFOLLOW, one `write(2)` on an
-/// O_APPEND file, so concurrent runs never tear a line). `.agents` is created 0700 when
-/// missing; a symlink or FIFO at `.agents` or the log is refused. `ts` is the run's clock.
-pub fn append_log(root: &Path, ts: &str, line: &LogLine) -> io::Result<()> {
-    let agents = fsx::ensure_dirs(root, Path::new(".agents"), DIR_MODE)?;
-    let path = agents.join("team.log");
-    let mut bytes = serde_json::to_vec(&StampedLog { ts, line }).map_err(io::Error::other)?;
-    bytes.push(b'\n');
-    let mut f = fsx::open_append(&path, FILE_MODE)?;
-    write_once(&mut f, &bytes, &path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +351,18 @@ mod tests {
         let s = r#"{"ts":"t","from":"a","to":"b","body":"x","id":"i","outcome":"held"}"#;
         let m: MessageLine = serde_json::from_str(s).unwrap();
         assert!(m.failed.is_empty() && m.ms.is_none());
+    }
+
+    #[test]
+    fn project_dirs_are_the_named_history_folders() {
+        let d = tempfile::tempdir().unwrap();
+        for n in ["beacon-0123abcd", "api-ffffffff", "notes", "x-123", "-01234567"] {
+            fs::create_dir(d.path().join(n)).unwrap();
+        }
+        fs::write(d.path().join("file-89abcdef"), "").unwrap();
+        let got: Vec<String> = project_dirs(d.path()).unwrap().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(got, ["api", "beacon"]);
+        assert!(project_dirs(&d.path().join("absent")).unwrap().is_empty());
     }
 
     #[test]
@@ -450,34 +452,6 @@ mod tests {
         assert!(append_message_in(&dir3, &line(1), ROTATE_BYTES).is_err());
         assert!(read_messages(d.path(), &dir3).is_err());
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn append_log_writes_no_body_and_is_0600() {
-        let d = tempfile::tempdir().unwrap();
-        let l = LogLine {
-            command: "send".into(),
-            caller: "owner".into(),
-            seat: Some("gpt-reviewer".into()),
-            outcome: "delivered".into(),
-            bytes: Some(17),
-            detail: None,
-        };
-        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
-        append_log(d.path(), "2026-10-01T09:00:00Z", &l).unwrap();
-        let p = d.path().join(".agents/team.log");
-        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
-        let text = fs::read_to_string(&p).unwrap();
-        assert_eq!(text.lines().count(), 2);
-        let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(v["command"], "send");
-        assert_eq!(v["bytes"], 17);
-        assert!(v.get("ts").is_some() && v.get("body").is_none());
-        // A link at the log is refused.
-        let d2 = tempfile::tempdir().unwrap();
-        fs::create_dir(d2.path().join(".agents")).unwrap();
-        std::os::unix::fs::symlink(d.path().join("x"), d2.path().join(".agents/team.log")).unwrap();
-        assert!(append_log(d2.path(), "2026-10-01T09:00:00Z", &l).is_err());
     }
 
     const CHILD_ENV: &str = "TEAM_HISTORY_TEST_CHILD";

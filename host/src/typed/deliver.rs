@@ -1,0 +1,575 @@
+//! The decision core of the typed leg: from one look before typing to a verdict — the checks
+//! before anything is typed, the read-back, the Enters, and the evidence after each.
+//!
+//! Invariant: every wait here runs on the `Timer` it is given and the `Timings` table, so
+//! the unit tests below run the real table (1, 3, 9 s; 20 s in all) and measure it without
+//! sleeping; only the seat itself touches a terminal.
+
+use super::evidence::{evidence, BeforeEnter};
+use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict, NOTE_QUEUED, NOTE_TAKEN};
+use crate::clock::Timer;
+use std::time::Duration;
+
+/// Checks a trigger against the profile before anything is typed.
+pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), String> {
+    let n = trigger.chars().count();
+    if n > traits.max_trigger {
+        return Err(format!(
+            "the trigger line is {n} characters and {} takes at most {} whole",
+            traits.cli, traits.max_trigger
+        ));
+    }
+    let lower = trigger.to_lowercase();
+    for f in &traits.forbidden_starts {
+        let f = f.to_lowercase();
+        let word_like = f.chars().all(|c| c.is_alphanumeric());
+        let hit = if word_like { lower.split_whitespace().next() == Some(f.as_str()) } else { lower.starts_with(&f) };
+        if hit {
+            return Err(format!("the trigger line would begin with {f:?}, which {} runs itself", traits.cli));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the box holds exactly the trigger: equal once wrapping whitespace is folded.
+pub fn holds_trigger(boxed: &BoxText, trigger: &str) -> bool {
+    match boxed {
+        BoxText::Holds(t) => {
+            let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            fold(t) == fold(trigger) || squash(t) == squash(trigger)
+        }
+        _ => false,
+    }
+}
+
+fn describe_box(boxed: &BoxText, trigger: &str) -> String {
+    match boxed {
+        // The box's wrapping can put a space where a row broke: name our line as typed.
+        b if holds_trigger(b, trigger) => format!("the box holds {:?}", trigger),
+        BoxText::Empty => "the box is empty".to_string(),
+        BoxText::Holds(t) => format!("the box holds {:?}", t),
+        BoxText::Unreadable => "the box could not be read".to_string(),
+    }
+}
+
+fn enters_word(n: u32) -> String {
+    match n {
+        1 => "1 Enter pressed".to_string(),
+        n => format!("{n} Enters pressed"),
+    }
+}
+
+/// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
+pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Verdict> {
+    match &o.seen {
+        Seen::Dialog { kind, title } => {
+            let what =
+                if kind == "held-message" { "the held-message dialog".to_string() } else { format!("a {kind} dialog") };
+            let title = if title.is_empty() { String::new() } else { format!(" ({title})") };
+            return Some(Verdict::Unreachable(format!(
+                "the pane shows {what}{title}; nothing was pressed; the message is at {drop_path}"
+            )));
+        }
+        Seen::Starting => {
+            return Some(Verdict::Unreachable(format!(
+                "{} is still starting; nothing was typed; the message is at {drop_path}",
+                traits.cli
+            )))
+        }
+        Seen::Exited => {
+            return Some(Verdict::Unreachable(format!(
+                "{} has exited in that pane; nothing was typed; the message is at {drop_path}",
+                traits.cli
+            )))
+        }
+        Seen::Unknown(why) => {
+            return Some(Verdict::Unreachable(format!(
+                "the pane could not be read as {} ({why}); nothing was typed; the message is at {drop_path}",
+                traits.cli
+            )))
+        }
+        Seen::Idle | Seen::Working(_) => {}
+    }
+    // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
+    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    if o.status == Some(Status::Blocked) {
+        return Some(Verdict::Unreachable(format!(
+            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
+        )));
+    }
+    if o.rate_limited {
+        return Some(Verdict::Unreachable(format!(
+            "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
+        )));
+    }
+    if let BoxText::Holds(_) = o.boxed {
+        return Some(Verdict::Held(format!(
+            "the composer already holds unsent text; nothing was typed; the message is at {drop_path}"
+        )));
+    }
+    if matches!(o.seen, Seen::Working(_)) && !traits.queues_while_working {
+        return Some(Verdict::Held(format!(
+            "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
+            traits.cli
+        )));
+    }
+    None
+}
+
+/// Types the trigger into one seat and proves it was taken, or says why not.
+///
+/// `drop_path` is for the report; `id` is the drop's id the screen and transcript are asked
+/// about. The caller holds the seat lock and has written the drop file.
+pub fn deliver(
+    seat: &mut dyn Seat,
+    traits: &Traits,
+    trigger: &str,
+    id: &str,
+    drop_path: &str,
+    t: &Timings,
+    clock: &dyn Timer,
+) -> Run {
+    let not_typed = |verdict| Run { verdict, typed: false, enters: 0 };
+    if let Err(why) = check_trigger(trigger, traits) {
+        return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+    }
+    let before = match seat.observe(id, trigger) {
+        Ok(o) => o,
+        Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
+    };
+    if let Some(v) = judge_before(&before, traits, drop_path) {
+        return not_typed(v);
+    }
+    let readable = before.boxed != BoxText::Unreadable;
+    // Every look until Enter: none of it can be evidence that the seat took the line.
+    let mut seen_before = BeforeEnter::default();
+    seen_before.note(&before);
+
+    if let Err(e) = seat.type_text(trigger) {
+        return Run {
+            verdict: Verdict::Unreachable(format!(
+                "the pane would not take the trigger ({e}); the message is at {drop_path}"
+            )),
+            typed: false,
+            enters: 0,
+        };
+    }
+    let typed = |verdict, enters| Run { verdict, typed: true, enters };
+
+    // Read back: the box must hold exactly the trigger before any Enter.
+    if readable {
+        let until = clock.now() + t.readback;
+        let mut last: BoxText;
+        loop {
+            match seat.observe(id, trigger) {
+                Ok(o) => {
+                    seen_before.note(&o);
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
+                        return typed(
+                            Verdict::Held(format!(
+                                "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
+                            )),
+                            0,
+                        );
+                    }
+                    if holds_trigger(&o.boxed, trigger) {
+                        break;
+                    }
+                    last = o.boxed;
+                }
+                Err(e) => last = BoxText::Holds(format!("<{e}>")),
+            }
+            if clock.now() >= until {
+                return typed(
+                    Verdict::Held(format!(
+                        "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
+                        describe_box(&last, trigger)
+                    )),
+                    0,
+                );
+            }
+            clock.sleep(t.poll);
+        }
+    }
+    // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
+    // the text into a newline), not a wait to shorten: never scaled.
+    clock.sleep(Duration::from_millis(traits.enter_pause_ms));
+
+    let start = clock.now();
+    let mut enters = 0u32;
+    let mut last_box = BoxText::Holds(trigger.to_string());
+    let mut left_box = false;
+    for (i, wait) in t.enter_waits.iter().enumerate() {
+        if let Err(e) = seat.press_enter() {
+            if enters == 0 {
+                return typed(
+                    Verdict::Unreachable(format!("the pane would not take Enter ({e}); the message is at {drop_path}")),
+                    0,
+                );
+            }
+            break;
+        }
+        enters += 1;
+        let last_try = i + 1 == t.enter_waits.len() || !readable;
+        let until = clock.now() + *wait;
+        loop {
+            clock.sleep(t.poll);
+            if let Ok(o) = seat.observe(id, trigger) {
+                let gone = if readable { !holds_trigger(&o.boxed, trigger) } else { true };
+                if gone {
+                    left_box = left_box || readable;
+                    if let Seen::Dialog { kind, .. } = &o.seen {
+                        // The seat asks about what our line asked it to do: it is acting on it
+                        // — unless it was already working, when the dialog is its turn's.
+                        if readable && !seen_before.was_working() {
+                            return typed(
+                                Verdict::Delivered {
+                                    note: Some(format!("the seat opened a {kind} dialog after taking the line")),
+                                },
+                                enters,
+                            );
+                        }
+                    }
+                    if evidence(&o, &seen_before).is_some() || seat.transcript_shows_read(id) {
+                        return typed(Verdict::Delivered { note: None }, enters);
+                    }
+                    if o.queued {
+                        // The CLI shows our line queued behind its turn: it took it, and no
+                        // sign can come before that turn ends. Waiting longer proves nothing.
+                        return typed(Verdict::Delivered { note: Some(NOTE_QUEUED.to_string()) }, enters);
+                    }
+                }
+                last_box = o.boxed;
+            } else if seat.transcript_shows_read(id) && (left_box || !readable) {
+                return typed(Verdict::Delivered { note: None }, enters);
+            }
+            let now = clock.now();
+            if left_box || !readable {
+                // A cleared box, or one that cannot be read (judged by status alone), is waited
+                // on for the whole window; no more Enters.
+                if now >= start + t.window {
+                    break;
+                }
+            } else if now >= until {
+                break;
+            }
+        }
+        if left_box || last_try {
+            break;
+        }
+        if !holds_trigger(&last_box, trigger) {
+            // Another Enter goes only to a box holding exactly the trigger.
+            break;
+        }
+    }
+    if left_box {
+        return typed(Verdict::Delivered { note: Some(NOTE_TAKEN.to_string()) }, enters);
+    }
+    let what = if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
+    typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::TestTimer;
+    use crate::typed::TIMINGS;
+    use std::collections::VecDeque;
+
+    /// A seat scripted by what it shows after each action; it records what was pressed.
+    struct Scripted {
+        idle_box: BoxText,
+        seen: Seen,
+        status: Option<Status>,
+        typed: Vec<String>,
+        enters: u32,
+        /// How many Enters it ignores before taking the line.
+        ignore_enters: u32,
+        /// What it shows once it takes the line.
+        after_take: VecDeque<Observation>,
+        current: Option<Observation>,
+        transcript: bool,
+    }
+
+    impl Scripted {
+        fn idle() -> Self {
+            Scripted {
+                idle_box: BoxText::Empty,
+                seen: Seen::Idle,
+                status: Some(Status::Idle),
+                typed: vec![],
+                enters: 0,
+                ignore_enters: 0,
+                after_take: VecDeque::new(),
+                current: None,
+                transcript: false,
+            }
+        }
+        fn obs(seen: Seen, boxed: BoxText, status: Option<Status>, read_shown: bool) -> Observation {
+            Observation { seen, boxed, rate_limited: false, status, status_change: None, read_shown, queued: false }
+        }
+    }
+
+    impl Seat for Scripted {
+        fn observe(&mut self, _id: &str, _trigger: &str) -> Result<Observation, String> {
+            if let Some(o) = &self.current {
+                let o = o.clone();
+                if let Some(next) = self.after_take.pop_front() {
+                    self.current = Some(next);
+                }
+                return Ok(o);
+            }
+            let boxed = if let Some(t) = self.typed.last() { BoxText::Holds(t.clone()) } else { self.idle_box.clone() };
+            Ok(Scripted::obs(self.seen.clone(), boxed, self.status, false))
+        }
+        fn type_text(&mut self, text: &str) -> Result<(), String> {
+            self.typed.push(text.to_string());
+            Ok(())
+        }
+        fn press_enter(&mut self) -> Result<(), String> {
+            self.enters += 1;
+            if self.enters > self.ignore_enters {
+                if let Some(first) = self.after_take.pop_front() {
+                    self.current = Some(first);
+                }
+            }
+            Ok(())
+        }
+        fn transcript_shows_read(&mut self, _id: &str) -> bool {
+            self.transcript && self.current.is_some()
+        }
+    }
+
+    fn traits() -> Traits {
+        Traits {
+            cli: "codex".into(),
+            max_trigger: 400,
+            enter_pause_ms: 0,
+            queues_while_working: true,
+            forbidden_starts: vec!["!".into(), "/".into(), "cat".into()],
+        }
+    }
+
+    /// Runs `deliver` on the real timing table and a test clock: the run, and the time it took.
+    fn timed(seat: &mut dyn Seat, traits: &Traits) -> (Run, Duration) {
+        let clock = TestTimer::new();
+        let r = deliver(seat, traits, TRIG, "1", "x/1", &TIMINGS, &clock);
+        (r, clock.elapsed())
+    }
+    const TRIG: &str = "Please read the team message at x/1";
+
+    #[test]
+    fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {
+        let mut s = Scripted::idle();
+        s.after_take.push_back(Scripted::obs(
+            Seen::Working("esc to interrupt".into()),
+            BoxText::Empty,
+            Some(Status::Working),
+            false,
+        ));
+        let (r, _) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: None });
+        assert_eq!((s.typed.len(), s.enters), (1, 1));
+    }
+
+    #[test]
+    fn an_ignored_enter_gets_a_second_one_only_while_the_box_holds_the_trigger() {
+        let mut s = Scripted::idle();
+        s.ignore_enters = 1;
+        s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Working), false));
+        let (r, _) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: None });
+        assert_eq!((s.typed.len(), s.enters), (1, 2));
+    }
+
+    #[test]
+    fn a_box_that_never_clears_is_not_submitted_after_three_enters() {
+        let mut s = Scripted::idle();
+        s.ignore_enters = 99;
+        let (r, took) = timed(&mut s, &traits());
+        assert_eq!(s.enters, 3);
+        assert_eq!(took, Duration::from_secs(1 + 3 + 9), "the spec's waits after each Enter: 1, 3, then 9 s");
+        match r.verdict {
+            Verdict::NotSubmitted(m) => {
+                assert!(m.starts_with("3 Enters pressed; the box holds \"Please read"), "{m}");
+            }
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn a_box_that_clears_without_evidence_is_taken_not_yet_confirmed() {
+        let mut s = Scripted::idle();
+        s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Idle), false));
+        let (r, took) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: Some("taken, not yet confirmed".into()) });
+        assert_eq!(s.enters, 1, "a cleared box never gets another Enter");
+        assert_eq!(took, Duration::from_secs(20), "a cleared box is waited on for the whole window");
+    }
+
+    #[test]
+    fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
+        let busy = || Seen::Working("esc to interrupt".into());
+        let mut s = Scripted::idle();
+        s.seen = busy();
+        let mut queued = Scripted::obs(busy(), BoxText::Empty, None, false);
+        queued.queued = true;
+        s.after_take.push_back(queued);
+        let (r, took) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_QUEUED.into()) });
+        assert_eq!(s.enters, 1);
+        assert_eq!(took, TIMINGS.poll, "the first look after Enter decides");
+
+        // The same seat without the marker: nothing can show before its turn ends.
+        let mut s = Scripted::idle();
+        s.seen = busy();
+        s.after_take.push_back(Scripted::obs(busy(), BoxText::Empty, None, false));
+        let (r, took) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_TAKEN.into()) });
+        assert_eq!(took, TIMINGS.window);
+    }
+
+    #[test]
+    fn a_queued_line_still_in_the_box_is_not_taken() {
+        // A box that still holds the trigger has not let it go, whatever else the screen shows.
+        let mut s = Scripted::idle();
+        s.ignore_enters = 99;
+        let mut o = Scripted::obs(Seen::Working("x".into()), BoxText::Holds(TRIG.into()), None, false);
+        o.queued = true;
+        s.current = None;
+        struct Stuck(Scripted, Observation);
+        impl Seat for Stuck {
+            fn observe(&mut self, id: &str, t: &str) -> Result<Observation, String> {
+                if self.0.enters == 0 {
+                    return self.0.observe(id, t);
+                }
+                Ok(self.1.clone())
+            }
+            fn type_text(&mut self, x: &str) -> Result<(), String> {
+                self.0.type_text(x)
+            }
+            fn press_enter(&mut self) -> Result<(), String> {
+                self.0.press_enter()
+            }
+            fn transcript_shows_read(&mut self, _: &str) -> bool {
+                false
+            }
+        }
+        let mut st = Stuck(s, o);
+        let (r, _) = timed(&mut st, &traits());
+        assert!(matches!(r.verdict, Verdict::NotSubmitted(_)), "{r:?}");
+        assert_eq!(st.0.enters, 3);
+    }
+
+    #[test]
+    fn a_dialog_before_typing_is_unreachable_and_nothing_is_typed() {
+        let mut s = Scripted::idle();
+        s.seen = Seen::Dialog { kind: "permission".into(), title: "Bash command".into() };
+        let (r, _) = timed(&mut s, &traits());
+        assert!(
+            matches!(r.verdict, Verdict::Unreachable(ref m) if m.contains("permission dialog") && m.contains("x/1"))
+        );
+        assert!(s.typed.is_empty());
+        assert_eq!(s.enters, 0);
+    }
+
+    #[test]
+    fn a_draft_is_held_and_nothing_is_typed() {
+        let mut s = Scripted::idle();
+        s.idle_box = BoxText::Holds("half a thought".into());
+        let (r, _) = timed(&mut s, &traits());
+        assert!(matches!(r.verdict, Verdict::Held(ref m) if m.starts_with("the composer already holds unsent text")));
+        assert!(s.typed.is_empty());
+    }
+
+    #[test]
+    fn a_working_seat_whose_cli_does_not_queue_is_held() {
+        let mut s = Scripted::idle();
+        s.seen = Seen::Working("esc to interrupt".into());
+        let mut t = traits();
+        t.queues_while_working = false;
+        let (r, _) = timed(&mut s, &t);
+        assert!(matches!(r.verdict, Verdict::Held(_)));
+        assert!(s.typed.is_empty());
+    }
+
+    #[test]
+    fn an_already_working_seat_needs_more_than_its_status() {
+        let mut s = Scripted::idle();
+        s.seen = Seen::Working("esc to interrupt".into());
+        s.status = Some(Status::Working);
+        s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
+        let (r, _) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: Some("taken, not yet confirmed".into()) });
+        let mut s = Scripted::idle();
+        s.seen = Seen::Working("esc to interrupt".into());
+        s.status = Some(Status::Working);
+        s.transcript = true;
+        s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
+        let (r, _) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    }
+
+    #[test]
+    fn an_unreadable_box_gets_one_enter_and_is_judged_by_status() {
+        let mut s = Scripted::idle();
+        s.idle_box = BoxText::Unreadable;
+        s.current = None;
+        // It never shows the typed text: observe keeps answering Unreadable.
+        struct Blind(Scripted);
+        impl Seat for Blind {
+            fn observe(&mut self, id: &str, t: &str) -> Result<Observation, String> {
+                let mut o = self.0.observe(id, t)?;
+                o.boxed = BoxText::Unreadable;
+                Ok(o)
+            }
+            fn type_text(&mut self, x: &str) -> Result<(), String> {
+                self.0.type_text(x)
+            }
+            fn press_enter(&mut self) -> Result<(), String> {
+                self.0.press_enter()
+            }
+            fn transcript_shows_read(&mut self, id: &str) -> bool {
+                self.0.transcript_shows_read(id)
+            }
+        }
+        let mut b = Blind(s);
+        let (r, took) = timed(&mut b, &traits());
+        assert_eq!(b.0.enters, 1);
+        assert_eq!(took, TIMINGS.window, "judged by status alone for the whole window");
+        assert!(matches!(r.verdict, Verdict::NotSubmitted(ref m) if m.contains("the box could not be read")), "{r:?}");
+    }
+
+    #[test]
+    fn a_dialog_after_the_line_left_is_delivered_naming_it() {
+        let mut s = Scripted::idle();
+        s.after_take.push_back(Scripted::obs(
+            Seen::Dialog { kind: "permission".into(), title: "Bash".into() },
+            BoxText::Unreadable,
+            Some(Status::Blocked),
+            false,
+        ));
+        let (r, _) = timed(&mut s, &traits());
+        assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.contains("permission")));
+    }
+
+    #[test]
+    fn triggers_respect_length_and_forbidden_starts() {
+        let t = traits();
+        assert!(check_trigger(TRIG, &t).is_ok());
+        assert!(check_trigger("cat the drop", &t).is_err());
+        assert!(check_trigger("/clear", &t).is_err());
+        let mut short = traits();
+        short.max_trigger = 10;
+        assert!(check_trigger(TRIG, &short).unwrap_err().contains("at most 10"));
+    }
+
+    #[test]
+    fn wrapped_box_text_still_counts_as_the_trigger() {
+        let wrapped = BoxText::Holds("Please read the team message at   x/1".into());
+        assert!(holds_trigger(&wrapped, TRIG));
+        assert!(!holds_trigger(&BoxText::Holds("Please read".into()), TRIG));
+        assert!(!holds_trigger(&BoxText::Empty, TRIG));
+    }
+}

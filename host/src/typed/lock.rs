@@ -1,0 +1,96 @@
+//! The seat lock: `<state>/seat-locks/<session>/<seat>`, an flock held for the whole typed
+//! send so two sends never type into one pane at once, and a launch of the seat cannot act
+//! beside a send.
+//!
+//! Invariant: the lock file names its holder (kind, pid) while it is held, so a waiter can
+//! say who holds it; a lock held by another kind of command is refused at once, and one held
+//! by another send is waited on, up to a bound, never forever.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The held lock; dropping it (closing the file) releases it.
+pub struct SeatLock {
+    _file: File,
+}
+
+/// How long a send waits for another send to the same seat before it refuses.
+pub const LOCK_WAIT_MS: u64 = 120_000;
+
+/// How often a waiting send tries the lock again.
+const RETRY: Duration = Duration::from_millis(15);
+
+/// Takes the seat lock under `state` (the state dir) for `kind` (`send`), waiting up to
+/// `wait` behind another send.
+pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
+    let dir = crate::fsx::ensure_dirs(state, &Path::new("seat-locks").join(session), 0o700)
+        .map_err(|e| format!("the seat lock folder could not be made: {e}"))?;
+    let path = dir.join(seat);
+    let mut file = crate::fsx::open_regular(
+        &path,
+        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
+    )
+    .map_err(|e| e.to_string())?;
+    let deadline = Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                let _ = file.set_len(0);
+                let _ = file.rewind();
+                let _ = writeln!(file, "{kind} {}", std::process::id());
+                return Ok(SeatLock { _file: file });
+            }
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.rewind();
+                let _ = file.read_to_string(&mut holder);
+                let mut parts = holder.split_whitespace();
+                let (hkind, hpid) = (parts.next(), parts.next().unwrap_or("?"));
+                // An empty file is a holder between taking the lock and naming itself.
+                if let Some(hkind) = hkind.filter(|h| *h != kind) {
+                    return Err(format!("the seat's lock is held by team {hkind} (pid {hpid}); nothing was sent"));
+                }
+                if Instant::now() >= deadline {
+                    return Err(format!(
+                        "another team send (pid {hpid}) has held the seat's lock for {} s; nothing was sent",
+                        wait.as_secs()
+                    ));
+                }
+                std::thread::sleep(RETRY);
+            }
+            Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_lock_waits_and_names_its_holder() {
+        let d = tempfile::tempdir().unwrap();
+        let lock = |kind, ms| lock_seat(d.path(), "s", "a", kind, Duration::from_millis(ms));
+        let held = lock("send", 10).unwrap();
+        let e = lock("send", 50).err().unwrap();
+        assert!(e.contains("another team send") && e.contains(&std::process::id().to_string()), "{e}");
+        drop(held);
+        let _l = lock("launch", 10).unwrap();
+        let e = lock("send", 500).err().unwrap();
+        assert!(e.starts_with("the seat's lock is held by team launch"), "{e}");
+    }
+
+    #[test]
+    fn a_link_at_the_lock_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("seat-locks/s");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(d.path().join("elsewhere"), dir.join("a")).unwrap();
+        let e = lock_seat(d.path(), "s", "a", "send", Duration::from_millis(10)).err().unwrap();
+        assert!(e.ends_with("is a symbolic link; refusing to follow it"), "{e}");
+        assert!(!d.path().join("elsewhere").exists());
+    }
+}
