@@ -16,6 +16,11 @@ use serde::{Deserialize, Serialize};
 use crate::fsx;
 use crate::outcome::{self, TeamError};
 
+mod approvals;
+mod seats;
+pub use approvals::{verify_up, UpApproval};
+pub use seats::{seat_gaps, write_seat, ProcessIdentity, SeatWrite, TeamPointers};
+
 /// One agent record: `<config>/agents/<id>.yaml`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AgentRecord {
@@ -57,44 +62,6 @@ pub struct AgentRecord {
     /// When the record was first written (RFC 3339).
     #[serde(default)]
     pub created: Option<String>,
-}
-
-/// One process for good: its pid and its start time in clock ticks since boot (field 22 of
-/// `/proc/<pid>/stat`). A pid the kernel hands to another process starts at another time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProcessIdentity {
-    pub pid: u32,
-    pub start: u64,
-}
-
-impl ProcessIdentity {
-    /// The identity of the running process `pid`, when `/proc` shows it.
-    pub fn read(pid: u32) -> Option<ProcessIdentity> {
-        crate::mux::procfs::start_time(pid).map(|start| ProcessIdentity { pid, start })
-    }
-    /// Whether this very process still runs (its pid shows the same start time).
-    pub fn alive(&self) -> bool {
-        crate::mux::procfs::start_time(self.pid) == Some(self.start)
-    }
-    /// Whether this very process still runs in the pane whose shell is `shell`: alive, and the
-    /// shell itself or one of its descendants (any pane, when the shell is not known).
-    pub fn runs_in(&self, shell: Option<u32>) -> bool {
-        if !self.alive() {
-            return false;
-        }
-        let Some(shell) = shell else { return true };
-        let mut cur = self.pid;
-        for _ in 0..4096 {
-            if cur == shell {
-                return true;
-            }
-            match crate::mux::procfs::parent_of(cur) {
-                Some(p) if p != 0 && p != cur => cur = p,
-                _ => return false,
-            }
-        }
-        false
-    }
 }
 
 impl AgentRecord {
@@ -416,69 +383,6 @@ pub fn write_teams(dir: &Path, t: &TeamsFile) -> outcome::Result<PathBuf> {
     Ok(path)
 }
 
-/// A team's project pointers, as the team file gives them: what a launch writes into the
-/// team's record (and a repair writes again).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TeamPointers {
-    pub entity: Option<String>,
-    pub project: String,
-    pub session: String,
-    pub root: PathBuf,
-}
-
-/// What writing one seat's registry records found and did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SeatWrite {
-    /// The registry held no record of the team: the team record was written.
-    pub team_was_missing: bool,
-    /// The team's roster did not list the seat: its line was written.
-    pub roster_was_missing: bool,
-}
-
-/// What [`write_seat`] would find, without writing: whether the team record and the seat's
-/// roster line are missing.
-pub fn seat_gaps(reg: &Registry, team: &str, seat: &str) -> SeatWrite {
-    let t = reg.team(team);
-    SeatWrite { team_was_missing: t.is_none(), roster_was_missing: reg.roster_line(team, seat).is_none() }
-}
-
-/// Writes the registry's records of one seat exactly as a launch writes them: the agent record
-/// whole; the team record (created when missing, its project pointers set from the file — an
-/// entity the registry already names for the team is kept when the file names none); the
-/// seat's roster line (replacing the seat's old line, others untouched). `teams.yaml` is read
-/// and rewritten under `<config>/teams.lock`, so two runs never lose each other's lines.
-pub fn write_seat(
-    dir: &Path,
-    team: &str,
-    pointers: &TeamPointers,
-    line: &RosterLine,
-    rec: &AgentRecord,
-) -> outcome::Result<SeatWrite> {
-    let fail = |e: std::io::Error| TeamError::failed(e.to_string());
-    fsx::ensure_dirs(dir, Path::new(""), 0o700).map_err(fail)?;
-    let lock = fsx::open_append(&dir.join("teams.lock"), 0o600).map_err(fail)?;
-    let _held = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
-        .map_err(|(_, e)| TeamError::failed(format!("{}: {e}", dir.join("teams.lock").display())))?;
-    let fresh = Registry::load(dir)?;
-    let mut teams = fresh.teams.clone();
-    teams.format = teams.format.max(1);
-    let gaps = seat_gaps(&fresh, team, &line.seat);
-    let t = teams.teams.entry(team.to_string()).or_default();
-    if pointers.entity.is_some() {
-        t.entity = pointers.entity.clone();
-    }
-    t.project = Some(pointers.project.clone());
-    t.session = Some(pointers.session.clone());
-    t.root = Some(pointers.root.clone());
-    match t.roster.iter_mut().find(|l| l.seat == line.seat) {
-        Some(l) => *l = line.clone(),
-        None => t.roster.push(line.clone()),
-    }
-    write_agent(dir, rec)?;
-    write_teams(dir, &teams)?;
-    Ok(gaps)
-}
-
 // ---------------------------------------------------------------- grants
 
 /// One owner-signed send grant, as read from `<config>/grants/<file>.yaml`.
@@ -534,98 +438,6 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
         });
     }
     out
-}
-
-/// An owner-signed approval of a team file's `grant` section, read from
-/// `<config>/grants/<file>.yaml` (`up:` beside the `send:` kind):
-///
-/// ```yaml
-/// up:
-///   seat: builder-1@labs     # the granted seat, spelled as the team file's grant spells it
-///   team: beacon             # the team whose `up` (and register) it approves
-///   scope: [up]
-/// expires: "2026-10-17T00:00:00Z"
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct UpApproval {
-    pub file: String,
-    pub seat: String,
-    pub team: String,
-    pub scope: Vec<String>,
-    pub expires: chrono::DateTime<chrono::Utc>,
-}
-
-#[derive(Deserialize)]
-struct RawUp {
-    up: Option<RawUpBody>,
-    expires: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct RawUpBody {
-    seat: Option<String>,
-    team: Option<String>,
-    #[serde(default)]
-    scope: Vec<String>,
-}
-
-/// Finds the approval of `team`'s grant to `seat` for `scope` in `<config>/grants/`, with the
-/// send grants' checks: a regular file (a link or FIFO is not a grant, nor is a linked grants
-/// folder), well formed, naming that seat and team, listing the scope, unexpired at `now`.
-/// `Ok(file name)`, or why none verifies — the nearest miss when a file names the seat.
-pub fn verify_up(
-    dir: &Path,
-    team: &str,
-    seat: &str,
-    scope: &str,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<String, String> {
-    let gdir = dir.join("grants");
-    let none = || format!("no approval in {} names {seat} for team {team}", gdir.display());
-    if let Err(e) = fsx::check_ladder(dir, &gdir) {
-        return Err(e.to_string());
-    }
-    let Ok(rd) = std::fs::read_dir(&gdir) else { return Err(none()) };
-    let mut names: Vec<String> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
-        .collect();
-    names.sort();
-    let mut miss: Option<String> = None;
-    for n in names {
-        let text = match fsx::read_to_string(&gdir.join(&n)) {
-            Ok(Some(t)) => t,
-            Ok(None) => continue,
-            Err(e) => {
-                miss.get_or_insert(format!("{n}: {e}"));
-                continue;
-            }
-        };
-        let Ok(raw) = serde_saphyr::from_str::<RawUp>(&text) else { continue };
-        let Some(up) = raw.up else { continue };
-        let (Some(s), Some(t)) = (up.seat, up.team) else { continue };
-        if s.trim() != seat || t.trim() != team {
-            continue;
-        }
-        let expires = match raw.expires.as_deref().map(|e| chrono::DateTime::parse_from_rfc3339(e.trim())) {
-            Some(Ok(e)) => e.with_timezone(&chrono::Utc),
-            _ => {
-                miss.get_or_insert(format!("{n} has no expires: an RFC 3339 time"));
-                continue;
-            }
-        };
-        if expires <= now {
-            miss.get_or_insert(format!("{n} expired at {}", raw.expires.unwrap_or_default().trim()));
-            continue;
-        }
-        if !up.scope.iter().any(|w| w.trim() == scope) {
-            miss.get_or_insert(format!("{n} does not list {scope} in its scope"));
-            continue;
-        }
-        return Ok(n);
-    }
-    Err(miss.unwrap_or_else(none))
 }
 
 #[cfg(test)]
@@ -711,65 +523,6 @@ mod tests {
             let c = new_agent_id(d.path(), &ids).unwrap();
             assert!(c != a && c != b);
         }
-    }
-
-    #[test]
-    fn an_up_approval_is_verified_like_a_send_grant() {
-        let d = tempfile::tempdir().unwrap();
-        let g = d.path().join("grants");
-        std::fs::create_dir_all(&g).unwrap();
-        let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
-        let check = || verify_up(d.path(), "beacon", "b@labs", "up", now);
-        assert!(check().unwrap_err().starts_with("no approval in"), "{:?}", check());
-        std::fs::write(
-            g.join("a.yaml"),
-            "up:\n  seat: b@labs\n  team: beacon\n  scope: [up]\nexpires: \"2026-09-01T00:00:00Z\"\n",
-        )
-        .unwrap();
-        assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
-        std::fs::write(
-            g.join("b.yaml"),
-            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add]\nexpires: \"2027-01-01T00:00:00Z\"\n",
-        )
-        .unwrap();
-        std::fs::write(
-            g.join("c.yaml"),
-            "up:\n  seat: b@labs\n  team: other\n  scope: [up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
-        )
-        .unwrap();
-        assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
-        std::fs::write(
-            g.join("d.yaml"),
-            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add, up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
-        )
-        .unwrap();
-        assert_eq!(check(), Ok("d.yaml".to_string()));
-        // a link to a good approval is none, and neither is a send grant
-        std::fs::rename(g.join("d.yaml"), d.path().join("d.yaml")).unwrap();
-        std::os::unix::fs::symlink(d.path().join("d.yaml"), g.join("e.yaml")).unwrap();
-        assert!(check().is_err());
-        assert!(send_grants(d.path()).is_empty());
-    }
-
-    #[test]
-    fn a_seat_write_adds_the_team_and_the_roster_line_once() {
-        let d = tempfile::tempdir().unwrap();
-        let p = TeamPointers { entity: None, project: "beacon".into(), session: "beacon".into(), root: "/r".into() };
-        let line = RosterLine { seat: "a".into(), agent: Some("agt_00000000000000a1".into()), ..Default::default() };
-        let rec = rec("agt_00000000000000a1", "beacon", "a");
-        let w = write_seat(d.path(), "beacon", &p, &line, &rec).unwrap();
-        assert!(w.team_was_missing && w.roster_was_missing);
-        let b = RosterLine { seat: "b".into(), ..Default::default() };
-        let w = write_seat(d.path(), "beacon", &p, &b, &rec).unwrap();
-        assert!(!w.team_was_missing && w.roster_was_missing);
-        let w = write_seat(d.path(), "beacon", &p, &line, &rec).unwrap();
-        assert_eq!(w, SeatWrite::default());
-        let r = Registry::load(d.path()).unwrap();
-        assert_eq!(r.team("beacon").unwrap().roster.len(), 2);
-        assert_eq!(r.team("beacon").unwrap().root.as_deref(), Some(Path::new("/r")));
-        assert_eq!(r.agent_for("beacon", "a").unwrap().id, "agt_00000000000000a1");
-        use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(d.path().join("teams.yaml")).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
     #[test]

@@ -13,6 +13,9 @@ use serde_saphyr::Spanned;
 use crate::fsx;
 use crate::outcome::{self, TeamError};
 
+mod who;
+pub use who::{valid_seat_spelling, Delegates, FileGrant};
+
 /// One seat as the file declares it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Seat {
@@ -60,37 +63,6 @@ pub struct TeamFile {
     pub grant: Option<FileGrant>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<String>,
-}
-
-/// The file's `delegates` section: `delegates: {up: [<seat>@<team> | <agent id> | <seat>, …]}`.
-/// A section the file does not write is `None`; an empty list names nobody.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Delegates {
-    pub up: Option<Vec<String>>,
-}
-
-/// The file's `grant` section: `grant: {seat: <seat>, pane: <pane>, scope: [up, …]}`. The
-/// repository's word alone grants nothing: a record in the owner's grants folder approves it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FileGrant {
-    /// The granted seat: `<seat>@<team>`, an agent id, or a bare seat of this team.
-    pub seat: String,
-    /// The one pane the grant holds for, when it names one.
-    pub pane: Option<String>,
-    pub scope: Vec<String>,
-    pub line: usize,
-}
-
-/// Is `s` a seat spelling a `delegates` or `grant` entry takes: `<seat>`, `<seat>@<team>` or an
-/// agent id?
-pub fn valid_seat_spelling(s: &str) -> bool {
-    if crate::registry::is_agent_id(s) {
-        return true;
-    }
-    match s.split_once('@') {
-        Some((seat, team)) => valid_name(seat) && valid_name(team),
-        None => valid_name(s),
-    }
 }
 
 /// A team file together with where it was found.
@@ -182,14 +154,7 @@ struct RawFile {
     profiles: Option<Sp<BTreeMap<String, Scalar>>>,
     seats: Option<Sp<Vec<Sp<RawSeat>>>>,
     delegates: Option<Sp<BTreeMap<String, SpWords>>>,
-    grant: Option<Sp<RawGrant>>,
-}
-
-#[derive(Deserialize)]
-struct RawGrant {
-    seat: Option<Sp<String>>,
-    pane: Option<Sp<String>>,
-    scope: Option<Sp<Vec<Sp<String>>>>,
+    grant: Option<Sp<who::RawGrant>>,
 }
 
 #[derive(Deserialize)]
@@ -417,52 +382,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             line,
         });
     }
-    let mut delegates = Delegates::default();
-    if let Some(d) = raw.delegates {
-        for (cmd, list) in d.value {
-            let mut names = Vec::new();
-            for w in list.value {
-                let v = w.value.trim().to_string();
-                if !valid_seat_spelling(&v) {
-                    return Err(at(
-                        line_of(&w),
-                        format!("delegates: {cmd}: \"{v}\" is not a seat (<seat>, <seat>@<team> or an agent id)"),
-                    ));
-                }
-                names.push(v);
-            }
-            // other commands' lists are kept by newer versions; this one reads `up`
-            if cmd == "up" {
-                delegates.up = Some(names);
-            }
-        }
-    }
-    let grant = match raw.grant {
-        None => None,
-        Some(g) => {
-            let gl = line_of(&g);
-            let seat = match g.value.seat {
-                Some(s) if valid_seat_spelling(s.value.trim()) => s.value.trim().to_string(),
-                Some(s) => {
-                    return Err(at(
-                        line_of(&s),
-                        format!(
-                            "grant: seat: \"{}\" is not a seat (<seat>, <seat>@<team> or an agent id)",
-                            s.value.trim()
-                        ),
-                    ))
-                }
-                None => return Err(at(gl, "grant: names no seat: (the seat it grants to)")),
-            };
-            let pane = match g.value.pane {
-                Some(p) if p.value.trim().is_empty() => return Err(at(line_of(&p), "grant: pane: is empty")),
-                Some(p) => Some(p.value.trim().to_string()),
-                None => None,
-            };
-            let scope = g.value.scope.map(|s| s.value.into_iter().map(|w| w.value.trim().to_string()).collect());
-            Some(FileGrant { seat, pane, scope: scope.unwrap_or_default(), line: gl as usize })
-        }
-    };
+    let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
     if let Some(c) = &raw.coordinator {
         let who = c.value.trim();
         match seats.iter_mut().find(|s| s.name == who) {
@@ -553,28 +473,6 @@ mod tests {
         assert_eq!(b.version.as_deref(), Some("6"));
         assert_eq!(f.notes.len(), 1);
         assert!(f.notes[0].contains("team rename lead <new-name>"), "{:?}", f.notes);
-    }
-
-    #[test]
-    fn delegates_and_grant_sections() {
-        let base = "project: beacon\nseats:\n  - name: a\n    cli: codex\n";
-        let f = parse(base).unwrap();
-        assert_eq!(f.delegates, Delegates::default());
-        assert!(f.grant.is_none());
-        let f = parse(&format!(
-            "{base}delegates:\n  up: [builder@labs, agt_00000000000000a1]\n  down: [x]\ngrant:\n  seat: builder@labs\n  pane: w2:p1\n  scope: [up, add]\n"
-        ))
-        .unwrap();
-        assert_eq!(f.delegates.up, Some(vec!["builder@labs".to_string(), "agt_00000000000000a1".to_string()]));
-        let g = f.grant.unwrap();
-        assert_eq!((g.seat.as_str(), g.pane.as_deref(), g.scope.len(), g.line), ("builder@labs", Some("w2:p1"), 2, 9));
-        let e = parse(&format!("{base}delegates:\n  up: [\"Bad Seat\"]\n")).unwrap_err();
-        assert_eq!(
-            e.message,
-            "line 6: delegates: up: \"Bad Seat\" is not a seat (<seat>, <seat>@<team> or an agent id)"
-        );
-        let e = parse(&format!("{base}grant:\n  scope: [up]\n")).unwrap_err();
-        assert_eq!(e.message, "line 6: grant: names no seat: (the seat it grants to)");
     }
 
     #[test]

@@ -86,13 +86,6 @@ impl Herdr {
         h
     }
 
-    /// This adapter with `tree` as its reading of the process tree below a pid (tests: recorded
-    /// pids mean nothing on the test machine).
-    pub fn with_tree(mut self, tree: fn(u32) -> Vec<Proc>) -> Herdr {
-        self.tree = tree;
-        self
-    }
-
     /// An adapter running `bin` through `runner` (tests).
     pub fn with_runner(bin: &str, runner: Box<dyn Runner>) -> Herdr {
         Herdr {
