@@ -40,8 +40,9 @@ pub enum Caller {
     Seat {
         team: String,
         seat: String,
-        /// The seat's registry record, when it has one.
-        agent: Option<AgentRecord>,
+        /// The seat's registry record, when it has one (boxed: a record is large, and a caller
+        /// is passed around whole).
+        agent: Option<Box<AgentRecord>>,
         /// The pane it was found from (`%3`, `w1:p2`).
         pane: String,
     },
@@ -276,7 +277,7 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
             return Some(Caller::Seat {
                 team: a.team.clone(),
                 seat: a.seat.clone(),
-                agent: Some((*a).clone()),
+                agent: Some(Box::new((*a).clone())),
                 pane: p.id.clone(),
             })
         }
@@ -309,7 +310,7 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
                     });
                 }
             }
-            Caller::Seat { team, seat, agent, pane: p.id.clone() }
+            Caller::Seat { team, seat, agent: agent.map(Box::new), pane: p.id.clone() }
         }
         None => Caller::Unplaced {
             why: format!("its {mux} pane {} is marked {}, and no team file names the team", p.id, p.seat),
