@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Profile host benchmark (issue 3):
-#  1. classify of a 120x40 screen on a warm instance, through the host (wasm) and the same
-#     profile crate compiled natively, in one run  (target: wasm <= 100 us, <= 3x native);
+#  1. classify, and a look (`read` with a probe: the reading and the drop read), of a 120x40
+#     screen on a warm instance, through the host (wasm) and the same profile crate compiled
+#     natively, in one run, for the bundled 0.2 components and the codex profile built from the
+#     frozen wit/v0.1  (target: wasm <= 100 us, <= 3x native; figures in wit/README.md);
 #  2. the whole process `team profile explain <cli> <screen>` with a warm precompiled cache,
 #     hyperfine -N medians, against processes that do nothing  (target: <= 5 ms median).
 # Usage: bench/profiles.sh   (from anywhere; builds --release into $CARGO_TARGET_DIR)
@@ -16,7 +18,7 @@ team="$CARGO_TARGET_DIR/release/team"
 
 echo
 echo "== 1. classify, warm instance, wasm vs native (median us/call of 21 batches x 200 calls)"
-cargo test --release -p team --bin team profiles::bench -- --ignored --nocapture 2>/dev/null \
+cargo test --release -p team --lib profiles::bench -- --ignored --nocapture 2>/dev/null \
   | sed -n '/^screen (120x40)/,/^test /p' | grep -v '^test '
 
 echo

@@ -81,7 +81,7 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
     let to = spelled(target);
     let (cteam, cseat, crecord) = match caller {
         Caller::Owner => return Ok(Rule::Owner),
-        Caller::Seat { team, seat, agent, .. } => (team.clone(), seat.clone(), agent.as_deref().cloned()),
+        Caller::Seat { team, seat, agent, .. } => (team.clone(), seat.clone(), agent.clone()),
         Caller::Unplaced { .. } | Caller::Blocked { .. } | Caller::NoTerminal => {
             return Err(TeamError::refused(format!(
                 "{who} may not send to {to}: only the owner or a seat the send admission admits sends, from a terminal outside herdr or its own pane"
@@ -194,7 +194,7 @@ mod tests {
         Caller::Seat {
             team: team.into(),
             seat: seat.into(),
-            agent: reg.agent_for(team, seat).cloned().map(Box::new),
+            agent: reg.agent_for(team, seat).cloned(),
             pane: "%1".into(),
         }
     }

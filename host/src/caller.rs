@@ -31,6 +31,8 @@ const GENERIC_SCRIPTS: &[&str] = &["index", "main", "cli", "dist", "bin", "lib",
 pub const UNVERIFIABLE_FEATURE: &str = "unverifiable-ancestor=";
 
 /// The caller of this run.
+// One value per run: the seat's record inline costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Caller {
     /// A person at a terminal outside any pane that is a seat, with no agent CLI among this
@@ -40,9 +42,8 @@ pub enum Caller {
     Seat {
         team: String,
         seat: String,
-        /// The seat's registry record, when it has one (boxed: a record is large, and a caller
-        /// is passed around whole).
-        agent: Option<Box<AgentRecord>>,
+        /// The seat's registry record, when it has one.
+        agent: Option<AgentRecord>,
         /// The pane it was found from (`%3`, `w1:p2`).
         pane: String,
     },
@@ -277,7 +278,7 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
             return Some(Caller::Seat {
                 team: a.team.clone(),
                 seat: a.seat.clone(),
-                agent: Some(Box::new((*a).clone())),
+                agent: Some((*a).clone()),
                 pane: p.id.clone(),
             })
         }
@@ -310,7 +311,7 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
                     });
                 }
             }
-            Caller::Seat { team, seat, agent: agent.map(Box::new), pane: p.id.clone() }
+            Caller::Seat { team, seat, agent, pane: p.id.clone() }
         }
         None => Caller::Unplaced {
             why: format!("its {mux} pane {} is marked {}, and no team file names the team", p.id, p.seat),

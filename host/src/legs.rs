@@ -229,10 +229,9 @@ pub fn ready(leg: Leg, facts: Facts) -> Result<(), Cannot> {
     match leg {
         Leg::Native if !facts.native_channel => Err(Cannot::NoNativeChannel),
         Leg::Native | Leg::McpInbox => Err(Cannot::NotInBuild),
-        Leg::Typed => Ok(()),
-        // The compose driver plugs in with `team:profile@0.2`: until then no seat's compose
-        // leg can be walked (and its body never becomes a trigger line instead).
-        Leg::Compose => Err(Cannot::NotInBuild),
+        // The compose leg is `crate::compose` (team:profile@0.2's compose modules); a
+        // compose seat's body never becomes a trigger line.
+        Leg::Typed | Leg::Compose => Ok(()),
     }
 }
 
@@ -389,9 +388,8 @@ mod tests {
     #[test]
     fn a_compose_seat_walks_compose_in_its_typed_place_and_never_typed() {
         let p = Plan::walk(CLOUD, order_in_force(&[]));
-        assert_eq!(p.terminal, None, "no compose driver in this build");
-        assert_eq!(p.failed.last(), Some(&Failed { leg: Leg::Compose, why: Cannot::NotInBuild }));
-        assert!(!p.failed.iter().any(|f| f.leg == Leg::Typed));
+        assert_eq!(p.terminal, Some(Leg::Compose), "the compose leg takes a compose seat's typed place");
+        assert!(!p.failed.iter().any(|f| f.leg == Leg::Typed || f.leg == Leg::Compose));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod admission;
 pub mod caller;
 pub mod cli;
 pub mod clock;
+pub mod compose;
 pub mod ctx;
 pub mod fake_seat;
 pub mod fsx;

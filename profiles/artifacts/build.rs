@@ -1,8 +1,9 @@
 //! Builds the profile components for `wasm32-wasip2` with a nested cargo and embeds them.
 //!
 //! - One nested `cargo build --target wasm32-wasip2 --profile guest -p <all six profiles>`, then
-//!   one small invocation per hostile feature (a crate's features cannot differ within one
-//!   invocation).
+//!   one small invocation per hostile feature and one for the codex profile built from the
+//!   frozen `wit/v0.1` (kit feature `wit-v0-1`): a crate's features cannot differ within one
+//!   invocation.
 //! - A separate target dir, `<outer target>/wasm-guests`: the outer cargo holds the lock on its
 //!   own dir, so sharing it would deadlock. A file lock around build + copy keeps two worktrees
 //!   sharing one target dir from copying each other's freshly built bytes.
@@ -39,8 +40,18 @@ const HOSTILE: &[(&str, &str)] = &[
     ("trap", "TRAP"),
     ("wasi-import", "WASI_IMPORT"),
     ("wrong-world", "WRONG_WORLD"),
+    ("compose-bad-key", "COMPOSE_BAD_KEY"),
+    ("compose-control", "COMPOSE_CONTROL"),
+    ("compose-endless", "COMPOSE_ENDLESS"),
+    ("compose-spin", "COMPOSE_SPIN"),
+    ("compose-lies", "COMPOSE_LIES"),
     ("native-channel", "NATIVE_CHANNEL"),
 ];
+
+/// (crate, id, version, wasm file stem) of each shipping profile with a compose module: built
+/// in an invocation of its own, since the kit's `compose` feature changes its bindings' world.
+const COMPOSERS: &[(&str, &str, &str, &str)] =
+    &[("profile-codex-cloud", "codex-cloud", "0.1.0", "profile_codex_cloud")];
 
 const TARGET: &str = "wasm32-wasip2";
 
@@ -52,10 +63,12 @@ fn main() {
     // Relative paths (cargo reads them from this package's root): several worktrees share one
     // target dir and the same build-script hash, so absolute paths would make one checkout watch
     // another's files.
-    for p in ["../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
+    for p in ["../reading", "../kit", "../hostile", "../../wit", "../../Cargo.toml", "../../Cargo.lock"] {
         println!("cargo:rerun-if-changed={p}");
     }
-    for (krate, _, _, _) in PROFILES {
+    println!("cargo:rerun-if-changed=../template/src");
+    println!("cargo:rerun-if-changed=../template/Cargo.toml");
+    for (krate, _, _, _) in PROFILES.iter().chain(COMPOSERS) {
         let dir = krate.trim_start_matches("profile-");
         println!("cargo:rerun-if-changed=../{dir}/src");
         println!("cargo:rerun-if-changed=../{dir}/Cargo.toml");
@@ -65,12 +78,14 @@ fn main() {
     let skip = env::var("TEAM_SKIP_WASM_BUILD").map(|v| !v.is_empty() && v != "0").unwrap_or(false);
     if skip {
         println!("cargo:warning=TEAM_SKIP_WASM_BUILD is set: bundled profile components are empty");
-        for (_, id, _, _) in PROFILES {
+        for (_, id, _, _) in PROFILES.iter().chain(COMPOSERS) {
             fs::write(out_dir.join(format!("{id}.wasm")), b"").unwrap();
         }
         for (feature, _) in HOSTILE {
             fs::write(out_dir.join(format!("hostile-{feature}.wasm")), b"").unwrap();
         }
+        fs::write(out_dir.join("codex-v0.1.wasm"), b"").unwrap();
+        fs::write(out_dir.join("template.wasm"), b"").unwrap();
     } else {
         check_target_installed();
         let guests_dir = guests_target_dir(&out_dir);
@@ -89,8 +104,15 @@ fn main() {
             args.push("-p".into());
             args.push(krate.to_string());
         }
+        // The template a vendor copies is built (and tested) with them; it is not bundled.
+        args.extend(["-p".into(), "profile-template".into()]);
         nested_cargo(&root, &guests_dir, &args);
+        copy(&built.join("profile_template.wasm"), &out_dir.join("template.wasm"));
         for (_, id, _, stem) in PROFILES {
+            copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
+        }
+        for (krate, id, _, stem) in COMPOSERS {
+            nested_cargo(&root, &guests_dir, &["-p".into(), krate.to_string()]);
             copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
         }
         for (feature, _) in HOSTILE {
@@ -101,13 +123,19 @@ fn main() {
             );
             copy(&built.join("profile_hostile.wasm"), &out_dir.join(format!("hostile-{feature}.wasm")));
         }
+        nested_cargo(
+            &root,
+            &guests_dir,
+            &["-p".into(), "profile-codex".into(), "--features".into(), "wit-v0-1".into()],
+        );
+        copy(&built.join("profile_codex.wasm"), &out_dir.join("codex-v0.1.wasm"));
         drop(lock);
     }
 
     let mut code = String::new();
-    code.push_str("/// The six shipping profiles, built for wasm32-wasip2 at build time.\n");
+    code.push_str("/// The shipping profiles, built for wasm32-wasip2 at build time.\n");
     code.push_str("pub static BUNDLED: &[Bundled] = &[\n");
-    for (_, id, version, _) in PROFILES {
+    for (_, id, version, _) in PROFILES.iter().chain(COMPOSERS) {
         let path = out_dir.join(format!("{id}.wasm"));
         let sha = sha256_file(&path);
         let description = description_json(id);
@@ -126,7 +154,16 @@ fn main() {
         writeln!(code, "    /// profile-hostile built with feature `{feature}`.").unwrap();
         writeln!(code, "    pub static {name}: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
     }
-    code.push_str("}\n");
+    code.push_str("}\n\n");
+    code.push_str("/// Components of released interface lines the host must still load (tests only; never bundled).\n");
+    code.push_str("pub mod legacy {\n");
+    code.push_str("    /// The codex profile built from the frozen `wit/v0.1` (team:profile@0.1.0).\n");
+    let path = out_dir.join("codex-v0.1.wasm");
+    writeln!(code, "    pub static CODEX_V0_1: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
+    code.push_str("}\n\n");
+    code.push_str("/// `profiles/template`, the crate a vendor copies, built as they will build it (not bundled).\n");
+    let path = out_dir.join("template.wasm");
+    writeln!(code, "pub static TEMPLATE: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
     fs::write(out_dir.join("bundled.rs"), code).unwrap();
 }
 
@@ -168,6 +205,8 @@ fn nested_cargo(root: &Path, target_dir: &Path, extra: &[String]) {
         .arg("--manifest-path")
         .arg(root.join("Cargo.toml"))
         .args(["--target", TARGET, "--profile", "guest"])
+        // 128-bit SIMD (on by default in wasmtime): the guests' scans of screen text vectorise.
+        .args(["--config", "target.wasm32-wasip2.rustflags=[\"-C\", \"target-feature=+simd128\"]"])
         .arg("--target-dir")
         .arg(target_dir)
         .args(extra);
@@ -219,6 +258,8 @@ mod describe_agy;
 mod describe_claude_code;
 #[path = "../codex/src/describe.rs"]
 mod describe_codex;
+#[path = "../codex-cloud/src/describe.rs"]
+mod describe_codex_cloud;
 #[path = "../cursor/src/describe.rs"]
 mod describe_cursor;
 #[path = "../grok/src/describe.rs"]
@@ -236,6 +277,7 @@ fn description_json(id: &str) -> String {
         "agy" => describe_agy::describe(),
         "grok-cli" => describe_grok_cli::describe(),
         "grok" => describe_grok::describe(),
+        "codex-cloud" => describe_codex_cloud::describe(),
         other => panic!("no describe() is wired for the bundled profile {other}"),
     };
     serde_json::json!({

@@ -20,7 +20,7 @@ fn vendors() -> Vendors {
         let d = tempfile::tempdir().unwrap();
         let host = ProfileHost::with_dirs(d.path().join("config"), d.path().join("cache"));
         let ds = host.descriptions(&Default::default());
-        assert_eq!(ds.len(), 6, "{ds:?}");
+        assert_eq!(ds.len(), profile_artifacts::BUNDLED.len(), "{ds:?}");
         Vendors::from_descriptions(&ds)
     })
     .clone()

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Arguments of `team fake-seat`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
+    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes: `fake_seat/codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
     #[arg(long, default_value = "claude-code")]
     pub cli: String,
     /// How it behaves (see the module docs): takes-line, ignores-first-enter, ignores-enter,

@@ -18,6 +18,7 @@ pub mod demo;
 pub mod fake_seat;
 pub mod feed;
 pub mod profile;
+mod profile_test;
 pub mod register;
 pub mod route;
 pub mod send;

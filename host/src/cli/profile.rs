@@ -1,11 +1,12 @@
-//! `team profile list | check | explain`: the installed vendor profiles, a vendor's
-//! validation of a component, and the conformance tool that reads a captured screen.
+//! `team profile list | check | explain | test`: the installed vendor profiles, a vendor's
+//! validation of a component, the tool that reads a captured screen, and the conformance run
+//! of a component over a folder of screens.
 //!
 //! Invariant: these commands load only what they show — `list` compiles dropped-in files
 //! (to validate them) and no bundled one; `check` loads the one file; `explain` loads the
-//! one profile the current team would use for the cli. Documents: `team.profile.list`,
-//! `team.profile.check`, `team.profile.explain` (schema/profile-*.schema.json), each with
-//! `schema: {name, version}` and `format: 1`.
+//! one profile the current team would use for the cli; `test` loads the one file. Documents:
+//! `team.profile.list`, `team.profile.check`, `team.profile.explain`, `team.profile.test`
+//! (schema/profile-*.schema.json), each with `schema: {name, version}` and `format: 1`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ use serde_json::{json, Value};
 use crate::ctx::Ctx;
 use crate::outcome::{self, render_json, TeamError};
 use crate::output::{one_line, Output};
-use crate::profiles::{Composer, Profile, ProfileHost, Reading, Screen, Source, State};
+use crate::profiles::{Profile, ProfileHost, Reading, Screen, Source, State};
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -60,6 +61,16 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Read every screen of a folder with a component and say which read as its meta says (exit 1 if any does not).
+    Test {
+        /// The component (`.wasm`).
+        file: PathBuf,
+        /// A folder of `<name>.ansi` + `.title` + `.meta.json` (+ `.txt`) screens, or of such folders.
+        screens: PathBuf,
+        /// Print one `team.profile.test` document.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
@@ -70,6 +81,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Cmd::Explain { cli, screen, title, size, profile, json } => {
             (json, explain(&host, &cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
         }
+        Cmd::Test { file, screens, json } => (json, super::profile_test::run(&host, &file, &screens, json)),
     };
     match res {
         // (a document is already JSON: its control characters are escaped by serde_json)
@@ -81,7 +93,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
 }
 
-fn schema(name: &str) -> Value {
+pub(super) fn schema(name: &str) -> Value {
     json!({"name": name, "version": 1})
 }
 
@@ -115,7 +127,7 @@ fn table(rows: &[Vec<String>]) -> String {
 
 /// One `label     value` line; labels are padded to one width in every command's output. The
 /// value is shown on one line, escaped: a profile's words never reach the terminal raw.
-fn labelled(label: &str, value: &str) -> String {
+pub(super) fn labelled(label: &str, value: &str) -> String {
     format!("{label:<9} {}\n", one_line(value))
 }
 
@@ -262,7 +274,12 @@ fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String
     let mut profile: Option<Profile> = None;
     match host.load_file(file) {
         Ok(p) => {
-            steps.push(("load", Ok(format!("imports allowed, exports {}", crate::profiles::v0_1::EXPORT))));
+            let compose = if p.line().has_compose() {
+                format!(" and {}", crate::profiles::v0_2::COMPOSE_EXPORT)
+            } else {
+                String::new()
+            };
+            steps.push(("load", Ok(format!("imports allowed, exports {}{compose}", p.line().export()))));
             profile = Some(p);
         }
         Err(e) => {
@@ -300,7 +317,7 @@ fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String
         });
         match r {
             Ok(r) => {
-                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", state_text(&r.state)))));
+                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", r.state))));
                 smoke = Some(r);
             }
             Err(e) => steps.push(("smoke", Err(e.message))),
@@ -332,7 +349,7 @@ fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String
                 let d = p.describe();
                 json!({
                     "id": d.id, "version": d.version, "sha256": p.sha256(), "cache": p.cache_use().word(),
-                    "interface": crate::profiles::v0_1::EXPORT,
+                    "interface": p.line().export(),
                     "clis": d.clis, "process_names": d.process_names, "native_channel": d.native_channel,
                     "max_trigger": d.max_trigger, "working_hints": d.working_hints, "enter_pause_ms": d.enter_pause_ms,
                     "queues_while_working": d.queues_while_working, "forbidden_starts": d.forbidden_starts,
@@ -435,16 +452,12 @@ fn explain(
         one_line(&profile.source().to_string()),
         one_line(&screen_path.display().to_string())
     );
-    out.push_str(&labelled("state", &state_text(&reading.state)));
-    out.push_str(&labelled(
-        "composer",
-        &match &reading.composer {
-            Composer::Empty => "empty".to_string(),
-            Composer::Holds(t) => format!("holds \"{t}\""),
-            Composer::Unreadable => "unreadable".to_string(),
-        },
-    ));
-    out.push_str(&labelled("error", reading.last_error.map(|e| e.word()).unwrap_or("none")));
+    out.push_str(&labelled("state", &reading.state.to_string()));
+    out.push_str(&labelled("composer", &reading.composer.to_string()));
+    for q in &reading.queued {
+        out.push_str(&labelled("queued", &format!("\"{q}\"")));
+    }
+    out.push_str(&labelled("error", reading.last_error.map(|e| e.label()).unwrap_or("none")));
     out.push_str(&labelled("why", &reading.why));
     for n in profile.notes() {
         out.push_str(&labelled("note", n));
@@ -452,32 +465,21 @@ fn explain(
     Ok((out, 0))
 }
 
-/// `idle`, `working (hint)`, `dialog (kind): title`, `unknown: why`, …
-fn state_text(s: &State) -> String {
-    match s {
-        State::Working(h) => format!("working ({h})"),
-        State::Dialog(d) => format!("dialog ({}): {}", d.kind.word(), d.title),
-        State::Unknown(w) => format!("unknown: {w}"),
-        other => other.word().to_string(),
-    }
-}
-
 /// A reading as `--json` documents carry it.
-fn reading_json(r: &Reading) -> Value {
-    let (dialog, dialog_title) = match &r.state {
-        State::Dialog(d) => (Some(d.kind.word()), Some(d.title.clone())),
-        _ => (None, None),
-    };
+pub(super) fn reading_json(r: &Reading) -> Value {
+    let dialog = r.state.dialog();
     json!({
         "state": r.state.word(),
-        "hint": match &r.state { State::Working(h) => Some(h.clone()), _ => None },
-        "dialog": dialog,
-        "dialog_title": dialog_title,
+        "hint": r.state.hint(),
+        "dialog": dialog.map(|d| d.kind.word()),
+        "dialog_other": dialog.and_then(|d| d.kind.other_name()),
+        "dialog_title": dialog.map(|d| d.title.clone()),
         "unknown": match &r.state { State::Unknown(w) => Some(w.clone()), _ => None },
         "composer": {
             "kind": r.composer.word(),
-            "text": match &r.composer { Composer::Holds(t) => Some(t.clone()), Composer::Empty => Some(String::new()), Composer::Unreadable => None },
+            "text": r.composer.text(),
         },
+        "queued": r.queued,
         "last_error": r.last_error.map(|e| e.word()),
         "why": r.why,
     })

@@ -256,7 +256,7 @@ fn send_doc(
 fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
     let seat = &r.seat;
     let (line, doc) = match &r.outcome {
-        Outcome::DryRun(DryRun::Send { channel }) => {
+        Outcome::DryRun(DryRun::Send { channel, compose }) => {
             let set_aside: Vec<String> = r.set_aside.iter().map(|s| s.sentence()).collect();
             let failed: Vec<String> = r.failed.iter().map(ToString::to_string).collect();
             let first = match channel {
@@ -273,8 +273,15 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
                 "set_aside": set_aside,
                 "rule": r.rule,
             });
+            let mut plan = plan;
+            if !compose.is_empty() {
+                plan["compose"] = json!(compose);
+            }
             let doc = send_doc(r, true, "dry-run", &first, None, Some(plan));
             let mut text = format!("{}\n", one_line(&first));
+            for (i, step) in compose.iter().enumerate() {
+                text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
+            }
             for s in &set_aside {
                 text.push_str(&format!("{seat}: {}\n", one_line(s)));
             }

@@ -34,6 +34,7 @@
 //! are written there (whole, by rename) once the frame has gone to the terminal, so a test
 //! can wait until the pane shows a whole frame drawn at the pane's size.
 
+mod codex_cloud;
 mod layout;
 mod native;
 mod screens;
@@ -49,7 +50,7 @@ use transcript::Transcript;
 /// What a fake seat is asked to be (the `team fake-seat` flags; see `cli/fake_seat.rs`).
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The CLI to imitate: `claude-code`, `codex` (and `cursor`, implied by `narrow-cursor`).
+    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes: `fake_seat/codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
     pub cli: String,
     /// How it behaves (see the module docs).
     pub mode: String,
@@ -132,6 +133,9 @@ impl Cli {
 
 /// Runs the fake seat until its terminal closes; an `Err` is a usage error in its flags.
 pub fn run(args: Options) -> Result<(), String> {
+    if args.cli == "codex-cloud" {
+        return codex_cloud::run(&args);
+    }
     let mode = parse_mode(&args.mode)?;
     let cli = match (args.cli.as_str(), &mode) {
         (_, Mode::NarrowCursor) | ("cursor", _) => Cli::Cursor,

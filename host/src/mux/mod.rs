@@ -309,82 +309,21 @@ impl Runner for SystemRunner {
     }
 }
 
-/// Removes terminal escape sequences from one row: CSI (`ESC [ … final`, SGR included), OSC
-/// (`ESC ] … BEL` or `ESC ] … ESC \`), other two-byte escapes, and stray control
-/// characters other than tab.
-pub fn strip_ansi(row: &str) -> String {
-    let mut out = String::with_capacity(row.len());
-    let mut it = row.chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            '\u{1b}' => match it.next() {
-                Some('[') => {
-                    // Parameters and intermediates, then one final byte in 0x40..=0x7e.
-                    for d in it.by_ref() {
-                        if ('\u{40}'..='\u{7e}').contains(&d) {
-                            break;
-                        }
-                    }
-                }
-                Some(']') | Some('P') | Some('_') | Some('^') => {
-                    // String sequences end at BEL or ST (ESC \).
-                    while let Some(d) = it.next() {
-                        if d == '\u{7}' {
-                            break;
-                        }
-                        if d == '\u{1b}' && it.peek() == Some(&'\\') {
-                            it.next();
-                            break;
-                        }
-                    }
-                }
-                Some('(') | Some(')') | Some('#') => {
-                    it.next();
-                }
-                _ => {}
-            },
-            '\t' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Removes terminal escape sequences and control characters (tab kept) from one row: the
+/// tree's one stripper, `profile_reading::ansi::strip`.
+pub use profile_reading::ansi::strip as strip_ansi;
 
 /// Splits a multiplexer's text output into rows (`\n` or `\r\n` line ends); a final line end
-/// does not make an extra empty row.
-pub fn split_rows(text: &str) -> Vec<String> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
-}
+/// does not make an extra empty row (`profile_reading::split_rows`).
+pub use profile_reading::split_rows;
 
-/// Plain rows from styled rows: SGR removed, trailing spaces trimmed.
-pub fn plain_rows(styled: &[String]) -> Vec<String> {
-    // Only ASCII spaces: a composer row ends in U+00A0 after `❯`, which a reader must see.
-    styled.iter().map(|r| strip_ansi(r).trim_end_matches(' ').to_string()).collect()
-}
+/// Plain rows from styled rows: escapes removed, trailing ASCII spaces trimmed
+/// (`profile_reading::plain_rows`, which `Screen::from_ansi` uses too).
+pub use profile_reading::plain_rows;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn strip_ansi_keeps_text_only() {
-        assert_eq!(strip_ansi("\x1b[0m\x1b[2mAsk\x1b[0m x"), "Ask x");
-        assert_eq!(strip_ansi("a\x1b]0;title\x07b"), "ab");
-        assert_eq!(strip_ansi("a\x1b]0;title\x1b\\b"), "ab");
-        assert_eq!(strip_ansi("❯\u{a0}\x1b[7m \x1b[0m"), "❯\u{a0} ");
-    }
-
-    #[test]
-    fn split_rows_handles_crlf_and_final_newline() {
-        assert_eq!(split_rows("a\r\nb\r\n"), vec!["a", "b"]);
-        assert_eq!(split_rows("a\n\nb\n"), vec!["a", "", "b"]);
-        assert!(split_rows("").is_empty());
-    }
 
     #[test]
     fn the_file_chooses_else_the_caller_s_multiplexer_else_herdr() {

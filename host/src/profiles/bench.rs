@@ -30,17 +30,6 @@ fn measure(batches: usize, per: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
 #[test]
 #[ignore = "benchmark: run by bench/profiles.sh with --release"]
 fn bench_classify_warm_wasm_vs_native() {
@@ -50,19 +39,32 @@ fn bench_classify_warm_wasm_vs_native() {
     let config =
         std::env::var_os("TEAM_BENCH_CONFIG").map(std::path::PathBuf::from).unwrap_or(dir.path().join("config"));
     let host = ProfileHost::with_dirs(config, dir.path().join("cache"));
-    type Native = fn(&profile_kit::types::Screen) -> profile_kit::types::Reading;
-    let cases: [(&str, &str, &str, Native); 4] = [
-        ("codex", "codex-0.171.0", "idle-after-file-read", profile_codex::classify),
-        ("codex", "codex-0.171.0", "working", profile_codex::classify),
-        ("claude-code", "claude-code-2.1.197", "working", profile_claude_code::classify),
-        ("grok-cli", "grok-cli-0.0.34", "idle-typed", profile_grok_cli::classify),
+    type Native = fn(&profile_kit::Screen) -> profile_kit::Reading;
+    type NativeRead = fn(&profile_kit::Screen, &str, &str) -> bool;
+    let cases: [(&str, &str, &str, Native, NativeRead); 4] = [
+        ("codex", "codex-0.171.0", "idle-after-file-read", profile_codex::classify, profile_codex::shows_drop_read),
+        ("codex", "codex-0.171.0", "working", profile_codex::classify, profile_codex::shows_drop_read),
+        (
+            "claude-code",
+            "claude-code-2.1.197",
+            "working",
+            profile_claude_code::classify,
+            profile_claude_code::shows_drop_read,
+        ),
+        ("grok-cli", "grok-cli-0.0.34", "idle-typed", profile_grok_cli::classify, profile_grok_cli::shows_drop_read),
     ];
-    println!("{:<40} {:>10} {:>10} {:>7}", "screen (120x40)", "wasm µs", "native µs", "ratio");
-    for (cli, d, name, native) in cases {
+    // A send in flight asks about a drop: the probe every look of the typed leg carries.
+    let (id, trigger) = ("7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7", "Please read the team message at .agents/x.md");
+    let probe = Probe::new(id, trigger);
+    println!(
+        "{:<40} {:>9} {:>9} {:>9} {:>7} {:>10} {:>10} {:>7}",
+        "screen (120x40)", "line", "wasm µs", "native", "ratio", "look µs", "native", "ratio"
+    );
+    for (cli, d, name, native, native_read) in cases {
         let f = fixtures::load(&fixtures::screens_dir().join(d), name).unwrap();
         assert_eq!((f.screen.cols, f.screen.rows), (120, 40), "{d}/{name}");
         let mut p = host.load(cli, &BTreeMap::new()).unwrap();
-        let s = kit_to_host(&f.screen);
+        let s = f.screen.clone();
         let wasm = measure(21, 200, || {
             std::hint::black_box(p.classify(std::hint::black_box(&s)).unwrap());
         });
@@ -71,24 +73,87 @@ fn bench_classify_warm_wasm_vs_native() {
             let k = std::hint::black_box(&f.screen).clone();
             std::hint::black_box(native(&k));
         });
+        // One look of a send: the reading and the drop read.
+        let look = measure(21, 200, || {
+            std::hint::black_box(p.read(std::hint::black_box(&s), &probe).unwrap());
+        });
+        let nat_look = measure(21, 200, || {
+            let k = std::hint::black_box(&f.screen).clone();
+            std::hint::black_box((native(&k), native_read(&k, id, trigger)));
+        });
         let from = if p.source() == &Source::Bundled { "" } else { " (dropped in)" };
-        println!("{:<40} {:>10.1} {:>10.1} {:>6.1}x{from}", format!("{d}/{name}"), wasm, nat, wasm / nat);
+        println!(
+            "{:<40} {:>9} {:>9.1} {:>9.1} {:>6.1}x {:>10.1} {:>10.1} {:>6.1}x{from}",
+            format!("{d}/{name}"),
+            format!("{:?}", p.line()),
+            wasm,
+            nat,
+            wasm / nat,
+            look,
+            nat_look,
+            look / nat_look
+        );
+        if cli == "codex" {
+            // The same profile logic built from the frozen wit/v0.1: rows as lists of strings,
+            // and a look that costs two calls.
+            let file = dir.path().join("codex-v0.1.wasm");
+            std::fs::write(&file, profile_artifacts::legacy::CODEX_V0_1).unwrap();
+            let mut old = host.load_file(&file).unwrap();
+            let wasm = measure(21, 200, || {
+                std::hint::black_box(old.classify(std::hint::black_box(&s)).unwrap());
+            });
+            let look = measure(21, 200, || {
+                std::hint::black_box(old.read(std::hint::black_box(&s), &probe).unwrap());
+            });
+            println!(
+                "{:<40} {:>9} {:>9.1} {:>9.1} {:>6.1}x {:>10.1} {:>10.1} {:>6.1}x",
+                format!("{d}/{name}"),
+                format!("{:?}", old.line()),
+                wasm,
+                nat,
+                wasm / nat,
+                look,
+                nat_look,
+                look / nat_look
+            );
+        }
     }
     // Where the wasm time goes: the fixed cost of one call, and of passing the screen in (a
     // call whose guest work is nil: an empty id answers false at once).
     let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "working").unwrap();
-    let s = kit_to_host(&f.screen);
+    let s = f.screen.clone();
     let mut p = host.load("codex", &BTreeMap::new()).unwrap();
     let call = measure(21, 200, || {
         std::hint::black_box(p.transcript_shows_drop_read(&[], "x").unwrap());
     });
-    let pass = measure(21, 200, || {
-        std::hint::black_box(p.shows_drop_read(std::hint::black_box(&s), "", "").unwrap());
-    });
     let clone = measure(21, 200, || {
         std::hint::black_box(std::hint::black_box(&s).clone());
     });
+    let join = measure(21, 200, || {
+        std::hint::black_box(v0_2::screen_to(std::hint::black_box(&s)));
+    });
+    // A read whose logic stops at its first row (codex-cloud finds no Cloud Tasks box on a
+    // Codex chat screen): what a 0.2 look costs before any profile logic.
+    let mut cloud = host.load("codex-cloud", &BTreeMap::new()).unwrap();
+    let bare = measure(21, 200, || {
+        std::hint::black_box(cloud.classify(std::hint::black_box(&s)).unwrap());
+    });
+    let bare_native = measure(21, 200, || {
+        let k = std::hint::black_box(&f.screen).clone();
+        std::hint::black_box(profile_codex_cloud::classify(&k));
+    });
+    println!("a look that stops at once: wasm {bare:.1} µs, native {bare_native:.1} µs");
+    // What the guest does with a 0.2 screen before its logic runs: split the rows back out.
+    let joined = v0_2::screen_to(&s);
+    let split = measure(21, 200, || {
+        let j = std::hint::black_box(&joined);
+        std::hint::black_box((
+            profile_reading::split_rows(&j.styled),
+            profile_reading::split_rows(&j.plain),
+            profile_reading::split_rows(&j.recent),
+        ));
+    });
     println!(
-        "overhead: call {call:.1} µs, call passing a 120x40 screen {pass:.1} µs, host-side screen clone {clone:.1} µs"
+        "overhead: one call {call:.1} µs; host-side screen clone {clone:.1} µs; 0.2 screen (rows joined) {join:.1} µs; rows split back (native) {split:.1} µs"
     );
 }

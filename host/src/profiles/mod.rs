@@ -12,38 +12,31 @@
 //! - only the profiles a command needs are compiled or instantiated: `ProfileHost::new` does
 //!   no wasm work, `available()` validates only dropped-in files, `load` one component.
 //!
-//! One `bindgen!` module per supported WIT version (`v0_1` today). A later `v0_2` gets its
-//! own module and `Profile` grows a variant per version; callers see only `types`.
+//! One `bindgen!` module per supported WIT line (`v0_1`, frozen; `v0_2`), each with the one
+//! conversion of its types into the shared vocabulary (`profile-reading`, re-exported here);
+//! `instance` holds one enum over the lines, so callers see only the vocabulary.
 
 pub mod cache;
 pub mod engine;
+mod instance;
 pub mod pins;
 pub mod sandbox;
 pub mod store;
-pub mod types;
+pub mod v0_1;
+pub mod v0_2;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use wasmtime::{Store, Trap};
-
 use crate::outcome::{self, TeamError};
 pub use cache::CacheUse;
-use sandbox::HostState;
-pub use types::{Available, Composer, Description, Dialog, DialogKind, Reading, Screen, Source, State, TurnError};
-
-/// Bindings for `team:profile@0.1.0` (wit/v0.1), world `profile`.
-pub mod v0_1 {
-    wasmtime::component::bindgen!({ path: "../wit/v0.1", world: "profile" });
-
-    /// The interface export a v0.1 profile carries.
-    pub const EXPORT: &str = "team:profile/classifier@0.1.0";
-    /// The export versions this module reads (`0.1.x` are compatible).
-    pub const LINE: &str = "0.1.";
-}
-
-use v0_1::exports::team::profile::classifier as c01;
-use v0_1::team::profile::types as t01;
+use instance::Instance;
+pub use instance::Line;
+pub use profile_reading::{
+    Action, Composer, Description, Dialog, DialogKind, Evidence, Key, Probe, Reading, Repo, Screen, State, Step,
+    TurnError,
+};
+pub use store::{Available, Source};
 
 /// The engine and cache profiles load through; cheap to create (no wasm work until a load).
 pub struct ProfileHost {
@@ -53,8 +46,7 @@ pub struct ProfileHost {
 
 /// A loaded, validated profile with a live instance (re-made after a trap).
 pub struct Profile {
-    pre: v0_1::ProfilePre<HostState>,
-    live: Option<(Store<HostState>, v0_1::Profile)>,
+    instance: Instance,
     description: Description,
     source: Source,
     sha256: String,
@@ -187,30 +179,9 @@ impl ProfileHost {
             .map_err(|e| format!("it is not a valid WebAssembly component: {e:#}"))?;
         sandbox::check_imports(engine, &component)?;
         let exports: Vec<String> = component.component_type().exports(engine).map(|(n, _)| n.to_string()).collect();
-        match exports.iter().find(|n| sandbox::split_name(n).0 == "team:profile/classifier") {
-            None => {
-                let has = if exports.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    exports.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                };
-                return Err(format!("it does not export `{}` (world `profile`); it exports {has}", v0_1::EXPORT));
-            }
-            Some(n) if !sandbox::split_name(n).1.starts_with(v0_1::LINE) => {
-                return Err(format!(
-                    "it exports `{n}`, a version of the profile interface this host does not read (it reads 0.1.x)"
-                ));
-            }
-            Some(_) => {}
-        }
-        let linker = sandbox::linker(engine, &component).map_err(|e| format!("its imports cannot be linked: {e:#}"))?;
-        let pre = linker
-            .instantiate_pre(&component)
-            .and_then(v0_1::ProfilePre::new)
-            .map_err(|e| format!("it does not match the `profile` world of team:profile@0.1.0: {e:#}"))?;
+        let line = Line::of_exports(&exports)?;
         let mut p = Profile {
-            pre,
-            live: None,
+            instance: Instance::prepare(engine, &component, line)?,
             description: Description::default(),
             source,
             sha256: sha256.to_string(),
@@ -218,8 +189,8 @@ impl ProfileHost {
             notes: Vec::new(),
             pin: None,
         };
-        let d = p.call(|g, s| g.call_describe(s)).map_err(|e| format!("describe() failed: {}", e.message))?;
-        let d = description_from(d);
+        let d = p.instance.describe().map_err(|e| format!("describe() failed: {}", e.message))?;
+        check_compose(&d, line)?;
         check_description(&d, expect)?;
         // Written once (a write is an fsync: milliseconds a warm run must not pay).
         if cache::read_description(&self.cache_root, sha256).as_ref() != Some(&d) {
@@ -325,6 +296,18 @@ fn select<'a>(
     Ok(fitting)
 }
 
+/// `has-compose` is true exactly when the component exports compose.
+fn check_compose(d: &Description, line: Line) -> Result<(), String> {
+    match (d.has_compose, line.has_compose()) {
+        (true, false) => Err(format!(
+            "describe() says has-compose, but it does not export `{}` (world `composer`)",
+            v0_2::COMPOSE_EXPORT
+        )),
+        (false, true) => Err(format!("it exports `{}` but describe() says has-compose false", v0_2::COMPOSE_EXPORT)),
+        _ => Ok(()),
+    }
+}
+
 fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), String> {
     if !store::valid_id(&d.id) {
         return Err(format!("describe() names id \"{}\", which is not a profile id ([a-z0-9][a-z0-9._-]*)", d.id));
@@ -372,144 +355,50 @@ impl Profile {
         self.pin.as_deref()
     }
 
-    /// Reads one screen.
-    pub fn classify(&mut self, screen: &Screen) -> outcome::Result<Reading> {
-        let s = screen_to(screen);
-        self.call(|g, st| g.call_classify(st, &s)).map(reading_from)
+    /// The `team:profile` line the component speaks.
+    pub fn line(&self) -> Line {
+        self.instance.line()
     }
 
-    /// Whether a screen row names the drop `id` and is not the echo of `trigger`.
+    /// One look at a screen: what it shows and, for `probe`, whether it shows the drop read
+    /// (one guest call on 0.2).
+    pub fn read(&mut self, screen: &Screen, probe: &Probe) -> outcome::Result<Reading> {
+        self.instance.read(screen, probe, &self.description.features)
+    }
+
+    /// Reads one screen with no drop to look for.
+    pub fn classify(&mut self, screen: &Screen) -> outcome::Result<Reading> {
+        self.read(screen, &Probe::default())
+    }
+
+    /// Whether a screen row names the drop `id` and is not the echo of `trigger` (prefer
+    /// [`read`](Self::read), which answers it in the same look).
     pub fn shows_drop_read(&mut self, screen: &Screen, id: &str, trigger: &str) -> outcome::Result<bool> {
-        let s = screen_to(screen);
-        self.call(|g, st| g.call_shows_drop_read(st, &s, id, trigger))
+        if id.is_empty() {
+            return Ok(false);
+        }
+        Ok(self.read(screen, &Probe::new(id, trigger))?.drop_read)
     }
 
     /// Whether session-transcript rows prove the drop `id` was read.
     pub fn transcript_shows_drop_read(&mut self, rows: &[String], id: &str) -> outcome::Result<bool> {
-        self.call(|g, st| g.call_transcript_shows_drop_read(st, rows, id))
+        self.instance.transcript_shows_drop_read(rows, id)
     }
 
-    /// Runs one guest call under the deadline, on a live instance (made fresh when the last
-    /// call trapped); a trap drops the instance and becomes an error reading.
-    fn call<R>(
+    /// The compose module's next action, or `None` when the profile has no compose module.
+    pub fn compose_next(
         &mut self,
-        f: impl FnOnce(&c01::Guest, &mut Store<HostState>) -> wasmtime::Result<R>,
-    ) -> outcome::Result<R> {
-        // Every profile is compiled by the process's one engine, which the ticker advances.
-        let engine = engine::engine().map_err(TeamError::failed)?;
-        engine::ensure_ticker(engine);
-        if self.live.is_none() {
-            let mut store = Store::new(engine, HostState::new());
-            store.limiter(|h| h);
-            store.epoch_deadline_trap();
-            store.set_epoch_deadline(engine::CALL_TICKS);
-            let inst = self.pre.instantiate(&mut store).map_err(could_not_read)?;
-            self.live = Some((store, inst));
-        }
-        let (store, inst) = self.live.as_mut().expect("instantiated above");
-        store.set_epoch_deadline(engine::CALL_TICKS);
-        match f(inst.team_profile_classifier(), store) {
-            Ok(r) => Ok(r),
-            Err(e) => {
-                self.live = None;
-                Err(could_not_read(e))
-            }
-        }
+        brief: &str,
+        repo: &Repo,
+        screen: &Screen,
+        step: &Step,
+    ) -> Option<outcome::Result<Action>> {
+        self.instance.compose_next(brief, repo, screen, step)
     }
-}
 
-/// The error a trapped or failed call becomes.
-fn could_not_read(e: wasmtime::Error) -> TeamError {
-    let why = match e.downcast_ref::<Trap>() {
-        Some(Trap::Interrupt) => format!(
-            "it ran past its {} ms budget and was stopped ({})",
-            engine::CALL_BUDGET.as_millis(),
-            Trap::Interrupt
-        ),
-        Some(t) => t.to_string(),
-        None => {
-            let m = format!("{e:#}");
-            // The deny-all linker's stubs say "unknown import: `x` has not been defined".
-            match m.strip_prefix("unknown import: `").and_then(|r| r.split_once("` has not been defined")) {
-                // Rust std's panic path reads the environment, then writes to stderr, then
-                // aborts: the first of those is where a panicking profile stops.
-                Some((name, _))
-                    if ["wasi:cli/environment", "wasi:cli/stderr", "wasi:cli/exit"]
-                        .iter()
-                        .any(|p| name.starts_with(p)) =>
-                {
-                    format!("it called `{name}`, which the host does not give profiles (a Rust profile does this when it panics)")
-                }
-                Some((name, _)) => format!("it called `{name}`, which the host does not give profiles"),
-                None => m,
-            }
-        }
-    };
-    TeamError::failed(format!("this profile could not read the screen: {why}"))
-}
-
-fn screen_to(s: &Screen) -> t01::Screen {
-    t01::Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
-/// A reading as the host keeps it; every string the guest returned is bounded
-/// (`output::GUEST_TEXT_MAX`), so a profile cannot flood an outcome line or a terminal.
-fn reading_from(r: t01::Reading) -> Reading {
-    use crate::output::guest;
-    let state = match r.state {
-        t01::State::Idle => State::Idle,
-        t01::State::Working(h) => State::Working(guest(h)),
-        t01::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }),
-        t01::State::Starting => State::Starting,
-        t01::State::Exited => State::Exited,
-        t01::State::Unknown(w) => State::Unknown(guest(w)),
-    };
-    let composer = match r.composer {
-        t01::Composer::Empty => Composer::Empty,
-        t01::Composer::Holds(t) => Composer::Holds(guest(t)),
-        t01::Composer::Unreadable => Composer::Unreadable,
-    };
-    let last_error = r.last_error.map(|e| match e {
-        t01::TurnError::RateLimit => TurnError::RateLimit,
-        t01::TurnError::ProviderError => TurnError::ProviderError,
-    });
-    Reading { state, composer, last_error, why: guest(r.why) }
-}
-
-fn kind_from(k: t01::DialogKind) -> DialogKind {
-    match k {
-        t01::DialogKind::Question => DialogKind::Question,
-        t01::DialogKind::Permission => DialogKind::Permission,
-        t01::DialogKind::Trust => DialogKind::Trust,
-        t01::DialogKind::VendorNotice => DialogKind::VendorNotice,
-        t01::DialogKind::ProviderError => DialogKind::ProviderError,
-        t01::DialogKind::RateLimit => DialogKind::RateLimit,
-        t01::DialogKind::HeldMessage => DialogKind::HeldMessage,
-    }
-}
-
-fn description_from(d: t01::Description) -> Description {
-    Description {
-        id: d.id,
-        version: d.version,
-        clis: d.clis,
-        process_names: d.process_names,
-        native_channel: d.native_channel,
-        max_trigger: d.max_trigger,
-        working_hints: d.working_hints,
-        enter_pause_ms: d.enter_pause_ms,
-        queues_while_working: d.queues_while_working,
-        forbidden_starts: d.forbidden_starts,
-        has_compose: d.has_compose,
-        transcript_patterns: d.transcript_patterns,
-        features: d.features,
+    /// The compose module's plan for `repo`, one sentence a step; `None` without a compose module.
+    pub fn compose_plan(&mut self, repo: &Repo) -> Option<outcome::Result<Vec<String>>> {
+        self.instance.compose_plan(repo)
     }
 }
 

@@ -23,6 +23,7 @@ pub const MEMORY_LIMIT: usize = 64 << 20;
 /// `team:profile/types` is type-only (records and enums, no functions).
 const ALLOWED: &[(&str, &str)] = &[
     ("team:profile/types", "0.1."),
+    ("team:profile/types", "0.2."),
     ("wasi:random/insecure-seed", "0.2."),
     // Inert: linked as traps. Rust std on wasip2 imports these for stdio, exit and the
     // panic hook; none of them gives access to anything when every call traps.
@@ -72,6 +73,12 @@ pub fn check_imports(engine: &Engine, component: &Component) -> Result<(), Strin
 /// What a profile's `Store` carries: only its limits.
 pub struct HostState {
     limits: StoreLimits,
+}
+
+impl Default for HostState {
+    fn default() -> HostState {
+        HostState::new()
+    }
 }
 
 impl HostState {
@@ -150,6 +157,8 @@ mod tests {
     fn allowlist_matches_by_name_and_line() {
         assert!(allowed("wasi:random/insecure-seed@0.2.6"));
         assert!(allowed("team:profile/types@0.1.0"));
+        assert!(allowed("team:profile/types@0.2.0"));
+        assert!(!allowed("team:profile/types@0.3.0"));
         assert!(allowed("wasi:cli/stderr@0.2.3"));
         assert!(!allowed("wasi:random/random@0.2.6"));
         assert!(!allowed("wasi:filesystem/preopens@0.2.6"));

@@ -6,13 +6,57 @@
 //! components carry their sha256 from build time, so nothing is hashed for them at run time.
 
 use std::borrow::Cow;
+use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::pins::Version;
-use super::types::Source;
+
+/// Where a profile component comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Embedded in the `team` binary.
+    Bundled,
+    /// A file: dropped in under `<config>/profiles/`, or named by `--profile`/`check`.
+    Path(std::path::PathBuf),
+}
+
+impl Source {
+    /// `bundled` or `path`, for `--json`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Source::Bundled => "bundled",
+            Source::Path(_) => "path",
+        }
+    }
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Bundled => None,
+            Source::Path(p) => Some(p),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Bundled => f.write_str("bundled"),
+            Source::Path(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// One installed profile as `team profile list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Available {
+    pub id: String,
+    pub version: String,
+    pub source: Source,
+    /// `Ok` when the host would use it; `Err(why)` when it is refused.
+    pub validity: Result<(), String>,
+}
 
 /// The largest component file the host reads (a profile is ~1 MB).
 pub const MAX_COMPONENT_BYTES: u64 = 64 << 20;

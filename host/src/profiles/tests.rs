@@ -50,50 +50,6 @@ fn pins(cli: &str, req: &str) -> BTreeMap<String, String> {
     BTreeMap::from([(cli.to_string(), req.to_string())])
 }
 
-fn kit_to_host(s: &profile_kit::types::Screen) -> Screen {
-    Screen {
-        styled: s.styled.clone(),
-        plain: s.plain.clone(),
-        title: s.title.clone(),
-        cols: s.cols,
-        rows: s.rows,
-        recent: s.recent.clone(),
-    }
-}
-
-fn host_to_kit(r: &Reading) -> profile_kit::types::Reading {
-    use profile_kit::types as k;
-    let kind = |d: DialogKind| match d {
-        DialogKind::Question => k::DialogKind::Question,
-        DialogKind::Permission => k::DialogKind::Permission,
-        DialogKind::Trust => k::DialogKind::Trust,
-        DialogKind::VendorNotice => k::DialogKind::VendorNotice,
-        DialogKind::ProviderError => k::DialogKind::ProviderError,
-        DialogKind::RateLimit => k::DialogKind::RateLimit,
-        DialogKind::HeldMessage => k::DialogKind::HeldMessage,
-    };
-    k::Reading {
-        state: match &r.state {
-            State::Idle => k::State::Idle,
-            State::Working(h) => k::State::Working(h.clone()),
-            State::Dialog(d) => k::State::Dialog(k::Dialog { kind: kind(d.kind), title: d.title.clone() }),
-            State::Starting => k::State::Starting,
-            State::Exited => k::State::Exited,
-            State::Unknown(w) => k::State::Unknown(w.clone()),
-        },
-        composer: match &r.composer {
-            Composer::Empty => k::Composer::Empty,
-            Composer::Holds(t) => k::Composer::Holds(t.clone()),
-            Composer::Unreadable => k::Composer::Unreadable,
-        },
-        last_error: r.last_error.map(|e| match e {
-            TurnError::RateLimit => k::TurnError::RateLimit,
-            TurnError::ProviderError => k::TurnError::ProviderError,
-        }),
-        why: r.why.clone(),
-    }
-}
-
 // ------------------------------------------------------------------ conformance
 
 #[test]
@@ -110,8 +66,8 @@ fn every_screen_fixture_reads_as_its_meta_says_through_the_built_components() {
             assert_eq!(p.source(), &Source::Bundled);
             p
         });
-        let r = p.classify(&kit_to_host(&f.screen)).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
-        if let Err(m) = fixtures::check(&f.expect, &host_to_kit(&r)) {
+        let r = p.classify(&f.screen.clone()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+        if let Err(m) = fixtures::check(&f.expect, &r) {
             failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
         }
         *per_cli.entry(f.cli.clone()).or_default() += 1;
@@ -139,12 +95,84 @@ fn the_six_profiles_are_bundled_and_describe_themselves() {
     assert!(listed.iter().filter(|a| a.source == Source::Bundled).count() >= 6);
 }
 
+/// The codex profile built from the frozen `wit/v0.1`, loaded as a file.
+fn codex_v0_1(w: &World) -> Profile {
+    let p = w.file("codex-v0.1.wasm", profile_artifacts::legacy::CODEX_V0_1);
+    let prof = w.host.load_file(&p).unwrap();
+    assert_eq!(prof.line(), Line::V0_1);
+    prof
+}
+
+#[test]
+fn a_0_1_component_still_loads_and_reads_every_codex_fixture() {
+    let w = World::new();
+    let mut old = codex_v0_1(&w);
+    let mut new = w.host.load("codex", &no_pins()).unwrap();
+    assert_eq!(new.line(), Line::V0_2);
+    let fx = fixtures::for_cli("codex").unwrap();
+    let mut failures = Vec::new();
+    for f in &fx {
+        let r = old.classify(&f.screen).unwrap();
+        if let Err(m) = fixtures::check(&f.expect, &r) {
+            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
+        }
+        // Both lines read the same, word for word.
+        assert_eq!(r, new.classify(&f.screen).unwrap(), "{}", f.label());
+    }
+    assert!(failures.is_empty(), "{} of {} misread through 0.1:\n{}", failures.len(), fx.len(), failures.join("\n"));
+    // The drop read takes 0.1's second call and lands in the same field.
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
+    let probe = Probe::new("7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7", "read the drop file");
+    assert!(old.read(&f.screen, &probe).unwrap().drop_read);
+    assert!(new.read(&f.screen, &probe).unwrap().drop_read);
+    assert!(!old.read(&f.screen, &Probe::new("11111111-2222-4333-8444-555555555555", "x")).unwrap().drop_read);
+}
+
+#[test]
+fn a_queued_line_crosses_the_0_1_boundary_in_the_why_and_comes_out_as_the_field() {
+    let w = World::new();
+    let mut codex = codex_v0_1(&w);
+    assert!(codex.describe().features.iter().any(|f| f == profile_reading::QUEUED_LINE_FEATURE));
+    let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "working-queued").unwrap();
+    let r = codex.classify(&f.screen).unwrap();
+    assert_eq!(r.queued, ["also check the tests"]);
+    assert!(!r.why.contains("queued:"), "{}", r.why);
+    // A why that merely looks like the convention, from a component that does not declare the
+    // feature, is left alone.
+    let no_feature = v0_1::reading_from(
+        v0_1::team::profile::types::Reading {
+            state: v0_1::team::profile::types::State::Idle,
+            composer: v0_1::team::profile::types::Composer::Empty,
+            last_error: None,
+            why: "x; queued: `y`".into(),
+        },
+        &[],
+    );
+    assert!(no_feature.queued.is_empty() && no_feature.why == "x; queued: `y`");
+}
+
+#[test]
+fn an_open_dialog_kind_crosses_0_2_with_its_name() {
+    use v0_2::team::profile::types as t2;
+    let other = |kind| t2::Reading {
+        state: t2::State::Dialog(t2::Dialog { kind, title: "Approve the plan?".into() }),
+        composer: t2::Composer::Unreadable,
+        last_error: None,
+        queued: vec![],
+        drop_read: false,
+        why: String::new(),
+    };
+    let r = v0_2::reading_from(other(t2::DialogKind::Other("plan approval".into())));
+    let d = r.state.dialog().unwrap();
+    assert_eq!((d.kind.word(), d.kind.label()), ("other", "plan approval"));
+}
+
 #[test]
 fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
     let w = World::new();
     let mut codex = w.host.load("codex", &no_pins()).unwrap();
     let f = fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), "idle-after-file-read").unwrap();
-    let s = kit_to_host(&f.screen);
+    let s = f.screen.clone();
     let id = "7b2e5d10-3c4a-4f86-a1d9-0e6f52c8b3a7";
     assert!(codex.shows_drop_read(&s, id, "read the drop file").unwrap());
     assert!(!codex.shows_drop_read(&s, "11111111-2222-4333-8444-555555555555", "read the drop file").unwrap());
@@ -203,13 +231,13 @@ fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
     let s = Screen::from_ansi("anything\n", "");
     let e = prof.classify(&s).unwrap_err();
     assert!(e.message.starts_with("this profile could not read the screen: "), "{}", e.message);
-    assert!(prof.live.is_none(), "a trapped instance is dropped");
+    assert!(!prof.instance.is_live(), "a trapped instance is dropped");
     // The next call runs on a fresh instance: it answers (or traps again) without a crash.
     let again = prof.classify(&s).unwrap_err();
     assert_eq!(again.message, e.message);
     // A call that does not trap is served by a fresh instance.
     assert!(!prof.transcript_shows_drop_read(&[], "x").unwrap());
-    assert!(prof.live.is_some());
+    assert!(prof.instance.is_live());
 }
 
 #[test]
@@ -219,8 +247,9 @@ fn after_an_interrupt_the_next_call_gets_a_fresh_instance_and_a_full_budget() {
     let mut prof = w.host.load_file(&p).unwrap();
     let s = Screen::from_ansi("x\n", "");
     assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
-    assert!(prof.live.is_none());
-    assert!(!prof.shows_drop_read(&s, "id", "trigger").unwrap());
+    assert!(!prof.instance.is_live());
+    // A call that does not loop (0.2's `read` classifies, so it would loop again).
+    assert!(!prof.transcript_shows_drop_read(&[], "id").unwrap());
     assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
 }
 

@@ -56,7 +56,7 @@ pub fn reading_words(s: &State) -> String {
         State::Idle => "idle".into(),
         State::Working(_) => "working".into(),
         State::Dialog(d) => {
-            let kind = crate::typed::dialog_word(d.kind);
+            let kind = d.kind.label();
             if d.title.is_empty() {
                 format!("a {kind} dialog")
             } else {

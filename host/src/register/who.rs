@@ -128,12 +128,12 @@ mod tests {
     }
 
     fn seat(team: &str, seat: &str) -> Caller {
-        let agent = Some(Box::new(AgentRecord {
+        let agent = Some(AgentRecord {
             id: "agt_00000000000000b1".into(),
             seat: seat.into(),
             team: team.into(),
             ..Default::default()
-        }));
+        });
         Caller::Seat { team: team.into(), seat: seat.into(), agent, pane: "w2:p1".into() }
     }
 

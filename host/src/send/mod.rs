@@ -239,7 +239,8 @@ fn send(
         return Err(TeamError::refused(why));
     }
     if dry_run {
-        return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal })));
+        let compose = if d.plan.terminal == Some(Leg::Compose) { compose_plan(m, &d) } else { Vec::new() };
+        return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose })));
     }
     let seat = d.target.name().to_string();
     let id = m.ctx.ids.new_id();
@@ -274,9 +275,12 @@ fn send(
         r.history = append_history(m.ctx, &d, &root, &line);
     }
     let mut detail = format!("id {id}, {} Enter(s)", t.enters);
-    if let Some(n) = &note {
+    match &note {
+        // A compose leg's note names the item it created.
+        Some(n) if t.leg == Leg::Compose && n.starts_with("created ") => detail.push_str(&format!(", {n}")),
         // An unverified send is said once in the log, for the orchestrator to follow up.
-        detail.push_str(&format!(", unverified: {n}"));
+        Some(n) => detail.push_str(&format!(", unverified: {n}")),
+        None => {}
     }
     if let Some(p) = &t.drop {
         detail.push_str(&format!(", drop {}", p.display()));
@@ -290,6 +294,27 @@ fn send(
     r.drop = t.drop;
     r.ms = Some(t.ms);
     Ok(r)
+}
+
+/// A compose seat's dry run: its module's plan for the repo of the team's checkout (the send
+/// itself reads the seat's own folder), or the refusal the send would meet.
+fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
+    let Some(root) = d.root() else { return vec!["the seat's checkout is not known".into()] };
+    let repo = match crate::compose::origin_of(root) {
+        Ok(r) => r,
+        Err(why) => return vec![format!("the send would be refused: {why}")],
+    };
+    let no_pins = std::collections::BTreeMap::new();
+    let pins = d.target.team.file.as_ref().map(|f| &f.profiles).unwrap_or(&no_pins);
+    let mut steps = vec![format!("for {} (the origin of {})", repo.slug, root.display())];
+    match m.profiles.load(d.target.cli(), pins) {
+        Ok(mut p) => match crate::compose::plan(&mut p, &repo) {
+            Ok(s) => steps.extend(s),
+            Err(why) => steps.push(why),
+        },
+        Err(e) => steps.push(e.message),
+    }
+    steps
 }
 
 /// A walk that ran out of legs (`failed`: every leg it passed): unreachable, and a completed

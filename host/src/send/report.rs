@@ -63,8 +63,13 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "would", rename_all = "kebab-case")]
 pub enum DryRun {
-    /// The walk: the leg that would take the send (`None`: the walk runs out of legs).
-    Send { channel: Option<Leg> },
+    /// The walk: the leg that would take the send (`None`: the walk runs out of legs), and for
+    /// the compose leg its module's plan, one step a sentence.
+    Send {
+        channel: Option<Leg>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        compose: Vec<String>,
+    },
     /// A waited send to a seat whose CLI carries the native channel: its refusal.
     WaitRefused { refusal: String },
     /// A `--record` that would be written down.
@@ -182,7 +187,7 @@ mod tests {
         assert_eq!(v["order"], serde_json::json!(["native", "mcp-inbox", "typed"]));
         assert_eq!(v["failed"], serde_json::json!(["native: the CLI carries no native channel"]));
         assert_eq!(v["history"], serde_json::json!({"history": "not-written", "why": "/c is read-only here"}));
-        let dry = serde_json::to_value(Outcome::DryRun(DryRun::Send { channel: None })).unwrap();
+        let dry = serde_json::to_value(Outcome::DryRun(DryRun::Send { channel: None, compose: Vec::new() })).unwrap();
         assert_eq!(dry, serde_json::json!({"status": "dry-run", "would": "send", "channel": null}));
         assert_eq!(Outcome::NotSubmitted { reason: "r".into() }.failure(), Some((Kind::NotSubmitted, "r")));
     }

@@ -6,9 +6,9 @@
 //! cannot take it, with a typed reason ([`Cannot`]): the send goes on to the next leg and the
 //! history records the failure.
 //!
-//! Invariant: a leg that answers `Err` has written and typed nothing. In this build only the
-//! typed leg has a carrier; the compose driver (`team:profile@0.2`) is one more [`Carrier`],
-//! returned by [`Legs::carrier`] for `Leg::Compose`, taking the same [`Job`].
+//! Invariant: a leg that answers `Err` has written and typed nothing. This build carries the
+//! typed leg and the compose leg (`crate::compose`, a `team:profile@0.2` compose module typing
+//! the body through the CLI's own screens).
 
 use std::path::{Path, PathBuf};
 
@@ -54,18 +54,20 @@ pub trait Carrier {
 /// The legs this build carries.
 pub struct Legs<'a> {
     typed: TypedLeg<'a>,
+    compose: ComposeLeg<'a>,
 }
 
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
-        Legs { typed: TypedLeg { means } }
+        Legs { typed: TypedLeg { means }, compose: ComposeLeg { means } }
     }
 
     /// The carrier of `leg`, when this build has one.
     pub fn carrier(&mut self, leg: Leg) -> Option<&mut dyn Carrier> {
         match leg {
             Leg::Typed => Some(&mut self.typed),
-            Leg::Native | Leg::McpInbox | Leg::Compose => None,
+            Leg::Compose => Some(&mut self.compose),
+            Leg::Native | Leg::McpInbox => None,
         }
     }
 }
@@ -136,6 +138,69 @@ impl Carrier for TypedLeg<'_> {
             ms: report.ms,
             enters: report.run.enters,
             carried: report.run.typed,
+        })
+    }
+}
+
+/// The compose leg: the drop file, and the body typed through the CLI's own screens by its
+/// profile's compose module (`compose::deliver`). Delivered is the CLI's line creating the item.
+struct ComposeLeg<'a> {
+    means: &'a Means<'a>,
+}
+
+impl Carrier for ComposeLeg<'_> {
+    fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
+        use crate::compose;
+        let d = job.decision;
+        let no_pins = std::collections::BTreeMap::new();
+        let team_file = d.target.team.file.as_ref();
+        let req = compose::ComposeSend {
+            session: &d.target.team.session,
+            seat: d.target.name(),
+            cli: d.target.cli(),
+            root: job.root,
+            text: job.text,
+            id: job.id,
+            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
+        };
+        let mux: Box<dyn Mux> = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        let ctx = self.means.ctx;
+        let means = compose::Means {
+            mux: mux.as_ref(),
+            profiles: self.means.profiles,
+            clock: &ctx.clock,
+            state: &ctx.paths.state,
+        };
+        let report = compose::deliver(&req, &means);
+        let at = |why: String| match &report.drop {
+            Some(p) if !why.contains("the message is at") => format!("{why}; the message is at {}", p.display()),
+            _ => why,
+        };
+        let outcome = match report.run.outcome.clone() {
+            compose::Outcome::Delivered(e) => Outcome::Delivered { note: e.task_id.map(|id| format!("created {id}")) },
+            compose::Outcome::Unconfirmed(why) => {
+                Outcome::Delivered { note: Some(format!("taken, not yet confirmed: {}", at(why))) }
+            }
+            compose::Outcome::Refused(why) => Outcome::Refused { reason: at(why) },
+            compose::Outcome::NotSubmitted(why) => Outcome::NotSubmitted { reason: at(why) },
+            compose::Outcome::Stopped(why) => {
+                Outcome::Unreachable { reason: at(format!("the compose module was stopped: {why}")) }
+            }
+            compose::Outcome::Unreachable(why) => Outcome::Unreachable { reason: at(why) },
+        };
+        let enters = report
+            .run
+            .done
+            .iter()
+            .filter(|a| matches!(a, crate::profiles::Action::Press(crate::profiles::Key::Enter)))
+            .count() as u32;
+        Ok(Taken {
+            leg: Leg::Compose,
+            outcome,
+            drop: report.drop,
+            ms: report.ms,
+            enters,
+            carried: report.run.brief_typed,
         })
     }
 }

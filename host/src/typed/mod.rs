@@ -29,7 +29,7 @@ mod evidence;
 mod lock;
 mod pane;
 mod run;
-mod transcript;
+pub mod transcript;
 
 pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
 pub use drop_file::{drop_ref, trigger_line, write_drop};

@@ -6,7 +6,7 @@
 
 use super::{BoxText, Observation, Seat, Seen, Status, TranscriptWatch};
 use crate::mux::{AgentStatus, Capture, Mux, PaneRef};
-use crate::profiles::{Composer, Profile, Screen, State, TurnError};
+use crate::profiles::{Composer, Probe, Profile, Screen, State, TurnError};
 
 /// One seat's pane, its profile and its transcript.
 pub struct SeatPane<'a> {
@@ -31,31 +31,25 @@ fn status_of(s: AgentStatus) -> Status {
     }
 }
 
-/// The dialog kind as the reports spell it (`vendor notice`, `held-message`, …).
-pub fn dialog_word(kind: crate::profiles::DialogKind) -> &'static str {
-    use crate::profiles::DialogKind::*;
-    match kind {
-        Question => "question",
-        Permission => "permission",
-        Trust => "trust",
-        VendorNotice => "vendor notice",
-        ProviderError => "provider error",
-        RateLimit => "rate limit",
-        HeldMessage => "held-message",
-    }
+/// The dialog kind as the reports spell it (`vendor notice`, `held-message`, …): the
+/// vocabulary's one rendering, `DialogKind::label`.
+pub fn dialog_word(kind: &crate::profiles::DialogKind) -> &str {
+    kind.label()
 }
 
 impl Seat for SeatPane<'_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
         let cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
         let screen = screen_of(cap);
-        let reading = self.profile.classify(&screen).map_err(|e| e.message)?;
+        // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
+        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message)?;
         let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?;
-        let read_shown = self.profile.shows_drop_read(&screen, id, trigger).unwrap_or(false);
+        let read_shown = reading.drop_read;
+        let queued = reading.queued_holds(trigger);
         let seen = match reading.state {
             State::Idle => Seen::Idle,
             State::Working(h) => Seen::Working(h),
-            State::Dialog(d) => Seen::Dialog { kind: dialog_word(d.kind).to_string(), title: d.title },
+            State::Dialog(d) => Seen::Dialog { kind: dialog_word(&d.kind).to_string(), title: d.title },
             State::Starting => Seen::Starting,
             State::Exited => Seen::Exited,
             State::Unknown(w) => Seen::Unknown(w),
@@ -72,9 +66,7 @@ impl Seat for SeatPane<'_> {
             status: status.map(|s| status_of(s.status)),
             status_change: status.and_then(|s| s.change),
             read_shown,
-            // The reading on this tree carries no queued line yet (the profiles' `queued` and
-            // `Reading::queued_holds` land with team:profile@0.2.0): until then, never queued.
-            queued: false,
+            queued,
         })
     }
 

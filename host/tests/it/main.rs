@@ -3,6 +3,7 @@
 
 mod common;
 
+mod compose_tmux;
 mod demo;
 mod fake_seat_tmux;
 mod feed_cli;
@@ -10,6 +11,7 @@ mod history_concurrency;
 mod mux_caller;
 mod output_cli;
 mod profile_cli;
+mod profile_test_cli;
 mod real_cli;
 mod register_tmux;
 mod route_tmux;

@@ -117,18 +117,13 @@ fn explain_transcripts() {
 
 /// A `team.profile.explain` reading back in the kit's types, to check it with the fixtures'
 /// own rules.
-fn kit_reading(r: &Value) -> profile_kit::types::Reading {
-    use profile_kit::types as k;
+fn kit_reading(r: &Value) -> profile_kit::Reading {
+    use profile_kit as k;
     let s = |v: &Value| v.as_str().unwrap_or("").to_string();
     let kind = match r["dialog"].as_str() {
-        Some("question") => k::DialogKind::Question,
-        Some("permission") => k::DialogKind::Permission,
-        Some("trust") => k::DialogKind::Trust,
-        Some("vendor_notice") => k::DialogKind::VendorNotice,
-        Some("provider_error") => k::DialogKind::ProviderError,
-        Some("rate_limit") => k::DialogKind::RateLimit,
-        Some("held_message") => k::DialogKind::HeldMessage,
-        _ => k::DialogKind::Question,
+        Some("other") => k::DialogKind::Other(s(&r["dialog_other"])),
+        Some(w) => k::DialogKind::from_word(w).unwrap_or_else(|| panic!("unknown dialog word {w:?}")),
+        None => k::DialogKind::Question,
     };
     k::Reading {
         state: match r["state"].as_str().unwrap() {
@@ -149,6 +144,8 @@ fn kit_reading(r: &Value) -> profile_kit::types::Reading {
             Some("provider_error") => Some(k::TurnError::ProviderError),
             _ => None,
         },
+        queued: r["queued"].as_array().unwrap().iter().map(|q| q.as_str().unwrap().to_string()).collect(),
+        drop_read: false,
         why: s(&r["why"]),
     }
 }

@@ -307,6 +307,24 @@ fn a_seat_already_working_is_delivered_only_on_its_own_evidence() {
     assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)));
 }
 
+/// Claude Code mid-turn queues a line and shows it (`❯ <line>`, `ctrl+x ctrl+s to send now`, as
+/// 2.1.295 draws it): the seat took the line, and the send ends at once — not after its window.
+#[test]
+fn a_line_claude_shows_queued_ends_the_wait_at_once() {
+    // A turn far longer than the window (20 s × 0.05): the queued line is all there is to see.
+    let s = scene(&[SeatSpec::new("claude-keeper", "claude-code", "already-working").delay(30_000)]);
+    let r = s.send("claude-keeper", "hello");
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        (format!("{CONTEXT}claude-keeper: delivered (queued, not yet confirmed)\n").as_str(), 0),
+        "{r:?}"
+    );
+    let drop = check_written(&s, "claude-keeper", "hello", "delivered", Some("typed"));
+    assert_eq!(s.history()[0]["note"], "queued, not yet confirmed");
+    // One trigger, one Enter: a queued line is never pressed for again.
+    assert_eq!(s.bytes("claude-keeper"), format!("{}\r", trigger_for(&drop)));
+}
+
 #[test]
 fn a_seat_with_no_pane_is_unreachable_naming_it() {
     let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line")]);
@@ -329,7 +347,13 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line")]);
     let dir = s.w.state.join("seat-locks/beacon");
     std::fs::create_dir_all(&dir).unwrap();
-    let f = std::fs::OpenOptions::new().create(true).read(true).write(true).open(dir.join("gpt-reviewer")).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(dir.join("gpt-reviewer"))
+        .unwrap();
     let f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusiveNonblock).unwrap();
     std::fs::write(dir.join("gpt-reviewer"), "launch 4242\n").unwrap();
     let r = s.send("gpt-reviewer", "hello");
@@ -338,7 +362,10 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     assert_eq!(r.stdout, "");
     assert_eq!(
         r.stderr,
-        "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n"
+        format!(
+            "team send: refused: gpt-reviewer: the seat lock {} is held by team launch (pid 4242); nothing was sent\n",
+            dir.join("gpt-reviewer").display()
+        )
     );
     assert!(s.drops("gpt-reviewer").is_empty());
     assert!(s.history().is_empty());

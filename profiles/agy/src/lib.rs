@@ -20,7 +20,7 @@ mod describe;
 pub use describe::describe;
 
 fn reading(state: State, why: impl Into<String>) -> Reading {
-    Reading { state, composer: Composer::Unreadable, last_error: None, why: why.into() }
+    Reading::new(state, Composer::Unreadable, None, why)
 }
 
 /// Reads one screen.

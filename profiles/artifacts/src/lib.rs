@@ -12,7 +12,7 @@
 /// One bundled profile component.
 #[derive(Debug, Clone, Copy)]
 pub struct Bundled {
-    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`).
+    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `codex-cloud`).
     pub id: &'static str,
     /// The profile's own version.
     pub version: &'static str,
@@ -41,6 +41,39 @@ mod tests {
         bytes.len() > 8 && &bytes[..4] == b"\0asm" && bytes[4..8] == [0x0d, 0x00, 0x01, 0x00]
     }
 
+    /// The released WIT lines are frozen: every file of a line named in `wit/released.sha256`
+    /// keeps the digest recorded there, and the line holds no file that is not recorded.
+    #[test]
+    fn released_wit_files_never_change() {
+        use sha2::Digest;
+        use std::fmt::Write;
+        let wit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../wit");
+        let listed = std::fs::read_to_string(wit.join("released.sha256")).unwrap();
+        let mut lines = std::collections::BTreeSet::new();
+        let mut files = std::collections::BTreeSet::new();
+        for l in listed.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let (digest, path) = l.split_once("  ").expect("`<sha256>  <path>`");
+            let bytes = std::fs::read(wit.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut hex = String::new();
+            for b in sha2::Sha256::digest(&bytes) {
+                write!(hex, "{b:02x}").unwrap();
+            }
+            assert_eq!(
+                hex, digest,
+                "wit/{path} is part of a released line and changed: released WIT files never change (wit/README.md); put the change in the next line's folder"
+            );
+            lines.insert(path.split('/').next().unwrap().to_string());
+            files.insert(path.to_string());
+        }
+        assert!(lines.contains("v0.1"), "team:profile@0.1.0 is released");
+        for line in &lines {
+            for e in std::fs::read_dir(wit.join(line)).unwrap() {
+                let name = format!("{line}/{}", e.unwrap().file_name().to_string_lossy());
+                assert!(files.contains(&name), "wit/{name} was added to the released line {line}");
+            }
+        }
+    }
+
     #[test]
     fn ids_and_versions_match_the_native_describe() {
         let native = [
@@ -50,6 +83,7 @@ mod tests {
             profile_agy::describe(),
             profile_grok_cli::describe(),
             profile_grok::describe(),
+            profile_codex_cloud::describe(),
         ];
         assert_eq!(BUNDLED.len(), native.len());
         for (b, d) in BUNDLED.iter().zip(native.iter()) {
@@ -77,6 +111,7 @@ mod tests {
                 "agy" => profile_agy::classify,
                 "grok-cli" => profile_grok_cli::classify,
                 "grok" => profile_grok::classify,
+                "codex-cloud" => profile_codex_cloud::classify,
                 other => panic!("{}: no profile reads cli {other:?}", f.label()),
             };
             failures.extend(fixtures::conformance(std::slice::from_ref(f), classify));
@@ -87,7 +122,9 @@ mod tests {
         for b in BUNDLED {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
-        assert_eq!(all.iter().filter(|f| !f.synthetic).count(), 135, "{per_cli:?}");
+        // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 148, "{per_cli:?}");
+        assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
     #[test]
@@ -102,6 +139,7 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
             if let Err(m) = fixtures::check(&f.expect, &classify(&s)) {
@@ -161,6 +199,7 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
             let mut s = f.screen.clone();
@@ -187,6 +226,7 @@ mod tests {
                 "agy" => profile_agy::describe(),
                 "grok-cli" => profile_grok_cli::describe(),
                 "grok" => profile_grok::describe(),
+                "codex-cloud" => profile_codex_cloud::describe(),
                 other => panic!("{other}"),
             }
         };
@@ -198,8 +238,9 @@ mod tests {
                 "{}: only Claude Code carries the native channel",
                 b.id
             );
-            assert!(!d.has_compose, "{}", b.id);
-            assert!(d.max_trigger >= 100, "{}", b.id);
+            // Only a profile that exports compose says so; it takes no trigger line.
+            assert_eq!(d.has_compose, b.id == "codex-cloud", "{}", b.id);
+            assert!(d.max_trigger >= 100 || d.has_compose, "{}", b.id);
             assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);
             for p in &d.transcript_patterns {
                 assert!(p.starts_with("{home}/") && p.rsplit('/').next().unwrap().contains('*'), "{}: {p}", b.id);
@@ -241,6 +282,13 @@ mod tests {
             ("trap", hostile::TRAP),
             ("wasi-import", hostile::WASI_IMPORT),
             ("wrong-world", hostile::WRONG_WORLD),
+            ("compose-bad-key", hostile::COMPOSE_BAD_KEY),
+            ("compose-control", hostile::COMPOSE_CONTROL),
+            ("compose-endless", hostile::COMPOSE_ENDLESS),
+            ("compose-spin", hostile::COMPOSE_SPIN),
+            ("compose-lies", hostile::COMPOSE_LIES),
+            ("codex built from wit/v0.1", legacy::CODEX_V0_1),
+            ("the template", TEMPLATE),
         ] {
             assert!(is_component(bytes), "hostile {name} is not a wasm component");
         }

@@ -14,6 +14,9 @@
 //!    2.1.295+ keeps `✳ Claude Code` while working).
 //! 5. **The last turn's error** on an idle screen: an `API Error` (429/rate limit ⇒ rate-limit),
 //!    or a usage/session limit row, after the last prompt echo above the composer.
+//! 6. **Queued lines** (a line submitted while working): 2.1.295+ draws `❯ <line>` (ASCII space,
+//!    continuation rows indented two) with `ctrl+x ctrl+s to send now` under it, above the
+//!    spinner row; the marker may follow `Queued · ` or wrap in a narrow pane.
 
 use profile_kit::text::{contains_ci, is_braille};
 use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, TurnError, View};
@@ -64,7 +67,7 @@ const DIALOGS: &[(&str, DialogKind)] = &[
 ];
 
 fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error, why: why.into() }
+    Reading::new(state, composer, last_error, why)
 }
 
 /// Reads one screen.
@@ -79,7 +82,47 @@ pub fn classify(screen: &Screen) -> Reading {
     let composer = read_composer(&v, first, last);
     let upper_rule = first - 1;
     let lower_rule = last + 1;
+    let queued = queued_lines(&v, upper_rule);
+    let r = classify_live(&v, composer, upper_rule, lower_rule);
+    Reading { queued, ..r }
+}
 
+/// The marker Claude Code 2.1.295+ draws under a queued line.
+const QUEUED_MARKER: &str = "ctrl+x ctrl+s to send now";
+
+/// How many rows with text above the composer's rule are searched for queued lines.
+const QUEUE_ROWS: usize = 16;
+
+/// The queued lines above the composer: each `❯ ` row (with its continuation rows) that a
+/// `ctrl+x ctrl+s to send now` marker follows, oldest first. The marker may wrap in a narrow
+/// pane (`ctrl+x ctrl+s to` / `send now`).
+fn queued_lines(v: &View, upper_rule: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    // Queued lines sit just above the spinner row: the last rows with text above the rule.
+    let mut rows: Vec<usize> = (0..upper_rule).rev().filter(|&i| !v.rows[i].is_blank()).take(QUEUE_ROWS).collect();
+    rows.reverse();
+    for (k, &i) in rows.iter().enumerate() {
+        let t = v.rows[i].trimmed();
+        let marker = t.contains(QUEUED_MARKER)
+            || (t.contains("ctrl+x")
+                && rows.get(k + 1).map(|&j| v.region(&[i, j]).find(QUEUED_MARKER).is_some()).unwrap_or(false));
+        if !marker || v.rows[i].text.starts_with("❯ ") {
+            continue;
+        }
+        // The `❯ ` row nearest above the marker, a few rows up at most (a long line wraps).
+        let Some(head) = (i.saturating_sub(8)..i).rev().find(|&h| v.rows[h].text.starts_with("❯ ")) else { continue };
+        let parts = std::iter::once(&v.rows[head].text["❯ ".len()..])
+            .chain(v.rows[head + 1..i].iter().filter(|r| r.indent() >= 2).map(|r| &*r.text));
+        let line = profile_kit::text::unwrap_rows(parts);
+        if !line.is_empty() {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// A screen with a live composer: working, or idle with the last turn's error.
+fn classify_live(v: &View, composer: Composer, upper_rule: usize, lower_rule: usize) -> Reading {
     // Working: the footer hint, then the spinner row, then the title.
     let footer_hint = v.rows[lower_rule + 1..].iter().any(|r| contains_ci(&r.text, "esc to interrupt"));
     if footer_hint {
@@ -90,7 +133,7 @@ pub fn classify(screen: &Screen) -> Reading {
             "the footer under the composer says `esc to interrupt`",
         );
     }
-    if let Some(row) = spinner_row(&v, upper_rule) {
+    if let Some(row) = spinner_row(v, upper_rule) {
         let why = format!("the spinner row above the composer: `{}`", v.rows[row].trimmed());
         return reading(State::Working("spinner row".into()), composer, None, why);
     }
@@ -102,7 +145,7 @@ pub fn classify(screen: &Screen) -> Reading {
             "the terminal title starts with a braille spinner",
         );
     }
-    let (last_error, err_why) = match last_turn_error(&v, upper_rule) {
+    let (last_error, err_why) = match last_turn_error(v, upper_rule) {
         Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
         None => (None, String::new()),
     };
@@ -366,6 +409,29 @@ mod tests {
         assert!(shows_drop_read(&done, "abc-123", trigger));
         let collapsed = Screen::from_plain(&format!("❯ {trigger}\n\n  Read 1 file (ctrl+o to expand)\n"), "");
         assert!(!shows_drop_read(&collapsed, "abc-123", trigger));
+    }
+
+    #[test]
+    fn a_line_queued_mid_turn_is_reported() {
+        let f = fixtures::load(&fixtures::screens_dir().join("claude-code-2.1.295"), "working-queued").unwrap();
+        let r = classify(&f.screen);
+        assert_eq!(r.queued, ["also check the tests"]);
+        assert!(matches!(r.state, State::Working(_)) && r.composer == Composer::Empty, "{r:?}");
+        // Our trigger queued, wrapped in a narrow pane, with the `Queued · ` form of the marker.
+        let rule = "─".repeat(40);
+        let trigger = "Please read the team message at .agents/send-drops/s/a/01.md";
+        let s = Screen::from_plain(
+            &format!(
+                "❯ earlier prompt\n\n●\n\n❯ Please read the team message at\n  .agents/send-drops/s/a/01.md\n  Queued · ctrl+x ctrl+s to\n  send now\n\n✢ Pondering… (3s · ↓ 6 tokens)\n{rule}\n❯\u{a0}\n{rule}\n  esc to interrupt\n"
+            ),
+            "",
+        );
+        let r = classify(&s);
+        assert_eq!(r.queued, [trigger]);
+        assert!(r.queued_holds(trigger));
+        // A prompt echo with no marker under it is not queued.
+        let s = Screen::from_plain(&format!("❯ {trigger}\n\n✢ Pondering… (3s)\n{rule}\n❯\u{a0}\n{rule}\n"), "");
+        assert!(classify(&s).queued.is_empty());
     }
 
     #[test]

@@ -5,17 +5,24 @@
 //! 2. **Dialogs first**: Codex's dialog options use the composer's own `›` glyph
 //!    (`› 1. Yes, proceed (y)`), so a `›` row proves nothing until the dialog phrases are ruled
 //!    out. The question dialog's footer says `esc to interrupt`, which is why dialogs are read
-//!    before the working test. `[ ! ] Action Required` in the title also means a dialog.
-//! 3. **The composer**: the last row starting with a bold, *not* faint `›` (history echoes are
+//!    before the working test. Phrases are matched over the bottom region's text with
+//!    whitespace and row breaks normalised, so a narrow pane that wraps `Would you like to run
+//!    the following command?` over two rows still reads as a permission dialog.
+//! 3. **The shell**: no live composer and a shell prompt as the last row is an exit, whatever
+//!    the title says (an exited Codex leaves `[ ! ] Action Required` behind). The title's
+//!    `Action Required` only adds evidence to a screen that agrees: one with no live composer
+//!    and status line, read as a dialog this profile does not name.
+//! 4. **The composer**: the last row starting with a bold, *not* faint `›` (history echoes are
 //!    bold and faint), plus its two-space continuation rows, unwrapped. Dim text after `›`
 //!    (`Ask Codex to do anything`) is the placeholder: empty.
-//! 4. **Starting**: a composer is drawn but the status line (`model · dir · thread`) is not
+//! 5. **Starting**: a composer is drawn but the status line (`model · dir · thread`) is not
 //!    there yet — the vendor's own advice is not to treat the composer as ready before it.
-//! 5. **Working**: `esc to interrupt` in the rows above the composer (`• Working (6s • esc to
+//! 6. **Working**: `esc to interrupt` in the rows above the composer (`• Working (6s • esc to
 //!    interrupt)`, also while retrying); else a braille spinner at the start of the title (the
 //!    only sign while a reply streams).
-//! 6. **The last turn's error**: a `■` row after the last prompt echo (rate/usage limit or 429
+//! 7. **The last turn's error**: a `■` row after the last prompt echo (rate/usage limit or 429
 //!    ⇒ rate-limit; `Conversation interrupted` is no error; anything else ⇒ provider-error).
+//! 8. **Queued lines** on a live screen: the `↳ <line>` rows under `• Queued follow-up inputs`.
 
 use profile_kit::text::{contains_ci, is_braille};
 use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, TurnError, View};
@@ -46,13 +53,44 @@ const DIALOGS: &[(&str, DialogKind)] = &[
 const PLACEHOLDER: &str = "Ask Codex to do anything";
 
 fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error, why: why.into() }
+    Reading::new(state, composer, last_error, why)
 }
 
 /// Reads one screen.
 pub fn classify(screen: &Screen) -> Reading {
     let v = View::new(screen);
-    if let Some(why) = profile_kit::exit_sign(&v) {
+    let r = read_view(&v);
+    match r.state {
+        State::Idle | State::Working(_) => Reading { queued: queued_lines(&v), ..r },
+        _ => r,
+    }
+}
+
+/// The lines under `• Queued follow-up inputs` (Tab while working queues one): each `↳ <line>`
+/// row with its deeper-indented continuation rows, oldest first, up to the
+/// `shift+← edit last queued message` hint.
+fn queued_lines(v: &View) -> Vec<String> {
+    let Some(head) = v.rows.iter().rposition(|r| r.trimmed().starts_with("• Queued follow-up inputs")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    for r in &v.rows[head + 1..] {
+        let t = r.trimmed();
+        if t.is_empty() || t.contains("edit last queued message") || r.text.starts_with("› ") {
+            break;
+        }
+        match (t.strip_prefix("↳ "), out.last_mut()) {
+            (Some(first), _) => out.push(vec![first]),
+            (None, Some(line)) if r.indent() >= 4 => line.push(t),
+            _ => break,
+        }
+    }
+    out.into_iter().map(profile_kit::text::unwrap_rows).filter(|l| !l.is_empty()).collect()
+}
+
+/// Reads a prepared screen (everything but the queued lines).
+fn read_view(v: &View) -> Reading {
+    if let Some(why) = profile_kit::exit_sign(v) {
         return reading(State::Exited, Composer::Unreadable, None, why);
     }
     let mut region = v.bottom_nonempty(30);
@@ -68,26 +106,34 @@ pub fn classify(screen: &Screen) -> Reading {
         let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");
         return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, None, why);
     }
-    if v.title.contains("Action Required") {
+    let composer_at = find_composer(v);
+    // What the screen shows decides; the title only adds evidence to a screen that agrees. An
+    // exited Codex leaves its last `[ ! ] Action Required` title behind over the shell.
+    if composer_at.is_none() && profile_kit::shell_prompt_last(v) {
+        let why = match v.rows.iter().rposition(|r| r.trimmed().starts_with("codex resume ")) {
+            Some(_) => "no Codex UI: the shell is back under Codex's `codex resume …` line",
+            None => "no Codex UI, and the last row is a shell prompt",
+        };
+        let stale =
+            if v.title.contains("Action Required") { " (the title's `Action Required` is left over)" } else { "" };
+        return reading(State::Exited, Composer::Unreadable, None, format!("{why}{stale}"));
+    }
+    // A dialog replaces the composer's status line: a title saying `Action Required` over a
+    // screen with no live composer (or one without its status line) is a dialog this profile
+    // does not name.
+    let live = composer_at.map(|(_, last)| status_line(v, last).is_some()).unwrap_or(false);
+    if v.title.contains("Action Required") && !live {
         let title = region.first().map(|&i| v.rows[i].trimmed().to_string()).unwrap_or_default();
         return reading(
             State::Dialog(Dialog { kind: DialogKind::Question, title }),
             Composer::Unreadable,
             None,
-            "the title says `Action Required` (a dialog this profile does not name)",
+            "the title says `Action Required` and no live composer is drawn (a dialog this profile does not name)",
         );
     }
-    let Some((first, last)) = find_composer(&v) else {
+    let Some((first, last)) = composer_at else {
         if v.last_nonempty().is_none() {
             return reading(State::Starting, Composer::Unreadable, None, "the screen is empty");
-        }
-        if profile_kit::shell_prompt_last(&v) {
-            return reading(
-                State::Exited,
-                Composer::Unreadable,
-                None,
-                "no Codex UI, and the last row is a shell prompt",
-            );
         }
         if v.contains("OpenAI Codex") || v.rows.iter().any(|r| r.text.chars().filter(|&c| is_braille(c)).count() > 8) {
             return reading(
@@ -104,7 +150,7 @@ pub fn classify(screen: &Screen) -> Reading {
             "no `›` composer row and no dialog phrase",
         );
     };
-    if let Some(title) = unnamed_options(&v, first) {
+    if let Some(title) = unnamed_options(v, first) {
         return reading(
             State::Dialog(Dialog { kind: DialogKind::Question, title }),
             Composer::Unreadable,
@@ -112,8 +158,8 @@ pub fn classify(screen: &Screen) -> Reading {
             "the `›` row is the selected option of a numbered list (a dialog this profile does not name)",
         );
     }
-    let composer = read_composer(&v, first, last);
-    if status_line(&v, last).is_none() {
+    let composer = read_composer(v, first, last);
+    if status_line(v, last).is_none() {
         return reading(
             State::Starting,
             composer,
@@ -135,12 +181,12 @@ pub fn classify(screen: &Screen) -> Reading {
         );
     }
     if v.title.is_empty() {
-        if let Some(i) = unfinished_turn(&v, first) {
+        if let Some(i) = unfinished_turn(v, first) {
             let why = format!("no title was given, and the reply `{}` has no done marker yet", v.rows[i].trimmed());
             return reading(State::Working("reply streaming".into()), composer, None, why);
         }
     }
-    let (last_error, err_why) = match last_turn_error(&v, first) {
+    let (last_error, err_why) = match last_turn_error(v, first) {
         Some((e, row)) => (Some(e), format!("; the last turn ended in `{}`", v.rows[row].trimmed())),
         None => (None, String::new()),
     };
@@ -314,6 +360,49 @@ mod tests {
             // A dialog only the title names is the one allowed difference (none is captured).
             assert_eq!(r.state.word(), f.expect.state, "{} without its title: {:?} ({})", f.label(), r.state, r.why);
         }
+    }
+
+    fn fixture(name: &str) -> fixtures::Fixture {
+        fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), name).unwrap()
+    }
+
+    #[test]
+    fn a_wrapped_approval_in_a_narrow_pane_is_a_permission_dialog() {
+        for name in ["permission-shell-narrow30", "permission-shell-narrow40"] {
+            let f = fixture(name);
+            // The fixture tests the wrap: no single row holds either phrase.
+            for phrase in ["Would you like to run the following command?", "Press enter to confirm or esc to cancel"] {
+                assert!(!f.screen.plain.iter().any(|r| r.contains(phrase)), "{name}: `{phrase}` is not wrapped");
+            }
+            let r = classify(&f.screen);
+            assert!(matches!(&r.state, State::Dialog(d) if d.kind == DialogKind::Permission), "{name}: {r:?}");
+            assert!(r.why.contains("Would you like to run the following command?"), "{name}: {}", r.why);
+        }
+        // Every dialog has its 30- and 40-column forms.
+        for d in ["permission-shell", "trust-dialog", "question", "rate-limit-usage-dialog", "onboarding-signin"] {
+            for w in [30, 40] {
+                let f = fixture(&format!("{d}-narrow{w}"));
+                assert_eq!((f.screen.cols, f.derived_from.as_deref()), (w, Some(&*format!("codex-0.171.0/{d}"))));
+            }
+        }
+    }
+
+    #[test]
+    fn a_stale_action_required_title_over_the_shell_is_an_exit() {
+        let f = fixture("exited-stale-title");
+        assert!(f.screen.title.contains("[ ! ] Action Required"));
+        let r = classify(&f.screen);
+        assert_eq!(r.state, State::Exited, "{}", r.why);
+        assert!(r.why.contains("codex resume") && r.why.contains("left over"), "{}", r.why);
+        // The same title over a screen with no live composer is still a dialog.
+        let mut s = fixture("question").screen;
+        s.plain = vec!["  Something new", "", "  1. Go", "  2. Stop"].into_iter().map(String::from).collect();
+        s.styled.clear();
+        assert!(matches!(classify(&s).state, State::Dialog(_)));
+        // And over a live composer with its status line, the screen decides.
+        let mut s = fixture("idle-typed").screen;
+        s.title = "[ ! ] Action Required | x".into();
+        assert_eq!(classify(&s).state, State::Idle);
     }
 
     #[test]

@@ -38,7 +38,7 @@ const DIALOGS: &[(&str, DialogKind)] = &[
 ];
 
 fn reading(state: State, composer: Composer, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error: None, why: why.into() }
+    Reading::new(state, composer, None, why)
 }
 
 /// Reads one screen.

@@ -29,7 +29,7 @@ pub use describe::describe;
 const PLACEHOLDER: &str = "Ask me anything...";
 
 fn reading(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error, why: why.into() }
+    Reading::new(state, composer, last_error, why)
 }
 
 /// Reads one screen.

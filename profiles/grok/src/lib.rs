@@ -23,7 +23,7 @@ mod describe;
 pub use describe::describe;
 
 fn reading(state: State, composer: Composer, why: impl Into<String>) -> Reading {
-    Reading { state, composer, last_error: None, why: why.into() }
+    Reading::new(state, composer, None, why)
 }
 
 /// Reads one screen.

@@ -9,6 +9,10 @@
 //! - `wasi-import`: reads a file and an environment variable, so the component imports
 //!   `wasi:filesystem` (the host must refuse to link it);
 //! - `wrong-world`: exports `evil:other/runner` instead of `team:profile/classifier`;
+//! - `compose-*`: a compose module (world `composer`) that asks for what the host must not do:
+//!   `compose-bad-key` presses Escape, `compose-control` types Ctrl+C as text,
+//!   `compose-endless` types a character every step and never ends, `compose-spin` loops inside
+//!   `compose-next`, `compose-lies` claims an item the screen does not show.
 //! - `native-channel` (not hostile): a dropped-in profile for a CLI `native-test` whose
 //!   description declares the native channel, and whose readings carry an escape sequence and
 //!   overlong text (the host lists its seats as `socket`, and shows its words escaped and
@@ -16,8 +20,46 @@
 
 use profile_kit::{strings, Composer, Description, Reading, Screen, State};
 
-#[cfg(not(feature = "wrong-world"))]
+#[cfg(not(any(feature = "wrong-world", feature = "compose")))]
 profile_kit::export_profile!();
+
+#[cfg(feature = "compose")]
+profile_kit::export_composer!();
+
+/// The hostile compose module's misbehaviour.
+#[cfg(feature = "compose")]
+pub fn compose_next(
+    _brief: &str,
+    _repo: &profile_kit::Repo,
+    _screen: &Screen,
+    step: &profile_kit::Step,
+) -> profile_kit::Action {
+    use profile_kit::{Action, Evidence, Key};
+    let _ = step;
+    #[cfg(feature = "compose-bad-key")]
+    return Action::Press(Key::Unknown("escape".into()));
+    #[cfg(feature = "compose-control")]
+    return Action::Type("\u{3}".into());
+    #[cfg(feature = "compose-endless")]
+    return Action::Type("x".into());
+    #[cfg(feature = "compose-spin")]
+    {
+        let mut n: u64 = step.index as u64;
+        loop {
+            n = std::hint::black_box(n.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
+    #[cfg(feature = "compose-lies")]
+    return Action::Created(Evidence { line: "Submitted as task_forged".into(), task_id: Some("task_forged".into()) });
+    #[allow(unreachable_code)]
+    Action::Refuse(format!("hostile compose module with no misbehaviour enabled ({})", Key::Enter))
+}
+
+/// A plan that names nothing it will really do.
+#[cfg(feature = "compose")]
+pub fn plan(_repo: &profile_kit::Repo) -> Vec<String> {
+    vec!["misbehave".into()]
+}
 
 #[cfg(all(feature = "wrong-world", target_arch = "wasm32"))]
 mod wrong_world {
@@ -61,7 +103,7 @@ pub fn describe() -> Description {
         enter_pause_ms: 0,
         queues_while_working: false,
         forbidden_starts: Vec::new(),
-        has_compose: false,
+        has_compose: cfg!(feature = "compose"),
         transcript_patterns: Vec::new(),
         features: Vec::new(),
     }
@@ -106,22 +148,25 @@ pub fn classify(screen: &Screen) -> Reading {
     #[cfg(feature = "native-channel")]
     {
         let title = screen.title.clone();
-        return Reading {
-            state: State::Dialog(profile_kit::Dialog {
-                kind: profile_kit::DialogKind::Question,
-                title: format!("\u{1b}]0;owned\u{7}\u{1b}[2J{title}{}", "x".repeat(5000)),
-            }),
-            composer: Composer::Holds("\u{1b}[31mred\u{1b}[0m".into()),
-            last_error: None,
-            why: format!("a question\u{9b}2J {}", "y".repeat(5000)),
+        let dialog = profile_kit::Dialog {
+            kind: profile_kit::DialogKind::Question,
+            title: format!("\u{1b}]0;owned\u{7}\u{1b}[2J{title}{}", "x".repeat(5000)),
         };
+        let mut r = Reading::new(
+            State::Dialog(dialog),
+            Composer::Holds("\u{1b}[31mred\u{1b}[0m".into()),
+            None,
+            format!("a question\u{9b}2J {}", "y".repeat(5000)),
+        );
+        r.queued = vec![format!("\u{1b}[2J{}", "q".repeat(5000))];
+        return r;
     }
     #[allow(unreachable_code)]
     unknown(format!("hostile profile with no misbehaviour enabled ({rows} rows)"))
 }
 
 fn unknown(why: String) -> Reading {
-    Reading { state: State::Unknown(why.clone()), composer: Composer::Unreadable, last_error: None, why }
+    Reading::new(State::Unknown(why.clone()), Composer::Unreadable, None, why)
 }
 
 /// Never true.

@@ -1,25 +1,10 @@
-//! Screen fixtures: `tests/data/screens/<cli>-<version>/<state>.{ansi,txt,title,meta.json}`
-//! loaded into a [`Screen`] and the `expect` block of its meta, and a check of a [`Reading`]
-//! against that expectation. Used by the profiles' native conformance tests and by the host's
-//! conformance over the built components, so both apply the same rules.
-//!
-//! The rules (one place, no per-fixture exceptions):
-//! - `state` must equal the reading's state word;
-//! - `dialog` (a kind) is checked when the expected state is `dialog`;
-//! - `composer`, when present: `null` ⇒ unreadable, `""` ⇒ empty (a placeholder reads empty),
-//!   text ⇒ holds exactly that text (wrapped rows unwrapped into one line);
-//! - `working_hint`, for an expected `working` state: text ⇒ the reading's hint equals it;
-//!   `null` ⇒ the phrase is not drawn, so the hint must not be `esc to interrupt`;
-//! - `last_turn_error`: absent or `null` ⇒ none; `rate_limit` and `err429` ⇒ rate-limit;
-//!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used).
-//!
-//! `codex-cloud-*` directories belong to the compose issue and are skipped by [`all`].
+//! Screen fixtures of this repository (`tests/data/screens`): the loader and the one check are
+//! `profile_reading::fixtures` (which `team profile test` uses too); this adds where the
+//! repository keeps them.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::types::{Composer, Reading, Screen, State, TurnError};
+pub use profile_reading::fixtures::{check, conformance, load_tree, Expect, Fixture};
 
 /// The repository's `tests/data/screens` directory.
 pub fn screens_dir() -> PathBuf {
@@ -31,237 +16,31 @@ pub fn transcripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/transcripts")
 }
 
-/// What a fixture's meta says the screen must read as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expect {
-    pub state: String,
-    pub dialog: Option<String>,
-    /// `None`: not stated; `Some(None)`: no live composer; `Some(Some(t))`: holds `t` (`""` = empty).
-    pub composer: Option<Option<String>>,
-    /// `None`: not stated; `Some(None)`: no hint phrase drawn; `Some(Some(h))`: this hint.
-    pub working_hint: Option<Option<String>>,
-    /// The normalised last-turn error, if any.
-    pub last_turn_error: Option<TurnError>,
-}
-
-/// One loaded fixture.
-#[derive(Debug, Clone)]
-pub struct Fixture {
-    /// `<cli>-<version>`, the directory name.
-    pub dir: String,
-    /// The state's base name (`idle-typed`).
-    pub name: String,
-    /// `cli` from the meta (`claude-code`, `codex`, `grok-cli`, …).
-    pub cli: String,
-    pub version: String,
-    pub screen: Screen,
-    pub expect: Expect,
-    /// True when the meta marks the screen as made up from documented phrases.
-    pub synthetic: bool,
-    pub meta: Value,
-    /// Corrections applied from `corrections.json`: `(field, reason)`.
-    pub corrections: Vec<(String, String)>,
-}
-
-impl Fixture {
-    /// `<dir>/<name>`, for messages.
-    pub fn label(&self) -> String {
-        format!("{}/{}", self.dir, self.name)
-    }
-}
-
-fn read(p: &Path) -> Result<String, String> {
-    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
-}
-
-fn lines(s: &str) -> Vec<String> {
-    s.lines().map(|l| l.trim_end_matches('\r').to_string()).collect()
-}
-
-fn normalise_error(v: &Value) -> Result<Option<TurnError>, String> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => match s.as_str() {
-            "rate_limit" | "err429" => Ok(Some(TurnError::RateLimit)),
-            "provider_error" | "err529" | "connection" => Ok(Some(TurnError::ProviderError)),
-            other => Err(format!("unknown last_turn_error label {other:?}")),
-        },
-        other => Err(format!("last_turn_error is not a string: {other}")),
-    }
-}
-
-fn opt_string(v: Option<&Value>) -> Option<Option<String>> {
-    match v {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(Value::String(s)) => Some(Some(s.clone())),
-        Some(other) => Some(Some(other.to_string())),
-    }
-}
-
-/// Loads one fixture from `dir/<name>.*`.
+/// Loads one fixture from `dir/<name>.*` (a folder of `tests/data/screens`).
 pub fn load(dir: &Path, name: &str) -> Result<Fixture, String> {
-    let meta_text = read(&dir.join(format!("{name}.meta.json")))?;
-    let meta: Value =
-        serde_json::from_str(&meta_text).map_err(|e| format!("{}/{name}.meta.json: {e}", dir.display()))?;
-    let ansi = read(&dir.join(format!("{name}.ansi"))).unwrap_or_default();
-    let txt = read(&dir.join(format!("{name}.txt")))?;
-    let title = read(&dir.join(format!("{name}.title"))).unwrap_or_default();
-    let plain = lines(&txt);
-    let styled = lines(&ansi);
-    let cols = meta.get("cols").and_then(Value::as_u64).unwrap_or(0) as u32;
-    let rows = meta.get("rows").and_then(Value::as_u64).unwrap_or(plain.len() as u64) as u32;
-    let screen = Screen {
-        styled,
-        plain,
-        title: title.trim_end_matches(['\n', '\r']).to_string(),
-        cols,
-        rows,
-        recent: Vec::new(),
-    };
-    let mut e = meta.get("expect").cloned().unwrap_or(Value::Null);
-    let dir_name = dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut corrections = Vec::new();
-    for (field, value, reason) in corrections_for(&format!("{dir_name}/{name}"))? {
-        if let Value::Object(map) = &mut e {
-            map.insert(field.clone(), value);
-        }
-        corrections.push((field, reason));
-    }
-    let expect = Expect {
-        state: e.get("state").and_then(Value::as_str).unwrap_or("").to_string(),
-        dialog: e.get("dialog").and_then(Value::as_str).map(str::to_string),
-        composer: opt_string(e.get("composer")),
-        working_hint: opt_string(e.get("working_hint")),
-        last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null))
-            .map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
-    };
-    Ok(Fixture {
-        dir: dir_name,
-        name: name.to_string(),
-        cli: meta.get("cli").and_then(Value::as_str).unwrap_or("").to_string(),
-        version: meta.get("version").and_then(Value::as_str).unwrap_or("").to_string(),
-        screen,
-        expect,
-        synthetic: meta.get("synthetic").and_then(Value::as_bool).unwrap_or(false),
-        meta,
-        corrections,
-    })
-}
-
-/// The corrections listed for `<dir>/<state>`: `(field, value, reason)`.
-fn corrections_for(label: &str) -> Result<Vec<(String, Value, String)>, String> {
-    let path = screens_dir().join("corrections.json");
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
-    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for c in doc.get("corrections").and_then(Value::as_array).into_iter().flatten() {
-        if c.get("fixture").and_then(Value::as_str) == Some(label) {
-            let field = c.get("field").and_then(Value::as_str).ok_or("a correction without field")?.to_string();
-            let reason = c.get("reason").and_then(Value::as_str).unwrap_or("").to_string();
-            out.push((field, c.get("value").cloned().unwrap_or(Value::Null), reason));
-        }
-    }
-    Ok(out)
+    profile_reading::fixtures::load(&screens_dir(), dir, name)
 }
 
 /// Every fixture in one `<cli>-<version>` directory, sorted by name.
 pub fn load_dir(dir: &Path) -> Result<Vec<Fixture>, String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".meta.json")).map(str::to_string))
-        .collect();
-    names.sort();
-    names.iter().map(|n| load(dir, n)).collect()
+    profile_reading::fixtures::load_dir(&screens_dir(), dir)
 }
 
-/// Every fixture under `tests/data/screens` except `codex-cloud-*`, sorted by directory and name.
+/// Every fixture under `tests/data/screens`, sorted by directory and name.
 pub fn all() -> Result<Vec<Fixture>, String> {
-    let root = screens_dir();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map_err(|e| format!("{}: {e}", root.display()))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .filter(|p| !p.file_name().and_then(|n| n.to_str()).unwrap_or("").starts_with("codex-cloud-"))
-        .collect();
-    dirs.sort();
-    let mut out = Vec::new();
-    for d in dirs {
-        out.extend(load_dir(&d)?);
-    }
-    Ok(out)
+    load_tree(&screens_dir())
 }
 
-/// Every fixture whose meta names `cli` (`claude-code`, `codex`, `grok-cli`, `cursor`, `agy`, `grok`).
+/// Every fixture whose meta names `cli` (`claude-code`, `codex`, `codex-cloud`, `grok-cli`, `cursor`, `agy`, `grok`).
 pub fn for_cli(cli: &str) -> Result<Vec<Fixture>, String> {
     Ok(all()?.into_iter().filter(|f| f.cli == cli).collect())
-}
-
-/// Compares `reading` with the fixture's expectation; `Err` lists every mismatch.
-pub fn check(expect: &Expect, reading: &Reading) -> Result<(), String> {
-    let mut bad: Vec<String> = Vec::new();
-    let got_state = reading.state.word();
-    if got_state != expect.state {
-        bad.push(format!("state: expected {}, read {:?}", expect.state, reading.state));
-    }
-    if expect.state == "dialog" {
-        let got = match &reading.state {
-            State::Dialog(d) => Some(d.kind.word()),
-            _ => None,
-        };
-        if got != expect.dialog.as_deref() {
-            bad.push(format!("dialog: expected {:?}, read {:?}", expect.dialog, got));
-        }
-    }
-    if let Some(c) = &expect.composer {
-        let ok = match (c, &reading.composer) {
-            (None, Composer::Unreadable) => true,
-            (Some(t), Composer::Empty) => t.is_empty(),
-            (Some(t), Composer::Holds(h)) => !t.is_empty() && t == h,
-            _ => false,
-        };
-        if !ok {
-            bad.push(format!("composer: expected {:?}, read {:?}", c, reading.composer));
-        }
-    }
-    if expect.state == "working" {
-        if let (Some(h), State::Working(got)) = (&expect.working_hint, &reading.state) {
-            match h {
-                Some(h) if h != got => bad.push(format!("working hint: expected {h:?}, read {got:?}")),
-                None if got == "esc to interrupt" => {
-                    bad.push("working hint: expected no drawn hint phrase, read \"esc to interrupt\"".to_string())
-                }
-                _ => {}
-            }
-        }
-    }
-    if expect.last_turn_error != reading.last_error {
-        bad.push(format!("last turn error: expected {:?}, read {:?}", expect.last_turn_error, reading.last_error));
-    }
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        Err(bad.join("; "))
-    }
-}
-
-/// Runs `classify` over `fixtures` and returns one line per failing fixture (empty: all pass).
-pub fn conformance(fixtures: &[Fixture], classify: impl Fn(&Screen) -> Reading) -> Vec<String> {
-    let mut failures = Vec::new();
-    for f in fixtures {
-        let r = classify(&f.screen);
-        if let Err(m) = check(&f.expect, &r) {
-            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
-        }
-    }
-    failures
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Composer, Reading, Screen, State, TurnError};
+    use serde_json::Value;
 
     #[test]
     fn loads_every_fixture_with_an_expectation() {
@@ -270,7 +49,6 @@ mod tests {
         for f in &all {
             assert!(!f.expect.state.is_empty(), "{} has no expect.state", f.label());
             assert!(!f.screen.plain.is_empty(), "{} has no rows", f.label());
-            assert!(!f.dir.starts_with("codex-cloud-"));
         }
     }
 
@@ -289,12 +67,7 @@ mod tests {
     #[test]
     fn conformance_is_not_vacuous() {
         let all = all().unwrap();
-        let unknown = |_: &Screen| Reading {
-            state: State::Unknown("x".into()),
-            composer: Composer::Unreadable,
-            last_error: None,
-            why: String::new(),
-        };
+        let unknown = |_: &Screen| Reading::new(State::Unknown("x".into()), Composer::Unreadable, None, "");
         assert_eq!(conformance(&all, unknown).len(), all.len());
     }
 
@@ -324,15 +97,11 @@ mod tests {
             composer: Some(Some(String::new())),
             working_hint: None,
             last_turn_error: None,
+            queued: Vec::new(),
         };
-        let ok = Reading { state: State::Idle, composer: Composer::Empty, last_error: None, why: String::new() };
+        let ok = Reading::new(State::Idle, Composer::Empty, None, "");
         assert!(check(&e, &ok).is_ok());
-        let bad = Reading {
-            state: State::Working("x".into()),
-            composer: Composer::Holds("a".into()),
-            last_error: Some(TurnError::RateLimit),
-            why: String::new(),
-        };
+        let bad = Reading::new(State::Working("x".into()), Composer::Holds("a".into()), Some(TurnError::RateLimit), "");
         let m = check(&e, &bad).unwrap_err();
         assert!(m.contains("state") && m.contains("composer") && m.contains("last turn error"), "{m}");
     }

@@ -1,15 +1,30 @@
-//! The wasm side of a profile: the generated `team:profile@0.1.0` bindings and the conversions
-//! between them and the native kit types. Compiled only for `wasm32`.
+//! The wasm side of a profile: the conversions between the generated `team:profile@0.2.0`
+//! bindings and the vocabulary (`profile-reading`). Compiled only for `wasm32`.
 //!
 //! Invariant: a conversion copies every field; nothing is defaulted or dropped, so a profile
 //! reads the same natively and as a component.
 
 use crate::bindings::team::profile::types as w;
-use crate::types as k;
+use profile_reading as k;
 
-/// The WIT screen as a native one.
-pub fn screen_in(s: w::Screen) -> k::Screen {
-    k::Screen { styled: s.styled, plain: s.plain, title: s.title, cols: s.cols, rows: s.rows, recent: s.recent }
+std::thread_local! {
+    /// The screen of the last call, kept so the next one refills its rows' strings in place.
+    static SCREEN: std::cell::RefCell<k::Screen> = std::cell::RefCell::new(k::Screen::default());
+}
+
+/// Runs `f` on the WIT screen (rows as one string per field) as the vocabulary's. The rows are
+/// filled into the strings of the last screen: a warm read allocates nothing for them.
+pub fn with_screen<R>(s: w::Screen, f: impl FnOnce(&k::Screen) -> R) -> R {
+    SCREEN.with(|cell| {
+        let mut screen = cell.borrow_mut();
+        k::fill_rows(&mut screen.styled, &s.styled);
+        k::fill_rows(&mut screen.plain, &s.plain);
+        k::fill_rows(&mut screen.recent, &s.recent);
+        screen.title = s.title;
+        screen.cols = s.cols;
+        screen.rows = s.rows;
+        f(&screen)
+    })
 }
 
 fn kind_out(kd: k::DialogKind) -> w::DialogKind {
@@ -21,10 +36,11 @@ fn kind_out(kd: k::DialogKind) -> w::DialogKind {
         k::DialogKind::ProviderError => w::DialogKind::ProviderError,
         k::DialogKind::RateLimit => w::DialogKind::RateLimit,
         k::DialogKind::HeldMessage => w::DialogKind::HeldMessage,
+        k::DialogKind::Other(name) => w::DialogKind::Other(name),
     }
 }
 
-/// The native reading as the WIT one.
+/// The vocabulary's reading as the WIT one.
 pub fn reading_out(r: k::Reading) -> w::Reading {
     let state = match r.state {
         k::State::Idle => w::State::Idle,
@@ -43,10 +59,10 @@ pub fn reading_out(r: k::Reading) -> w::Reading {
         k::TurnError::RateLimit => w::TurnError::RateLimit,
         k::TurnError::ProviderError => w::TurnError::ProviderError,
     });
-    w::Reading { state, composer, last_error, why: r.why }
+    w::Reading { state, composer, last_error, queued: r.queued, drop_read: r.drop_read, why: r.why }
 }
 
-/// The native description as the WIT one.
+/// The vocabulary's description as the WIT one.
 pub fn description_out(d: k::Description) -> w::Description {
     w::Description {
         id: d.id,
@@ -64,3 +80,45 @@ pub fn description_out(d: k::Description) -> w::Description {
         features: d.features,
     }
 }
+
+#[cfg(feature = "compose")]
+mod compose {
+    use super::k;
+    use crate::bindings::exports::team::profile::compose as c;
+
+    /// The WIT repo as the vocabulary's.
+    pub fn repo_in(r: c::Repo) -> k::Repo {
+        k::Repo { origin: r.origin, slug: r.slug }
+    }
+
+    fn action_in(a: c::Action) -> k::Action {
+        match a {
+            c::Action::Type(t) => k::Action::Type(t),
+            c::Action::Press(n) => k::Action::Press(k::Key::from_name(&n)),
+            c::Action::Wait(ms) => k::Action::Wait(ms),
+            c::Action::Created(e) => k::Action::Created(k::Evidence { line: e.line, task_id: e.task_id }),
+            c::Action::Refuse(r) => k::Action::Refuse(r),
+            c::Action::Failed(r) => k::Action::Failed(r),
+        }
+    }
+
+    /// The WIT step as the vocabulary's.
+    pub fn step_in(s: c::Step) -> k::Step {
+        k::Step { index: s.index, elapsed_ms: s.elapsed_ms, done: s.done.into_iter().map(action_in).collect() }
+    }
+
+    /// The vocabulary's action as the WIT one.
+    pub fn action_out(a: k::Action) -> c::Action {
+        match a {
+            k::Action::Type(t) => c::Action::Type(t),
+            k::Action::Press(key) => c::Action::Press(key.name().to_string()),
+            k::Action::Wait(ms) => c::Action::Wait(ms),
+            k::Action::Created(e) => c::Action::Created(c::Evidence { line: e.line, task_id: e.task_id }),
+            k::Action::Refuse(r) => c::Action::Refuse(r),
+            k::Action::Failed(r) => c::Action::Failed(r),
+        }
+    }
+}
+
+#[cfg(feature = "compose")]
+pub use compose::{action_out, repo_in, step_in};

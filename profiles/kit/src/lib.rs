@@ -1,9 +1,9 @@
 //! profile-kit: what every `team` vendor profile shares.
 //!
-//! - [`types`]: native mirrors of the `team:profile@0.1.0` WIT types, so profile logic is plain
-//!   Rust that compiles and is tested natively;
-//! - [`ansi`]: SGR parsing into styled cells (faint, reverse, colours), robust to colour runs
-//!   that split words;
+//! - the vocabulary, re-exported from `profile-reading` (the crate the host uses too):
+//!   [`Screen`], [`Reading`], [`State`], [`DialogKind`], [`Composer`], [`TurnError`],
+//!   [`Description`], and [`ansi`] (SGR into styled cells, the one stripper), so profile logic
+//!   is plain Rust that compiles and is tested natively;
 //! - [`view`]: a screen prepared for reading, with regions (bottom non-empty rows, after the last
 //!   rule, the composer box, a rounded box);
 //! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
@@ -11,22 +11,47 @@
 //! - [`json`]: the raw value under a key in a transcript row, without a parser;
 //! - [`fixtures`] (feature `fixtures`): loads `tests/data/screens/<cli>-<version>/<state>.*`
 //!   and checks a reading against the fixture's `expect`, for native and component conformance;
-//! - [`export_profile!`]: the wasm glue, so a profile crate is only its logic.
+//! - [`export_profile!`] and [`export_composer!`]: the wasm glue, so a profile crate is only
+//!   its logic.
 
-pub mod ansi;
 pub mod json;
 pub mod text;
-pub mod types;
 pub mod view;
+
+pub use profile_reading::ansi;
+pub use profile_reading::*;
 
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
 
-pub use types::*;
 pub use view::{Row, Tail, View};
 
-/// The generated `team:profile@0.1.0` bindings (guest side). Only for wasm32.
-#[cfg(target_arch = "wasm32")]
+/// The generated guest bindings (wasm32 only): `team:profile@0.2.0`, world `profile` — or
+/// world `composer` with the `compose` feature, or the frozen `team:profile@0.1.0` with
+/// `wit-v0-1` (kept so a 0.1 component can still be built and tested against the host).
+#[cfg(all(target_arch = "wasm32", not(feature = "wit-v0-1"), not(feature = "compose")))]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit/v0.2",
+        world: "profile",
+        pub_export_macro: true,
+        export_macro_name: "__export_profile_bindings",
+        default_bindings_module: "profile_kit::bindings",
+    });
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "wit-v0-1"), feature = "compose"))]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit/v0.2",
+        world: "composer",
+        pub_export_macro: true,
+        export_macro_name: "__export_profile_bindings",
+        default_bindings_module: "profile_kit::bindings",
+    });
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "wit-v0-1"))]
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit/v0.1",
@@ -37,38 +62,17 @@ pub mod bindings {
     });
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "wit-v0-1")))]
 #[doc(hidden)]
+#[path = "glue.rs"]
 pub mod glue;
 
-/// Exports the calling crate's `describe`, `classify`, `shows_drop_read` and
-/// `transcript_shows_drop_read` (free functions at its root, over the kit's native types) as
-/// the `team:profile/classifier@0.1.0` interface. Expands to nothing off wasm32.
-#[macro_export]
-macro_rules! export_profile {
-    () => {
-        #[cfg(target_arch = "wasm32")]
-        mod __team_profile_export {
-            use $crate::bindings::exports::team::profile::classifier as c;
-            struct Component;
-            impl c::Guest for Component {
-                fn describe() -> c::Description {
-                    $crate::glue::description_out(crate::describe())
-                }
-                fn classify(screen: c::Screen) -> c::Reading {
-                    $crate::glue::reading_out(crate::classify(&$crate::glue::screen_in(screen)))
-                }
-                fn shows_drop_read(screen: c::Screen, id: String, trigger: String) -> bool {
-                    crate::shows_drop_read(&$crate::glue::screen_in(screen), &id, &trigger)
-                }
-                fn transcript_shows_drop_read(rows: Vec<String>, id: String) -> bool {
-                    crate::transcript_shows_drop_read(&rows, &id)
-                }
-            }
-            $crate::bindings::__export_profile_bindings!(Component with_types_in $crate::bindings);
-        }
-    };
-}
+#[cfg(all(target_arch = "wasm32", feature = "wit-v0-1"))]
+#[doc(hidden)]
+#[path = "glue_v0_1.rs"]
+pub mod glue;
+
+mod export;
 
 /// Every row of the screen as plain text, oldest first: the scrollback (`recent`, escapes
 /// stripped) and then the visible rows. A read recorded on screen may have scrolled off.

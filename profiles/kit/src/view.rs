@@ -18,7 +18,7 @@ use std::cell::OnceCell;
 
 use crate::ansi::{self, Cell, Style};
 use crate::text;
-use crate::types::Screen;
+use crate::Screen;
 
 /// One screen row.
 #[derive(Debug, Clone)]
@@ -72,6 +72,14 @@ impl<'a> Row<'a> {
     /// True when the row is a horizontal rule: at least `min_len` characters `rule_char` and
     /// nothing else but whitespace.
     pub fn is_rule_of(&self, rule_char: char, min_len: usize) -> bool {
+        // Most rows are not rules: their first drawn character says so.
+        match self.text.chars().find(|&c| !text::is_space(c)) {
+            Some(c) if c == rule_char => {}
+            _ => return false,
+        }
+        if self.text.len() < min_len * rule_char.len_utf8() {
+            return false;
+        }
         let mut n = 0;
         for c in self.text.chars() {
             if c == rule_char {
@@ -124,14 +132,65 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Several rows joined with `\n` so that a phrase is searched once over the region rather than
-/// once per row (each `str::contains` call sets up a searcher), mapped back to the row it is in.
+/// Several rows joined so that a phrase is searched once over the region rather than once per
+/// row (each `str::contains` call sets up a searcher), mapped back to the row it starts in.
+///
+/// The text is normalised: each row trimmed, every run of whitespace (U+00A0 included) one
+/// space, and the rows joined with one space; a phrase is normalised the same way before it is
+/// searched. So a phrase a narrow pane wrapped over two rows (`Would you like to run the` /
+/// `following command?`) is found as if it were on one.
 #[derive(Debug, Clone)]
 pub struct RegionText {
-    /// The rows' text, each followed by `\n`.
+    /// The rows' normalised text, joined with single spaces.
     pub text: String,
     /// `(byte offset where the row starts in text, row index)`, ascending.
     starts: Vec<(usize, usize)>,
+}
+
+/// True when `s` has no whitespace but single ASCII spaces: read from its bytes (the
+/// non-ASCII whitespace `text::is_space` knows starts with 0xC2, 0xE1, 0xE2 or 0xE3; the box
+/// drawing and prompt glyphs that also start with 0xE2 are told apart by the next byte).
+fn plain_spaced(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut prev_space = false;
+    for (i, &c) in b.iter().enumerate() {
+        let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
+        let space = match c {
+            b' ' if prev_space => return false,
+            b' ' => true,
+            b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => return false,
+            0xC2 if matches!(next(1), 0x85 | 0xA0) => return false,
+            0xE1 if next(1) == 0x9A && next(2) == 0x80 => return false,
+            0xE2 if next(1) == 0x80 && matches!(next(2), 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF) => return false,
+            0xE2 if next(1) == 0x81 && next(2) == 0x9F => return false,
+            0xE3 if next(1) == 0x80 && next(2) == 0x80 => return false,
+            _ => false,
+        };
+        prev_space = space;
+    }
+    true
+}
+
+/// `s` with every run of terminal whitespace turned into one ASCII space (ends kept), borrowed
+/// when it is already so.
+fn normalise(s: &str) -> Cow<'_, str> {
+    if plain_spaced(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut prev_space = false;
+    for c in s.chars() {
+        if text::is_space(c) {
+            if !prev_space {
+                out.push(' ');
+            }
+            prev_space = true;
+        } else {
+            out.push(c);
+            prev_space = false;
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl RegionText {
@@ -140,24 +199,24 @@ impl RegionText {
         self.starts[k.saturating_sub(1)].1
     }
 
-    /// The index of the first row containing `needle` (a phrase never spans rows here).
+    /// The index of the row where `needle` first occurs, whitespace and row breaks normalised.
     pub fn find(&self, needle: &str) -> Option<usize> {
-        self.text.find(needle).map(|b| self.row_at(b))
+        self.text.find(&*normalise(needle)).map(|b| self.row_at(b))
     }
 
     /// As [`find`](Self::find), comparing ASCII letters without case.
     pub fn find_ci(&self, needle: &str) -> Option<usize> {
-        text::find_ci(&self.text, needle).map(|b| self.row_at(b))
+        text::find_ci(&self.text, &normalise(needle)).map(|b| self.row_at(b))
     }
 
     /// The first entry of `table` whose phrase occurs, with the row it is in (table order wins).
-    pub fn first_of<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
-        table.iter().find_map(|&(p, v)| self.find(p).map(|row| (p, v, row)))
+    pub fn first_of<T: Clone>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|(p, v)| self.find(p).map(|row| (*p, v.clone(), row)))
     }
 
     /// As [`first_of`](Self::first_of), comparing ASCII letters without case.
-    pub fn first_of_ci<T: Copy>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
-        table.iter().find_map(|&(p, v)| self.find_ci(p).map(|row| (p, v, row)))
+    pub fn first_of_ci<T: Clone>(&self, table: &[(&'static str, T)]) -> Option<(&'static str, T, usize)> {
+        table.iter().find_map(|(p, v)| self.find_ci(p).map(|row| (*p, v.clone(), row)))
     }
 }
 
@@ -236,14 +295,20 @@ impl<'a> View<'a> {
         s
     }
 
-    /// The rows at `indices` (ascending) joined for phrase search.
+    /// The rows at `indices` (ascending) joined for phrase search ([`RegionText`]).
     pub fn region(&self, indices: &[usize]) -> RegionText {
         let mut text = String::with_capacity(indices.len() * (self.cols + 1));
         let mut starts = Vec::with_capacity(indices.len());
         for &i in indices {
+            let row = text::trim(&self.rows[i].text);
+            if row.is_empty() {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
             starts.push((text.len(), i));
-            text.push_str(&self.rows[i].text);
-            text.push('\n');
+            text.push_str(&normalise(row));
         }
         RegionText { text, starts }
     }
@@ -365,6 +430,51 @@ mod tests {
         assert_eq!(r.find("alpha"), Some(0));
         assert_eq!(r.find("zeta"), None);
         assert_eq!(r.first_of(&[("nope", 1), ("beta", 2), ("alpha", 3)]), Some(("beta", 2, 2)));
+    }
+
+    #[test]
+    fn the_byte_test_for_plain_spacing_agrees_with_the_char_test() {
+        let by_chars = |s: &str| {
+            let mut prev = false;
+            s.chars().all(|c| {
+                let bad = text::is_space(c) && (c != ' ' || prev);
+                prev = text::is_space(c);
+                !bad
+            })
+        };
+        for s in [
+            "a b",
+            "a  b",
+            "a\tb",
+            "❯\u{a0}x",
+            "─── ╭╮ ❯ ⏺",
+            "a\u{2003}b",
+            "a\u{3000}b",
+            "a\u{85}b",
+            "a\u{1680}b",
+            "é ü",
+            "a\u{205f}b",
+            "\u{2028}",
+            "a\u{202f}b",
+            "a\u{2010}b",
+        ] {
+            assert_eq!(plain_spaced(s), by_chars(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_phrase_wrapped_over_rows_is_found_where_it_starts() {
+        let s =
+            screen(&["", "  Would you like to run the", "  following command?", "", "  Press enter to", "  confirm"]);
+        let v = View::new(&s);
+        let r = v.region(&v.bottom_nonempty(10));
+        assert_eq!(r.find("Would you like to run the following command?"), Some(1));
+        assert_eq!(r.find("Press enter to  confirm"), Some(4));
+        assert_eq!(r.find("the following"), Some(1));
+        assert_eq!(r.find_ci("RUN THE FOLLOWING"), Some(1));
+        // A trailing space in a phrase still asks for a word to follow.
+        assert_eq!(r.find("command? "), Some(2));
+        assert_eq!(r.find("confirm "), None);
     }
 
     #[test]

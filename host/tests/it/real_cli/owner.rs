@@ -21,7 +21,7 @@ fn dialog(screen: &str) -> String {
 /// — only the transcript's read of the drop, once the held turn ends and Claude takes the
 /// queued line. The checkout's path holds `_` and a space.
 #[test]
-fn owner_to_a_busy_claude_is_delivered_on_the_transcript_in_a_checkout_with_underscore_and_space() {
+fn owner_to_a_busy_claude_is_delivered_queued_and_its_transcript_is_found_in_a_checkout_with_underscore_and_space() {
     let rw = RealWorld::start();
     assert!(rw.w.repo.display().to_string().contains("my_team dir"));
     let claude = rw.claude("claude-keeper", "claude-keeper");
@@ -32,38 +32,55 @@ fn owner_to_a_busy_claude_is_delivered_on_the_transcript_in_a_checkout_with_unde
     rw.prompt(&claude, "anthropic", "think about the plan");
     rw.wait_screen(&claude, "Claude working", |s| s.contains("esc to interrupt"));
 
+    // The host's own reader of Claude's transcript, as the typed leg makes it: the claude-code
+    // profile's patterns, expanded for the seat's home and the checkout.
+    let host = team::profiles::ProfileHost::with_dirs(rw.w.base().join("pconfig"), rw.w.base().join("pcache"));
+    let (desc, _) = host.description("claude-code", &Default::default()).unwrap();
+    let mut watch = team::typed::transcript::TranscriptWatch::begin(
+        &desc.transcript_patterns,
+        Some(claude.home.clone()),
+        Some(rw.w.repo.clone()),
+    );
+
     let body = "the gate is green";
-    let run = std::thread::scope(|s| {
-        let send = s.spawn(|| rw.w.team(&["send", "claude-keeper", body]));
-        // The held turn ends once Claude shows our line queued (or the send ended without it).
-        let t = Instant::now();
-        while !send.is_finished() && !rw.screen(&claude).contains("Queued · ctrl+x ctrl+s to send now") {
-            assert!(t.elapsed() < BOUND, "the trigger never showed queued:\n{}", rw.screen(&claude));
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        rw.mock.open("plan");
-        send.join().unwrap()
-    });
-
-    let drop = one_drop(&rw, "claude-keeper", "owner", "the owner", body);
-    model_read_the_drop(&rw, "anthropic", &drop, body);
-    // Claude wrote its read of the drop where its own naming puts the transcript.
-    let folder = claude.home.join(".claude/projects").join(claude_folder(&rw.w.repo));
-    let rows: String = std::fs::read_dir(&folder)
-        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
-        .flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-        .collect();
-    assert!(rows.contains("\"toolUseResult\"") && rows.contains(&super::checks::id_of(&drop)), "{}", folder.display());
-
+    let run = rw.w.team(&["send", "claude-keeper", body]);
+    // Claude 2.1.332 shows the trigger `Queued · ctrl+x ctrl+s to send now` behind its turn: the
+    // seat took the line, and the send says so at once rather than waiting out its window.
+    assert!(rw.screen(&claude).contains("Queued · ctrl+x ctrl+s to send now"), "{}", rw.screen(&claude));
     assert_eq!(
         (run.stdout.as_str(), run.stderr.as_str(), run.code),
-        (format!("{CONTEXT}\nclaude-keeper: delivered\n").as_str(), "", 0),
-        "only the transcript can prove a busy Claude took the line; Claude writes it under {}",
-        folder.display()
+        (format!("{CONTEXT}\nclaude-keeper: delivered (queued, not yet confirmed)\n").as_str(), "", 0),
     );
+    let drop = one_drop(&rw, "claude-keeper", "owner", "the owner", body);
     let line = one_history(&rw, "owner", "claude-keeper", "delivered", "the owner", body, &drop);
-    assert!(line.get("note").is_none(), "a delivery proven by the transcript carries no note: {line}");
+    assert_eq!(line["note"], "queued, not yet confirmed", "{line}");
+
+    // The turn ends, Claude takes the queued line and reads the drop.
+    rw.mock.open("plan");
+    model_read_the_drop(&rw, "anthropic", &drop, body);
+    // Claude wrote its read of the drop where its own naming puts the transcript…
+    let folder = claude.home.join(".claude/projects").join(claude_folder(&rw.w.repo));
+    let id = super::checks::id_of(&drop);
+    let rows_there = || -> String {
+        std::fs::read_dir(&folder)
+            .map(|rd| rd.flatten().map(|e| std::fs::read_to_string(e.path()).unwrap_or_default()).collect())
+            .unwrap_or_default()
+    };
+    let t = Instant::now();
+    while !(rows_there().contains("\"toolUseResult\"") && rows_there().contains(&id)) {
+        assert!(t.elapsed() < BOUND, "Claude wrote no read of the drop under {}", folder.display());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // …and the host's reader finds those rows there, and the profile reads them as the drop read.
+    let t = Instant::now();
+    let mut seen = Vec::new();
+    while !seen.iter().any(|r: &String| r.contains(&id) && r.contains("toolUseResult")) {
+        assert!(t.elapsed() < BOUND, "the host's transcript reader never saw the read in {:?}", watch.files());
+        seen.extend(watch.new_rows().unwrap_or_default());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut profile = host.load("claude-code", &Default::default()).unwrap();
+    assert!(profile.transcript_shows_drop_read(&seen, &id).unwrap(), "{seen:?}");
 }
 
 #[test]

@@ -1,10 +1,16 @@
-//! ANSI/SGR parsing into styled cells.
+//! The one ANSI reader of the tree: [`strip`] (a row's text without escapes) and SGR parsing
+//! into styled cells ([`parse_row`]).
 //!
 //! A vendor's colour runs split words (`\e[38;5;246mto\e[39m`), so text is matched only after
 //! the escapes are gone; styling (faint, reverse, colours) is read per cell. tmux's
 //! `capture-pane -e` carries the SGR state from one row into the next (a row can start mid-run),
-//! so [`parse_rows`] threads the state through all rows. Every escape other than SGR (other CSI
-//! sequences, OSC such as hyperlinks or titles) is skipped and contributes no cell.
+//! so [`parse_rows`] threads the state through all rows.
+//!
+//! Invariant: [`strip`] and [`parse_row`] skip exactly the same bytes (one scanner,
+//! [`escape_end`]), so char `i` of a stripped row is cell `i` of the parsed one. Skipped: CSI
+//! (`ESC [ … final`, SGR included), the string sequences OSC/DCS/APC/PM (`ESC ] … BEL` or
+//! `… ESC \`), charset designations (`ESC ( B`), any other two-byte escape, and control
+//! characters other than tab.
 
 /// A colour as SGR sets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -154,6 +160,48 @@ impl Partial {
     }
 }
 
+/// Where the escape sequence starting at `b[i]` (an ESC) ends (exclusive), and the byte range of
+/// its SGR parameters when it is an SGR (`ESC [ … m`). Never ends inside a UTF-8 character.
+pub fn escape_end(b: &[u8], i: usize) -> (usize, Option<(usize, usize)>) {
+    match b.get(i + 1) {
+        Some(b'[') => {
+            // Parameters 0x30–0x3f, intermediates 0x20–0x2f, then one final byte 0x40–0x7e.
+            let start = i + 2;
+            let mut j = start;
+            while j < b.len() && !(0x40..=0x7e).contains(&b[j]) {
+                j += 1;
+            }
+            if j < b.len() {
+                (j + 1, (b[j] == b'm').then_some((start, j)))
+            } else {
+                (b.len(), None)
+            }
+        }
+        Some(b']' | b'P' | b'_' | b'^') => {
+            // String sequences end at BEL or ST (ESC \).
+            let mut j = i + 2;
+            while j < b.len() {
+                if b[j] == 0x07 {
+                    return (j + 1, None);
+                }
+                if b[j] == 0x1b && b.get(j + 1) == Some(&b'\\') {
+                    return (j + 2, None);
+                }
+                j += 1;
+            }
+            (b.len(), None)
+        }
+        // Charset designations take one more (ASCII) byte.
+        Some(b'(' | b')' | b'*' | b'+' | b'#') => match b.get(i + 2) {
+            Some(&c) if c < 0x80 => (i + 3, None),
+            _ => (i + 2, None),
+        },
+        Some(&c) if c < 0x80 => (i + 2, None),
+        // ESC before a non-ASCII character: only the ESC goes.
+        _ => (i + 1, None),
+    }
+}
+
 /// The byte ranges of the SGR parameter lists (`ESC[` … `m`) in `row`, in order.
 fn sgr_ranges(row: &str, out: &mut Vec<(usize, usize)>) {
     out.clear();
@@ -161,19 +209,9 @@ fn sgr_ranges(row: &str, out: &mut Vec<(usize, usize)>) {
     let mut i = 0;
     while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
         i += off;
-        if bytes.get(i + 1) == Some(&b'[') {
-            let start = i + 2;
-            let mut j = start;
-            while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
-                j += 1;
-            }
-            if j < bytes.len() && bytes[j] == b'm' {
-                out.push((start, j));
-            }
-            i = j + 1;
-        } else {
-            i += 1;
-        }
+        let (end, sgr) = escape_end(bytes, i);
+        out.extend(sgr);
+        i = end;
         if i >= bytes.len() {
             break;
         }
@@ -330,64 +368,40 @@ fn three_numbers(b: &[u8]) -> Option<[u8; 3]> {
 /// Parses one row, starting from `st` (which it leaves at the row's end state).
 pub fn parse_row(row: &str, st: &mut Style) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(row.len().min(256));
+    scan(row, |ch, style| cells.push(Cell { ch, style }), st);
+    cells
+}
+
+/// The one walk over a row: every character that is text, with the style in force, to `f`;
+/// every SGR applied to `st`; everything else skipped.
+#[inline]
+fn scan(row: &str, mut f: impl FnMut(char, Style), st: &mut Style) {
     let bytes = row.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
         // Fast path: printable ASCII.
         if (0x20..0x7f).contains(&b) {
-            cells.push(Cell { ch: b as char, style: *st });
+            f(b as char, *st);
             i += 1;
             continue;
         }
         if b == 0x1b {
-            match bytes.get(i + 1) {
-                Some(b'[') => {
-                    // CSI: parameters 0x30–0x3f, intermediates 0x20–0x2f, final 0x40–0x7e.
-                    let start = i + 2;
-                    let mut j = start;
-                    while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
-                        j += 1;
-                    }
-                    if j < bytes.len() && bytes[j] == b'm' {
-                        apply_sgr(st, &row[start..j]);
-                    }
-                    i = j + 1;
-                }
-                Some(b']') => {
-                    // OSC: ends with BEL or ESC \.
-                    let mut j = i + 2;
-                    while j < bytes.len() {
-                        if bytes[j] == 0x07 {
-                            j += 1;
-                            break;
-                        }
-                        if bytes[j] == 0x1b && bytes.get(j + 1) == Some(&b'\\') {
-                            j += 2;
-                            break;
-                        }
-                        j += 1;
-                    }
-                    i = j;
-                }
-                Some(_) => i += 2,
-                None => i += 1,
+            let (end, sgr) = escape_end(bytes, i);
+            if let Some((a, z)) = sgr {
+                apply_sgr(st, &row[a..z]);
             }
+            i = end;
             continue;
         }
-        if b == b'\r' || b == b'\n' {
-            i += 1;
-            continue;
-        }
-        // A UTF-8 character: decode from the str at this byte offset.
+        // A UTF-8 character (or a control byte): decode from the str at this byte offset.
         let ch = row[i..].chars().next().unwrap_or('\u{fffd}');
         i += ch.len_utf8();
-        if ch.is_control() {
+        if ch.is_control() && ch != '\t' {
             continue;
         }
-        cells.push(Cell { ch, style: *st });
+        f(ch, *st);
     }
-    cells
 }
 
 /// Applies the row's SGR escapes to `st` without building cells: the state the next row
@@ -397,19 +411,11 @@ pub fn advance_state(row: &str, st: &mut Style) {
     let mut i = 0;
     while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
         i += off;
-        if bytes.get(i + 1) == Some(&b'[') {
-            let start = i + 2;
-            let mut j = start;
-            while j < bytes.len() && !(0x40..=0x7e).contains(&bytes[j]) {
-                j += 1;
-            }
-            if j < bytes.len() && bytes[j] == b'm' {
-                apply_sgr(st, &row[start..j]);
-            }
-            i = j + 1;
-        } else {
-            i += 1;
+        let (end, sgr) = escape_end(bytes, i);
+        if let Some((a, z)) = sgr {
+            apply_sgr(st, &row[a..z]);
         }
+        i = end;
         if i >= bytes.len() {
             break;
         }
@@ -422,10 +428,16 @@ pub fn parse_rows(rows: &[String]) -> Vec<Vec<Cell>> {
     rows.iter().map(|r| parse_row(r, &mut st)).collect()
 }
 
-/// The row's text without any escape sequence.
+/// The row's text without any escape sequence or control character (tab kept): what a reader
+/// matches phrases against. The one stripper of the tree; the host's plain rows are made with it.
 pub fn strip(row: &str) -> String {
+    if !row.chars().any(|c| c.is_control() && c != '\t') {
+        return row.to_string();
+    }
+    let mut out = String::with_capacity(row.len());
     let mut st = Style::default();
-    parse_row(row, &mut st).into_iter().map(|c| c.ch).collect()
+    scan(row, |ch, _| out.push(ch), &mut st);
+    out
 }
 
 #[cfg(test)]
@@ -474,6 +486,29 @@ mod tests {
         for k in 0..rows.len() {
             assert_eq!(state_before(&rows, k), st, "row {k}");
             advance_state(&rows[k], &mut st);
+        }
+    }
+
+    #[test]
+    fn strip_handles_osc_charset_and_string_escapes() {
+        assert_eq!(strip("\u{1b}]0;title\u{7}x\u{1b}(By\u{1b}]8;;u\u{1b}\\z"), "xyz");
+        assert_eq!(strip("\u{1b}[38;2;1;2;3mA\u{1b}[m\tB"), "A\tB");
+        assert_eq!(strip("\x1b[0m\x1b[2mAsk\x1b[0m x"), "Ask x");
+        assert_eq!(strip("a\x1b]0;title\x1b\\b"), "ab");
+        assert_eq!(strip("❯\u{a0}\x1b[7m \x1b[0m"), "❯\u{a0} ");
+        assert_eq!(strip("a\x1bPq#0\x1b\\b\x07c\x7f"), "abc");
+        // An ESC before a non-ASCII character never cuts it.
+        assert_eq!(strip("\x1b❯ x"), "❯ x");
+        assert_eq!(strip("plain ❯ row"), "plain ❯ row");
+    }
+
+    #[test]
+    fn strip_and_parse_row_keep_the_same_characters() {
+        let rows = ["\x1b[1m›\x1b[0m \x1b[2mAsk\x1b(B\tx\x1b]8;;u\x07y\x1b", "\x1b", "\x1bé"];
+        for r in rows {
+            let mut st = Style::default();
+            let cells: String = parse_row(r, &mut st).iter().map(|c| c.ch).collect();
+            assert_eq!(cells, strip(r), "{r:?}");
         }
     }
 

@@ -1,0 +1,270 @@
+//! Screen fixtures (feature `fixtures`): `<dir>/<state>.{ansi,txt,title,meta.json}` loaded into
+//! a [`Screen`] and the `expect` block of its meta, and the one check of a [`Reading`] against
+//! that expectation. The profiles' native conformance tests, the host's conformance over the
+//! built components and `team profile test` (a vendor's conformance run) all apply these rules.
+//!
+//! A screen folder holds the four files per state (`.txt` may be left out: the plain rows are
+//! then the `.ansi` rows stripped), or one level of such folders; `corrections.json` at its
+//! root lists expectations judged mis-labelled (fixture, field, value, reason).
+//!
+//! The rules (one place, no per-fixture exceptions):
+//! - `state` must equal the reading's state word;
+//! - `dialog` (a kind) is checked when the expected state is `dialog`: a known kind's JSON word
+//!   (`vendor_notice`), or any other word for a dialog the profile names itself
+//!   (`DialogKind::Other`, such as `codex cloud`'s `chooser`);
+//! - `composer`, when present: `null` ⇒ unreadable, `""` ⇒ empty (a placeholder reads empty),
+//!   text ⇒ holds exactly that text (wrapped rows unwrapped into one line);
+//! - `working_hint`, for an expected `working` state: text ⇒ the reading's hint equals it;
+//!   `null` ⇒ the phrase is not drawn, so the hint must not be `esc to interrupt`;
+//! - `last_turn_error`: absent or `null` ⇒ none; `rate_limit` and `err429` ⇒ rate-limit;
+//!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used);
+//! - `queued`: the line (or lines) the screen shows queued, exactly; absent ⇒ none.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{Composer, Reading, Screen, State, TurnError};
+
+/// What a fixture's meta says the screen must read as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expect {
+    pub state: String,
+    pub dialog: Option<String>,
+    /// `None`: not stated; `Some(None)`: no live composer; `Some(Some(t))`: holds `t` (`""` = empty).
+    pub composer: Option<Option<String>>,
+    /// `None`: not stated; `Some(None)`: no hint phrase drawn; `Some(Some(h))`: this hint.
+    pub working_hint: Option<Option<String>>,
+    /// The normalised last-turn error, if any.
+    pub last_turn_error: Option<TurnError>,
+    /// The lines the screen shows queued (none when the meta names none).
+    pub queued: Vec<String>,
+}
+
+/// One loaded fixture.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// `<cli>-<version>`, the directory name.
+    pub dir: String,
+    /// The state's base name (`idle-typed`).
+    pub name: String,
+    /// `cli` from the meta (`claude-code`, `codex`, `grok-cli`, …).
+    pub cli: String,
+    pub version: String,
+    pub screen: Screen,
+    pub expect: Expect,
+    /// True when the meta marks the screen as made up from documented phrases.
+    pub synthetic: bool,
+    /// The real capture this screen was derived from (`<dir>/<state>`: re-wrapped to a narrow
+    /// pane, or a capture of another tool re-framed), when it is not a capture itself.
+    pub derived_from: Option<String>,
+    pub meta: Value,
+    /// Corrections applied from `corrections.json`: `(field, reason)`.
+    pub corrections: Vec<(String, String)>,
+}
+
+impl Fixture {
+    /// `<dir>/<name>`, for messages.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.dir, self.name)
+    }
+}
+
+fn read(p: &Path) -> Result<String, String> {
+    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn lines(s: &str) -> Vec<String> {
+    s.lines().map(|l| l.trim_end_matches('\r').to_string()).collect()
+}
+
+fn normalise_error(v: &Value) -> Result<Option<TurnError>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => match s.as_str() {
+            "rate_limit" | "err429" => Ok(Some(TurnError::RateLimit)),
+            "provider_error" | "err529" | "connection" => Ok(Some(TurnError::ProviderError)),
+            other => Err(format!("unknown last_turn_error label {other:?}")),
+        },
+        other => Err(format!("last_turn_error is not a string: {other}")),
+    }
+}
+
+fn opt_string(v: Option<&Value>) -> Option<Option<String>> {
+    match v {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(Value::String(s)) => Some(Some(s.clone())),
+        Some(other) => Some(Some(other.to_string())),
+    }
+}
+
+/// Loads one fixture from `dir/<name>.*`, with the corrections `root/corrections.json` lists
+/// for it (its label is `dir` relative to `root`, then `/<name>`).
+pub fn load(root: &Path, dir: &Path, name: &str) -> Result<Fixture, String> {
+    let meta_text = read(&dir.join(format!("{name}.meta.json")))?;
+    let meta: Value =
+        serde_json::from_str(&meta_text).map_err(|e| format!("{}/{name}.meta.json: {e}", dir.display()))?;
+    let ansi = read(&dir.join(format!("{name}.ansi"))).unwrap_or_default();
+    let title = read(&dir.join(format!("{name}.title"))).unwrap_or_default();
+    let styled = lines(&ansi);
+    let plain = match read(&dir.join(format!("{name}.txt"))) {
+        Ok(txt) => lines(&txt),
+        Err(_) if !styled.is_empty() => crate::plain_rows(&styled),
+        Err(e) => return Err(e),
+    };
+    let cols = meta.get("cols").and_then(Value::as_u64).unwrap_or(0) as u32;
+    let rows = meta.get("rows").and_then(Value::as_u64).unwrap_or(plain.len() as u64) as u32;
+    let screen = Screen {
+        styled,
+        plain,
+        title: title.trim_end_matches(['\n', '\r']).to_string(),
+        cols,
+        rows,
+        recent: Vec::new(),
+    };
+    let mut e = meta.get("expect").cloned().unwrap_or(Value::Null);
+    let dir_name = dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut corrections = Vec::new();
+    let rel = dir.strip_prefix(root).ok().map(|p| p.to_string_lossy().into_owned()).unwrap_or(dir_name.clone());
+    let label = if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
+    for (field, value, reason) in corrections_for(root, &label)? {
+        if let Value::Object(map) = &mut e {
+            map.insert(field.clone(), value);
+        }
+        corrections.push((field, reason));
+    }
+    let expect = Expect {
+        state: e.get("state").and_then(Value::as_str).unwrap_or("").to_string(),
+        dialog: e.get("dialog").and_then(Value::as_str).map(str::to_string),
+        composer: opt_string(e.get("composer")),
+        working_hint: opt_string(e.get("working_hint")),
+        last_turn_error: normalise_error(e.get("last_turn_error").unwrap_or(&Value::Null))
+            .map_err(|m| format!("{}/{name}: {m}", dir.display()))?,
+        queued: match e.get("queued") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::String(q)) => vec![q.clone()],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            Some(other) => return Err(format!("{}/{name}: queued is not text: {other}", dir.display())),
+        },
+    };
+    Ok(Fixture {
+        dir: dir_name,
+        name: name.to_string(),
+        cli: meta.get("cli").and_then(Value::as_str).unwrap_or("").to_string(),
+        version: meta.get("version").and_then(Value::as_str).unwrap_or("").to_string(),
+        screen,
+        expect,
+        synthetic: meta.get("synthetic").and_then(Value::as_bool).unwrap_or(false),
+        derived_from: meta.get("derived_from").and_then(Value::as_str).map(str::to_string),
+        meta,
+        corrections,
+    })
+}
+
+/// The corrections `root/corrections.json` lists for `<dir>/<state>`: `(field, value, reason)`.
+fn corrections_for(root: &Path, label: &str) -> Result<Vec<(String, Value, String)>, String> {
+    let path = root.join("corrections.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for c in doc.get("corrections").and_then(Value::as_array).into_iter().flatten() {
+        if c.get("fixture").and_then(Value::as_str) == Some(label) {
+            let field = c.get("field").and_then(Value::as_str).ok_or("a correction without field")?.to_string();
+            let reason = c.get("reason").and_then(Value::as_str).unwrap_or("").to_string();
+            out.push((field, c.get("value").cloned().unwrap_or(Value::Null), reason));
+        }
+    }
+    Ok(out)
+}
+
+/// Every fixture in one directory (corrections from `root`), sorted by name.
+pub fn load_dir(root: &Path, dir: &Path) -> Result<Vec<Fixture>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".meta.json")).map(str::to_string))
+        .collect();
+    names.sort();
+    names.iter().map(|n| load(root, dir, n)).collect()
+}
+
+/// Every fixture in `root` and in its subfolders (one level; `tools` aside), sorted by folder
+/// and name.
+pub fn load_tree(root: &Path) -> Result<Vec<Fixture>, String> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .map_err(|e| format!("{}: {e}", root.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.file_name().map(|n| n != "tools").unwrap_or(false))
+        .collect();
+    dirs.sort();
+    let mut out = load_dir(root, root)?;
+    for d in dirs {
+        out.extend(load_dir(root, &d)?);
+    }
+    Ok(out)
+}
+
+/// Compares `reading` with the fixture's expectation; `Err` lists every mismatch.
+pub fn check(expect: &Expect, reading: &Reading) -> Result<(), String> {
+    let mut bad: Vec<String> = Vec::new();
+    let got_state = reading.state.word();
+    if got_state != expect.state {
+        bad.push(format!("state: expected {}, read {:?}", expect.state, reading.state));
+    }
+    if expect.state == "dialog" {
+        let got = match &reading.state {
+            State::Dialog(d) => Some(d.kind.other_name().unwrap_or(d.kind.word())),
+            _ => None,
+        };
+        if got != expect.dialog.as_deref() {
+            bad.push(format!("dialog: expected {:?}, read {:?}", expect.dialog, got));
+        }
+    }
+    if let Some(c) = &expect.composer {
+        let ok = match (c, &reading.composer) {
+            (None, Composer::Unreadable) => true,
+            (Some(t), Composer::Empty) => t.is_empty(),
+            (Some(t), Composer::Holds(h)) => !t.is_empty() && t == h,
+            _ => false,
+        };
+        if !ok {
+            bad.push(format!("composer: expected {:?}, read {:?}", c, reading.composer));
+        }
+    }
+    if expect.state == "working" {
+        if let (Some(h), State::Working(got)) = (&expect.working_hint, &reading.state) {
+            match h {
+                Some(h) if h != got => bad.push(format!("working hint: expected {h:?}, read {got:?}")),
+                None if got == "esc to interrupt" => {
+                    bad.push("working hint: expected no drawn hint phrase, read \"esc to interrupt\"".to_string())
+                }
+                _ => {}
+            }
+        }
+    }
+    if expect.queued != reading.queued {
+        bad.push(format!("queued: expected {:?}, read {:?}", expect.queued, reading.queued));
+    }
+    if expect.last_turn_error != reading.last_error {
+        bad.push(format!("last turn error: expected {:?}, read {:?}", expect.last_turn_error, reading.last_error));
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(bad.join("; "))
+    }
+}
+
+/// Runs `classify` over `fixtures` and returns one line per failing fixture (empty: all pass).
+pub fn conformance(fixtures: &[Fixture], classify: impl Fn(&Screen) -> Reading) -> Vec<String> {
+    let mut failures = Vec::new();
+    for f in fixtures {
+        let r = classify(&f.screen);
+        if let Err(m) = check(&f.expect, &r) {
+            failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
+        }
+    }
+    failures
+}
