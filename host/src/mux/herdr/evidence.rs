@@ -24,6 +24,7 @@ const FAST: Timings = Timings {
     poll: Duration::from_millis(1),
     enter_waits: [Duration::from_millis(20), Duration::from_millis(30), Duration::from_millis(40)],
     window: Duration::from_millis(150),
+    settle: Duration::from_millis(40),
 };
 
 /// One seat of a real set: (set, cli dir, profile id, seat name, pane, states recorded).
