@@ -23,6 +23,8 @@ pub mod init;
 pub mod mark;
 pub mod profile;
 mod profile_test;
+pub mod register;
+pub mod route;
 pub mod send;
 pub mod status;
 mod table;
@@ -41,6 +43,10 @@ pub(crate) struct Cli {
 enum Command {
     /// Send one message to one seat (or list the seats, or record a native delivery).
     Send(send::Args),
+    /// Write the record for one seat that is already running, without touching it.
+    Register(register::Args),
+    /// Answer one seat's native-channel address (then deliver with your own tool, and record it).
+    Route(route::Args),
     /// Read the project's message history.
     Feed(feed::Args),
     /// What each seat's screen shows now, and the last message to it.
@@ -72,6 +78,8 @@ pub fn main() -> i32 {
     let ctx = Ctx::from_env();
     match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
+        Command::Register(a) => register::run(a, &ctx, &mut out),
+        Command::Route(a) => route::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
         Command::Status(a) => status::run(a, &ctx, &mut out),
         Command::Init(a) => init::run(a, &ctx, &mut out),
@@ -80,7 +88,7 @@ pub fn main() -> i32 {
         Command::Completions(a) => completions::run(a, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
-        Command::FakeSeat(a) => fake_seat::run(a, &mut out),
+        Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
     }
 }
 
@@ -99,7 +107,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 5] = ["send", "feed", "profile", "status", "check"];
+const JSON_COMMANDS: [&str; 7] = ["send", "feed", "profile", "register", "route", "status", "check"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes
