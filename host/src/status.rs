@@ -177,7 +177,8 @@ fn read_seat<'p>(
     r: &RosterSeat,
     profile: impl FnOnce() -> &'p mut Result<Profile, String>,
 ) -> (Option<String>, Reads, Option<AgentStatus>) {
-    let pane = match mux.locate(&r.team.session, &r.seat.name) {
+    // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
+    let pane = match crate::state::locate_with(mux, &r.team.session, &r.seat.name, r.seat.agent.as_ref()) {
         Ok(p) => p,
         Err(e) => {
             return (None, Reads::NotFound { why: e.to_string() }, None);

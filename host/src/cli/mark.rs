@@ -79,8 +79,8 @@ fn mark(a: &Args) -> crate::outcome::Result<String> {
         }
         None => caller_pane(&tmux, session, seat)?,
     };
-    let others: Vec<MarkedPane> = tmux.panes_marked(session).map_err(mux_error)?;
-    if let Some(o) = others.iter().find(|o| o.mark == seat && o.id != pane.id) {
+    let others = tmux.named(session, seat).map_err(mux_error)?;
+    if let Some(o) = others.iter().find(|o| o.id != pane.id) {
         return Err(refused(format!("seat {seat} is already pane {}'s in tmux session {session:?}", o.id))
             .with_repair(format!("unmark that pane first: tmux set -p -u -t {} @team-seat", o.id)));
     }
@@ -93,7 +93,9 @@ fn mark(a: &Args) -> crate::outcome::Result<String> {
         return Err(refused(format!("pane {} is marked as seat {}", pane.id, pane.mark))
             .with_repair(format!("unmark it first: tmux set -p -u -t {} @team-seat", pane.id)));
     }
-    tmux.set_mark(&pane.id, seat).map_err(mux_error)?;
+    if !tmux.name_pane(session, &pane.id, seat).map_err(mux_error)? {
+        return Err(refused(format!("tmux did not keep the mark on pane {}", pane.id)));
+    }
     let was = if pane.mark.is_empty() { String::new() } else { format!(" (it was marked {:?})", pane.mark) };
     text.push_str(&format!(
         "{seat}: marked pane {} of tmux session {session:?}{}\n",

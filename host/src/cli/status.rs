@@ -36,7 +36,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Err(e) => return super::report_error("status", a.json, &e, out),
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let read = || status::status(ctx, &profiles, file.as_ref(), &reg, &crate::mux::choose);
+    let mux_for = crate::state::mux_for(&ctx.paths.state);
+    let read = || status::status(ctx, &profiles, file.as_ref(), &reg, &mux_for);
     if !a.watch {
         let r = read();
         if a.json {

@@ -1,9 +1,8 @@
-//! The `@team-seat` marks of a tmux server: which pane of a session carries which seat, which
-//! sessions have marked panes at all, and marking one (`team mark`).
+//! The `@team-seat` marks of a tmux server as `team mark` and the not-found sentences need
+//! them: where a pane a user names is (`%3`, `<session>:<window>.<pane>`) and what it is marked,
+//! and which sessions have marked panes at all. Marking is the port's `name_pane`.
 //!
-//! Invariant: a mark is written only by [`Tmux::set_mark`], as `set-option -p -t <pane>
-//! @team-seat <seat>` — the command `docs/multiplexers.md` tells a user to run — and read back;
-//! everything else here only lists.
+//! Invariant: everything here only lists; nothing is written.
 
 use super::super::{split_rows, MuxError};
 use super::Tmux;
@@ -54,20 +53,6 @@ impl Tmux {
             .ok_or_else(|| MuxError::NoSeat(format!("{} has no pane {target}", self.server_name())))
     }
 
-    /// Every pane of `session` with its mark. `Err(NoSession)`: the server has no such session.
-    pub fn panes_marked(&self, session: &str) -> Result<Vec<MarkedPane>, MuxError> {
-        let target = format!("={session}:");
-        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", FORMAT])?;
-        if !out.ok() {
-            let err = out.stderr_str();
-            if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(self.no_session(session));
-            }
-            return Err(self.failed("list-panes", &out));
-        }
-        Ok(parse(&out.stdout_str()))
-    }
-
     /// Every session of the server that has marked panes, with their marks (sessions by name,
     /// marks in pane order).
     pub fn seated_sessions(&self) -> Result<Vec<(String, Vec<String>)>, MuxError> {
@@ -97,19 +82,6 @@ impl Tmux {
             Err(_) => String::new(),
         };
         MuxError::NoSession(format!("{} has no session \"{session}\"{others}", self.server_name()))
-    }
-
-    /// Marks pane `id` as `seat` and reads the mark back.
-    pub fn set_mark(&self, id: &str, seat: &str) -> Result<(), MuxError> {
-        let out = self.tmux(&["set-option", "-p", "-t", id, "@team-seat", seat])?;
-        if !out.ok() {
-            return Err(self.failed("set-option", &out));
-        }
-        match self.pane_marked(id) {
-            Ok(p) if p.mark == seat => Ok(()),
-            Ok(p) => Err(MuxError::Failed(format!("tmux did not keep the mark: pane {id} reads {:?}", p.mark))),
-            Err(e) => Err(e),
-        }
     }
 }
 
