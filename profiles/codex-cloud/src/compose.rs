@@ -35,6 +35,12 @@ const REDRAW_POLLS: usize = 50;
 /// of the paste).
 const ENTER_PAUSE_MS: u32 = 60;
 
+/// The one more look a new `[PENDING]` row gets before it is taken as the evidence: a read can
+/// land on a frame drawn only down to the task list, before the `Submitted as <task id>` line
+/// under it, and that line names the task. Its own length, so the module (which keeps no state
+/// between calls) knows from its last action that it already looked once.
+const PENDING_LOOK_MS: u32 = POLL_MS + 1;
+
 /// The brief as the composer takes it: one line (every run of line breaks becomes ` / `, tabs
 /// spaces, runs of spaces one), or why it cannot be typed.
 pub fn brief_line(brief: &str) -> Result<String, String> {
@@ -302,7 +308,12 @@ fn after_submit(c: &Cloud, p: &Past, line: &str) -> Action {
                         && line.starts_with(t.title.as_str())
                         && t.env.as_deref() == label =>
                 {
-                    Action::Created(Evidence { line: t.line.clone(), task_id: None })
+                    match p.last {
+                        Some(Action::Wait(ms)) if *ms == PENDING_LOOK_MS => {
+                            Action::Created(Evidence { line: t.line.clone(), task_id: None })
+                        }
+                        _ => Action::Wait(PENDING_LOOK_MS),
+                    }
                 }
                 _ => Action::Wait(POLL_MS),
             }

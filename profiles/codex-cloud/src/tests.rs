@@ -184,8 +184,12 @@ fn the_cursor_on_the_repo_row_is_chosen_and_the_header_must_name_it() {
         })
     );
     let listed = edit(created, "Submitted as task_e_b9b42497c872 — refreshing…", "Loaded tasks");
+    // The row alone gets one more look (a frame may show the list before the line under it)…
+    assert_eq!(compose_next(b, &r, &listed, &step(submitted.clone())), Action::Wait(11));
+    // …and is the evidence when that look shows it alone again.
+    let looked = [submitted.clone(), vec![Action::Wait(11)]].concat();
     assert_eq!(
-        compose_next(b, &r, &listed, &step(submitted.clone())),
+        compose_next(b, &r, &listed, &step(looked)),
         Action::Created(Evidence {
             line: "[PENDING] Add a retry with backoff to the flaky login test in tests/lo".into(),
             task_id: None
