@@ -202,7 +202,7 @@ fn watch_on_a_terminal_redraws_every_second() {
     use std::io::Read;
     let specs = [SeatSpec::new("keeper", "claude-code", "takes-line")];
     let (w, tw) = world(&specs, &[]);
-    let pty = nix::pty::openpty(None, None).unwrap();
+    let pty = common::pty();
     let flags = nix::fcntl::fcntl(&pty.master, nix::fcntl::FcntlArg::F_GETFL).unwrap();
     let flags = nix::fcntl::OFlag::from_bits_truncate(flags) | nix::fcntl::OFlag::O_NONBLOCK;
     nix::fcntl::fcntl(&pty.master, nix::fcntl::FcntlArg::F_SETFL(flags)).unwrap();

@@ -19,6 +19,7 @@ pub mod tmux;
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -107,9 +108,37 @@ pub struct Run {
     pub code: i32,
 }
 
+/// A pseudo-terminal whose two ends close on exec from the moment they exist.
+///
+/// `openpty(3)` leaves both ends inheritable, and tests spawn in parallel threads: a tmux
+/// server another test starts in between inherits our master, so closing ours no longer hangs
+/// the terminal up (a `status --watch` test then waited for a hang-up that never came).
+pub struct Pty {
+    pub master: OwnedFd,
+    pub slave: OwnedFd,
+}
+
+/// Opens a [`Pty`] with `O_CLOEXEC` on both ends (the child's stdio gets the slave through
+/// dup2, which clears the flag on the copy only).
+pub fn pty() -> Pty {
+    use nix::fcntl::OFlag;
+    let master = nix::pty::posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC).unwrap();
+    nix::pty::grantpt(&master).unwrap();
+    nix::pty::unlockpt(&master).unwrap();
+    let name = nix::pty::ptsname_r(&master).unwrap();
+    let slave: OwnedFd = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags((OFlag::O_NOCTTY | OFlag::O_CLOEXEC).bits())
+        .open(name)
+        .unwrap()
+        .into();
+    Pty { master: master.into(), slave }
+}
+
 /// A run started with [`World::start`].
 pub struct Started {
-    _pty: nix::pty::OpenptyResult,
+    _pty: Pty,
     code_file: PathBuf,
 }
 
@@ -244,7 +273,7 @@ impl World {
     /// Runs `script` under bash in `cwd` with stdin on a real pseudo-terminal and stdout and
     /// stderr on ONE pipe (their order kept, as the spec's transcripts show them).
     pub fn run_pty_merged(&self, script: &str, cwd: &Path) -> String {
-        let pty = nix::pty::openpty(None, None).unwrap();
+        let pty = pty();
         let (mut r, w) = pipe();
         let w2 = w.try_clone().unwrap();
         let mut c = self.command(script, cwd);
@@ -290,7 +319,7 @@ impl World {
     pub fn start(&self, line: &str, stdout: Stdio, stderr: Stdio) -> Started {
         let code_file = self.base().join(format!(".code-{}", rand_suffix()));
         let script = format!("{line}; echo $? > {}", shell_quote(&code_file.display().to_string()));
-        let pty = nix::pty::openpty(None, None).unwrap();
+        let pty = pty();
         let mut c = self.command(&script, &self.repo);
         c.stdin(Stdio::from(pty.slave.try_clone().unwrap())).stdout(stdout).stderr(stderr);
         let mut child = c.spawn().unwrap();
@@ -302,7 +331,7 @@ impl World {
     fn sh_with(&self, line: &str, cwd: &Path, tty: bool) -> Run {
         let code_file = self.base().join(format!(".code-{}", rand_suffix()));
         let script = format!("{line}; echo $? > {}", shell_quote(&code_file.display().to_string()));
-        let pty = if tty { Some(nix::pty::openpty(None, None).unwrap()) } else { None };
+        let pty = if tty { Some(pty()) } else { None };
         let (mut ro, wo) = pipe();
         let (mut re, we) = pipe();
         let mut c = self.command(&script, cwd);
