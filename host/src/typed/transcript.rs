@@ -42,6 +42,27 @@ impl TranscriptWatch {
         w
     }
 
+    /// A watch that hands over every file modified at or after `since`, whole, and nothing of
+    /// the files older than that: the rows a later look needs about a send that began at
+    /// `since` (`team watch`; the drop's id, unique to one send, is what the rows are asked about).
+    pub fn since(
+        patterns: &[String],
+        home: Option<PathBuf>,
+        cwd: Option<PathBuf>,
+        since: std::time::SystemTime,
+    ) -> Self {
+        let mut w =
+            TranscriptWatch { patterns: patterns.to_vec(), home, cwd, sizes: Default::default(), last_check: None };
+        for p in w.files() {
+            if let Ok(m) = std::fs::metadata(&p) {
+                if m.modified().map(|t| t < since).unwrap_or(false) {
+                    w.sizes.insert(p, m.len());
+                }
+            }
+        }
+        w
+    }
+
     /// The files the patterns match now. `{yyyy}`, `{mm}`, `{dd}` match any folder (a long
     /// session keeps writing the file of the day it started); `*` works in any segment.
     pub fn files(&self) -> Vec<PathBuf> {
@@ -168,6 +189,20 @@ mod tests {
         std::fs::write(day.join("rollout-b.jsonl"), "fresh\n").unwrap();
         std::fs::write(day.join("other.jsonl"), "no\n").unwrap();
         assert_eq!(w.new_rows().unwrap(), vec!["new row".to_string(), "fresh".to_string()]);
+    }
+
+    #[test]
+    fn a_watch_since_an_instant_reads_the_files_written_since_whole() {
+        let d = tempfile::tempdir().unwrap();
+        let old = d.path().join("old.jsonl");
+        let fresh = d.path().join("fresh.jsonl");
+        std::fs::write(&old, "before the send\n").unwrap();
+        std::fs::write(&fresh, "first row\n").unwrap();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options().write(true).open(&old).unwrap().set_modified(hour_ago).unwrap();
+        let since = std::time::SystemTime::now() - Duration::from_secs(60);
+        let mut w = TranscriptWatch::since(&[format!("{}/*.jsonl", d.path().display())], None, None, since);
+        assert_eq!(w.new_rows().unwrap(), vec!["first row".to_string()]);
     }
 
     #[test]
