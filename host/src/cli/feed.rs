@@ -25,12 +25,25 @@
 //!   Kind `audit`; the event keeps the whole object as `record`. Signed answer files in the
 //!   lobby are not read by this build.
 //!
+//! - **receipts** — `receipts.jsonl` beside the history (`history::read_receipts`), which
+//!   `team watch` writes: joined by id (`history::Ledger`), a delivered message still waiting
+//!   for its sign is shown read (and when), not yet read, or never acted on — in the KIND cell
+//!   (`delivered (via typed in 20031 ms, read 09:00:41)`) and as `read` on its `--json` event. A
+//!   delivered line with no qualifier was confirmed by its own send and carries neither, so the
+//!   spec's table stands as it is. A line the watch wrote says so in its KIND cell
+//!   (`held (retry 1, …)`, `delivered (taken but never acted on)`).
+//!
+//! `--stats` counts instead of listing (`history::stats`): per CLI and profile version, the
+//! sends in view (one per message id), how they ended, and the median and 90th percentile
+//! milliseconds to delivered and to read; `--json` makes it one `team.feed.stats` document.
+//!
 //! Skipped lines are said on stderr (plain) or as `skipped` in the document (`--json`).
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
 use crate::ctx::Ctx;
-use crate::history::{self, MessageLine};
+use crate::history::ledger::NOTE_NEVER_ACTED;
+use crate::history::{self, Ledger, MessageLine, ReadState, Receipt, Sign};
 use crate::outcome::{self, TeamError};
 use crate::output::{one_line, Output};
 use serde_json::{json, Value};
@@ -58,6 +71,9 @@ pub struct Args {
     /// Keep reading; print each pass that brings new entries.
     #[arg(long, conflicts_with = "json")]
     follow: bool,
+    /// Count, per CLI and profile version: sends, how they ended, ms to delivered and to read.
+    #[arg(long, conflicts_with_all = ["follow", "limit"])]
+    stats: bool,
     /// Print one team.feed document.
     #[arg(long)]
     json: bool,
@@ -81,11 +97,19 @@ struct Scope {
     audits: Vec<PathBuf>,
     /// (nickname, seat name) of the team file's seats, for `--seat @<nickname>`.
     nicknames: Vec<(String, String)>,
+    /// (seat name, cli) of the team file's seats: the CLI `--stats` counts a line under when
+    /// the line does not name one.
+    clis: Vec<(String, String)>,
     /// `<config>`: the ladder a history read checks.
     config: PathBuf,
 }
 
 impl Scope {
+    /// What `--stats` reads.
+    fn stats_scope(&self) -> super::feed_stats::StatsScope<'_> {
+        super::feed_stats::StatsScope { team: self.team.as_ref(), dirs: &self.dirs, config: &self.config, clis: &self.clis }
+    }
+
     /// The seat name `--seat` means: `@<nickname>` of a seat of the team file is that
     /// seat; anything else is taken as written.
     fn seat_name(&self, seat: &str) -> String {
@@ -99,6 +123,10 @@ impl Scope {
 fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
     let cwd = std::env::current_dir().map_err(TeamError::from)?;
     let scope = scope(args, &cwd, &ctx.paths.config)?;
+    if args.stats {
+        let (project_seat, json) = (args.seat.as_deref().map(|s| scope.seat_name(s)), args.json);
+        return super::feed_stats::run(&scope.stats_scope(), project_seat.as_deref(), json, out);
+    }
     let mut seen: HashSet<String> = HashSet::new();
     let mut first = true;
     loop {
@@ -191,6 +219,7 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
             s.briefs = Some(args.briefs.clone().unwrap_or_else(|| l.root.join("briefs")));
             s.nicknames =
                 l.file.seats.iter().filter_map(|seat| Some((seat.nickname.clone()?, seat.name.clone()))).collect();
+            s.clis = l.file.seats.iter().map(|seat| (seat.name.clone(), seat.cli.clone())).collect();
         }
         None => {
             s.dirs = history::project_dirs(&config).map_err(refusal)?.into_iter().map(|(p, d)| (Some(p), d)).collect();
@@ -204,12 +233,64 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
     Ok(s)
 }
 
+/// Where a delivered message that its own send could not confirm stands.
+#[derive(Debug, Clone, PartialEq)]
+enum ReadMark {
+    /// A receipt: the sign, when, and ms from the send's start.
+    At { ts: String, sign: Sign, ms: Option<u64> },
+    NotYet,
+    /// The watch said it was taken but never acted on, at `ts`.
+    NeverActed { ts: String },
+}
+
+impl ReadMark {
+    fn of(ledger: &Ledger, state: ReadState) -> Option<ReadMark> {
+        Some(match state {
+            ReadState::AtSend => return None,
+            ReadState::Receipt(i) => {
+                let r: &Receipt = &ledger.receipts[i];
+                ReadMark::At { ts: r.ts.clone(), sign: r.sign.unwrap_or(Sign::Screen), ms: r.ms }
+            }
+            ReadState::NotYet => ReadMark::NotYet,
+            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.clone() },
+        })
+    }
+
+    /// The words the KIND cell adds.
+    fn words(&self) -> String {
+        match self {
+            ReadMark::At { ts, sign: Sign::Status, .. } => format!("acted on {}", short_time(ts)),
+            ReadMark::At { ts, .. } => format!("read {}", short_time(ts)),
+            ReadMark::NotYet => "not yet read".to_string(),
+            ReadMark::NeverActed { .. } => "never acted on".to_string(),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            ReadMark::At { ts, sign, ms } => json!({"state": "read", "ts": ts, "sign": sign.word(), "ms": ms}),
+            ReadMark::NotYet => json!({"state": "not-yet"}),
+            ReadMark::NeverActed { ts } => json!({"state": "never-acted-on", "ts": ts}),
+        }
+    }
+}
+
+/// A history time as the table shows it.
+fn short_time(ts: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(ts) {
+        Ok(t) => t.format("%H:%M:%S").to_string(),
+        Err(_) => ts.to_string(),
+    }
+}
+
 /// One entry of the feed.
 #[derive(Debug, Clone, PartialEq)]
 enum Event {
     Message {
         line: MessageLine,
         project: Option<String>,
+        /// Where a delivered message waiting for its sign stands (from the receipts).
+        read: Option<ReadMark>,
     },
     Brief {
         ts: String,
@@ -246,20 +327,32 @@ impl Event {
     }
 
     fn time_cell(&self) -> String {
-        match chrono::DateTime::parse_from_rfc3339(self.ts()) {
-            Ok(t) => t.format("%H:%M:%S").to_string(),
-            Err(_) => self.ts().to_string(),
-        }
+        short_time(self.ts())
     }
 
     fn kind_cell(&self) -> String {
         match self {
-            Event::Message { line, .. } => match (&line.via, line.ms) {
-                (Some(v), Some(ms)) => format!("{} (via {v} in {ms} ms)", line.outcome),
-                (Some(v), None) => format!("{} (via {v})", line.outcome),
-                (None, Some(ms)) => format!("{} (in {ms} ms)", line.outcome),
-                (None, None) => line.outcome.clone(),
-            },
+            Event::Message { line, read, .. } => {
+                let mut parts: Vec<String> = Vec::new();
+                if let Some(n) = line.retry {
+                    parts.push(format!("retry {n}"));
+                }
+                if line.note.as_deref() == Some(NOTE_NEVER_ACTED) {
+                    parts.push(NOTE_NEVER_ACTED.to_string());
+                }
+                match (&line.via, line.ms) {
+                    (Some(v), Some(ms)) => parts.push(format!("via {v} in {ms} ms")),
+                    (Some(v), None) => parts.push(format!("via {v}")),
+                    (None, Some(ms)) => parts.push(format!("in {ms} ms")),
+                    (None, None) => {}
+                }
+                parts.extend(read.as_ref().map(ReadMark::words));
+                if parts.is_empty() {
+                    line.outcome.clone()
+                } else {
+                    format!("{} ({})", line.outcome, parts.join(", "))
+                }
+            }
             Event::Brief { .. } => "brief".to_string(),
             Event::Audit { action, .. } => match action {
                 Some(a) => format!("audit ({a})"),
@@ -300,10 +393,13 @@ impl Event {
     /// message belongs to when the run names no single team.
     fn to_json(&self, with_project: bool) -> Value {
         match self {
-            Event::Message { line, project } => {
+            Event::Message { line, project, read } => {
                 let mut v = serde_json::to_value(line).expect("a history line always serialises");
                 if let (true, Some(p), Value::Object(m)) = (with_project, project, &mut v) {
                     m.insert("project".into(), json!(p));
+                }
+                if let (Some(r), Value::Object(m)) = (read, &mut v) {
+                    m.insert("read".into(), r.to_json());
                 }
                 v
             }
@@ -354,8 +450,23 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
     let mut skipped = 0;
     for (project, dir) in &scope.dirs {
         let h = history::read_history(&scope.config, dir).map_err(refusal)?;
-        skipped += h.skipped;
-        events.extend(h.lines.into_iter().map(|line| Event::Message { line, project: project.clone() }));
+        let (receipts, n) = history::read_receipts(&scope.config, dir).map_err(refusal)?;
+        skipped += h.skipped + n;
+        // Each delivered line a send could not confirm shows where its message stands.
+        let mut marks: Vec<Option<ReadMark>> = vec![None; h.lines.len()];
+        let ledger = Ledger::build(&h.lines, &receipts);
+        for e in &ledger.entries {
+            if let (Some(d), Some(state)) = (e.delivered, ledger.read_state(e)) {
+                marks[d] = ReadMark::of(&ledger, state);
+            }
+        }
+        drop(ledger);
+        events.extend(
+            h.lines
+                .into_iter()
+                .zip(marks)
+                .map(|(line, read)| Event::Message { line, project: project.clone(), read }),
+        );
     }
     if let Some(dir) = &scope.briefs {
         events.extend(history::read_briefs(dir).map_err(refusal)?.into_iter().map(Event::from));
@@ -454,6 +565,7 @@ mod tests {
                 ..Default::default()
             },
             project: None,
+            read: None,
         }
     }
 
@@ -501,7 +613,7 @@ mod tests {
     #[test]
     fn kind_cell_shows_what_the_line_carries() {
         let Event::Message { mut line, .. } = msg("t", "a", "b", "x") else { unreachable!() };
-        let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None }.kind_cell();
+        let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None, read: None }.kind_cell();
         assert_eq!(cell(&line), "delivered (via typed in 0 ms)");
         line.ms = None;
         assert_eq!(cell(&line), "delivered (via typed)");
@@ -510,6 +622,34 @@ mod tests {
         assert_eq!(cell(&line), "held");
         line.ms = Some(812);
         assert_eq!(cell(&line), "held (in 812 ms)");
+    }
+
+    #[test]
+    fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
+        let Event::Message { mut line, .. } = msg("2026-11-29T09:00:00Z", "a", "b", "x") else { unreachable!() };
+        line.ms = Some(20_031);
+        line.note = Some("taken, not yet confirmed".into());
+        let cell = |read: Option<ReadMark>, l: &MessageLine| Event::Message { line: l.clone(), project: None, read }.kind_cell();
+        assert_eq!(cell(Some(ReadMark::NotYet), &line), "delivered (via typed in 20031 ms, not yet read)");
+        let at = |sign| Some(ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) });
+        assert_eq!(cell(at(Sign::Transcript), &line), "delivered (via typed in 20031 ms, read 09:00:41)");
+        assert_eq!(cell(at(Sign::Status), &line), "delivered (via typed in 20031 ms, acted on 09:00:41)");
+        let never = Some(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() });
+        assert_eq!(cell(never.clone(), &line), "delivered (via typed in 20031 ms, never acted on)");
+        let v = Event::Message { line: line.clone(), project: None, read: at(Sign::Screen) }.to_json(false);
+        assert_eq!(v["read"], json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000}));
+        // The watch's own lines.
+        let mut retry = line.clone();
+        retry.retry = Some(2);
+        retry.outcome = "held".into();
+        retry.via = None;
+        retry.ms = Some(30);
+        assert_eq!(cell(None, &retry), "held (retry 2, in 30 ms)");
+        let mut n = line;
+        n.note = Some(NOTE_NEVER_ACTED.into());
+        n.via = None;
+        n.ms = None;
+        assert_eq!(cell(None, &n), "delivered (taken but never acted on)");
     }
 
     #[test]
@@ -604,7 +744,7 @@ not json
         assert_eq!(doc["events"][0]["via"], "typed");
         assert!(doc["events"][0].get("failed").is_none() && doc.get("skipped").is_none());
         let Event::Message { line, .. } = e else { unreachable!() };
-        let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()) }], 1);
+        let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()), read: None }], 1);
         assert!(all["project"].is_null() && all["session"].is_null());
         assert_eq!(all["events"][0]["project"], "beacon");
         assert_eq!(all["skipped"], 1);

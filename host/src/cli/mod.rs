@@ -17,9 +17,11 @@ use crate::output::{self, Output};
 pub mod demo;
 pub mod fake_seat;
 pub mod feed;
+mod feed_stats;
 pub mod profile;
 mod profile_test;
 pub mod send;
+pub mod watch;
 
 #[derive(Parser, Debug)]
 #[command(name = "team", version, about = "Reach the AI coding agents of a team in their terminal panes.")]
@@ -36,6 +38,8 @@ enum Command {
     Feed(feed::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
     Profile(profile::Args),
+    /// Retry held, not-submitted and dialog-stopped sends; confirm delivered ones.
+    Watch(watch::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
     Demo(demo::Args),
     /// A fake seat that draws a vendor's real screens (used by tests and the demo).
@@ -55,6 +59,7 @@ pub fn main() -> i32 {
         Command::Send(a) => send::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
+        Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::FakeSeat(a) => fake_seat::run(a, &mut out),
     }
@@ -75,7 +80,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 3] = ["send", "feed", "profile"];
+const JSON_COMMANDS: [&str; 4] = ["send", "feed", "profile", "watch"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

@@ -18,3 +18,4 @@ mod send_cli;
 mod send_writes;
 mod transcripts;
 mod typed_tmux;
+mod watch_tmux;
