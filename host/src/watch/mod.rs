@@ -92,6 +92,11 @@ impl<'a> Watch<'a> {
     /// A watch over `team`, through the multiplexer its file chooses.
     pub fn new(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded) -> Watch<'a> {
         let mux = crate::mux::choose(team.file.multiplexer.as_deref());
+        Watch::with_mux(ctx, host, team, mux)
+    }
+
+    /// A watch over `team` through `mux` (a server named other than by the environment).
+    pub fn with_mux(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded, mux: Box<dyn Mux>) -> Watch<'a> {
         Watch {
             ctx,
             host,

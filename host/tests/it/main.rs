@@ -19,3 +19,4 @@ mod send_writes;
 mod transcripts;
 mod typed_tmux;
 mod watch_tmux;
+mod watch_vendors;

@@ -371,3 +371,65 @@ fn outside_a_team_checkout_there_is_nothing_to_watch() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.starts_with("team watch: no .agents/team.yaml in this folder"), "{}", r.stderr);
 }
+
+/// Seats that take the line and act on it only after the send's window (a status that lags):
+/// the send says taken, not yet confirmed; one pass of the watch then finds the sign — Claude
+/// Code's in the transcript the fake writes as the real one does, Codex's and Cursor's on the
+/// screen — records it silently, and the feed shows the message read.
+#[test]
+fn a_sign_that_comes_after_the_send_is_a_silent_confirmation_the_feed_shows() {
+    for (cli, seat, sign) in
+        [("claude-code", "claude-keeper", "transcript"), ("codex", "gpt-reviewer", "screen"), ("cursor", "cursor-dev", "screen")]
+    {
+        let mut spec = SeatSpec::new(seat, cli, "reads-late").delay(3_000);
+        if cli == "claude-code" {
+            spec = spec.transcript();
+        }
+        let s = scene(&[spec]);
+        let r = s.w.team(&["send", seat, "hello"]);
+        assert_eq!(r.stdout, format!("{CONTEXT}{seat}: delivered (taken, not yet confirmed)\n"), "{cli}: {r:?}");
+        let f = s.w.team(&["feed"]);
+        assert!(f.stdout.contains(", not yet read)"), "{cli}: {}", f.stdout);
+        let drop = s.drop_of(seat);
+        // The seat's turn shows (Claude: its transcript row; the others: the read row).
+        let home = s.tw.seat(seat).home.clone();
+        let id = drop.file_name().unwrap().to_string_lossy().into_owned();
+        s.wait("the seat to act", || match cli {
+            "claude-code" => transcript_names(&home, &drop),
+            _ => s.tw.screen(seat).contains(&format!("Read {id}")),
+        });
+        let r = once(&s);
+        assert_eq!(r.stdout, format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"), "{cli}: {r:?}");
+        let rc = s.receipts();
+        assert_eq!(rc.len(), 1, "{cli}");
+        assert_eq!((rc[0]["receipt"].as_str(), rc[0]["sign"].as_str(), rc[0]["id"].as_str()), (Some("read"), Some(sign), Some(id.as_str())), "{cli}");
+        assert_eq!(s.bytes(seat), format!("{}\r", trigger_for(&drop)), "{cli}: one trigger, one Enter");
+        let f = s.w.team(&["feed"]);
+        assert!(f.stdout.contains("delivered (via typed in 0 ms, read 09:00:00)"), "{cli}: {}", f.stdout);
+        let doc: Value = serde_json::from_str(&s.w.team(&["feed", "--json"]).stdout).unwrap();
+        common::validate(&doc).unwrap();
+        assert_eq!(doc["events"][0]["read"]["sign"], sign, "{cli}");
+        // Confirmed once.
+        once(&s);
+        assert_eq!(s.receipts().len(), 1, "{cli}");
+    }
+}
+
+/// Whether a Claude transcript under `home` shows `drop` read.
+fn transcript_names(home: &Path, drop: &Path) -> bool {
+    let want = format!("\"filePath\":\"{}\"", drop.display());
+    walk(&home.join(".claude/projects")).iter().any(|f| std::fs::read_to_string(f).unwrap_or_default().contains(&want))
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
