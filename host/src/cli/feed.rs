@@ -107,7 +107,12 @@ struct Scope {
 impl Scope {
     /// What `--stats` reads.
     fn stats_scope(&self) -> super::feed_stats::StatsScope<'_> {
-        super::feed_stats::StatsScope { team: self.team.as_ref(), dirs: &self.dirs, config: &self.config, clis: &self.clis }
+        super::feed_stats::StatsScope {
+            team: self.team.as_ref(),
+            dirs: &self.dirs,
+            config: &self.config,
+            clis: &self.clis,
+        }
     }
 
     /// The seat name `--seat` means: `@<nickname>` of a seat of the team file is that
@@ -237,10 +242,16 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
 #[derive(Debug, Clone, PartialEq)]
 enum ReadMark {
     /// A receipt: the sign, when, and ms from the send's start.
-    At { ts: String, sign: Sign, ms: Option<u64> },
+    At {
+        ts: String,
+        sign: Sign,
+        ms: Option<u64>,
+    },
     NotYet,
     /// The watch said it was taken but never acted on, at `ts`.
-    NeverActed { ts: String },
+    NeverActed {
+        ts: String,
+    },
 }
 
 impl ReadMark {
@@ -284,6 +295,9 @@ fn short_time(ts: &str) -> String {
 }
 
 /// One entry of the feed.
+// (A message is most of the entries and the largest: boxing it would add an allocation per
+// history line to save a move.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 enum Event {
     Message {
@@ -461,12 +475,11 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
             }
         }
         drop(ledger);
-        events.extend(
-            h.lines
-                .into_iter()
-                .zip(marks)
-                .map(|(line, read)| Event::Message { line, project: project.clone(), read }),
-        );
+        events.extend(h.lines.into_iter().zip(marks).map(|(line, read)| Event::Message {
+            line,
+            project: project.clone(),
+            read,
+        }));
     }
     if let Some(dir) = &scope.briefs {
         events.extend(history::read_briefs(dir).map_err(refusal)?.into_iter().map(Event::from));
@@ -629,7 +642,9 @@ mod tests {
         let Event::Message { mut line, .. } = msg("2026-11-29T09:00:00Z", "a", "b", "x") else { unreachable!() };
         line.ms = Some(20_031);
         line.note = Some("taken, not yet confirmed".into());
-        let cell = |read: Option<ReadMark>, l: &MessageLine| Event::Message { line: l.clone(), project: None, read }.kind_cell();
+        let cell = |read: Option<ReadMark>, l: &MessageLine| {
+            Event::Message { line: l.clone(), project: None, read }.kind_cell()
+        };
         assert_eq!(cell(Some(ReadMark::NotYet), &line), "delivered (via typed in 20031 ms, not yet read)");
         let at = |sign| Some(ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) });
         assert_eq!(cell(at(Sign::Transcript), &line), "delivered (via typed in 20031 ms, read 09:00:41)");
@@ -744,7 +759,8 @@ not json
         assert_eq!(doc["events"][0]["via"], "typed");
         assert!(doc["events"][0].get("failed").is_none() && doc.get("skipped").is_none());
         let Event::Message { line, .. } = e else { unreachable!() };
-        let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()), read: None }], 1);
+        let all =
+            document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()), read: None }], 1);
         assert!(all["project"].is_null() && all["session"].is_null());
         assert_eq!(all["events"][0]["project"], "beacon");
         assert_eq!(all["skipped"], 1);

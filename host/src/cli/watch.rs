@@ -82,10 +82,7 @@ fn watch_loop(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> 
             Err(e) if args.once => return Err(e),
             Err(e) => {
                 if !w.team().path.exists() {
-                    return Err(TeamError::failed(format!(
-                        "{} is gone; the watch stopped",
-                        w.team().path.display()
-                    )));
+                    return Err(TeamError::failed(format!("{} is gone; the watch stopped", w.team().path.display())));
                 }
                 // Said once, not on every pass, until it changes.
                 if last_problem.as_deref() != Some(e.message.as_str()) {
@@ -162,7 +159,8 @@ mod tests {
     #[test]
     fn the_lines_a_watch_prints() {
         let drop = PathBuf::from("/r/.agents/send-drops/beacon/rev/id1");
-        let never = Event::NeverActedOn { seat: "rev".into(), from: "owner".into(), id: "id1".into(), drop: drop.clone() };
+        let never =
+            Event::NeverActedOn { seat: "rev".into(), from: "owner".into(), id: "id1".into(), drop: drop.clone() };
         assert_eq!(
             plain(&never),
             "rev: a send from owner was taken but never acted on; the message is at /r/.agents/send-drops/beacon/rev/id1"

@@ -171,7 +171,10 @@ fn a_held_send_is_retried_once_the_draft_is_cleared_and_the_send_said_so() {
     assert_eq!(h[0]["cli"], "codex");
     let retry = &h[1];
     assert_eq!(retry["outcome"], "delivered", "{retry}");
-    assert_eq!((retry["id"].clone(), retry["body"].clone(), retry["from"].clone()), (h[0]["id"].clone(), h[0]["body"].clone(), h[0]["from"].clone()));
+    assert_eq!(
+        (retry["id"].clone(), retry["body"].clone(), retry["from"].clone()),
+        (h[0]["id"].clone(), h[0]["body"].clone(), h[0]["from"].clone())
+    );
     assert_eq!(retry["retry"], 1);
     assert_eq!(retry["via"], "typed");
     assert_eq!(retry["profile"], h[0]["profile"]);
@@ -209,7 +212,11 @@ fn a_not_submitted_send_is_retried_by_one_pass_once_its_box_is_empty() {
     let trig = trigger_for(&drop);
     // The box still holds the trigger: nothing is typed over it.
     let r = once(&s);
-    assert_eq!((r.stdout.as_str(), r.code), (format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n").as_str(), 0), "{r:?}");
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        (format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n").as_str(), 0),
+        "{r:?}"
+    );
     assert_eq!(s.bytes("gpt-reviewer"), format!("{trig}\r\r\r"));
     s.keys("gpt-reviewer", &["C-u"]);
     s.wait("the box to empty", || !s.tw.screen("gpt-reviewer").contains("Please read"));
@@ -267,7 +274,10 @@ fn three_failed_retries_then_a_stop_that_names_the_drop_said_once() {
             drop.display()
         );
         let stop = if n == 3 {
-            format!("gpt-reviewer: stopped retrying a send from owner after 3 tries; the message is at {}\n", drop.display())
+            format!(
+                "gpt-reviewer: stopped retrying a send from owner after 3 tries; the message is at {}\n",
+                drop.display()
+            )
         } else {
             String::new()
         };
@@ -289,7 +299,10 @@ fn three_failed_retries_then_a_stop_that_names_the_drop_said_once() {
     assert_eq!(h.iter().map(|l| l["retry"].as_u64().unwrap_or(0)).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
     let receipts = s.receipts();
     assert_eq!(receipts.len(), 1);
-    assert_eq!((receipts[0]["receipt"].as_str(), receipts[0]["why"].as_str()), (Some("retries-stopped"), Some("after 3 tries")));
+    assert_eq!(
+        (receipts[0]["receipt"].as_str(), receipts[0]["why"].as_str()),
+        (Some("retries-stopped"), Some("after 3 tries"))
+    );
 }
 
 #[test]
@@ -332,7 +345,10 @@ fn taken_but_never_acted_on_is_said_exactly_once_and_nothing_is_typed_again() {
     assert_eq!(s.bytes("gpt-reviewer"), format!("{}\r", trigger_for(&drop)), "never typed again");
     let lines: Vec<Value> = s.history().into_iter().filter(|l| l["to"] == "gpt-reviewer").collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!((lines[1]["outcome"].as_str(), lines[1]["note"].as_str()), (Some("delivered"), Some("taken but never acted on")));
+    assert_eq!(
+        (lines[1]["outcome"].as_str(), lines[1]["note"].as_str()),
+        (Some("delivered"), Some("taken but never acted on"))
+    );
     assert_eq!(s.log().matches("\"outcome\":\"never-acted-on\"").count(), 2, "one team.log line per id: {}", s.log());
     // The feed keeps it.
     let f = s.w.team(&["feed", "--seat", "gpt-reviewer"]);
@@ -378,9 +394,11 @@ fn outside_a_team_checkout_there_is_nothing_to_watch() {
 /// screen — records it silently, and the feed shows the message read.
 #[test]
 fn a_sign_that_comes_after_the_send_is_a_silent_confirmation_the_feed_shows() {
-    for (cli, seat, sign) in
-        [("claude-code", "claude-keeper", "transcript"), ("codex", "gpt-reviewer", "screen"), ("cursor", "cursor-dev", "screen")]
-    {
+    for (cli, seat, sign) in [
+        ("claude-code", "claude-keeper", "transcript"),
+        ("codex", "gpt-reviewer", "screen"),
+        ("cursor", "cursor-dev", "screen"),
+    ] {
         let mut spec = SeatSpec::new(seat, cli, "reads-late").delay(3_000);
         if cli == "claude-code" {
             spec = spec.transcript();
@@ -399,10 +417,18 @@ fn a_sign_that_comes_after_the_send_is_a_silent_confirmation_the_feed_shows() {
             _ => s.tw.screen(seat).contains(&format!("Read {id}")),
         });
         let r = once(&s);
-        assert_eq!(r.stdout, format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"), "{cli}: {r:?}");
+        assert_eq!(
+            r.stdout,
+            format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"),
+            "{cli}: {r:?}"
+        );
         let rc = s.receipts();
         assert_eq!(rc.len(), 1, "{cli}");
-        assert_eq!((rc[0]["receipt"].as_str(), rc[0]["sign"].as_str(), rc[0]["id"].as_str()), (Some("read"), Some(sign), Some(id.as_str())), "{cli}");
+        assert_eq!(
+            (rc[0]["receipt"].as_str(), rc[0]["sign"].as_str(), rc[0]["id"].as_str()),
+            (Some("read"), Some(sign), Some(id.as_str())),
+            "{cli}"
+        );
         assert_eq!(s.bytes(seat), format!("{}\r", trigger_for(&drop)), "{cli}: one trigger, one Enter");
         let f = s.w.team(&["feed"]);
         assert!(f.stdout.contains("delivered (via typed in 0 ms, read 09:00:00)"), "{cli}: {}", f.stdout);

@@ -46,8 +46,20 @@ fn world(seat: &str, cli: &str) -> Capture {
     std::fs::create_dir_all(&cwd).unwrap();
     let home_env = format!("HOME={}", home.display());
     let out = tw.tmux(&[
-        "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=beacon:", "-n", seat, "-c", cwd.to_str().unwrap(), "-e",
-        &home_env, "sleep 600",
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "=beacon:",
+        "-n",
+        seat,
+        "-c",
+        cwd.to_str().unwrap(),
+        "-e",
+        &home_env,
+        "sleep 600",
     ]);
     assert!(out.status.success());
     let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -72,7 +84,10 @@ impl Capture {
         let script = self.w.base().join(format!("draw-{state}.sh"));
         std::fs::write(
             &script,
-            format!("printf '\\033[H\\033[2J'; printf '%s' \"$(cat '{}')\"; exec sleep 600\n", base.join(format!("{state}.ansi")).display()),
+            format!(
+                "printf '\\033[H\\033[2J'; printf '%s' \"$(cat '{}')\"; exec sleep 600\n",
+                base.join(format!("{state}.ansi")).display()
+            ),
         )
         .unwrap();
         let cmd = format!("sh '{}'", script.display());
@@ -187,7 +202,10 @@ fn codex_is_confirmed_by_its_session_file() {
     let host = team::profiles::ProfileHost::new(&c.ctx.paths);
     let mut watch = c.watch(&host);
     assert_eq!(watch.pass().unwrap().confirmed, 0);
-    c.transcript("codex-0.171.0/read-drop-file.jsonl", ".codex/sessions/2026/11/29/rollout-2026-11-29T19-56-56-x.jsonl");
+    c.transcript(
+        "codex-0.171.0/read-drop-file.jsonl",
+        ".codex/sessions/2026/11/29/rollout-2026-11-29T19-56-56-x.jsonl",
+    );
     confirmed_by(&c, &mut watch, id, Sign::Transcript);
 }
 
