@@ -13,6 +13,9 @@ use serde_saphyr::Spanned;
 use crate::fsx;
 use crate::outcome::{self, TeamError};
 
+mod who;
+pub use who::{valid_seat_spelling, Delegates, FileGrant};
+
 /// One seat as the file declares it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Seat {
@@ -54,6 +57,10 @@ pub struct TeamFile {
     /// Profile pins: cli id -> version requirement (`"1.4"`).
     pub profiles: BTreeMap<String, String>,
     pub seats: Vec<Seat>,
+    /// Who besides the owner and the team's own seats may run a command, per command.
+    pub delegates: Delegates,
+    /// The owner's grant to one seat (verified only by an approval in the owner's grants folder).
+    pub grant: Option<FileGrant>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<String>,
 }
@@ -131,6 +138,8 @@ pub fn load(path: &Path) -> outcome::Result<Loaded> {
 // ---- the raw shape serde reads; every field that a message names carries its line ----
 
 type Sp<T> = Spanned<T>;
+/// A list of words, each with its line.
+type SpWords = Sp<Vec<Sp<String>>>;
 
 #[derive(Deserialize)]
 struct RawFile {
@@ -144,6 +153,8 @@ struct RawFile {
     delivery_order: Option<Sp<Vec<Sp<String>>>>,
     profiles: Option<Sp<BTreeMap<String, Scalar>>>,
     seats: Option<Sp<Vec<Sp<RawSeat>>>>,
+    delegates: Option<Sp<BTreeMap<String, SpWords>>>,
+    grant: Option<Sp<who::RawGrant>>,
 }
 
 #[derive(Deserialize)]
@@ -371,6 +382,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             line,
         });
     }
+    let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
     if let Some(c) = &raw.coordinator {
         let who = c.value.trim();
         match seats.iter_mut().find(|s| s.name == who) {
@@ -378,7 +390,20 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
         }
     }
-    Ok(TeamFile { format, project, team, entity, session, multiplexer, delivery_order, profiles, seats, notes })
+    Ok(TeamFile {
+        format,
+        project,
+        team,
+        entity,
+        session,
+        multiplexer,
+        delivery_order,
+        profiles,
+        seats,
+        delegates,
+        grant,
+        notes,
+    })
 }
 
 #[cfg(test)]

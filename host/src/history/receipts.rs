@@ -12,7 +12,7 @@
 //! under the folder's one `messages.lock`, rotation at 1 MB keeping three files, files 0600,
 //! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body.
 
-use super::{append_line_in, fsx, read_lines, DIR_MODE, ROTATE_BYTES};
+use super::{append_jsonl_in, fsx, read_lines, DIR_MODE, LOCK, ROTATE_BYTES};
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::Path;
@@ -83,7 +83,7 @@ pub fn append_receipt(config: &Path, project: &str, root: &Path, r: &Receipt) ->
 
 /// Appends one receipt to `dir/receipts.jsonl`, rotating at `limit` bytes.
 pub fn append_receipt_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<()> {
-    append_line_in(dir, RECEIPTS, r, limit)
+    append_jsonl_in(dir, RECEIPTS, LOCK, r, limit)
 }
 
 /// Every receipt of a project folder, oldest first, and how many lines did not parse.

@@ -22,7 +22,8 @@
 //! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
 
 use super::{
-    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead, SystemRunner,
+    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner, StatusRead,
+    SystemRunner,
 };
 
 /// How many scrollback rows above the screen `read` returns as `recent`.
@@ -153,6 +154,36 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// Every pane of `session` with its shell pid and mark.
+    fn panes(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        let target = format!("={session}:");
+        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
+        if !out.ok() {
+            let err = out.stderr_str();
+            if err.contains("can't find session") || err.contains("can't find window") {
+                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
+            }
+            return Err(self.failed("list-panes", &out));
+        }
+        Ok(split_rows(&out.stdout_str())
+            .into_iter()
+            .filter_map(|row| {
+                let mut f = row.splitn(3, '\t');
+                Some(PaneInfo {
+                    id: f.next()?.to_string(),
+                    session: session.into(),
+                    shell_pid: f.next()?.parse().ok(),
+                    name: f.next().unwrap_or("").to_string(),
+                    label: None,
+                    workspace: None,
+                    agent_session: None,
+                })
+            })
+            .collect())
+    }
+}
+
 fn socket_flag(s: &str) -> Vec<String> {
     if s.contains('/') {
         vec!["-S".into(), s.into()]
@@ -278,6 +309,25 @@ impl Mux for Tmux {
     fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError> {
         let pid = self.shell_pid(pane)?;
         Ok(procfs::process_tree_below(pid))
+    }
+
+    fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
+        self.panes(session)?
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| MuxError::NoSeat(format!("tmux session \"{session}\" has no pane {id}")))
+    }
+
+    fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        Ok(self.panes(session)?.into_iter().filter(|p| p.name == seat).collect())
+    }
+
+    fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError> {
+        let out = self.tmux(&["set-option", "-p", "-t", id, "@team-seat", seat])?;
+        if !out.ok() {
+            return Ok(false);
+        }
+        Ok(self.pane(session, id)?.name == seat)
     }
 
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {

@@ -35,6 +35,9 @@ pub struct PlainSend<'a> {
     pub id: &'a str,
     /// The team's profile pins.
     pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record, when it has one: its pane and process come first
+    /// (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
 /// What a plain send runs on, given by its caller: the receiving team's multiplexer, the
@@ -70,6 +73,8 @@ pub struct Retrigger<'a> {
     /// The message id: the drop file is `<root>/.agents/send-drops/<session>/<seat>/<id>`.
     pub id: &'a str,
     pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record, when it has one (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
 fn unreachable(e: MuxError, drop: &Path) -> Verdict {
@@ -87,8 +92,15 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
         Ok(p) => p,
         Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
-    let target =
-        Target { session: req.session, seat: req.seat, cli: req.cli, root: req.root, id: req.id, pins: req.pins };
+    let target = Target {
+        session: req.session,
+        seat: req.seat,
+        cli: req.cli,
+        root: req.root,
+        id: req.id,
+        pins: req.pins,
+        record: req.record,
+    };
     trigger(&target, drop, means, &watch)
 }
 
@@ -114,8 +126,15 @@ pub fn retrigger(req: &Retrigger, means: &Means) -> Report {
             return not_typed(Verdict::Refused(why), None, watch.ms());
         }
     }
-    let target =
-        Target { session: req.session, seat: req.seat, cli: req.cli, root: req.root, id: req.id, pins: req.pins };
+    let target = Target {
+        session: req.session,
+        seat: req.seat,
+        cli: req.cli,
+        root: req.root,
+        id: req.id,
+        pins: req.pins,
+        record: req.record,
+    };
     trigger(&target, drop, means, &watch)
 }
 
@@ -143,12 +162,14 @@ struct Target<'a> {
     root: &'a Path,
     id: &'a str,
     pins: &'a BTreeMap<String, String>,
+    record: Option<&'a crate::registry::AgentRecord>,
 }
 
 /// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock held).
 fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Stopwatch) -> Report {
     let mux = means.mux;
-    let pane = match mux.locate(req.session, req.seat) {
+    // the registry first: the seat's recorded pane while its recorded process runs there
+    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.record) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
     };

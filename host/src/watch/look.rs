@@ -43,6 +43,8 @@ pub struct SeatAt<'a> {
     pub cli: &'a str,
     pub root: &'a Path,
     pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record: its recorded pane comes first, as for a send.
+    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
 /// Looks at one seat for what `wanted` asks about.
@@ -53,7 +55,7 @@ pub fn look(
     at: &SeatAt,
     wanted: &Wanted,
 ) -> Result<Look, String> {
-    let pane = mux.locate(at.session, at.seat).map_err(|e| e.to_string())?;
+    let pane = crate::state::locate_with(mux, at.session, at.seat, at.record).map_err(|e| e.to_string())?;
     let profile = profiles.get(host, at.cli, at.pins)?;
     let d = profile.describe().clone();
     let screen = screen_of(mux.read(&pane).map_err(|e| e.to_string())?);

@@ -31,6 +31,7 @@ use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind};
 use crate::mux::Mux;
 use crate::outcome::{self, TeamError};
 use crate::profiles::ProfileHost;
+use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
 use crate::typed::{self, Verdict};
 use decide::{Action, Memory};
@@ -86,6 +87,8 @@ pub struct Watch<'a> {
     limits: Limits,
     /// Per CLI: whether its profile composes (the watch acts only for typed seats).
     composes: HashMap<String, bool>,
+    /// The registry as last read.
+    registry: Option<Registry>,
 }
 
 impl<'a> Watch<'a> {
@@ -106,6 +109,7 @@ impl<'a> Watch<'a> {
             memory: Memory::default(),
             limits: Limits::SPEC.scaled(ctx.clock.scale()),
             composes: HashMap::new(),
+            registry: None,
         }
     }
 
@@ -130,6 +134,8 @@ impl<'a> Watch<'a> {
         let (receipts, _) = history::read_receipts(&config, &dir).map_err(refusal)?;
         let ledger = Ledger::build(&h.lines, &receipts);
         let now = self.ctx.clock.now();
+        // The seats' records (their recorded panes come first); none when it cannot be read.
+        self.registry = Registry::load(&config).ok();
 
         for cli in self.team.file.seats.iter().map(|s| s.cli.clone()).collect::<Vec<_>>() {
             if !self.composes.contains_key(&cli) {
@@ -153,6 +159,7 @@ impl<'a> Watch<'a> {
                 cli: &s.cli,
                 root: &self.team.root,
                 pins: &self.team.file.profiles,
+                record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
             };
             let seen = look::look(self.mux.as_ref(), &mut self.profiles, self.host, &at, w).ok();
             actions.extend(decide::after_look(seat, w, seen.as_ref(), &ledger, now, &self.limits, &mut self.memory));
@@ -221,6 +228,7 @@ impl<'a> Watch<'a> {
             root: &self.team.root,
             id,
             pins: &self.team.file.profiles,
+            record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
         };
         let means = typed::Means {
             mux: self.mux.as_ref(),

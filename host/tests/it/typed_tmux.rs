@@ -362,7 +362,10 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     assert_eq!(r.stdout, "");
     assert_eq!(
         r.stderr,
-        "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n"
+        format!(
+            "team send: refused: gpt-reviewer: the seat lock {} is held by team launch (pid 4242); nothing was sent\n",
+            dir.join("gpt-reviewer").display()
+        )
     );
     assert!(s.drops("gpt-reviewer").is_empty());
     assert!(s.history().is_empty());
