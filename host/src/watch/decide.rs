@@ -64,6 +64,8 @@ pub enum StopWhy {
     Window,
     /// A retry was refused (the drop gone, the trigger too long, …): the reason.
     Refused(String),
+    /// The team file no longer has the seat as one the typed leg reaches.
+    SeatGone,
 }
 
 impl StopWhy {
@@ -73,6 +75,7 @@ impl StopWhy {
             StopWhy::Tries => format!("after {TRIES} tries"),
             StopWhy::Window => "after thirty minutes without the seat idle with an empty box".to_string(),
             StopWhy::Refused(why) => format!("(the retry was refused: {why})"),
+            StopWhy::SeatGone => "(the team file no longer has the seat as one a trigger line reaches)".to_string(),
         }
     }
 }
@@ -86,6 +89,10 @@ pub struct Look {
     pub ready: bool,
     /// Working, by the multiplexer's status or the profile's reading.
     pub working: bool,
+    /// Whether working counts as the sign: only for a seat with no transcript the watch can read
+    /// (a seat whose transcript would show the drop read is confirmed by that, and its working
+    /// may be a person's next prompt).
+    pub status_is_a_sign: bool,
     /// The ids whose drop the screen shows read.
     pub screen_read: HashSet<String>,
     /// The ids whose drop the seat's transcript shows read.
@@ -138,10 +145,17 @@ pub fn plan(
     for e in &ledger.entries {
         let first = ledger.line(e.first);
         let seat = first.to.clone();
+        let Some(sent) = instant(&first.ts) else { continue };
         if !typed_seat(&seat) {
+            // A seat gone from the file (or no longer typed) cannot be tried again: a send the
+            // watch would have retried says where its message is.
+            let last = ledger.line(e.last_try);
+            let open = e.delivered.is_none() && e.stopped.is_none() && last.cli.is_some();
+            if open && retryable(&last.outcome, last.dialog.as_deref()) && now - sent <= limits.window + limits.grace {
+                stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::SeatGone });
+            }
             continue;
         }
-        let Some(sent) = instant(&first.ts) else { continue };
         match ledger.read_state(e) {
             Some(ReadState::NotYet) => {
                 let line = ledger.line(e.delivered.expect("delivered"));
@@ -198,7 +212,7 @@ pub fn after_look(
                 Some(Sign::Transcript)
             } else if l.screen_read.contains(id) {
                 Some(Sign::Screen)
-            } else if l.working && memory.free_seen.contains(id) {
+            } else if l.working && l.status_is_a_sign && memory.free_seen.contains(id) {
                 Some(Sign::Status)
             } else {
                 None
@@ -399,9 +413,13 @@ mod tests {
     fn working_is_a_sign_only_after_the_seat_was_seen_free_since_the_send() {
         let lines = [taken("a", ts(0, 20))];
         let mut m = Memory::default();
-        let working = Look { working: true, ..Look::default() };
+        let working = Look { working: true, status_is_a_sign: true, ..Look::default() };
         assert_eq!(pass(&lines, &[], at(0, 25), Some(working.clone()), &mut m), vec![], "its turn before ours");
         assert_eq!(pass(&lines, &[], at(0, 30), Some(Look { free: true, ..Look::default() }), &mut m), vec![]);
+        // A CLI whose transcript the watch reads is confirmed by that alone.
+        let mut m2 = m.clone();
+        let transcribed = Look { status_is_a_sign: false, ..working.clone() };
+        assert_eq!(pass(&lines, &[], at(0, 35), Some(transcribed), &mut m2), vec![]);
         let got = pass(&lines, &[], at(0, 35), Some(working), &mut m);
         assert!(matches!(got[0], Action::Confirm { sign: Sign::Status, .. }), "{got:?}");
     }
@@ -440,8 +458,10 @@ mod tests {
         let held = [line("h", "held", ts(0, 0))];
         let l2 = Ledger::build(&held, &[]);
         let (w, s) = plan(&l2, at(1, 0), &Limits::SPEC, &|seat| seat != "rev");
-        assert!(w.is_empty() && s.is_empty());
-        drop(ledger);
+        assert!(w.is_empty());
+        assert_eq!(s, vec![Action::Stop { id: "h".into(), seat: "rev".into(), why: StopWhy::SeatGone }]);
+        let (w, s) = plan(&ledger, at(1, 0), &Limits::SPEC, &|seat| seat != "rev");
+        assert!(w.is_empty() && s.is_empty(), "a delivered send to a gone seat is left alone");
     }
 
     #[test]

@@ -75,6 +75,11 @@ pub fn look(
     let mut out = Look::default();
     let blocked = status == Some(AgentStatus::Blocked);
     out.working = matches!(reading.state, State::Working(_)) || status == Some(AgentStatus::Working);
+    // Working is a sign only where no transcript can show what the seat read.
+    out.status_is_a_sign = d.transcript_patterns.is_empty()
+        || TranscriptWatch::since(&d.transcript_patterns, home.clone(), cwd.clone(), SystemTime::now())
+            .files()
+            .is_empty();
     out.free = reading.state == State::Idle && !out.working && !blocked;
     out.ready = out.free && reading.composer == Composer::Empty && reading.last_error != Some(TurnError::RateLimit);
     for (i, (id, _)) in wanted.awaiting.iter().enumerate() {
