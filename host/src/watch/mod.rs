@@ -83,6 +83,7 @@ pub struct Watch<'a> {
     team: Loaded,
     mux: Box<dyn Mux>,
     profiles: look::Profiles,
+    transcripts: look::Transcripts,
     memory: Memory,
     limits: Limits,
     /// Per CLI: whether its profile composes (the watch acts only for typed seats).
@@ -106,6 +107,7 @@ impl<'a> Watch<'a> {
             team,
             mux,
             profiles: look::Profiles::default(),
+            transcripts: look::Transcripts::default(),
             memory: Memory::default(),
             limits: Limits::SPEC.scaled(ctx.clock.scale()),
             composes: HashMap::new(),
@@ -161,7 +163,7 @@ impl<'a> Watch<'a> {
                 pins: &self.team.file.profiles,
                 record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
             };
-            let seen = look::look(self.mux.as_ref(), &mut self.profiles, self.host, &at, w).ok();
+            let seen = look::look(self.mux.as_ref(), &mut self.profiles, &mut self.transcripts, self.host, &at, w).ok();
             actions.extend(decide::after_look(seat, w, seen.as_ref(), &ledger, now, &self.limits, &mut self.memory));
         }
         let mut pass = Pass::default();
