@@ -41,9 +41,10 @@
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
+use super::feed_read::ReadMark;
 use crate::ctx::Ctx;
 use crate::history::ledger::NOTE_NEVER_ACTED;
-use crate::history::{self, Ledger, MessageLine, ReadState, Receipt, Sign};
+use crate::history::{self, Ledger, MessageLine};
 use crate::outcome::{self, TeamError};
 use crate::output::{one_line, Output};
 use serde_json::{json, Value};
@@ -238,56 +239,8 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
     Ok(s)
 }
 
-/// Where a delivered message that its own send could not confirm stands.
-#[derive(Debug, Clone, PartialEq)]
-enum ReadMark {
-    /// A receipt: the sign, when, and ms from the send's start.
-    At {
-        ts: String,
-        sign: Sign,
-        ms: Option<u64>,
-    },
-    NotYet,
-    /// The watch said it was taken but never acted on, at `ts`.
-    NeverActed {
-        ts: String,
-    },
-}
-
-impl ReadMark {
-    fn of(ledger: &Ledger, state: ReadState) -> Option<ReadMark> {
-        Some(match state {
-            ReadState::AtSend => return None,
-            ReadState::Receipt(i) => {
-                let r: &Receipt = &ledger.receipts[i];
-                ReadMark::At { ts: r.ts.clone(), sign: r.sign.unwrap_or(Sign::Screen), ms: r.ms }
-            }
-            ReadState::NotYet => ReadMark::NotYet,
-            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.clone() },
-        })
-    }
-
-    /// The words the KIND cell adds.
-    fn words(&self) -> String {
-        match self {
-            ReadMark::At { ts, sign: Sign::Status, .. } => format!("acted on {}", short_time(ts)),
-            ReadMark::At { ts, .. } => format!("read {}", short_time(ts)),
-            ReadMark::NotYet => "not yet read".to_string(),
-            ReadMark::NeverActed { .. } => "never acted on".to_string(),
-        }
-    }
-
-    fn to_json(&self) -> Value {
-        match self {
-            ReadMark::At { ts, sign, ms } => json!({"state": "read", "ts": ts, "sign": sign.word(), "ms": ms}),
-            ReadMark::NotYet => json!({"state": "not-yet"}),
-            ReadMark::NeverActed { ts } => json!({"state": "never-acted-on", "ts": ts}),
-        }
-    }
-}
-
 /// A history time as the table shows it.
-fn short_time(ts: &str) -> String {
+pub(super) fn short_time(ts: &str) -> String {
     match chrono::DateTime::parse_from_rfc3339(ts) {
         Ok(t) => t.format("%H:%M:%S").to_string(),
         Err(_) => ts.to_string(),
@@ -647,11 +600,18 @@ mod tests {
         };
         assert_eq!(cell(Some(ReadMark::NotYet), &line), "delivered (via typed in 20031 ms, not yet read)");
         let at = |sign| Some(ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) });
-        assert_eq!(cell(at(Sign::Transcript), &line), "delivered (via typed in 20031 ms, read 09:00:41)");
-        assert_eq!(cell(at(Sign::Status), &line), "delivered (via typed in 20031 ms, acted on 09:00:41)");
+        assert_eq!(
+            cell(at(crate::history::Sign::Transcript), &line),
+            "delivered (via typed in 20031 ms, read 09:00:41)"
+        );
+        assert_eq!(
+            cell(at(crate::history::Sign::Status), &line),
+            "delivered (via typed in 20031 ms, acted on 09:00:41)"
+        );
         let never = Some(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() });
         assert_eq!(cell(never.clone(), &line), "delivered (via typed in 20031 ms, never acted on)");
-        let v = Event::Message { line: line.clone(), project: None, read: at(Sign::Screen) }.to_json(false);
+        let v =
+            Event::Message { line: line.clone(), project: None, read: at(crate::history::Sign::Screen) }.to_json(false);
         assert_eq!(v["read"], json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000}));
         // The watch's own lines.
         let mut retry = line.clone();

@@ -17,6 +17,7 @@ use crate::output::{self, Output};
 pub mod demo;
 pub mod fake_seat;
 pub mod feed;
+mod feed_read;
 mod feed_stats;
 pub mod profile;
 mod profile_test;
