@@ -7,14 +7,15 @@
 #   TEAM_BIN=/path/to/team bash bench/feed-stats.sh   # measure a binary you built
 #
 # The history is generated here: lines shaped as `team send` writes them (the sender header
-# and a body of 40–400 characters, ms, via, failed, a note on some, cli and profile), a tenth
-# held or not-submitted with the watch's retry lines after them, and a read receipt for every
-# taken-not-confirmed send.
+# and a body of 8–80 words, ms, via, failed, a note on some, cli and profile), some held,
+# not-submitted or dialog-stopped with the watch's retry lines after them, and a read receipt
+# for most taken-not-confirmed sends.
 #
-# Measured 2026-12-01 on the 2-core development machine (other builds running), release build
-# of the watch branch, hyperfine -N, 10 warm-ups, 100 runs, 3 × 1 MB (10,998 lines) + 1,094
-# receipts — medians:
-#   team feed --stats           see docs/watch.md ("Figures")
+# Measured 2026-12-01 on the 2-core development machine (other builds running, load 6–9),
+# release build of the watch branch, hyperfine -N, 10 warm-ups, 100 runs, 3 × 1 MB (5,644
+# lines) + 285 receipts, three rounds — medians:
+#   team feed --stats           20.6, 32.0, 32.5 ms
+#   team feed --stats --json    22.8, 22.9, 27.3 ms
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -72,13 +73,20 @@ for name in files:
                     "cli": cli, "profile": prof}
             out = [line]
             r = rnd.random()
-            if r < 0.1:
-                line["outcome"] = rnd.choice(["held", "not-submitted"]); del line["via"]
-                retry = dict(line, outcome="delivered", via="typed", retry=1)
-                out.append(retry)
-            elif r < 0.2:
+            if r < 0.05:  # held, delivered by the watch's first retry
+                line["outcome"] = "held"; del line["via"]
+                out.append(dict(line, outcome="delivered", via="typed", retry=1))
+            elif r < 0.08:  # held for good: three retries
+                line["outcome"] = "held"; del line["via"]
+                out.extend(dict(line, retry=k) for k in (1, 2, 3))
+            elif r < 0.10:
+                line["outcome"] = "not-submitted"
+            elif r < 0.12:
+                line["outcome"] = "unreachable"; del line["via"]; line["dialog"] = "permission"
+            elif r < 0.20:  # taken; most later confirmed
                 line["note"] = "taken, not yet confirmed"
-                receipts.append({"ts": ts, "id": mid, "to": seat, "receipt": "read", "sign": "transcript", "ms": rnd.randint(20000, 90000)})
+                if rnd.random() < 0.7:
+                    receipts.append({"ts": ts, "id": mid, "to": seat, "receipt": "read", "sign": "transcript", "ms": rnd.randint(20000, 90000)})
             for l in out:
                 s = json.dumps(l, ensure_ascii=False, separators=(",", ":")) + "\n"
                 if size + len(s.encode()) > 1024 * 1024:
