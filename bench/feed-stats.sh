@@ -11,11 +11,11 @@
 # not-submitted or dialog-stopped with the watch's retry lines after them, and a read receipt
 # for most taken-not-confirmed sends.
 #
-# Measured 2026-12-01 on the 2-core development machine (other builds running, load 6–9),
+# Measured 2026-12-01 on the 2-core development machine (other builds running, load 5–9),
 # release build of the watch branch, hyperfine -N, 10 warm-ups, 100 runs, 3 × 1 MB (5,644
 # lines) + 285 receipts, three rounds — medians:
-#   team feed --stats           20.6, 32.0, 32.5 ms
-#   team feed --stats --json    22.8, 22.9, 27.3 ms
+#   team feed --stats           32.0, 32.5, 23.7 ms
+#   team feed --stats --json    22.9, 27.3, 26.8 ms
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
