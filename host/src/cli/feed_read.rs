@@ -2,7 +2,6 @@
 //! sign `team watch` found, and when), not yet read, or never acted on — the words its KIND
 //! cell ends with and the `read` object of its `--json` event (docs/watch.md).
 
-use super::feed::short_time;
 use crate::history::{Ledger, ReadState, Receipt, Sign};
 use serde_json::{json, Value};
 
@@ -35,11 +34,11 @@ impl ReadMark {
         })
     }
 
-    /// The words the KIND cell adds.
-    pub(super) fn words(&self) -> String {
+    /// The words the KIND cell adds, its time as `time` spells the table's times.
+    pub(super) fn words(&self, time: impl Fn(&str) -> String) -> String {
         match self {
-            ReadMark::At { ts, sign: Sign::Status, .. } => format!("acted on {}", short_time(ts)),
-            ReadMark::At { ts, .. } => format!("read {}", short_time(ts)),
+            ReadMark::At { ts, sign: Sign::Status, .. } => format!("acted on {}", time(ts)),
+            ReadMark::At { ts, .. } => format!("read {}", time(ts)),
             ReadMark::NotYet => "not yet read".to_string(),
             ReadMark::NeverActed { .. } => "never acted on".to_string(),
         }
@@ -61,11 +60,12 @@ mod tests {
     #[test]
     fn the_words_and_the_document_of_each_state() {
         let at = |sign| ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) };
-        assert_eq!(at(Sign::Transcript).words(), "read 09:00:41");
-        assert_eq!(at(Sign::Screen).words(), "read 09:00:41");
-        assert_eq!(at(Sign::Status).words(), "acted on 09:00:41");
-        assert_eq!(ReadMark::NotYet.words(), "not yet read");
-        assert_eq!(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() }.words(), "never acted on");
+        let t = |ts: &str| ts[11..19].to_string();
+        assert_eq!(at(Sign::Transcript).words(t), "read 09:00:41");
+        assert_eq!(at(Sign::Screen).words(t), "read 09:00:41");
+        assert_eq!(at(Sign::Status).words(t), "acted on 09:00:41");
+        assert_eq!(ReadMark::NotYet.words(t), "not yet read");
+        assert_eq!(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() }.words(t), "never acted on");
         assert_eq!(
             at(Sign::Screen).to_json(),
             json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000})

@@ -138,10 +138,11 @@ pub fn deliver(
         Ok(o) => o,
         Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
     };
-    // A screen the profile cannot read may be a frame caught mid-repaint: look again, briefly,
-    // before calling the seat unreadable. Nothing has been typed, so looking costs nothing.
+    // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
+    // (between the clear and the rows): look again, briefly, before calling the seat unreadable
+    // or still starting. Nothing has been typed, so looking costs nothing.
     let settle_until = clock.now() + t.settle;
-    while matches!(before.seen, Seen::Unknown(_)) && clock.now() < settle_until {
+    while matches!(before.seen, Seen::Unknown(_) | Seen::Starting) && clock.now() < settle_until {
         clock.sleep(t.poll);
         match seat.observe(id, trigger) {
             Ok(o) => before = o,
@@ -372,15 +373,14 @@ mod tests {
     /// A seat whose first look is a torn frame (read between a full-screen CLI's clear and its
     /// repaint); every later look is the scripted seat's.
     struct Torn {
-        torn: bool,
+        torn: Option<Seen>,
         seat: Scripted,
     }
 
     impl Seat for Torn {
         fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
-            if std::mem::take(&mut self.torn) {
-                let why = "no composer and no known dialog".to_string();
-                return Ok(Scripted::obs(Seen::Unknown(why), BoxText::Unreadable, None, false));
+            if let Some(seen) = self.torn.take() {
+                return Ok(Scripted::obs(seen, BoxText::Unreadable, None, false));
             }
             self.seat.observe(id, trigger)
         }
@@ -399,13 +399,16 @@ mod tests {
     /// again, and the seat is judged on the drawn frame.
     #[test]
     fn a_torn_frame_before_typing_is_looked_at_again() {
-        let mut seat = Scripted::idle();
-        let working = Seen::Working("esc to interrupt".into());
-        seat.after_take.push_back(Scripted::obs(working, BoxText::Empty, Some(Status::Working), false));
-        let mut s = Torn { torn: true, seat };
-        let (r, _) = timed(&mut s, &traits());
-        assert_eq!(r.verdict, Verdict::Delivered { note: None });
-        assert_eq!((s.seat.typed.len(), s.seat.enters), (1, 1));
+        // Read between the rows (nothing known) or right after the clear (an empty screen).
+        for torn in [Seen::Unknown("no composer and no known dialog".into()), Seen::Starting] {
+            let mut seat = Scripted::idle();
+            let working = Seen::Working("esc to interrupt".into());
+            seat.after_take.push_back(Scripted::obs(working, BoxText::Empty, Some(Status::Working), false));
+            let mut s = Torn { torn: Some(torn.clone()), seat };
+            let (r, _) = timed(&mut s, &traits());
+            assert_eq!(r.verdict, Verdict::Delivered { note: None }, "{torn:?}");
+            assert_eq!((s.seat.typed.len(), s.seat.enters), (1, 1));
+        }
     }
 
     #[test]

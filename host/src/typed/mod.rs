@@ -53,7 +53,8 @@ pub struct Timings {
     pub enter_waits: [Duration; 3],
     /// The whole window, from the first Enter, for a cleared box to show evidence.
     pub window: Duration,
-    /// How long a look before typing that reads as nothing the profile knows is taken again:
+    /// How long a look before typing that reads as nothing the profile knows (or as an empty,
+    /// starting screen) is taken again:
     /// a full-screen CLI redraws by clearing and repainting, and a read that lands between the
     /// two is a torn frame, not the seat. A property of terminals, not a wait to shorten: never
     /// scaled.
