@@ -41,3 +41,4 @@ pub mod state;
 pub mod status;
 pub mod team_file;
 pub mod typed;
+pub mod watch;

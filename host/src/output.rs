@@ -58,6 +58,13 @@ impl Output {
         self.raw_out(crate::outcome::render_json(doc).as_bytes());
     }
 
+    /// Writes one JSON object on one line (JSON Lines: a stream that runs until stopped).
+    pub fn json_line(&mut self, doc: &serde_json::Value) {
+        let mut s = doc.to_string();
+        s.push('\n');
+        self.raw_out(s.as_bytes());
+    }
+
     fn raw_out(&mut self, bytes: &[u8]) {
         if self.closed {
             return;

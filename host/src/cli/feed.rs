@@ -25,12 +25,26 @@
 //!   Kind `audit`; the event keeps the whole object as `record`. Signed answer files in the
 //!   lobby are not read by this build.
 //!
+//! - **receipts** — `receipts.jsonl` beside the history (`history::read_receipts`), which
+//!   `team watch` writes: joined by id (`history::Ledger`), a delivered message still waiting
+//!   for its sign is shown read (and when), not yet read, or never acted on — in the KIND cell
+//!   (`delivered (via typed in 20031 ms, read 09:00:41)`) and as `read` on its `--json` event. A
+//!   delivered line with no qualifier was confirmed by its own send and carries neither, so the
+//!   spec's table stands as it is. A line the watch wrote says so in its KIND cell
+//!   (`held (retry 1, …)`, `delivered (taken but never acted on)`).
+//!
+//! `--stats` counts instead of listing (`history::stats`): per CLI and profile version, the
+//! sends in view (one per message id), how they ended, and the median and 90th percentile
+//! milliseconds to delivered and to read; `--json` makes it one `team.feed.stats` document.
+//!
 //! Skipped lines are said on stderr (plain) or as `skipped` in the document (`--json`).
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
+use super::feed_read::ReadMark;
 use crate::ctx::Ctx;
-use crate::history::{self, MessageLine};
+use crate::history::ledger::NOTE_NEVER_ACTED;
+use crate::history::{self, Ledger, MessageLine};
 use crate::outcome::{self, TeamError};
 use crate::output::{one_line, Output};
 use serde_json::{json, Value};
@@ -58,6 +72,9 @@ pub struct Args {
     /// Keep reading; print each pass that brings new entries.
     #[arg(long, conflicts_with = "json")]
     follow: bool,
+    /// Count, per CLI and profile version: sends, how they ended, ms to delivered and to read.
+    #[arg(long, conflicts_with_all = ["follow", "limit"])]
+    stats: bool,
     /// Print one team.feed document.
     #[arg(long)]
     json: bool,
@@ -81,11 +98,24 @@ struct Scope {
     audits: Vec<PathBuf>,
     /// (nickname, seat name) of the team file's seats, for `--seat @<nickname>`.
     nicknames: Vec<(String, String)>,
+    /// (seat name, cli) of the team file's seats: the CLI `--stats` counts a line under when
+    /// the line does not name one.
+    clis: Vec<(String, String)>,
     /// `<config>`: the ladder a history read checks.
     config: PathBuf,
 }
 
 impl Scope {
+    /// What `--stats` reads.
+    fn stats_scope(&self) -> super::feed_stats::StatsScope<'_> {
+        super::feed_stats::StatsScope {
+            team: self.team.as_ref(),
+            dirs: &self.dirs,
+            config: &self.config,
+            clis: &self.clis,
+        }
+    }
+
     /// The seat name `--seat` means: `@<nickname>` of a seat of the team file is that
     /// seat; anything else is taken as written.
     fn seat_name(&self, seat: &str) -> String {
@@ -99,6 +129,10 @@ impl Scope {
 fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
     let cwd = std::env::current_dir().map_err(TeamError::from)?;
     let scope = scope(args, &cwd, &ctx.paths.config)?;
+    if args.stats {
+        let (project_seat, json) = (args.seat.as_deref().map(|s| scope.seat_name(s)), args.json);
+        return super::feed_stats::run(&scope.stats_scope(), project_seat.as_deref(), json, out);
+    }
     let mut seen: HashSet<String> = HashSet::new();
     let mut first = true;
     loop {
@@ -191,6 +225,7 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
             s.briefs = Some(args.briefs.clone().unwrap_or_else(|| l.root.join("briefs")));
             s.nicknames =
                 l.file.seats.iter().filter_map(|seat| Some((seat.nickname.clone()?, seat.name.clone()))).collect();
+            s.clis = l.file.seats.iter().map(|seat| (seat.name.clone(), seat.cli.clone())).collect();
         }
         None => {
             s.dirs = history::project_dirs(&config).map_err(refusal)?.into_iter().map(|(p, d)| (Some(p), d)).collect();
@@ -204,12 +239,33 @@ fn scope(args: &Args, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
     Ok(s)
 }
 
+/// A history time as the table shows it: in `now`'s time zone (the local one, `TZ` honoured),
+/// with its date when it is not `now`'s day.
+pub(super) fn local_time<Tz: chrono::TimeZone>(ts: &str, now: &chrono::DateTime<Tz>) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
+    match chrono::DateTime::parse_from_rfc3339(ts) {
+        Ok(t) => {
+            let local = t.with_timezone(&now.timezone());
+            let form = if local.date_naive() == now.date_naive() { "%H:%M:%S" } else { "%Y-%m-%d %H:%M:%S" };
+            local.format(form).to_string()
+        }
+        Err(_) => ts.to_string(),
+    }
+}
+
 /// One entry of the feed.
+// (A message is most of the entries and the largest: boxing it would add an allocation per
+// history line to save a move.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 enum Event {
     Message {
         line: MessageLine,
         project: Option<String>,
+        /// Where a delivered message waiting for its sign stands (from the receipts).
+        read: Option<ReadMark>,
     },
     Brief {
         ts: String,
@@ -251,14 +307,7 @@ impl Event {
     where
         Tz::Offset: std::fmt::Display,
     {
-        match chrono::DateTime::parse_from_rfc3339(self.ts()) {
-            Ok(t) => {
-                let local = t.with_timezone(&now.timezone());
-                let form = if local.date_naive() == now.date_naive() { "%H:%M:%S" } else { "%Y-%m-%d %H:%M:%S" };
-                local.format(form).to_string()
-            }
-            Err(_) => self.ts().to_string(),
-        }
+        local_time(self.ts(), now)
     }
 
     /// The project a message belongs to (`--all`); `-` for a brief or an audit line.
@@ -269,14 +318,32 @@ impl Event {
         }
     }
 
-    fn kind_cell(&self) -> String {
+    fn kind_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display,
+    {
         match self {
-            Event::Message { line, .. } => match (&line.via, line.ms) {
-                (Some(v), Some(ms)) => format!("{} (via {v} in {ms} ms)", line.outcome),
-                (Some(v), None) => format!("{} (via {v})", line.outcome),
-                (None, Some(ms)) => format!("{} (in {ms} ms)", line.outcome),
-                (None, None) => line.outcome.clone(),
-            },
+            Event::Message { line, read, .. } => {
+                let mut parts: Vec<String> = Vec::new();
+                if let Some(n) = line.retry {
+                    parts.push(format!("retry {n}"));
+                }
+                if line.note.as_deref() == Some(NOTE_NEVER_ACTED) {
+                    parts.push(NOTE_NEVER_ACTED.to_string());
+                }
+                match (&line.via, line.ms) {
+                    (Some(v), Some(ms)) => parts.push(format!("via {v} in {ms} ms")),
+                    (Some(v), None) => parts.push(format!("via {v}")),
+                    (None, Some(ms)) => parts.push(format!("in {ms} ms")),
+                    (None, None) => {}
+                }
+                parts.extend(read.as_ref().map(|r| r.words(|ts| local_time(ts, now))));
+                if parts.is_empty() {
+                    line.outcome.clone()
+                } else {
+                    format!("{} ({})", line.outcome, parts.join(", "))
+                }
+            }
             Event::Brief { .. } => "brief".to_string(),
             Event::Audit { action, .. } => match action {
                 Some(a) => format!("audit ({a})"),
@@ -321,10 +388,13 @@ impl Event {
     /// message belongs to when the run names no single team.
     fn to_json(&self, with_project: bool) -> Value {
         match self {
-            Event::Message { line, project } => {
+            Event::Message { line, project, read } => {
                 let mut v = serde_json::to_value(line).expect("a history line always serialises");
                 if let (true, Some(p), Value::Object(m)) = (with_project, project, &mut v) {
                     m.insert("project".into(), json!(p));
+                }
+                if let (Some(r), Value::Object(m)) = (read, &mut v) {
+                    m.insert("read".into(), r.to_json());
                 }
                 v
             }
@@ -375,8 +445,22 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
     let mut skipped = 0;
     for (project, dir) in &scope.dirs {
         let h = history::read_history(&scope.config, dir).map_err(refusal)?;
-        skipped += h.skipped;
-        events.extend(h.lines.into_iter().map(|line| Event::Message { line, project: project.clone() }));
+        let (receipts, n) = history::read_receipts(&scope.config, dir).map_err(refusal)?;
+        skipped += h.skipped + n;
+        // Each delivered line a send could not confirm shows where its message stands.
+        let mut marks: Vec<Option<ReadMark>> = vec![None; h.lines.len()];
+        let ledger = Ledger::build(&h.lines, &receipts);
+        for e in &ledger.entries {
+            if let (Some(d), Some(state)) = (e.delivered, ledger.read_state(e)) {
+                marks[d] = ReadMark::of(&ledger, state);
+            }
+        }
+        drop(ledger);
+        events.extend(h.lines.into_iter().zip(marks).map(|(line, read)| Event::Message {
+            line,
+            project: project.clone(),
+            read,
+        }));
     }
     if let Some(dir) = &scope.briefs {
         events.extend(history::read_briefs(dir).map_err(refusal)?.into_iter().map(Event::from));
@@ -440,7 +524,7 @@ where
         if with_project {
             r.push(cell(e.project_cell()));
         }
-        r.extend([cell(e.kind_cell()), cell(e.seat_cell()), cell(e.detail_cell())]);
+        r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), cell(e.detail_cell())]);
         r
     }));
     super::table::table(&rows)
@@ -483,6 +567,7 @@ mod tests {
                 ..Default::default()
             },
             project: None,
+            read: None,
         }
     }
 
@@ -538,7 +623,7 @@ mod tests {
     #[test]
     fn kind_cell_shows_what_the_line_carries() {
         let Event::Message { mut line, .. } = msg("t", "a", "b", "x") else { unreachable!() };
-        let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None }.kind_cell();
+        let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None, read: None }.kind_cell(&now());
         assert_eq!(cell(&line), "delivered (via typed in 0 ms)");
         line.ms = None;
         assert_eq!(cell(&line), "delivered (via typed)");
@@ -547,6 +632,43 @@ mod tests {
         assert_eq!(cell(&line), "held");
         line.ms = Some(812);
         assert_eq!(cell(&line), "held (in 812 ms)");
+    }
+
+    #[test]
+    fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
+        let Event::Message { mut line, .. } = msg("2026-11-29T09:00:00Z", "a", "b", "x") else { unreachable!() };
+        line.ms = Some(20_031);
+        line.note = Some("taken, not yet confirmed".into());
+        let cell = |read: Option<ReadMark>, l: &MessageLine| {
+            Event::Message { line: l.clone(), project: None, read }.kind_cell(&now())
+        };
+        assert_eq!(cell(Some(ReadMark::NotYet), &line), "delivered (via typed in 20031 ms, not yet read)");
+        let at = |sign| Some(ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) });
+        assert_eq!(
+            cell(at(crate::history::Sign::Transcript), &line),
+            "delivered (via typed in 20031 ms, read 09:00:41)"
+        );
+        assert_eq!(
+            cell(at(crate::history::Sign::Status), &line),
+            "delivered (via typed in 20031 ms, acted on 09:00:41)"
+        );
+        let never = Some(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() });
+        assert_eq!(cell(never.clone(), &line), "delivered (via typed in 20031 ms, never acted on)");
+        let v =
+            Event::Message { line: line.clone(), project: None, read: at(crate::history::Sign::Screen) }.to_json(false);
+        assert_eq!(v["read"], json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000}));
+        // The watch's own lines.
+        let mut retry = line.clone();
+        retry.retry = Some(2);
+        retry.outcome = "held".into();
+        retry.via = None;
+        retry.ms = Some(30);
+        assert_eq!(cell(None, &retry), "held (retry 2, in 30 ms)");
+        let mut n = line;
+        n.note = Some(NOTE_NEVER_ACTED.into());
+        n.via = None;
+        n.ms = None;
+        assert_eq!(cell(None, &n), "delivered (taken but never acted on)");
     }
 
     #[test]
@@ -595,7 +717,7 @@ mod tests {
         };
         line.outcome = "unreachable".into();
         line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
-        let events = [Event::Message { line, project: Some("beacon".into()) }];
+        let events = [Event::Message { line, project: Some("beacon".into()), read: None }];
         let t = table(&events, &now(), true);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
@@ -627,10 +749,10 @@ not json
         let out: Vec<Event> = lines.into_iter().map(Event::from).collect();
         assert_eq!(skipped, 2);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0].kind_cell(), "audit (denied)");
+        assert_eq!(out[0].kind_cell(&now()), "audit (denied)");
         assert_eq!(out[0].seat_cell(), "guard -> gpt-reviewer");
         assert_eq!(out[0].detail_cell(), "not granted");
-        assert_eq!(out[1].kind_cell(), "audit (bridged)");
+        assert_eq!(out[1].kind_cell(&now()), "audit (bridged)");
         assert_eq!(out[1].seat_cell(), "-");
         assert!(out[0].involves("gpt-reviewer") && !out[1].involves("gpt-reviewer"));
         let v = out[0].to_json(false);
@@ -651,7 +773,7 @@ not json
         assert_eq!(got.len(), 1);
         let e = &got[0];
         assert_eq!(e.ts(), "2026-11-18T11:06:40Z");
-        assert_eq!(e.kind_cell(), "brief");
+        assert_eq!(e.kind_cell(&now()), "brief");
         assert_eq!(e.seat_cell(), "claude-keeper -> gpt-reviewer");
         assert_eq!(e.detail_cell(), "claude-keeper-to-gpt-reviewer.md: # Review the gate");
         assert_eq!(e.to_json(false)["body"], "\n# Review the gate\n\nDetails.\n");
@@ -681,7 +803,8 @@ not json
         assert_eq!(doc["events"][0]["via"], "typed");
         assert!(doc["events"][0].get("failed").is_none() && doc.get("skipped").is_none());
         let Event::Message { line, .. } = e else { unreachable!() };
-        let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()) }], 1);
+        let all =
+            document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()), read: None }], 1);
         assert!(all["project"].is_null() && all["session"].is_null());
         assert_eq!(all["events"][0]["project"], "beacon");
         assert_eq!(all["skipped"], 1);

@@ -19,6 +19,8 @@ pub mod completions;
 pub mod demo;
 pub mod fake_seat;
 pub mod feed;
+mod feed_read;
+mod feed_stats;
 pub mod init;
 pub mod mark;
 pub mod profile;
@@ -28,6 +30,7 @@ pub mod route;
 pub mod send;
 pub mod status;
 mod table;
+pub mod watch;
 
 /// `team --version`: the crate's version and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("TEAM_COMMIT"), ")");
@@ -61,6 +64,8 @@ enum Command {
     Completions(completions::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
     Profile(profile::Args),
+    /// Retry held, not-submitted and dialog-stopped sends; confirm delivered ones.
+    Watch(watch::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
     Demo(demo::Args),
     /// A fake seat that draws a vendor's real screens (used by tests and the demo).
@@ -87,6 +92,7 @@ pub fn main() -> i32 {
         Command::Mark(a) => mark::run(a, &ctx, &mut out),
         Command::Completions(a) => completions::run(a, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
+        Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
     }
@@ -107,7 +113,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 7] = ["send", "feed", "profile", "register", "route", "status", "check"];
+const JSON_COMMANDS: [&str; 8] = ["send", "feed", "profile", "register", "route", "status", "check", "watch"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

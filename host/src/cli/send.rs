@@ -224,6 +224,18 @@ fn history_words(h: &HistoryWrite) -> String {
     }
 }
 
+/// The words a send a running watch will retry ends with (and only then: nothing is promised
+/// without one).
+fn watch_words(r: &SendReport) -> String {
+    match r.watch_retry {
+        Some(pid) => format!(
+            "; the watch (pid {pid}) will retry it once the seat is idle with an empty box, up to {} tries in thirty minutes",
+            crate::watch::TRIES
+        ),
+        None => String::new(),
+    }
+}
+
 fn send_doc(
     r: &SendReport,
     dry_run: bool,
@@ -320,8 +332,11 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
             let (kind, reason) = other.failure().expect("every other outcome exits 1");
             let e = match kind {
                 Kind::Refused => TeamError::refused(format!("{seat}: {reason}{}", history_words(&r.history))),
-                k => TeamError::new(k, format!("{seat}: {} ({reason}){}", other.word(), history_words(&r.history)))
-                    .with_context((r.project.clone(), r.session.clone())),
+                k => TeamError::new(
+                    k,
+                    format!("{seat}: {} ({reason}){}{}", other.word(), history_words(&r.history), watch_words(r)),
+                )
+                .with_context((r.project.clone(), r.session.clone())),
             };
             return super::report_error("send", json, &e, out);
         }

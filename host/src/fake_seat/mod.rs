@@ -10,8 +10,10 @@
 //! | `takes-line` | Enter: the box clears, the prompt is echoed, working shows (spinner row/hint and title spinner) for `--delay-ms`, then a row showing the drop being read (Codex `• Explored` / `└ Read <id>`; Claude `Read 1 file`, plus a transcript row with `--transcript`), then idle |
 //! | `ignores-first-enter` | the first Enter does nothing; later ones as `takes-line` |
 //! | `ignores-enter` | no Enter is ever taken: the typed text stays in the box |
+//! | `ignores-enters:<n>` | the first `<n>` Enters do nothing (the text stays in the box); later ones as `takes-line` |
+//! | `reads-late` | Enter clears the box and echoes the prompt, and nothing more shows for `--delay-ms` (a CLI whose status lags while it works); then the turn's rows appear at once: the read row and, with `--transcript`, the transcript rows |
 //! | `clears-without-working` | Enter clears the box and echoes the prompt; it never works nor reads |
-//! | `dialog:<kind>` | the captured dialog of that kind (permission, question, trust, vendor-notice, provider-error, rate-limit, held-message); keys change nothing |
+//! | `dialog:<kind>` | the captured dialog of that kind (permission, question, trust, vendor-notice, provider-error, rate-limit, held-message); keys change nothing but Esc, which cancels it (both CLIs' dialogs say `Esc to cancel` / `esc to cancel`) and leaves the idle prompt, then as `takes-line` |
 //! | `draft` | starts with unsent text in the composer; otherwise `takes-line` |
 //! | `placeholder` | an empty composer showing a faint (SGR 2) placeholder; otherwise `takes-line` |
 //! | `exited` | the CLI has exited: a shell prompt; typed lines are echoed, never run |
@@ -74,6 +76,10 @@ enum Mode {
     IgnoresFirstEnter,
     /// Never takes a line: every Enter is swallowed and the text stays in the box.
     IgnoresEnter,
+    /// The first `n` Enters are swallowed.
+    IgnoresEnters(u32),
+    /// Takes the line and shows nothing of its turn until `--delay-ms` has passed.
+    ReadsLate,
     ClearsWithoutWorking,
     Dialog(String),
     Draft,
@@ -94,6 +100,11 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
         "exited" => Mode::Exited,
         "narrow-cursor" => Mode::NarrowCursor,
         "already-working" => Mode::AlreadyWorking,
+        "reads-late" => Mode::ReadsLate,
+        _ if s.starts_with("ignores-enters:") => match s["ignores-enters:".len()..].parse() {
+            Ok(n) => Mode::IgnoresEnters(n),
+            Err(_) => return Err(format!("unknown mode \"{s}\" (ignores-enters:<n> takes a whole number)")),
+        },
         _ => match s.strip_prefix("dialog:") {
             Some(k) if screens::DIALOG_KINDS.contains(&k) => Mode::Dialog(k.to_string()),
             Some(k) => {
@@ -207,6 +218,8 @@ mod tests {
     fn modes_parse() {
         assert_eq!(parse_mode("dialog:trust"), Ok(Mode::Dialog("trust".into())));
         assert!(parse_mode("dialog:nope").is_err());
+        assert_eq!(parse_mode("ignores-enters:3"), Ok(Mode::IgnoresEnters(3)));
+        assert!(parse_mode("ignores-enters:x").is_err());
         assert!(parse_mode("sleepy").is_err());
     }
 }

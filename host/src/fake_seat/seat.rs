@@ -53,6 +53,8 @@ pub(super) struct Seat {
     pub(super) shell: Vec<String>,
     /// Bytes of a UTF-8 sequence not yet complete.
     pending: Vec<u8>,
+    /// A `reads-late` seat's taken line, and when its turn shows.
+    late: Option<(Instant, String)>,
 }
 
 impl Seat {
@@ -88,6 +90,7 @@ impl Seat {
             spin: 0,
             shell: Vec::new(),
             pending: Vec::new(),
+            late: None,
             mode,
         };
         if s.mode == Mode::Draft {
@@ -133,6 +136,12 @@ impl Seat {
 
     /// Time passes: a turn ends when due, the spinner turns.
     pub(super) fn tick(&mut self) {
+        if self.late.as_ref().is_some_and(|(due, _)| Instant::now() >= *due) && matches!(self.phase, Phase::Idle) {
+            let (_, line) = self.late.take().expect("checked");
+            let now = Instant::now();
+            self.phase = Phase::Working { line: Some(line), started: now, until: Some(now) };
+            self.finish_turn();
+        }
         if let Phase::Working { until: Some(u), .. } = &self.phase {
             if Instant::now() >= *u {
                 self.finish_turn();
@@ -198,6 +207,10 @@ impl Seat {
                         typed_in_chunk = true;
                         i += consumed;
                     }
+                }
+                // Esc alone cancels a dialog (`Esc to cancel`), back to the idle prompt.
+                '\x1b' if chars.get(i).is_none() && matches!(self.phase, Phase::Dialog(_)) => {
+                    self.phase = Phase::Idle;
                 }
                 '\r' => {
                     let burst = typed_in_chunk || self.last_typed.is_some_and(|t| t.elapsed() < PASTE_BURST);
@@ -269,8 +282,13 @@ impl Seat {
                 if line.trim().is_empty() {
                     return;
                 }
-                if self.mode == Mode::IgnoresEnter || (self.mode == Mode::IgnoresFirstEnter && self.enters_ignored == 0)
-                {
+                let ignored = match self.mode {
+                    Mode::IgnoresEnter => true,
+                    Mode::IgnoresFirstEnter => self.enters_ignored == 0,
+                    Mode::IgnoresEnters(n) => self.enters_ignored < n,
+                    _ => false,
+                };
+                if ignored {
                     self.enters_ignored += 1;
                     return;
                 }
@@ -284,6 +302,10 @@ impl Seat {
                     t.prompt(&line);
                 }
                 if self.mode == Mode::ClearsWithoutWorking {
+                    return;
+                }
+                if self.mode == Mode::ReadsLate {
+                    self.late = Some((Instant::now() + self.delay, line));
                     return;
                 }
                 let now = Instant::now();
@@ -398,6 +420,36 @@ mod tests {
         );
         assert_eq!(drop_path("read \"/tmp/x/id9\".", cwd), Some(PathBuf::from("/tmp/x/id9")));
         assert_eq!(drop_path("hello there", cwd), None);
+    }
+
+    #[test]
+    fn esc_cancels_a_dialog_and_nothing_else_reaches_it() {
+        let mut s = Seat::new(Cli::Claude, Mode::Dialog("permission".into()), 10, None, None, PathBuf::from("/"));
+        s.input(b"hello\r");
+        assert!(matches!(s.phase, Phase::Dialog(_)) && s.composer.is_empty());
+        s.input(b"\x1b");
+        assert!(matches!(s.phase, Phase::Idle));
+    }
+
+    #[test]
+    fn a_late_reader_shows_its_turn_only_after_its_delay() {
+        let mut s = Seat::new(Cli::Codex, Mode::ReadsLate, 0, None, None, PathBuf::from("/w"));
+        s.input(b"read /w/x/id7");
+        std::thread::sleep(Duration::from_millis(40));
+        s.input(b"\r");
+        assert!(s.composer.is_empty() && matches!(s.phase, Phase::Idle));
+        let rows = s.history.len();
+        s.tick();
+        assert!(s.history.len() > rows, "the read rows after the delay");
+        let mut s = Seat::new(Cli::Codex, Mode::IgnoresEnters(2), 0, None, None, PathBuf::from("/w"));
+        s.input(b"hello");
+        std::thread::sleep(Duration::from_millis(40));
+        for _ in 0..2 {
+            s.input(b"\r");
+            assert_eq!(s.composer, "hello");
+        }
+        s.input(b"\r");
+        assert!(s.composer.is_empty());
     }
 
     #[test]

@@ -21,11 +21,16 @@
 
 mod audit;
 mod briefs;
+pub mod ledger;
 mod log;
+pub mod receipts;
+pub mod stats;
 
 pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
 pub use briefs::{read_briefs, Brief};
+pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};
+pub use receipts::{append_receipt, read_receipts, Receipt, ReceiptKind, Sign, RECEIPTS};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};
@@ -48,6 +53,13 @@ const DIR_MODE: u32 = 0o700;
 
 /// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
 /// left out of the line when absent (`None`, or an empty `failed`).
+///
+/// **Settled** (docs/watch.md): four more optional fields follow the spec's twelve, each left
+/// out when absent, so a line without them is the spec's line as it stands — `cli` and
+/// `profile` (the profile id and version that read the seat's screens, on a line whose leg
+/// loaded one: the figures of `team feed --stats`), `dialog` (the dialog kind that stopped a
+/// send before anything was typed: what `team watch` retries once it is gone), and `retry`
+/// (the watch's try that wrote this line, 1 to 3).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct MessageLine {
     pub ts: String,
@@ -68,6 +80,14 @@ pub struct MessageLine {
     pub failed: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<u32>,
 }
 
 /// The first 8 hex digits of the sha256 of the canonical checkout root (the root as given
@@ -257,7 +277,12 @@ pub struct History {
 
 /// The history files of `dir`, oldest first: `.2`, `.1`, then the current file.
 pub fn history_files(dir: &Path) -> [PathBuf; 3] {
-    [dir.join(format!("{MESSAGES}.2")), dir.join(format!("{MESSAGES}.1")), dir.join(MESSAGES)]
+    rotated_files(dir, MESSAGES)
+}
+
+/// `dir/<name>.2`, `.1`, then `dir/<name>`: a rotated file's parts, oldest first.
+fn rotated_files(dir: &Path, name: &str) -> [PathBuf; 3] {
+    [dir.join(format!("{name}.2")), dir.join(format!("{name}.1")), dir.join(name)]
 }
 
 /// Reads `.2`, `.1`, then the current file of `dir`, oldest first, skipping lines that do
@@ -271,24 +296,32 @@ pub fn read_messages(config: &Path, dir: &Path) -> io::Result<Vec<MessageLine>> 
 /// ladder from `config` down to the files (when `dir` is under `config`), and holds a
 /// shared lock while reading so a rotation cannot move a line between two reads.
 pub fn read_history(config: &Path, dir: &Path) -> io::Result<History> {
+    let (lines, skipped) = read_lines(config, dir, MESSAGES)?;
+    Ok(History { lines, skipped })
+}
+
+/// Reads the rotated JSON-lines file `<name>` of `dir` (`.2`, `.1`, current), oldest first,
+/// under the folder's shared lock, with the ladder checks of [`read_history`]: the lines that
+/// parse, and how many did not.
+fn read_lines<T: serde::de::DeserializeOwned>(config: &Path, dir: &Path, name: &str) -> io::Result<(Vec<T>, usize)> {
     if dir.starts_with(config) {
         fsx::check_ladder(config, dir)?;
     } else {
         fsx::check_entry(dir)?;
     }
-    let mut out = History::default();
+    let mut out = (Vec::new(), 0);
     if !dir.exists() {
         return Ok(out);
     }
     let _lock = Locked::shared_if_present(&dir.join(LOCK))?;
-    for path in history_files(dir) {
+    for path in rotated_files(dir, name) {
         let Some(text) = fsx::read_to_string(&path)? else { continue };
-        parse_into(&text, &mut out);
+        parse_into(&text, &mut out.0, &mut out.1);
     }
     Ok(out)
 }
 
-fn parse_into(text: &str, out: &mut History) {
+fn parse_into<T: serde::de::DeserializeOwned>(text: &str, lines: &mut Vec<T>, skipped: &mut usize) {
     let mut rest = text;
     while !rest.is_empty() {
         let (line, next, complete) = match rest.find('\n') {
@@ -299,9 +332,9 @@ fn parse_into(text: &str, out: &mut History) {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<MessageLine>(line) {
-            Ok(m) if complete => out.lines.push(m),
-            _ => out.skipped += 1,
+        match serde_json::from_str::<T>(line) {
+            Ok(m) if complete => lines.push(m),
+            _ => *skipped += 1,
         }
     }
 }

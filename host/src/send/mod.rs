@@ -208,6 +208,7 @@ fn report(d: &Decision, outcome: Outcome) -> SendReport {
         drop: None,
         ms: None,
         history: HistoryWrite::None,
+        watch_retry: None,
     }
 }
 
@@ -275,9 +276,16 @@ fn send(
             via: t.carried.then(|| t.leg.word().to_string()),
             failed: r.failed.iter().map(ToString::to_string).collect(),
             note: history_note,
+            cli: t.profile.as_ref().map(|_| d.target.cli().to_string()),
+            profile: t.profile.clone(),
+            dialog: t.dialog.clone(),
             ..history_line(m.ctx, &d, &id, body, t.outcome.word())
         };
         r.history = append_history(m.ctx, &d, &root, &line);
+        // A send a running watch will retry says so (and only then: nothing is promised).
+        if t.leg == Leg::Typed && crate::watch::retryable(t.outcome.word(), t.dialog.as_deref()) {
+            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(&d), &root).map(|h| h.pid);
+        }
     }
     let mut detail = format!("id {id}, {} Enter(s)", t.enters);
     match &note {

@@ -113,6 +113,9 @@ pub struct SendReport {
     pub drop: Option<PathBuf>,
     pub ms: Option<u64>,
     pub history: HistoryWrite,
+    /// The pid of the running `team watch` that will retry this send (a held, not-submitted
+    /// or dialog-stopped typed send, while a watch runs for the receiving project).
+    pub watch_retry: Option<u32>,
 }
 
 /// One `--list` row.
@@ -180,6 +183,7 @@ mod tests {
             drop: None,
             ms: Some(12),
             history: HistoryWrite::NotWritten("/c is read-only here".into()),
+            watch_retry: None,
         };
         let v = serde_json::to_value(Report::Send(Box::new(r))).unwrap();
         assert_eq!(v["outcome"], serde_json::json!({"status": "delivered", "note": "taken, not yet confirmed"}));

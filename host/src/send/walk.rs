@@ -42,6 +42,10 @@ pub struct Taken {
     pub enters: u32,
     /// Whether the message left the sender by this leg (the trigger was typed): the history's `via`.
     pub carried: bool,
+    /// The version of the profile that read the seat, when the leg loaded one.
+    pub profile: Option<String>,
+    /// The dialog kind that stopped the leg before anything was typed.
+    pub dialog: Option<String>,
 }
 
 /// One leg's implementation: the seam.
@@ -138,6 +142,8 @@ impl Carrier for TypedLeg<'_> {
             ms: report.ms,
             enters: report.run.enters,
             carried: report.run.typed,
+            profile: report.profile,
+            dialog: report.dialog,
         })
     }
 }
@@ -201,6 +207,8 @@ impl Carrier for ComposeLeg<'_> {
             ms: report.ms,
             enters,
             carried: report.run.brief_typed,
+            profile: None,
+            dialog: None,
         })
     }
 }

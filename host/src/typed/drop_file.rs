@@ -17,6 +17,11 @@ pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) 
     Ok(path)
 }
 
+/// Where [`write_drop`] puts the drop of message `id` for `seat` of `session` under `root`.
+pub fn drop_path(root: &Path, session: &str, seat: &str, id: &str) -> PathBuf {
+    root.join(".agents").join("send-drops").join(session).join(seat).join(id)
+}
+
 /// How the trigger names the drop: relative to the seat's folder when the seat works inside
 /// the team's checkout, absolute otherwise.
 pub fn drop_ref(drop: &Path, root: &Path, seat_cwd: Option<&Path>) -> String {
@@ -60,6 +65,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = write_drop(d.path(), "s", "a", "id1", "from x\n\nbody").unwrap();
         assert_eq!(p, d.path().join(".agents/send-drops/s/a/id1"));
+        assert_eq!(p, drop_path(d.path(), "s", "a", "id1"), "one spelling of where a drop is");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "from x\n\nbody");
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&p), 0o600);

@@ -21,7 +21,8 @@
 //! - `transcript`: the watch on the CLI's session transcript, and the one spelling of
 //!   `{cwd-dashed}`;
 //! - `pane`: the real `Seat`, a multiplexer pane read by the seat's profile;
-//! - `run`: one plain send from a decided target (`send_plain`), the public boundary.
+//! - `run`: one plain send from a decided target (`send_plain`), or the same typed run for a
+//!   drop already on disk (`retrigger`, the watch's retry): the public boundary.
 
 mod deliver;
 mod drop_file;
@@ -32,11 +33,11 @@ mod run;
 pub mod transcript;
 
 pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
-pub use drop_file::{drop_ref, trigger_line, write_drop};
+pub use drop_file::{drop_path, drop_ref, trigger_line, write_drop};
 pub use evidence::BeforeEnter;
 pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
-pub use run::{send_plain, Means, PlainSend, Report};
+pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Report, Retrigger, HERDR_BLOCKED};
 pub use transcript::{cwd_dashed, TranscriptWatch};
 
 use std::time::Duration;

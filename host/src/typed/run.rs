@@ -3,13 +3,15 @@
 //! the transcript watched, and `deliver`.
 //!
 //! Invariant: the drop file is written (under the lock) before anything touches the pane, so
-//! every outcome past this point leaves the message safely on disk. The multiplexer, the
+//! every outcome past this point leaves the message safely on disk. A retry
+//! ([`retrigger`]) runs every step but the write: the drop is the one the send wrote, never
+//! rewritten. The multiplexer, the
 //! profile host, the clock and the state folder are the caller's (`send`'s typed leg).
 
 use super::pane::SeatPane;
 use super::{
-    deliver, drop_ref, lock_seat, trigger_line, write_drop, Run, Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS,
-    TIMINGS,
+    deliver, drop_path, drop_ref, lock_seat, trigger_line, write_drop, Observation, Run, Seat, Seen, Status, Traits,
+    TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS,
 };
 use crate::clock::{Clock, RealTimer};
 use crate::mux::{self, Mux, MuxError};
@@ -54,6 +56,25 @@ pub struct Report {
     pub drop: Option<PathBuf>,
     /// Whole milliseconds from the start of the send to its verdict.
     pub ms: u64,
+    /// The version of the profile that read the seat, once one was loaded.
+    pub profile: Option<String>,
+    /// The dialog kind (its report word) that stopped the send at the first look, before
+    /// anything was typed: `None` for every other verdict.
+    pub dialog: Option<String>,
+}
+
+/// What a retry needs to know: the drop file already on disk is triggered again.
+pub struct Retrigger<'a> {
+    pub session: &'a str,
+    pub seat: &'a str,
+    pub cli: &'a str,
+    /// The receiving team's checkout root (the trigger's spelling of the drop).
+    pub root: &'a Path,
+    /// The message id: the drop file is `<root>/.agents/send-drops/<session>/<seat>/<id>`.
+    pub id: &'a str,
+    pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record, when it has one (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
 fn unreachable(e: MuxError, drop: &Path) -> Verdict {
@@ -63,31 +84,100 @@ fn unreachable(e: MuxError, drop: &Path) -> Verdict {
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
 pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
     let watch = means.clock.stopwatch();
-    let not_typed =
-        |verdict, drop: Option<PathBuf>| Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms: watch.ms() };
-
     let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
-        Err(why) => return not_typed(Verdict::Refused(why), None),
+        Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
     };
     let drop = match write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None),
+        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
+    let target = Target {
+        session: req.session,
+        seat: req.seat,
+        cli: req.cli,
+        root: req.root,
+        id: req.id,
+        pins: req.pins,
+        record: req.record,
+    };
+    trigger(&target, drop, means, &watch)
+}
 
+/// Types the trigger for a drop file a send already wrote, as the send did: under the seat
+/// lock, the screen read before typing, the read-back, the Enters and the evidence. The drop
+/// file is never written here: one that is gone, or is not a regular file, is refused with
+/// nothing typed. (`team watch` retries held, not-submitted and dialog-stopped sends by this.)
+pub fn retrigger(req: &Retrigger, means: &Means) -> Report {
+    let watch = means.clock.stopwatch();
+    let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+        Ok(l) => l,
+        Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
+    };
+    let drop = drop_path(req.root, req.session, req.seat, req.id);
+    match std::fs::symlink_metadata(&drop) {
+        Ok(m) if m.file_type().is_file() => {}
+        Ok(_) => {
+            let why = format!("{} is not a regular file; nothing was typed", drop.display());
+            return not_typed(Verdict::Refused(why), None, watch.ms());
+        }
+        Err(e) => {
+            let why = format!("the drop file {} cannot be read ({e}); nothing was typed", drop.display());
+            return not_typed(Verdict::Refused(why), None, watch.ms());
+        }
+    }
+    let target = Target {
+        session: req.session,
+        seat: req.seat,
+        cli: req.cli,
+        root: req.root,
+        id: req.id,
+        pins: req.pins,
+        record: req.record,
+    };
+    trigger(&target, drop, means, &watch)
+}
+
+/// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
+/// named by the profile's `process_names` (else the pane's first process).
+pub fn whereabouts(mux: &dyn Mux, pane: &mux::PaneRef, process_names: &[String]) -> (Option<PathBuf>, Option<PathBuf>) {
+    let mut procs = mux.foreground_processes(pane).unwrap_or_default();
+    if procs.is_empty() {
+        // The CLI may be the pane's own process (started as the pane's command, no shell).
+        procs.extend(pane.shell_pid.map(mux::proc_info));
+    }
+    let agent = procs.iter().find(|p| process_names.iter().any(|n| n == &p.name)).or_else(|| procs.first());
+    (agent.and_then(|p| p.cwd.clone()), agent.and_then(|p| p.home.clone()))
+}
+
+fn not_typed(verdict: Verdict, drop: Option<PathBuf>, ms: u64) -> Report {
+    Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms, profile: None, dialog: None }
+}
+
+/// The decided target of one typed run.
+struct Target<'a> {
+    session: &'a str,
+    seat: &'a str,
+    cli: &'a str,
+    root: &'a Path,
+    id: &'a str,
+    pins: &'a BTreeMap<String, String>,
+    record: Option<&'a crate::registry::AgentRecord>,
+}
+
+/// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock held).
+fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Stopwatch) -> Report {
     let mux = means.mux;
     // the registry first: the seat's recorded pane while its recorded process runs there
     let pane = match crate::state::locate_with(mux, req.session, req.seat, req.record) {
         Ok(p) => p,
-        Err(e) => return not_typed(unreachable(e, &drop), Some(drop)),
+        Err(e) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
     };
     let mut profile = match means.profiles.load(req.cli, req.pins) {
         Ok(p) => p,
         Err(e) => {
-            return not_typed(
-                Verdict::Refused(format!("{}; the message is at {}", e.message, drop.display())),
-                Some(drop),
-            )
+            let why = format!("{}; the message is at {}", e.message, drop.display());
+            return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
         }
     };
     let d = profile.describe().clone();
@@ -101,20 +191,51 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
 
     // The seat's own process tells where it works (for the drop's spelling) and where its
     // CLI writes transcripts.
-    let mut procs = mux.foreground_processes(&pane).unwrap_or_default();
-    if procs.is_empty() {
-        // The CLI may be the pane's own process (started as the pane's command, no shell).
-        procs.extend(pane.shell_pid.map(mux::proc_info));
-    }
-    let agent = procs.iter().find(|p| d.process_names.iter().any(|n| n == &p.name)).or_else(|| procs.first());
-    let cwd = agent.and_then(|p| p.cwd.clone());
-    let home = agent.and_then(|p| p.home.clone());
+    let (cwd, home) = whereabouts(mux, &pane, &d.process_names);
     let transcript =
         (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
-    let mut seat = SeatPane { mux, pane, profile: &mut profile, transcript };
+    let seat = SeatPane { mux, pane, profile: &mut profile, transcript };
+    let mut seat = FirstLook { seat, first: None };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
-    Report { run, drop: Some(drop), ms: watch.ms() }
+    // `deliver` judges its first look before typing: a dialog there stopped it.
+    let dialog = match (&run.verdict, run.typed, seat.first) {
+        (Verdict::Unreachable(_), false, Some(o)) => match o.seen {
+            Seen::Dialog { kind, .. } => Some(kind),
+            _ if o.status == Some(Status::Blocked) => Some(HERDR_BLOCKED.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog }
+}
+
+/// The dialog word for a seat herdr reports `blocked` on a dialog its profile does not read.
+pub const HERDR_BLOCKED: &str = "blocked";
+
+/// A seat that keeps its first observation: the look `deliver` judges before typing.
+struct FirstLook<'a> {
+    seat: SeatPane<'a>,
+    first: Option<Observation>,
+}
+
+impl Seat for FirstLook<'_> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+        let o = self.seat.observe(id, trigger)?;
+        if self.first.is_none() {
+            self.first = Some(o.clone());
+        }
+        Ok(o)
+    }
+    fn type_text(&mut self, text: &str) -> Result<(), String> {
+        self.seat.type_text(text)
+    }
+    fn press_enter(&mut self) -> Result<(), String> {
+        self.seat.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.seat.transcript_shows_read(id)
+    }
 }

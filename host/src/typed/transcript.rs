@@ -27,16 +27,53 @@ pub struct TranscriptWatch {
     cwd: Option<PathBuf>,
     sizes: BTreeMap<PathBuf, u64>,
     last_check: Option<Instant>,
+    /// The least time between two reads (a send polls fast; a watch's passes are its own pace).
+    gap: Duration,
 }
 
 impl TranscriptWatch {
     /// Notes every matching file's size now.
     pub fn begin(patterns: &[String], home: Option<PathBuf>, cwd: Option<PathBuf>) -> Self {
-        let mut w =
-            TranscriptWatch { patterns: patterns.to_vec(), home, cwd, sizes: Default::default(), last_check: None };
+        let mut w = TranscriptWatch {
+            patterns: patterns.to_vec(),
+            home,
+            cwd,
+            sizes: Default::default(),
+            last_check: None,
+            gap: Duration::from_millis(200),
+        };
         for p in w.files() {
             if let Ok(m) = std::fs::metadata(&p) {
                 w.sizes.insert(p, m.len());
+            }
+        }
+        w
+    }
+
+    /// A watch that hands over the last `tail` bytes of every file modified at or after
+    /// `since` (the whole file when it is shorter; a first row cut there parses as nothing), and
+    /// nothing of the files older than that; then, as `begin`'s, the rows appended. The rows a
+    /// later look needs about a send that began at `since` (`team watch`; the drop's id, unique
+    /// to one send, is what they are asked about).
+    pub fn since(
+        patterns: &[String],
+        home: Option<PathBuf>,
+        cwd: Option<PathBuf>,
+        since: std::time::SystemTime,
+        tail: u64,
+    ) -> Self {
+        let mut w = TranscriptWatch {
+            patterns: patterns.to_vec(),
+            home,
+            cwd,
+            sizes: Default::default(),
+            last_check: None,
+            gap: Duration::ZERO,
+        };
+        for p in w.files() {
+            if let Ok(m) = std::fs::metadata(&p) {
+                let old = m.modified().map(|t| t < since).unwrap_or(false);
+                w.sizes.insert(p, if old { m.len() } else { m.len().saturating_sub(tail) });
             }
         }
         w
@@ -94,13 +131,14 @@ impl TranscriptWatch {
         Some(s)
     }
 
-    /// Rows appended since `begin` (new files whole), at most every 200 ms.
+    /// Rows appended since `begin` (new files whole), at most every 200 ms (a watch made by
+    /// `since`: on every call).
     pub fn new_rows(&mut self) -> Option<Vec<String>> {
         if self.patterns.is_empty() {
             return None;
         }
         if let Some(t) = self.last_check {
-            if t.elapsed() < Duration::from_millis(200) {
+            if t.elapsed() < self.gap {
                 return None;
             }
         }
@@ -168,6 +206,25 @@ mod tests {
         std::fs::write(day.join("rollout-b.jsonl"), "fresh\n").unwrap();
         std::fs::write(day.join("other.jsonl"), "no\n").unwrap();
         assert_eq!(w.new_rows().unwrap(), vec!["new row".to_string(), "fresh".to_string()]);
+    }
+
+    #[test]
+    fn a_watch_since_an_instant_reads_the_files_written_since_whole() {
+        let d = tempfile::tempdir().unwrap();
+        let old = d.path().join("old.jsonl");
+        let fresh = d.path().join("fresh.jsonl");
+        std::fs::write(&old, "before the send\n").unwrap();
+        std::fs::write(&fresh, "first row\n").unwrap();
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options().write(true).open(&old).unwrap().set_modified(hour_ago).unwrap();
+        let since = std::time::SystemTime::now() - Duration::from_secs(60);
+        let pat = [format!("{}/*.jsonl", d.path().display())];
+        let mut w = TranscriptWatch::since(&pat, None, None, since, 1 << 20);
+        assert_eq!(w.new_rows().unwrap(), vec!["first row".to_string()]);
+        // A long file is read from its tail.
+        std::fs::write(&fresh, format!("{}\nlast row\n", "x".repeat(100))).unwrap();
+        let mut w = TranscriptWatch::since(&pat, None, None, since, 20);
+        assert_eq!(w.new_rows().unwrap(), vec!["xxxxxxxxxx".to_string(), "last row".to_string()]);
     }
 
     #[test]

@@ -1,0 +1,170 @@
+//! `team feed --stats`: the delivery figures per CLI and profile version over the history in
+//! view (`history::stats`), as a table or one `team.feed.stats` document
+//! (`schema/feed-stats.schema.json`). It reads what the feed reads — the history files and the
+//! receipts beside them, with the same ladder checks — and writes nothing.
+
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+use crate::history::stats::{Row, Spread, Tally};
+use crate::history::{self, Ledger};
+use crate::outcome::{self, TeamError};
+use crate::output::{one_line, Output};
+
+/// What a `--stats` run reads (the feed's scope).
+pub struct StatsScope<'a> {
+    pub team: Option<&'a (String, String)>,
+    pub dirs: &'a [(Option<String>, PathBuf)],
+    pub config: &'a std::path::Path,
+    /// (seat, cli) of the team file in view.
+    pub clis: &'a [(String, String)],
+}
+
+/// Counts and prints. `seat`: only the messages to that seat.
+pub fn run(scope: &StatsScope, seat: Option<&str>, json: bool, out: &mut Output) -> outcome::Result<i32> {
+    let (rows, total, skipped) = tally(scope, seat)?;
+    if json {
+        let (project, session) = match scope.team {
+            Some((p, s)) => (json!(p), json!(s)),
+            None => (Value::Null, Value::Null),
+        };
+        let mut doc = json!({
+            "schema": {"name": "team.feed.stats", "version": 1},
+            "format": 1,
+            "project": project,
+            "session": session,
+            "rows": rows,
+            "total": total,
+        });
+        if skipped > 0 {
+            doc["skipped"] = json!(skipped);
+        }
+        out.doc(&doc);
+        return Ok(0);
+    }
+    let mut text = String::new();
+    if let Some((p, s)) = scope.team {
+        text.push_str(&outcome::context_line(p, s));
+    }
+    if !rows.is_empty() {
+        text.push_str(&table(&rows, (rows.len() > 1).then_some(&total)));
+    }
+    let n = total.sends;
+    text.push_str(&format!("{n} send{}\n", if n == 1 { "" } else { "s" }));
+    out.out(&text);
+    if skipped > 0 {
+        out.err(&format!("team feed: skipped {skipped} unreadable line{}\n", if skipped == 1 { "" } else { "s" }));
+    }
+    Ok(0)
+}
+
+/// The rows, the total and the skipped lines of every folder in view.
+pub fn tally(scope: &StatsScope, seat: Option<&str>) -> outcome::Result<(Vec<Row>, Row, usize)> {
+    let refusal = |e: std::io::Error| TeamError::refused(e.to_string());
+    let cli_of = |s: &str| scope.clis.iter().find(|(name, _)| name == s).map(|(_, c)| c.clone());
+    let mut t = Tally::new();
+    let mut skipped = 0;
+    for (_, dir) in scope.dirs {
+        let mut h = history::read_history(scope.config, dir).map_err(refusal)?;
+        let (receipts, n) = history::read_receipts(scope.config, dir).map_err(refusal)?;
+        skipped += h.skipped + n;
+        if let Some(seat) = seat {
+            h.lines.retain(|l| l.to == seat);
+        }
+        let ledger = Ledger::build(&h.lines, &receipts);
+        // Another project's file is not this one's: its seats' CLIs are not known here.
+        if scope.team.is_some() {
+            t.add(&ledger, &cli_of);
+        } else {
+            t.add(&ledger, &|_| None);
+        }
+    }
+    let (rows, total) = t.finish();
+    Ok((rows, total, skipped))
+}
+
+fn spread(s: &Spread) -> String {
+    match (s.median, s.p90) {
+        (Some(m), Some(p)) => format!("{m} / {p} ms"),
+        _ => "-".to_string(),
+    }
+}
+
+/// The table: two-space indent, columns padded to their widest cell, no trailing spaces.
+fn table(rows: &[Row], total: Option<&Row>) -> String {
+    const HEAD: [&str; 11] = [
+        "CLI",
+        "PROFILE",
+        "SENDS",
+        "DELIVERED",
+        "READ",
+        "TAKEN",
+        "HELD",
+        "NOT-SUBMITTED",
+        "UNREACHABLE",
+        "TO DELIVERED (MEDIAN / P90)",
+        "TO READ (MEDIAN / P90)",
+    ];
+    let cells = |r: &Row| -> Vec<String> {
+        vec![
+            one_line(&r.cli).into_owned(),
+            one_line(&r.profile).into_owned(),
+            r.sends.to_string(),
+            r.delivered.to_string(),
+            r.read.to_string(),
+            r.taken_not_confirmed.to_string(),
+            r.held.to_string(),
+            r.not_submitted.to_string(),
+            r.unreachable.to_string(),
+            spread(&r.ms_to_delivered),
+            spread(&r.ms_to_read),
+        ]
+    };
+    let mut all: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.to_string()).collect()];
+    all.extend(rows.iter().map(cells));
+    all.extend(total.map(cells));
+    let widths: Vec<usize> =
+        (0..HEAD.len()).map(|i| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for r in &all {
+        let mut line = String::from(" ");
+        for (i, c) in r.iter().enumerate() {
+            line.push(' ');
+            line.push_str(c);
+            line.push_str(&" ".repeat(widths[i] - c.chars().count() + 1));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_pads_and_says_dash_for_no_figure() {
+        let row = Row {
+            cli: "codex".into(),
+            profile: "0.1.0".into(),
+            sends: 3,
+            delivered: 2,
+            read: 1,
+            taken_not_confirmed: 1,
+            held: 1,
+            ms_to_delivered: Spread { median: Some(130), p90: Some(20_031), n: 2 },
+            ..Row::default()
+        };
+        let t = table(&[row], None);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            "  CLI    PROFILE  SENDS  DELIVERED  READ  TAKEN  HELD  NOT-SUBMITTED  UNREACHABLE  TO DELIVERED (MEDIAN / P90)  TO READ (MEDIAN / P90)"
+        );
+        assert_eq!(
+            lines[1],
+            "  codex  0.1.0    3      2          1     1      1     0              0            130 / 20031 ms               -"
+        );
+    }
+}

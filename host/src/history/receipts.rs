@@ -1,0 +1,150 @@
+//! The receipts file: `<config>/<project>-<hash8>/receipts.jsonl` (+ `.1`, `.2`), the sibling
+//! of `messages.jsonl` that `team watch` writes and `team feed` joins by message id.
+//!
+//! **Settled** (docs/watch.md): a confirmation is a receipt, not a history line. The history
+//! keeps one line per send run (and the spec's two later lines for an id: a watch's retry, and
+//! "taken but never acted on"); a confirmation is no send run, and it is silent, so it lives
+//! here. One receipt says either that the seat showed the sign it acted on a delivered line
+//! (`read`, with the sign and the milliseconds from the send's start), or that the watch stopped
+//! retrying a send (`retries-stopped`), so that neither is said twice.
+//!
+//! Invariants: the same rules as the history — one `write(2)` per line on an `O_APPEND` file
+//! under the folder's one `messages.lock`, rotation at 1 MB keeping three files, files 0600,
+//! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body.
+
+use super::{append_jsonl_in, fsx, read_lines, DIR_MODE, LOCK, ROTATE_BYTES};
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::Path;
+
+/// The receipts file's name inside the project folder.
+pub const RECEIPTS: &str = "receipts.jsonl";
+
+/// What a receipt records.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReceiptKind {
+    /// The seat showed the sign that it acted on the delivered line.
+    Read,
+    /// The watch stopped retrying the send (three tries, or thirty minutes, or no way to try).
+    RetriesStopped,
+}
+
+/// The sign a confirmation was read from.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sign {
+    /// The CLI's session transcript shows the drop read (Claude Code, Codex).
+    Transcript,
+    /// A row of the screen names the drop read, and is not the trigger's echo.
+    Screen,
+    /// The seat, seen free after the send, was later seen working (herdr's status, or the
+    /// profile's reading of the screen where the multiplexer has none).
+    Status,
+}
+
+impl Sign {
+    /// The word the feed and the docs use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Sign::Transcript => "transcript",
+            Sign::Screen => "screen",
+            Sign::Status => "status",
+        }
+    }
+}
+
+/// One line of `receipts.jsonl`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Receipt {
+    /// When the watch recorded it (ISO-8601, the run's clock).
+    pub ts: String,
+    /// The message id.
+    pub id: String,
+    /// The seat.
+    pub to: String,
+    pub receipt: ReceiptKind,
+    /// The sign a `read` receipt was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sign: Option<Sign>,
+    /// Whole milliseconds from the send's start to the sign (a `read` receipt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// Why the retries stopped (a `retries-stopped` receipt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// Appends one receipt to the project's receipts file under `config`.
+pub fn append_receipt(config: &Path, project: &str, root: &Path, r: &Receipt) -> io::Result<()> {
+    let dir = fsx::ensure_dirs(config, Path::new(&super::project_dir_name(project, root)), DIR_MODE)?;
+    append_receipt_in(&dir, r, ROTATE_BYTES)
+}
+
+/// Appends one receipt to `dir/receipts.jsonl`, rotating at `limit` bytes.
+pub fn append_receipt_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<()> {
+    append_jsonl_in(dir, RECEIPTS, LOCK, r, limit)
+}
+
+/// Every receipt of a project folder, oldest first, and how many lines did not parse.
+/// Writes nothing.
+pub fn read_receipts(config: &Path, dir: &Path) -> io::Result<(Vec<Receipt>, usize)> {
+    read_lines(config, dir, RECEIPTS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn read(n: usize) -> Receipt {
+        Receipt {
+            ts: "2026-11-29T09:00:05Z".into(),
+            id: format!("id-{n}"),
+            to: "gpt-reviewer".into(),
+            receipt: ReceiptKind::Read,
+            sign: Some(Sign::Transcript),
+            ms: Some(5_000),
+            why: None,
+        }
+    }
+
+    #[test]
+    fn a_receipt_is_one_line_with_no_body() {
+        let s = serde_json::to_string(&read(1)).unwrap();
+        assert_eq!(
+            s,
+            r#"{"ts":"2026-11-29T09:00:05Z","id":"id-1","to":"gpt-reviewer","receipt":"read","sign":"transcript","ms":5000}"#
+        );
+        let stop = Receipt {
+            receipt: ReceiptKind::RetriesStopped,
+            sign: None,
+            ms: None,
+            why: Some("3 tries".into()),
+            ..read(2)
+        };
+        assert!(serde_json::to_string(&stop).unwrap().contains(r#""receipt":"retries-stopped","why":"3 tries""#));
+    }
+
+    #[test]
+    fn receipts_rotate_and_read_back_oldest_first_beside_the_history() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = fsx::ensure_dirs(d.path(), Path::new("beacon-0000abcd"), DIR_MODE).unwrap();
+        let one = serde_json::to_vec(&read(0)).unwrap().len() as u64 + 1;
+        for n in 0..7 {
+            append_receipt_in(&dir, &read(n), one * 2 + 1).unwrap();
+        }
+        let (got, skipped) = read_receipts(d.path(), &dir).unwrap();
+        assert_eq!(skipped, 0);
+        assert_eq!(got, (2..7).map(read).collect::<Vec<_>>());
+        assert_eq!(std::fs::metadata(dir.join(RECEIPTS)).unwrap().permissions().mode() & 0o777, 0o600);
+        assert!(!dir.join(super::super::MESSAGES).exists(), "the history is not touched");
+        // A link at the receipts file is refused, never followed.
+        let elsewhere = d.path().join("elsewhere");
+        std::fs::remove_file(dir.join(RECEIPTS)).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join(RECEIPTS)).unwrap();
+        assert!(append_receipt_in(&dir, &read(9), ROTATE_BYTES).is_err());
+        assert!(read_receipts(d.path(), &dir).is_err());
+        assert!(!elsewhere.exists());
+    }
+}

@@ -1,0 +1,128 @@
+//! One watch per project: `<state>/watch/<project>-<hash8>.lock`, an flock the running watch
+//! holds for its whole life, naming its holder (`watch <pid>`), and the probe a send asks
+//! whether a watch runs for the receiving project.
+//!
+//! Invariants: the lock's name is the history folder's (`history::project_dir_name`), so a
+//! watch and a send of one checkout always agree on it; the probe creates nothing and never
+//! keeps a lock (a shared try, released at once), and a watch starting beside a probe waits out
+//! that instant instead of refusing; a second watch is refused naming the process that holds it.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The held project lock; dropping it releases it.
+#[derive(Debug)]
+pub struct ProjectLock {
+    _file: File,
+    pub path: PathBuf,
+}
+
+/// Who holds a project's lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holder {
+    pub pid: u32,
+}
+
+/// How long a starting watch retries a lock it finds taken before it says who holds it: a
+/// send's probe holds it shared for an instant.
+const START_WAIT: Duration = Duration::from_millis(500);
+
+/// `<state>/watch/<project>-<hash8>.lock`.
+pub fn lock_path(state: &Path, project: &str, root: &Path) -> PathBuf {
+    state.join("watch").join(format!("{}.lock", crate::history::project_dir_name(project, root)))
+}
+
+fn holder_of(file: &mut File) -> Option<Holder> {
+    let mut text = String::new();
+    let _ = file.rewind();
+    file.read_to_string(&mut text).ok()?;
+    let mut parts = text.split_whitespace();
+    (parts.next() == Some("watch")).then_some(())?;
+    Some(Holder { pid: parts.next()?.parse().ok()? })
+}
+
+/// Takes the project's watch lock, or says which process holds it.
+pub fn acquire(state: &Path, project: &str, root: &Path) -> Result<ProjectLock, String> {
+    let path = lock_path(state, project, root);
+    let dir = crate::fsx::ensure_dirs(state, Path::new("watch"), 0o700)
+        .map_err(|e| format!("the watch lock folder could not be made: {e}"))?;
+    debug_assert_eq!(Some(dir.as_path()), path.parent());
+    let mut file = crate::fsx::open_regular(
+        &path,
+        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
+    )
+    .map_err(|e| e.to_string())?;
+    let until = Instant::now() + START_WAIT;
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                let _ = file.set_len(0);
+                let _ = file.rewind();
+                let _ = writeln!(file, "watch {}", std::process::id());
+                let _ = file.flush();
+                return Ok(ProjectLock { _file: file, path });
+            }
+            Err(TryLockError::WouldBlock) if Instant::now() < until => std::thread::sleep(Duration::from_millis(20)),
+            Err(TryLockError::WouldBlock) => {
+                return Err(match holder_of(&mut file) {
+                    Some(h) => format!("another team watch (pid {}) is watching this project", h.pid),
+                    None => "another team watch is watching this project".to_string(),
+                })
+            }
+            Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// The running watch of a project, when there is one. Creates nothing; holds nothing.
+pub fn running(state: &Path, project: &str, root: &Path) -> Option<Holder> {
+    let path = lock_path(state, project, root);
+    let mut file = crate::fsx::open_regular(&path, OpenOptions::new().read(true)).ok()?;
+    match file.try_lock_shared() {
+        Ok(()) => {
+            let _ = file.unlock();
+            None
+        }
+        Err(TryLockError::WouldBlock) => Some(holder_of(&mut file).unwrap_or(Holder { pid: 0 })),
+        Err(TryLockError::Error(_)) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_watch_per_project_and_a_send_sees_it() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("repo");
+        std::fs::create_dir(&root).unwrap();
+        assert_eq!(running(d.path(), "beacon", &root), None);
+        assert!(!d.path().join("watch").exists(), "the probe creates nothing");
+        let held = acquire(d.path(), "beacon", &root).unwrap();
+        assert_eq!(running(d.path(), "beacon", &root), Some(Holder { pid: std::process::id() }));
+        let e = acquire(d.path(), "beacon", &root).unwrap_err();
+        assert_eq!(e, format!("another team watch (pid {}) is watching this project", std::process::id()));
+        // another project is another lock
+        let other = acquire(d.path(), "api", &root).unwrap();
+        drop(held);
+        assert_eq!(running(d.path(), "beacon", &root), None);
+        assert!(acquire(d.path(), "beacon", &root).is_ok());
+        drop(other);
+    }
+
+    #[test]
+    fn a_link_at_the_lock_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("repo");
+        let path = lock_path(d.path(), "beacon", &root);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(d.path().join("elsewhere"), &path).unwrap();
+        assert!(acquire(d.path(), "beacon", &root).unwrap_err().contains("symbolic link"));
+        assert_eq!(running(d.path(), "beacon", &root), None);
+        assert!(!d.path().join("elsewhere").exists());
+    }
+}

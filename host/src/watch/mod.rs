@@ -1,0 +1,351 @@
+//! `team watch`, the use-case: one project's sends watched after they ended — held,
+//! not-submitted and dialog-stopped sends retried, delivered ones confirmed or said to have
+//! been taken but never acted on (spec/team-send.md "Outcomes"; docs/watch.md).
+//!
+//! A pass reads the project's history and receipts (`history::Ledger`), asks `decide::plan`
+//! which seats need a look, looks at each (`look`), asks `decide::after_look` what to do, and
+//! does it: a retry through `typed::retrigger` (the same typed leg a send runs, for the drop
+//! already on disk), and for every retry, stop and "never acted on" one history line or
+//! receipt and one team.log line. What it did comes back as [`Event`]s for `cli::watch` to
+//! print; confirmations are recorded and printed by nobody.
+//!
+//! Invariants:
+//! - nothing is ever typed for a send that was delivered: only `decide` chooses a retry, and it
+//!   never chooses one for an id with a delivered line; the retry itself reads the seat again
+//!   under the seat lock before it types, as a send does;
+//! - the drop file is never written: a retry names the file the send wrote;
+//! - what was said is kept on disk (a retry's and a "never acted on" history line, a
+//!   `retries-stopped` receipt), so a restarted watch says nothing twice;
+//! - nothing here prints.
+
+pub mod decide;
+pub mod lock;
+pub mod look;
+
+pub use decide::{retryable, Limits, StopWhy, TRIES};
+pub use lock::{acquire, running, Holder, ProjectLock};
+
+use crate::ctx::Ctx;
+use crate::history::ledger::NOTE_NEVER_ACTED;
+use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind};
+use crate::mux::Mux;
+use crate::outcome::{self, TeamError};
+use crate::profiles::ProfileHost;
+use crate::registry::Registry;
+use crate::team_file::{self, Loaded};
+use crate::typed::{self, Verdict};
+use decide::{Action, Memory};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// How often a running watch makes a pass, before `TEAM_TIME_SCALE`.
+pub const PASS_MS: u64 = 2_000;
+
+/// One thing a pass did, for the command layer to print.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// The drop of a send was triggered again.
+    Retried {
+        seat: String,
+        from: String,
+        id: String,
+        #[serde(rename = "try")]
+        n: u32,
+        tries: u32,
+        /// The retry's outcome word.
+        outcome: String,
+        /// Its note (delivered) or reason (every other outcome).
+        detail: Option<String>,
+        drop: PathBuf,
+    },
+    /// The watch stopped retrying a send.
+    Stopped { seat: String, from: String, id: String, why: String, drop: PathBuf },
+    /// A delivered send whose sign never came.
+    NeverActedOn { seat: String, from: String, id: String, drop: PathBuf },
+}
+
+/// What one pass did.
+#[derive(Debug, Default)]
+pub struct Pass {
+    pub events: Vec<Event>,
+    /// Delivered sends confirmed by this pass (recorded, printed by nobody).
+    pub confirmed: usize,
+    /// Records that could not be written, each a sentence (the pass went on).
+    pub problems: Vec<String>,
+}
+
+/// A watch over one team file's project.
+pub struct Watch<'a> {
+    ctx: &'a Ctx,
+    host: &'a ProfileHost,
+    team: Loaded,
+    mux: Box<dyn Mux>,
+    profiles: look::Profiles,
+    transcripts: look::Transcripts,
+    memory: Memory,
+    limits: Limits,
+    /// Per CLI: whether its profile composes (the watch acts only for typed seats).
+    composes: HashMap<String, bool>,
+    /// The registry as last read.
+    registry: Option<Registry>,
+}
+
+impl<'a> Watch<'a> {
+    /// A watch over `team`, through the multiplexer its file chooses.
+    pub fn new(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded) -> Watch<'a> {
+        let mux = crate::mux::choose(team.file.multiplexer.as_deref());
+        Watch::with_mux(ctx, host, team, mux)
+    }
+
+    /// A watch over `team` through `mux` (a server named other than by the environment).
+    pub fn with_mux(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded, mux: Box<dyn Mux>) -> Watch<'a> {
+        Watch {
+            ctx,
+            host,
+            team,
+            mux,
+            profiles: look::Profiles::default(),
+            transcripts: look::Transcripts::default(),
+            memory: Memory::default(),
+            limits: Limits::SPEC.scaled(ctx.clock.scale()),
+            composes: HashMap::new(),
+            registry: None,
+        }
+    }
+
+    /// The team file watched (as last read).
+    pub fn team(&self) -> &Loaded {
+        &self.team
+    }
+
+    /// The history folder of the project.
+    fn dir(&self) -> PathBuf {
+        history::project_dir(&self.ctx.paths.config, &self.team.file.project, &self.team.root)
+    }
+
+    /// One pass. `Err`: the team file or the history could not be read (nothing was done).
+    pub fn pass(&mut self) -> outcome::Result<Pass> {
+        // The file may have changed since the last pass (a seat added, a pin moved).
+        self.team = team_file::load(&self.team.path)?;
+        let config = self.ctx.paths.config.clone();
+        let dir = self.dir();
+        let refusal = |e: std::io::Error| TeamError::refused(e.to_string());
+        let h = history::read_history(&config, &dir).map_err(refusal)?;
+        let (receipts, _) = history::read_receipts(&config, &dir).map_err(refusal)?;
+        let ledger = Ledger::build(&h.lines, &receipts);
+        let now = self.ctx.clock.now();
+        // The seats' records (their recorded panes come first); none when it cannot be read.
+        self.registry = Registry::load(&config).ok();
+
+        for cli in self.team.file.seats.iter().map(|s| s.cli.clone()).collect::<Vec<_>>() {
+            if !self.composes.contains_key(&cli) {
+                let c =
+                    self.host.description(&cli, &self.team.file.profiles).map(|(d, _)| d.has_compose).unwrap_or(true);
+                self.composes.insert(cli, c);
+            }
+        }
+        let (file, composes) = (&self.team.file, &self.composes);
+        let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
+        let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat);
+
+        let mut seats: Vec<&String> = wanted.keys().collect();
+        seats.sort();
+        for seat in seats {
+            let w = &wanted[seat];
+            let Some(s) = self.team.file.seat(seat) else { continue };
+            let at = look::SeatAt {
+                session: &self.team.file.session,
+                seat,
+                cli: &s.cli,
+                root: &self.team.root,
+                pins: &self.team.file.profiles,
+                record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
+            };
+            let seen = look::look(self.mux.as_ref(), &mut self.profiles, &mut self.transcripts, self.host, &at, w).ok();
+            actions.extend(decide::after_look(seat, w, seen.as_ref(), &ledger, now, &self.limits, &mut self.memory));
+        }
+        let mut pass = Pass::default();
+        for a in actions {
+            self.act(a, &ledger, &mut pass);
+        }
+        Ok(pass)
+    }
+
+    fn drop_of(&self, seat: &str, id: &str) -> PathBuf {
+        typed::drop_path(&self.team.root, &self.team.file.session, seat, id)
+    }
+
+    fn act(&mut self, a: Action, ledger: &Ledger, pass: &mut Pass) {
+        match a {
+            Action::Retry { id, seat, n } => self.retry(&id, &seat, n, ledger, pass),
+            Action::Stop { id, seat, why } => self.stop(&id, &seat, why, ledger, pass),
+            Action::Confirm { id, seat, sign, ms } => {
+                let r = Receipt {
+                    ts: self.ctx.clock.now_iso(),
+                    id,
+                    to: seat,
+                    receipt: ReceiptKind::Read,
+                    sign: Some(sign),
+                    ms: Some(ms),
+                    why: None,
+                };
+                match self.receipt(&r) {
+                    Ok(()) => pass.confirmed += 1,
+                    Err(e) => pass.problems.push(format!("{}: the confirmation could not be written: {e}", r.to)),
+                }
+            }
+            Action::NeverActed { id, seat } => {
+                let Some(e) = ledger.entry(&id) else { return };
+                let first = ledger.line(e.first);
+                let delivered = ledger.line(e.delivered.unwrap_or(e.first));
+                let line = MessageLine {
+                    ts: self.ctx.clock.now_iso(),
+                    outcome: "delivered".into(),
+                    note: Some(NOTE_NEVER_ACTED.into()),
+                    cli: delivered.cli.clone(),
+                    profile: delivered.profile.clone(),
+                    ..copy_of(first)
+                };
+                let drop = self.drop_of(&seat, &id);
+                let written = self.history(&line);
+                self.log(&seat, "never-acted-on", format!("id {id}, drop {}{}", drop.display(), not_written(&written)));
+                if let Err(e) = written {
+                    pass.problems.push(format!("{seat}: its history line could not be written: {e}"));
+                }
+                pass.events.push(Event::NeverActedOn { seat, from: first.from.clone(), id, drop });
+            }
+        }
+    }
+
+    fn retry(&mut self, id: &str, seat: &str, n: u32, ledger: &Ledger, pass: &mut Pass) {
+        let Some(e) = ledger.entry(id) else { return };
+        let Some(s) = self.team.file.seat(seat) else { return };
+        let first = ledger.line(e.first);
+        let req = typed::Retrigger {
+            session: &self.team.file.session,
+            seat,
+            cli: &s.cli,
+            root: &self.team.root,
+            id,
+            pins: &self.team.file.profiles,
+            record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
+        };
+        let means = typed::Means {
+            mux: self.mux.as_ref(),
+            profiles: self.host,
+            clock: &self.ctx.clock,
+            state: &self.ctx.paths.state,
+        };
+        let report = typed::retrigger(&req, &means);
+        let (outcome, detail) = match &report.run.verdict {
+            Verdict::Delivered { note } => ("delivered", note.clone()),
+            Verdict::Held(r) => ("held", Some(r.clone())),
+            Verdict::NotSubmitted(r) => ("not-submitted", Some(r.clone())),
+            Verdict::Unreachable(r) => ("unreachable", Some(r.clone())),
+            Verdict::Refused(r) => return self.stop(id, seat, StopWhy::Refused(r.clone()), ledger, pass),
+        };
+        let delivered = outcome == "delivered";
+        let line = MessageLine {
+            ts: self.ctx.clock.now_iso(),
+            outcome: outcome.into(),
+            ms: Some(report.ms),
+            via: report.run.typed.then(|| "typed".to_string()),
+            note: if delivered { detail.clone() } else { None },
+            cli: report.profile.as_ref().map(|_| s.cli.clone()),
+            profile: report.profile.clone(),
+            dialog: report.dialog.clone(),
+            retry: Some(n),
+            ..copy_of(first)
+        };
+        let written = self.history(&line);
+        let drop = self.drop_of(seat, id);
+        let mut log = format!("retry {n} of {TRIES}, id {id}, {} Enter(s), drop {}", report.run.enters, drop.display());
+        if let (true, Some(note)) = (delivered, &detail) {
+            log.push_str(&format!(", unverified: {note}"));
+        }
+        log.push_str(&not_written(&written));
+        self.log(seat, outcome, log);
+        if let Err(e) = written {
+            pass.problems.push(format!("{seat}: the retry's history line could not be written: {e}"));
+        }
+        pass.events.push(Event::Retried {
+            seat: seat.into(),
+            from: first.from.clone(),
+            id: id.into(),
+            n,
+            tries: TRIES,
+            outcome: outcome.into(),
+            detail,
+            drop,
+        });
+        if !delivered && n >= TRIES {
+            self.stop(id, seat, StopWhy::Tries, ledger, pass);
+        }
+    }
+
+    fn stop(&mut self, id: &str, seat: &str, why: StopWhy, ledger: &Ledger, pass: &mut Pass) {
+        let from = ledger.entry(id).map(|e| ledger.line(e.first).from.clone()).unwrap_or_default();
+        let r = Receipt {
+            ts: self.ctx.clock.now_iso(),
+            id: id.into(),
+            to: seat.into(),
+            receipt: ReceiptKind::RetriesStopped,
+            sign: None,
+            ms: None,
+            why: Some(why.words()),
+        };
+        let written = self.receipt(&r);
+        let drop = self.drop_of(seat, id);
+        self.log(
+            seat,
+            "stopped",
+            format!("{}, id {id}, drop {}{}", why.words(), drop.display(), not_written(&written)),
+        );
+        if let Err(e) = written {
+            pass.problems.push(format!("{seat}: the stop could not be written down: {e}"));
+        }
+        pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: why.words(), drop });
+    }
+
+    fn history(&self, line: &MessageLine) -> std::io::Result<()> {
+        history::append_message(&self.ctx.paths.config, &self.team.file.project, &self.team.root, line)
+    }
+
+    fn receipt(&self, r: &Receipt) -> std::io::Result<()> {
+        history::append_receipt(&self.ctx.paths.config, &self.team.file.project, &self.team.root, r)
+    }
+
+    fn log(&self, seat: &str, outcome: &str, detail: String) {
+        let line = LogLine {
+            command: "watch".into(),
+            caller: format!("watch (pid {})", std::process::id()),
+            seat: Some(seat.into()),
+            outcome: outcome.into(),
+            bytes: None,
+            detail: Some(detail),
+        };
+        let _ = history::append_log(&self.team.root, &self.ctx.clock.now_iso(), &line);
+    }
+}
+
+/// A line for the same message: who to whom, the body, the id, the address as written.
+fn copy_of(first: &MessageLine) -> MessageLine {
+    MessageLine {
+        from: first.from.clone(),
+        to: first.to.clone(),
+        body: first.body.clone(),
+        id: first.id.clone(),
+        spec: first.spec.clone(),
+        resolved: first.resolved.clone(),
+        ..MessageLine::default()
+    }
+}
+
+fn not_written(r: &std::io::Result<()>) -> String {
+    match r {
+        Err(e) => format!(", not written down: {e}"),
+        Ok(()) => String::new(),
+    }
+}
