@@ -25,6 +25,7 @@ pub mod fsx;
 pub mod history;
 pub mod legs;
 pub mod mux;
+pub mod names;
 pub mod outcome;
 pub mod output;
 pub mod paths;

@@ -1,7 +1,9 @@
 //! `.agents/team.yaml`: find it (walk up from the cwd to the git root), parse it with
 //! serde-saphyr, validate it (every error names its line), and expose the seat model.
 //!
-//! Invariant: a file that loads is valid — names, nicknames, delivery orders checked;
+//! Invariant: a file that loads is valid — every word that becomes a path component or an
+//! address (project, team, session, entity, seat, nickname) follows its grammar (`names`),
+//! delivery orders checked;
 //! unknown keys are kept and ignored so files written by newer versions still load.
 
 use std::collections::BTreeMap;
@@ -11,6 +13,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use crate::fsx;
+use crate::names;
 use crate::outcome::{self, TeamError};
 
 /// One seat as the file declares it.
@@ -68,15 +71,9 @@ pub struct Loaded {
     pub root: PathBuf,
 }
 
-/// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames use the same one).
-pub fn valid_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.is_empty() || b.len() > 63 {
-        return false;
-    }
-    let first = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    first(b[0]) && b[1..].iter().all(|&c| first(c) || c == b'.' || c == b'_' || c == b'-')
-}
+/// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames and teams use the same one;
+/// sessions, projects and entities the word grammar, `names`).
+pub use crate::names::valid_name;
 
 /// The word reserved for the `lead@<team>` address.
 pub const RESERVED_LEAD: &str = "lead";
@@ -257,6 +254,12 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         Some(p) => return Err(at(line_of(p), "project: is empty")),
         None => return Err(at(1, "project: is missing")),
     };
+    // A word every path and address built from it can hold: checked here, once, so that no
+    // later join (the seat lock, the drop folder, the history folder) meets one that is not.
+    let word_ok = |kind, value: &str, o: &Option<Sp<String>>| {
+        names::check(kind, value).map_err(|why| at(o.as_ref().or(raw.project.as_ref()).map(line_of).unwrap_or(1), why))
+    };
+    word_ok(names::Kind::Project, &project, &raw.project)?;
     let word = |o: &Option<Sp<String>>, key: &str| -> outcome::Result<Option<String>> {
         match o {
             None => Ok(None),
@@ -273,7 +276,11 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         ));
     }
     let entity = word(&raw.entity, "entity")?;
+    if let Some(e) = &entity {
+        word_ok(names::Kind::Entity, e, &raw.entity)?;
+    }
     let session = word(&raw.session, "session")?.unwrap_or_else(|| project.clone());
+    word_ok(names::Kind::Session, &session, &raw.session)?;
     let multiplexer = word(&raw.multiplexer, "multiplexer")?;
     if let (Some(m), Some(sp)) = (&multiplexer, &raw.multiplexer) {
         if m != "herdr" && m != "tmux" {

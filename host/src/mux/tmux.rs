@@ -19,7 +19,12 @@
 //!
 //! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
 //! use it so they never touch the user's server), else the socket of the tmux the caller sits
-//! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
+//! in (the first field of `$TMUX`), else tmux's default. The program is the first `tmux` of the
+//! fixed search (`program`: the system's folders, then the user's own), never one the
+//! environment names: what it answers about panes decides who the caller is.
+//!
+//! A pane in one of tmux's modes (copy mode, where `send-keys -l` is read as copy-mode keys)
+//! is said in the read (`Capture::mode`, `#{pane_mode}`), so nothing is typed into it.
 
 use super::{
     plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead, SystemRunner,
@@ -42,7 +47,8 @@ pub struct Tmux {
 impl Tmux {
     /// The adapter for the server the environment names (see the module docs).
     pub fn from_env() -> Tmux {
-        let bin = std::env::var("TEAM_TMUX_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "tmux".into());
+        let found = super::program::find("tmux");
+        let bin = found.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "tmux".into());
         let socket_args = match std::env::var("TEAM_TMUX_SOCKET").ok().filter(|s| !s.is_empty()) {
             Some(s) => socket_flag(&s),
             None => match std::env::var("TMUX").ok().filter(|s| !s.is_empty()) {
@@ -53,12 +59,17 @@ impl Tmux {
         let env_names_server = ["TMUX", "TMUX_PANE", "TEAM_TMUX_SOCKET"]
             .iter()
             .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()));
-        Tmux { bin, socket_args, env_names_server, runner: Box::new(SystemRunner) }
+        let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
+        Tmux { bin, socket_args, env_names_server, runner }
     }
 
-    /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`).
+    /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
+    /// is the fixed search's.
     pub fn with_socket(socket: &str) -> Tmux {
-        Tmux::new("tmux", socket)
+        match super::program::find("tmux") {
+            Some(p) => Tmux::new(&p.display().to_string(), socket),
+            None => Tmux { runner: Box::new(super::Missing), ..Tmux::new("tmux", socket) },
+        }
     }
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
@@ -96,12 +107,14 @@ impl Tmux {
     fn tmux(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
         let mut argv = self.base_argv();
         argv.extend(args.iter().map(|s| s.to_string()));
-        let out = self.runner.run(&argv).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                MuxError::ProgramMissing(format!("tmux is not installed: no `{}` on PATH", self.bin))
-            } else {
-                MuxError::Failed(format!("could not run {}: {e}", self.bin))
-            }
+        let out = self.runner.run(&argv).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => MuxError::ProgramMissing(super::program::missing("tmux", &self.bin)),
+            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+                "tmux did not answer within {} s: {} is not responding (stopped or hung)",
+                super::CALL_TIMEOUT.as_secs(),
+                self.server_name()
+            )),
+            _ => MuxError::Failed(format!("could not run {}: {e}", self.bin)),
         })?;
         if !out.ok() {
             let err = out.stderr_str();
@@ -228,7 +241,7 @@ impl Mux for Tmux {
                 "-p",
                 "-t",
                 id,
-                "#{pane_width}\t#{pane_height}\t#{pane_title}",
+                "#{pane_width}\t#{pane_height}\t#{pane_mode}\t#{pane_title}",
                 ";",
                 "capture-pane",
                 "-p",
@@ -246,9 +259,10 @@ impl Mux for Tmux {
         )?;
         let text = out.stdout_str();
         let (info, rest) = text.split_once('\n').unwrap_or((&text, ""));
-        let mut f = info.splitn(3, '\t');
+        let mut f = info.splitn(4, '\t');
         let cols: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
         let rows: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let mode = f.next().filter(|m| !m.is_empty()).map(str::to_string);
         let title = f.next().unwrap_or("").to_string();
         // capture-pane prints every row of the screen, blank ones included: `rows` rows.
         let mut all = split_rows(rest);
@@ -256,7 +270,7 @@ impl Mux for Tmux {
         let recent = all.split_off(n);
         let styled = all;
         let plain = plain_rows(&styled);
-        Ok(Capture { styled, plain, title, cols, rows, recent })
+        Ok(Capture { styled, plain, title, cols, rows, recent, mode })
     }
 
     fn status(&self, _pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {

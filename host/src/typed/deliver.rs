@@ -10,8 +10,17 @@ use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verd
 use crate::clock::Timer;
 use std::time::Duration;
 
-/// Checks a trigger against the profile before anything is typed.
+/// Checks a trigger against the profile before anything is typed. A trigger never holds a
+/// control character: a carriage return or line feed in it (from a checkout folder's name)
+/// would submit half of it, an escape would be read as keys.
 pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), String> {
+    if let Some(c) = trigger.chars().find(|&c| crate::output::is_unsafe(c)) {
+        return Err(format!(
+            "the trigger line would hold a control character ({}) from the drop's path \"{}\", which the pane would read as keys; move the checkout to a folder whose name has none",
+            crate::output::one_line(&c.to_string()),
+            crate::output::one_line(trigger.strip_prefix(super::TRIGGER_PREFIX).unwrap_or(trigger)),
+        ));
+    }
     let n = trigger.chars().count();
     if n > traits.max_trigger {
         return Err(format!(
@@ -62,6 +71,13 @@ fn enters_word(n: u32) -> String {
 
 /// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
 pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Verdict> {
+    // A pane in the multiplexer's copy mode takes keys as copy-mode commands: left alone.
+    if let Some(mode) = &o.mode {
+        return Some(Verdict::Held(format!(
+            "the pane is in {}; nothing was typed; the message is at {drop_path}",
+            mode.replace('-', " ")
+        )));
+    }
     match &o.seen {
         Seen::Dialog { kind, title } => {
             let what =
@@ -103,7 +119,13 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
         )));
     }
-    if let BoxText::Holds(_) = o.boxed {
+    if let BoxText::Holds(t) = &o.boxed {
+        // An earlier send of ours stopped between typing and Enter: its trigger is still there.
+        if let Some((earlier, id)) = super::parse_trigger(t) {
+            return Some(Verdict::Held(format!(
+                "the composer holds the trigger of an earlier message, {id}, typed and never submitted; nothing was typed; clear the box (or press Enter to submit that one, at {earlier}) and team send again; the message is at {drop_path}"
+            )));
+        }
         return Some(Verdict::Held(format!(
             "the composer already holds unsent text; nothing was typed; the message is at {drop_path}"
         )));
@@ -165,6 +187,15 @@ pub fn deliver(
             match seat.observe(id, trigger) {
                 Ok(o) => {
                     seen_before.note(&o);
+                    if let Some(mode) = &o.mode {
+                        return typed(
+                            Verdict::Held(format!(
+                                "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
+                                mode.replace('-', " ")
+                            )),
+                            0,
+                        );
+                    }
                     if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
                         return typed(
                             Verdict::Held(format!(
@@ -307,7 +338,16 @@ mod tests {
             }
         }
         fn obs(seen: Seen, boxed: BoxText, status: Option<Status>, read_shown: bool) -> Observation {
-            Observation { seen, boxed, rate_limited: false, status, status_change: None, read_shown, queued: false }
+            Observation {
+                seen,
+                boxed,
+                rate_limited: false,
+                status,
+                status_change: None,
+                read_shown,
+                queued: false,
+                mode: None,
+            }
         }
     }
 
@@ -563,6 +603,37 @@ mod tests {
         let mut short = traits();
         short.max_trigger = 10;
         assert!(check_trigger(TRIG, &short).unwrap_err().contains("at most 10"));
+    }
+
+    #[test]
+    fn a_pane_in_copy_mode_is_left_alone() {
+        let mut o = Scripted::obs(Seen::Idle, BoxText::Empty, None, false);
+        o.mode = Some("copy-mode".into());
+        assert_eq!(
+            judge_before(&o, &traits(), "x/1"),
+            Some(Verdict::Held("the pane is in copy mode; nothing was typed; the message is at x/1".into()))
+        );
+    }
+
+    #[test]
+    fn an_earlier_trigger_of_ours_in_the_box_is_named_with_its_id() {
+        let earlier = "Please read the team message at .agents/send-drops/s/a/11111111-2222-4333-8444-555555555555";
+        let o = Scripted::obs(Seen::Idle, BoxText::Holds(earlier.into()), None, false);
+        let Some(Verdict::Held(m)) = judge_before(&o, &traits(), "x/1") else { panic!() };
+        assert!(m.starts_with("the composer holds the trigger of an earlier message, 11111111-2222-4333-8444-555555555555, typed and never submitted"), "{m}");
+        assert!(m.contains("clear the box") && m.ends_with("the message is at x/1"), "{m}");
+    }
+
+    #[test]
+    fn a_trigger_with_a_control_character_is_refused() {
+        let e = check_trigger("Please read the team message at /tmp/a\rb/.agents/x", &traits()).unwrap_err();
+        assert!(
+            e.starts_with(
+                "the trigger line would hold a control character (\\r) from the drop's path \"/tmp/a\\rb/.agents/x\""
+            ),
+            "{e}"
+        );
+        assert!(check_trigger("Please read the team message at /tmp/a\u{1b}[2J", &traits()).is_err());
     }
 
     #[test]
