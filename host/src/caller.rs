@@ -191,6 +191,9 @@ pub struct Facts {
     pub pane: Result<Option<PaneRef>, MuxError>,
     /// `herdr` or `tmux`.
     pub mux: &'static str,
+    /// Every marked pane of the caller's session with its mark (`Mux::marks`; empty under
+    /// herdr), so two panes claiming one seat are told apart from one.
+    pub marks: Vec<(String, String)>,
 }
 
 /// Finds the caller of this process. `file` is the team file of the cwd (if any); the pane is
@@ -213,7 +216,12 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
             break;
         }
     }
-    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name() }, vendors, reg, file)
+    // A pane that claims a seat by its mark is checked against the other marks of its session.
+    let marks = match &pane {
+        Ok(Some(p)) if !p.seat.is_empty() => mux.marks(&p.session).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name(), marks }, vendors, reg, file)
 }
 
 /// The caller the facts make (DESIGN §4, in its order).
@@ -233,7 +241,7 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
     }
     match &facts.pane {
         Ok(Some(p)) => {
-            if let Some(c) = seat_of_pane(p, facts.mux, reg, file) {
+            if let Some(c) = seat_of_pane(p, facts.mux, &facts.marks, reg, file) {
                 return c;
             }
         }
@@ -259,9 +267,16 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
 }
 
 /// The seat a verified pane holds: the registry's record of that pane, else the pane's mark
-/// (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent name. `None`: an unmarked tmux pane,
-/// which is a terminal like any other.
-fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -> Option<Caller> {
+/// (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent name — unless another pane of the
+/// session claims the same seat in any spelling (`marks`): then neither vouches. `None`: an
+/// unmarked tmux pane, which is a terminal like any other.
+fn seat_of_pane(
+    p: &PaneRef,
+    mux: &str,
+    marks: &[(String, String)],
+    reg: &Registry,
+    file: Option<&Loaded>,
+) -> Option<Caller> {
     let holders: Vec<&AgentRecord> = reg
         .agents
         .iter()
@@ -293,6 +308,26 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
     let team = team.or_else(|| team_of_session(&p.session, reg, file));
     Some(match team {
         Some(team) => {
+            let session_team = || team_of_session(&p.session, reg, file);
+            let claims = |mark: &str| match mark.split_once('@') {
+                Some((s, t)) => s == seat && t == team,
+                None => mark == seat && session_team().as_deref() == Some(team.as_str()),
+            };
+            let rivals: Vec<String> = marks
+                .iter()
+                .filter(|(id, m)| *id != p.id && claims(m))
+                .map(|(id, m)| format!("pane {id} is marked {m}"))
+                .collect();
+            if !rivals.is_empty() {
+                return Some(Caller::Unplaced {
+                    why: format!(
+                        "its {mux} pane {} is marked {}, and {}: two panes claim seat {seat} of {team}, so neither vouches for it (mark one pane only)",
+                        p.id,
+                        p.seat,
+                        rivals.join(", ")
+                    ),
+                });
+            }
             let agent = reg.agent_for(&team, &seat).cloned();
             Caller::Seat { team, seat, agent, pane: p.id.clone() }
         }

@@ -142,15 +142,51 @@ pub fn open_append(path: &Path, mode: u32) -> io::Result<File> {
     open_regular(path, OpenOptions::new().append(true).create(true).mode(mode))
 }
 
-/// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist.
+/// The most any one file is read into memory by [`read_to_string`]; callers reading a kind
+/// of file with a smaller bound of its own use [`read_capped`].
+pub const READ_MAX: u64 = 16 << 20;
+
+/// The largest team file, `teams.yaml` or history file read.
+pub const TEXT_MAX: u64 = 1 << 20;
+
+/// The largest agent record or grant read (one is a few hundred bytes).
+pub const RECORD_MAX: u64 = 64 << 10;
+
+/// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist. At most
+/// [`READ_MAX`] bytes.
 pub fn read_to_string(path: &Path) -> io::Result<Option<String>> {
+    read_capped(path, READ_MAX)
+}
+
+/// `read_to_string` bounded to `max` bytes: a larger file is refused, naming its size and the
+/// bound, without being read (and a file that grows while read is read no further).
+pub fn read_capped(path: &Path, max: u64) -> io::Result<Option<String>> {
     if !check_entry(path)? {
         return Ok(None);
     }
-    let mut f = open_regular(path, OpenOptions::new().read(true))?;
-    let mut s = String::new();
-    f.read_to_string(&mut s).map_err(|e| annotate(path, e))?;
-    Ok(Some(s))
+    let f = open_regular(path, OpenOptions::new().read(true))?;
+    let too_big = |n: u64| {
+        let (size, unit) = if max >= 1 << 20 { (max >> 20, "MiB") } else { (max >> 10, "KiB") };
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is {n} bytes, more than team reads from a file of its kind ({size} {unit}); refusing to read it",
+                path.display()
+            ),
+        )
+    };
+    let len = f.metadata().map_err(|e| annotate(path, e))?.len();
+    if len > max {
+        return Err(too_big(len));
+    }
+    let mut buf = Vec::new();
+    f.take(max + 1).read_to_end(&mut buf).map_err(|e| annotate(path, e))?;
+    if buf.len() as u64 > max {
+        return Err(too_big(buf.len() as u64));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, format!("{} is not UTF-8 text", path.display())))
 }
 
 /// Writes `bytes` to `path` whole: a temp file beside it created with `mode`, fsync, rename.
@@ -298,6 +334,23 @@ mod tests {
         std::os::unix::fs::symlink(&f, &link).unwrap();
         let e = open_regular(&link, OpenOptions::new().read(true)).unwrap_err();
         assert!(e.to_string().ends_with("is a symbolic link; refusing to follow it"), "{e}");
+    }
+
+    #[test]
+    fn a_read_is_bounded() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        fs::write(&p, "x".repeat(2000)).unwrap();
+        assert_eq!(read_capped(&p, 2000).unwrap().unwrap().len(), 2000);
+        let e = read_capped(&p, 1024).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is 2000 bytes, more than team reads from a file of its kind (1 KiB); refusing to read it",
+                p.display()
+            )
+        );
+        assert!(read_capped(&d.path().join("none"), 10).unwrap().is_none());
     }
 
     #[test]

@@ -34,3 +34,4 @@ pub mod registry;
 pub mod send;
 pub mod team_file;
 pub mod typed;
+pub mod yaml;

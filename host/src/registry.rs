@@ -192,14 +192,12 @@ impl Registry {
             fsx::check_private(&d).map_err(|e| TeamError::bad_file(e.to_string()))?;
         }
         let teams_path = dir.join("teams.yaml");
-        if let Some(text) = fsx::read_to_string(&teams_path).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if let Some(text) =
+            fsx::read_capped(&teams_path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))?
+        {
             if !text.trim().is_empty() {
                 let t: TeamsFile = serde_saphyr::from_str(&text).map_err(|e| {
-                    let line = e.location().map(|l| l.line()).unwrap_or(1);
-                    let msg = e.render_with_options(
-                        serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off },
-                    );
-                    bad(&teams_path, format!("line {line}: {}", msg.lines().next().unwrap_or("")))
+                    bad(&teams_path, format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))
                 })?;
                 check::teams(&text).map_err(|m| bad(&teams_path, m))?;
                 for (n, e) in &t.entities {
@@ -317,17 +315,14 @@ impl Registry {
 /// seat, team, session, project, root or pane outside its grammar refuses the registry: its
 /// words become paths.
 fn read_agent(path: &Path) -> outcome::Result<Result<AgentRecord, String>> {
-    let text = match fsx::read_to_string(path) {
+    let text = match fsx::read_capped(path, fsx::RECORD_MAX) {
         Ok(Some(t)) => t,
         Ok(None) => return Ok(Err("vanished".into())),
         Err(e) => return Ok(Err(e.to_string())),
     };
     let r: AgentRecord = match serde_saphyr::from_str(&text) {
         Ok(r) => r,
-        Err(e) => {
-            let m = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
-            return Ok(Err(m.lines().next().unwrap_or("malformed").to_string()));
-        }
+        Err(e) => return Ok(Err(format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))),
     };
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if !is_agent_id(&r.id) || r.id != stem {
@@ -429,7 +424,7 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
     names.sort();
     let mut out = Vec::new();
     for n in names {
-        let Ok(Some(text)) = fsx::read_to_string(&gdir.join(&n)) else { continue };
+        let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
         let Ok(raw) = serde_saphyr::from_str::<RawGrant>(&text) else { continue };
         let (Some(pair), Some(exp)) = (raw.send, raw.expires) else { continue };
         let (Some(from), Some(to)) = (pair.from, pair.to) else { continue };

@@ -102,7 +102,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
     while let Some(d) = dir {
         let path = d.join(".agents").join("team.yaml");
         fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
-        if let Some(text) = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
             let file = parse(&text)?;
             return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
         }
@@ -116,7 +116,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
 
 /// Loads the team file at an exact path (the checkout root is the folder above `.agents`).
 pub fn load(path: &Path) -> outcome::Result<Loaded> {
-    let text = fsx::read_to_string(path)
+    let text = fsx::read_capped(path, fsx::TEXT_MAX)
         .map_err(|e| TeamError::bad_file(e.to_string()))?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
     let file = parse(&text)?;
@@ -203,15 +203,9 @@ fn line_of<T>(s: &Sp<T>) -> u64 {
     s.referenced.line()
 }
 
-/// Turns a serde-saphyr error into `line <n>: <message>` without its own location suffix.
+/// Turns a serde-saphyr error into `line <n>: <message>`, in the project's words (`yaml`).
 fn yaml_error(e: serde_saphyr::Error) -> TeamError {
-    let line = e.location().map(|l| l.line()).unwrap_or(1);
-    let text = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
-    let first = text.lines().next().unwrap_or("").trim().to_string();
-    let re =
-        regex::Regex::new(r"(?i)\s*at line \d+,? column \d+\s*$|^line \d+,? column \d+:\s*").expect("static regex");
-    let msg = re.replace_all(&first, "").into_owned();
-    at(line, if msg.is_empty() { "the file cannot be read as YAML".into() } else { msg })
+    at(crate::yaml::line(&e), crate::yaml::words(&e))
 }
 
 /// Checks one `delivery_order` list: known legs, none twice, at least one.

@@ -178,6 +178,18 @@ pub trait Mux {
     fn name(&self) -> &'static str;
     /// The pane of `seat` in `session`.
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError>;
+    /// The pane of `seat` of `team` in `session`: as `locate`, where a multiplexer that marks
+    /// panes (tmux) also counts a pane marked `<seat>@<team>`, and two panes claiming the seat
+    /// in any spelling are refused naming both.
+    fn locate_in(&self, session: &str, seat: &str, _team: &str) -> Result<PaneRef, MuxError> {
+        self.locate(session, seat)
+    }
+    /// Every pane of `session` with the seat mark it carries (`(pane id, mark)`, marked ones
+    /// only): the caller check reads it to find two panes claiming one seat. A multiplexer
+    /// that names its agents itself (herdr, one agent per name) answers none.
+    fn marks(&self, _session: &str) -> Result<Vec<(String, String)>, MuxError> {
+        Ok(Vec::new())
+    }
     /// Styled + plain visible rows, title, size, recent rows.
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
     /// The multiplexer's status of the seat's agent, read fresh on every call (never kept from

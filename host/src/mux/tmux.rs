@@ -166,6 +166,52 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// Every pane of `session`: its id, shell pid and `@team-seat` mark (`""` unmarked).
+    fn list(&self, session: &str) -> Result<Vec<(String, Option<u32>, String)>, MuxError> {
+        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
+        let target = format!("={session}:");
+        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
+        if !out.ok() {
+            let err = out.stderr_str();
+            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
+            if err.contains("can't find session") || err.contains("can't find window") {
+                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
+            }
+            return Err(self.failed("list-panes", &out));
+        }
+        Ok(split_rows(&out.stdout_str())
+            .into_iter()
+            .filter_map(|row| {
+                let mut f = row.splitn(3, '\t');
+                Some((f.next()?.to_string(), f.next()?.parse().ok(), f.next().unwrap_or("").to_string()))
+            })
+            .collect())
+    }
+
+    /// The one pane of `session` marked as `seat`: `<seat>`, or also `<seat>@<team>` when the
+    /// team is known. Two or more are refused, each named with its mark.
+    fn find_marked(&self, session: &str, seat: &str, team: Option<&str>) -> Result<PaneRef, MuxError> {
+        let spelled = team.map(|t| format!("{seat}@{t}"));
+        let found: Vec<(String, Option<u32>, String)> = self
+            .list(session)?
+            .into_iter()
+            .filter(|(_, _, mark)| mark == seat || spelled.as_deref() == Some(mark.as_str()))
+            .collect();
+        match found.as_slice() {
+            [] => Err(MuxError::NoSeat(format!(
+                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
+            ))),
+            [(id, pid, _)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
+            many => Err(MuxError::Failed(format!(
+                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}; two panes claiming one seat reach neither (mark one only)",
+                many.len(),
+                many.iter().map(|(id, _, m)| format!("{id} (marked {m})")).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+}
+
 fn socket_flag(s: &str) -> Vec<String> {
     if s.contains('/') {
         vec!["-S".into(), s.into()]
@@ -194,38 +240,15 @@ impl Mux for Tmux {
     }
 
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
-        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
-        let target = format!("={session}:");
-        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
-        if !out.ok() {
-            let err = out.stderr_str();
-            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
-            if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
-            }
-            return Err(self.failed("list-panes", &out));
-        }
-        let found: Vec<(String, Option<u32>)> = split_rows(&out.stdout_str())
-            .into_iter()
-            .filter_map(|row| {
-                let mut f = row.splitn(3, '\t');
-                let id = f.next()?.to_string();
-                let pid = f.next()?.parse().ok();
-                let mark = f.next().unwrap_or("");
-                (mark == seat).then_some((id, pid))
-            })
-            .collect();
-        match found.as_slice() {
-            [] => Err(MuxError::NoSeat(format!(
-                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
-            ))),
-            [(id, pid)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
-            many => Err(MuxError::Failed(format!(
-                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}",
-                many.len(),
-                many.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
-            ))),
-        }
+        self.find_marked(session, seat, None)
+    }
+
+    fn locate_in(&self, session: &str, seat: &str, team: &str) -> Result<PaneRef, MuxError> {
+        self.find_marked(session, seat, Some(team))
+    }
+
+    fn marks(&self, session: &str) -> Result<Vec<(String, String)>, MuxError> {
+        Ok(self.list(session)?.into_iter().filter(|(_, _, m)| !m.is_empty()).map(|(id, _, m)| (id, m)).collect())
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
@@ -301,29 +324,14 @@ impl Mux for Tmux {
         if named.is_none() && !self.env_names_server {
             return Ok(None);
         }
-        let target = format!("={session}:");
-        let out = match self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])
-        {
-            Ok(out) => out,
-            // No server, no tmux: no pane of it holds this process — unless the environment
-            // names a pane, which then cannot be verified.
+        let panes = match self.list(session) {
+            Ok(p) => p,
+            // No server, no tmux, no such session: no pane of it holds this process — unless
+            // the environment names a pane, which then cannot be verified.
+            Err(MuxError::NoSession(_)) => return Ok(None),
             Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => return Ok(None),
             Err(e) => return Err(e),
         };
-        if !out.ok() {
-            let err = out.stderr_str();
-            if err.contains("can't find session") || err.contains("can't find window") {
-                return Ok(None);
-            }
-            return Err(self.failed("list-panes", &out));
-        }
-        let panes: Vec<(String, Option<u32>, String)> = split_rows(&out.stdout_str())
-            .into_iter()
-            .filter_map(|row| {
-                let mut f = row.splitn(3, '\t');
-                Some((f.next()?.to_string(), f.next()?.parse().ok(), f.next().unwrap_or("").to_string()))
-            })
-            .collect();
         if let Some((id, pid, mark)) = panes.iter().find(|(_, pid, _)| pid.is_some_and(|p| ancestry.contains(&p))) {
             return Ok(Some(PaneRef { id: id.clone(), session: session.into(), seat: mark.clone(), shell_pid: *pid }));
         }

@@ -22,6 +22,8 @@ use std::time::Duration;
 pub struct PlainSend<'a> {
     /// The receiving team's multiplexer session.
     pub session: &'a str,
+    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
     pub seat: &'a str,
     /// The seat's profile id (`claude-code`, `codex`, …).
     pub cli: &'a str,
@@ -73,7 +75,7 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
     };
 
     let mux = means.mux;
-    let pane = match mux.locate(req.session, req.seat) {
+    let pane = match mux.locate_in(req.session, req.seat, req.team) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop)),
     };
