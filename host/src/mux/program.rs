@@ -23,7 +23,7 @@ pub const USER: &[&str] = &[".local/bin", ".cargo/bin", "bin"];
 
 /// The list as a sentence names it.
 pub const SEARCHED: &str =
-    "/usr/local/bin, /usr/bin, /bin, /opt/homebrew/bin, /opt/local/bin, /snap/bin, ~/.local/bin, ~/.cargo/bin or ~/bin";
+    "/usr/local/bin, /usr/bin, /bin, ~/.local/bin or another folder team looks in (docs/multiplexers.md)";
 
 /// The user's home as the password database says (never `$HOME`).
 fn home() -> Option<PathBuf> {
