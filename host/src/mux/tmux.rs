@@ -135,7 +135,7 @@ impl Tmux {
     }
 
     fn failed(&self, what: &str, out: &RunOutput) -> MuxError {
-        MuxError::Failed(format!("tmux {what} failed: {}", one_line(&out.stderr_str())))
+        MuxError::Failed(format!("tmux {what} failed: {}", tmux_words(&one_line(&out.stderr_str()))))
     }
 
     /// Runs a pane-targeted command; a vanished pane is `NoSeat`.
@@ -227,6 +227,20 @@ pub fn literal_arg(text: &str) -> String {
     match text.strip_suffix(';') {
         Some(head) => format!("{head}\\;"),
         None => text.to_string(),
+    }
+}
+
+/// tmux's own error line in the project's words where it is one this adapter knows (tmux's
+/// `no current client` names a tmux internal, not the problem); any other is quoted as tmux's.
+fn tmux_words(line: &str) -> String {
+    if line.contains("no current client") {
+        "tmux found no pane to act on (no client is attached to name one)".into()
+    } else if let Some(p) = line.strip_prefix("can't find pane: ") {
+        format!("tmux has no pane {p}")
+    } else if line.is_empty() {
+        "tmux said nothing".into()
+    } else {
+        format!("tmux said \"{line}\"")
     }
 }
 
@@ -353,6 +367,20 @@ mod tests {
         fn run(&self, _argv: &[String]) -> std::io::Result<RunOutput> {
             Ok(RunOutput { code: Some(self.0), stdout: Vec::new(), stderr: self.1.as_bytes().to_vec() })
         }
+    }
+
+    #[test]
+    fn tmux_s_own_words_are_not_a_refusal_s() {
+        let t = Tmux::with_runner("/tmp/t.sock", Box::new(Answer(1, "no current client\n")));
+        let p = PaneRef { id: "%1".into(), session: "s".into(), seat: "a".into(), shell_pid: Some(1) };
+        let e = t.press_enter(&p).unwrap_err().to_string();
+        assert_eq!(e, "tmux send-keys failed: tmux found no pane to act on (no client is attached to name one)");
+        assert!(!e.contains("no current client"));
+        let t = Tmux::with_runner("/tmp/t.sock", Box::new(Answer(1, "unknown option -- z\n")));
+        assert_eq!(
+            t.press_enter(&p).unwrap_err().to_string(),
+            "tmux send-keys failed: tmux said \"unknown option -- z\""
+        );
     }
 
     /// tmux's client prints `error connecting to <path> (<strerror>)` (client.c); a sandbox

@@ -7,6 +7,7 @@ mod compose_tmux;
 mod demo;
 mod fake_seat_tmux;
 mod feed_cli;
+mod hardening;
 mod history_concurrency;
 mod mux_caller;
 mod output_cli;
