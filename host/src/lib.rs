@@ -30,6 +30,8 @@ pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod profiles;
+#[cfg(test)]
+mod props;
 pub mod registry;
 pub mod send;
 pub mod team_file;
