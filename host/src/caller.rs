@@ -31,6 +31,8 @@ const GENERIC_SCRIPTS: &[&str] = &["index", "main", "cli", "dist", "bin", "lib",
 pub const UNVERIFIABLE_FEATURE: &str = "unverifiable-ancestor=";
 
 /// The caller of this run.
+// One value per run: the seat's record inline costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Caller {
     /// A person at a terminal outside any pane that is a seat, with no agent CLI among this
@@ -266,10 +268,13 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
     }
 }
 
-/// The seat a verified pane holds: the registry's record of that pane, else the pane's mark
-/// (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent name — unless another pane of the
-/// session claims the same seat in any spelling (`marks`): then neither vouches. `None`: an
-/// unmarked tmux pane, which is a terminal like any other.
+/// The seat a verified pane holds (DESIGN §4, registry first): the registry's record of that
+/// pane — a record whose CLI process (pid and start time) no longer runs in the pane vouches
+/// for nobody — else the pane's mark (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent
+/// name, unless another pane of the session claims the same seat in any spelling (`marks`:
+/// then neither vouches) or that seat is registered on another pane (a pane marked as a
+/// registered seat but not its pane is not that seat). `None`: an unmarked tmux pane, a
+/// terminal like any other.
 fn seat_of_pane(
     p: &PaneRef,
     mux: &str,
@@ -277,10 +282,12 @@ fn seat_of_pane(
     reg: &Registry,
     file: Option<&Loaded>,
 ) -> Option<Caller> {
+    let in_session = |a: &AgentRecord| a.session.as_deref().is_none_or(|s| s == p.session);
     let holders: Vec<&AgentRecord> = reg
         .agents
         .iter()
-        .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && a.session.as_deref().is_none_or(|s| s == p.session))
+        .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && in_session(a))
+        .filter(|a| a.process.is_none_or(|who| who.runs_in(p.shell_pid)))
         .collect();
     match holders.as_slice() {
         [a] => {
@@ -329,6 +336,17 @@ fn seat_of_pane(
                 });
             }
             let agent = reg.agent_for(&team, &seat).cloned();
+            if let Some(other) = agent.as_ref().filter(|a| in_session(a)).and_then(|a| a.pane.as_deref()) {
+                if other != p.id {
+                    let word = if mux == "herdr" { "named" } else { "marked" };
+                    return Some(Caller::Unplaced {
+                        why: format!(
+                            "its {mux} pane {} is {word} {}, but {seat} is registered on pane {other}",
+                            p.id, p.seat
+                        ),
+                    });
+                }
+            }
             Caller::Seat { team, seat, agent, pane: p.id.clone() }
         }
         None => Caller::Unplaced {

@@ -26,14 +26,18 @@ pub mod history;
 pub mod legs;
 pub mod mux;
 pub mod names;
+pub mod native;
 pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod profiles;
 #[cfg(test)]
 mod props;
+pub mod register;
 pub mod registry;
+pub mod route;
 pub mod send;
+pub mod state;
 pub mod team_file;
 pub mod typed;
 pub mod yaml;

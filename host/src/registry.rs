@@ -16,7 +16,11 @@ use serde::{Deserialize, Serialize};
 use crate::fsx;
 use crate::outcome::{self, TeamError};
 
+mod approvals;
 mod check;
+mod seats;
+pub use approvals::{verify_up, UpApproval};
+pub use seats::{seat_gaps, write_seat, ProcessIdentity, SeatWrite, TeamPointers};
 
 /// One agent record: `<config>/agents/<id>.yaml`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -48,6 +52,14 @@ pub struct AgentRecord {
     /// The recorded native-channel address (a socket path), when one was read.
     #[serde(default)]
     pub socket: Option<String>,
+    /// The name the seat's native session answers to (Claude Code: the `name` of its
+    /// sessions-registry entry, what SendMessage addresses), read with the socket.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_session: Option<String>,
+    /// The seat's CLI process as registered: pid and start time, so a reused pid is never
+    /// taken for the seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<ProcessIdentity>,
     /// When the record was first written (RFC 3339).
     #[serde(default)]
     pub created: Option<String>,

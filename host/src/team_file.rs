@@ -16,6 +16,9 @@ use crate::fsx;
 use crate::names;
 use crate::outcome::{self, TeamError};
 
+mod who;
+pub use who::{valid_seat_spelling, Delegates, FileGrant};
+
 /// One seat as the file declares it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Seat {
@@ -57,6 +60,10 @@ pub struct TeamFile {
     /// Profile pins: cli id -> version requirement (`"1.4"`).
     pub profiles: BTreeMap<String, String>,
     pub seats: Vec<Seat>,
+    /// Who besides the owner and the team's own seats may run a command, per command.
+    pub delegates: Delegates,
+    /// The owner's grant to one seat (verified only by an approval in the owner's grants folder).
+    pub grant: Option<FileGrant>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<String>,
 }
@@ -128,6 +135,8 @@ pub fn load(path: &Path) -> outcome::Result<Loaded> {
 // ---- the raw shape serde reads; every field that a message names carries its line ----
 
 type Sp<T> = Spanned<T>;
+/// A list of words, each with its line.
+type SpWords = Sp<Vec<Sp<String>>>;
 
 #[derive(Deserialize)]
 struct RawFile {
@@ -141,6 +150,8 @@ struct RawFile {
     delivery_order: Option<Sp<Vec<Sp<String>>>>,
     profiles: Option<Sp<BTreeMap<String, Scalar>>>,
     seats: Option<Sp<Vec<Sp<RawSeat>>>>,
+    delegates: Option<Sp<BTreeMap<String, SpWords>>>,
+    grant: Option<Sp<who::RawGrant>>,
 }
 
 #[derive(Deserialize)]
@@ -372,6 +383,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             line,
         });
     }
+    let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
     if let Some(c) = &raw.coordinator {
         let who = c.value.trim();
         match seats.iter_mut().find(|s| s.name == who) {
@@ -379,7 +391,20 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
         }
     }
-    Ok(TeamFile { format, project, team, entity, session, multiplexer, delivery_order, profiles, seats, notes })
+    Ok(TeamFile {
+        format,
+        project,
+        team,
+        entity,
+        session,
+        multiplexer,
+        delivery_order,
+        profiles,
+        seats,
+        delegates,
+        grant,
+        notes,
+    })
 }
 
 #[cfg(test)]

@@ -200,6 +200,45 @@ fn a_mark_names_its_team_or_the_session_does() {
     assert!(matches!(judge(&f, &vendors(), &reg, None), Caller::Seat { team, .. } if team == "beacon"));
 }
 
+/// Once a seat is registered, its record's pane and process decide (DESIGN §4): a pane marked
+/// as that seat but not its pane is not that seat, and a record whose process no longer runs
+/// in the pane vouches for nobody.
+#[test]
+fn the_registrys_pane_and_process_come_before_a_mark() {
+    let (_d, file) = beacon();
+    let me = std::process::id();
+    let alive = crate::registry::ProcessIdentity::read(me).unwrap();
+    let mut reg = Registry::default();
+    reg.agents.push(AgentRecord {
+        id: "agt_00000000000000a1".into(),
+        seat: "claude-keeper".into(),
+        team: "beacon".into(),
+        session: Some("beacon".into()),
+        pane: Some("%1".into()),
+        process: Some(alive),
+        ..Default::default()
+    });
+    // the recorded pane, its process running there: the seat, whatever the mark says
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "gpt-reviewer", me))));
+    assert!(
+        matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: Some(_), .. } if seat == "claude-keeper")
+    );
+    // another pane marked as the registered seat is not that seat
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%7", "claude-keeper", me))));
+    assert_eq!(
+        judge(&f, &vendors(), &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "its tmux pane %7 is marked claude-keeper, but claude-keeper is registered on pane %1".into()
+        }
+    );
+    // the recorded process gone (the pane reused): the record vouches for nobody, the mark does
+    reg.agents[0].process = Some(crate::registry::ProcessIdentity { pid: alive.pid, start: alive.start + 1 });
+    let f = facts(false, claude_bash_tree(), Ok(Some(pane("%1", "gpt-reviewer", me))));
+    assert!(
+        matches!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Seat { seat, agent: None, .. } if seat == "gpt-reviewer")
+    );
+}
+
 #[test]
 fn agent_programs_are_read_from_argv_or_the_script_an_interpreter_runs() {
     let v = vendors();

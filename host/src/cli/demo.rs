@@ -101,7 +101,9 @@ fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
     // Two fake seats, each a tmux pane marked with the seat it is.
     let seat_cmd = |cli: &str| {
         format!(
-            "{} fake-seat --cli {cli} --mode takes-line --log {}",
+            // (`--native none`: the demo runs under the user's own HOME, whose Claude sessions
+            // registry a fake session must not join)
+            "{} fake-seat --cli {cli} --mode takes-line --native none --log {}",
             shell_quote(&me.display().to_string()),
             shell_quote(&base.join(format!("{cli}.bytes")).display().to_string())
         )

@@ -29,9 +29,13 @@ pub struct Args {
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
+    /// How much of Claude Code's native channel to show: `full` (its sessions-registry entry
+    /// and its listening socket), `socket-only`, `none`.
+    #[arg(long, default_value = "full")]
+    pub native: String,
 }
 
-pub fn run(args: Args, out: &mut crate::output::Output) -> i32 {
+pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut crate::output::Output) -> i32 {
     let opts = crate::fake_seat::Options {
         cli: args.cli,
         mode: args.mode,
@@ -39,6 +43,8 @@ pub fn run(args: Args, out: &mut crate::output::Output) -> i32 {
         transcript: args.transcript,
         drawn: args.drawn,
         delay_ms: args.delay_ms,
+        native: args.native,
+        paths: ctx.paths.clone(),
     };
     match crate::fake_seat::run(opts) {
         Ok(()) => 0,

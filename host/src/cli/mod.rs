@@ -19,6 +19,8 @@ pub mod fake_seat;
 pub mod feed;
 pub mod profile;
 mod profile_test;
+pub mod register;
+pub mod route;
 pub mod send;
 
 #[derive(Parser, Debug)]
@@ -32,6 +34,10 @@ struct Cli {
 enum Command {
     /// Send one message to one seat (or list the seats, or record a native delivery).
     Send(send::Args),
+    /// Write the record for one seat that is already running, without touching it.
+    Register(register::Args),
+    /// Answer one seat's native-channel address (then deliver with your own tool, and record it).
+    Route(route::Args),
     /// Read the project's message history.
     Feed(feed::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
@@ -53,10 +59,12 @@ pub fn main() -> i32 {
     let ctx = Ctx::from_env();
     match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
+        Command::Register(a) => register::run(a, &ctx, &mut out),
+        Command::Route(a) => route::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
-        Command::FakeSeat(a) => fake_seat::run(a, &mut out),
+        Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
     }
 }
 
@@ -75,7 +83,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 3] = ["send", "feed", "profile"];
+const JSON_COMMANDS: [&str; 5] = ["send", "feed", "profile", "register", "route"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

@@ -243,7 +243,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         }
         _ => {}
     }
-    let means = send::Means { ctx, profiles: &profiles, mux: &crate::mux::choose };
+    let mux = crate::state::mux_for(&ctx.paths.state);
+    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
     match send::run(&means, load, caller, &ask, a.dry_run) {
         Ok(Report::List(l)) => render_list(&l, json, out),
         Ok(Report::Send(r)) => render_send(&r, json, out),

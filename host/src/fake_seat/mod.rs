@@ -36,6 +36,7 @@
 
 mod codex_cloud;
 mod layout;
+mod native;
 mod screens;
 mod seat;
 mod term;
@@ -61,6 +62,10 @@ pub struct Options {
     pub drawn: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
     pub delay_ms: u64,
+    /// How much of the native channel to show: `full`, `socket-only`, `none` (`native.rs`).
+    pub native: String,
+    /// The run's folders (its profile host reads the CLI's description).
+    pub paths: crate::paths::Paths,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +144,8 @@ pub fn run(args: Options) -> Result<(), String> {
         (other, _) => return Err(format!("unknown CLI \"{other}\" (claude-code, codex, cursor)")),
     };
     // herdr names an agent from its process (or from `HERDR_AGENT` in its environment, read
-    // from /proc): a fake seat runs as `team`, so it re-executes itself once with the label
+    // from /proc): a fake seat starts as `team` (it takes its CLI's process name later,
+    // `native.rs`), so it re-executes itself once with the label
     // of the CLI it draws, and herdr then watches it as that CLI.
     let label = cli.herdr_label();
     if std::env::var("HERDR_AGENT").ok().as_deref() != Some(label) {
@@ -155,6 +161,8 @@ pub fn run(args: Options) -> Result<(), String> {
             return Err(format!("{} has no captured {k} dialog", cli.id()));
         }
     }
+    // the CLI's process name and, for a native-channel CLI, its registry entry and socket
+    let _shown = native::show(cli.id(), mode == Mode::Exited, native::Native::parse(&args.native)?, &args.paths)?;
     let log = match &args.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()

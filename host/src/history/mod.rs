@@ -136,14 +136,39 @@ pub fn append_message(config: &Path, project: &str, root: &Path, line: &MessageL
 /// [`append_message`] builds it with `fsx::ensure_dirs`). Tests reach the rotation through
 /// `limit`; the product always passes [`ROTATE_BYTES`].
 pub fn append_message_in(dir: &Path, line: &MessageLine, limit: u64) -> io::Result<()> {
+    append_jsonl_in(dir, MESSAGES, LOCK, line, limit)
+}
+
+/// `routes.jsonl`: one line per address `team route` handed out, beside `messages.jsonl`.
+pub const ROUTES: &str = "routes.jsonl";
+/// The lock of `routes.jsonl`'s appends and rotation.
+pub const ROUTES_LOCK: &str = "routes.lock";
+
+/// `<config>/<project>-<hash8>/routes.jsonl`.
+pub fn routes_path(config: &Path, project: &str, root: &Path) -> PathBuf {
+    project_dir(config, project, root).join(ROUTES)
+}
+
+/// Appends one line to the project's `routes.jsonl` with the history's writer: one `write(2)`
+/// under the file's own lock, rotated at [`ROTATE_BYTES`] (three files kept), 0600, the folder
+/// 0700, O_NOFOLLOW, no link or FIFO on the ladder.
+pub fn append_route<T: Serialize>(config: &Path, project: &str, root: &Path, line: &T) -> io::Result<PathBuf> {
+    let dir = fsx::ensure_dirs(config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
+    append_jsonl_in(&dir, ROUTES, ROUTES_LOCK, line, ROTATE_BYTES)?;
+    Ok(dir.join(ROUTES))
+}
+
+/// Appends one JSON line to `dir/<name>` under `dir/<lock>`, rotating `<name>` → `.1` → `.2`
+/// when the next line would take it past `limit` bytes.
+pub fn append_jsonl_in<T: Serialize>(dir: &Path, name: &str, lock: &str, line: &T, limit: u64) -> io::Result<()> {
     let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
     bytes.push(b'\n');
     fsx::check_entry(dir)?;
-    let lock = Locked::exclusive(&dir.join(LOCK))?;
-    let current = dir.join(MESSAGES);
+    let lock = Locked::exclusive(&dir.join(lock))?;
+    let current = dir.join(name);
     let size = if fsx::check_entry(&current)? { fs::symlink_metadata(&current)?.len() } else { 0 };
     if size > 0 && size + bytes.len() as u64 > limit {
-        rotate(dir)?;
+        rotate(dir, name)?;
     }
     let mut f = fsx::open_append(&current, FILE_MODE)?;
     write_once(&mut f, &bytes, &current)?;
@@ -154,10 +179,10 @@ pub fn append_message_in(dir: &Path, line: &MessageLine, limit: u64) -> io::Resu
 /// `.1` → `.2`, current → `.1`. Called with the exclusive lock held. `rename` replaces a
 /// link at the target without following it; a link or FIFO standing at `.1`/`.2` is still
 /// refused so that nothing odd is silently carried along.
-fn rotate(dir: &Path) -> io::Result<()> {
-    let current = dir.join(MESSAGES);
-    let one = dir.join(format!("{MESSAGES}.1"));
-    let two = dir.join(format!("{MESSAGES}.2"));
+fn rotate(dir: &Path, name: &str) -> io::Result<()> {
+    let current = dir.join(name);
+    let one = dir.join(format!("{name}.1"));
+    let two = dir.join(format!("{name}.2"));
     fsx::check_entry(&two)?;
     if fsx::check_entry(&one)? {
         fs::rename(&one, &two)?;

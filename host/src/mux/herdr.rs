@@ -36,11 +36,12 @@
 //! adapter itself only ever talks to the real program.
 
 pub mod errors;
+mod seats;
 pub mod surface;
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead,
-    SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
+    StatusRead, SystemRunner,
 };
 use errors::{Code, Failure};
 use serde_json::Value;
@@ -51,7 +52,7 @@ use surface::{RecentAs, SessionStatus, Side, Surface, TitleFrom, Version};
 pub const RECENT_ROWS: u32 = 200;
 
 /// Where a seat was last seen: `(session, seat)` → its pane id.
-pub type LastSeen = fn(&str, &str) -> Option<String>;
+pub type LastSeen = Box<dyn Fn(&str, &str) -> Option<String> + Send + Sync>;
 
 /// The herdr adapter.
 pub struct Herdr {
@@ -95,7 +96,7 @@ impl Herdr {
             runner,
             tty_size: |_| None,
             tree: procfs::process_tree_below,
-            last_seen: |_, _| None,
+            last_seen: Box::new(|_, _| None),
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
         }
@@ -502,6 +503,22 @@ impl Mux for Herdr {
             .unwrap_or_default())
     }
 
+    fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
+        self.pane_info(session, id)
+    }
+
+    fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.named_panes(session, seat)
+    }
+
+    fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError> {
+        self.rename(session, id, seat)
+    }
+
+    fn sidebar(&self, pane: &PaneInfo, workspace_label: &str, display: &str) -> Result<(), MuxError> {
+        self.sidebar_lines(pane, workspace_label, display)
+    }
+
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
         let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
         let in_herdr = ["HERDR_SESSION", "HERDR_SOCKET_PATH"].iter().any(|k| std::env::var_os(k).is_some());
@@ -590,7 +607,7 @@ mod bench;
 #[cfg(test)]
 mod evidence;
 #[cfg(test)]
-mod replay;
+pub(crate) mod replay;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

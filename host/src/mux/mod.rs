@@ -59,6 +59,31 @@ pub struct PaneRef {
     pub shell_pid: Option<u32>,
 }
 
+/// What the multiplexer says about one pane of a session (`Mux::pane`, `Mux::named`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneInfo {
+    pub id: String,
+    pub session: String,
+    /// The pid of the pane's shell (its first process), when the multiplexer reports it.
+    pub shell_pid: Option<u32>,
+    /// The seat name the multiplexer gives the pane: tmux's `@team-seat` mark, herdr's agent
+    /// name; `""` when it gives none.
+    pub name: String,
+    /// herdr's agent label for the pane's process (`claude`, `codex`), where it reports one.
+    pub label: Option<String>,
+    /// herdr's workspace of the pane (`w1`); tmux has none.
+    pub workspace: Option<String>,
+    /// The agent session the multiplexer reports for the pane (herdr's `agent_session`).
+    pub agent_session: Option<String>,
+}
+
+impl PaneInfo {
+    /// The pane as the delivery code addresses it, for `seat`.
+    pub fn pane_ref(&self, seat: &str) -> PaneRef {
+        PaneRef { id: self.id.clone(), session: self.session.clone(), seat: seat.into(), shell_pid: self.shell_pid }
+    }
+}
+
 /// One read of a pane.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Capture {
@@ -211,6 +236,23 @@ pub trait Mux {
     /// descend from (a claimed identity). `Err(Sandboxed)`: the pane is hidden from this process
     /// (another pid namespace) or the server refused the connection.
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError>;
+    /// The pane `id` of `session`: its shell pid and the names the multiplexer gives it.
+    /// `Err(NoSeat)`: the session has no such pane.
+    fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError>;
+    /// Every pane of `session` the multiplexer names `seat` (tmux: marked `@team-seat <seat>`;
+    /// herdr: the agent of that name). Empty when none is; two or more is the user's mistake,
+    /// reported by the caller.
+    fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError>;
+    /// Names pane `id` as `seat` the way a launch names it (herdr: `agent rename`; tmux: the
+    /// `@team-seat` mark), and reads the name back: `Ok(false)` when the multiplexer did not
+    /// take it (herdr refuses a name its grammar does not allow, or a pane it sees no agent in).
+    fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError>;
+    /// Writes a seat's two sidebar lines: its workspace's label and its pane's display line
+    /// (herdr: `workspace rename`, `pane report-metadata --display-agent`). tmux shows neither,
+    /// and the pane's title is the CLI's own: nothing is written there.
+    fn sidebar(&self, _pane: &PaneInfo, _workspace_label: &str, _display: &str) -> Result<(), MuxError> {
+        Ok(())
+    }
 }
 
 /// Chooses the adapter: the team file's `multiplexer:` key (`herdr` | `tmux`); else the
@@ -223,6 +265,20 @@ pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
     match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
         "tmux" => Box::new(tmux::Tmux::from_env()),
         _ => Box::new(herdr::Herdr::from_env()),
+    }
+}
+
+/// `choose`, with the herdr adapter told where each seat was last seen (`last_seen`: the
+/// records `team register` and a launch keep).
+pub fn choose_with(file_choice: Option<&str>, last_seen: herdr::LastSeen) -> Box<dyn Mux> {
+    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
+        "tmux" => Box::new(tmux::Tmux::from_env()),
+        _ => {
+            let mut h = herdr::Herdr::from_env();
+            h.last_seen = last_seen;
+            Box::new(h)
+        }
     }
 }
 

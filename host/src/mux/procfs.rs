@@ -41,6 +41,19 @@ pub fn descends_from(pid: u32) -> bool {
     false
 }
 
+/// The start time of `pid` in clock ticks since boot: field 22 of `/proc/<pid>/stat`, read
+/// after the `)` that closes the command name. A pid and its start time together name one
+/// process for good: a pid the kernel reuses starts at another time.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat_start(&stat)
+}
+
+fn parse_stat_start(stat: &str) -> Option<u64> {
+    // fields 3.. follow the `)`: field 22 is the 20th of them
+    stat[stat.rfind(')')? + 1..].split_whitespace().nth(19)?.parse().ok()
+}
+
 /// Every process below `shell_pid` (not the shell itself), parents before children, each with
 /// its name, cwd and `HOME` where readable. Empty when the shell has no children (or is gone).
 pub fn process_tree_below(shell_pid: u32) -> Vec<Proc> {
@@ -199,6 +212,15 @@ mod tests {
         assert!(!a[0].argv.is_empty() && !a[0].comm.is_empty());
         assert!(a.iter().all(|p| visible(p.pid)));
         assert!(!visible(0));
+    }
+
+    #[test]
+    fn the_start_time_is_field_22() {
+        let stat = "27322 (claude code) S 27311 27322 27311 34816 27322 4194304 1 2 3 4 5 6 7 8 20 0 1 0 331952 100 5";
+        assert_eq!(parse_stat_start(stat), Some(331952));
+        let me = start_time(std::process::id()).unwrap();
+        assert!(me > 0);
+        assert_eq!(start_time(std::process::id()), Some(me));
     }
 
     #[test]

@@ -27,7 +27,8 @@
 //! is said in the read (`Capture::mode`, `#{pane_mode}`), so nothing is typed into it.
 
 use super::{
-    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneRef, Proc, RunOutput, Runner, StatusRead, SystemRunner,
+    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner, StatusRead,
+    SystemRunner,
 };
 
 /// How many scrollback rows above the screen `read` returns as `recent`.
@@ -167,8 +168,8 @@ impl Tmux {
 }
 
 impl Tmux {
-    /// Every pane of `session`: its id, shell pid and `@team-seat` mark (`""` unmarked).
-    fn list(&self, session: &str) -> Result<Vec<(String, Option<u32>, String)>, MuxError> {
+    /// Every pane of `session` with its shell pid and mark (`""` unmarked).
+    fn panes(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
         // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
         let target = format!("={session}:");
         let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
@@ -184,7 +185,15 @@ impl Tmux {
             .into_iter()
             .filter_map(|row| {
                 let mut f = row.splitn(3, '\t');
-                Some((f.next()?.to_string(), f.next()?.parse().ok(), f.next().unwrap_or("").to_string()))
+                Some(PaneInfo {
+                    id: f.next()?.to_string(),
+                    session: session.into(),
+                    shell_pid: f.next()?.parse().ok(),
+                    name: f.next().unwrap_or("").to_string(),
+                    label: None,
+                    workspace: None,
+                    agent_session: None,
+                })
             })
             .collect())
     }
@@ -193,20 +202,20 @@ impl Tmux {
     /// team is known. Two or more are refused, each named with its mark.
     fn find_marked(&self, session: &str, seat: &str, team: Option<&str>) -> Result<PaneRef, MuxError> {
         let spelled = team.map(|t| format!("{seat}@{t}"));
-        let found: Vec<(String, Option<u32>, String)> = self
-            .list(session)?
+        let found: Vec<PaneInfo> = self
+            .panes(session)?
             .into_iter()
-            .filter(|(_, _, mark)| mark == seat || spelled.as_deref() == Some(mark.as_str()))
+            .filter(|p| p.name == seat || spelled.as_deref() == Some(p.name.as_str()))
             .collect();
         match found.as_slice() {
             [] => Err(MuxError::NoSeat(format!(
                 "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
             ))),
-            [(id, pid, _)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
+            [p] => Ok(p.pane_ref(seat)),
             many => Err(MuxError::Failed(format!(
                 "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}; two panes claiming one seat reach neither (mark one only)",
                 many.len(),
-                many.iter().map(|(id, _, m)| format!("{id} (marked {m})")).collect::<Vec<_>>().join(", ")
+                many.iter().map(|p| format!("{} (marked {})", p.id, p.name)).collect::<Vec<_>>().join(", ")
             ))),
         }
     }
@@ -262,7 +271,7 @@ impl Mux for Tmux {
     }
 
     fn marks(&self, session: &str) -> Result<Vec<(String, String)>, MuxError> {
-        Ok(self.list(session)?.into_iter().filter(|(_, _, m)| !m.is_empty()).map(|(id, _, m)| (id, m)).collect())
+        Ok(self.panes(session)?.into_iter().filter(|p| !p.name.is_empty()).map(|p| (p.id, p.name)).collect())
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
@@ -331,6 +340,25 @@ impl Mux for Tmux {
         Ok(procfs::process_tree_below(pid))
     }
 
+    fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
+        self.panes(session)?
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| MuxError::NoSeat(format!("tmux session \"{session}\" has no pane {id}")))
+    }
+
+    fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        Ok(self.panes(session)?.into_iter().filter(|p| p.name == seat).collect())
+    }
+
+    fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError> {
+        let out = self.tmux(&["set-option", "-p", "-t", id, "@team-seat", seat])?;
+        if !out.ok() {
+            return Ok(false);
+        }
+        Ok(self.pane(session, id)?.name == seat)
+    }
+
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
         // Looked for only when the caller sits in tmux or names a server: an environment
         // without either cannot be in a pane this adapter reaches.
@@ -338,7 +366,7 @@ impl Mux for Tmux {
         if named.is_none() && !self.env_names_server {
             return Ok(None);
         }
-        let panes = match self.list(session) {
+        let panes = match self.panes(session) {
             Ok(p) => p,
             // No server, no tmux, no such session: no pane of it holds this process — unless
             // the environment names a pane, which then cannot be verified.
@@ -346,11 +374,11 @@ impl Mux for Tmux {
             Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => return Ok(None),
             Err(e) => return Err(e),
         };
-        if let Some((id, pid, mark)) = panes.iter().find(|(_, pid, _)| pid.is_some_and(|p| ancestry.contains(&p))) {
-            return Ok(Some(PaneRef { id: id.clone(), session: session.into(), seat: mark.clone(), shell_pid: *pid }));
+        if let Some(p) = panes.iter().find(|p| p.shell_pid.is_some_and(|pid| ancestry.contains(&pid))) {
+            return Ok(Some(p.pane_ref(&p.name)));
         }
-        match named.and_then(|n| panes.iter().find(|(id, _, _)| *id == n).cloned()) {
-            Some((id, pid, _)) => Err(super::not_inside("TMUX_PANE", &id, session, pid, &procfs::visible)),
+        match named.and_then(|n| panes.iter().find(|p| p.id == n).cloned()) {
+            Some(p) => Err(super::not_inside("TMUX_PANE", &p.id, session, p.shell_pid, &procfs::visible)),
             None => Ok(None),
         }
     }

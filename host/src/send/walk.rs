@@ -114,6 +114,7 @@ impl Carrier for TypedLeg<'_> {
             text: job.text,
             id: job.id,
             pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
+            record: d.target.seat.agent.as_ref(),
         };
         let mux: Box<dyn Mux> = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let ctx = self.means.ctx;

@@ -156,10 +156,20 @@ pub fn deliver(
     if let Err(why) = check_trigger(trigger, traits) {
         return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
     }
-    let before = match seat.observe(id, trigger) {
+    let mut before = match seat.observe(id, trigger) {
         Ok(o) => o,
         Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
     };
+    // A screen the profile cannot read may be a frame caught mid-repaint: look again, briefly,
+    // before calling the seat unreadable. Nothing has been typed, so looking costs nothing.
+    let settle_until = clock.now() + t.settle;
+    while matches!(before.seen, Seen::Unknown(_)) && clock.now() < settle_until {
+        clock.sleep(t.poll);
+        match seat.observe(id, trigger) {
+            Ok(o) => before = o,
+            Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
+        }
+    }
     if let Some(v) = judge_before(&before, traits, drop_path) {
         return not_typed(v);
     }
@@ -398,6 +408,58 @@ mod tests {
         (r, clock.elapsed())
     }
     const TRIG: &str = "Please read the team message at x/1";
+
+    /// A seat whose first look is a torn frame (read between a full-screen CLI's clear and its
+    /// repaint); every later look is the scripted seat's.
+    struct Torn {
+        torn: bool,
+        seat: Scripted,
+    }
+
+    impl Seat for Torn {
+        fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+            if std::mem::take(&mut self.torn) {
+                let why = "no composer and no known dialog".to_string();
+                return Ok(Scripted::obs(Seen::Unknown(why), BoxText::Unreadable, None, false));
+            }
+            self.seat.observe(id, trigger)
+        }
+        fn type_text(&mut self, text: &str) -> Result<(), String> {
+            self.seat.type_text(text)
+        }
+        fn press_enter(&mut self) -> Result<(), String> {
+            self.seat.press_enter()
+        }
+        fn transcript_shows_read(&mut self, id: &str) -> bool {
+            self.seat.transcript_shows_read(id)
+        }
+    }
+
+    /// A look that lands on a torn frame reads as nothing the profile knows: it is looked at
+    /// again, and the seat is judged on the drawn frame.
+    #[test]
+    fn a_torn_frame_before_typing_is_looked_at_again() {
+        let mut seat = Scripted::idle();
+        let working = Seen::Working("esc to interrupt".into());
+        seat.after_take.push_back(Scripted::obs(working, BoxText::Empty, Some(Status::Working), false));
+        let mut s = Torn { torn: true, seat };
+        let (r, _) = timed(&mut s, &traits());
+        assert_eq!(r.verdict, Verdict::Delivered { note: None });
+        assert_eq!((s.seat.typed.len(), s.seat.enters), (1, 1));
+    }
+
+    #[test]
+    fn a_screen_that_stays_unreadable_is_unreachable_after_the_settle_with_nothing_typed() {
+        let mut s = Scripted::idle();
+        s.seen = Seen::Unknown("no composer and no known dialog".into());
+        let (r, took) = timed(&mut s, &traits());
+        assert!(
+            matches!(&r.verdict, Verdict::Unreachable(m) if m.starts_with("the pane could not be read as codex")),
+            "{r:?}"
+        );
+        assert!(s.typed.is_empty() && s.enters == 0);
+        assert_eq!(took, TIMINGS.settle, "looked at again for the settle, then judged");
+    }
 
     #[test]
     fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {

@@ -48,18 +48,19 @@ fn not_a_lock(m: &std::fs::Metadata) -> Option<String> {
 /// `wait` behind another send.
 pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
     // The names were checked when their files were read; a lock path is still never built
-    // from anything else.
+    // from anything else. Every refusal names the lock and says nothing was sent: the lock is
+    // taken before the drop.
     crate::names::check(crate::names::Kind::Session, session)
         .and_then(|()| crate::names::check(crate::names::Kind::Seat, seat))
         .map_err(|why| format!("the seat lock cannot be named: {why}; nothing was sent"))?;
     let dir = crate::fsx::ensure_private_dirs(state, &Path::new("seat-locks").join(session), 0o700)
-        .map_err(|e| format!("the seat lock folder could not be made: {e}"))?;
+        .map_err(|e| format!("the seat lock's folder could not be made ({e}); nothing was sent"))?;
     let path = dir.join(seat);
     let mut file = crate::fsx::open_regular(
         &path,
         OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| format!("the seat lock could not be opened ({e}); nothing was sent"))?;
     let meta = file.metadata().map_err(|e| format!("{}: {e}", path.display()))?;
     if let Some(why) = not_a_lock(&meta) {
         return Err(format!("{} is not a seat lock ({why}); refusing to use it; nothing was sent", path.display()));
@@ -80,17 +81,23 @@ pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Dura
                 let (hkind, hpid) = (parts.next(), parts.next().unwrap_or("?"));
                 // An empty file is a holder between taking the lock and naming itself.
                 if let Some(hkind) = hkind.filter(|h| *h != kind) {
-                    return Err(format!("the seat's lock is held by team {hkind} (pid {hpid}); nothing was sent"));
+                    return Err(format!(
+                        "the seat lock {} is held by team {hkind} (pid {hpid}); nothing was sent",
+                        path.display()
+                    ));
                 }
                 if Instant::now() >= deadline {
                     return Err(format!(
-                        "another team send (pid {hpid}) has held the seat's lock for {} s; nothing was sent",
+                        "another team send (pid {hpid}) has held the seat lock {} for {} s; nothing was sent",
+                        path.display(),
                         wait.as_secs()
                     ));
                 }
                 std::thread::sleep(RETRY);
             }
-            Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+            Err(TryLockError::Error(e)) => {
+                return Err(format!("the seat lock {} could not be taken ({e}); nothing was sent", path.display()))
+            }
         }
     }
 }
@@ -109,7 +116,8 @@ mod tests {
         drop(held);
         let _l = lock("launch", 10).unwrap();
         let e = lock("send", 500).err().unwrap();
-        assert!(e.starts_with("the seat's lock is held by team launch"), "{e}");
+        assert!(e.starts_with("the seat lock ") && e.contains("/seat-locks/s/a is held by team launch"), "{e}");
+        assert!(e.ends_with("; nothing was sent"), "{e}");
     }
 
     #[test]
@@ -119,7 +127,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::os::unix::fs::symlink(d.path().join("elsewhere"), dir.join("a")).unwrap();
         let e = lock_seat(d.path(), "s", "a", "send", Duration::from_millis(10)).err().unwrap();
-        assert!(e.ends_with("is a symbolic link; refusing to follow it"), "{e}");
+        assert!(e.ends_with("is a symbolic link; refusing to follow it); nothing was sent"), "{e}");
+        assert!(e.starts_with("the seat lock could not be opened ("), "{e}");
         assert!(!d.path().join("elsewhere").exists());
     }
 

@@ -52,6 +52,11 @@ pub struct Timings {
     pub enter_waits: [Duration; 3],
     /// The whole window, from the first Enter, for a cleared box to show evidence.
     pub window: Duration,
+    /// How long a look before typing that reads as nothing the profile knows is taken again:
+    /// a full-screen CLI redraws by clearing and repainting, and a read that lands between the
+    /// two is a torn frame, not the seat. A property of terminals, not a wait to shorten: never
+    /// scaled.
+    pub settle: Duration,
 }
 
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
@@ -60,6 +65,7 @@ pub const TIMINGS: Timings = Timings {
     poll: Duration::from_millis(40),
     enter_waits: [Duration::from_millis(1_000), Duration::from_millis(3_000), Duration::from_millis(9_000)],
     window: Duration::from_millis(20_000),
+    settle: Duration::from_millis(400),
 };
 
 impl Timings {
@@ -72,6 +78,7 @@ impl Timings {
             poll: s(self.poll),
             enter_waits: self.enter_waits.map(s),
             window: s(self.window),
+            settle: self.settle,
         }
     }
 }

@@ -35,6 +35,9 @@ pub struct PlainSend<'a> {
     pub id: &'a str,
     /// The team's profile pins.
     pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record, when it has one: its pane and process come first
+    /// (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
 /// What a plain send runs on, given by its caller: the receiving team's multiplexer, the
@@ -75,7 +78,8 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
     };
 
     let mux = means.mux;
-    let pane = match mux.locate_in(req.session, req.seat, req.team) {
+    // the registry first: the seat's recorded pane while its recorded process runs there
+    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.team, req.record) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop)),
     };

@@ -14,6 +14,8 @@ mod output_cli;
 mod profile_cli;
 mod profile_test_cli;
 mod real_cli;
+mod register_tmux;
+mod route_tmux;
 mod schemas;
 mod send_cli;
 mod send_writes;

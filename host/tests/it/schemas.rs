@@ -82,7 +82,8 @@ fn every_schema_is_valid_and_judges_its_examples() {
 #[test]
 fn titles_match_the_documents() {
     for (stem, schema) in schemas() {
-        if stem.starts_with("tools-") {
+        // (the tool's parameters and the team file are inputs, not documents a run prints)
+        if stem.starts_with("tools-") || stem == "team-file" {
             continue;
         }
         let title = schema["title"].as_str().unwrap();

@@ -16,6 +16,21 @@
 //! `codex app-server` daemon's;
 //! `fake_seats <seat>:<cli>[:<mode>]…` (in a setup block) starts fake seats in the world's
 //! private tmux session `beacon`, which every run of that file then reaches (`TEAM_TMUX_SOCKET`).
+//! `herdr_seat <seat> <state> [<pane>]` (in a setup block) stands up a recorded herdr 0.8.2
+//! session `beacon` whose agent `<seat>` is the real Claude Code 2.1.332 in the recorded
+//! `<state>` (`tests/data/herdr-0.8.2/real/claude-code-2.1.332/`) on `<pane>` (default
+//! `w1:p1`); every run of that file then reaches it through `HERDR_BIN` (see below).
+//!
+//! The recorded herdr (herdr cannot be installed where the tests run): `$WORLD/herdr-bin/herdr`
+//! answers each argv with the output herdr recorded for it, and any other argv with exit 3 and
+//! a line saying no recording answers it. `herdr_seat` files the answers from the recorded
+//! state, with what a recording cannot know filled in: the seat's name for the recorded agent
+//! name, `<pane>` for the recorded pane, the world's checkout for the recorded folder, and the
+//! pids of a real fake Claude seat (running in a tmux pane of the world, with its sessions-
+//! registry entry and socket) for the recorded shell and CLI pids — so the pane's processes,
+//! the CLI's start time and its socket are read from this machine, as they are under herdr.
+//! `workspace rename` and `pane report-metadata` are answered with the recordings of those
+//! commands (`workspace-rename.json`; 0.7.1's `pane-report-metadata.txt`, empty).
 //!
 //! Every output of a command with `--json` is also validated against its schema in
 //! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed.
@@ -71,6 +86,74 @@ as_daemon() {
   { printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } > "$d/app-server"
   (cd "$d" && ./codex app-server --listen unix:// </dev/null)
 }
+herdr_answer() {
+  # herdr_answer <code> <file under tests/data | -> <argv…> [*]: the recorded herdr's answer to
+  # `herdr <argv…>` (with a final `*`: to every argv that starts so), the file's text (stderr
+  # when its name says `.stderr.`) with the world's substitutions (HERDR_SUBST, sed).
+  local code="$1" file="$2"; shift 2
+  local dir="$WORLD/herdr-answers" kind=exact key
+  if [ "${@: -1}" = "*" ]; then kind=prefix; set -- "${@:1:$(($# - 1))}"; fi
+  mkdir -p "$dir"
+  key=$(printf '%s\037' "$@" | sha256sum | cut -c1-32).$kind
+  echo "$code" > "$dir/$key.code"
+  if [ "$file" != - ]; then
+    local out="$dir/$key.out"
+    case "$file" in *.stderr.*) out="$dir/$key.err" ;; esac
+    sed -e "${HERDR_SUBST:-s/^//}" "$TEAM_TEST_DATA/$file" > "$out"
+  fi
+}
+herdr_seat() {
+  local seat="$1" state="$2" pane="${3:-w1:p1}"
+  local sock="$WORLD/seats.sock" real=herdr-0.8.2/real/claude-code-2.1.332 home="$WORLD/home-$seat" win shell cli
+  mkdir -p "$WORLD/herdr-bin" "$home" "$WORLD/run"
+  cat > "$WORLD/herdr-bin/herdr" <<'REPLAY'
+#!/bin/bash
+dir="$WORLD/herdr-answers"
+answer() {
+  [ -f "$dir/$1.code" ] || return 1
+  [ -f "$dir/$1.out" ] && cat "$dir/$1.out"
+  [ -f "$dir/$1.err" ] && cat "$dir/$1.err" >&2
+  exit "$(cat "$dir/$1.code")"
+}
+answer "$(printf '%s\037' "$@" | sha256sum | cut -c1-32).exact"
+for ((n = $# - 1; n > 0; n--)); do
+  answer "$(printf '%s\037' "${@:1:n}" | sha256sum | cut -c1-32).prefix"
+done
+printf 'herdr (recorded): no recording answers: herdr %s\n' "$*" >&2
+exit 3
+REPLAY
+  chmod +x "$WORLD/herdr-bin/herdr"
+  tmux -S "$sock" -f /dev/null has-session 2>/dev/null ||
+    tmux -S "$sock" -f /dev/null new-session -d -s herdr -x 120 -y 40 -n keep sh </dev/null >/dev/null 2>&1
+  win=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t herdr: -c "$PWD" -e "HOME=$home" \
+    -e "CLAUDE_CODE_TMPDIR=$WORLD/run" "team fake-seat --cli claude-code --delay-ms 200; exec sh")
+  for _ in $(seq 200); do
+    shell=$(tmux -S "$sock" display-message -p -t "$win" '#{pane_pid}')
+    cli=$(cat "/proc/$shell/task/$shell/children" 2>/dev/null | awk '{print $1}')
+    [ -n "$cli" ] && [ "$(cat "/proc/$cli/comm" 2>/dev/null)" = claude ] && [ -n "$(ls "$home/.claude/sessions" 2>/dev/null)" ] && break
+    sleep 0.05
+  done
+  local p=${pane#*:p} w=${pane%%:*}
+  HERDR_SUBST="s/\"name\":\"lead\"/\"name\":\"$seat\"/g; s/w1:p2/$pane/g; s/w1:t2/$w:t$p/g; s/27311/$shell/g; s/27322/$cli/g; s#<fx>/proj-claude#$PWD#g"
+  herdr_answer 0 herdr-0.8.2/version.txt --version
+  herdr_answer 0 herdr-0.8.2/status-running.txt --session beacon status
+  herdr_answer 0 "$real/$state.agent-get.json" --session beacon agent get "$seat"
+  herdr_answer 0 "$real/$state.agent-get.json" --session beacon agent get "$pane"
+  herdr_answer 0 "$real/$state.process-info.json" --session beacon pane process-info --pane "$pane"
+  herdr_answer 0 "$real/$state.visible.ansi" --session beacon pane read "$pane" --source visible --format ansi
+  herdr_answer 0 "$real/$state.visible.ansi" --session beacon pane read "$pane" --source recent --lines 200 --format ansi
+  herdr_answer 0 herdr-0.8.2/workspace-rename.json --session beacon workspace rename "$w" beacon
+  # the display line is whatever the seat's file says: report-metadata prints nothing on success
+  herdr_answer 0 herdr-0.7.1/pane-report-metadata.txt --session beacon pane report-metadata "$pane" --source team --display-agent '*'
+}
+herdr_missing() {
+  # herdr_missing <name>…: the recorded herdr answers `agent get <name>` with agent_not_found
+  local n
+  for n in "$@"; do
+    HERDR_SUBST="s/nosuch/$n/" herdr_answer 1 herdr-0.8.2/error-agent-get-unknown.stderr.json --session beacon agent get "$n"
+  done
+}
+[ -x "$WORLD/herdr-bin/herdr" ] && export HERDR_BIN="$WORLD/herdr-bin/herdr"
 fake_seats() {
   # Starts the world's seats: a private tmux server ($TEAM_TMUX_SOCKET) whose session
   # `beacon` holds one pane per `<seat>:<cli>[:<mode>]`, running `team fake-seat` (real vendor
@@ -172,6 +255,10 @@ fn run_file(path: &Path) -> (String, String, Vec<String>) {
         w.tmux_pane();
     }
     // `fake_seats` starts its server here; setting the socket chooses tmux for every run.
+    w.extra_env.push((
+        "TEAM_TEST_DATA".into(),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").display().to_string(),
+    ));
     let seats_sock = w.base().join("seats.sock");
     if text.contains("fake_seats ") {
         w.extra_env.push(("TEAM_TMUX_SOCKET".into(), seats_sock.display().to_string()));

@@ -347,7 +347,13 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     let s = scene(&[SeatSpec::new("gpt-reviewer", "codex", "takes-line")]);
     let dir = s.w.state.join("seat-locks/beacon");
     std::fs::create_dir_all(&dir).unwrap();
-    let f = std::fs::OpenOptions::new().create(true).read(true).write(true).open(dir.join("gpt-reviewer")).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(dir.join("gpt-reviewer"))
+        .unwrap();
     let f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusiveNonblock).unwrap();
     std::fs::write(dir.join("gpt-reviewer"), "launch 4242\n").unwrap();
     let r = s.send("gpt-reviewer", "hello");
@@ -356,7 +362,10 @@ fn a_lock_held_by_another_command_is_refused_at_once_and_nothing_is_written() {
     assert_eq!(r.stdout, "");
     assert_eq!(
         r.stderr,
-        "team send: refused: gpt-reviewer: the seat's lock is held by team launch (pid 4242); nothing was sent\n"
+        format!(
+            "team send: refused: gpt-reviewer: the seat lock {} is held by team launch (pid 4242); nothing was sent\n",
+            dir.join("gpt-reviewer").display()
+        )
     );
     assert!(s.drops("gpt-reviewer").is_empty());
     assert!(s.history().is_empty());

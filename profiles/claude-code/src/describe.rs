@@ -23,6 +23,13 @@ pub fn describe() -> Description {
         forbidden_starts: strings(&["!", "/", "#", "@", "&"]),
         has_compose: false,
         transcript_patterns: strings(&["{home}/.claude/projects/{cwd-dashed}/*.jsonl"]),
-        features: strings(&["faint-placeholder", "held-message", "transcript-read-proof"]),
+        // The sessions registry every interactive session writes from startup
+        // (shared/docs/claude-native-channel.md): its socket and the name SendMessage addresses.
+        features: strings(&[
+            "faint-placeholder",
+            "held-message",
+            "transcript-read-proof",
+            "native-sessions={home}/.claude/sessions/{pid}.json",
+        ]),
     }
 }

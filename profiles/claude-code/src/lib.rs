@@ -79,12 +79,29 @@ pub fn classify(screen: &Screen) -> Reading {
     let Some((first, last)) = v.composer_between_rules(PROMPT) else {
         return without_composer(&v);
     };
-    let composer = read_composer(&v, first, last);
     let upper_rule = first - 1;
     let lower_rule = last + 1;
+    if let Some(why) = exited_below(&v, lower_rule) {
+        return reading(State::Exited, Composer::Unreadable, None, why);
+    }
+    let composer = read_composer(&v, first, last);
     let queued = queued_lines(&v, upper_rule);
     let r = classify_live(&v, composer, upper_rule, lower_rule);
     Reading { queued, ..r }
+}
+
+/// What Claude Code prints when it exits, under the last frame it leaves on screen.
+const RESUME_HINT: &str = "Resume this session with:";
+
+/// An inline Claude that exited leaves its last frame — the composer between its rules — above
+/// `Resume this session with:`, `claude --resume <id>` and the shell's prompt: that composer is
+/// no prompt, and a line typed there goes to the shell. Both signs are needed: the hint under
+/// the frame, and a shell prompt as the last row (a footer such as `…: 9%` alone is not one).
+fn exited_below(v: &View, lower_rule: usize) -> Option<String> {
+    let hint = (lower_rule + 1..v.rows.len()).find(|&i| v.rows[i].trimmed().starts_with(RESUME_HINT))?;
+    let last = v.last_nonempty()?;
+    (last > hint && profile_kit::shell_prompt_last(v))
+        .then(|| format!("`{RESUME_HINT}` under the last frame, and the last row is a shell prompt"))
 }
 
 /// The marker Claude Code 2.1.295+ draws under a queued line.

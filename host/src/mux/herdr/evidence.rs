@@ -24,6 +24,7 @@ const FAST: Timings = Timings {
     poll: Duration::from_millis(1),
     enter_waits: [Duration::from_millis(20), Duration::from_millis(30), Duration::from_millis(40)],
     window: Duration::from_millis(150),
+    settle: Duration::from_millis(40),
 };
 
 /// One seat of a real set: (set, cli dir, profile id, seat name, pane, states recorded).
@@ -89,7 +90,7 @@ pub fn run_send(
     }
     r.cost = cost;
     let (mut h, runner) = herdr(r);
-    h.last_seen = |_, seat| Some(if seat == "lead" { "w1:p2" } else { "w1:p3" }.into());
+    h.last_seen = Box::new(|_, seat| Some(if seat == "lead" { "w1:p2" } else { "w1:p3" }.into()));
     let pane = h.locate("teamrh", seat.name).unwrap_or_else(|e| panic!("{} {}: {e}", seat.set, seat.dir));
     let mut profile = profiles().load(seat.cli, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}", e.message));
     let d = profile.describe().clone();
@@ -200,12 +201,10 @@ fn an_exited_cli_and_a_trust_dialog_get_nothing_typed_on_both_versions() {
 }
 
 /// Claude Code 2.1.197 draws inline: when it exits its last frame (a composer between rules)
-/// stays above the shell prompt, and the claude-code profile reads that frame as an idle, empty
-/// composer — so the trigger is typed into the shell (no Enter follows: the read-back fails).
-/// The profile's to fix (a shell prompt, or "Resume this session with:", below the composer);
-/// herdr only confirms it (`pane process-info`: the shell alone in the foreground).
+/// stays above `Resume this session with:` and the shell prompt. The claude-code profile reads
+/// that as exited (it once read the frame as an idle, empty composer, and the trigger went to
+/// the shell); herdr only confirms it (`pane process-info`: the shell alone in the foreground).
 #[test]
-#[ignore = "the claude-code profile reads an exited inline Claude 2.1.197 as idle (see the doc comment)"]
 fn an_exited_inline_claude_gets_nothing_typed() {
     nothing_typed(|seat, state| seat.dir == "claude-code-2.1.197" && state == "after-exit");
 }

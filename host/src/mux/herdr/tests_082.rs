@@ -91,11 +91,11 @@ fn an_exited_cli_is_told_from_a_seat_never_there_by_the_pane_it_was_last_seen_on
         // the pane it was last seen on is back at its shell: that pane, which the profile reads
         // as exited, and herdr's status reads `unknown` as 0.7.1's did
         let (mut h, _) = herdr(recorded().real_state(cli, "after-exit", name, &pane.id, None));
-        h.last_seen = |session, seat| match (session, seat) {
+        h.last_seen = Box::new(|session, seat| match (session, seat) {
             ("teamrh", "lead") => Some("w1:p2".into()),
             ("teamrh", "rev") => Some("w1:p3".into()),
             _ => None,
-        };
+        });
         let p = h.locate("teamrh", name).unwrap();
         assert_eq!(p, pane, "{cli}");
         let c = h.read(&p).unwrap();
@@ -114,11 +114,11 @@ fn an_exited_cli_is_told_from_a_seat_never_there_by_the_pane_it_was_last_seen_on
                 "error-pane-process-info-unknown.stderr.json",
             ),
     );
-    h.last_seen = |_, _| Some("w1:p2".into());
+    h.last_seen = Box::new(|_, _| Some("w1:p2".into()));
     let never = MuxError::NoSeat("herdr session \"teamfx\" has no agent named \"gravity\"".into());
     assert_eq!(h.locate("teamfx", "gravity").unwrap_err(), never);
     // …or is gone
-    h.last_seen = |_, _| Some("w1:p99".into());
+    h.last_seen = Box::new(|_, _| Some("w1:p99".into()));
     assert_eq!(h.locate("teamfx", "gravity").unwrap_err(), never);
 }
 

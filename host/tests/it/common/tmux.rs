@@ -220,8 +220,8 @@ impl TmuxWorld {
         let out = self.tmux(&args);
         assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
         let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        let win = format!("{pane}");
-        let out = self.tmux(&["resize-window", "-t", &win, "-x", &spec.cols.to_string(), "-y", &spec.rows.to_string()]);
+        let out =
+            self.tmux(&["resize-window", "-t", &pane, "-x", &spec.cols.to_string(), "-y", &spec.rows.to_string()]);
         assert!(out.status.success(), "tmux resize-window: {}", String::from_utf8_lossy(&out.stderr));
         let mark = spec.mark.clone().unwrap_or_else(|| spec.name.clone());
         if !mark.is_empty() {

@@ -20,3 +20,4 @@ mod mock;
 
 mod agents;
 mod owner;
+mod register;

@@ -1,0 +1,105 @@
+//! Reading a pane as a seat, without touching it: the CLI process in front of the pane's shell
+//! (the one the seat's profile names) and the screen its profile reads. `register` refuses a
+//! pane that fails either; `route` asks the first to know the pane runs the recorded CLI.
+//!
+//! Invariant: nothing here types, presses or writes; a pane is only read.
+
+use crate::mux::{Mux, PaneInfo, Proc};
+use crate::profiles::{Profile, State};
+
+/// Why a pane's processes are not the seat's CLI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoCli {
+    /// Nothing runs in front of the pane's shell.
+    Nothing,
+    /// Something does, and it is not the CLI the profile names.
+    Other,
+}
+
+/// The pane's CLI process: a process below its shell that the profile's `process_names`
+/// name — herdr's agent label standing for a name where herdr reports one (a wrapper it reads
+/// through) — or, where the CLI is the pane's own first program (started with no shell), that
+/// program. `procs` is the tree below the shell, `own` the pane's first process.
+pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
+    let named = |p: &Proc| names.contains(&p.name);
+    if procs.is_empty() {
+        return own.filter(named).ok_or(NoCli::Nothing);
+    }
+    if let Some(p) = procs.iter().find(|p| named(p)) {
+        return Ok(p.clone());
+    }
+    if label.is_some_and(|l| names.iter().any(|n| n == l)) {
+        return Ok(procs[0].clone());
+    }
+    Err(NoCli::Other)
+}
+
+/// The processes of a pane: the tree below its shell, and its own first process.
+pub fn processes(
+    mux: &dyn Mux,
+    pane: &PaneInfo,
+    seat: &str,
+) -> Result<(Vec<Proc>, Option<Proc>), crate::mux::MuxError> {
+    // herdr's own view of a pane lists its first process when that is the foreground (a shell
+    // the CLI left, or a CLI started with no shell): that is the pane's own process, not one
+    // in front of it
+    let (own, procs): (Vec<Proc>, Vec<Proc>) =
+        mux.foreground_processes(&pane.pane_ref(seat))?.into_iter().partition(|p| Some(p.pid) == pane.shell_pid);
+    let own =
+        own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
+    Ok((procs, own))
+}
+
+/// How a refusal words a reading that is not the seat at its prompt.
+pub fn reading_words(s: &State) -> String {
+    match s {
+        State::Idle => "idle".into(),
+        State::Working(_) => "working".into(),
+        State::Dialog(d) => {
+            let kind = d.kind.label();
+            if d.title.is_empty() {
+                format!("a {kind} dialog")
+            } else {
+                format!("a {kind} dialog: {}", d.title)
+            }
+        }
+        State::Starting => "the CLI is still starting".into(),
+        State::Exited => "the CLI has exited".into(),
+        State::Unknown(why) if why.is_empty() => "a screen this version does not recognise".into(),
+        State::Unknown(why) => format!("a screen this version does not recognise: {why}"),
+    }
+}
+
+/// Reads the pane's screen through the seat's profile: `Ok(state)` when it is the seat at its
+/// prompt (idle or working), `Err(words)` naming what it shows instead.
+pub fn at_prompt(mux: &dyn Mux, pane: &PaneInfo, seat: &str, profile: &mut Profile) -> Result<State, String> {
+    let cap = mux.read(&pane.pane_ref(seat)).map_err(|e| format!("its screen could not be read: {e}"))?;
+    let reading = profile.classify(&crate::typed::screen_of(cap)).map_err(|e| e.message)?;
+    match reading.state {
+        s @ (State::Idle | State::Working(_)) => Ok(s),
+        other => Err(reading_words(&other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(pid: u32, name: &str) -> Proc {
+        Proc { pid, name: name.into(), cwd: None, home: None }
+    }
+
+    #[test]
+    fn the_cli_is_the_process_the_profile_names() {
+        let names = vec!["claude".to_string(), "claude.exe".to_string()];
+        assert_eq!(cli_process(&[p(2, "node"), p(3, "claude")], None, &names, None), Ok(p(3, "claude")));
+        assert_eq!(cli_process(&[], None, &names, None), Err(NoCli::Nothing));
+        // the pane's own first program, started with no shell
+        assert_eq!(cli_process(&[], Some(p(1, "claude")), &names, None), Ok(p(1, "claude")));
+        assert_eq!(cli_process(&[], Some(p(1, "bash")), &names, None), Err(NoCli::Nothing));
+        assert_eq!(cli_process(&[p(2, "codex")], None, &names, None), Err(NoCli::Other));
+        // herdr's label reads a wrapper as the CLI
+        assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("claude")), Ok(p(2, "node")));
+        assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("codex")), Err(NoCli::Other));
+    }
+}

@@ -1,0 +1,147 @@
+//! The owner's approvals of a team file's `grant` section: `up:` records in `<config>/grants/`,
+//! beside the send grants, checked the same way.
+//!
+//! Invariant: a grant in the repository alone is never verified; only a regular file in the
+//! owner's grants folder (never a link or FIFO, nor anything in a linked folder) approves one.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::fsx;
+
+/// An owner-signed approval of a team file's `grant` section, read from
+/// `<config>/grants/<file>.yaml` (`up:` beside the `send:` kind):
+///
+/// ```yaml
+/// up:
+///   seat: builder-1@labs     # the granted seat, spelled as the team file's grant spells it
+///   team: beacon             # the team whose `up` (and register) it approves
+///   scope: [up]
+/// expires: "2026-10-17T00:00:00Z"
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpApproval {
+    pub file: String,
+    pub seat: String,
+    pub team: String,
+    pub scope: Vec<String>,
+    pub expires: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(Deserialize)]
+struct RawUp {
+    up: Option<RawUpBody>,
+    expires: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawUpBody {
+    seat: Option<String>,
+    team: Option<String>,
+    #[serde(default)]
+    scope: Vec<String>,
+}
+
+/// Finds the approval of `team`'s grant to `seat` for `scope` in `<config>/grants/`, with the
+/// send grants' checks: a regular file (a link or FIFO is not a grant, nor is a linked grants
+/// folder), well formed, naming that seat and team, listing the scope, unexpired at `now`.
+/// `Ok(file name)`, or why none verifies — the nearest miss when a file names the seat.
+pub fn verify_up(
+    dir: &Path,
+    team: &str,
+    seat: &str,
+    scope: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<String, String> {
+    let gdir = dir.join("grants");
+    let none = || format!("no approval in {} names {seat} for team {team}", gdir.display());
+    if let Err(e) = fsx::check_ladder(dir, &gdir) {
+        return Err(e.to_string());
+    }
+    let Ok(rd) = std::fs::read_dir(&gdir) else { return Err(none()) };
+    let mut names: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut miss: Option<String> = None;
+    for n in names {
+        let text = match fsx::read_to_string(&gdir.join(&n)) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(e) => {
+                miss.get_or_insert(format!("{n}: {e}"));
+                continue;
+            }
+        };
+        let Ok(raw) = serde_saphyr::from_str::<RawUp>(&text) else { continue };
+        let Some(up) = raw.up else { continue };
+        let (Some(s), Some(t)) = (up.seat, up.team) else { continue };
+        if s.trim() != seat || t.trim() != team {
+            continue;
+        }
+        let expires = match raw.expires.as_deref().map(|e| chrono::DateTime::parse_from_rfc3339(e.trim())) {
+            Some(Ok(e)) => e.with_timezone(&chrono::Utc),
+            _ => {
+                miss.get_or_insert(format!("{n} has no expires: an RFC 3339 time"));
+                continue;
+            }
+        };
+        if expires <= now {
+            miss.get_or_insert(format!("{n} expired at {}", raw.expires.unwrap_or_default().trim()));
+            continue;
+        }
+        if !up.scope.iter().any(|w| w.trim() == scope) {
+            miss.get_or_insert(format!("{n} does not list {scope} in its scope"));
+            continue;
+        }
+        return Ok(n);
+    }
+    Err(miss.unwrap_or_else(none))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::send_grants;
+
+    #[test]
+    fn an_up_approval_is_verified_like_a_send_grant() {
+        let d = tempfile::tempdir().unwrap();
+        let g = d.path().join("grants");
+        std::fs::create_dir_all(&g).unwrap();
+        let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
+        let check = || verify_up(d.path(), "beacon", "b@labs", "up", now);
+        assert!(check().unwrap_err().starts_with("no approval in"), "{:?}", check());
+        std::fs::write(
+            g.join("a.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [up]\nexpires: \"2026-09-01T00:00:00Z\"\n",
+        )
+        .unwrap();
+        assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
+        std::fs::write(
+            g.join("b.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            g.join("c.yaml"),
+            "up:\n  seat: b@labs\n  team: other\n  scope: [up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
+        assert_eq!(check().unwrap_err(), "a.yaml expired at 2026-09-01T00:00:00Z");
+        std::fs::write(
+            g.join("d.yaml"),
+            "up:\n  seat: b@labs\n  team: beacon\n  scope: [add, up]\nexpires: \"2027-01-01T00:00:00Z\"\n",
+        )
+        .unwrap();
+        assert_eq!(check(), Ok("d.yaml".to_string()));
+        // a link to a good approval is none, and neither is a send grant
+        std::fs::rename(g.join("d.yaml"), d.path().join("d.yaml")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("d.yaml"), g.join("e.yaml")).unwrap();
+        assert!(check().is_err());
+        assert!(send_grants(d.path()).is_empty());
+    }
+}
