@@ -43,3 +43,20 @@ fn escapes_in_team_file_words_never_reach_the_terminal_through_list() {
         r.stderr
     );
 }
+
+#[test]
+fn escapes_in_an_address_never_reach_the_terminal_through_an_outcome_line() {
+    let w = World::beacon();
+    for args in [
+        vec!["send", HOSTILE, "hi"],
+        vec!["send", "gpt-reviewer@\u{1b}[2J", "hi"],
+        vec!["send", "--record", HOSTILE, "--channel", "native", "--ms", "1"],
+    ] {
+        let r = w.team(&args);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(raw_controls(&r.stdout).is_empty() && raw_controls(&r.stderr).is_empty(), "{r:?}");
+        assert!(r.stderr.starts_with("team send: refused: ") && r.stderr.contains("\\x1b"), "{}", r.stderr);
+        let r = w.team(&[&args[..], &["--json"]].concat());
+        assert!(raw_controls(&r.stdout).is_empty(), "{}", r.stdout);
+    }
+}
