@@ -401,7 +401,10 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
         }
         None => {
             let names: Vec<&str> = own.file.as_ref().map(|f| f.seat_names()).unwrap_or_default();
-            Err(refuse(format!("{spec}: it is not a declared seat; the file's seats are {}", names.join(", "))))
+            let hint = crate::nearest::nearest(spec, names.iter().copied())
+                .map(|n| format!(" (did you mean {n}?)"))
+                .unwrap_or_default();
+            Err(refuse(format!("{spec}: it is not a declared seat{hint}; the file's seats are {}", names.join(", "))))
         }
     }
 }
@@ -520,6 +523,10 @@ pub(crate) mod tests {
         );
         // a role is never an address
         assert!(msg(&w, "coordinator").starts_with("refused: coordinator: it is not a declared seat"));
+        assert_eq!(
+            msg(&w, "gpt-reviwer"),
+            "refused: gpt-reviwer: it is not a declared seat (did you mean gpt-reviewer?); the file's seats are claude-keeper, gpt-reviewer, hermes"
+        );
     }
 
     #[test]

@@ -33,6 +33,26 @@ impl Output {
         self.raw_out(escape_controls(text, true).as_bytes());
     }
 
+    /// Redraws a terminal: clears it, then writes `text` as [`Output::out`] does (a watch on
+    /// a terminal; the clear sequence is the only raw control this writer sends).
+    pub fn redraw(&mut self, text: &str) {
+        let mut bytes = b"\x1b[H\x1b[2J".to_vec();
+        bytes.extend_from_slice(escape_controls(text, true).as_bytes());
+        self.raw_out(&bytes);
+    }
+
+    /// Writes text this build generated itself (a shell completion script) exactly as it is:
+    /// never text from outside, which goes through [`Output::out`].
+    pub fn verbatim(&mut self, bytes: &[u8]) {
+        self.raw_out(bytes);
+    }
+
+    /// Whether stdout is a terminal.
+    pub fn is_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        io::stdout().is_terminal()
+    }
+
     /// Writes one `--json` document to stdout, pretty-printed with a final newline.
     pub fn doc(&mut self, doc: &serde_json::Value) {
         self.raw_out(crate::outcome::render_json(doc).as_bytes());

@@ -3,8 +3,12 @@
 //!
 //! Invariant: a file that loads is valid — every word that becomes a path component or an
 //! address (project, team, session, entity, seat, nickname) follows its grammar (`names`),
-//! delivery orders checked;
-//! unknown keys are kept and ignored so files written by newer versions still load.
+//! delivery orders checked; unknown keys are kept and ignored so files written by newer
+//! versions still load (`keys` finds them, with their lines, for `team check`). A file that is
+//! not YAML is refused naming the file and showing its line with a caret under the place.
+
+mod keys;
+mod place;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +21,9 @@ use crate::names;
 use crate::outcome::{self, TeamError};
 
 mod who;
+pub use keys::{KeyLines, UnknownKey};
+use place::located;
+pub use place::shown;
 pub use who::{valid_seat_spelling, Delegates, FileGrant};
 
 /// One seat as the file declares it.
@@ -66,6 +73,10 @@ pub struct TeamFile {
     pub grant: Option<FileGrant>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<String>,
+    /// Keys this build does not know (kept and ignored), for `team check`.
+    pub unknown: Vec<UnknownKey>,
+    /// The line of every key the file writes.
+    pub lines: KeyLines,
 }
 
 /// A team file together with where it was found.
@@ -110,7 +121,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
         let path = d.join(".agents").join("team.yaml");
         fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
         if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
-            let file = parse(&text)?;
+            let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
             return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
         }
         if d.join(".git").exists() {
@@ -126,7 +137,7 @@ pub fn load(path: &Path) -> outcome::Result<Loaded> {
     let text = fsx::read_capped(path, fsx::TEXT_MAX)
         .map_err(|e| TeamError::bad_file(e.to_string()))?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
-    let file = parse(&text)?;
+    let file = parse(&text).map_err(|e| located(e, &path.display().to_string(), &text))?;
     let root = path.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();
     let root = root.canonicalize().unwrap_or(root);
     Ok(Loaded { file, path: path.to_path_buf(), root })
@@ -247,6 +258,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         return Err(at(1, "the team file is empty; it needs project: and seats:"));
     }
     let raw: RawFile = serde_saphyr::from_str(text).map_err(yaml_error)?;
+    let keys = keys::read(text);
     let format = match &raw.format {
         None => 1,
         Some(f) if f.value == 1 => 1,
@@ -298,13 +310,15 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     };
     let profiles = raw.profiles.map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect()).unwrap_or_default();
 
+    // `seats:` with no value (every entry commented out, as `team init` writes it) is no seat.
     let raw_seats = match raw.seats {
-        Some(s) => s,
+        Some(s) => s.value,
+        None if keys.lines.line("seats").is_some() => Vec::new(),
         None => return Err(at(1, "seats: is missing; the file declares no seat")),
     };
     let mut seats: Vec<Seat> = Vec::new();
     let mut notes = Vec::new();
-    for rs in raw_seats.value {
+    for rs in raw_seats {
         let line = line_of(&rs) as usize;
         let r = rs.value;
         let name = match r.name {
@@ -404,6 +418,8 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         delegates,
         grant,
         notes,
+        unknown: keys.unknown,
+        lines: keys.lines,
     })
 }
 
@@ -474,6 +490,21 @@ mod tests {
         assert_eq!(b.version.as_deref(), Some("6"));
         assert_eq!(f.notes.len(), 1);
         assert!(f.notes[0].contains("team rename lead <new-name>"), "{:?}", f.notes);
+    }
+
+    #[test]
+    fn seats_with_every_entry_commented_out_is_no_seat() {
+        let f = parse("project: beacon\nseats:\n  # - name: a\n  #   cli: codex\n").unwrap();
+        assert!(f.seats.is_empty());
+        assert!(parse("project: beacon\n").unwrap_err().message.contains("seats: is missing"));
+    }
+
+    #[test]
+    fn unknown_keys_load_and_are_kept_for_check() {
+        let f = parse("project: beacon\nmultiplexor: tmux\nseats:\n  - name: a\n    cli: codex\n").unwrap();
+        assert_eq!(f.unknown.len(), 1);
+        assert_eq!(f.unknown[0].sentence(), "line 2: unknown key `multiplexor` — did you mean `multiplexer`?");
+        assert_eq!(f.lines.line("seats.0.cli"), Some(5));
     }
 
     #[test]

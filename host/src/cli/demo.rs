@@ -3,6 +3,10 @@
 //! by `team fake-seat` from real captures), sends a message to each with the real `team send`,
 //! shows the outcomes and `team feed`, and removes everything it made.
 //!
+//! It sends as the owner, who is a person at a terminal: without one it says so at once and
+//! starts nothing. It ends with what to do next; `--keep` leaves its folder and tmux server and
+//! prints the exact commands that drive them and that remove them.
+//!
 //! Invariant: the demo never touches the user's own configuration, history, state or tmux
 //! server: those paths and the tmux socket live in one temp folder, removed at the end (also
 //! on error). Only the precompiled-profile cache is shared, so the demo compiles nothing twice.
@@ -16,7 +20,7 @@ use crate::output::Output;
 /// Arguments of `team demo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Keep the throwaway folder and tmux session for a look around (prints how to attach).
+    /// Keep the throwaway folder and tmux session (prints the commands that drive and remove them).
     #[arg(long)]
     pub keep: bool,
 }
@@ -59,6 +63,10 @@ impl Drop for World {
 }
 
 pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> i32 {
+    if !crate::caller::has_terminal() {
+        out.err("team demo: the demo sends as the owner, a person at a terminal, and this run has none (no terminal on stdin, stdout, stderr or /dev/tty); run team demo from a terminal\n");
+        return 1;
+    }
     match demo(args.keep, &ctx.paths.cache, out) {
         Ok(code) => code,
         Err(e) => {
@@ -145,11 +153,61 @@ fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
     }
     out.out("$ team feed\n");
     run_team(&me, &project, &env, &["feed"])?;
+    out.out("\n");
     if keep {
-        out.out("\n");
-        out.out(&format!("Kept: {}. Look with: tmux -S {} attach -t demo\n", base.display(), w.socket.display()));
+        out.out(&kept(&w, &project, &me));
     }
+    out.out(NEXT);
     Ok(worst)
+}
+
+/// What to do after the demo, with one's own agents.
+const NEXT: &str = "Next, with your own agents (each in a tmux or herdr pane):
+  team init                  in your project: writes .agents/team.yaml; declare a seat per agent there
+  team mark <seat>           inside each seat's tmux pane (herdr: herdr agent rename <pane> <seat>)
+  team status                what each seat's screen shows now
+  team send <seat> \"hello\"   one message, proven taken; team feed shows what happened
+";
+
+/// The commands that drive the kept demo and the ones that remove it.
+fn kept(w: &World, project: &Path, me: &Path) -> String {
+    let q = |p: &Path| shell_word(&p.display().to_string());
+    let team = on_path(me).unwrap_or_else(|| q(me));
+    let sock = q(&w.socket);
+    format!(
+        "Kept the demo: its folder {base} and its tmux server {sock}. To drive it:
+  cd {project}
+  export TEAM_CONFIG_DIR={config} TEAM_STATE_DIR={state} TEAM_TMUX_SOCKET={sock}
+  {team} status
+  {team} send reviewer \"one more\"
+  {team} feed
+  tmux -S {sock} attach -t demo     (the seats themselves; ctrl-b d detaches)
+To remove it:
+  tmux -S {sock} kill-server; rm -rf {base}
+
+",
+        base = q(&w.dir),
+        project = q(project),
+        config = q(&w.dir.join("config")),
+        state = q(&w.dir.join("state")),
+    )
+}
+
+/// `team` when the `team` first on PATH is this binary, else `None`.
+fn on_path(me: &Path) -> Option<String> {
+    let me = me.canonicalize().ok()?;
+    let path = std::env::var_os("PATH")?;
+    let first = std::env::split_paths(&path).map(|d| d.join("team")).find(|p| p.is_file())?;
+    (first.canonicalize().ok()? == me).then(|| "team".to_string())
+}
+
+/// A word as a shell reads it back: as it is when it holds nothing special, else quoted.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,%@".contains(c)) {
+        s.to_string()
+    } else {
+        shell_quote(s)
+    }
 }
 
 fn demo_env(w: &World, cache: &Path) -> Vec<(String, String)> {

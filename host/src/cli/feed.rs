@@ -114,7 +114,7 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
                 events.into_iter().zip(keys).filter(|(_, k)| seen.insert(k.clone())).map(|(e, _)| e).collect();
             if first || !fresh.is_empty() {
                 let shown = if first { limited(fresh, args.limit) } else { fresh };
-                let (text, note) = plain(&scope, &shown, read.skipped);
+                let (text, note) = plain(&scope, &shown, read.skipped, ctx.clock.now().with_timezone(&chrono::Local));
                 out.out(&text);
                 if let Some(n) = note {
                     out.err(&n);
@@ -134,7 +134,7 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
         if args.json {
             out.doc(&document(&scope, &events, read.skipped));
         } else {
-            let (text, note) = plain(&scope, &events, read.skipped);
+            let (text, note) = plain(&scope, &events, read.skipped, ctx.clock.now().with_timezone(&chrono::Local));
             out.out(&text);
             if let Some(n) = note {
                 out.err(&n);
@@ -245,10 +245,27 @@ impl Event {
         }
     }
 
-    fn time_cell(&self) -> String {
+    /// The time in `now`'s time zone (the local one, `TZ` honoured), with its date when it is
+    /// not `now`'s day.
+    fn time_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display,
+    {
         match chrono::DateTime::parse_from_rfc3339(self.ts()) {
-            Ok(t) => t.format("%H:%M:%S").to_string(),
+            Ok(t) => {
+                let local = t.with_timezone(&now.timezone());
+                let form = if local.date_naive() == now.date_naive() { "%H:%M:%S" } else { "%Y-%m-%d %H:%M:%S" };
+                local.format(form).to_string()
+            }
             Err(_) => self.ts().to_string(),
+        }
+    }
+
+    /// The project a message belongs to (`--all`); `-` for a brief or an audit line.
+    fn project_cell(&self) -> String {
+        match self {
+            Event::Message { project: Some(p), .. } => p.clone(),
+            _ => "-".to_string(),
         }
     }
 
@@ -284,7 +301,11 @@ impl Event {
 
     fn detail_cell(&self) -> String {
         match self {
-            Event::Message { line, .. } => collapse(&line.body),
+            // an unreachable send says why, from its history line's note
+            Event::Message { line, .. } => match &line.note {
+                Some(n) if line.outcome == "unreachable" => format!("({}) {}", collapse(n), collapse(&line.body)),
+                _ => collapse(&line.body),
+            },
             Event::Brief { body, path, .. } => {
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 match body.lines().map(str::trim).find(|l| !l.is_empty()) {
@@ -377,13 +398,21 @@ fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
 
 /// The plain output: the context line (when the run names one team), the table or nothing,
 /// then `<n> event(s)`; and the line for stderr that says how many lines were skipped.
-fn plain(scope: &Scope, events: &[Event], skipped: usize) -> (String, Option<String>) {
+fn plain<Tz: chrono::TimeZone>(
+    scope: &Scope,
+    events: &[Event],
+    skipped: usize,
+    now: chrono::DateTime<Tz>,
+) -> (String, Option<String>)
+where
+    Tz::Offset: std::fmt::Display,
+{
     let mut out = String::new();
     if let Some((project, session)) = &scope.team {
         out.push_str(&outcome::context_line(project, session));
     }
     if !events.is_empty() {
-        out.push_str(&table(events));
+        out.push_str(&table(events, &now, scope.team.is_none()));
     }
     let n = events.len();
     out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
@@ -392,29 +421,29 @@ fn plain(scope: &Scope, events: &[Event], skipped: usize) -> (String, Option<Str
     (out, note)
 }
 
-/// Two-space indent; every column but the last padded to its widest cell, two spaces
-/// between columns; no trailing spaces.
-fn table(events: &[Event]) -> String {
-    let mut rows: Vec<[String; 4]> = vec![["TIME".into(), "KIND".into(), "SEAT".into(), "DETAIL".into()]];
+/// The table (`super::table`'s layout): TIME, KIND, SEAT, DETAIL, and PROJECT after TIME when
+/// the run names no single team (`--all`).
+fn table<Tz: chrono::TimeZone>(events: &[Event], now: &chrono::DateTime<Tz>, with_project: bool) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
+    let head = if with_project {
+        &["TIME", "PROJECT", "KIND", "SEAT", "DETAIL"][..]
+    } else {
+        &["TIME", "KIND", "SEAT", "DETAIL"][..]
+    };
+    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
     // Every cell is text from outside (history lines, brief names, audit records): escaped.
     let cell = |s: String| one_line(&s).into_owned();
-    rows.extend(
-        events.iter().map(|e| [cell(e.time_cell()), cell(e.kind_cell()), cell(e.seat_cell()), cell(e.detail_cell())]),
-    );
-    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
-    let widths = [width(0), width(1), width(2)];
-    let mut out = String::new();
-    for r in &rows {
-        let mut line = String::from("  ");
-        for (i, w) in widths.iter().enumerate() {
-            line.push_str(&r[i]);
-            line.push_str(&" ".repeat(w - r[i].chars().count() + 2));
+    rows.extend(events.iter().map(|e| {
+        let mut r = vec![cell(e.time_cell(now))];
+        if with_project {
+            r.push(cell(e.project_cell()));
         }
-        line.push_str(&r[3]);
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+        r.extend([cell(e.kind_cell()), cell(e.seat_cell()), cell(e.detail_cell())]);
+        r
+    }));
+    super::table::table(&rows)
 }
 
 fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
@@ -457,6 +486,11 @@ mod tests {
         }
     }
 
+    /// The tests' now, in UTC: the day of their events.
+    fn now() -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::parse_from_rfc3339("2026-11-29T12:00:00Z").unwrap().with_timezone(&chrono::Utc)
+    }
+
     fn team_scope() -> Scope {
         Scope { team: Some(("beacon".into(), "beacon".into())), ..Default::default() }
     }
@@ -469,7 +503,7 @@ mod tests {
             "gpt-reviewer",
             "from the owner — admitted by: the owner\n\nthe gate is green",
         );
-        let (got, note) = plain(&team_scope(), &[e], 0);
+        let (got, note) = plain(&team_scope(), &[e], 0, now());
         assert_eq!(
             got,
             "team beacon, session \"beacon\"\n\
@@ -483,7 +517,7 @@ mod tests {
     #[test]
     fn text_from_outside_is_shown_escaped() {
         let e = msg("2026-11-29T09:00:00Z", "owner\u{1b}]0;x\u{7}", "gpt-reviewer", "clear \u{1b}[2J the \u{9b}screen");
-        let (got, _) = plain(&team_scope(), &[e], 0);
+        let (got, _) = plain(&team_scope(), &[e], 0, now());
         assert!(!got.contains('\u{1b}') && !got.contains('\u{9b}') && !got.contains('\u{7}'), "{got:?}");
         assert!(got.contains("owner\\x1b]0;x\\x07 -> gpt-reviewer"), "{got}");
         assert!(got.contains("clear \\x1b[2J the \\u{9b}screen"), "{got}");
@@ -491,9 +525,12 @@ mod tests {
 
     #[test]
     fn empty_history_is_context_and_zero_events() {
-        assert_eq!(plain(&team_scope(), &[], 0), ("team beacon, session \"beacon\"\n0 events\n".to_string(), None));
         assert_eq!(
-            plain(&Scope::default(), &[], 3),
+            plain(&team_scope(), &[], 0, now()),
+            ("team beacon, session \"beacon\"\n0 events\n".to_string(), None)
+        );
+        assert_eq!(
+            plain(&Scope::default(), &[], 3, now()),
             ("0 events\n".to_string(), Some("team feed: skipped 3 unreadable lines\n".to_string()))
         );
     }
@@ -521,11 +558,51 @@ mod tests {
             line.ms = None;
             line.outcome = "not-submitted".into();
         }
-        let t = table(&[a, b]);
+        let t = table(&[a, b], &now(), false);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
         assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
-        assert_eq!(lines[2], "  10:11:12  not-submitted                  claude-keeper -> gpt-reviewer  two three");
+        assert_eq!(lines[2], "  08:11:12  not-submitted                  claude-keeper -> gpt-reviewer  two three");
+    }
+
+    #[test]
+    fn time_is_in_the_zone_of_now_and_dated_when_not_today() {
+        let e = msg("2026-11-29T23:30:00Z", "owner", "x", "late");
+        let utc = now();
+        assert_eq!(e.time_cell(&utc), "23:30:00");
+        // in Berlin (UTC+1 in November) it is already the next day: dated
+        let berlin = utc.with_timezone(&chrono::FixedOffset::east_opt(3600).unwrap());
+        assert_eq!(e.time_cell(&berlin), "2026-11-30 00:30:00");
+        let older = msg("2026-11-27T08:00:00Z", "owner", "x", "old");
+        assert_eq!(older.time_cell(&utc), "2026-11-27 08:00:00");
+        assert_eq!(
+            Event::Brief {
+                ts: "soon".into(),
+                from: "a".into(),
+                to: "b".into(),
+                body: String::new(),
+                path: "a-to-b.md".into()
+            }
+            .time_cell(&utc),
+            "soon"
+        );
+    }
+
+    #[test]
+    fn all_projects_add_a_project_column_and_unreachable_says_why() {
+        let Event::Message { mut line, .. } = msg("2026-11-29T09:00:00Z", "owner", "rev", "hello") else {
+            unreachable!()
+        };
+        line.outcome = "unreachable".into();
+        line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
+        let events = [Event::Message { line, project: Some("beacon".into()) }];
+        let t = table(&events, &now(), true);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
+        assert_eq!(
+            lines[1],
+            "  09:00:00  beacon   unreachable (via typed in 0 ms)  owner -> rev  (the pane shows a permission dialog; nothing was pressed) hello"
+        );
     }
 
     #[test]

@@ -14,18 +14,27 @@ use crate::ctx::Ctx;
 use crate::outcome::TeamError;
 use crate::output::{self, Output};
 
+pub mod check;
+pub mod completions;
 pub mod demo;
 pub mod fake_seat;
 pub mod feed;
+pub mod init;
+pub mod mark;
 pub mod profile;
 mod profile_test;
 pub mod register;
 pub mod route;
 pub mod send;
+pub mod status;
+mod table;
+
+/// `team --version`: the crate's version and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("TEAM_COMMIT"), ")");
 
 #[derive(Parser, Debug)]
-#[command(name = "team", version, about = "Reach the AI coding agents of a team in their terminal panes.")]
-struct Cli {
+#[command(name = "team", version = VERSION, about = "Reach the AI coding agents of a team in their terminal panes.")]
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -40,6 +49,16 @@ enum Command {
     Route(route::Args),
     /// Read the project's message history.
     Feed(feed::Args),
+    /// What each seat's screen shows now, and the last message to it.
+    Status(status::Args),
+    /// Write a first .agents/team.yaml (and its .gitignore) in this checkout.
+    Init(init::Args),
+    /// Read the team file and note what this build would not act on, with line numbers.
+    Check(check::Args),
+    /// Mark a tmux pane (yours, or --pane) as a seat of the team file.
+    Mark(mark::Args),
+    /// Print the shell completion script.
+    Completions(completions::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
     Profile(profile::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
@@ -62,6 +81,11 @@ pub fn main() -> i32 {
         Command::Register(a) => register::run(a, &ctx, &mut out),
         Command::Route(a) => route::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
+        Command::Status(a) => status::run(a, &ctx, &mut out),
+        Command::Init(a) => init::run(a, &ctx, &mut out),
+        Command::Check(a) => check::run(a, &ctx, &mut out),
+        Command::Mark(a) => mark::run(a, &ctx, &mut out),
+        Command::Completions(a) => completions::run(a, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
@@ -83,7 +107,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 5] = ["send", "feed", "profile", "register", "route"];
+const JSON_COMMANDS: [&str; 7] = ["send", "feed", "profile", "register", "route", "status", "check"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes
@@ -102,7 +126,8 @@ fn parse_error(e: clap::Error, args: Vec<OsString>, out: &mut Output) -> i32 {
         args.iter().skip(1).take_while(|a| *a != "--").map(|a| a.to_string_lossy().into_owned()).collect();
     let command = words.iter().find(|w| !w.starts_with('-')).cloned().unwrap_or_default();
     let json = JSON_COMMANDS.contains(&command.as_str()) && words.iter().any(|w| w == "--json");
-    let follow_json = command == "feed" && words.iter().any(|w| w == "--follow");
+    let follow_json = (command == "feed" && words.iter().any(|w| w == "--follow"))
+        || (command == "status" && words.iter().any(|w| w == "--watch"));
     let err = if e.kind() == ErrorKind::InvalidUtf8 {
         let bad = args.iter().skip(1).find(|a| a.to_str().is_none()).map(|a| shown(a)).unwrap_or_default();
         TeamError::usage(format!("an argument is not UTF-8 text ({bad}); write every word as UTF-8"))

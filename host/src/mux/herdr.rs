@@ -69,6 +69,9 @@ pub struct Herdr {
     surface: OnceLock<Result<Surface, MuxError>>,
     /// The sessions whose client/server pairing `status` found compatible.
     checked: Mutex<Vec<String>>,
+    /// herdr was chosen for want of any other choice (no `multiplexer:` key, not inside tmux):
+    /// a missing herdr then says how to use tmux instead.
+    pub by_default: bool,
 }
 
 /// A failed call: herdr's error code (when it printed one) and the error it means here.
@@ -99,6 +102,7 @@ impl Herdr {
             last_seen: Box::new(|_, _| None),
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
+            by_default: false,
         }
     }
 
@@ -106,7 +110,14 @@ impl Herdr {
         let mut argv = vec![self.bin.clone()];
         argv.extend(args.iter().map(|s| s.to_string()));
         self.runner.run(&argv).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => MuxError::ProgramMissing(super::program::missing("herdr", &self.bin)),
+            std::io::ErrorKind::NotFound => {
+                let tmux = if self.by_default {
+                    "; to run the seats in tmux instead, write `multiplexer: tmux` in .agents/team.yaml (or run team inside tmux)"
+                } else {
+                    ""
+                };
+                MuxError::ProgramMissing(format!("{}{tmux}", super::program::missing("herdr", &self.bin)))
+            }
             std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
                 "herdr did not answer within {} s (`herdr {}`): its server is not responding (stopped or hung)",
                 super::CALL_TIMEOUT.as_secs(),
@@ -204,10 +215,19 @@ impl Herdr {
         let Ok(out) = self.run_raw(&["session", "list", "--json"]) else { return stopped };
         let Ok(doc) = serde_json::from_slice::<Value>(&out.stdout) else { return stopped };
         let Some(list) = doc.get("sessions").and_then(Value::as_array) else { return stopped };
-        match list.iter().find(|s| s.get("name").and_then(Value::as_str) == Some(session)) {
-            Some(_) => stopped,
-            None => MuxError::NoSession(format!("there is no herdr session \"{session}\"")),
+        let name = |s: &Value| s.get("name").and_then(Value::as_str).map(str::to_string);
+        if list.iter().any(|s| name(s).as_deref() == Some(session)) {
+            return stopped;
         }
+        // the sessions a seat could be named in: the running ones
+        let running: Vec<String> =
+            list.iter().filter(|s| s.get("running").and_then(Value::as_bool) == Some(true)).filter_map(name).collect();
+        let known = if running.is_empty() {
+            "; no herdr session is running".to_string()
+        } else {
+            format!("; the herdr sessions running are {}", running.join(", "))
+        };
+        MuxError::NoSession(format!("there is no herdr session \"{session}\"{known}"))
     }
 
     /// A call refused for a protocol mismatch: `status` names both versions.

@@ -260,11 +260,25 @@ pub trait Mux {
 /// any `HERDR_*` → herdr); else herdr. An unknown key value is the team file's error to
 /// report; here it falls through to the environment.
 pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
+    choose_with(file_choice, Box::new(|_, _| None))
+}
+
+/// The word `choose` picks for `file_choice` in this environment (`herdr` | `tmux`).
+pub fn chosen(file_choice: Option<&str>) -> &'static str {
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
-    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
-        "tmux" => Box::new(tmux::Tmux::from_env()),
-        _ => Box::new(herdr::Herdr::from_env()),
+    choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID"))
+}
+
+/// The multiplexer the environment says this process sits in: a herdr pane, else tmux, else
+/// neither. It says where to look (what `team init` writes), never who the caller is.
+pub fn sits_in() -> Option<&'static str> {
+    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    if has("HERDR_PANE_ID") {
+        Some("herdr")
+    } else if has("TMUX") {
+        Some("tmux")
+    } else {
+        None
     }
 }
 
@@ -272,11 +286,15 @@ pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
 /// records `team register` and a launch keep).
 pub fn choose_with(file_choice: Option<&str>, last_seen: herdr::LastSeen) -> Box<dyn Mux> {
     let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    match choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID")) {
+    // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
+    let in_tmux = has("TMUX") || has("TEAM_TMUX_SOCKET");
+    match choice(file_choice, in_tmux, has("HERDR_PANE_ID")) {
         "tmux" => Box::new(tmux::Tmux::from_env()),
         _ => {
             let mut h = herdr::Herdr::from_env();
             h.last_seen = last_seen;
+            // herdr for want of any other choice: a missing herdr then says how to use tmux
+            h.by_default = file_choice.is_none() && !in_tmux && !has("HERDR_PANE_ID");
             Box::new(h)
         }
     }

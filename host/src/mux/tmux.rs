@@ -31,6 +31,9 @@ use super::{
     SystemRunner,
 };
 
+mod marks;
+pub use marks::MarkedPane;
+
 /// How many scrollback rows above the screen `read` returns as `recent`.
 pub const RECENT_ROWS: u32 = 200;
 
@@ -177,7 +180,7 @@ impl Tmux {
             let err = out.stderr_str();
             // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
             if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
+                return Err(self.no_session(session));
             }
             return Err(self.failed("list-panes", &out));
         }
@@ -209,7 +212,7 @@ impl Tmux {
             .collect();
         match found.as_slice() {
             [] => Err(MuxError::NoSeat(format!(
-                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (mark one with: tmux set -p -t <pane> @team-seat {seat})"
+                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
             ))),
             [p] => Ok(p.pane_ref(seat)),
             many => Err(MuxError::Failed(format!(

@@ -104,33 +104,9 @@ fn quoted(s: &str) -> String {
     format!("{s:?}")
 }
 
-/// The installed id closest to `cli`: within two edits (one for a short word), or one that
-/// starts with it (`claude` → `claude-code`).
+/// The installed id closest to `cli` (`crate::nearest`'s rule).
 pub fn nearest<'i>(cli: &str, installed: &'i BTreeSet<String>) -> Option<&'i str> {
-    let budget = if cli.chars().count() <= 3 { 1 } else { 2 };
-    let by_edits = installed.iter().map(|id| (edits(cli, id), id)).filter(|(d, _)| *d <= budget).min();
-    if let Some((_, id)) = by_edits {
-        return Some(id);
-    }
-    if cli.chars().count() >= 3 {
-        return installed.iter().find(|id| id.starts_with(cli)).map(String::as_str);
-    }
-    None
-}
-
-/// The Levenshtein distance between two words.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    crate::nearest::nearest(cli, installed.iter().map(String::as_str))
 }
 
 #[cfg(test)]
@@ -150,7 +126,6 @@ mod tests {
         assert_eq!(nearest("grk", &installed), Some("grok"));
         assert_eq!(nearest("vim", &installed), None);
         assert_eq!(nearest("x", &installed), None);
-        assert_eq!(edits("kitten", "sitting"), 3);
     }
 
     #[test]

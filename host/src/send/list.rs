@@ -30,13 +30,21 @@ fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: boo
     }
 }
 
-/// The addressable seats for a run standing in `file` (if any).
-pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListReport {
-    let world = World::new(reg, file);
-    let mut seats = Vec::new();
+/// One seat of the roster `--list` prints and `team status` reads.
+pub struct RosterSeat {
+    pub team: TeamView,
+    pub seat: SeatView,
+    /// A seat of the file's own team (named bare; others as `<seat>@<team>`).
+    pub own: bool,
+}
+
+/// The addressable seats, in order: the file's own roster, then the seats of the other teams
+/// of its entity that the roster lists or a record holds.
+pub fn roster(world: &World) -> Vec<RosterSeat> {
+    let mut out = Vec::new();
     if let Some(own) = &world.own {
         for s in &own.seats {
-            seats.push(row(book, reg, own, s, true));
+            out.push(RosterSeat { team: own.clone(), seat: s.clone(), own: true });
         }
     }
     let entity = world.own_entity();
@@ -47,9 +55,16 @@ pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListRepo
         }
         if let Some(v) = world.team(&t) {
             for s in v.seats.iter().filter(|s| s.in_roster || s.agent.is_some()) {
-                seats.push(row(book, reg, &v, s, false));
+                out.push(RosterSeat { team: v.clone(), seat: s.clone(), own: false });
             }
         }
     }
+    out
+}
+
+/// The addressable seats for a run standing in `file` (if any).
+pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListReport {
+    let world = World::new(reg, file);
+    let seats = roster(&world).iter().map(|r| row(book, reg, &r.team, &r.seat, r.own)).collect();
     ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
 }

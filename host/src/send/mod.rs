@@ -13,7 +13,7 @@
 //! - nothing here prints; `cli::send` renders the report.
 
 pub mod facts;
-mod list;
+pub mod list;
 pub mod report;
 pub mod walk;
 
@@ -122,7 +122,7 @@ pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
 }
 
 /// The team's profile pins (none when its file could not be read).
-fn pins_of(team: &TeamView) -> &std::collections::BTreeMap<String, String> {
+pub fn pins_of(team: &TeamView) -> &std::collections::BTreeMap<String, String> {
     static NONE: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
     team.file.as_ref().map(|f| &f.profiles).unwrap_or(&NONE)
 }
@@ -269,11 +269,16 @@ fn send(
     };
     // A refusal sent nothing and is no completed send: it writes its log line only.
     if t.drop.is_some() && !matches!(t.outcome, Outcome::Refused { .. }) {
+        // an unreachable seat's reason is the line's note, so `team feed` can say why
+        let history_note = match &t.outcome {
+            Outcome::Unreachable { reason } => Some(reason.clone()),
+            _ => note.clone(),
+        };
         let line = MessageLine {
             ms: Some(t.ms),
             via: t.carried.then(|| t.leg.word().to_string()),
             failed: r.failed.iter().map(ToString::to_string).collect(),
-            note: note.clone(),
+            note: history_note,
             ..history_line(m.ctx, &d, &id, body, t.outcome.word())
         };
         r.history = append_history(m.ctx, &d, &root, &line);
@@ -326,7 +331,11 @@ fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
 fn ran_out(m: &Means, d: &Decision, failed: Vec<Failed>, id: &str, body: &str, root: Option<&Path>) -> SendReport {
     let plan = Plan { failed, terminal: None, ..d.plan.clone() };
     let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
-    let line = MessageLine { failed: plan.failed_words(), ..history_line(m.ctx, d, id, body, "unreachable") };
+    let line = MessageLine {
+        failed: plan.failed_words(),
+        note: Some(plan.ran_out()),
+        ..history_line(m.ctx, d, id, body, "unreachable")
+    };
     if let Some(root) = root {
         r.history = append_history(m.ctx, d, root, &line);
     }

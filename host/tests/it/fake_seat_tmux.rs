@@ -68,11 +68,18 @@ fn locate_finds_marked_seats_and_names_what_is_missing() {
     assert!(matches!(e, MuxError::NoSeat(_)), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "no pane of tmux session \"beacon\" is marked as seat \"ghost\" (mark one with: tmux set -p -t <pane> @team-seat ghost)"
+        "no pane of tmux session \"beacon\" is marked as seat \"ghost\" (from inside its pane: team mark ghost)"
     );
     let e = m.locate("nosuch", "rev").unwrap_err();
     assert!(matches!(e, MuxError::NoSession(_)), "{e:?}");
-    assert_eq!(e.to_string(), format!("the tmux server at {} has no session \"nosuch\"", w.socket_str()));
+    // (naming the sessions that do have marked panes, with their seats)
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the tmux server at {} has no session \"nosuch\"; the sessions with marked panes are beacon (rev, lead)",
+            w.socket_str()
+        )
+    );
     // a session name that is a prefix of another does not match it
     let e = m.locate("beac", "rev").unwrap_err();
     assert!(matches!(e, MuxError::NoSession(_)), "{e:?}");

@@ -74,10 +74,11 @@ impl World {
             .env("TEAM_CACHE_DIR", self.base.join("cache"))
             .env_remove("XDG_STATE_HOME")
             .env_remove("XDG_CACHE_HOME")
+            // TIME is local time, dated when not today: the day of these tests' lines, in UTC
+            .env("TEAM_NOW", "2026-11-29T12:00:00Z")
+            .env("TZ", "UTC")
             .stdin(Stdio::null());
-        for v in
-            ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH", "TEAM_NOW", "TEAM_ID_SEED"]
-        {
+        for v in ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH", "TEAM_ID_SEED"] {
             c.env_remove(v);
         }
         c

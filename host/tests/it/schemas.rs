@@ -46,9 +46,19 @@ fn examples(stem: &str, which: &str) -> Vec<PathBuf> {
 #[test]
 fn the_documents_the_spec_names_have_schemas() {
     let stems: Vec<String> = schemas().into_iter().map(|s| s.0).collect();
-    for want in
-        ["error", "feed", "send", "send-list", "profile-explain", "profile-list", "profile-check", "tools-team_send"]
-    {
+    for want in [
+        "error",
+        "feed",
+        "send",
+        "send-list",
+        "profile-explain",
+        "profile-list",
+        "profile-check",
+        "tools-team_send",
+        "team-file",
+        "check",
+        "status",
+    ] {
         assert!(stems.iter().any(|s| s == want), "schema/{want}.schema.json is missing");
     }
 }
@@ -102,4 +112,51 @@ fn the_tool_definition_maps_onto_team_send() {
     assert_eq!(tool["parameters"]["required"], serde_json::json!(["to", "message"]));
     let d = tool["description"].as_str().unwrap();
     assert!(d.contains("team send <to>"), "the description says how it maps: {d}");
+}
+
+/// Every team file the tests load (`host/tests/team_files/*.yaml`, the spec's beacon world,
+/// what `team init` writes) is judged by `schema/team-file.schema.json` as the loader judges
+/// it: the files that load are valid, and the ones refused for what a schema can say (a seat
+/// with no `cli:`, a nickname `lead`, an unknown multiplexer, a bad delivery order, a seat
+/// name outside the grammar) are invalid.
+#[test]
+fn the_team_files_are_judged_by_the_team_file_schema() {
+    let schema = read_json(&schema_dir().join("team-file.schema.json"));
+    let v = jsonschema::draft202012::new(&schema).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/team_files");
+    let schema_says_invalid = [
+        "bad-leads-type",
+        "bad-multiplexer",
+        "bad-nickname-lead",
+        "bad-no-cli",
+        "bad-no-project",
+        "bad-order-empty",
+        "bad-order-twice",
+        "bad-order-unknown",
+        "bad-seat-name",
+    ];
+    let mut judged = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().and_then(|x| x.to_str()) != Some("yaml") {
+            continue;
+        }
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let Ok(doc) = serde_saphyr::from_str::<Value>(&text) else {
+            assert!(stem.starts_with("bad-yaml"), "{stem} is not YAML");
+            continue;
+        };
+        judged += 1;
+        let loads = std::fs::read_to_string(p.with_extension("expect")).unwrap().trim() == "ok";
+        let errors: Vec<String> = v.iter_errors(&doc).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        if loads {
+            assert!(errors.is_empty(), "{stem} loads, but the schema refuses it: {errors:?}");
+        } else if schema_says_invalid.contains(&stem.as_str()) {
+            assert!(!errors.is_empty(), "{stem} is refused by the loader; the schema should refuse it too");
+        }
+    }
+    assert!(judged >= 10);
+    let beacon = serde_saphyr::from_str::<Value>(crate::common::BEACON).unwrap();
+    assert!(v.is_valid(&beacon));
 }

@@ -162,13 +162,17 @@ fn a_server_that_is_not_running_is_told_from_a_session_that_does_not_exist() {
     let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
     assert_eq!(
         h.locate("nosuch", "lead").unwrap_err(),
-        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+        // (the running sessions are named: of the recorded two, teamfx runs)
+        MuxError::NoSession("there is no herdr session \"nosuch\"; the herdr sessions running are teamfx".into())
     );
     // a never-started session on a machine where no server runs: a read asks three things at
     // once, each told the same
     let (h, _) = herdr(stopped("teamfx", "session-list-stopped.json"));
     let p = PaneRef { id: "w1:p1".into(), session: "teamfx".into(), seat: "lead".into(), shell_pid: None };
-    assert_eq!(h.read(&p).unwrap_err(), MuxError::NoSession("there is no herdr session \"teamfx\"".into()));
+    assert_eq!(
+        h.read(&p).unwrap_err(),
+        MuxError::NoSession("there is no herdr session \"teamfx\"; no herdr session is running".into())
+    );
     // a server that stopped after `status` answered: 0.7.1's connection error, a Debug string
     let (h, r) = herdr(
         recorded()

@@ -163,7 +163,8 @@ fn a_stopped_server_and_a_missing_session_read_as_on_0_7_1() {
     let (h, _) = herdr(stopped("nosuch", "session-list-running.json"));
     assert_eq!(
         h.locate("nosuch", "lead").unwrap_err(),
-        MuxError::NoSession("there is no herdr session \"nosuch\"".into())
+        // (the running sessions are named: of the recorded two, teamfx runs)
+        MuxError::NoSession("there is no herdr session \"nosuch\"; the herdr sessions running are teamfx".into())
     );
     // a server that stopped after `status` answered: 0.8's JSON `server_not_running` (the text
     // today's 0.7.1-only reading surfaced as "herdr agent get failed: no herdr server …")
@@ -187,7 +188,10 @@ fn a_stopped_server_and_a_missing_session_read_as_on_0_7_1() {
             )
             .on(&["session", "list", "--json"], 0, "session-list-stopped.json"),
     );
-    assert_eq!(h.press_enter(&p).unwrap_err(), MuxError::NoSession("there is no herdr session \"teamfx\"".into()));
+    assert_eq!(
+        h.press_enter(&p).unwrap_err(),
+        MuxError::NoSession("there is no herdr session \"teamfx\"; no herdr session is running".into())
+    );
 }
 
 #[test]

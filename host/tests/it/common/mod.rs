@@ -216,6 +216,8 @@ impl World {
             ("TEAM_NOW".into(), NOW.into()),
             ("TEAM_ID_SEED".into(), "7".into()),
             ("LANG".into(), "C.UTF-8".into()),
+            // the feed's TIME is local time: the world's zone is UTC unless a test sets TZ
+            ("TZ".into(), "UTC".into()),
             ("WORLD".into(), self.base().display().to_string()),
         ];
         v.extend(self.extra_env.iter().cloned());

@@ -1,0 +1,199 @@
+//! `team check`'s use-case: what a loaded team file says that this build would act on
+//! differently from what its writer meant — each a note with the line it is on.
+//!
+//! The notes, in file order within each kind: keys this build does not know (with the nearest
+//! known key); a seat whose `cli:` names no installed profile (with the installed ones and the
+//! nearest); a legacy seat named `lead` (its repair); a pin nothing installed satisfies (or one
+//! that is no pin); a session in which no pane is marked or named as any seat (or that the
+//! multiplexer cannot show).
+//!
+//! Invariant: it reads and asks, never writes or types: the file loads as every command loads
+//! it, the profiles are read from their descriptions (no component runs), and the multiplexer
+//! is only asked where each seat's pane is.
+
+use std::path::PathBuf;
+
+use crate::mux::{Mux, MuxError};
+use crate::outcome::Kind;
+use crate::profiles::ProfileHost;
+use crate::send::facts::FactsBook;
+use crate::team_file::{Loaded, RESERVED_LEAD};
+
+/// What a note is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    UnknownKey,
+    UnknownCli,
+    LegacyLead,
+    Pin,
+    Session,
+    /// The file declares no seat.
+    NoSeat,
+    /// A note the loader itself made (kept as it wrote it).
+    File,
+}
+
+impl NoteKind {
+    /// The word `--json` carries.
+    pub fn word(self) -> &'static str {
+        match self {
+            NoteKind::UnknownKey => "unknown-key",
+            NoteKind::UnknownCli => "unknown-cli",
+            NoteKind::LegacyLead => "legacy-lead",
+            NoteKind::Pin => "pin",
+            NoteKind::Session => "session",
+            NoteKind::NoSeat => "no-seat",
+            NoteKind::File => "file",
+        }
+    }
+}
+
+/// One note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub kind: NoteKind,
+    /// The 1-based line it is about, when one line is.
+    pub line: Option<usize>,
+    /// The sentence, starting `line <n>: ` when there is a line.
+    pub message: String,
+    pub repair: Option<String>,
+}
+
+/// Everything `team check` found.
+#[derive(Debug, Clone)]
+pub struct CheckReport {
+    pub project: String,
+    pub session: String,
+    pub path: PathBuf,
+    pub seats: usize,
+    pub notes: Vec<Note>,
+}
+
+fn note(kind: NoteKind, line: Option<usize>, text: String, repair: Option<String>) -> Note {
+    let message = match line {
+        Some(l) => format!("line {l}: {text}"),
+        None => text,
+    };
+    Note { kind, line, message, repair }
+}
+
+/// Checks `loaded` against the installed profiles and the multiplexer's panes.
+pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckReport {
+    let f = &loaded.file;
+    let mut notes: Vec<Note> = Vec::new();
+    for u in &f.unknown {
+        notes.push(Note { kind: NoteKind::UnknownKey, line: Some(u.line), message: u.sentence(), repair: None });
+    }
+    // A seat whose cli is no installed profile; the pins are judged once each, below.
+    let book = FactsBook::new(profiles);
+    let installed = profiles.installed_ids();
+    let none = std::collections::BTreeMap::new();
+    for (i, s) in f.seats.iter().enumerate() {
+        if installed.contains(&s.cli) {
+            continue;
+        }
+        if let Err(n) = book.of(&s.cli, &none) {
+            let line = f.lines.line(&format!("seats.{i}.cli")).unwrap_or(s.line);
+            notes.push(note(NoteKind::UnknownCli, Some(line), format!("seat {:?} {}", s.name, n.why), n.repair));
+        }
+    }
+    for s in f.seats.iter().filter(|s| s.name == RESERVED_LEAD) {
+        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
+        notes.push(note(
+            NoteKind::LegacyLead,
+            line.or(Some(s.line)),
+            "seat \"lead\" takes the word reserved for lead@<team>: it answers its bare name in this team, and lead@<team> reaches the seat the file names as lead".into(),
+            Some("team rename lead <new-name> (not in this build: rename the seat in .agents/team.yaml and mark its pane again)".into()),
+        ));
+    }
+    for n in f.notes.iter().filter(|n| !n.contains("seat \"lead\" takes the word reserved")) {
+        let line = n.strip_prefix("line ").and_then(|r| r.split_once(':')).and_then(|(l, _)| l.parse().ok());
+        notes.push(Note { kind: NoteKind::File, line, message: n.clone(), repair: None });
+    }
+    for (cli, pin) in &f.profiles {
+        if let Err(e) = profiles.description(cli, &f.profiles) {
+            let line = f.lines.line(&format!("profiles.{cli}")).or_else(|| f.lines.line("profiles"));
+            let why = e.message.trim_start_matches("refused: ");
+            let text =
+                if e.kind == Kind::BadFile { why.to_string() } else { format!("profiles: {cli}: \"{pin}\": {why}") };
+            let repair = e.repair.clone().or_else(|| {
+                Some(
+                    "pin a version installed here, or drop the pin (`team profile list` shows what is installed)"
+                        .into(),
+                )
+            });
+            notes.push(note(NoteKind::Pin, line, text, repair));
+        }
+    }
+    if f.seats.is_empty() {
+        notes.push(note(
+            NoteKind::NoSeat,
+            f.lines.line("seats"),
+            "seats: the file declares no seat yet".into(),
+            Some("declare one per agent under seats: (name: and cli:), or write the file with team init --seat <name>:<cli>".into()),
+        ));
+    }
+    if let Some(n) = session_note(loaded, mux) {
+        notes.push(n);
+    }
+    // in file order; a note about no one line last (the sort is stable)
+    notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
+    CheckReport {
+        project: f.project.clone(),
+        session: f.session.clone(),
+        path: loaded.path.clone(),
+        seats: f.seats.len(),
+        notes,
+    }
+}
+
+/// The session note: no pane of the session is any seat's, or the multiplexer cannot say.
+fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
+    let f = &loaded.file;
+    if f.seats.is_empty() {
+        return None;
+    }
+    let line = f.lines.line("session").or_else(|| f.lines.line("project"));
+    let mut found = 0;
+    for s in &f.seats {
+        match mux.locate_in(&f.session, &s.name, &f.team) {
+            Ok(_) => found += 1,
+            Err(MuxError::NoSeat(_)) => {}
+            // two panes marked one seat is still a marked pane (`team status` names them)
+            Err(MuxError::Failed(m)) if m.contains("are marked as seat") => found += 1,
+            Err(e) => {
+                // (a missing program's sentence says what to do itself)
+                let repair = match &e {
+                    MuxError::ProgramMissing(_) => None,
+                    MuxError::ServerStopped(_) | MuxError::NoSession(_) => {
+                        Some(crate::status::start_repair(mux.name(), &f.session))
+                    }
+                    _ => Some(crate::status::find_repair(mux.name(), &f.session)),
+                };
+                return Some(note(NoteKind::Session, line, format!("session {:?}: {e}", f.session), repair));
+            }
+        }
+    }
+    (found == 0).then(|| {
+        note(
+            NoteKind::Session,
+            line,
+            format!(
+                "session {:?}: no {} pane there is {} as any of the file's seats ({})",
+                f.session,
+                mux.name(),
+                if mux.name() == "tmux" { "marked" } else { "named" },
+                f.seat_names().join(", ")
+            ),
+            Some(crate::status::find_repair(mux.name(), &f.session)),
+        )
+    })
+}
+
+impl CheckReport {
+    /// `<n> seat(s), <m> note(s)`.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        format!("{}, {}", plural(self.seats, "seat"), plural(self.notes.len(), "note"))
+    }
+}

@@ -1,0 +1,82 @@
+//! `team check`: reads the team file as every command reads it and prints what `crate::check`
+//! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
+//! loads (notes or none), 2 when it cannot be read.
+
+use serde_json::{json, Value};
+
+use crate::check::{self, CheckReport};
+use crate::ctx::Ctx;
+use crate::outcome::{context_line, TeamError};
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+
+/// Arguments of `team check`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one team.check document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The error of a run that finds no team file, for every command that needs one.
+pub fn no_team_file() -> TeamError {
+    TeamError::bad_file(
+        "no team file: .agents/team.yaml is neither in this folder nor in one above it (up to the checkout's root)",
+    )
+    .with_repair("team init writes one here (docs/team-file.md says what it holds)")
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let cwd = match std::env::current_dir() {
+        Ok(c) => c,
+        Err(e) => {
+            let e = TeamError::bad_file(format!("the current folder cannot be read: {e}"));
+            return super::report_error("check", a.json, &e, out);
+        }
+    };
+    let loaded = match crate::team_file::find(&cwd) {
+        Ok(Some(l)) => l,
+        Ok(None) => return super::report_error("check", a.json, &no_team_file(), out),
+        Err(e) => return super::report_error("check", a.json, &e, out),
+    };
+    let profiles = ProfileHost::new(&ctx.paths);
+    let mux = crate::state::mux_for(&ctx.paths.state)(loaded.file.multiplexer.as_deref());
+    let r = check::check(&loaded, &profiles, mux.as_ref());
+    let shown = crate::team_file::shown(&r.path, &cwd);
+    if a.json {
+        out.doc(&document(&r, &shown));
+    } else {
+        out.out(&plain(&r, &shown));
+    }
+    0
+}
+
+fn plain(r: &CheckReport, shown: &str) -> String {
+    let mut text = context_line(&r.project, &r.session);
+    for n in &r.notes {
+        text.push_str(&format!("{}\n", one_line(&n.message)));
+        if let Some(rep) = &n.repair {
+            text.push_str(&format!("  {}\n", one_line(rep)));
+        }
+    }
+    text.push_str(&format!("{}: {}\n", one_line(shown), r.summary()));
+    text
+}
+
+fn document(r: &CheckReport, shown: &str) -> Value {
+    let notes: Vec<Value> = r
+        .notes
+        .iter()
+        .map(|n| json!({"kind": n.kind.word(), "line": n.line, "message": n.message, "repair": n.repair}))
+        .collect();
+    json!({
+        "schema": {"name": "team.check", "version": 1},
+        "format": 1,
+        "project": r.project,
+        "session": r.session,
+        "file": shown,
+        "seats": r.seats,
+        "notes": notes,
+        "summary": r.summary(),
+    })
+}

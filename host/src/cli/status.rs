@@ -1,0 +1,218 @@
+//! `team status`: one row per seat (the roster `team send --list` prints) — its pane, its CLI,
+//! what its profile reads there now, the multiplexer's own status where it has one, the last
+//! message to it — as a table or one `team.status` document; `--watch` redraws it every second.
+//!
+//! It types nothing and writes nothing: `crate::status` only locates and reads.
+
+use serde_json::{json, Value};
+
+use crate::ctx::Ctx;
+use crate::outcome::{context_line, TeamError};
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+use crate::registry::Registry;
+use crate::status::{self, age_words, Reads, Row, StatusReport};
+
+use super::table::{short, table};
+
+/// Arguments of `team status`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one team.status document.
+    #[arg(long)]
+    pub json: bool,
+    /// Redraw every second (on a terminal; elsewhere, print the table again when it changes).
+    #[arg(long, conflicts_with = "json")]
+    pub watch: bool,
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let load = std::env::current_dir()
+        .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))
+        .and_then(|cwd| crate::team_file::find(&cwd))
+        .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
+    let (file, reg) = match load {
+        Ok(x) => x,
+        Err(e) => return super::report_error("status", a.json, &e, out),
+    };
+    let profiles = ProfileHost::new(&ctx.paths);
+    let mux_for = crate::state::mux_for(&ctx.paths.state);
+    let read = || status::status(ctx, &profiles, file.as_ref(), &reg, &mux_for);
+    if !a.watch {
+        let r = read();
+        if a.json {
+            out.doc(&document(&r));
+        } else {
+            out.out(&plain(&r));
+            if file.is_none() {
+                out.err("team status: no .agents/team.yaml here or in a folder above it (team init writes one)\n");
+            }
+        }
+        return 0;
+    }
+    // A watch runs until its reader goes away (or it is stopped).
+    let terminal = out.is_terminal();
+    let mut last = String::new();
+    loop {
+        let text = plain(&read());
+        if terminal {
+            out.redraw(&format!("{text}(every 1 s; ctrl-c stops)\n"));
+        } else if text != last {
+            out.out(&text);
+        }
+        last = text;
+        for _ in 0..10 {
+            if out.closed() || out.reader_gone() {
+                return 0;
+            }
+            std::thread::sleep(ctx.clock.scaled(100));
+        }
+    }
+}
+
+/// What the READS cell says.
+fn reads_cell(r: &Reads) -> String {
+    match r {
+        Reads::Idle { last_error: None } => "idle".into(),
+        Reads::Idle { last_error: Some(e) } => {
+            format!("idle (the last turn ended in a {})", e.word().replace('_', " "))
+        }
+        Reads::Working { hint } if hint.is_empty() => "working".into(),
+        Reads::Working { hint } => format!("working: {}", short(hint, 40)),
+        Reads::Dialog { kind, .. } => format!("dialog: {}", kind.label()),
+        Reads::Draft { text } => format!("draft: {:?}", short(text, 32)),
+        Reads::Starting => "starting".into(),
+        Reads::Exited => "exited".into(),
+        Reads::Unknown { .. } => "unknown".into(),
+        Reads::NotFound { .. } => "not found".into(),
+        Reads::Unreadable { .. } => "unreadable".into(),
+    }
+}
+
+fn last_cell(row: &Row) -> String {
+    match &row.last {
+        None => "-".into(),
+        Some(l) => match l.age_s {
+            Some(s) => format!("{} {} ago", l.outcome, age_words(s)),
+            None => l.outcome.clone(),
+        },
+    }
+}
+
+/// The table, the count, and a line for each seat whose row needs its reason.
+fn plain(r: &StatusReport) -> String {
+    let mut text = String::new();
+    if let Some((p, s)) = &r.context {
+        text.push_str(&context_line(p, s));
+    }
+    let with_status = r.rows.iter().any(|row| row.mux_status.is_some());
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut head: Vec<String> = ["SEAT", "PANE", "CLI", "READS"].map(String::from).to_vec();
+    if with_status {
+        head.push("STATUS".into());
+    }
+    head.push("LAST".into());
+    rows.push(head);
+    for row in &r.rows {
+        let name = if row.stopped { format!("{} (stopped)", row.name) } else { row.name.clone() };
+        let mut cells = vec![
+            one_line(&name).into_owned(),
+            row.pane.as_deref().map(|p| one_line(p).into_owned()).unwrap_or_else(|| "-".into()),
+            one_line(&row.cli).into_owned(),
+            one_line(&reads_cell(&row.reads)).into_owned(),
+        ];
+        if with_status {
+            cells.push(row.mux_status.map(|s| s.as_str()).unwrap_or("-").into());
+        }
+        cells.push(last_cell(row));
+        rows.push(cells);
+    }
+    if !r.rows.is_empty() {
+        text.push_str(&table(&rows));
+    }
+    text.push_str(&summary(r));
+    text.push('\n');
+    // one line per reason, naming every seat it holds for (a missing session is every seat's)
+    let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
+    for row in &r.rows {
+        if let Some(why) = row.reads.why() {
+            match whys.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(&row.name),
+                None => whys.push((why, vec![&row.name])),
+            }
+        }
+    }
+    for (why, names) in whys {
+        text.push_str(&format!("{}: {}\n", one_line(&names.join(", ")), one_line(why)));
+    }
+    text
+}
+
+/// `6 seats: 2 idle, 1 working, …` (the states in a fixed order).
+fn summary(r: &StatusReport) -> String {
+    let n = r.rows.len();
+    let mut s = format!("{n} seat{}", if n == 1 { "" } else { "s" });
+    let order = ["idle", "working", "dialog", "draft", "starting", "exited", "unknown", "not-found", "unreadable"];
+    let parts: Vec<String> = order
+        .iter()
+        .filter_map(|w| {
+            let c = r.rows.iter().filter(|row| row.reads.word() == *w).count();
+            (c > 0).then(|| format!("{c} {}", w.replace('-', " ")))
+        })
+        .collect();
+    if !parts.is_empty() {
+        s.push_str(": ");
+        s.push_str(&parts.join(", "));
+    }
+    s
+}
+
+fn reads_json(r: &Reads) -> Value {
+    let mut v = json!({"state": r.word()});
+    match r {
+        Reads::Idle { last_error } => v["last_error"] = json!(last_error.map(|e| e.word())),
+        Reads::Working { hint } => v["hint"] = json!(hint),
+        Reads::Dialog { kind, title } => {
+            v["kind"] = json!(kind.word());
+            if let Some(name) = kind.other_name() {
+                v["name"] = json!(name);
+            }
+            v["title"] = json!(title);
+        }
+        Reads::Draft { text } => v["text"] = json!(text),
+        Reads::Unknown { why } | Reads::NotFound { why } | Reads::Unreadable { why } => v["why"] = json!(why),
+        Reads::Starting | Reads::Exited => {}
+    }
+    v
+}
+
+fn document(r: &StatusReport) -> Value {
+    let seats: Vec<Value> = r
+        .rows
+        .iter()
+        .map(|row| {
+            json!({
+                "name": row.name,
+                "team": row.team,
+                "cli": row.cli,
+                "session": row.session,
+                "multiplexer": row.multiplexer,
+                "pane": row.pane,
+                "reads": reads_json(&row.reads),
+                "multiplexer_status": row.mux_status.map(|s| s.as_str()),
+                "stopped": row.stopped,
+                "last": row.last.as_ref().map(|l| json!({
+                    "id": l.id, "from": l.from, "outcome": l.outcome, "ts": l.ts, "age_s": l.age_s, "note": l.note,
+                })),
+            })
+        })
+        .collect();
+    json!({
+        "schema": {"name": "team.status", "version": 1},
+        "format": 1,
+        "project": r.context.as_ref().map(|c| c.0.clone()),
+        "session": r.context.as_ref().map(|c| c.1.clone()),
+        "seats": seats,
+        "summary": summary(r),
+    })
+}

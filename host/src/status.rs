@@ -1,0 +1,329 @@
+//! `team status`'s use-case: one row per seat of the roster `team send --list` prints — its
+//! pane, its CLI, what its profile reads on that pane now, the multiplexer's own status where
+//! it has one, and the last message to it from the history.
+//!
+//! Invariants:
+//! - read-only: it locates, reads and asks; it never types, presses a key, or writes a file
+//!   (no lock, no log line, no history line, no drop);
+//! - one profile is loaded per CLI and pin, one history read per team, one adapter per
+//!   multiplexer: a 6-seat team on tmux is a few tmux calls and six classifications.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use crate::address::World;
+use crate::ctx::Ctx;
+use crate::history::{self, MessageLine};
+use crate::mux::{AgentStatus, Mux};
+use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
+use crate::registry::Registry;
+use crate::send::list::{roster, RosterSeat};
+use crate::team_file::Loaded;
+
+/// What a seat's profile reads on its pane now (or why nothing could be read).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reads {
+    Idle {
+        last_error: Option<TurnError>,
+    },
+    Working {
+        hint: String,
+    },
+    Dialog {
+        kind: DialogKind,
+        title: String,
+    },
+    /// An idle prompt whose box holds text nobody sent.
+    Draft {
+        text: String,
+    },
+    Starting,
+    Exited,
+    /// The profile cannot tell.
+    Unknown {
+        why: String,
+    },
+    /// No pane of the session is this seat's.
+    NotFound {
+        why: String,
+    },
+    /// The pane is there but could not be read (the multiplexer or the profile failed).
+    Unreadable {
+        why: String,
+    },
+}
+
+impl Reads {
+    /// The state word `--json` carries.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Reads::Idle { .. } => "idle",
+            Reads::Working { .. } => "working",
+            Reads::Dialog { .. } => "dialog",
+            Reads::Draft { .. } => "draft",
+            Reads::Starting => "starting",
+            Reads::Exited => "exited",
+            Reads::Unknown { .. } => "unknown",
+            Reads::NotFound { .. } => "not-found",
+            Reads::Unreadable { .. } => "unreadable",
+        }
+    }
+
+    /// Why the row says what it says, when that is a sentence worth printing under the table.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Reads::NotFound { why } | Reads::Unreadable { why } | Reads::Unknown { why } => Some(why),
+            _ => None,
+        }
+    }
+
+    fn of(state: State, composer: Composer, last_error: Option<TurnError>) -> Reads {
+        match state {
+            State::Idle => match composer {
+                Composer::Holds(text) => Reads::Draft { text },
+                _ => Reads::Idle { last_error },
+            },
+            State::Working(hint) => Reads::Working { hint },
+            State::Dialog(d) => Reads::Dialog { kind: d.kind, title: d.title },
+            State::Starting => Reads::Starting,
+            State::Exited => Reads::Exited,
+            State::Unknown(why) => Reads::Unknown { why },
+        }
+    }
+}
+
+/// The last message the history holds to a seat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Last {
+    pub id: String,
+    pub from: String,
+    pub outcome: String,
+    pub ts: String,
+    /// Seconds from then to the run's now (`None` when the line's time cannot be read).
+    pub age_s: Option<i64>,
+    pub note: Option<String>,
+}
+
+/// One seat's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// As `--list` names it: bare in the file's own team, `<seat>@<team>` in another.
+    pub name: String,
+    pub team: String,
+    pub cli: String,
+    pub session: String,
+    /// `herdr` or `tmux`.
+    pub multiplexer: &'static str,
+    pub pane: Option<String>,
+    pub reads: Reads,
+    /// The multiplexer's own status of the seat's agent (herdr's; tmux has none).
+    pub mux_status: Option<AgentStatus>,
+    pub last: Option<Last>,
+    pub stopped: bool,
+}
+
+/// Everything `team status` read.
+#[derive(Debug, Clone)]
+pub struct StatusReport {
+    pub context: Option<(String, String)>,
+    pub rows: Vec<Row>,
+}
+
+/// Reads the status of every seat the run standing in `file` can address.
+pub fn status(
+    ctx: &Ctx,
+    profiles: &ProfileHost,
+    file: Option<&Loaded>,
+    reg: &Registry,
+    choose: &dyn Fn(Option<&str>) -> Box<dyn Mux>,
+) -> StatusReport {
+    let world = World::new(reg, file);
+    let seats = roster(&world);
+    let mut muxes: HashMap<Option<String>, Box<dyn Mux>> = HashMap::new();
+    let mut loaded: HashMap<(String, Option<String>), Result<Profile, String>> = HashMap::new();
+    let mut histories: HashMap<std::path::PathBuf, Vec<MessageLine>> = HashMap::new();
+    let now = ctx.clock.now();
+    let mut rows = Vec::new();
+    for r in &seats {
+        let choice = r.team.file.as_ref().and_then(|f| f.multiplexer.clone());
+        let mux = muxes.entry(choice.clone()).or_insert_with(|| choose(choice.as_deref()));
+        let pins = crate::send::pins_of(&r.team);
+        let cli = r.seat.cli().to_string();
+        let key = (cli.clone(), pins.get(&cli).cloned());
+        let (pane, reads, mux_status) = read_seat(mux.as_ref(), r, || {
+            loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.message))
+        });
+        let last = last_message(ctx, r, &mut histories, now);
+        rows.push(Row {
+            name: if r.own { r.seat.name.clone() } else { format!("{}@{}", r.seat.name, r.team.name) },
+            team: r.team.name.clone(),
+            cli,
+            session: r.team.session.clone(),
+            multiplexer: mux.name(),
+            pane,
+            reads,
+            mux_status,
+            last,
+            stopped: r.seat.stopped,
+        });
+    }
+    StatusReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), rows }
+}
+
+/// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
+fn read_seat<'p>(
+    mux: &dyn Mux,
+    r: &RosterSeat,
+    profile: impl FnOnce() -> &'p mut Result<Profile, String>,
+) -> (Option<String>, Reads, Option<AgentStatus>) {
+    // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
+    let pane = match crate::state::locate_with(mux, &r.team.session, &r.seat.name, &r.team.name, r.seat.agent.as_ref())
+    {
+        Ok(p) => p,
+        Err(e) => {
+            return (None, Reads::NotFound { why: e.to_string() }, None);
+        }
+    };
+    let id = Some(pane.id.clone());
+    let cap = match mux.read(&pane) {
+        Ok(c) => c,
+        Err(e) => return (id, Reads::Unreadable { why: e.to_string() }, None),
+    };
+    let status = mux.status(&pane).ok().flatten().map(|s| s.status);
+    let screen = crate::typed::screen_of(cap);
+    let reads = match profile() {
+        Ok(p) => match p.classify(&screen) {
+            Ok(reading) => Reads::of(reading.state, reading.composer, reading.last_error),
+            Err(e) => Reads::Unreadable { why: e.message },
+        },
+        Err(why) => Reads::Unreadable { why: why.trim_start_matches("refused: ").to_string() },
+    };
+    (id, reads, status)
+}
+
+/// How to start the team's session, in the words of the multiplexer.
+pub fn start_repair(mux: &str, session: &str) -> String {
+    if mux == "tmux" {
+        format!(
+            "start it with tmux new -s {session}, run each agent in a pane of it, and mark each pane: team mark <seat>"
+        )
+    } else {
+        format!("start it with herdr --session {session} (docs/multiplexers.md), and name each seat's pane there")
+    }
+}
+
+/// How to make a pane a seat's, in the words of the multiplexer.
+pub fn find_repair(mux: &str, session: &str) -> String {
+    if mux == "tmux" {
+        format!(
+            "mark each seat's pane from inside it: team mark <seat> (or from anywhere: team mark <seat> --pane <id>; tmux list-panes -s -t {session} lists them)"
+        )
+    } else {
+        format!("name each seat's pane in herdr: herdr --session {session} agent rename <pane> <seat> (docs/multiplexers.md)")
+    }
+}
+
+/// The last history line to the seat (from its own team's history).
+fn last_message(
+    ctx: &Ctx,
+    r: &RosterSeat,
+    histories: &mut HashMap<std::path::PathBuf, Vec<MessageLine>>,
+    now: DateTime<Utc>,
+) -> Option<Last> {
+    let root = r.team.root.as_ref()?;
+    let project = r.team.file_project.clone().unwrap_or_else(|| r.team.project.clone());
+    let dir = history::project_dir(&ctx.paths.config, &project, root);
+    let lines = histories
+        .entry(dir.clone())
+        .or_insert_with(|| history::read_history(&ctx.paths.config, &dir).map(|h| h.lines).unwrap_or_default());
+    let m = lines.iter().rev().find(|m| m.to == r.seat.name)?;
+    let age_s = DateTime::parse_from_rfc3339(&m.ts).ok().map(|t| (now - t.with_timezone(&Utc)).num_seconds().max(0));
+    Some(Last {
+        id: m.id.clone(),
+        from: m.from.clone(),
+        outcome: m.outcome.clone(),
+        ts: m.ts.clone(),
+        age_s,
+        note: m.note.clone(),
+    })
+}
+
+/// `12s`, `5m`, `3h`, `2d`.
+pub fn age_words(s: i64) -> String {
+    match s {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m", s / 60),
+        s if s < 48 * 3600 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_idle_prompt_holding_text_is_a_draft() {
+        assert_eq!(
+            Reads::of(State::Idle, Composer::Holds("half a thought".into()), None),
+            Reads::Draft { text: "half a thought".into() }
+        );
+        assert_eq!(Reads::of(State::Idle, Composer::Empty, None), Reads::Idle { last_error: None });
+        // a queued line under a working turn is the turn's, not a draft
+        assert_eq!(
+            Reads::of(State::Working("esc to interrupt".into()), Composer::Holds("x".into()), None),
+            Reads::Working { hint: "esc to interrupt".into() }
+        );
+        assert_eq!(Reads::NotFound { why: "x".into() }.word(), "not-found");
+    }
+
+    /// On herdr (0.8.2's recorded outputs, the real Claude Code and Codex): the row carries
+    /// herdr's own status beside what the profile reads, and the reading is the profile's — a
+    /// permission dialog herdr calls `blocked` is the profile's `dialog: permission`.
+    #[test]
+    fn on_herdr_each_row_carries_herdr_s_own_status() {
+        use crate::mux::herdr::replay::{herdr, FixtureRunner, V082};
+        let d = tempfile::tempdir().unwrap();
+        let ctx = Ctx::under(d.path());
+        let profiles = ProfileHost::new(&ctx.paths);
+        let text = "project: beacon\nsession: teamrh\nmultiplexer: herdr\nseats:\n  - name: lead\n    cli: claude-code\n  - name: rev\n    cli: codex\n  - name: nobody\n    cli: codex\n";
+        let file = Loaded {
+            file: crate::team_file::parse(text).unwrap(),
+            path: d.path().join(".agents/team.yaml"),
+            root: d.path().to_path_buf(),
+        };
+        let reg = Registry::default();
+        let choose = |_: Option<&str>| -> Box<dyn Mux> {
+            let r = FixtureRunner::running(V082, &["teamfx", "teamrh"])
+                .real_state("claude-code-2.1.332", "working", "lead", "w1:p2", None)
+                .real_state("codex-0.171.0", "permission", "rev", "w1:p3", None)
+                .on(&["--session", "teamrh", "agent", "get", "nobody"], 1, "error-agent-get-unknown.stderr.json");
+            Box::new(herdr(r).0)
+        };
+        let r = status(&ctx, &profiles, Some(&file), &reg, &choose);
+        let got: Vec<(String, Option<String>, &str, Option<AgentStatus>)> =
+            r.rows.iter().map(|row| (row.name.clone(), row.pane.clone(), row.reads.word(), row.mux_status)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("lead".into(), Some("w1:p2".into()), "working", Some(AgentStatus::Working)),
+                ("rev".into(), Some("w1:p3".into()), "dialog", Some(AgentStatus::Blocked)),
+                ("nobody".into(), None, "not-found", None),
+            ]
+        );
+        assert!(matches!(&r.rows[1].reads, Reads::Dialog { kind: DialogKind::Permission, .. }), "{:?}", r.rows[1]);
+        assert_eq!(r.rows[0].multiplexer, "herdr");
+    }
+
+    #[test]
+    fn ages_read_in_the_largest_unit_that_fits() {
+        assert_eq!(age_words(0), "0s");
+        assert_eq!(age_words(59), "59s");
+        assert_eq!(age_words(60), "1m");
+        assert_eq!(age_words(3599), "59m");
+        assert_eq!(age_words(3600), "1h");
+        assert_eq!(age_words(47 * 3600), "47h");
+        assert_eq!(age_words(3 * 86_400), "3d");
+    }
+}

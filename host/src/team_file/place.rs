@@ -1,0 +1,97 @@
+//! Where a team file is, said from where the run stands, and a file that is not YAML shown at
+//! its place: the file named, its line (and the one above it) with a caret under the column.
+
+use std::path::Path;
+
+use crate::outcome::TeamError;
+
+/// `path` as a person standing in `cwd` reaches it: relative (`.agents/team.yaml`,
+/// `../.agents/team.yaml`) when the two share a folder, else as it is.
+pub fn shown(path: &Path, cwd: &Path) -> String {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let mut up = 0;
+    let mut base: &Path = &cwd;
+    loop {
+        if let Ok(rest) = path.strip_prefix(base) {
+            if base == Path::new("/") && up > 0 {
+                break;
+            }
+            let mut s = "../".repeat(up);
+            s.push_str(&rest.display().to_string());
+            return s;
+        }
+        match base.parent() {
+            Some(p) => {
+                base = p;
+                up += 1;
+            }
+            None => break,
+        }
+    }
+    path.display().to_string()
+}
+
+/// A file that is not the YAML the loader reads: its error names the file, and its repair
+/// shows the line (and the one above it) with a caret under the place. Any other error (a
+/// value the loader refuses) is returned as it is: `line <n>: …` already says where.
+pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
+    let Err(yaml) = serde_saphyr::from_str::<super::RawFile>(text) else { return e };
+    let Some(loc) = yaml.location() else { return e };
+    let (line, col) = (loc.line().max(1) as usize, loc.column().max(1) as usize);
+    let rows: Vec<&str> = text.lines().collect();
+    let width = line.to_string().len();
+    let mut snippet = String::new();
+    for n in line.saturating_sub(1).max(1)..=line {
+        if let Some(row) = rows.get(n - 1) {
+            snippet.push_str(&format!("{n:>width$} | {}\n", crate::output::one_line(row)));
+        }
+    }
+    snippet.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(col - 1)));
+    TeamError::bad_file(format!("{shown}: {}", e.message))
+        .with_repair(format!("{snippet}fix the YAML there (`team check` reads the file again)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::find;
+    use super::*;
+    use crate::outcome;
+
+    #[test]
+    fn a_file_that_is_not_yaml_is_named_and_shown_with_a_caret() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = d.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join(".agents")).unwrap();
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n   cli: codex\n")
+            .unwrap();
+        let e = find(&repo).unwrap_err();
+        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert_eq!(
+            e.message,
+            ".agents/team.yaml: line 4: while parsing a block collection, did not find expected '-' indicator"
+        );
+        assert_eq!(
+            e.repair.as_deref(),
+            Some(
+                "3 |   - name: a\n4 |    cli: codex\n  |    ^\nfix the YAML there (`team check` reads the file again)"
+            )
+        );
+        // a value the loader refuses keeps its own `line <n>:` and no caret
+        std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\ndelivery_order: [x]\nseats: []\n").unwrap();
+        let e = find(&repo).unwrap_err();
+        assert_eq!(e.message, "line 2: delivery_order: unknown leg \"x\"");
+        assert!(e.repair.is_none());
+    }
+
+    #[test]
+    fn paths_are_shown_from_where_the_run_stands() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        let f = root.join(".agents/team.yaml");
+        assert_eq!(shown(&f, &root), ".agents/team.yaml");
+        assert_eq!(shown(&f, &root.join("a/b")), "../../.agents/team.yaml");
+        assert_eq!(shown(Path::new("/etc/x"), &root.join("a")), "/etc/x");
+    }
+}
