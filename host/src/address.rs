@@ -310,6 +310,11 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
     }
     // @nickname: own team first, then the entity's other teams
     if let Some(nick) = spec.strip_prefix('@') {
+        if nick.is_empty() {
+            return Err(refuse(format!(
+                "{spec}: names no nickname; address @<nickname> (team send --list shows each seat's)"
+            )));
+        }
         if let Some(own) = &world.own {
             if let Some(s) = own.by_nickname(nick) {
                 return Ok(target(own, s, Some(spec)));
@@ -563,6 +568,10 @@ pub(crate) mod tests {
         );
         // a team of another entity is not asked
         assert!(resolve(&w2, "@solo").is_err());
+        assert_eq!(
+            msg(&w2, "@"),
+            "refused: @: names no nickname; address @<nickname> (team send --list shows each seat's)"
+        );
         assert_eq!(resolve(&w2, "solo@far").unwrap().name(), "f1");
     }
 

@@ -193,6 +193,9 @@ pub struct Facts {
     pub pane: Result<Option<PaneRef>, MuxError>,
     /// `herdr` or `tmux`.
     pub mux: &'static str,
+    /// Every marked pane of the caller's session with its mark (`Mux::marks`; empty under
+    /// herdr), so two panes claiming one seat are told apart from one.
+    pub marks: Vec<(String, String)>,
 }
 
 /// Finds the caller of this process. `file` is the team file of the cwd (if any); the pane is
@@ -215,7 +218,12 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
             break;
         }
     }
-    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name() }, vendors, reg, file)
+    // A pane that claims a seat by its mark is checked against the other marks of its session.
+    let marks = match &pane {
+        Ok(Some(p)) if !p.seat.is_empty() => mux.marks(&p.session).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name(), marks }, vendors, reg, file)
 }
 
 /// The caller the facts make (DESIGN §4, in its order).
@@ -235,7 +243,7 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
     }
     match &facts.pane {
         Ok(Some(p)) => {
-            if let Some(c) = seat_of_pane(p, facts.mux, reg, file) {
+            if let Some(c) = seat_of_pane(p, facts.mux, &facts.marks, reg, file) {
                 return c;
             }
         }
@@ -263,9 +271,17 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
 /// The seat a verified pane holds (DESIGN §4, registry first): the registry's record of that
 /// pane — a record whose CLI process (pid and start time) no longer runs in the pane vouches
 /// for nobody — else the pane's mark (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent
-/// name, unless that seat is registered on another pane: a pane marked as a registered seat
-/// but not its pane is not that seat. `None`: an unmarked tmux pane, a terminal like any other.
-fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -> Option<Caller> {
+/// name, unless another pane of the session claims the same seat in any spelling (`marks`:
+/// then neither vouches) or that seat is registered on another pane (a pane marked as a
+/// registered seat but not its pane is not that seat). `None`: an unmarked tmux pane, a
+/// terminal like any other.
+fn seat_of_pane(
+    p: &PaneRef,
+    mux: &str,
+    marks: &[(String, String)],
+    reg: &Registry,
+    file: Option<&Loaded>,
+) -> Option<Caller> {
     let in_session = |a: &AgentRecord| a.session.as_deref().is_none_or(|s| s == p.session);
     let holders: Vec<&AgentRecord> = reg
         .agents
@@ -299,6 +315,26 @@ fn seat_of_pane(p: &PaneRef, mux: &str, reg: &Registry, file: Option<&Loaded>) -
     let team = team.or_else(|| team_of_session(&p.session, reg, file));
     Some(match team {
         Some(team) => {
+            let session_team = || team_of_session(&p.session, reg, file);
+            let claims = |mark: &str| match mark.split_once('@') {
+                Some((s, t)) => s == seat && t == team,
+                None => mark == seat && session_team().as_deref() == Some(team.as_str()),
+            };
+            let rivals: Vec<String> = marks
+                .iter()
+                .filter(|(id, m)| *id != p.id && claims(m))
+                .map(|(id, m)| format!("pane {id} is marked {m}"))
+                .collect();
+            if !rivals.is_empty() {
+                return Some(Caller::Unplaced {
+                    why: format!(
+                        "its {mux} pane {} is marked {}, and {}: two panes claim seat {seat} of {team}, so neither vouches for it (mark one pane only)",
+                        p.id,
+                        p.seat,
+                        rivals.join(", ")
+                    ),
+                });
+            }
             let agent = reg.agent_for(&team, &seat).cloned();
             if let Some(other) = agent.as_ref().filter(|a| in_session(a)).and_then(|a| a.pane.as_deref()) {
                 if other != p.id {

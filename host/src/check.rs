@@ -156,7 +156,7 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
     let line = f.lines.line("session").or_else(|| f.lines.line("project"));
     let mut found = 0;
     for s in &f.seats {
-        match mux.locate(&f.session, &s.name) {
+        match mux.locate_in(&f.session, &s.name, &f.team) {
             Ok(_) => found += 1,
             Err(MuxError::NoSeat(_)) => {}
             // two panes marked one seat is still a marked pane (`team status` names them)

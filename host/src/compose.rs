@@ -315,6 +315,8 @@ pub fn origin_of(folder: &Path) -> Result<Repo, String> {
 pub struct ComposeSend<'a> {
     /// The receiving team's multiplexer session.
     pub session: &'a str,
+    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
     pub seat: &'a str,
     /// The seat's profile id (`codex-cloud`).
     pub cli: &'a str,
@@ -401,7 +403,7 @@ pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
         Err(why) => return not_run(Outcome::Refused(format!("{why}; nothing was sent")), None, None),
     };
     let at = |why: String| format!("{why}; the message is at {}", drop.display());
-    let pane = match mux.locate(req.session, req.seat) {
+    let pane = match mux.locate_in(req.session, req.seat, req.team) {
         Ok(p) => p,
         Err(e) => return not_run(Outcome::Unreachable(at(e.to_string())), Some(drop), None),
     };

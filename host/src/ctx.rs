@@ -3,8 +3,13 @@
 //! Invariant: [`Ctx::from_env`] is the one place below `main` that reads the process
 //! environment for these, and `cli` calls it once per run; every layer below takes the
 //! `Ctx` (or the piece it needs) as an argument. The test hooks `TEAM_NOW`, `TEAM_ID_SEED`
-//! and `TEAM_TIME_SCALE` are read here and nowhere else. (The multiplexer adapters still read
-//! the variables that say which server and pane to ask — `TMUX`, `HERDR_*` — in `mux`.)
+//! and `TEAM_TIME_SCALE` are read here and nowhere else, and only by a build that carries
+//! them ([`TEST_HOOKS`]: a debug build, which is what `cargo test` runs): a release build
+//! ignores them, so nothing in a caller's environment can revive an expired grant, forge a
+//! history line's time or choose its ids. The one other hook, `HERDR_BIN` (a recorded herdr
+//! for tests, herdr cannot be installed where they run), is read through [`test_hook`] too.
+//! (The multiplexer adapters still read the variables that say which server and pane to ask —
+//! `TMUX`, `TEAM_TMUX_SOCKET`, `HERDR_*` — in `mux`; none of them names a program.)
 
 use std::ffi::OsString;
 
@@ -12,6 +17,19 @@ use chrono::{DateTime, Utc};
 
 use crate::clock::{Clock, Ids};
 use crate::paths::Paths;
+
+/// Whether this build honours the test hooks: a debug build (`cargo test`, `cargo build`)
+/// does; a release build (`cargo install`, `cargo build --release`) ignores every one.
+pub const TEST_HOOKS: bool = cfg!(debug_assertions);
+
+/// A test hook's value from the process environment; `None` in a build without them.
+pub fn test_hook(name: &str) -> Option<OsString> {
+    if TEST_HOOKS {
+        std::env::var_os(name)
+    } else {
+        None
+    }
+}
 
 /// The run's context.
 #[derive(Debug)]
@@ -27,9 +45,20 @@ impl Ctx {
         Ctx::from_vars(|k| std::env::var_os(k))
     }
 
-    /// The context a set of variables describes (`from_env` with the real ones).
+    /// The context a set of variables describes (`from_env` with the real ones); the test
+    /// hooks among them count only in a build that carries them ([`TEST_HOOKS`]).
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Ctx {
-        let text = |k: &str| var(k).and_then(|v| v.into_string().ok()).map(|v| v.trim().to_string());
+        Ctx::from_vars_with_hooks(var, TEST_HOOKS)
+    }
+
+    /// `from_vars`, saying whether the test hooks count (`false`: what a release build does).
+    pub fn from_vars_with_hooks(var: impl Fn(&str) -> Option<OsString>, hooks: bool) -> Ctx {
+        let text = |k: &str| {
+            if !hooks {
+                return None;
+            }
+            var(k).and_then(|v| v.into_string().ok()).map(|v| v.trim().to_string())
+        };
         let fixed = text("TEAM_NOW").and_then(|v| DateTime::parse_from_rfc3339(&v).ok()).map(|t| t.with_timezone(&Utc));
         let mut clock = fixed.map(Clock::fixed).unwrap_or_else(Clock::real);
         if let Some(f) = text("TEAM_TIME_SCALE").and_then(|v| v.parse::<f64>().ok()) {
@@ -71,6 +100,25 @@ mod tests {
         let plain = Ctx::from_vars(|_| None);
         assert_eq!(plain.clock.scale(), 1.0);
         assert!(plain.clock.now() > DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap());
+    }
+
+    #[test]
+    fn a_build_without_the_hooks_ignores_them() {
+        let vars: HashMap<&str, &str> = [
+            ("TEAM_NOW", "2020-01-01T00:00:00Z"),
+            ("TEAM_ID_SEED", "7"),
+            ("TEAM_TIME_SCALE", "0.01"),
+            ("TEAM_STATE_DIR", "/s"),
+        ]
+        .into_iter()
+        .collect();
+        let ctx = Ctx::from_vars_with_hooks(|k| vars.get(k).map(OsString::from), false);
+        assert!(ctx.clock.now() > DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap(), "the real clock");
+        assert_eq!(ctx.clock.scale(), 1.0);
+        assert_ne!(ctx.ids.new_id(), crate::clock::Ids::seeded(7).new_id());
+        assert_eq!(ctx.paths.state, std::path::PathBuf::from("/s"), "the folders are no hooks");
+        // the test build (this one) carries them; a release build is built without
+        assert_eq!(TEST_HOOKS, cfg!(debug_assertions));
     }
 
     #[test]

@@ -71,6 +71,52 @@ pub fn ensure_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
     Ok(cur)
 }
 
+/// Refuses a folder another user could write into, the way ssh treats its own: one owned by
+/// another user, or writable by its group or by others. `Ok` when it is absent.
+pub fn check_private(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let m = match fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(annotate(dir, e)),
+    };
+    if m.file_type().is_symlink() {
+        return Err(refuse(dir, "a symbolic link"));
+    }
+    let denied = |why: String| io::Error::new(io::ErrorKind::PermissionDenied, why);
+    if m.uid() != nix::unistd::getuid().as_raw() {
+        return Err(denied(format!(
+            "{} is owned by another user (uid {}), who could change what team reads there; refusing to use it (make it yours, or point team at a folder of your own)",
+            dir.display(),
+            m.uid()
+        )));
+    }
+    let mode = m.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        let who = if mode & 0o002 != 0 { "every user" } else { "its group" };
+        return Err(denied(format!(
+            "{} is writable by {who} (mode {mode:o}), who could plant files team reads there; refusing to use it (repair: chmod 700 {})",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `ensure_dirs`, then every folder from `base` (inclusive) down to the one returned must be
+/// private (`check_private`): for the folders `team` keeps its own files in (the state and
+/// config folders, the drop folders).
+/// Checked before anything is made, so nothing is written into a folder that is refused.
+pub fn ensure_private_dirs(base: &Path, rel: &Path, mode: u32) -> io::Result<PathBuf> {
+    check_private(base)?;
+    let mut cur = base.to_path_buf();
+    for c in rel.components() {
+        cur.push(c);
+        check_private(&cur)?;
+    }
+    ensure_dirs(base, rel, mode)
+}
+
 /// Opens `path` as `opts` says, and only as a regular file: a symbolic link or FIFO at it is
 /// refused before the open (by name) and cannot be slipped in after that check either — the
 /// open never follows a link (`O_NOFOLLOW`) nor waits on a FIFO (`O_NONBLOCK`), and what was
@@ -96,15 +142,51 @@ pub fn open_append(path: &Path, mode: u32) -> io::Result<File> {
     open_regular(path, OpenOptions::new().append(true).create(true).mode(mode))
 }
 
-/// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist.
+/// The most any one file is read into memory by [`read_to_string`]; callers reading a kind
+/// of file with a smaller bound of its own use [`read_capped`].
+pub const READ_MAX: u64 = 16 << 20;
+
+/// The largest team file, `teams.yaml` or history file read.
+pub const TEXT_MAX: u64 = 1 << 20;
+
+/// The largest agent record or grant read (one is a few hundred bytes).
+pub const RECORD_MAX: u64 = 64 << 10;
+
+/// Reads a whole file, refusing a symlink or FIFO; `Ok(None)` when it does not exist. At most
+/// [`READ_MAX`] bytes.
 pub fn read_to_string(path: &Path) -> io::Result<Option<String>> {
+    read_capped(path, READ_MAX)
+}
+
+/// `read_to_string` bounded to `max` bytes: a larger file is refused, naming its size and the
+/// bound, without being read (and a file that grows while read is read no further).
+pub fn read_capped(path: &Path, max: u64) -> io::Result<Option<String>> {
     if !check_entry(path)? {
         return Ok(None);
     }
-    let mut f = open_regular(path, OpenOptions::new().read(true))?;
-    let mut s = String::new();
-    f.read_to_string(&mut s).map_err(|e| annotate(path, e))?;
-    Ok(Some(s))
+    let f = open_regular(path, OpenOptions::new().read(true))?;
+    let too_big = |n: u64| {
+        let (size, unit) = if max >= 1 << 20 { (max >> 20, "MiB") } else { (max >> 10, "KiB") };
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is {n} bytes, more than team reads from a file of its kind ({size} {unit}); refusing to read it",
+                path.display()
+            ),
+        )
+    };
+    let len = f.metadata().map_err(|e| annotate(path, e))?.len();
+    if len > max {
+        return Err(too_big(len));
+    }
+    let mut buf = Vec::new();
+    f.take(max + 1).read_to_end(&mut buf).map_err(|e| annotate(path, e))?;
+    if buf.len() as u64 > max {
+        return Err(too_big(buf.len() as u64));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, format!("{} is not UTF-8 text", path.display())))
 }
 
 /// Writes `bytes` to `path` whole: a temp file beside it created with `mode`, fsync, rename.
@@ -137,6 +219,42 @@ fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
         return Err(annotate(path, e));
     }
     Ok(tmp)
+}
+
+/// How old a temp file of a live process may be before it is taken for a leftover anyway
+/// (a pid can be reused; no write takes this long).
+const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temp files `write_temp` left in `dir` when their writer died mid-write (killed
+/// between creating and renaming): `.<name>.tmp.<pid>.<32 hex>` regular files whose pid no
+/// longer runs, or that are older than an hour. Anything else is left alone; errors are
+/// ignored (a sweep is housekeeping, never a reason to stop).
+pub fn sweep_stale_temps(dir: &Path) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = temp_writer(&name) else { continue };
+        let Ok(m) = fs::symlink_metadata(e.path()) else { continue };
+        if !m.file_type().is_file() {
+            continue;
+        }
+        let old = m.modified().ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > STALE_TEMP);
+        let dead = !Path::new(&format!("/proc/{pid}")).exists();
+        if (dead || old) && pid != std::process::id() {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The writer's pid when `name` is one of `write_temp`'s names.
+fn temp_writer(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (head, uuid) = rest.rsplit_once('.')?;
+    let (head, pid) = head.rsplit_once('.')?;
+    if !head.ends_with(".tmp") || uuid.len() != 32 || !uuid.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    pid.parse().ok()
 }
 
 /// Like `write_atomic`, but never replaces a file already at `path`: the whole file appears
@@ -219,6 +337,23 @@ mod tests {
     }
 
     #[test]
+    fn a_read_is_bounded() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("f");
+        fs::write(&p, "x".repeat(2000)).unwrap();
+        assert_eq!(read_capped(&p, 2000).unwrap().unwrap().len(), 2000);
+        let e = read_capped(&p, 1024).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is 2000 bytes, more than team reads from a file of its kind (1 KiB); refusing to read it",
+                p.display()
+            )
+        );
+        assert!(read_capped(&d.path().join("none"), 10).unwrap().is_none());
+    }
+
+    #[test]
     fn write_new_never_replaces_a_file() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("f");
@@ -227,6 +362,44 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read(&p).unwrap(), b"one");
         assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn stale_temp_files_are_swept_and_live_ones_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let uuid = "0123456789abcdef0123456789abcdef";
+        // a pid that cannot run (above pid_max), ours, and a name that is not a temp file
+        let dead = d.path().join(format!(".id.tmp.4294967.{uuid}"));
+        let live = d.path().join(format!(".id.tmp.{}.{uuid}", std::process::id()));
+        let other = d.path().join(".id.tmp.notes");
+        for p in [&dead, &live, &other] {
+            fs::write(p, "x").unwrap();
+        }
+        sweep_stale_temps(d.path());
+        assert!(!dead.exists());
+        assert!(live.exists() && other.exists());
+        assert_eq!(temp_writer(&format!(".a.b.tmp.12.{uuid}")), Some(12));
+    }
+
+    #[test]
+    fn a_folder_others_can_write_is_not_private() {
+        let d = tempfile::tempdir().unwrap();
+        let loose = d.path().join("loose");
+        fs::create_dir(&loose).unwrap();
+        fs::set_permissions(&loose, fs::Permissions::from_mode(0o777)).unwrap();
+        let e = ensure_private_dirs(&loose, Path::new("a"), 0o700).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{0} is writable by every user (mode 777), who could plant files team reads there; refusing to use it (repair: chmod 700 {0})",
+                loose.display()
+            )
+        );
+        assert!(!loose.join("a").exists(), "nothing is made in a folder that is refused");
+        fs::set_permissions(&loose, fs::Permissions::from_mode(0o770)).unwrap();
+        assert!(check_private(&loose).unwrap_err().to_string().contains("writable by its group (mode 770)"));
+        fs::set_permissions(&loose, fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(ensure_private_dirs(&loose, Path::new("a"), 0o700).is_ok());
     }
 
     #[test]

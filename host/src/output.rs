@@ -111,7 +111,7 @@ impl Output {
 
 /// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, and the bidirectional
 /// controls that reorder what a line shows (`\n` and `\t` are decided by the caller).
-fn is_unsafe(c: char) -> bool {
+pub fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }

@@ -17,6 +17,7 @@ use crate::fsx;
 use crate::outcome::{self, TeamError};
 
 mod approvals;
+mod check;
 mod seats;
 pub use approvals::{verify_up, UpApproval};
 pub use seats::{seat_gaps, write_seat, ProcessIdentity, SeatWrite, TeamPointers};
@@ -198,16 +199,19 @@ impl Registry {
         if !fsx::check_entry(dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
             return Ok(reg);
         }
+        // Another user who could write here could plant records and grants.
+        for d in [dir.to_path_buf(), dir.join("agents"), dir.join("grants")] {
+            fsx::check_private(&d).map_err(|e| TeamError::bad_file(e.to_string()))?;
+        }
         let teams_path = dir.join("teams.yaml");
-        if let Some(text) = fsx::read_to_string(&teams_path).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if let Some(text) =
+            fsx::read_capped(&teams_path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))?
+        {
             if !text.trim().is_empty() {
                 let t: TeamsFile = serde_saphyr::from_str(&text).map_err(|e| {
-                    let line = e.location().map(|l| l.line()).unwrap_or(1);
-                    let msg = e.render_with_options(
-                        serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off },
-                    );
-                    bad(&teams_path, format!("line {line}: {}", msg.lines().next().unwrap_or("")))
+                    bad(&teams_path, format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))
                 })?;
+                check::teams(&text).map_err(|m| bad(&teams_path, m))?;
                 for (n, e) in &t.entities {
                     check_order(&format!("entity {n}"), &e.delivery_order).map_err(|m| bad(&teams_path, m))?;
                 }
@@ -228,7 +232,7 @@ impl Registry {
             names.sort();
             for n in names {
                 let p = agents_dir.join(&n);
-                match read_agent(&p) {
+                match read_agent(&p)? {
                     Ok(r) => reg.agents.push(r),
                     Err(why) => reg.notes.push(format!("{}: {why}; passed over", p.display())),
                 }
@@ -319,18 +323,25 @@ impl Registry {
 }
 
 /// Reads one agent record; a symlink, FIFO, malformed file or a record whose id is not its
-/// file name is an error (the caller passes it over).
-fn read_agent(path: &Path) -> Result<AgentRecord, String> {
-    let text = fsx::read_to_string(path).map_err(|e| e.to_string())?.ok_or("vanished")?;
-    let r: AgentRecord = serde_saphyr::from_str(&text).map_err(|e| {
-        let m = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
-        m.lines().next().unwrap_or("malformed").to_string()
-    })?;
+/// file name is `Ok(Err(why))` (the caller passes it over). A record that parses but names a
+/// seat, team, session, project, root or pane outside its grammar refuses the registry: its
+/// words become paths.
+fn read_agent(path: &Path) -> outcome::Result<Result<AgentRecord, String>> {
+    let text = match fsx::read_capped(path, fsx::RECORD_MAX) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Ok(Err("vanished".into())),
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    let r: AgentRecord = match serde_saphyr::from_str(&text) {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))),
+    };
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if !is_agent_id(&r.id) || r.id != stem {
-        return Err(format!("id \"{}\" is not the file's own name", r.id));
+        return Ok(Err(format!("id \"{}\" is not the file's own name", r.id)));
     }
-    Ok(r)
+    check::agent(&text).map_err(|m| bad(path, m))?;
+    Ok(Ok(r))
 }
 
 /// The ledger of every agent id ever issued (`<config>/agents/.issued`), so an id whose
@@ -425,7 +436,7 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
     names.sort();
     let mut out = Vec::new();
     for n in names {
-        let Ok(Some(text)) = fsx::read_to_string(&gdir.join(&n)) else { continue };
+        let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
         let Ok(raw) = serde_saphyr::from_str::<RawGrant>(&text) else { continue };
         let (Some(pair), Some(exp)) = (raw.send, raw.expires) else { continue };
         let (Some(from), Some(to)) = (pair.from, pair.to) else { continue };

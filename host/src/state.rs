@@ -275,6 +275,7 @@ pub fn locate_with(
     mux: &dyn crate::mux::Mux,
     session: &str,
     seat: &str,
+    team: &str,
     rec: Option<&crate::registry::AgentRecord>,
 ) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
     let recorded = rec.and_then(|r| r.pane.as_deref());
@@ -285,7 +286,7 @@ pub fn locate_with(
             }
         }
     }
-    let found = mux.locate(session, seat)?;
+    let found = mux.locate_in(session, seat, team)?;
     match recorded {
         Some(p) if p != found.id => Err(crate::mux::MuxError::NoSeat(format!(
             "{} names {seat} on pane {} of session \"{session}\", but {seat} is registered on pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",

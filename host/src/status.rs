@@ -178,7 +178,8 @@ fn read_seat<'p>(
     profile: impl FnOnce() -> &'p mut Result<Profile, String>,
 ) -> (Option<String>, Reads, Option<AgentStatus>) {
     // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
-    let pane = match crate::state::locate_with(mux, &r.team.session, &r.seat.name, r.seat.agent.as_ref()) {
+    let pane = match crate::state::locate_with(mux, &r.team.session, &r.seat.name, &r.team.name, r.seat.agent.as_ref())
+    {
         Ok(p) => p,
         Err(e) => {
             return (None, Reads::NotFound { why: e.to_string() }, None);

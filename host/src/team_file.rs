@@ -1,10 +1,11 @@
 //! `.agents/team.yaml`: find it (walk up from the cwd to the git root), parse it with
 //! serde-saphyr, validate it (every error names its line), and expose the seat model.
 //!
-//! Invariant: a file that loads is valid — names, nicknames, delivery orders checked;
-//! unknown keys are kept and ignored so files written by newer versions still load (`keys`
-//! finds them, with their lines, for `team check`). A file that is not YAML is refused naming
-//! the file and showing its line with a caret under the place.
+//! Invariant: a file that loads is valid — every word that becomes a path component or an
+//! address (project, team, session, entity, seat, nickname) follows its grammar (`names`),
+//! delivery orders checked; unknown keys are kept and ignored so files written by newer
+//! versions still load (`keys` finds them, with their lines, for `team check`). A file that is
+//! not YAML is refused naming the file and showing its line with a caret under the place.
 
 mod keys;
 mod place;
@@ -16,6 +17,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use crate::fsx;
+use crate::names;
 use crate::outcome::{self, TeamError};
 
 mod who;
@@ -87,15 +89,9 @@ pub struct Loaded {
     pub root: PathBuf,
 }
 
-/// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames use the same one).
-pub fn valid_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.is_empty() || b.len() > 63 {
-        return false;
-    }
-    let first = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    first(b[0]) && b[1..].iter().all(|&c| first(c) || c == b'.' || c == b'_' || c == b'-')
-}
+/// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames and teams use the same one;
+/// sessions, projects and entities the word grammar, `names`).
+pub use crate::names::valid_name;
 
 /// The word reserved for the `lead@<team>` address.
 pub const RESERVED_LEAD: &str = "lead";
@@ -124,7 +120,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
     while let Some(d) = dir {
         let path = d.join(".agents").join("team.yaml");
         fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
-        if let Some(text) = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
             let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
             return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
         }
@@ -138,7 +134,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
 
 /// Loads the team file at an exact path (the checkout root is the folder above `.agents`).
 pub fn load(path: &Path) -> outcome::Result<Loaded> {
-    let text = fsx::read_to_string(path)
+    let text = fsx::read_capped(path, fsx::TEXT_MAX)
         .map_err(|e| TeamError::bad_file(e.to_string()))?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
     let file = parse(&text).map_err(|e| located(e, &path.display().to_string(), &text))?;
@@ -229,15 +225,9 @@ fn line_of<T>(s: &Sp<T>) -> u64 {
     s.referenced.line()
 }
 
-/// Turns a serde-saphyr error into `line <n>: <message>` without its own location suffix.
+/// Turns a serde-saphyr error into `line <n>: <message>`, in the project's words (`yaml`).
 fn yaml_error(e: serde_saphyr::Error) -> TeamError {
-    let line = e.location().map(|l| l.line()).unwrap_or(1);
-    let text = e.render_with_options(serde_saphyr::render_options! { snippets: serde_saphyr::SnippetMode::Off });
-    let first = text.lines().next().unwrap_or("").trim().to_string();
-    let re =
-        regex::Regex::new(r"(?i)\s*at line \d+,? column \d+\s*$|^line \d+,? column \d+:\s*").expect("static regex");
-    let msg = re.replace_all(&first, "").into_owned();
-    at(line, if msg.is_empty() { "the file cannot be read as YAML".into() } else { msg })
+    at(crate::yaml::line(&e), crate::yaml::words(&e))
 }
 
 /// Checks one `delivery_order` list: known legs, none twice, at least one.
@@ -281,6 +271,12 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         Some(p) => return Err(at(line_of(p), "project: is empty")),
         None => return Err(at(1, "project: is missing")),
     };
+    // A word every path and address built from it can hold: checked here, once, so that no
+    // later join (the seat lock, the drop folder, the history folder) meets one that is not.
+    let word_ok = |kind, value: &str, o: &Option<Sp<String>>| {
+        names::check(kind, value).map_err(|why| at(o.as_ref().or(raw.project.as_ref()).map(line_of).unwrap_or(1), why))
+    };
+    word_ok(names::Kind::Project, &project, &raw.project)?;
     let word = |o: &Option<Sp<String>>, key: &str| -> outcome::Result<Option<String>> {
         match o {
             None => Ok(None),
@@ -297,7 +293,11 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         ));
     }
     let entity = word(&raw.entity, "entity")?;
+    if let Some(e) = &entity {
+        word_ok(names::Kind::Entity, e, &raw.entity)?;
+    }
     let session = word(&raw.session, "session")?.unwrap_or_else(|| project.clone());
+    word_ok(names::Kind::Session, &session, &raw.session)?;
     let multiplexer = word(&raw.multiplexer, "multiplexer")?;
     if let (Some(m), Some(sp)) = (&multiplexer, &raw.multiplexer) {
         if m != "herdr" && m != "tmux" {

@@ -46,6 +46,8 @@ const HOSTILE: &[(&str, &str)] = &[
     ("compose-spin", "COMPOSE_SPIN"),
     ("compose-lies", "COMPOSE_LIES"),
     ("native-channel", "NATIVE_CHANNEL"),
+    ("long-pause", "LONG_PAUSE"),
+    ("walk-patterns", "WALK_PATTERNS"),
 ];
 
 /// (crate, id, version, wasm file stem) of each shipping profile with a compose module: built

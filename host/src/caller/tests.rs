@@ -44,7 +44,7 @@ fn pane(id: &str, seat: &str, shell: u32) -> PaneRef {
 }
 
 fn facts(terminal: bool, ancestry: Vec<Ancestor>, pane: Result<Option<PaneRef>, MuxError>) -> Facts {
-    Facts { terminal, ancestry, pane, mux: "tmux" }
+    Facts { terminal, ancestry, pane, mux: "tmux", marks: Vec::new() }
 }
 
 /// `team → bash → claude → the pane's shell`, as Claude Code's Bash tool runs a command.
@@ -263,4 +263,33 @@ fn callers_are_described_for_refusals() {
         Caller::Unplaced { why: "it is run by an agent (claude) outside herdr".into() }.describe(),
         "unplaced (it is run by an agent (claude) outside herdr)"
     );
+}
+
+#[test]
+fn two_panes_claiming_one_seat_in_any_spelling_vouch_for_neither() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let v = vendors();
+    let marks =
+        vec![("%1".to_string(), "claude-keeper".to_string()), ("%7".to_string(), "claude-keeper@beacon".to_string())];
+    let f = Facts {
+        marks: marks.clone(),
+        ..facts(false, claude_bash_tree(), Ok(Some(pane("%7", "claude-keeper@beacon", 4000))))
+    };
+    assert_eq!(
+        judge(&f, &v, &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "its tmux pane %7 is marked claude-keeper@beacon, and pane %1 is marked claude-keeper: two panes claim seat claude-keeper of beacon, so neither vouches for it (mark one pane only)".into()
+        }
+    );
+    // the real lead's pane is refused the same way while the claim stands
+    let f = Facts { marks, ..facts(false, claude_bash_tree(), Ok(Some(pane("%1", "claude-keeper", 4000)))) };
+    assert!(
+        matches!(judge(&f, &v, &reg, Some(&file)), Caller::Unplaced { why } if why.contains("pane %7 is marked claude-keeper@beacon"))
+    );
+    // another team's seat of the same name is no rival
+    let marks =
+        vec![("%1".to_string(), "claude-keeper".to_string()), ("%7".to_string(), "claude-keeper@other".to_string())];
+    let f = Facts { marks, ..facts(false, claude_bash_tree(), Ok(Some(pane("%1", "claude-keeper", 4000)))) };
+    assert!(matches!(judge(&f, &v, &reg, Some(&file)), Caller::Seat { .. }));
 }

@@ -70,16 +70,71 @@ fn usage(msg: impl Into<String>) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE)
 }
 
-/// The body `--file` names: a file, or standard input for `-`.
+/// A body larger than a send carries, refused before anything is written.
+fn too_large(what: &str, n: u64) -> TeamError {
+    TeamError::refused(format!(
+        "{what}the message is {n} bytes, larger than a message may be ({} MiB, the largest frame a seat's socket takes); nothing was sent",
+        send::MAX_BODY >> 20
+    ))
+}
+
+/// Checks a body's size (words joined, or read).
+fn bounded(what: &str, body: String) -> outcome::Result<String> {
+    if body.len() > send::MAX_BODY {
+        return Err(too_large(what, body.len() as u64));
+    }
+    Ok(body)
+}
+
+/// Reads at most one byte more than a body may hold, so an endless source ends the read.
+fn read_bounded(r: impl Read, what: &str, shown: &str) -> outcome::Result<String> {
+    let mut buf = Vec::new();
+    r.take(send::MAX_BODY as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| TeamError::bad_file(format!("--file {shown}: it cannot be read: {e}")))?;
+    if buf.len() > send::MAX_BODY {
+        return Err(too_large(what, buf.len() as u64));
+    }
+    String::from_utf8(buf).map_err(|_| TeamError::bad_file(format!("--file {shown}: it is not UTF-8 text")))
+}
+
+/// The body `--file` names: a regular file, or standard input for `-`. Anything else — a FIFO
+/// (which would wait for a writer forever), a device such as `/dev/zero`, a folder — is
+/// refused before it is read, and no body is read past [`send::MAX_BODY`].
 fn read_body(p: &Path) -> outcome::Result<String> {
     if p == Path::new("-") {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| TeamError::bad_file(format!("--file -: standard input cannot be read as text: {e}")))?;
-        return Ok(s);
+        return read_bounded(std::io::stdin().lock(), "--file -: ", "-");
     }
-    std::fs::read_to_string(p).map_err(|e| TeamError::bad_file(format!("--file {}: {e}", p.display())))
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let shown = one_line(&p.display().to_string()).into_owned();
+    // O_NONBLOCK: opening a FIFO must not wait for its writer.
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(p)
+        .map_err(|e| TeamError::bad_file(format!("--file {shown}: {e}")))?;
+    let m = f.metadata().map_err(|e| TeamError::bad_file(format!("--file {shown}: {e}")))?;
+    let t = m.file_type();
+    if !t.is_file() {
+        let what = if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else if t.is_dir() {
+            "a folder"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        return Err(TeamError::usage(format!(
+            "--file {shown}: it is {what}, not a regular file; name a file, or - for standard input"
+        )));
+    }
+    if m.len() > send::MAX_BODY as u64 {
+        return Err(too_large(&format!("--file {shown}: "), m.len()));
+    }
+    read_bounded(f, &format!("--file {shown}: "), &shown)
 }
 
 /// Checks the invocation: every usage error is exit 2.
@@ -132,7 +187,7 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
         let body = match &a.file {
             Some(p) => Some(read_body(p)?),
             None if words.is_empty() => None,
-            None => Some(words.join(" ")),
+            None => Some(bounded("", words.join(" "))?),
         };
         return Ok(Ask::Record { target: seat.clone(), body, ms });
     }
@@ -150,7 +205,7 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
         None if a.message.is_empty() => {
             return Err(usage("a message is required: words after the seat, or --file <path>"))
         }
-        None => a.message.join(" "),
+        None => bounded("", a.message.join(" "))?,
     };
     if body.trim().is_empty() {
         return Err(usage("the message is empty: nothing to send"));

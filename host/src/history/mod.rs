@@ -147,7 +147,7 @@ pub fn project_dirs(config: &Path) -> io::Result<Vec<(String, PathBuf)>> {
 
 /// Appends one line to the project's history under `config` (rotating at [`ROTATE_BYTES`]).
 pub fn append_message(config: &Path, project: &str, root: &Path, line: &MessageLine) -> io::Result<()> {
-    let dir = fsx::ensure_dirs(config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
+    let dir = fsx::ensure_private_dirs(config, Path::new(&project_dir_name(project, root)), DIR_MODE)?;
     append_message_in(&dir, line, ROTATE_BYTES)
 }
 

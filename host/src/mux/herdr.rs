@@ -81,10 +81,13 @@ struct Refusal {
 }
 
 impl Herdr {
-    /// `$HERDR_BIN` or `herdr` on PATH, run for real.
+    /// The first `herdr` of the fixed search (`program`; a test build's `HERDR_BIN` first),
+    /// run for real; none found: every call says herdr is not installed, and nothing is run.
     pub fn from_env() -> Herdr {
-        let bin = std::env::var("HERDR_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "herdr".into());
-        let mut h = Herdr::with_runner(&bin, Box::new(SystemRunner));
+        let found = super::program::herdr();
+        let bin = found.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "herdr".into());
+        let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
+        let mut h = Herdr::with_runner(&bin, runner);
         h.tty_size = procfs::tty_size_of;
         h
     }
@@ -106,20 +109,21 @@ impl Herdr {
     fn run_raw(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
         let mut argv = vec![self.bin.clone()];
         argv.extend(args.iter().map(|s| s.to_string()));
-        self.runner.run(&argv).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
+        self.runner.run(&argv).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
                 let tmux = if self.by_default {
                     "; to run the seats in tmux instead, write `multiplexer: tmux` in .agents/team.yaml (or run team inside tmux)"
                 } else {
                     ""
                 };
-                MuxError::ProgramMissing(format!(
-                    "herdr is not installed: no `{}` on PATH (set HERDR_BIN to its path){tmux}",
-                    self.bin
-                ))
-            } else {
-                MuxError::Failed(format!("could not run {}: {e}", self.bin))
+                MuxError::ProgramMissing(format!("{}{tmux}", super::program::missing("herdr", &self.bin)))
             }
+            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+                "herdr did not answer within {} s (`herdr {}`): its server is not responding (stopped or hung)",
+                super::CALL_TIMEOUT.as_secs(),
+                args.join(" ")
+            )),
+            _ => MuxError::Failed(format!("could not run {}: {e}", self.bin)),
         })
     }
 
@@ -342,7 +346,7 @@ fn mismatch_sentence(session: &str, st: &SessionStatus) -> String {
     if client_newer {
         format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; restart that server with this herdr: {restart}")
     } else {
-        format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; run the herdr that started it (set HERDR_BIN to its path), or restart that server with this herdr: {restart}")
+        format!("herdr here is {here} but the server of session \"{session}\" runs herdr {there}, which it cannot talk to; run the herdr that started it (installed where team looks for it: docs/multiplexers.md), or restart that server with this herdr: {restart}")
     }
 }
 
@@ -444,7 +448,7 @@ impl Mux for Herdr {
             let w = plain.iter().map(|r| r.chars().count()).max().unwrap_or(0);
             (w as u32, styled.len() as u32)
         });
-        Ok(Capture { styled, plain, title, cols, rows, recent })
+        Ok(Capture { styled, plain, title, cols, rows, recent, mode: None })
     }
 
     fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {

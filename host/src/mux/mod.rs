@@ -15,10 +15,18 @@
 //!   ancestors ([`Mux::pane_of_caller`]); `HERDR_PANE_ID` / `TMUX_PANE` only say whether to look
 //!   and which pane to try first, and an environment variable alone never names a caller.
 //!
-//! This module depends on nothing else in the crate (std, serde_json, nix only).
+//! - every call to the multiplexer's program is bounded ([`CALL_TIMEOUT`]): one that does not
+//!   answer in time is killed and its call fails naming the program, so no run waits forever
+//!   on a stopped or hung server;
+//! - the program is found on a fixed search (`program`), never where the caller's environment
+//!   points, since what it answers decides who the caller is.
+//!
+//! This module depends on nothing else in the crate but `ctx::test_hook` (std, serde_json,
+//! nix otherwise).
 
 pub mod herdr;
 pub mod procfs;
+pub mod program;
 pub mod tmux;
 
 use std::fmt;
@@ -90,6 +98,9 @@ pub struct Capture {
     pub rows: u32,
     /// Plain rows of the scrollback ending at the bottom of the screen (most recent last).
     pub recent: Vec<String>,
+    /// The multiplexer's own mode the pane is in, when it is in one (tmux: `copy-mode`,
+    /// `view-mode`, …): keys typed then go to the mode, not to the pane's program.
+    pub mode: Option<String>,
 }
 
 /// The multiplexer's own view of an agent (herdr only; tmux has none).
@@ -192,6 +203,18 @@ pub trait Mux {
     fn name(&self) -> &'static str;
     /// The pane of `seat` in `session`.
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError>;
+    /// The pane of `seat` of `team` in `session`: as `locate`, where a multiplexer that marks
+    /// panes (tmux) also counts a pane marked `<seat>@<team>`, and two panes claiming the seat
+    /// in any spelling are refused naming both.
+    fn locate_in(&self, session: &str, seat: &str, _team: &str) -> Result<PaneRef, MuxError> {
+        self.locate(session, seat)
+    }
+    /// Every pane of `session` with the seat mark it carries (`(pane id, mark)`, marked ones
+    /// only): the caller check reads it to find two panes claiming one seat. A multiplexer
+    /// that names its agents itself (herdr, one agent per name) answers none.
+    fn marks(&self, _session: &str) -> Result<Vec<(String, String)>, MuxError> {
+        Ok(Vec::new())
+    }
     /// Styled + plain visible rows, title, size, recent rows.
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
     /// The multiplexer's status of the seat's agent, read fresh on every call (never kept from
@@ -317,13 +340,67 @@ pub trait Runner: Send + Sync {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput>;
 }
 
-/// Runs the program for real, stdin closed, output captured.
+/// How long one call to the multiplexer's program may take: a tmux or herdr call answers in
+/// milliseconds (one tmux call costs about 4 ms), so one that has not answered in this long
+/// is stuck (a stopped server, a hung socket) and is given up on.
+pub const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Runs the program for real, stdin closed, output captured, for at most [`CALL_TIMEOUT`].
 pub struct SystemRunner;
 
 impl Runner for SystemRunner {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
-        let out = std::process::Command::new(&argv[0]).args(&argv[1..]).stdin(std::process::Stdio::null()).output()?;
-        Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr })
+        SystemRunner::run_within(argv, CALL_TIMEOUT)
+    }
+}
+
+impl SystemRunner {
+    /// Runs `argv` and waits at most `limit` for it: past that its whole process group is
+    /// killed and the call fails with `TimedOut`, naming the program.
+    pub fn run_within(argv: &[String], limit: std::time::Duration) -> std::io::Result<RunOutput> {
+        use std::os::unix::process::CommandExt;
+        use std::process::{Command, Stdio};
+        let child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // its own group, so a kill reaches whatever it started too
+            .process_group(0)
+            .spawn()?;
+        let pid = child.id() as i32;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        match rx.recv_timeout(limit) {
+            Ok(out) => {
+                let out = out?;
+                Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr })
+            }
+            Err(_) => {
+                let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+                let name = std::path::Path::new(&argv[0]).file_name().map(|n| n.to_string_lossy().into_owned());
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!(
+                        "{} did not answer within {} s",
+                        name.unwrap_or_else(|| argv[0].clone()),
+                        limit.as_secs_f64()
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// The runner of a program the search did not find: every call is `NotFound`, and nothing is
+/// run (never a same-named program from `PATH`).
+pub struct Missing;
+
+impl Runner for Missing {
+    fn run(&self, _argv: &[String]) -> std::io::Result<RunOutput> {
+        Err(std::io::Error::from(std::io::ErrorKind::NotFound))
     }
 }
 
@@ -353,6 +430,19 @@ mod tests {
         assert_eq!(choice(Some("screen"), false, false), "herdr");
         assert_eq!(choose(Some("tmux")).name(), "tmux");
         assert_eq!(choose(Some("herdr")).name(), "herdr");
+    }
+
+    #[test]
+    fn a_program_that_never_answers_is_killed_at_the_bound() {
+        let t = std::time::Instant::now();
+        let argv: Vec<String> = ["sh", "-c", "sleep 30; echo late"].iter().map(|s| s.to_string()).collect();
+        let e = SystemRunner::run_within(&argv, std::time::Duration::from_millis(300)).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+        assert_eq!(e.to_string(), "sh did not answer within 0.3 s");
+        assert!(t.elapsed() < std::time::Duration::from_secs(10), "{:?}", t.elapsed());
+        let ok = SystemRunner::run_within(&["echo".into(), "hi".into()], CALL_TIMEOUT).unwrap();
+        assert_eq!((ok.code, ok.stdout_str()), (Some(0), "hi\n".to_string()));
+        assert_eq!(Missing.run(&argv).unwrap_err().kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]

@@ -19,7 +19,12 @@
 //!
 //! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
 //! use it so they never touch the user's server), else the socket of the tmux the caller sits
-//! in (the first field of `$TMUX`), else tmux's default. The program is `$TEAM_TMUX_BIN` or `tmux`.
+//! in (the first field of `$TMUX`), else tmux's default. The program is the first `tmux` of the
+//! fixed search (`program`: the system's folders, then the user's own), never one the
+//! environment names: what it answers about panes decides who the caller is.
+//!
+//! A pane in one of tmux's modes (copy mode, where `send-keys -l` is read as copy-mode keys)
+//! is said in the read (`Capture::mode`, `#{pane_mode}`), so nothing is typed into it.
 
 use super::{
     plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner, StatusRead,
@@ -46,7 +51,8 @@ pub struct Tmux {
 impl Tmux {
     /// The adapter for the server the environment names (see the module docs).
     pub fn from_env() -> Tmux {
-        let bin = std::env::var("TEAM_TMUX_BIN").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "tmux".into());
+        let found = super::program::find("tmux");
+        let bin = found.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "tmux".into());
         let socket_args = match std::env::var("TEAM_TMUX_SOCKET").ok().filter(|s| !s.is_empty()) {
             Some(s) => socket_flag(&s),
             None => match std::env::var("TMUX").ok().filter(|s| !s.is_empty()) {
@@ -57,12 +63,17 @@ impl Tmux {
         let env_names_server = ["TMUX", "TMUX_PANE", "TEAM_TMUX_SOCKET"]
             .iter()
             .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()));
-        Tmux { bin, socket_args, env_names_server, runner: Box::new(SystemRunner) }
+        let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
+        Tmux { bin, socket_args, env_names_server, runner }
     }
 
-    /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`).
+    /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
+    /// is the fixed search's.
     pub fn with_socket(socket: &str) -> Tmux {
-        Tmux::new("tmux", socket)
+        match super::program::find("tmux") {
+            Some(p) => Tmux::new(&p.display().to_string(), socket),
+            None => Tmux { runner: Box::new(super::Missing), ..Tmux::new("tmux", socket) },
+        }
     }
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
@@ -100,12 +111,14 @@ impl Tmux {
     fn tmux(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
         let mut argv = self.base_argv();
         argv.extend(args.iter().map(|s| s.to_string()));
-        let out = self.runner.run(&argv).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                MuxError::ProgramMissing(format!("tmux is not installed: no `{}` on PATH", self.bin))
-            } else {
-                MuxError::Failed(format!("could not run {}: {e}", self.bin))
-            }
+        let out = self.runner.run(&argv).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => MuxError::ProgramMissing(super::program::missing("tmux", &self.bin)),
+            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+                "tmux did not answer within {} s: {} is not responding (stopped or hung)",
+                super::CALL_TIMEOUT.as_secs(),
+                self.server_name()
+            )),
+            _ => MuxError::Failed(format!("could not run {}: {e}", self.bin)),
         })?;
         if !out.ok() {
             let err = out.stderr_str();
@@ -126,7 +139,7 @@ impl Tmux {
     }
 
     fn failed(&self, what: &str, out: &RunOutput) -> MuxError {
-        MuxError::Failed(format!("tmux {what} failed: {}", one_line(&out.stderr_str())))
+        MuxError::Failed(format!("tmux {what} failed: {}", tmux_words(&one_line(&out.stderr_str()))))
     }
 
     /// Runs a pane-targeted command; a vanished pane is `NoSeat`.
@@ -158,14 +171,16 @@ impl Tmux {
 }
 
 impl Tmux {
-    /// Every pane of `session` with its shell pid and mark.
+    /// Every pane of `session` with its shell pid and mark (`""` unmarked).
     fn panes(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
         let target = format!("={session}:");
         let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
         if !out.ok() {
             let err = out.stderr_str();
+            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
             if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(MuxError::NoSession(format!("{} has no session \"{session}\"", self.server_name())));
+                return Err(self.no_session(session));
             }
             return Err(self.failed("list-panes", &out));
         }
@@ -184,6 +199,28 @@ impl Tmux {
                 })
             })
             .collect())
+    }
+
+    /// The one pane of `session` marked as `seat`: `<seat>`, or also `<seat>@<team>` when the
+    /// team is known. Two or more are refused, each named with its mark.
+    fn find_marked(&self, session: &str, seat: &str, team: Option<&str>) -> Result<PaneRef, MuxError> {
+        let spelled = team.map(|t| format!("{seat}@{t}"));
+        let found: Vec<PaneInfo> = self
+            .panes(session)?
+            .into_iter()
+            .filter(|p| p.name == seat || spelled.as_deref() == Some(p.name.as_str()))
+            .collect();
+        match found.as_slice() {
+            [] => Err(MuxError::NoSeat(format!(
+                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
+            ))),
+            [p] => Ok(p.pane_ref(seat)),
+            many => Err(MuxError::Failed(format!(
+                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}; two panes claiming one seat reach neither (mark one only)",
+                many.len(),
+                many.iter().map(|p| format!("{} (marked {})", p.id, p.name)).collect::<Vec<_>>().join(", ")
+            ))),
+        }
     }
 }
 
@@ -205,6 +242,20 @@ pub fn literal_arg(text: &str) -> String {
     }
 }
 
+/// tmux's own error line in the project's words where it is one this adapter knows (tmux's
+/// `no current client` names a tmux internal, not the problem); any other is quoted as tmux's.
+fn tmux_words(line: &str) -> String {
+    if line.contains("no current client") {
+        "tmux found no pane to act on (no client is attached to name one)".into()
+    } else if let Some(p) = line.strip_prefix("can't find pane: ") {
+        format!("tmux has no pane {p}")
+    } else if line.is_empty() {
+        "tmux said nothing".into()
+    } else {
+        format!("tmux said \"{line}\"")
+    }
+}
+
 fn one_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
 }
@@ -215,38 +266,15 @@ impl Mux for Tmux {
     }
 
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
-        // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
-        let target = format!("={session}:");
-        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
-        if !out.ok() {
-            let err = out.stderr_str();
-            // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
-            if err.contains("can't find session") || err.contains("can't find window") {
-                return Err(self.no_session(session));
-            }
-            return Err(self.failed("list-panes", &out));
-        }
-        let found: Vec<(String, Option<u32>)> = split_rows(&out.stdout_str())
-            .into_iter()
-            .filter_map(|row| {
-                let mut f = row.splitn(3, '\t');
-                let id = f.next()?.to_string();
-                let pid = f.next()?.parse().ok();
-                let mark = f.next().unwrap_or("");
-                (mark == seat).then_some((id, pid))
-            })
-            .collect();
-        match found.as_slice() {
-            [] => Err(MuxError::NoSeat(format!(
-                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
-            ))),
-            [(id, pid)] => Ok(PaneRef { id: id.clone(), session: session.into(), seat: seat.into(), shell_pid: *pid }),
-            many => Err(MuxError::Failed(format!(
-                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}",
-                many.len(),
-                many.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")
-            ))),
-        }
+        self.find_marked(session, seat, None)
+    }
+
+    fn locate_in(&self, session: &str, seat: &str, team: &str) -> Result<PaneRef, MuxError> {
+        self.find_marked(session, seat, Some(team))
+    }
+
+    fn marks(&self, session: &str) -> Result<Vec<(String, String)>, MuxError> {
+        Ok(self.panes(session)?.into_iter().filter(|p| !p.name.is_empty()).map(|p| (p.id, p.name)).collect())
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
@@ -262,7 +290,7 @@ impl Mux for Tmux {
                 "-p",
                 "-t",
                 id,
-                "#{pane_width}\t#{pane_height}\t#{pane_title}",
+                "#{pane_width}\t#{pane_height}\t#{pane_mode}\t#{pane_title}",
                 ";",
                 "capture-pane",
                 "-p",
@@ -280,9 +308,10 @@ impl Mux for Tmux {
         )?;
         let text = out.stdout_str();
         let (info, rest) = text.split_once('\n').unwrap_or((&text, ""));
-        let mut f = info.splitn(3, '\t');
+        let mut f = info.splitn(4, '\t');
         let cols: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
         let rows: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let mode = f.next().filter(|m| !m.is_empty()).map(str::to_string);
         let title = f.next().unwrap_or("").to_string();
         // capture-pane prints every row of the screen, blank ones included: `rows` rows.
         let mut all = split_rows(rest);
@@ -290,7 +319,7 @@ impl Mux for Tmux {
         let recent = all.split_off(n);
         let styled = all;
         let plain = plain_rows(&styled);
-        Ok(Capture { styled, plain, title, cols, rows, recent })
+        Ok(Capture { styled, plain, title, cols, rows, recent, mode })
     }
 
     fn status(&self, _pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {
@@ -340,34 +369,19 @@ impl Mux for Tmux {
         if named.is_none() && !self.env_names_server {
             return Ok(None);
         }
-        let target = format!("={session}:");
-        let out = match self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])
-        {
-            Ok(out) => out,
-            // No server, no tmux: no pane of it holds this process — unless the environment
-            // names a pane, which then cannot be verified.
+        let panes = match self.panes(session) {
+            Ok(p) => p,
+            // No server, no tmux, no such session: no pane of it holds this process — unless
+            // the environment names a pane, which then cannot be verified.
+            Err(MuxError::NoSession(_)) => return Ok(None),
             Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => return Ok(None),
             Err(e) => return Err(e),
         };
-        if !out.ok() {
-            let err = out.stderr_str();
-            if err.contains("can't find session") || err.contains("can't find window") {
-                return Ok(None);
-            }
-            return Err(self.failed("list-panes", &out));
+        if let Some(p) = panes.iter().find(|p| p.shell_pid.is_some_and(|pid| ancestry.contains(&pid))) {
+            return Ok(Some(p.pane_ref(&p.name)));
         }
-        let panes: Vec<(String, Option<u32>, String)> = split_rows(&out.stdout_str())
-            .into_iter()
-            .filter_map(|row| {
-                let mut f = row.splitn(3, '\t');
-                Some((f.next()?.to_string(), f.next()?.parse().ok(), f.next().unwrap_or("").to_string()))
-            })
-            .collect();
-        if let Some((id, pid, mark)) = panes.iter().find(|(_, pid, _)| pid.is_some_and(|p| ancestry.contains(&p))) {
-            return Ok(Some(PaneRef { id: id.clone(), session: session.into(), seat: mark.clone(), shell_pid: *pid }));
-        }
-        match named.and_then(|n| panes.iter().find(|(id, _, _)| *id == n).cloned()) {
-            Some((id, pid, _)) => Err(super::not_inside("TMUX_PANE", &id, session, pid, &procfs::visible)),
+        match named.and_then(|n| panes.iter().find(|p| p.id == n).cloned()) {
+            Some(p) => Err(super::not_inside("TMUX_PANE", &p.id, session, p.shell_pid, &procfs::visible)),
             None => Ok(None),
         }
     }
@@ -384,6 +398,20 @@ mod tests {
         fn run(&self, _argv: &[String]) -> std::io::Result<RunOutput> {
             Ok(RunOutput { code: Some(self.0), stdout: Vec::new(), stderr: self.1.as_bytes().to_vec() })
         }
+    }
+
+    #[test]
+    fn tmux_s_own_words_are_not_a_refusal_s() {
+        let t = Tmux::with_runner("/tmp/t.sock", Box::new(Answer(1, "no current client\n")));
+        let p = PaneRef { id: "%1".into(), session: "s".into(), seat: "a".into(), shell_pid: Some(1) };
+        let e = t.press_enter(&p).unwrap_err().to_string();
+        assert_eq!(e, "tmux send-keys failed: tmux found no pane to act on (no client is attached to name one)");
+        assert!(!e.contains("no current client"));
+        let t = Tmux::with_runner("/tmp/t.sock", Box::new(Answer(1, "unknown option -- z\n")));
+        assert_eq!(
+            t.press_enter(&p).unwrap_err().to_string(),
+            "tmux send-keys failed: tmux said \"unknown option -- z\""
+        );
     }
 
     /// tmux's client prints `error connecting to <path> (<strerror>)` (client.c); a sandbox

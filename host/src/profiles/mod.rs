@@ -20,6 +20,7 @@ pub mod cache;
 pub mod engine;
 mod instance;
 pub mod pins;
+pub mod precheck;
 pub mod sandbox;
 pub mod store;
 pub mod v0_1;
@@ -172,6 +173,11 @@ impl ProfileHost {
         source: Source,
         expect: Option<(&str, &str)>,
     ) -> Result<Profile, String> {
+        // A bundled component was checked when it was built; any other is read for its
+        // imports and exports before the compiler sees it (a refusal takes milliseconds).
+        if !matches!(source, Source::Bundled) {
+            precheck::check(wasm)?;
+        }
         let engine = engine::engine()?;
         let cache = cache::Cache::new(engine, self.cache_root.clone());
         let (component, cache_use) = cache
@@ -308,7 +314,61 @@ fn check_compose(d: &Description, line: Line) -> Result<(), String> {
     }
 }
 
+/// The longest pause before Enter a profile may declare: its CLI's need is tens of
+/// milliseconds (Codex: 50 ms); the seat's lock is held across it.
+pub const MAX_ENTER_PAUSE_MS: u32 = 2_000;
+
+/// How many transcript patterns a profile may declare, and how many of a pattern's path
+/// segments may be wildcards (`*` or a date word): Codex's own uses four.
+pub const MAX_TRANSCRIPT_PATTERNS: usize = 4;
+pub const MAX_PATTERN_WILDCARDS: usize = 4;
+
+/// Checks one transcript pattern: under the seat's home or folder, climbing nowhere, a
+/// bounded number of wildcard segments — so watching it never walks the file system.
+fn check_pattern(p: &str) -> Result<(), String> {
+    let shown = crate::output::one_line(p);
+    if p.len() > 512 {
+        return Err(format!("describe() declares a transcript pattern of {} bytes (at most 512)", p.len()));
+    }
+    if !(p.starts_with("{home}/") || p.starts_with("{cwd}/")) {
+        return Err(format!(
+            "describe() declares the transcript pattern \"{shown}\", which does not start at {{home}}/ or {{cwd}}/ (a pattern is read under the seat's own home or folder, never across the file system)"
+        ));
+    }
+    let segs: Vec<&str> = p.split('/').collect();
+    if segs.iter().any(|s| *s == ".." || *s == "." || s.is_empty()) {
+        return Err(format!("describe() declares the transcript pattern \"{shown}\", which climbs out of its folder or has an empty part"));
+    }
+    let wild = segs.iter().filter(|s| s.contains('*') || ["{yyyy}", "{mm}", "{dd}"].contains(s)).count();
+    if wild > MAX_PATTERN_WILDCARDS {
+        return Err(format!(
+            "describe() declares the transcript pattern \"{shown}\" with {wild} wildcard parts (at most {MAX_PATTERN_WILDCARDS})"
+        ));
+    }
+    Ok(())
+}
+
+/// What the host bounds in a description, whatever the component: the pause before Enter and
+/// the transcript patterns (a profile is refused, at `team profile check` and at load, rather
+/// than trusted with a 49-day pause under the seat lock or a pattern that walks every folder).
+fn check_bounds(d: &Description) -> Result<(), String> {
+    if d.enter_pause_ms > MAX_ENTER_PAUSE_MS {
+        return Err(format!(
+            "describe() declares a pause of {} ms before Enter; the host allows at most {MAX_ENTER_PAUSE_MS} ms",
+            d.enter_pause_ms
+        ));
+    }
+    if d.transcript_patterns.len() > MAX_TRANSCRIPT_PATTERNS {
+        return Err(format!(
+            "describe() declares {} transcript patterns (at most {MAX_TRANSCRIPT_PATTERNS})",
+            d.transcript_patterns.len()
+        ));
+    }
+    d.transcript_patterns.iter().try_for_each(|p| check_pattern(p))
+}
+
 fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), String> {
+    check_bounds(d)?;
     if !store::valid_id(&d.id) {
         return Err(format!("describe() names id \"{}\", which is not a profile id ([a-z0-9][a-z0-9._-]*)", d.id));
     }
@@ -399,6 +459,31 @@ impl Profile {
     /// The compose module's plan for `repo`, one sentence a step; `None` without a compose module.
     pub fn compose_plan(&mut self, repo: &Repo) -> Option<outcome::Result<Vec<String>>> {
         self.instance.compose_plan(repo)
+    }
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+
+    #[test]
+    fn the_host_bounds_the_pause_and_the_patterns() {
+        let ok = Description {
+            enter_pause_ms: 50,
+            transcript_patterns: vec!["{home}/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl".into()],
+            ..Default::default()
+        };
+        assert!(check_bounds(&ok).is_ok());
+        let e = check_bounds(&Description { enter_pause_ms: u32::MAX, ..ok.clone() }).unwrap_err();
+        assert_eq!(e, "describe() declares a pause of 4294967295 ms before Enter; the host allows at most 2000 ms");
+        for (p, says) in [
+            ("/*/*/*/*/*", "does not start at {home}/ or {cwd}/"),
+            ("{home}/../../*", "climbs out of its folder"),
+            ("{home}/*/*/*/*/*.jsonl", "with 5 wildcard parts (at most 4)"),
+        ] {
+            let e = check_bounds(&Description { transcript_patterns: vec![p.into()], ..ok.clone() }).unwrap_err();
+            assert!(e.contains(says), "{p}: {e}");
+        }
     }
 }
 

@@ -57,7 +57,13 @@ pub fn allowed(import: &str) -> bool {
 /// import the host does not give profiles.
 pub fn check_imports(engine: &Engine, component: &Component) -> Result<(), String> {
     let ty = component.component_type();
-    let refused: Vec<&str> = ty.imports(engine).map(|(n, _)| n).filter(|n| !allowed(n)).collect();
+    check_import_names(ty.imports(engine).map(|(n, _)| n))
+}
+
+/// Checks import names against the allowlist (`check_imports`, and `precheck` before any
+/// compiling); the error names the imports the host does not give profiles.
+pub fn check_import_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {
+    let refused: Vec<&str> = names.filter(|n| !allowed(n)).collect();
     match refused.as_slice() {
         [] => Ok(()),
         [one] => Err(format!(

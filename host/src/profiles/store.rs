@@ -58,8 +58,9 @@ pub struct Available {
     pub validity: Result<(), String>,
 }
 
-/// The largest component file the host reads (a profile is ~1 MB).
-pub const MAX_COMPONENT_BYTES: u64 = 64 << 20;
+/// The largest component file the host reads (a bundled profile is about 110 kB; the
+/// largest a vendor might build with a heavy dependency, a few MB).
+pub const MAX_COMPONENT_BYTES: u64 = 16 << 20;
 
 /// One installed component, not yet loaded.
 #[derive(Debug, Clone)]

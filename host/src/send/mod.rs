@@ -34,6 +34,10 @@ use crate::team_file::{self, Loaded};
 pub use facts::FactsBook;
 pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, Report, SendReport};
 
+/// The largest body a send carries, in bytes: 1 MiB, the largest frame a seat's socket takes
+/// (measured), refused above it before any drop is written.
+pub const MAX_BODY: usize = 1 << 20;
+
 /// What a send runs on, given by the command layer: the run's context, the profile host, and
 /// the multiplexer adapter for a team file's `multiplexer:` choice (`mux::choose`).
 pub struct Means<'a> {

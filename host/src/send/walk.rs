@@ -111,6 +111,7 @@ impl Carrier for TypedLeg<'_> {
         let team_file = d.target.team.file.as_ref();
         let req = typed::PlainSend {
             session: &d.target.team.session,
+            team: &d.target.team.name,
             seat: d.target.name(),
             cli: d.target.cli(),
             root: job.root,
@@ -162,6 +163,7 @@ impl Carrier for ComposeLeg<'_> {
         let team_file = d.target.team.file.as_ref();
         let req = compose::ComposeSend {
             session: &d.target.team.session,
+            team: &d.target.team.name,
             seat: d.target.name(),
             cli: d.target.cli(),
             root: job.root,

@@ -7,10 +7,22 @@
 use std::path::{Path, PathBuf};
 
 /// Writes the drop file: `<root>/.agents/send-drops/<session>/<seat>/<id>`, each folder 0700.
+/// The names were checked when their files were read; a drop path is still built from
+/// nothing else. `.agents` is the checkout's (its mode is the user's); `send-drops` and below
+/// are `team`'s own and must be private.
 pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) -> Result<PathBuf, String> {
-    let rel = Path::new(".agents").join("send-drops").join(session).join(seat);
-    let dir =
-        crate::fsx::ensure_dirs(root, &rel, 0o700).map_err(|e| format!("the drop folder could not be made: {e}"))?;
+    use crate::names::{check, Kind};
+    check(Kind::Session, session)
+        .and_then(|()| check(Kind::Seat, seat))
+        .map_err(|why| format!("the drop folder cannot be named: {why}"))?;
+    if id.is_empty() || !id.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-') {
+        return Err(format!("the drop file cannot be named: \"{}\" is not a message id", crate::output::one_line(id)));
+    }
+    let made = |e: std::io::Error| format!("the drop folder could not be made: {e}");
+    let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(made)?;
+    let dir = crate::fsx::ensure_private_dirs(&agents.join("send-drops"), &Path::new(session).join(seat), 0o700)
+        .map_err(made)?;
+    crate::fsx::sweep_stale_temps(&dir);
     let path = dir.join(id);
     crate::fsx::write_new(&path, text.as_bytes(), 0o600)
         .map_err(|e| format!("the drop file could not be written: {e}"))?;
@@ -40,9 +52,23 @@ pub fn drop_ref(drop: &Path, root: &Path, seat_cwd: Option<&Path>) -> String {
     p.display().to_string()
 }
 
+/// The words every trigger line starts with.
+pub const TRIGGER_PREFIX: &str = "Please read the team message at ";
+
 /// The trigger line for a drop path: one line, starting with a plain word no profile forbids.
 pub fn trigger_line(drop_ref: &str) -> String {
-    format!("Please read the team message at {drop_ref}")
+    format!("{TRIGGER_PREFIX}{drop_ref}")
+}
+
+/// A box's text read back as a trigger of ours: `(the drop's path, its message id)`, when it
+/// is one (however the box wrapped it: whitespace inside the path is dropped).
+pub fn parse_trigger(text: &str) -> Option<(String, String)> {
+    let fold: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let rest = fold.strip_prefix(TRIGGER_PREFIX.trim_end())?.trim();
+    let path: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+    let id = path.rsplit('/').next()?.to_string();
+    let uuid = id.len() == 36 && id.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-');
+    (path.contains("send-drops/") && uuid).then_some((path, id))
 }
 
 #[cfg(test)]
@@ -58,6 +84,17 @@ mod tests {
         assert_eq!(drop_ref(drop, root, Some(Path::new("/r/sub"))), "../.agents/send-drops/s/a/1");
         assert_eq!(drop_ref(drop, root, Some(Path::new("/elsewhere"))), "/r/.agents/send-drops/s/a/1");
         assert_eq!(drop_ref(drop, root, None), "/r/.agents/send-drops/s/a/1");
+    }
+
+    #[test]
+    fn a_trigger_is_read_back_from_a_box_however_it_wrapped() {
+        let id = "00000000-0000-4007-8000-000000000000";
+        let t = trigger_line(&format!(".agents/send-drops/s/a/{id}"));
+        assert_eq!(parse_trigger(&t), Some((format!(".agents/send-drops/s/a/{id}"), id.to_string())));
+        let wrapped = format!("Please read the team   message at .agents/send-dr\nops/s/a/{id}");
+        assert_eq!(parse_trigger(&wrapped).map(|p| p.1), Some(id.to_string()));
+        assert_eq!(parse_trigger("Please read the team message at my notes"), None);
+        assert_eq!(parse_trigger("half a thought"), None);
     }
 
     #[test]

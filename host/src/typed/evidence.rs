@@ -87,6 +87,7 @@ mod tests {
             status_change: change,
             read_shown: false,
             queued: false,
+            mode: None,
         }
     }
 

@@ -2,13 +2,17 @@
 //! send so two sends never type into one pane at once, and a launch of the seat cannot act
 //! beside a send.
 //!
-//! Invariant: the lock file names its holder (kind, pid) while it is held, so a waiter can
-//! say who holds it; a lock held by another kind of command is refused at once, and one held
-//! by another send is waited on, up to a bound, never forever.
+//! Invariants: the path is built only from a session and seat that follow their grammars
+//! (`names`), under the state folder; the file is opened without truncating and without
+//! following a link, and written only when it is a seat lock (a regular file of ours with
+//! one link and a few bytes), so no lock can ever change another file. It names its holder
+//! (kind, pid) while it is held, so a waiter can say who holds it; a lock held by another
+//! kind of command is refused at once, and one held by another send is waited on, up to a
+//! bound, never forever.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io::{Read, Seek};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,11 +27,33 @@ pub const LOCK_WAIT_MS: u64 = 120_000;
 /// How often a waiting send tries the lock again.
 const RETRY: Duration = Duration::from_millis(15);
 
+/// A seat lock's holder line is written at offset 0, padded to this width, so it never needs
+/// a truncation; a file longer than this is not a seat lock.
+const HOLDER_BYTES: usize = 32;
+
+/// Why the file at the lock's place is not a seat lock, when it is not one.
+fn not_a_lock(m: &std::fs::Metadata) -> Option<String> {
+    if m.uid() != nix::unistd::getuid().as_raw() {
+        Some(format!("it is owned by another user (uid {})", m.uid()))
+    } else if m.nlink() != 1 {
+        Some(format!("it has {} links", m.nlink()))
+    } else if m.len() > HOLDER_BYTES as u64 {
+        Some(format!("it holds {} bytes", m.len()))
+    } else {
+        None
+    }
+}
+
 /// Takes the seat lock under `state` (the state dir) for `kind` (`send`), waiting up to
 /// `wait` behind another send.
 pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
-    // Every refusal names the lock and says nothing was sent: the lock is taken before the drop.
-    let dir = crate::fsx::ensure_dirs(state, &Path::new("seat-locks").join(session), 0o700)
+    // The names were checked when their files were read; a lock path is still never built
+    // from anything else. Every refusal names the lock and says nothing was sent: the lock is
+    // taken before the drop.
+    crate::names::check(crate::names::Kind::Session, session)
+        .and_then(|()| crate::names::check(crate::names::Kind::Seat, seat))
+        .map_err(|why| format!("the seat lock cannot be named: {why}; nothing was sent"))?;
+    let dir = crate::fsx::ensure_private_dirs(state, &Path::new("seat-locks").join(session), 0o700)
         .map_err(|e| format!("the seat lock's folder could not be made ({e}); nothing was sent"))?;
     let path = dir.join(seat);
     let mut file = crate::fsx::open_regular(
@@ -35,13 +61,16 @@ pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Dura
         OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
     )
     .map_err(|e| format!("the seat lock could not be opened ({e}); nothing was sent"))?;
+    let meta = file.metadata().map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(why) = not_a_lock(&meta) {
+        return Err(format!("{} is not a seat lock ({why}); refusing to use it; nothing was sent", path.display()));
+    }
     let deadline = Instant::now() + wait;
     loop {
         match file.try_lock() {
             Ok(()) => {
-                let _ = file.set_len(0);
-                let _ = file.rewind();
-                let _ = writeln!(file, "{kind} {}", std::process::id());
+                let holder = format!("{kind} {}", std::process::id());
+                let _ = file.write_all_at(format!("{holder:<w$}\n", w = HOLDER_BYTES - 1).as_bytes(), 0);
                 return Ok(SeatLock { _file: file });
             }
             Err(TryLockError::WouldBlock) => {
@@ -101,5 +130,30 @@ mod tests {
         assert!(e.ends_with("is a symbolic link; refusing to follow it); nothing was sent"), "{e}");
         assert!(e.starts_with("the seat lock could not be opened ("), "{e}");
         assert!(!d.path().join("elsewhere").exists());
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_lock_is_never_written() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("seat-locks/s");
+        std::fs::create_dir_all(&dir).unwrap();
+        // a hard link to a file of the user's, and a file with content
+        let precious = d.path().join("authorized_keys");
+        std::fs::write(&precious, "ssh-ed25519 AAAA… me\n").unwrap();
+        std::fs::hard_link(&precious, dir.join("a")).unwrap();
+        let e = lock_seat(d.path(), "s", "a", "send", Duration::from_millis(10)).err().unwrap();
+        assert!(e.ends_with("is not a seat lock (it has 2 links); refusing to use it; nothing was sent"), "{e}");
+        std::fs::write(dir.join("b"), "x".repeat(100)).unwrap();
+        let e = lock_seat(d.path(), "s", "b", "send", Duration::from_millis(10)).err().unwrap();
+        assert!(e.contains("(it holds 100 bytes)"), "{e}");
+        assert_eq!(std::fs::read_to_string(&precious).unwrap(), "ssh-ed25519 AAAA… me\n");
+        // names outside their grammar never make a path
+        let e = lock_seat(d.path(), "../..", "a", "send", Duration::from_millis(10)).err().unwrap();
+        assert!(e.starts_with("the seat lock cannot be named: session \"../..\""), "{e}");
+        // a lock is reused without ever growing
+        for _ in 0..3 {
+            drop(lock_seat(d.path(), "s", "c", "send", Duration::from_millis(10)).unwrap());
+        }
+        assert_eq!(std::fs::metadata(dir.join("c")).unwrap().len(), HOLDER_BYTES as u64);
     }
 }

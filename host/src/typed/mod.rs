@@ -33,7 +33,7 @@ mod run;
 pub mod transcript;
 
 pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
-pub use drop_file::{drop_path, drop_ref, trigger_line, write_drop};
+pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop, TRIGGER_PREFIX};
 pub use evidence::BeforeEnter;
 pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
@@ -134,6 +134,8 @@ pub struct Observation {
     pub read_shown: bool,
     /// The CLI shows the trigger line queued, to be sent when its current turn ends.
     pub queued: bool,
+    /// The multiplexer's mode the pane is in (tmux's `copy-mode`): keys would go to it.
+    pub mode: Option<String>,
 }
 
 /// What the typed leg needs from one seat. Errors are sentences naming what failed.

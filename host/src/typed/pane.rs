@@ -39,7 +39,8 @@ pub fn dialog_word(kind: &crate::profiles::DialogKind) -> &str {
 
 impl Seat for SeatPane<'_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
-        let cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
+        let mut cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
+        let mode = cap.mode.take();
         let screen = screen_of(cap);
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
         let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message)?;
@@ -67,6 +68,7 @@ impl Seat for SeatPane<'_> {
             status_change: status.and_then(|s| s.change),
             read_shown,
             queued,
+            mode,
         })
     }
 

@@ -24,6 +24,8 @@ use std::time::Duration;
 pub struct PlainSend<'a> {
     /// The receiving team's multiplexer session.
     pub session: &'a str,
+    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
     pub seat: &'a str,
     /// The seat's profile id (`claude-code`, `codex`, …).
     pub cli: &'a str,
@@ -66,6 +68,8 @@ pub struct Report {
 /// What a retry needs to know: the drop file already on disk is triggered again.
 pub struct Retrigger<'a> {
     pub session: &'a str,
+    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
     pub seat: &'a str,
     pub cli: &'a str,
     /// The receiving team's checkout root (the trigger's spelling of the drop).
@@ -94,6 +98,7 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
     };
     let target = Target {
         session: req.session,
+        team: req.team,
         seat: req.seat,
         cli: req.cli,
         root: req.root,
@@ -128,6 +133,7 @@ pub fn retrigger(req: &Retrigger, means: &Means) -> Report {
     }
     let target = Target {
         session: req.session,
+        team: req.team,
         seat: req.seat,
         cli: req.cli,
         root: req.root,
@@ -157,6 +163,7 @@ fn not_typed(verdict: Verdict, drop: Option<PathBuf>, ms: u64) -> Report {
 /// The decided target of one typed run.
 struct Target<'a> {
     session: &'a str,
+    team: &'a str,
     seat: &'a str,
     cli: &'a str,
     root: &'a Path,
@@ -169,7 +176,7 @@ struct Target<'a> {
 fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Stopwatch) -> Report {
     let mux = means.mux;
     // the registry first: the seat's recorded pane while its recorded process runs there
-    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.record) {
+    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.team, req.record) {
         Ok(p) => p,
         Err(e) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
     };

@@ -12,6 +12,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// The most folder entries one look for transcript files reads.
+pub const WALK_ENTRIES: usize = 20_000;
+
 /// A working folder as Claude Code names its folder under `~/.claude/projects/`: every
 /// character that is not an ASCII letter or digit becomes `-` (`/tmp/w1/c_proj.x` →
 /// `-tmp-w1-c-proj-x`; docs/offline-vendor-clis.md §1.7). This is what the pattern word
@@ -80,9 +83,12 @@ impl TranscriptWatch {
     }
 
     /// The files the patterns match now. `{yyyy}`, `{mm}`, `{dd}` match any folder (a long
-    /// session keeps writing the file of the day it started); `*` works in any segment.
+    /// session keeps writing the file of the day it started); `*` works in any segment. The
+    /// walk is bounded: at most [`WALK_ENTRIES`] folder entries are looked at per call, so a
+    /// pattern over a huge tree costs milliseconds, not a minute, under the seat lock.
     pub fn files(&self) -> Vec<PathBuf> {
         let mut out = vec![];
+        let mut budget = WALK_ENTRIES;
         for pat in &self.patterns {
             let Some(expanded) = self.expand(pat) else { continue };
             let mut dirs = vec![PathBuf::from("/")];
@@ -94,6 +100,10 @@ impl TranscriptWatch {
                     if seg.contains('*') {
                         let Ok(rd) = std::fs::read_dir(d) else { continue };
                         for e in rd.flatten() {
+                            if budget == 0 {
+                                break;
+                            }
+                            budget -= 1;
                             let name = e.file_name().to_string_lossy().into_owned();
                             if glob_match(seg, &name) {
                                 next.push(d.join(name));

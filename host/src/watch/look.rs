@@ -143,6 +143,8 @@ fn tail(mut rows: Vec<String>, max: usize) -> Vec<String> {
 /// Where the seat is, as the team file says.
 pub struct SeatAt<'a> {
     pub session: &'a str,
+    /// The seat's team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
     pub seat: &'a str,
     pub cli: &'a str,
     pub root: &'a Path,
@@ -160,7 +162,7 @@ pub fn look(
     at: &SeatAt,
     wanted: &Wanted,
 ) -> Result<Look, String> {
-    let pane = crate::state::locate_with(mux, at.session, at.seat, at.record).map_err(|e| e.to_string())?;
+    let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record).map_err(|e| e.to_string())?;
     let profile = profiles.get(host, at.cli, at.pins)?;
     let d = profile.describe().clone();
     let screen = screen_of(mux.read(&pane).map_err(|e| e.to_string())?);

@@ -157,6 +157,7 @@ impl<'a> Watch<'a> {
             let Some(s) = self.team.file.seat(seat) else { continue };
             let at = look::SeatAt {
                 session: &self.team.file.session,
+                team: &self.team.file.team,
                 seat,
                 cli: &s.cli,
                 root: &self.team.root,
@@ -225,6 +226,7 @@ impl<'a> Watch<'a> {
         let first = ledger.line(e.first);
         let req = typed::Retrigger {
             session: &self.team.file.session,
+            team: &self.team.file.team,
             seat,
             cli: &s.cli,
             root: &self.team.root,

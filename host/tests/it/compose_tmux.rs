@@ -49,6 +49,7 @@ impl Cloud {
         let pins = BTreeMap::new();
         let req = ComposeSend {
             session: "cloud",
+            team: "cloud",
             seat: "cloud",
             cli: "codex-cloud",
             root: &self.root,

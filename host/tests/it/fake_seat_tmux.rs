@@ -97,7 +97,7 @@ fn locate_finds_marked_seats_and_names_what_is_missing() {
 
     let missing = mux::tmux::Tmux::new("/nonexistent/tmux", w.socket_str());
     let e = missing.locate("beacon", "rev").unwrap_err();
-    assert_eq!(e, MuxError::ProgramMissing("tmux is not installed: no `/nonexistent/tmux` on PATH".into()));
+    assert_eq!(e, MuxError::ProgramMissing("tmux is not installed: no `/nonexistent/tmux`".into()));
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod fake_seat_tmux;
 mod feed_cli;
 mod feed_stats;
 mod first_contact;
+mod hardening;
 mod history_concurrency;
 mod mux_caller;
 mod output_cli;

@@ -287,6 +287,8 @@ mod tests {
             ("compose-endless", hostile::COMPOSE_ENDLESS),
             ("compose-spin", hostile::COMPOSE_SPIN),
             ("compose-lies", hostile::COMPOSE_LIES),
+            ("long-pause", hostile::LONG_PAUSE),
+            ("walk-patterns", hostile::WALK_PATTERNS),
             ("codex built from wit/v0.1", legacy::CODEX_V0_1),
             ("the template", TEMPLATE),
         ] {

@@ -159,6 +159,12 @@ fn read_view(v: &View) -> Reading {
         );
     }
     let composer = read_composer(v, first, last);
+    if status_line(v, last).is_none() && v.cols > 0 && v.cols < MIN_COLS {
+        // Below this width the status line is cut or wrapped past reading: said as what it is,
+        // not as a CLI still starting.
+        let why = format!("the pane is {} columns wide, too narrow to read Codex's status line (widen it to at least {MIN_COLS} columns)", v.cols);
+        return reading(State::Unknown(why.clone()), composer, None, why);
+    }
     if status_line(v, last).is_none() {
         return reading(
             State::Starting,
@@ -232,6 +238,9 @@ fn unnamed_options(v: &View, first: usize) -> Option<String> {
 }
 
 /// The status line under the composer (`  <model> <effort> · <dir>[ · <thread>]`), if drawn.
+/// The narrowest pane this profile reads a Codex screen in.
+pub const MIN_COLS: usize = 40;
+
 fn status_line(v: &View, composer_last: usize) -> Option<usize> {
     let i = (composer_last + 1..v.rows.len()).find(|&i| !v.rows[i].is_blank())?;
     let t = &v.rows[i].text;
@@ -364,6 +373,24 @@ mod tests {
 
     fn fixture(name: &str) -> fixtures::Fixture {
         fixtures::load(&fixtures::screens_dir().join("codex-0.171.0"), name).unwrap()
+    }
+
+    #[test]
+    fn a_twenty_column_pane_is_too_narrow_not_starting() {
+        // A live composer whose status line is cut at the pane's edge (drawn at 20 columns).
+        let text = "\u{1b}[1m›\u{1b}[0m \u{1b}[2mAsk Codex to do an\n\n  gpt-5.1-codex defa\n";
+        let screen = Screen::from_ansi(text, "");
+        assert_eq!(screen.cols, 20);
+        let r = classify(&screen);
+        assert_eq!(
+            r.state,
+            State::Unknown(
+                "the pane is 20 columns wide, too narrow to read Codex's status line (widen it to at least 40 columns)"
+                    .into()
+            ),
+            "{}",
+            r.why
+        );
     }
 
     #[test]

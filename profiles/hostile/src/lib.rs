@@ -13,6 +13,10 @@
 //!   `compose-bad-key` presses Escape, `compose-control` types Ctrl+C as text,
 //!   `compose-endless` types a character every step and never ends, `compose-spin` loops inside
 //!   `compose-next`, `compose-lies` claims an item the screen does not show.
+//! - `long-pause`: its description declares a pause of `u32::MAX` ms before Enter (49 days
+//!   under the seat lock, were the host to trust it);
+//! - `walk-patterns`: its description declares transcript patterns rooted at `/` with a
+//!   wildcard in every part (a walk of the whole file system on every look);
 //! - `native-channel` (not hostile): a dropped-in profile for a CLI `native-test` whose
 //!   description declares the native channel, and whose readings carry an escape sequence and
 //!   overlong text (the host lists its seats as `socket`, and shows its words escaped and
@@ -100,12 +104,20 @@ pub fn describe() -> Description {
         native_channel: false,
         max_trigger: 1,
         working_hints: Vec::new(),
-        enter_pause_ms: 0,
         queues_while_working: false,
         forbidden_starts: Vec::new(),
         has_compose: cfg!(feature = "compose"),
-        transcript_patterns: Vec::new(),
+        transcript_patterns: if cfg!(feature = "walk-patterns") {
+            strings(&["/*/*/*/*/*/*.jsonl", "{home}/../../*/*/*/*"])
+        } else {
+            Vec::new()
+        },
         features: Vec::new(),
+        ..if cfg!(feature = "long-pause") {
+            Description { enter_pause_ms: u32::MAX, ..Description::default() }
+        } else {
+            Description::default()
+        }
     }
 }
 

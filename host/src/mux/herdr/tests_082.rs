@@ -218,7 +218,7 @@ fn a_client_and_server_of_different_protocols_are_their_own_unreachable_naming_b
     assert_eq!(
         e,
         MuxError::Mismatch(
-            "herdr here is 0.7.1 (protocol 14) but the server of session \"teamfx\" runs herdr 0.8.2 (protocol 20), which it cannot talk to; run the herdr that started it (set HERDR_BIN to its path), or restart that server with this herdr: herdr session stop teamfx, then herdr session attach teamfx (its panes' programs exit)".into()
+            "herdr here is 0.7.1 (protocol 14) but the server of session \"teamfx\" runs herdr 0.8.2 (protocol 20), which it cannot talk to; run the herdr that started it (installed where team looks for it: docs/multiplexers.md), or restart that server with this herdr: herdr session stop teamfx, then herdr session attach teamfx (its panes' programs exit)".into()
         )
     );
     assert_eq!(r.calls().len(), 2);

@@ -1,0 +1,120 @@
+//! The attacks of issue 9, one test each, reproduced against the built `team` in a private
+//! world (temp HOME, config, state and cache dirs; private tmux servers) and asserting the fix:
+//! nothing outside its folders touched, no hang past a bound, no panic, no silent loss, the
+//! refusal's words. `docs/security.md` is the threat model they test.
+//!
+//! - `names`: hostile names in the team file, `teams.yaml`, agent records; planted locks;
+//!   folders others can write;
+//! - `mux`: the program the environment names, two panes claiming one seat, a server that
+//!   never answers, copy mode, control characters and earlier triggers, narrow panes;
+//! - `input`: `--file` that is no regular file, bodies and files past their bounds, library
+//!   words in refusals;
+//! - `profiles`: a dropped-in component's pause, patterns and size;
+//! - `shown`: terminal escapes in bodies and team-file words;
+//! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
+
+mod hooks;
+mod input;
+mod leftovers;
+mod mux;
+mod names;
+mod profiles;
+mod shown;
+
+use crate::common::tmux::{SeatSpec, TmuxWorld};
+use crate::common::World;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A team world whose seats are fake seats in a private tmux session `beacon`.
+pub struct Scene {
+    pub w: World,
+    pub tw: TmuxWorld,
+}
+
+/// `seats` as fake seats, declared in the team file (`name: cli` each), waits scaled 20-fold.
+pub fn scene(seats: &[SeatSpec], leads: Option<&str>) -> Scene {
+    let tw = TmuxWorld::start("beacon", seats);
+    let mut w = World::empty();
+    w.team_file(&team_file(seats, leads));
+    w.extra_env.extend(tw.env());
+    w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.05".into()));
+    Scene { w, tw }
+}
+
+pub fn team_file(seats: &[SeatSpec], leads: Option<&str>) -> String {
+    let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
+    for s in seats {
+        file.push_str(&format!("  - name: {}\n    cli: {}\n", s.name, s.cli));
+        if leads == Some(s.name.as_str()) {
+            file.push_str("    leads: true\n");
+        }
+    }
+    file
+}
+
+/// Every file under `dir`, relative, sorted (links and FIFOs included, not followed).
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                walk(base, &p, out);
+            } else {
+                out.push(p.strip_prefix(base).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(dir, dir, &mut v);
+    v.sort();
+    v
+}
+
+/// Runs a bash line inside a new pane of `tw`'s session `beacon`, marked `@team-seat <mark>`
+/// before the line starts, with the world's environment (and the pane's own TMUX/TMUX_PANE):
+/// a process of that pane, as an agent's shell tool is. Its merged output and exit code.
+pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i32) {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let d = tw.path().join(format!("in-pane-{n}"));
+    std::fs::create_dir_all(&d).unwrap();
+    let mut script = format!("tmux -S '{}' wait-for go-{n}\n", tw.socket.display());
+    for (k, v) in w.env() {
+        script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
+    }
+    script.push_str(&format!(
+        "cd {}\n{line} > '{d}/out' 2>&1\necho $? > '{d}/rc'\nexec sleep 600\n",
+        crate::common::shell_quote(&w.repo.display().to_string()),
+        d = d.display()
+    ));
+    std::fs::write(d.join("run.sh"), script).unwrap();
+    let out = tw.tmux(&[
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "=beacon:",
+        &format!("bash '{}'", d.join("run.sh").display()),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(tw.tmux(&["set", "-p", "-t", &pane, "@team-seat", mark]).status.success());
+    assert!(tw.tmux(&["wait-for", "-S", &format!("go-{n}")]).status.success());
+    let rc = d.join("rc");
+    assert!(tw.wait_until(Duration::from_secs(90), || rc.exists()), "the line in pane {pane} never ended");
+    let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
+    (std::fs::read_to_string(d.join("out")).unwrap(), code)
+}
+
+/// Runs `f`, which must end within `bound`: the time it took.
+pub fn within<T>(bound: Duration, f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let v = f();
+    let took = t.elapsed();
+    assert!(took < bound, "took {took:?}, past the bound {bound:?}");
+    (v, took)
+}
