@@ -1,7 +1,7 @@
 //! The test hooks in a build without them: `TEAM_NOW`, `TEAM_ID_SEED` and `HERDR_BIN` in a
 //! caller's environment steer nothing. The suite's own binary is a test build (it honours
 //! them by design), so this runs against a binary built without debug assertions, named by
-//! `TEAM_NOHOOKS_BIN`:
+//! `TEAM_NOHOOKS_BIN` (`.ci/run` does this after the suite):
 //!
 //! ```sh
 //! cargo build -p team --bin team --config 'profile.dev.package.team.debug-assertions=false'
