@@ -110,7 +110,7 @@ pub struct MuxPane<'a> {
 
 impl Pane for MuxPane<'_> {
     fn read(&mut self) -> Result<Screen, String> {
-        let c = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
+        let c = self.mux.read_screen(&self.pane).map_err(|e| e.to_string())?;
         Ok(Screen { styled: c.styled, plain: c.plain, title: c.title, cols: c.cols, rows: c.rows, recent: c.recent })
     }
     fn type_text(&mut self, text: &str) -> Result<(), String> {

@@ -186,7 +186,7 @@ fn read_seat<'p>(
         }
     };
     let id = Some(pane.id.clone());
-    let cap = match mux.read(&pane) {
+    let cap = match mux.read_screen(&pane) {
         Ok(c) => c,
         Err(e) => return (id, Reads::Unreadable { why: e.to_string() }, None),
     };

@@ -18,7 +18,10 @@
 //! - screen: `pane read <pane> --source visible --format ansi` (plain rows derived from that one
 //!   snapshot); recent rows: `pane read <pane> --source recent --lines 200` — with
 //!   `--format ansi` on 0.8, where a text read makes the server scroll an idle full-screen CLI
-//!   (and holds every ANSI read of the pane behind it): no read of this adapter ever starts that;
+//!   (and holds every ANSI read of the pane behind it): no read of this adapter ever starts that.
+//!   The recent rows are asked for only by `read` (a look after a trigger was typed, where a
+//!   drop-read may have scrolled off); `read_screen` (every look that judges the screen alone)
+//!   makes the visible and title calls only;
 //! - title: 0.8's `agent get` → `terminal_title`; 0.7.1 has it only as the `region_preview` of
 //!   the `osc_title` rule in `agent explain <seat> --json` (none for an exited CLI);
 //! - size: TIOCGWINSZ on the shell's terminal (herdr reports no PTY size); failing that, the
@@ -36,6 +39,7 @@
 //! adapter itself only ever talks to the real program.
 
 pub mod errors;
+mod read;
 mod seats;
 pub mod surface;
 
@@ -46,7 +50,7 @@ use super::{
 use errors::{Code, Failure};
 use serde_json::Value;
 use std::sync::{Mutex, OnceLock};
-use surface::{RecentAs, SessionStatus, Side, Surface, TitleFrom, Version};
+use surface::{SessionStatus, Side, Surface, Version};
 
 /// How many rows `read` asks for as `recent`.
 pub const RECENT_ROWS: u32 = 200;
@@ -298,32 +302,6 @@ impl Herdr {
             && (group == shell || (!foreground.is_empty() && foreground.iter().all(|p| Some(*p) == shell)));
         Ok(only_shell.then(|| shell.map(|p| p as u32)))
     }
-
-    fn title(&self, pane: &PaneRef, from: TitleFrom) -> Result<String, MuxError> {
-        if from == TitleFrom::AgentGet {
-            return match self.agent_get(&pane.session, &pane.seat, &pane.id) {
-                Ok(a) if a.get("pane_id").and_then(Value::as_str) == Some(pane.id.as_str()) => {
-                    Ok(a.get("terminal_title").and_then(Value::as_str).unwrap_or("").to_string())
-                }
-                // An exited CLI (its name cleared) or one gone elsewhere: no title here.
-                Ok(_) | Err(MuxError::NoSeat(_)) => Ok(String::new()),
-                Err(e) => Err(e),
-            };
-        }
-        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        let explain = |target: &str| self.ask(&pane.session, &["agent", "explain", target, "--json"], &ctx);
-        let out = match explain(&pane.seat) {
-            // a seat named like another agent's label: explain it by its pane id
-            Err(Refusal { code: Some(Code::AgentTargetAmbiguous), .. }) => explain(&pane.id),
-            other => other,
-        };
-        match out {
-            Ok(o) => Ok(osc_title_of(&parse_json(&o, "agent explain")?).unwrap_or_default()),
-            // An exited CLI has no detected agent: herdr has no title rule to explain.
-            Err(Refusal { code: Some(Code::AgentExplainUnavailable), .. }) => Ok(String::new()),
-            Err(r) => Err(r.error),
-        }
-    }
 }
 
 /// The sentence for a client and server that do not speak to each other.
@@ -420,35 +398,11 @@ impl Mux for Herdr {
     }
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
-        let surface = self.surface()?;
-        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        let lines = RECENT_ROWS.to_string();
-        let mut recent_args = vec!["pane", "read", &pane.id, "--source", "recent", "--lines", &lines];
-        if surface.recent == RecentAs::Ansi {
-            recent_args.extend(["--format", "ansi"]);
-        }
-        // The three reads are independent herdr calls: run them side by side, so a read costs
-        // about one call's time (each is a process start plus a server round trip).
-        let (visible, recent, title) = std::thread::scope(|s| {
-            let recent = s.spawn(|| self.call(&pane.session, &recent_args, &ctx));
-            let title = s.spawn(|| self.title(pane, surface.title));
-            let visible =
-                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx);
-            let panicked = || MuxError::Failed("a herdr read thread panicked".into());
-            let recent = recent.join().unwrap_or_else(|_| Err(panicked()));
-            let title = title.join().unwrap_or_else(|_| Err(panicked()));
-            (visible, recent, title)
-        });
-        let styled = split_rows(&visible?.stdout_str());
-        let plain = plain_rows(&styled);
-        let recent = split_rows(&recent?.stdout_str());
-        let recent = if surface.recent == RecentAs::Ansi { plain_rows(&recent) } else { recent };
-        let title = title?;
-        let (cols, rows) = pane.shell_pid.and_then(self.tty_size).unwrap_or_else(|| {
-            let w = plain.iter().map(|r| r.chars().count()).max().unwrap_or(0);
-            (w as u32, styled.len() as u32)
-        });
-        Ok(Capture { styled, plain, title, cols, rows, recent, mode: None })
+        self.capture(pane, true)
+    }
+
+    fn read_screen(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
+        self.capture(pane, false)
     }
 
     fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {

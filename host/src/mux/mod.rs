@@ -217,6 +217,13 @@ pub trait Mux {
     }
     /// Styled + plain visible rows, title, size, recent rows.
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
+    /// As [`Mux::read`] without the recent rows (`recent` empty): a look that only judges the
+    /// screen (before typing, status, register, compose). Recent rows matter only for a
+    /// drop-read that may have scrolled off, after a trigger was typed; on herdr they are a
+    /// call of their own.
+    fn read_screen(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
+        self.read(pane)
+    }
     /// The multiplexer's status of the seat's agent, read fresh on every call (never kept from
     /// an earlier read): herdr's `agent get`; tmux: `None`.
     fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError>;

@@ -73,7 +73,7 @@ pub fn reading_words(s: &State) -> String {
 /// Reads the pane's screen through the seat's profile: `Ok(state)` when it is the seat at its
 /// prompt (idle or working), `Err(words)` naming what it shows instead.
 pub fn at_prompt(mux: &dyn Mux, pane: &PaneInfo, seat: &str, profile: &mut Profile) -> Result<State, String> {
-    let cap = mux.read(&pane.pane_ref(seat)).map_err(|e| format!("its screen could not be read: {e}"))?;
+    let cap = mux.read_screen(&pane.pane_ref(seat)).map_err(|e| format!("its screen could not be read: {e}"))?;
     let reading = profile.classify(&crate::typed::screen_of(cap)).map_err(|e| e.message)?;
     match reading.state {
         s @ (State::Idle | State::Working(_)) => Ok(s),

@@ -14,6 +14,9 @@ pub struct SeatPane<'a> {
     pub pane: PaneRef,
     pub profile: &'a mut Profile,
     pub transcript: Option<TranscriptWatch>,
+    /// Whether a trigger was typed: until then a look judges the screen alone and asks for no
+    /// recent rows (on herdr a call of its own); after it, a drop-read may have scrolled off.
+    pub typed: bool,
 }
 
 /// The screen a profile reads, from a multiplexer capture.
@@ -39,7 +42,8 @@ pub fn dialog_word(kind: &crate::profiles::DialogKind) -> &str {
 
 impl Seat for SeatPane<'_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
-        let mut cap = self.mux.read(&self.pane).map_err(|e| e.to_string())?;
+        let cap = if self.typed { self.mux.read(&self.pane) } else { self.mux.read_screen(&self.pane) };
+        let mut cap = cap.map_err(|e| e.to_string())?;
         let mode = cap.mode.take();
         let screen = screen_of(cap);
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
@@ -73,6 +77,8 @@ impl Seat for SeatPane<'_> {
     }
 
     fn type_text(&mut self, text: &str) -> Result<(), String> {
+        // set before the call: a type that fails half-way may still have left text in the box
+        self.typed = true;
         self.mux.type_text(&self.pane, text).map_err(|e| e.to_string())
     }
 

@@ -203,7 +203,7 @@ fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Sto
         (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
-    let seat = SeatPane { mux, pane, profile: &mut profile, transcript };
+    let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false };
     let mut seat = FirstLook { seat, first: None };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);

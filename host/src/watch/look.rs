@@ -165,7 +165,9 @@ pub fn look(
     let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record).map_err(|e| e.to_string())?;
     let profile = profiles.get(host, at.cli, at.pins)?;
     let d = profile.describe().clone();
-    let screen = screen_of(mux.read(&pane).map_err(|e| e.to_string())?);
+    // the recent rows only when a delivered send's drop-read is looked for (it may have scrolled off)
+    let cap = if wanted.awaiting.is_empty() { mux.read_screen(&pane) } else { mux.read(&pane) };
+    let screen = screen_of(cap.map_err(|e| e.to_string())?);
     let status = mux.status(&pane).map_err(|e| e.to_string())?.map(|s| s.status);
     let (cwd, home) = whereabouts(mux, &pane, &d.process_names);
     let trigger_of = |id: &str| {

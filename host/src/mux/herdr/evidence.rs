@@ -101,7 +101,7 @@ pub fn run_send(
         queues_while_working: d.queues_while_working,
         forbidden_starts: d.forbidden_starts.clone(),
     };
-    let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None };
+    let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None, typed: false };
     let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
@@ -230,4 +230,24 @@ fn nothing_typed(which: fn(&Real, &str) -> bool) {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Recent rows (a herdr call of their own) are asked for only once a trigger was typed: the
+/// looks before typing judge the screen alone, and only a drop-read after Enter can have
+/// scrolled off.
+#[test]
+fn no_recent_rows_are_read_before_the_trigger_is_typed() {
+    for seat in &SEATS {
+        let (_, calls) =
+            send(seat, [("idle-empty", "idle-empty"), ("composer-typed", "composer-typed"), ("working", "working")]);
+        let typed = calls.iter().position(|a| a.iter().any(|w| w == "send-text")).expect("the trigger was typed");
+        let recent = |a: &Vec<String>| a.iter().any(|w| w == "recent");
+        assert_eq!(calls[..typed].iter().find(|a| recent(a)), None, "{} {}", seat.set, seat.dir);
+        assert!(
+            calls[typed..].iter().any(recent),
+            "{} {}: after typing, a look reads the recent rows",
+            seat.set,
+            seat.dir
+        );
+    }
 }
