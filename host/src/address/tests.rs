@@ -1,3 +1,5 @@
+//! Addressing: every form of a spec resolved against team files and registries built in the test.
+
 use super::*;
 use crate::registry::{RosterLine, TeamRecord, TeamsFile};
 

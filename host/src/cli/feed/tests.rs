@@ -1,3 +1,5 @@
+//! The feed command's reading, filtering and rendering, on histories built in the test.
+
 use super::*;
 
 fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
