@@ -156,6 +156,9 @@ impl Herdr {
             return Ok(());
         }
         let out = self.run_raw(&["--session", session, "status"])?;
+        if let (false, Failure::Denied(why)) = (out.ok(), errors::read(&out.stderr_str(), out.code)) {
+            return Err(sandboxed(session, why));
+        }
         if let Some(st) = SessionStatus::parse(&out.stdout_str()).filter(|_| out.ok()) {
             if st.server.is_none() {
                 return Err(self.why_unreachable(session));
@@ -191,6 +194,7 @@ impl Herdr {
     fn error_of(&self, session: &str, args: &[&str], out: &RunOutput, ctx: &Ctx) -> Refusal {
         let (code, message) = match errors::read(&out.stderr_str(), out.code) {
             Failure::NotConnected => return Refusal { code: None, error: self.why_unreachable(session) },
+            Failure::Denied(why) => return Refusal { code: None, error: sandboxed(session, why) },
             Failure::Other(first) => {
                 let error = MuxError::Failed(format!("herdr {} failed: {first}", verb(args)));
                 return Refusal { code: None, error };
@@ -302,6 +306,12 @@ impl Herdr {
             && (group == shell || (!foreground.is_empty() && foreground.iter().all(|p| Some(*p) == shell)));
         Ok(only_shell.then(|| shell.map(|p| p as u32)))
     }
+}
+
+/// A connection to the session's server that this process was refused: a sandbox (Codex's
+/// bubblewrap, a seccomp or Landlock policy) keeps it from the socket.
+fn sandboxed(session: &str, why: &str) -> MuxError {
+    MuxError::Sandboxed(format!("the herdr server of session \"{session}\" refused this process's connection ({why})"))
 }
 
 /// The sentence for a client and server that do not speak to each other.

@@ -6,7 +6,10 @@
 //!   sorted) or `{"id",…,"error":{…}}` (0.8's client-made ones: `server_not_running`,
 //!   `protocol_mismatch`), or 0.7.1 `pane read`'s bare `{code,message}`;
 //! - 0.7.1's connection failure: a Rust Debug string, `Error: Os { code: 2, kind: NotFound, … }`
-//!   (0.8 says `server_not_running` in JSON instead);
+//!   (0.8 says `server_not_running` in JSON instead — but only for NotFound and
+//!   ConnectionRefused: any other I/O error of a socket command is returned from herdr's `main`
+//!   and printed by Rust in that same Debug form on every version, herdr 0.8.2 `src/main.rs`);
+//! - of those, a connection a sandbox refused: `kind: PermissionDenied` (EPERM, EACCES);
 //! - anything else (a usage error, exit 2 on 0.8): its first line.
 
 use serde_json::Value;
@@ -18,6 +21,9 @@ pub enum Failure {
     Api { code: Code, message: String },
     /// herdr 0.7.1 could not reach the server (no socket, or nobody listening).
     NotConnected,
+    /// The connection to the server's socket was refused to this process (a sandbox: EPERM or
+    /// EACCES, on any version); the words say which.
+    Denied(&'static str),
     /// Neither: the first line printed (or the exit status when nothing was).
     Other(String),
 }
@@ -81,6 +87,10 @@ pub fn read(stderr: &str, code: Option<i32>) -> Failure {
         }
     }
     if first.starts_with("Error: Os {") {
+        if first.contains("kind: PermissionDenied") {
+            let eperm = first.contains("code: 1,");
+            return Failure::Denied(if eperm { "operation not permitted" } else { "permission denied" });
+        }
         return Failure::NotConnected;
     }
     if first.is_empty() {
@@ -95,6 +105,7 @@ pub fn read(stderr: &str, code: Option<i32>) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mux::herdr::replay::printed_by_main;
     use std::path::PathBuf;
 
     fn recorded(set: &str, file: &str) -> String {
@@ -149,5 +160,19 @@ mod tests {
             Failure::Other("invalid read source: bogus".into())
         );
         assert_eq!(read("", Some(3)), Failure::Other("exit 3".into()));
+    }
+
+    #[test]
+    fn a_connection_a_sandbox_refused_reads_as_denied_on_both_versions() {
+        assert_eq!(read(&printed_by_main(13), Some(1)), Failure::Denied("permission denied"));
+        assert_eq!(read(&printed_by_main(1), Some(1)), Failure::Denied("operation not permitted"));
+        // the recorded forms of a server that is not there stay what they were
+        assert_eq!(read(&printed_by_main(2), Some(1)), Failure::NotConnected);
+        assert_eq!(read(&printed_by_main(111), Some(1)), Failure::NotConnected);
+        assert_eq!(
+            printed_by_main(2).trim_end(),
+            recorded("herdr-0.7.1", "error-server-not-running-pane-read.stderr.txt").trim_end(),
+            "std's form is the recorded one"
+        );
     }
 }

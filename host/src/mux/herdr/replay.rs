@@ -84,6 +84,13 @@ impl FixtureRunner {
         self
     }
 
+    /// `args` exits `code` printing `stderr`: a form no recording holds, made by what prints it
+    /// (see [`printed_by_main`]).
+    pub fn on_stderr(mut self, args: &[&str], code: i32, stderr: &str) -> Self {
+        self.common.insert(argv(args), (code, Vec::new(), stderr.as_bytes().to_vec(), 0.0));
+        self
+    }
+
     /// `on`, with the file from another recorded set (a cross-version case).
     pub fn on_from(mut self, set: &str, args: &[&str], code: i32, file: &str) -> Self {
         let own = std::mem::replace(&mut self.set, set.into());
@@ -217,4 +224,11 @@ pub fn starts_alt_screen_collection(argv: &[String]) -> bool {
     let ansi = opt("--format") == Some("ansi") || rest.contains(&"--ansi") || rest.contains(&"--raw");
     let lines: u32 = opt("--lines").and_then(|n| n.parse().ok()).unwrap_or(80);
     matches!(source, "recent" | "recent-unwrapped") && !ansi && lines > 40
+}
+
+/// What Rust prints for an I/O error returned from `main` — herdr's `main() -> io::Result<()>`
+/// returns every socket error it does not report itself (herdr 0.8.2 `src/main.rs`; all of
+/// them on 0.7.1): `Error: ` and the error's Debug form, produced here by std itself.
+pub fn printed_by_main(errno: i32) -> String {
+    format!("Error: {:?}\n", std::io::Error::from_raw_os_error(errno))
 }

@@ -1,7 +1,7 @@
 //! The herdr adapter against herdr 0.8.2's recorded outputs (`tests/data/herdr-0.8.2/`, with
 //! the real Claude Code 2.1.332 and Codex 0.171.0 in `real/`), and across versions.
 
-use super::replay::{argv, herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
+use super::replay::{argv, herdr, printed_by_main, starts_alt_screen_collection, FixtureRunner, V071, V082};
 use super::*;
 
 const CLAUDE: &str = "claude-code-2.1.332";
@@ -322,5 +322,37 @@ fn the_collection_rule_matches_what_herdr_recorded() {
         if case["case"] == "idle.agent-read-lines" {
             assert!(starts_alt_screen_collection(&a) && case["duration_ms"].as_f64().unwrap() > 200.0);
         }
+    }
+}
+
+/// A sandbox that keeps this process from the server's socket (Codex's bubblewrap, seccomp,
+/// Landlock: EPERM or EACCES on connect) is said as a sandbox on both versions — herdr reports
+/// only NotFound and ConnectionRefused as `server_not_running`, and prints any other error in
+/// Rust's Debug form — never as a stopped server or a session that does not exist.
+#[test]
+fn a_connection_a_sandbox_refused_is_a_sandbox_in_the_way_not_a_stopped_server() {
+    for set in [V071, V082] {
+        // refused at the first call of a run (the session check)
+        let r = FixtureRunner::of(set).on_stderr(&["--session", "teamrh", "status"], 1, &printed_by_main(1));
+        let (h, _) = herdr(r);
+        assert_eq!(
+            h.locate("teamrh", "lead").unwrap_err(),
+            MuxError::Sandboxed(
+                "the herdr server of session \"teamrh\" refused this process's connection (operation not permitted)"
+                    .into()
+            ),
+            "{set}"
+        );
+        // refused later, on a call of its own
+        let r = FixtureRunner::running(set, &["teamrh"]).on_stderr(
+            &["--session", "teamrh", "agent", "get", "lead"],
+            1,
+            &printed_by_main(13),
+        );
+        let (h, _) = herdr(r);
+        assert!(
+            matches!(h.locate("teamrh", "lead").unwrap_err(), MuxError::Sandboxed(m) if m.ends_with("(permission denied)")),
+            "{set}"
+        );
     }
 }
