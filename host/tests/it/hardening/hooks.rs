@@ -4,7 +4,7 @@
 //! `TEAM_NOHOOKS_BIN` (`.ci/run` does this after the suite):
 //!
 //! ```sh
-//! cargo build -p team --bin team --config 'profile.dev.package.team.debug-assertions=false'
+//! cargo test -p team --test it --no-run --config 'profile.dev.package.team.debug-assertions=false'
 //! cp target/debug/team /tmp/team-nohooks
 //! TEAM_NOHOOKS_BIN=/tmp/team-nohooks cargo test -p team --test it hooks -- --ignored
 //! ```
