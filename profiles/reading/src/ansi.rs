@@ -207,7 +207,7 @@ fn sgr_ranges(row: &str, out: &mut Vec<(usize, usize)>) {
     out.clear();
     let bytes = row.as_bytes();
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
+    while let Some(off) = crate::scan::find_byte(&bytes[i..], 0x1b) {
         i += off;
         let (end, sgr) = escape_end(bytes, i);
         out.extend(sgr);
@@ -409,7 +409,7 @@ fn scan(row: &str, mut f: impl FnMut(char, Style), st: &mut Style) {
 pub fn advance_state(row: &str, st: &mut Style) {
     let bytes = row.as_bytes();
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
+    while let Some(off) = crate::scan::find_byte(&bytes[i..], 0x1b) {
         i += off;
         let (end, sgr) = escape_end(bytes, i);
         if let Some((a, z)) = sgr {
@@ -431,13 +431,18 @@ pub fn parse_rows(rows: &[String]) -> Vec<Vec<Cell>> {
 /// The row's text without any escape sequence or control character (tab kept): what a reader
 /// matches phrases against. The one stripper of the tree; the host's plain rows are made with it.
 pub fn strip(row: &str) -> String {
+    strip_cow(row).into_owned()
+}
+
+/// [`strip`], borrowing the row when it holds nothing to strip.
+pub fn strip_cow(row: &str) -> std::borrow::Cow<'_, str> {
     if !row.chars().any(|c| c.is_control() && c != '\t') {
-        return row.to_string();
+        return std::borrow::Cow::Borrowed(row);
     }
     let mut out = String::with_capacity(row.len());
     let mut st = Style::default();
     scan(row, |ch, _| out.push(ch), &mut st);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
