@@ -260,7 +260,7 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     /// Prepares `screen` for reading.
     pub fn new(screen: &'a Screen) -> View<'a> {
-        let styled = screen.styled.iter().any(|r| crate::scan::has_byte(r.as_bytes(), 0x1b));
+        let styled = screen.styled.iter().any(|r| crate::scan::find_ascii(r, 0x1b).is_some());
         let rows = visible_texts(screen)
             .enumerate()
             .map(|(i, text)| {

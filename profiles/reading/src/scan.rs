@@ -1,12 +1,17 @@
-//! Byte and phrase search written so the compiler vectorises it, for the wasm guests.
+//! Byte and phrase search that stays fast inside a wasm guest.
 //!
 //! Natively, `str::find` with a short needle and `memchr` are SIMD on x86-64; in a
 //! `wasm32-wasip2` component they are not: `str::find` sets up a Two-Way searcher for every
-//! call (most of a profile's time went there, measured in `bench/profiles.sh`) and `memchr`
-//! reads one 4-byte word at a time. These scans test a block of [`LANES`] positions at once —
-//! plain comparisons of fixed-size arrays folded with `|`, which LLVM turns into `i8x16`
-//! compares under `+simd128` (and SSE2 natively) — and look at single positions only inside a
-//! block that has a candidate. No `unsafe`.
+//! call (45% of a claude-code read went there, measured with `bench/profiles.sh` under perf)
+//! and `memchr` reads one 4-byte word at a time. So on `wasm32` with `simd128` (how the
+//! bundled guests are built) these scans test a block of [`LANES`] positions at once: each
+//! block becomes a bitmask of the lanes whose byte matches (`i8x16.eq` + `i8x16.bitmask`, safe
+//! functions of `core::arch` there), and only the set bits are looked at one by one. Elsewhere
+//! [`find`], [`find_ascii`] and [`find_byte`] are `std`'s own search (SIMD where it is), and
+//! [`find_ci`] the same block walk with the mask built by a plain loop.
+//!
+//! The mask ([`Lanes`]) is the only target-specific part: the block walk, the candidate loop
+//! and the full comparison are shared, and the native tests run them with the plain-loop mask.
 //!
 //! Invariant: each function answers exactly what its `std` counterpart does (the tests compare
 //! them on generated text, multi-byte characters included); a match of a whole UTF-8 needle
@@ -15,14 +20,74 @@
 /// Positions tested per block: two 128-bit vectors.
 pub const LANES: usize = 32;
 
+/// One block of [`LANES`] bytes.
+type Block = [u8; LANES];
+
+/// Bitmasks over a block: bit `k` set when byte `k` matches.
+trait Lanes {
+    /// Bytes `x` with `x | mask == want` (`mask` is 0 for an exact byte, 0x20 for an ASCII
+    /// letter of either case: see [`fold_mask`]).
+    fn eq_mask(block: &Block, mask: u8, want: u8) -> u32;
+}
+
+/// The mask built with a plain loop (any target; the native tests run the block walk with it).
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+struct Portable;
+
+impl Lanes for Portable {
+    fn eq_mask(block: &Block, mask: u8, want: u8) -> u32 {
+        let mut m = 0u32;
+        for (k, &x) in block.iter().enumerate() {
+            m |= (((x | mask) == want) as u32) << k;
+        }
+        m
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+struct Simd;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl Lanes for Simd {
+    #[inline(always)]
+    fn eq_mask(block: &Block, mask: u8, want: u8) -> u32 {
+        use core::arch::wasm32::{u8x16, u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_or};
+        // `u8x16` of sixteen loaded bytes compiles to one `v128.load`.
+        let load = |b: &[u8]| -> v128 {
+            u8x16(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        };
+        let (m, w) = (u8x16_splat(mask), u8x16_splat(want));
+        let lo = u8x16_bitmask(u8x16_eq(v128_or(load(&block[..16]), m), w)) as u32;
+        let hi = u8x16_bitmask(u8x16_eq(v128_or(load(&block[16..]), m), w)) as u32;
+        lo | hi << 16
+    }
+}
+
+/// The mask [`find_ci`] uses, and [`find`] and [`find_byte`] in a wasm guest.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+type Target = Simd;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+type Target = Portable;
+
+/// True when the block walk beats `std` here: a wasm guest with `simd128`.
+const WALK: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
 /// The index of the first `b` in `h` (what `memchr` answers).
 pub fn find_byte(h: &[u8], b: u8) -> Option<usize> {
+    if WALK {
+        find_byte_with::<Target>(h, b)
+    } else {
+        h.iter().position(|&x| x == b)
+    }
+}
+
+fn find_byte_with<L: Lanes>(h: &[u8], b: u8) -> Option<usize> {
     let mut blocks = h.chunks_exact(LANES);
     let mut base = 0;
     for block in &mut blocks {
-        let block: &[u8; LANES] = block.try_into().expect("chunks_exact gives whole blocks");
-        if block.iter().fold(false, |any, &x| any | (x == b)) {
-            return block.iter().position(|&x| x == b).map(|k| base + k);
+        let m = L::eq_mask(block.try_into().expect("chunks_exact gives whole blocks"), 0, b);
+        if m != 0 {
+            return Some(base + m.trailing_zeros() as usize);
         }
         base += LANES;
     }
@@ -34,26 +99,46 @@ pub fn has_byte(h: &[u8], b: u8) -> bool {
     find_byte(h, b).is_some()
 }
 
+/// The byte offset of the first ASCII character `c` in `hay` (what `hay.find(c as char)`
+/// answers; natively that is `memchr`, faster than [`find_byte`]'s fallback).
+pub fn find_ascii(hay: &str, c: u8) -> Option<usize> {
+    debug_assert!(c.is_ascii(), "find_ascii takes an ASCII character");
+    if WALK {
+        find_byte_with::<Target>(hay.as_bytes(), c)
+    } else {
+        hay.find(c as char)
+    }
+}
+
 /// The byte offset of the first occurrence of `needle` in `hay` (what `hay.find(needle)`
 /// answers).
 pub fn find(hay: &str, needle: &str) -> Option<usize> {
-    find_folded(hay.as_bytes(), needle.as_bytes(), false)
+    if WALK {
+        find_folded::<Target>(hay.as_bytes(), needle.as_bytes(), false)
+    } else {
+        hay.find(needle)
+    }
 }
 
 /// True when `hay` contains `needle` (what `hay.contains(needle)` answers).
 pub fn contains(hay: &str, needle: &str) -> bool {
-    find(hay, needle).is_some()
+    if WALK {
+        find(hay, needle).is_some()
+    } else {
+        // Natively `contains` has a SIMD path `find` lacks (x86-64 `simd_contains`).
+        hay.contains(needle)
+    }
 }
 
 /// As [`find`], comparing ASCII letters without case (what a search of both strings
 /// ASCII-lowercased answers).
 pub fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    find_folded(hay.as_bytes(), needle.as_bytes(), true)
+    find_folded::<Target>(hay.as_bytes(), needle.as_bytes(), true)
 }
 
-/// The mask that folds a byte for comparison with `n`: ASCII letters compare without case
-/// when `ci` (`x | 0x20` is the lowercase letter for both cases of a letter, and no other
-/// byte maps onto a lowercase letter that way except the letter's own two cases).
+/// `(mask, want)` such that a byte `x` matches the needle byte `n` when `x | mask == want`:
+/// with `ci`, an ASCII letter matches both its cases (`x | 0x20` is the lowercase letter for
+/// exactly the letter's two cases); any other byte only itself.
 fn fold_mask(n: u8, ci: bool) -> (u8, u8) {
     if ci && n.is_ascii_alphabetic() {
         (0x20, n.to_ascii_lowercase())
@@ -62,9 +147,9 @@ fn fold_mask(n: u8, ci: bool) -> (u8, u8) {
     }
 }
 
-/// The first start where the needle's first and last bytes both match is a candidate; only
-/// candidates are compared in full. Blocks of [`LANES`] starts are tested at once.
-fn find_folded(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
+/// A start is a candidate when the needle's first and last bytes both match there; only
+/// candidates are compared in full.
+fn find_folded<L: Lanes>(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
     if n.is_empty() {
         return Some(0);
     }
@@ -72,33 +157,36 @@ fn find_folded(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
         return None;
     }
     if n.len() == 1 && !ci {
-        return find_byte(h, n[0]);
+        return find_byte_with::<L>(h, n[0]);
     }
-    let same = |a: &[u8]| if ci { a.eq_ignore_ascii_case(n) } else { a == n };
     let (fm, first) = fold_mask(n[0], ci);
     let (lm, last) = fold_mask(n[n.len() - 1], ci);
+    let same = |k: usize| {
+        let at = &h[k..k + n.len()];
+        if ci {
+            at.eq_ignore_ascii_case(n)
+        } else {
+            at == n
+        }
+    };
     let starts = h.len() - n.len() + 1;
     // `lo[k]` is the byte at start k, `hi[k]` the byte where a needle starting at k ends.
-    let lo = &h[..starts];
-    let hi = &h[n.len() - 1..];
+    let (lo, hi) = (&h[..starts], &h[n.len() - 1..]);
     let mut i = 0;
     while i + LANES <= starts {
-        let a: &[u8; LANES] = lo[i..i + LANES].try_into().expect("a whole block");
-        let z: &[u8; LANES] = hi[i..i + LANES].try_into().expect("a whole block");
-        let mut any = false;
-        for k in 0..LANES {
-            any |= ((a[k] | fm) == first) & ((z[k] | lm) == last);
-        }
-        if any {
-            for k in 0..LANES {
-                if (a[k] | fm) == first && (z[k] | lm) == last && same(&h[i + k..i + k + n.len()]) {
-                    return Some(i + k);
-                }
+        let a: &Block = lo[i..i + LANES].try_into().expect("a whole block");
+        let z: &Block = hi[i..i + LANES].try_into().expect("a whole block");
+        let mut m = L::eq_mask(a, fm, first) & L::eq_mask(z, lm, last);
+        while m != 0 {
+            let k = i + m.trailing_zeros() as usize;
+            if same(k) {
+                return Some(k);
             }
+            m &= m - 1;
         }
         i += LANES;
     }
-    (i..starts).find(|&k| (lo[k] | fm) == first && (hi[k] | lm) == last && same(&h[k..k + n.len()]))
+    (i..starts).find(|&k| (lo[k] | fm) == first && (hi[k] | lm) == last && same(k))
 }
 
 #[cfg(test)]
@@ -129,7 +217,12 @@ mod tests {
     fn find_byte_agrees_with_position() {
         for t in texts() {
             for b in [b'a', b'\n', 0xe2, 0x80, b'z', 0x1b] {
-                assert_eq!(find_byte(t.as_bytes(), b), t.bytes().position(|x| x == b), "{t:?} {b}");
+                let want = t.bytes().position(|x| x == b);
+                assert_eq!(find_byte_with::<Portable>(t.as_bytes(), b), want, "{t:?} {b}");
+                assert_eq!(find_byte(t.as_bytes(), b), want);
+                if b.is_ascii() {
+                    assert_eq!(find_ascii(&t, b), want);
+                }
                 assert_eq!(has_byte(t.as_bytes(), b), t.as_bytes().contains(&b));
             }
         }
@@ -147,8 +240,10 @@ mod tests {
         }
         for t in &all {
             for n in &needles {
-                assert_eq!(find(t, n), t.find(n.as_str()), "{t:?} / {n:?}");
-                assert_eq!(contains(t, n), t.contains(n.as_str()));
+                let want = t.find(n.as_str());
+                assert_eq!(find_folded::<Portable>(t.as_bytes(), n.as_bytes(), false), want, "{t:?} / {n:?}");
+                assert_eq!(find(t, n), want);
+                assert_eq!(contains(t, n), want.is_some());
                 let want = t.to_ascii_lowercase().find(&n.to_ascii_lowercase());
                 assert_eq!(find_ci(t, n), want, "ci {t:?} / {n:?}");
             }
@@ -162,5 +257,9 @@ mod tests {
         assert_eq!(find_ci("x{y", "x[y"), None);
         assert_eq!(find_ci("ESC TO INTERRUPT", "esc to interrupt"), Some(0));
         assert_eq!(find_ci(&format!("{}Esc to", " ".repeat(40)), "esc to"), Some(40));
+        let mut block = [b'x'; LANES];
+        (block[3], block[31]) = (b'E', b'e');
+        assert_eq!(Portable::eq_mask(&block, 0x20, b'e'), 1 << 3 | 1 << 31);
+        assert_eq!(Portable::eq_mask(&block, 0, b'e'), 1 << 31);
     }
 }

@@ -66,13 +66,13 @@ pub fn split_rows(text: &str) -> Vec<String> {
 }
 
 /// The rows of `text` (see [`split_rows`]), borrowed, `\r` line ends removed: the newlines are
-/// found with [`scan::find_byte`] (a guest's `split('\n')` reads the text 4 bytes at a time).
+/// found with [`scan::find_ascii`] (a guest's `split('\n')` reads the text 4 bytes at a time).
 fn lines(text: &str) -> impl Iterator<Item = &str> {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let mut rest = (!text.is_empty()).then_some(body);
     std::iter::from_fn(move || {
         let r = rest?;
-        let line = match scan::find_byte(r.as_bytes(), b'\n') {
+        let line = match scan::find_ascii(r, b'\n') {
             Some(at) => {
                 rest = Some(&r[at + 1..]);
                 &r[..at]
