@@ -120,9 +120,10 @@ fn queued_lines(v: &View, upper_rule: usize) -> Vec<String> {
     rows.reverse();
     for (k, &i) in rows.iter().enumerate() {
         let t = v.rows[i].trimmed();
-        let marker = contains(t, QUEUED_MARKER)
-            || (contains(t, "ctrl+x")
-                && rows.get(k + 1).map(|&j| v.region(&[i, j]).find(QUEUED_MARKER).is_some()).unwrap_or(false));
+        // The marker holds `ctrl+x`: most rows have neither, and one search says so.
+        let marker = contains(t, "ctrl+x")
+            && (contains(t, QUEUED_MARKER)
+                || rows.get(k + 1).map(|&j| v.region(&[i, j]).find(QUEUED_MARKER).is_some()).unwrap_or(false));
         if !marker || v.rows[i].text.starts_with("❯ ") {
             continue;
         }

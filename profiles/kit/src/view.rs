@@ -80,6 +80,13 @@ impl<'a> Row<'a> {
         if self.text.len() < min_len * rule_char.len_utf8() {
             return false;
         }
+        // A rule is usually the rule character and nothing else: one comparison of the bytes.
+        let mut buf = [0u8; 4];
+        let unit = rule_char.encode_utf8(&mut buf).as_bytes();
+        let drawn = text::trim(&self.text).as_bytes();
+        if drawn.len() >= min_len * unit.len() && crate::scan::is_repeat(drawn, unit) {
+            return true;
+        }
         let mut n = 0;
         for c in self.text.chars() {
             if c == rule_char {

@@ -28,6 +28,9 @@ trait Lanes {
     /// Bytes `x` with `x | mask == want` (`mask` is 0 for an exact byte, 0x20 for an ASCII
     /// letter of either case: see [`fold_mask`]).
     fn eq_mask(block: &Block, mask: u8, want: u8) -> u32;
+
+    /// True when the two blocks hold the same bytes.
+    fn same_block(a: &Block, b: &Block) -> bool;
 }
 
 /// The mask built with a plain loop (any target; the native tests run the block walk with it).
@@ -42,6 +45,10 @@ impl Lanes for Portable {
         }
         m
     }
+
+    fn same_block(a: &Block, b: &Block) -> bool {
+        a == b
+    }
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -51,16 +58,29 @@ struct Simd;
 impl Lanes for Simd {
     #[inline(always)]
     fn eq_mask(block: &Block, mask: u8, want: u8) -> u32 {
-        use core::arch::wasm32::{u8x16, u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_or};
-        // `u8x16` of sixteen loaded bytes compiles to one `v128.load`.
-        let load = |b: &[u8]| -> v128 {
-            u8x16(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
-        };
+        use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
         let (m, w) = (u8x16_splat(mask), u8x16_splat(want));
         let lo = u8x16_bitmask(u8x16_eq(v128_or(load(&block[..16]), m), w)) as u32;
         let hi = u8x16_bitmask(u8x16_eq(v128_or(load(&block[16..]), m), w)) as u32;
         lo | hi << 16
     }
+
+    #[inline(always)]
+    fn same_block(a: &Block, b: &Block) -> bool {
+        use core::arch::wasm32::{u8x16_all_true, u8x16_eq, v128_and};
+        let lo = u8x16_eq(load(&a[..16]), load(&b[..16]));
+        let hi = u8x16_eq(load(&a[16..]), load(&b[16..]));
+        u8x16_all_true(v128_and(lo, hi))
+    }
+}
+
+/// Sixteen bytes as one vector: `u8x16` of sixteen loaded bytes compiles to one `v128.load`.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn load(b: &[u8]) -> core::arch::wasm32::v128 {
+    core::arch::wasm32::u8x16(
+        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15],
+    )
 }
 
 /// The mask [`find_ci`] uses, and [`find`] and [`find_byte`] in a wasm guest.
@@ -91,12 +111,24 @@ fn find_byte_with<L: Lanes>(h: &[u8], b: u8) -> Option<usize> {
         }
         base += LANES;
     }
-    blocks.remainder().iter().position(|&x| x == b).map(|k| base + k)
+    let rest = blocks.remainder();
+    let m = L::eq_mask(&padded(rest), 0, b) & lanes_below(rest.len());
+    (m != 0).then(|| base + m.trailing_zeros() as usize)
 }
 
-/// True when `h` holds `b`.
-pub fn has_byte(h: &[u8], b: u8) -> bool {
-    find_byte(h, b).is_some()
+/// The last, partial block copied into a whole one (zero after its end): most rows are
+/// shorter than a block or two, so the tail is tested as a block too rather than byte by byte.
+#[inline(always)]
+fn padded(rest: &[u8]) -> Block {
+    let mut block = [0u8; LANES];
+    block[..rest.len()].copy_from_slice(rest);
+    block
+}
+
+/// The mask of lanes `0..n` (`n < LANES`): the lanes of a padded block that hold its bytes.
+#[inline(always)]
+fn lanes_below(n: usize) -> u32 {
+    (1u32 << n) - 1
 }
 
 /// The byte offset of the first ASCII character `c` in `hay` (what `hay.find(c as char)`
@@ -108,6 +140,36 @@ pub fn find_ascii(hay: &str, c: u8) -> Option<usize> {
     } else {
         hay.find(c as char)
     }
+}
+
+/// True when `a` and `b` hold the same bytes (what `a == b` answers).
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    if WALK {
+        same_with::<Target>(a, b)
+    } else {
+        a == b
+    }
+}
+
+fn same_with<L: Lanes>(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    for (p, q) in (&mut x).zip(&mut y) {
+        if !L::same_block(p.try_into().expect("a whole block"), q.try_into().expect("a whole block")) {
+            return false;
+        }
+    }
+    x.remainder() == y.remainder()
+}
+
+/// True when `h` is `unit` repeated (at least once): `h` starts with `unit` and equals itself
+/// shifted by one unit, so one comparison of the whole row decides (a full-width rule is 120
+/// repeats of a 3-byte `─`).
+pub fn is_repeat(h: &[u8], unit: &[u8]) -> bool {
+    let u = unit.len();
+    u > 0 && h.len() >= u && h.len().is_multiple_of(u) && h.starts_with(unit) && same(&h[u..], &h[..h.len() - u])
 }
 
 /// The byte offset of the first occurrence of `needle` in `hay` (what `hay.find(needle)`
@@ -186,7 +248,16 @@ fn find_folded<L: Lanes>(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
         }
         i += LANES;
     }
-    (i..starts).find(|&k| (lo[k] | fm) == first && (hi[k] | lm) == last && same(k))
+    let (a, z) = (padded(&lo[i..]), padded(&hi[i..starts]));
+    let mut m = L::eq_mask(&a, fm, first) & L::eq_mask(&z, lm, last) & lanes_below(starts - i);
+    while m != 0 {
+        let k = i + m.trailing_zeros() as usize;
+        if same(k) {
+            return Some(k);
+        }
+        m &= m - 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -223,7 +294,6 @@ mod tests {
                 if b.is_ascii() {
                     assert_eq!(find_ascii(&t, b), want);
                 }
-                assert_eq!(has_byte(t.as_bytes(), b), t.as_bytes().contains(&b));
             }
         }
     }
@@ -248,6 +318,26 @@ mod tests {
                 assert_eq!(find_ci(t, n), want, "ci {t:?} / {n:?}");
             }
         }
+    }
+
+    #[test]
+    fn same_and_repeat_agree_with_the_plain_answers() {
+        let all = texts();
+        for a in &all {
+            for b in all.iter().take(60) {
+                assert_eq!(same_with::<Portable>(a.as_bytes(), b.as_bytes()), a == b);
+                assert_eq!(same(a.as_bytes(), b.as_bytes()), a == b);
+            }
+        }
+        let rule = "─".repeat(120);
+        assert!(is_repeat(rule.as_bytes(), "─".as_bytes()));
+        assert!(same_with::<Portable>(rule.as_bytes(), "─".repeat(120).as_bytes()));
+        let mut broken = rule.clone();
+        broken.replace_range(100 * 3..101 * 3, "━");
+        assert!(!is_repeat(broken.as_bytes(), "─".as_bytes()));
+        assert!(!same_with::<Portable>(rule.as_bytes(), broken.as_bytes()));
+        assert!(!is_repeat(format!("{rule} ").as_bytes(), "─".as_bytes()));
+        assert!(!is_repeat(b"", b"x") && !is_repeat(b"xx", b"") && is_repeat(b"x", b"x"));
     }
 
     #[test]
