@@ -102,22 +102,31 @@ pub fn find_byte(h: &[u8], b: u8) -> Option<usize> {
 }
 
 fn find_byte_with<L: Lanes>(h: &[u8], b: u8) -> Option<usize> {
-    let mut blocks = h.chunks_exact(LANES);
-    let mut base = 0;
-    for block in &mut blocks {
-        let m = L::eq_mask(block.try_into().expect("chunks_exact gives whole blocks"), 0, b);
+    let mask = |at: usize| L::eq_mask(h[at..at + LANES].try_into().expect("a whole block"), 0, b);
+    let mut i = 0;
+    while i + LANES <= h.len() {
+        let m = mask(i);
         if m != 0 {
-            return Some(base + m.trailing_zeros() as usize);
+            return Some(i + m.trailing_zeros() as usize);
         }
-        base += LANES;
+        i += LANES;
     }
-    let rest = blocks.remainder();
-    let m = L::eq_mask(&padded(rest), 0, b) & lanes_below(rest.len());
+    if i == h.len() {
+        return None;
+    }
+    let (base, m) = if h.len() >= LANES {
+        // The last whole block, overlapping the ones tested: lanes before `i` are masked off.
+        let base = h.len() - LANES;
+        (base, mask(base) & !lanes_below(i - base))
+    } else {
+        (0, L::eq_mask(&padded(h), 0, b) & lanes_below(h.len()))
+    };
     (m != 0).then(|| base + m.trailing_zeros() as usize)
 }
 
-/// The last, partial block copied into a whole one (zero after its end): most rows are
-/// shorter than a block or two, so the tail is tested as a block too rather than byte by byte.
+/// A text shorter than a block copied into a whole one (zero after its end), so it is tested
+/// as a block too rather than byte by byte. (A longer text's tail is its last whole block,
+/// overlapping the ones before: no copy.)
 #[inline(always)]
 fn padded(rest: &[u8]) -> Block {
     let mut block = [0u8; LANES];
@@ -125,7 +134,8 @@ fn padded(rest: &[u8]) -> Block {
     block
 }
 
-/// The mask of lanes `0..n` (`n < LANES`): the lanes of a padded block that hold its bytes.
+/// The mask of lanes `0..n` (`n < LANES`): those of a padded block that hold its bytes, or
+/// those of an overlapping last block that were tested already.
 #[inline(always)]
 fn lanes_below(n: usize) -> u32 {
     (1u32 << n) - 1
@@ -234,30 +244,36 @@ fn find_folded<L: Lanes>(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
     let starts = h.len() - n.len() + 1;
     // `lo[k]` is the byte at start k, `hi[k]` the byte where a needle starting at k ends.
     let (lo, hi) = (&h[..starts], &h[n.len() - 1..]);
-    let mut i = 0;
-    while i + LANES <= starts {
-        let a: &Block = lo[i..i + LANES].try_into().expect("a whole block");
-        let z: &Block = hi[i..i + LANES].try_into().expect("a whole block");
-        let mut m = L::eq_mask(a, fm, first) & L::eq_mask(z, lm, last);
+    let block = |s: &[u8], at: usize| -> Block { s[at..at + LANES].try_into().expect("a whole block") };
+    let mask = |a: &Block, z: &Block| L::eq_mask(a, fm, first) & L::eq_mask(z, lm, last);
+    // The first start among the candidates `m` (bit k: start `base + k`) where `n` occurs.
+    let first_match = |base: usize, mut m: u32| {
         while m != 0 {
-            let k = i + m.trailing_zeros() as usize;
+            let k = base + m.trailing_zeros() as usize;
             if same(k) {
                 return Some(k);
             }
             m &= m - 1;
         }
-        i += LANES;
-    }
-    let (a, z) = (padded(&lo[i..]), padded(&hi[i..starts]));
-    let mut m = L::eq_mask(&a, fm, first) & L::eq_mask(&z, lm, last) & lanes_below(starts - i);
-    while m != 0 {
-        let k = i + m.trailing_zeros() as usize;
-        if same(k) {
+        None
+    };
+    let mut i = 0;
+    while i + LANES <= starts {
+        if let Some(k) = first_match(i, mask(&block(lo, i), &block(hi, i))) {
             return Some(k);
         }
-        m &= m - 1;
+        i += LANES;
     }
-    None
+    if i == starts {
+        return None;
+    }
+    if starts >= LANES {
+        // The last whole block of starts, overlapping the ones tested: lanes before `i` off.
+        let base = starts - LANES;
+        first_match(base, mask(&block(lo, base), &block(hi, base)) & !lanes_below(i - base))
+    } else {
+        first_match(0, mask(&padded(lo), &padded(&hi[..starts])) & lanes_below(starts))
+    }
 }
 
 #[cfg(test)]
