@@ -114,28 +114,18 @@ fn find_byte_with<L: Lanes>(h: &[u8], b: u8) -> Option<usize> {
     if i == h.len() {
         return None;
     }
-    let (base, m) = if h.len() >= LANES {
-        // The last whole block, overlapping the ones tested: lanes before `i` are masked off.
-        let base = h.len() - LANES;
-        (base, mask(base) & !lanes_below(i - base))
-    } else {
-        (0, L::eq_mask(&padded(h), 0, b) & lanes_below(h.len()))
-    };
+    if h.len() < LANES {
+        return h.iter().position(|&x| x == b);
+    }
+    // The last whole block, overlapping the ones tested: lanes before `i` are masked off.
+    let base = h.len() - LANES;
+    let m = mask(base) & !lanes_below(i - base);
     (m != 0).then(|| base + m.trailing_zeros() as usize)
 }
 
-/// A text shorter than a block copied into a whole one (zero after its end), so it is tested
-/// as a block too rather than byte by byte. (A longer text's tail is its last whole block,
-/// overlapping the ones before: no copy.)
-#[inline(always)]
-fn padded(rest: &[u8]) -> Block {
-    let mut block = [0u8; LANES];
-    block[..rest.len()].copy_from_slice(rest);
-    block
-}
-
-/// The mask of lanes `0..n` (`n < LANES`): those of a padded block that hold its bytes, or
-/// those of an overlapping last block that were tested already.
+/// The mask of lanes `0..n` (`n < LANES`): those of a text's last block, overlapping the
+/// blocks before it, that were tested already. (A text shorter than a block is read byte by
+/// byte: copying it into a padded block costs more, natively and in a guest.)
 #[inline(always)]
 fn lanes_below(n: usize) -> u32 {
     (1u32 << n) - 1
@@ -267,13 +257,12 @@ fn find_folded<L: Lanes>(h: &[u8], n: &[u8], ci: bool) -> Option<usize> {
     if i == starts {
         return None;
     }
-    if starts >= LANES {
-        // The last whole block of starts, overlapping the ones tested: lanes before `i` off.
-        let base = starts - LANES;
-        first_match(base, mask(&block(lo, base), &block(hi, base)) & !lanes_below(i - base))
-    } else {
-        first_match(0, mask(&padded(lo), &padded(&hi[..starts])) & lanes_below(starts))
+    if starts < LANES {
+        return (0..starts).find(|&k| (lo[k] | fm) == first && (hi[k] | lm) == last && same(k));
     }
+    // The last whole block of starts, overlapping the ones tested: lanes before `i` are off.
+    let base = starts - LANES;
+    first_match(base, mask(&block(lo, base), &block(hi, base)) & !lanes_below(i - base))
 }
 
 #[cfg(test)]
