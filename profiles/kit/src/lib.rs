@@ -7,7 +7,8 @@
 //! - [`view`]: a screen prepared for reading, with regions (bottom non-empty rows, after the last
 //!   rule, the composer box, a rounded box);
 //! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
-//!   its `RandomState` would ask WASI for a seed inside a component);
+//!   its `RandomState` would ask WASI for a seed inside a component), its substring search
+//!   [`scan`]'s, which stays fast inside a guest where `str::contains` does not;
 //! - [`json`]: the raw value under a key in a transcript row, without a parser;
 //! - [`fixtures`] (feature `fixtures`): loads `tests/data/screens/<cli>-<version>/<state>.*`
 //!   and checks a reading against the fixture's `expect`, for native and component conformance;

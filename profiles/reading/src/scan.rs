@@ -7,10 +7,10 @@
 //! bundled guests are built) these scans test a block of [`LANES`] positions at once: each
 //! block becomes a bitmask of the lanes whose byte matches (`i8x16.eq` + `i8x16.bitmask`, safe
 //! functions of `core::arch` there), and only the set bits are looked at one by one. Elsewhere
-//! [`find`], [`find_ascii`] and [`find_byte`] are `std`'s own search (SIMD where it is), and
-//! [`find_ci`] the same block walk with the mask built by a plain loop.
+//! [`find`], [`contains`], [`find_ascii`], [`find_byte`] and [`same`] are `std`'s own (SIMD
+//! where it has it), and [`find_ci`] the same block walk with the mask built by a plain loop.
 //!
-//! The mask ([`Lanes`]) is the only target-specific part: the block walk, the candidate loop
+//! The mask (`Lanes`) is the only target-specific part: the block walk, the candidate loop
 //! and the full comparison are shared, and the native tests run them with the plain-loop mask.
 //!
 //! Invariant: each function answers exactly what its `std` counterpart does (the tests compare
