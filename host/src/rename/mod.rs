@@ -426,8 +426,12 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
             }
         }
     }
-    let part_way = |done: &str, e: TeamError| {
+    // a write that fails after the first: say what was renamed, and that the same run again
+    // finishes the rest (it renames what still names the old seat)
+    let part_way = |upto: &Step, e: TeamError| {
+        let done = steps::done_before(&steps, upto);
         TeamError::failed(format!("{}; {done} renamed, the rest still names {old}", e.message))
+            .with_id("rename.part-way")
             .with_repair(format!("run team rename {old} {new} again: it renames what still names {old}"))
     };
     if let Some((_, edited)) = &planned {
@@ -436,21 +440,21 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
             if let Some(Step::Pane { pane, .. }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
                 let _ = mux.name_pane(&session, &pane.id, &pane.name);
             }
-            return Err(refuse("write", format!("the team file could not be written ({e}); nothing was renamed")));
+            return Err(TeamError::failed(format!("the team file could not be written ({e}); nothing was renamed"))
+                .with_id("rename.write"));
         }
     }
     if move_state {
         let mut st = st;
         st.rename_seat(&session, old, new);
-        st.save(&file.root).map_err(|e| part_way("the file and the pane were", e))?;
+        st.save(&file.root).map_err(|e| part_way(&Step::State, e))?;
     }
     if launched {
-        state::rename_launched(state_dir, &session, old, new)
-            .map_err(|e| part_way("the file, the pane and the state record were", e))?;
+        state::rename_launched(state_dir, &session, old, new).map_err(|e| part_way(&Step::Launched, e))?;
     }
     if move_registry {
-        registry::rename_seat(config, &f.team, old, new)
-            .map_err(|e| part_way("the file, the pane and the state records were", e))?;
+        let step = Step::Registry { agents: was.agents.clone(), roster: was.roster };
+        registry::rename_seat(config, &f.team, old, new).map_err(|e| part_way(&step, e))?;
     }
     let done = report(Status::Renamed, steps, notes);
     let detail = format!("to {new}: {}", done.steps.iter().map(|s| done.detail(s)).collect::<Vec<_>>().join("; "));

@@ -91,6 +91,17 @@ impl Step {
     }
 }
 
+/// What the steps before `upto` renamed, for a write that failed there: `the file and pane %3
+/// were`, `the file was`.
+pub fn done_before(steps: &[Step], upto: &Step) -> String {
+    let parts: Vec<String> = steps.iter().take_while(|s| *s != upto).filter_map(Step::part).collect();
+    match parts.len() {
+        0 => "nothing was".into(),
+        1 => format!("{} was", parts[0]),
+        _ => format!("{} were", and(&parts)),
+    }
+}
+
 /// `a`, `a and b`, `a, b and c`.
 pub fn and(parts: &[String]) -> String {
     match parts {
@@ -160,6 +171,9 @@ mod tests {
             closing("lead", "keeper2", &none, false),
             "lead: renamed to keeper2 — the file; no pane was renamed (tmux has no session \"beacon\")"
         );
+        assert_eq!(done_before(&steps, &Step::State), "the file and pane %3 were");
+        assert_eq!(done_before(&steps[..1], &Step::State), "the file was");
+        assert_eq!(done_before(&steps, &steps[0]), "nothing was");
         let resumed = vec![Step::FileAlready, Step::Registry { agents: vec![], roster: true }];
         assert_eq!(
             closing("lead", "keeper2", &resumed, false),

@@ -243,8 +243,21 @@ fn a_name_herdr_does_not_take_changes_nothing() {
 fn a_seat_with_no_pane_is_renamed_in_the_file_and_its_records() {
     let w = world_with(FX);
     registered(&w, "reviewer");
+    // an owner's send grant naming the seat: said, never rewritten
+    let grants = w.ctx.paths.config.join("grants");
+    std::fs::create_dir_all(&grants).unwrap();
+    let grant = "send:\n  from: reviewer@beacon\n  to: b@labs\nexpires: \"2027-01-01T00:00:00Z\"\n";
+    std::fs::write(grants.join("rev-to-b.yaml"), grant).unwrap();
     let (h, calls) = herdr(stopped());
     let r = run(&w, &h, "reviewer", "rev2", false).unwrap();
+    assert_eq!(
+        r.notes,
+        vec![format!(
+            "reviewer: the owner's grant {} names reviewer; it is not rewritten here: write rev2 in it",
+            grants.join("rev-to-b.yaml").display()
+        )]
+    );
+    assert_eq!(std::fs::read_to_string(grants.join("rev-to-b.yaml")).unwrap(), grant);
     assert_eq!(
         r.line,
         "reviewer: renamed to rev2 — the file, its state record and its registry record (agt_00000000000000a1); no pane was renamed (the herdr server of session \"teamfx\" is not running)"
@@ -348,4 +361,34 @@ fn a_new_name_the_state_or_the_registry_already_holds_is_refused() {
     );
     assert!(e.repair.unwrap().starts_with("it is a seat the file no longer declares: remove its record from "));
     assert_eq!(text(&w), FX);
+}
+
+#[test]
+fn a_write_that_fails_part_way_says_what_was_renamed_and_the_same_run_finishes_it() {
+    let w = world_with(FX);
+    registered(&w, "reviewer");
+    // the registry's lock cannot be opened: its write fails after the file's and the state's
+    let lock = w.ctx.paths.config.join("teams.lock");
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::create_dir(&lock).unwrap();
+    let (h, _) = herdr(stopped());
+    let e = run(&w, &h, "reviewer", "rev2", false).unwrap_err();
+    assert_eq!(e.id, "rename.part-way");
+    assert!(
+        e.message.ends_with("; the file and its state record were renamed, the rest still names reviewer"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.repair.as_deref(), Some("run team rename reviewer rev2 again: it renames what still names reviewer"));
+    assert!(text(&w).contains("name: rev2"));
+    assert!(Registry::load(&w.ctx.paths.config).unwrap().agent_for("beacon", "reviewer").is_some());
+    std::fs::remove_dir(&lock).unwrap();
+    let r = run(&w, &h, "reviewer", "rev2", false).unwrap();
+    assert_eq!(
+        r.line,
+        "reviewer: renamed to rev2 — its registry record (agt_00000000000000a1); the file already named it rev2; no pane was renamed (the herdr server of session \"teamfx\" is not running)"
+    );
+    let reg = Registry::load(&w.ctx.paths.config).unwrap();
+    assert_eq!(reg.agent_for("beacon", "rev2").map(|a| a.id.as_str()), Some(ID));
+    assert!(State::load(&w.file.root).unwrap().seat("teamfx", "rev2").is_some());
 }

@@ -84,7 +84,11 @@ fn a_legacy_lead_seat_is_renamed_and_reached_by_its_new_name() {
     let r = s.rename(&["lead", "keeper2"]);
     assert_eq!(
         (r.stdout.as_str(), r.stderr.as_str(), r.code),
-        (format!("team beacon, session \"beacon\"\nlead: renamed to keeper2 — the file and pane {pane}\n").as_str(), "", 0)
+        (
+            format!("team beacon, session \"beacon\"\nlead: renamed to keeper2 — the file and pane {pane}\n").as_str(),
+            "",
+            0
+        )
     );
     assert!(s.tw.log("lead").is_empty(), "the rename typed nothing into the pane");
     // the file: the two values that name the seat, the comments kept, the mode kept
@@ -122,11 +126,8 @@ fn a_legacy_lead_seat_is_renamed_and_reached_by_its_new_name() {
     );
     assert!(s.file().contains("  - name: rev\n"));
     let log = s.log();
-    let renames: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|l| l["command"] == "rename")
-        .collect();
+    let renames: Vec<Value> =
+        log.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).filter(|l| l["command"] == "rename").collect();
     assert_eq!(renames.len(), 2, "{log}");
     assert_eq!((renames[0]["seat"].as_str(), renames[0]["outcome"].as_str()), (Some("lead"), Some("renamed")));
     assert_eq!(renames[0]["caller"], "the owner");
@@ -151,7 +152,9 @@ fn a_registered_seat_keeps_its_agent_id_and_is_found_by_its_new_name() {
     common::validate(&doc).unwrap();
     assert_eq!(
         doc["action_summary"],
-        format!("claude-keeper: renamed to keeper — the file, pane {pane}, its state record and its registry record ({id})")
+        format!(
+            "claude-keeper: renamed to keeper — the file, pane {pane}, its state record and its registry record ({id})"
+        )
     );
     assert_eq!((doc["pane"].as_str(), doc["agents"][0].as_str()), (Some(pane.as_str()), Some(id.as_str())));
     let steps: Vec<&str> = doc["steps"].as_array().unwrap().iter().map(|s| s["step"].as_str().unwrap()).collect();
@@ -184,7 +187,9 @@ fn a_registered_seat_keeps_its_agent_id_and_is_found_by_its_new_name() {
     let r = s.register(&["keeper"]);
     assert_eq!(
         r.stdout,
-        format!("keeper: already registered — pane {pane}; the record was refreshed from the file, nothing relaunched\n"),
+        format!(
+            "keeper: already registered — pane {pane}; the record was refreshed from the file, nothing relaunched\n"
+        ),
         "{r:?}"
     );
     assert_eq!(s.state()["sessions"]["beacon"]["seats"]["keeper"]["id"], id.as_str(), "the repair keeps the id");
