@@ -103,7 +103,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
             NoteKind::LegacyLead,
             line.or(Some(s.line)),
             "seat \"lead\" takes the word reserved for lead@<team>: it answers its bare name in this team, and lead@<team> reaches the seat the file names as lead".into(),
-            Some("team rename lead <new-name> (not in this build: rename the seat in .agents/team.yaml and mark its pane again)".into()),
+            Some("team rename lead <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
         ));
     }
     for n in f.notes.iter().filter(|n| !n.contains("seat \"lead\" takes the word reserved")) {

@@ -199,8 +199,30 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     })
 }
 
+/// Rewrites a file the user keeps (the team file) whole, with the mode it has: a temp file
+/// beside it holding `bytes`, given exactly that mode on its own descriptor (the umask
+/// cannot narrow it), fsync, rename. Only a regular file is rewritten: a link, a FIFO or a
+/// missing file is refused.
+pub fn rewrite_keeping_mode(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if !check_entry(path)? {
+        return Err(annotate(path, io::Error::from(io::ErrorKind::NotFound)));
+    }
+    let mode = fs::symlink_metadata(path).map_err(|e| annotate(path, e))?.permissions().mode() & 0o777;
+    let tmp = write_temp_with(path, bytes, mode, Some(fs::Permissions::from_mode(mode)))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        annotate(path, e)
+    })
+}
+
 /// A complete, synced temp file beside `path` (created with `mode`, never following a link).
 fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
+    write_temp_with(path, bytes, mode, None)
+}
+
+/// `write_temp`, the temp file's permissions set on its descriptor to `exact` when given.
+fn write_temp_with(path: &Path, bytes: &[u8], mode: u32, exact: Option<fs::Permissions>) -> io::Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // A random name, never a message id: a temp file must not advance the (test-seeded) id
@@ -213,7 +235,11 @@ fn write_temp(path: &Path, bytes: &[u8], mode: u32) -> io::Result<PathBuf> {
         .custom_flags(nix::libc::O_NOFOLLOW)
         .open(&tmp)
         .map_err(|e| annotate(&tmp, e))?;
-    if let Err(e) = f.write_all(bytes).and_then(|_| f.sync_all()) {
+    let exact = match exact {
+        Some(p) => f.set_permissions(p),
+        None => Ok(()),
+    };
+    if let Err(e) = exact.and_then(|_| f.write_all(bytes)).and_then(|_| f.sync_all()) {
         drop(f);
         let _ = fs::remove_file(&tmp);
         return Err(annotate(path, e));
@@ -293,6 +319,31 @@ pub fn sandboxed(e: &io::Error) -> Option<&'static str> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_rewrite_keeps_the_files_mode_whatever_the_umask() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("team.yaml");
+        fs::write(&p, "a\n").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o666)).unwrap();
+        // (a test process's umask is 022 or 002: a plain create would drop a write bit)
+        rewrite_keeping_mode(&p, b"b\n").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "b\n");
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o666);
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        rewrite_keeping_mode(&p, b"c\n").unwrap();
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        let leftovers: Vec<_> = fs::read_dir(d.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(leftovers.len(), 1, "no temp file left: {leftovers:?}");
+        // a link or a missing file is not rewritten
+        std::os::unix::fs::symlink(&p, d.path().join("link.yaml")).unwrap();
+        assert!(rewrite_keeping_mode(&d.path().join("link.yaml"), b"x")
+            .unwrap_err()
+            .to_string()
+            .contains("symbolic link"));
+        assert!(rewrite_keeping_mode(&d.path().join("none.yaml"), b"x").is_err());
+        assert_eq!(fs::read_to_string(&p).unwrap(), "c\n");
+    }
 
     #[test]
     fn a_read_only_file_system_is_named_as_a_sandbox() {

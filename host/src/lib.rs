@@ -38,6 +38,7 @@ pub mod profiles;
 mod props;
 pub mod register;
 pub mod registry;
+pub mod rename;
 pub mod route;
 pub mod send;
 pub mod state;

@@ -19,8 +19,10 @@ use crate::outcome::{self, TeamError};
 mod approvals;
 mod check;
 mod seats;
-pub use approvals::{verify_up, UpApproval};
-pub use seats::{seat_gaps, write_seat, ProcessIdentity, SeatWrite, TeamPointers};
+pub use approvals::{grants_naming, verify_up, UpApproval};
+pub use seats::{
+    rename_seat, seat_gaps, seat_records, write_seat, ProcessIdentity, SeatRename, SeatWrite, TeamPointers,
+};
 
 /// One agent record: `<config>/agents/<id>.yaml`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -187,6 +187,30 @@ impl State {
         added
     }
 
+    /// Moves the record of `seat` in `session` to the name `new`, every key kept and in its
+    /// place among the session's seats (`team rename`). `false`: there is no record to move.
+    /// A record `new` already holds is never replaced (the caller refuses that case first).
+    pub fn rename_seat(&mut self, session: &str, seat: &str, new: &str) -> bool {
+        let Some(seats) = self
+            .doc
+            .get_mut("sessions")
+            .and_then(|s| s.get_mut(session))
+            .and_then(|s| s.get_mut("seats"))
+            .and_then(Value::as_object_mut)
+        else {
+            return false;
+        };
+        if !seats.contains_key(seat) || seats.contains_key(new) {
+            return false;
+        }
+        let moved: Map<String, Value> = std::mem::take(seats)
+            .into_iter()
+            .map(|(k, v)| if k == seat { (new.to_string(), v) } else { (k, v) })
+            .collect();
+        *seats = moved;
+        true
+    }
+
     /// Writes the file whole, 0600, `.agents` made 0700 when missing.
     pub fn save(&self, root: &Path) -> outcome::Result<()> {
         let fail = |e: std::io::Error| TeamError::failed(e.to_string());
@@ -249,6 +273,19 @@ pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, 
     let path = launched_path(state_dir, session);
     debug_assert!(path.starts_with(&dir));
     fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(fail)
+}
+
+/// Moves `seat`'s pane in the session's launched pointer to the name `new` (`team rename`).
+/// `Ok(false)`: the pointer records no pane for `seat` (or none at all), and nothing is written.
+pub fn rename_launched(state_dir: &Path, session: &str, seat: &str, new: &str) -> outcome::Result<bool> {
+    let Some(mut l) = read_launched(state_dir, session) else { return Ok(false) };
+    let Some(pane) = l.panes.remove(seat) else { return Ok(false) };
+    l.panes.insert(new.to_string(), pane);
+    let mut text = serde_json::to_string_pretty(&l).map_err(|e| TeamError::failed(e.to_string()))?;
+    text.push('\n');
+    fsx::write_atomic(&launched_path(state_dir, session), text.as_bytes(), 0o600)
+        .map_err(|e| TeamError::failed(e.to_string()))?;
+    Ok(true)
 }
 
 /// The pane `seat` of `session` was last launched or registered on, from the launched pointer
@@ -361,6 +398,37 @@ mod tests {
         std::fs::remove_file(d.path().join(".agents").join(FILE)).unwrap();
         std::os::unix::fs::symlink("/etc/hostname", d.path().join(".agents").join(FILE)).unwrap();
         assert!(State::load(d.path()).unwrap_err().message.contains("symbolic link"));
+    }
+
+    #[test]
+    fn a_renamed_record_keeps_every_key_and_its_place() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join(".agents")).unwrap();
+        std::fs::write(
+            d.path().join(".agents").join(FILE),
+            r#"{"format":1,"sessions":{"beacon":{"launched":"/x","seats":{"a":{"id":"agt_00000000000000a1","pane":"%1","model":"M"},"lead":{"id":"agt_00000000000000b2","pane":"%2","launch_line":"claude"},"z":{"pane":"%3"}}}}}"#,
+        )
+        .unwrap();
+        let mut s = State::load(d.path()).unwrap();
+        assert!(!s.rename_seat("beacon", "nobody", "x"), "no record, nothing moved");
+        assert!(!s.rename_seat("other", "lead", "x"));
+        assert!(!s.rename_seat("beacon", "lead", "a"), "a record the new name holds is never replaced");
+        assert!(s.rename_seat("beacon", "lead", "keeper2"));
+        s.save(d.path()).unwrap();
+        let back = State::load(d.path()).unwrap();
+        assert!(back.seat("beacon", "lead").is_none());
+        let k = back.seat("beacon", "keeper2").unwrap();
+        assert_eq!((k.id.as_deref(), k.pane.as_deref()), (Some("agt_00000000000000b2"), Some("%2")));
+        assert_eq!(k.raw["launch_line"], "claude");
+        let order: Vec<String> = back.seats("beacon").into_iter().map(|(n, _)| n).collect();
+        assert_eq!(order, vec!["a", "keeper2", "z"]);
+        // the launched pointer
+        write_launched(d.path(), "beacon", Path::new("/r/.agents/team.yaml"), "lead", "%2").unwrap();
+        assert!(!rename_launched(d.path(), "beacon", "nobody", "x").unwrap());
+        assert!(!rename_launched(d.path(), "other", "lead", "x").unwrap());
+        assert!(rename_launched(d.path(), "beacon", "lead", "keeper2").unwrap());
+        assert_eq!(last_seen_pane(d.path(), "beacon", "keeper2").as_deref(), Some("%2"));
+        assert_eq!(last_seen_pane(d.path(), "beacon", "lead"), None);
     }
 
     #[test]

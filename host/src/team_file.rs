@@ -7,6 +7,7 @@
 //! versions still load (`keys` finds them, with their lines, for `team check`). A file that is
 //! not YAML is refused naming the file and showing its line with a caret under the place.
 
+pub mod edit;
 mod keys;
 mod place;
 

@@ -26,6 +26,7 @@ pub mod mark;
 pub mod profile;
 mod profile_test;
 pub mod register;
+pub mod rename;
 pub mod route;
 pub mod send;
 pub mod status;
@@ -60,6 +61,8 @@ enum Command {
     Check(check::Args),
     /// Mark a tmux pane (yours, or --pane) as a seat of the team file.
     Mark(mark::Args),
+    /// Rename a seat everywhere its name stands: the team file, its pane, its records.
+    Rename(rename::Args),
     /// Print the shell completion script.
     Completions(completions::Args),
     /// List, check and explain the vendor profiles that read the seats' screens.
@@ -90,6 +93,7 @@ pub fn main() -> i32 {
         Command::Init(a) => init::run(a, &ctx, &mut out),
         Command::Check(a) => check::run(a, &ctx, &mut out),
         Command::Mark(a) => mark::run(a, &ctx, &mut out),
+        Command::Rename(a) => rename::run(a, &ctx, &mut out),
         Command::Completions(a) => completions::run(a, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
@@ -113,7 +117,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 8] = ["send", "feed", "profile", "register", "route", "status", "check", "watch"];
+const JSON_COMMANDS: [&str; 9] = ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

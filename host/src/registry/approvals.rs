@@ -102,6 +102,41 @@ pub fn verify_up(
     Err(miss.unwrap_or_else(none))
 }
 
+/// The owner's grants in `<config>/grants/` that spell seat `seat` of `team` by its name — a
+/// send grant's `from` or `to` as `<seat>@<team>` or `<session>/<seat>`, an `up` approval of
+/// `team`'s grant to `<seat>` (or `<seat>@<team>`) — by file name. `lead@<team>` is the lead
+/// address, never a seat's name. Only read: these are the owner's to rewrite (`team rename`
+/// says which still name an old seat).
+pub fn grants_naming(dir: &Path, team: &str, session: &str, seat: &str) -> Vec<String> {
+    let full = format!("{seat}@{team}");
+    let mut out: Vec<String> = super::send_grants(dir)
+        .into_iter()
+        .filter(|g| {
+            [&g.from, &g.to].iter().any(|w| {
+                (**w == full && seat != crate::team_file::RESERVED_LEAD) || w.split_once('/') == Some((session, seat))
+            })
+        })
+        .map(|g| g.file)
+        .collect();
+    let gdir = dir.join("grants");
+    if fsx::check_ladder(dir, &gdir).is_ok() {
+        let mut names: Vec<String> = std::fs::read_dir(&gdir)
+            .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        names.sort();
+        for n in names.into_iter().filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.')) {
+            let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
+            let Ok(RawUp { up: Some(up), .. }) = serde_saphyr::from_str::<RawUp>(&text) else { continue };
+            let (Some(s), Some(t)) = (up.seat, up.team) else { continue };
+            if t.trim() == team && (s.trim() == seat || s.trim() == full) && !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +178,23 @@ mod tests {
         std::os::unix::fs::symlink(d.path().join("d.yaml"), g.join("e.yaml")).unwrap();
         assert!(check().is_err());
         assert!(send_grants(d.path()).is_empty());
+    }
+
+    #[test]
+    fn the_grants_that_spell_a_seat_by_its_name() {
+        let d = tempfile::tempdir().unwrap();
+        let g = d.path().join("grants");
+        std::fs::create_dir_all(&g).unwrap();
+        let exp = "expires: \"2027-01-01T00:00:00Z\"\n";
+        std::fs::write(g.join("a.yaml"), format!("send:\n  from: rev@beacon\n  to: b@labs\n{exp}")).unwrap();
+        std::fs::write(g.join("b.yaml"), format!("send:\n  from: b@labs\n  to: beacon/rev\n{exp}")).unwrap();
+        std::fs::write(g.join("c.yaml"), format!("send:\n  from: b@labs\n  to: rev@other\n{exp}")).unwrap();
+        std::fs::write(g.join("d.yaml"), format!("up:\n  seat: rev\n  team: beacon\n  scope: [up]\n{exp}")).unwrap();
+        std::fs::write(g.join("e.yaml"), format!("up:\n  seat: rev\n  team: other\n  scope: [up]\n{exp}")).unwrap();
+        std::fs::write(g.join("f.yaml"), format!("send:\n  from: b@labs\n  to: lead@beacon\n{exp}")).unwrap();
+        assert_eq!(grants_naming(d.path(), "beacon", "beacon", "rev"), vec!["a.yaml", "b.yaml", "d.yaml"]);
+        // lead@<team> is the lead address: it names no seat called lead
+        assert!(grants_naming(d.path(), "beacon", "beacon", "lead").is_empty());
+        assert!(grants_naming(&d.path().join("none"), "beacon", "beacon", "rev").is_empty());
     }
 }

@@ -114,6 +114,64 @@ pub fn write_seat(
     Ok(gaps)
 }
 
+/// What [`rename_seat`] moved: the agent records (by id, each keeping it) and whether the
+/// team's roster listed the seat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeatRename {
+    pub agents: Vec<String>,
+    pub roster: bool,
+}
+
+impl SeatRename {
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty() && !self.roster
+    }
+}
+
+/// What the registry holds for `seat` of `team`: its agent records' ids and whether the roster
+/// lists it (`team rename` asks for the old name and the new one before it writes).
+pub fn seat_records(reg: &Registry, team: &str, seat: &str) -> SeatRename {
+    SeatRename {
+        agents: reg.agents_for(team, seat).into_iter().map(|a| a.id.clone()).collect(),
+        roster: reg.roster_line(team, seat).is_some(),
+    }
+}
+
+/// Renames `seat` of `team` to `new` in the registry: every agent record holding it is written
+/// again with the new seat (its id, and so its file, kept), and its roster line names the new
+/// seat (its agent, nickname, role and marks kept). Under `<config>/teams.lock`, read fresh:
+/// a record or roster line the new name already holds refuses the whole rename, nothing
+/// written — it belongs to another seat.
+pub fn rename_seat(dir: &Path, team: &str, seat: &str, new: &str) -> outcome::Result<SeatRename> {
+    let fail = |e: std::io::Error| TeamError::failed(e.to_string());
+    if !fsx::check_entry(dir).map_err(fail)? {
+        return Ok(SeatRename::default());
+    }
+    let lock = fsx::open_append(&dir.join("teams.lock"), 0o600).map_err(fail)?;
+    let _held = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+        .map_err(|(_, e)| TeamError::failed(format!("{}: {e}", dir.join("teams.lock").display())))?;
+    let fresh = Registry::load(dir)?;
+    let taken = seat_records(&fresh, team, new);
+    if !taken.is_empty() {
+        return Err(TeamError::failed(format!(
+            "the registry already holds {new}@{team} ({}); nothing was renamed there",
+            taken.agents.first().map(String::as_str).unwrap_or("a roster line")
+        )));
+    }
+    let moved = seat_records(&fresh, team, seat);
+    for a in fresh.agents_for(team, seat) {
+        write_agent(dir, &AgentRecord { seat: new.to_string(), ..a.clone() })?;
+    }
+    if moved.roster {
+        let mut teams = fresh.teams.clone();
+        if let Some(l) = teams.teams.get_mut(team).and_then(|t| t.roster.iter_mut().find(|l| l.seat == seat)) {
+            l.seat = new.to_string();
+        }
+        write_teams(dir, &teams)?;
+    }
+    Ok(moved)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +199,48 @@ mod tests {
         assert_eq!(r.agent_for("beacon", "a").unwrap().id, "agt_00000000000000a1");
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(std::fs::metadata(d.path().join("teams.yaml")).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn a_renamed_seat_keeps_its_id_and_its_roster_line() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(rename_seat(&d.path().join("none"), "beacon", "lead", "k").unwrap(), SeatRename::default());
+        assert!(!d.path().join("none").exists(), "no registry, nothing made");
+        let p = TeamPointers { entity: None, project: "beacon".into(), session: "beacon".into(), root: "/r".into() };
+        let id = "agt_00000000000000a1";
+        let line = RosterLine {
+            seat: "lead".into(),
+            agent: Some(id.into()),
+            nickname: Some("ag".into()),
+            leads: true,
+            ..Default::default()
+        };
+        let lead = AgentRecord { pane: Some("%3".into()), ..rec(id, "beacon", "lead") };
+        write_seat(d.path(), "beacon", &p, &line, &lead).unwrap();
+        // the same seat name in another team is another seat
+        let other =
+            RosterLine { seat: "lead".into(), agent: Some("agt_00000000000000b2".into()), ..Default::default() };
+        write_seat(d.path(), "api", &p, &other, &rec("agt_00000000000000b2", "api", "lead")).unwrap();
+        let moved = rename_seat(d.path(), "beacon", "lead", "keeper2").unwrap();
+        assert_eq!(moved, SeatRename { agents: vec![id.into()], roster: true });
+        let r = Registry::load(d.path()).unwrap();
+        let a = r.agent_for("beacon", "keeper2").unwrap();
+        assert_eq!((a.id.as_str(), a.pane.as_deref()), (id, Some("%3")));
+        let l = r.roster_line("beacon", "keeper2").unwrap();
+        assert!(l.leads && l.nickname.as_deref() == Some("ag") && l.agent.as_deref() == Some(id));
+        assert!(r.agent_for("beacon", "lead").is_none() && r.roster_line("beacon", "lead").is_none());
+        assert_eq!(r.agent_for("api", "lead").unwrap().id, "agt_00000000000000b2");
+        // a name the registry already holds for the team refuses, writing nothing
+        write_seat(
+            d.path(),
+            "beacon",
+            &p,
+            &RosterLine { seat: "b".into(), ..Default::default() },
+            &rec("agt_00000000000000c3", "beacon", "b"),
+        )
+        .unwrap();
+        let e = rename_seat(d.path(), "beacon", "keeper2", "b").unwrap_err();
+        assert_eq!(e.message, "the registry already holds b@beacon (agt_00000000000000c3); nothing was renamed there");
+        assert!(Registry::load(d.path()).unwrap().agent_for("beacon", "keeper2").is_some());
     }
 }

@@ -45,9 +45,14 @@ use std::time::Duration;
 /// Every wait of the typed leg, before `TEAM_TIME_SCALE`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timings {
-    /// How long the read-back waits for the typed trigger to show in the box.
+    /// How long the read-back waits for the typed trigger to show in the box. It ends as soon
+    /// as the box holds the trigger, so it costs only a seat that is slow to echo — which is
+    /// the seat's speed, not a wait to shorten: never scaled (scaled to tests' 100 ms, a seat
+    /// starved on a loaded machine echoed after the run had given up, leaving the trigger in
+    /// the box for every later send to be held on).
     pub readback: Duration,
-    /// How often the screen is re-read while waiting for evidence.
+    /// How often the screen is re-read while waiting (each look is a multiplexer call): never
+    /// scaled, so a shortened run does not look at a seat fifty times as often.
     pub poll: Duration,
     /// The wait after each Enter (at most three Enters).
     pub enter_waits: [Duration; 3],
@@ -71,13 +76,14 @@ pub const TIMINGS: Timings = Timings {
 };
 
 impl Timings {
-    /// Every wait multiplied by `factor` (the run's clock scale; tests only shorten), at
-    /// least 1 ms each.
+    /// The spec's waits (after each Enter, the window) multiplied by `factor` (the run's clock
+    /// scale; tests only shorten), at least 1 ms each; the read-back bound, the poll and the
+    /// settle are the seat's and the terminal's, and stay as they are.
     pub fn scaled(&self, factor: f64) -> Timings {
         let s = |d: Duration| d.mul_f64(factor).max(Duration::from_millis(1));
         Timings {
-            readback: s(self.readback),
-            poll: s(self.poll),
+            readback: self.readback,
+            poll: self.poll,
             enter_waits: self.enter_waits.map(s),
             window: s(self.window),
             settle: self.settle,

@@ -17,6 +17,7 @@ mod profile_cli;
 mod profile_test_cli;
 mod real_cli;
 mod register_tmux;
+mod rename_tmux;
 mod route_tmux;
 mod schemas;
 mod send_cli;

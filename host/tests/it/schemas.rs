@@ -58,6 +58,7 @@ fn the_documents_the_spec_names_have_schemas() {
         "team-file",
         "check",
         "status",
+        "rename",
     ] {
         assert!(stems.iter().any(|s| s == want), "schema/{want}.schema.json is missing");
     }

@@ -83,6 +83,26 @@ fn owner_to_a_busy_claude_is_delivered_queued_and_its_transcript_is_found_in_a_c
     assert!(profile.transcript_shows_drop_read(&seen, &id).unwrap(), "{seen:?}");
 }
 
+/// An idle Claude takes the trigger and reads the drop: `delivered`, with no note, in a checkout
+/// whose path holds `_` and a space; the model's turn is the trigger line, and its Read of the
+/// drop returned the body.
+#[test]
+fn owner_to_an_idle_claude_is_delivered_and_claude_reads_the_drop() {
+    let rw = RealWorld::start();
+    assert!(rw.w.repo.display().to_string().contains("my_team dir"));
+    let _claude = rw.claude("claude-keeper", "claude-keeper");
+    let body = "the gate is green";
+    let run = rw.w.team(&["send", "claude-keeper", body]);
+    assert_eq!(
+        (run.stdout.as_str(), run.stderr.as_str(), run.code),
+        (format!("{CONTEXT}\nclaude-keeper: delivered\n").as_str(), "", 0)
+    );
+    let drop = one_drop(&rw, "claude-keeper", "owner", "the owner", body);
+    let line = one_history(&rw, "owner", "claude-keeper", "delivered", "the owner", body, &drop);
+    assert!(line.get("note").is_none(), "{line}");
+    model_read_the_drop(&rw, "anthropic", &drop, body);
+}
+
 #[test]
 fn owner_to_codex_is_delivered_and_codex_reads_the_drop() {
     let rw = RealWorld::start();
