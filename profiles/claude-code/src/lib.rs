@@ -18,7 +18,7 @@
 //!    continuation rows indented two) with `ctrl+x ctrl+s to send now` under it, above the
 //!    spinner row; the marker may follow `Queued · ` or wrap in a narrow pane.
 
-use profile_kit::text::{contains_ci, is_braille};
+use profile_kit::text::{contains, contains_ci, is_braille};
 use profile_kit::{Composer, Dialog, DialogKind, Reading, Screen, State, TurnError, View};
 
 profile_kit::export_profile!();
@@ -120,9 +120,10 @@ fn queued_lines(v: &View, upper_rule: usize) -> Vec<String> {
     rows.reverse();
     for (k, &i) in rows.iter().enumerate() {
         let t = v.rows[i].trimmed();
-        let marker = t.contains(QUEUED_MARKER)
-            || (t.contains("ctrl+x")
-                && rows.get(k + 1).map(|&j| v.region(&[i, j]).find(QUEUED_MARKER).is_some()).unwrap_or(false));
+        // The marker holds `ctrl+x`: most rows have neither, and one search says so.
+        let marker = contains(t, "ctrl+x")
+            && (contains(t, QUEUED_MARKER)
+                || rows.get(k + 1).map(|&j| v.region(&[i, j]).find(QUEUED_MARKER).is_some()).unwrap_or(false));
         if !marker || v.rows[i].text.starts_with("❯ ") {
             continue;
         }
@@ -223,7 +224,7 @@ fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
     let limit = [region.find("You've hit your"), region.find("Usage limit reached")]
         .into_iter()
         .flatten()
-        .filter(|&i| v.rows[i].text.contains("limit"))
+        .filter(|&i| contains(&v.rows[i].text, "limit"))
         .min();
     match (api, limit) {
         (Some(a), l) if l.map(|l| a <= l).unwrap_or(true) => {
@@ -233,7 +234,7 @@ fn last_turn_error(v: &View, upper_rule: usize) -> Option<(TurnError, usize)> {
                 joined.push_str(&r.text);
                 joined.push(' ');
             }
-            let kind = if joined.contains("429") || contains_ci(&joined, "rate limit") {
+            let kind = if contains(&joined, "429") || contains_ci(&joined, "rate limit") {
                 TurnError::RateLimit
             } else {
                 TurnError::ProviderError
@@ -290,15 +291,16 @@ pub fn shows_drop_read(screen: &Screen, id: &str, _trigger: &str) -> bool {
     if id.is_empty() {
         return false;
     }
-    let rows = profile_kit::row_texts(screen);
-    for (i, r) in rows.iter().enumerate() {
-        if r.contains("Read(") && r.contains(id) {
-            if let Some(n) = rows[i + 1..].iter().find(|r| !r.trim().is_empty()) {
-                if n.contains('⎿') && n.contains("Read ") && n.contains("line") {
-                    return true;
-                }
-            }
+    // One pass: `tool_row` is whether the last row with text was such a `Read(` row.
+    let mut tool_row = false;
+    for r in profile_kit::rows_text(screen) {
+        if r.trim().is_empty() {
+            continue;
         }
+        if tool_row && r.contains('⎿') && contains(&r, "Read ") && contains(&r, "line") {
+            return true;
+        }
+        tool_row = contains(&r, "Read(") && contains(&r, id);
     }
     false
 }

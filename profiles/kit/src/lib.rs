@@ -7,7 +7,8 @@
 //! - [`view`]: a screen prepared for reading, with regions (bottom non-empty rows, after the last
 //!   rule, the composer box, a rounded box);
 //! - [`text`]: phrase matching without regexes (nothing to build at start-up, no `HashMap`:
-//!   its `RandomState` would ask WASI for a seed inside a component);
+//!   its `RandomState` would ask WASI for a seed inside a component), its substring search
+//!   [`scan`]'s, which stays fast inside a guest where `str::contains` does not;
 //! - [`json`]: the raw value under a key in a transcript row, without a parser;
 //! - [`fixtures`] (feature `fixtures`): loads `tests/data/screens/<cli>-<version>/<state>.*`
 //!   and checks a reading against the fixture's `expect`, for native and component conformance;
@@ -25,6 +26,8 @@ pub use profile_reading::*;
 pub mod fixtures;
 
 pub use view::{Row, Tail, View};
+
+use std::borrow::Cow;
 
 /// The generated guest bindings (wasm32 only): `team:profile@0.2.0`, world `profile` — or
 /// world `composer` with the `compose` feature, or the frozen `team:profile@0.1.0` with
@@ -77,10 +80,17 @@ mod export;
 /// Every row of the screen as plain text, oldest first: the scrollback (`recent`, escapes
 /// stripped) and then the visible rows. A read recorded on screen may have scrolled off.
 pub fn row_texts(screen: &Screen) -> Vec<String> {
-    let view = View::new(screen);
-    let mut out: Vec<String> = screen.recent.iter().map(|r| ansi::strip(r).trim_end().to_string()).collect();
-    out.extend(view.rows.iter().map(|r| r.text.to_string()));
-    out
+    rows_text(screen).map(Cow::into_owned).collect()
+}
+
+/// [`row_texts`] without building them: each row borrowed where the screen holds its text as
+/// it is (a warm guest read then allocates nothing for the rows it only searches).
+pub fn rows_text(screen: &Screen) -> impl Iterator<Item = Cow<'_, str>> {
+    let recent = screen.recent.iter().map(|r| match ansi::strip_cow(r) {
+        Cow::Borrowed(t) => Cow::Borrowed(t.trim_end()),
+        Cow::Owned(t) => Cow::Owned(t.trim_end().to_string()),
+    });
+    recent.chain(view::visible_texts(screen))
 }
 
 /// The drop-read rule of a profile whose CLI draws no read row of its own: a row names the id
@@ -100,7 +110,7 @@ pub fn row_names_id_not_echo(screen: &Screen, id: &str, trigger: &str) -> bool {
         return false;
     }
     let trig = text::squash(trigger);
-    row_texts(screen).iter().any(|r| r.contains(id) && !is_echo(r, &trig))
+    rows_text(screen).any(|r| text::contains(&r, id) && !is_echo(&r, &trig))
 }
 
 /// True when `row` shows (part of) the squashed trigger `trig`.
@@ -109,7 +119,7 @@ pub fn is_echo(row: &str, trig: &str) -> bool {
         return false;
     }
     let t = text::squash(row);
-    t.contains(trig) || (t.len() >= 12 && trig.contains(text::trim(&t)))
+    text::contains(&t, trig) || (t.len() >= 12 && text::contains(trig, text::trim(&t)))
 }
 
 /// Signs that the CLI is gone: tmux's `Pane is dead` (remain-on-exit) as the last row, or a shell

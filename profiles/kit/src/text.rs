@@ -2,6 +2,7 @@
 //!
 //! Profiles never compile regexes (a wasm guest paid ~9 ms per cold start doing that): these are
 //! plain scans over `str`, so the first classify in a fresh process costs what a warm one does.
+//! Substring search goes through [`crate::scan`], which vectorises inside a wasm guest.
 
 /// True when `hay` contains `needle`, comparing ASCII letters without case.
 pub fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -10,34 +11,28 @@ pub fn contains_ci(hay: &str, needle: &str) -> bool {
 
 /// The byte offset of the first occurrence of `needle` in `hay`, ASCII case-insensitively.
 pub fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    let h = hay.as_bytes();
-    let n = needle.as_bytes();
-    if n.is_empty() {
-        return Some(0);
-    }
-    if n.len() > h.len() {
-        return None;
-    }
-    let first = n[0].to_ascii_lowercase();
-    let last_start = h.len() - n.len();
-    let mut i = 0;
-    while i <= last_start {
-        if h[i].to_ascii_lowercase() == first && h[i..i + n.len()].eq_ignore_ascii_case(n) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
+    crate::scan::find_ci(hay, needle)
+}
+
+/// The byte offset of the first occurrence of `needle` in `hay`: `str::find`, but vectorised
+/// in a wasm guest too ([`crate::scan`]). Use it for phrase search in hot paths.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    crate::scan::find(hay, needle)
+}
+
+/// True when `hay` contains `needle` (see [`find`]).
+pub fn contains(hay: &str, needle: &str) -> bool {
+    crate::scan::contains(hay, needle)
 }
 
 /// True when `hay` contains any of `needles` (case-sensitive).
 pub fn contains_any(hay: &str, needles: &[&str]) -> bool {
-    needles.iter().any(|n| hay.contains(n))
+    needles.iter().any(|n| contains(hay, n))
 }
 
 /// True when `hay` contains every one of `needles` (case-sensitive).
 pub fn contains_all(hay: &str, needles: &[&str]) -> bool {
-    needles.iter().all(|n| hay.contains(n))
+    needles.iter().all(|n| contains(hay, n))
 }
 
 /// True for the whitespace a terminal draws, including U+00A0 NO-BREAK SPACE.

@@ -80,6 +80,13 @@ impl<'a> Row<'a> {
         if self.text.len() < min_len * rule_char.len_utf8() {
             return false;
         }
+        // A rule is usually the rule character and nothing else: one comparison of the bytes.
+        let mut buf = [0u8; 4];
+        let unit = rule_char.encode_utf8(&mut buf).as_bytes();
+        let drawn = text::trim(&self.text).as_bytes();
+        if drawn.len() >= min_len * unit.len() && crate::scan::is_repeat(drawn, unit) {
+            return true;
+        }
         let mut n = 0;
         for c in self.text.chars() {
             if c == rule_char {
@@ -98,7 +105,7 @@ impl<'a> Row<'a> {
 
     /// The char index of the first occurrence of `needle`, if any.
     pub fn find_char_index(&self, needle: &str) -> Option<usize> {
-        let byte = self.text.find(needle)?;
+        let byte = text::find(&self.text, needle)?;
         Some(self.text[..byte].chars().count())
     }
 
@@ -130,6 +137,23 @@ impl<'a> Row<'a> {
         let byte = self.text.rfind(ch)?;
         Some(self.text[..byte].chars().count())
     }
+}
+
+/// The text of each visible row of `screen`, top to bottom, as [`Row::text`] holds it: the
+/// plain row when the screen gives one per styled row (borrowed), else the styled row stripped
+/// of its escapes; trailing ASCII blanks removed either way.
+pub fn visible_texts(screen: &Screen) -> impl ExactSizeIterator<Item = Cow<'_, str>> {
+    let use_plain = !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
+    let rows = if use_plain { &screen.plain } else { &screen.styled };
+    rows.iter().map(move |r| {
+        // Plain rows are borrowed as they are (a stray control character only costs that row
+        // its styling: its cells then no longer match the text).
+        if use_plain {
+            Cow::Borrowed(trim_pad(r))
+        } else {
+            Cow::Owned(trim_pad(&ansi::strip(r)).to_string())
+        }
+    })
 }
 
 /// Several rows joined so that a phrase is searched once over the region rather than once per
@@ -201,7 +225,7 @@ impl RegionText {
 
     /// The index of the row where `needle` first occurs, whitespace and row breaks normalised.
     pub fn find(&self, needle: &str) -> Option<usize> {
-        self.text.find(&*normalise(needle)).map(|b| self.row_at(b))
+        text::find(&self.text, &normalise(needle)).map(|b| self.row_at(b))
     }
 
     /// As [`find`](Self::find), comparing ASCII letters without case.
@@ -243,22 +267,14 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     /// Prepares `screen` for reading.
     pub fn new(screen: &'a Screen) -> View<'a> {
-        let styled = screen.styled.iter().any(|r| r.contains('\x1b'));
-        let use_plain =
-            !screen.plain.is_empty() && (screen.styled.is_empty() || screen.plain.len() == screen.styled.len());
-        let n = if use_plain { screen.plain.len() } else { screen.styled.len() };
-        let mut rows = Vec::with_capacity(n);
-        for i in 0..n {
-            let raw: &str = screen.styled.get(i).map(|s| s.as_str()).unwrap_or("");
-            // Plain rows are borrowed as they are (a stray control character only costs that
-            // row its styling: its cells then no longer match the text).
-            let text: Cow<'a, str> = if use_plain {
-                Cow::Borrowed(trim_pad(&screen.plain[i]))
-            } else {
-                Cow::Owned(trim_pad(&ansi::strip(raw)).to_string())
-            };
-            rows.push(Row::new(text, if styled { raw } else { "" }, i, &screen.styled));
-        }
+        let styled = screen.styled.iter().any(|r| crate::scan::find_ascii(r, 0x1b).is_some());
+        let rows = visible_texts(screen)
+            .enumerate()
+            .map(|(i, text)| {
+                let raw: &str = screen.styled.get(i).map(|s| s.as_str()).unwrap_or("");
+                Row::new(text, if styled { raw } else { "" }, i, &screen.styled)
+            })
+            .collect::<Vec<_>>();
         let cols = if screen.cols > 0 {
             screen.cols as usize
         } else {
@@ -366,24 +382,24 @@ impl<'a> View<'a> {
 
     /// Indices of rows whose text contains `needle`.
     pub fn rows_containing(&self, needle: &str) -> Vec<usize> {
-        self.rows.iter().enumerate().filter(|(_, r)| r.text.contains(needle)).map(|(i, _)| i).collect()
+        self.rows.iter().enumerate().filter(|(_, r)| text::contains(&r.text, needle)).map(|(i, _)| i).collect()
     }
 
     /// The last row index whose text contains `needle`.
     pub fn last_row_containing(&self, needle: &str) -> Option<usize> {
-        self.rows.iter().rposition(|r| r.text.contains(needle))
+        self.rows.iter().rposition(|r| text::contains(&r.text, needle))
     }
 
     /// True when any row in `range` contains `needle`.
     pub fn any_in(&self, range: std::ops::Range<usize>, needle: &str) -> bool {
         let end = range.end.min(self.rows.len());
         let start = range.start.min(end);
-        self.rows[start..end].iter().any(|r| r.text.contains(needle))
+        self.rows[start..end].iter().any(|r| text::contains(&r.text, needle))
     }
 
     /// True when any row contains `needle`.
     pub fn contains(&self, needle: &str) -> bool {
-        self.rows.iter().any(|r| r.text.contains(needle))
+        self.rows.iter().any(|r| text::contains(&r.text, needle))
     }
 }
 

@@ -202,13 +202,24 @@ pub fn escape_end(b: &[u8], i: usize) -> (usize, Option<(usize, usize)>) {
     }
 }
 
+/// The index of the first ESC in `row` at or after `from`. `from` is always a character
+/// boundary ([`escape_end`] never ends inside a character), so the search is `str`'s (`memchr`
+/// natively, the vectorised scan in a guest); the byte search is only a fallback.
+fn next_esc(row: &str, from: usize) -> Option<usize> {
+    let off = match row.get(from..) {
+        Some(rest) => crate::scan::find_ascii(rest, 0x1b),
+        None => crate::scan::find_byte(&row.as_bytes()[from..], 0x1b),
+    };
+    off.map(|o| from + o)
+}
+
 /// The byte ranges of the SGR parameter lists (`ESC[` … `m`) in `row`, in order.
 fn sgr_ranges(row: &str, out: &mut Vec<(usize, usize)>) {
     out.clear();
     let bytes = row.as_bytes();
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
-        i += off;
+    while let Some(at) = next_esc(row, i) {
+        i = at;
         let (end, sgr) = escape_end(bytes, i);
         out.extend(sgr);
         i = end;
@@ -409,8 +420,8 @@ fn scan(row: &str, mut f: impl FnMut(char, Style), st: &mut Style) {
 pub fn advance_state(row: &str, st: &mut Style) {
     let bytes = row.as_bytes();
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == 0x1b) {
-        i += off;
+    while let Some(at) = next_esc(row, i) {
+        i = at;
         let (end, sgr) = escape_end(bytes, i);
         if let Some((a, z)) = sgr {
             apply_sgr(st, &row[a..z]);
@@ -431,13 +442,18 @@ pub fn parse_rows(rows: &[String]) -> Vec<Vec<Cell>> {
 /// The row's text without any escape sequence or control character (tab kept): what a reader
 /// matches phrases against. The one stripper of the tree; the host's plain rows are made with it.
 pub fn strip(row: &str) -> String {
+    strip_cow(row).into_owned()
+}
+
+/// [`strip`], borrowing the row when it holds nothing to strip.
+pub fn strip_cow(row: &str) -> std::borrow::Cow<'_, str> {
     if !row.chars().any(|c| c.is_control() && c != '\t') {
-        return row.to_string();
+        return std::borrow::Cow::Borrowed(row);
     }
     let mut out = String::with_capacity(row.len());
     let mut st = Style::default();
     scan(row, |ch, _| out.push(ch), &mut st);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 //! - [`Screen`]: a pane at one moment, and the one way a capture becomes one
 //!   ([`Screen::from_ansi`], [`split_rows`], [`plain_rows`]);
 //! - [`ansi`]: the one ANSI reader of the tree ([`ansi::strip`], SGR into styled cells);
+//! - [`scan`]: byte and phrase search that vectorises in a wasm guest (where `str::find` and
+//!   `memchr` do not);
 //! - what a profile answers ([`Reading`]: [`State`], [`Dialog`]/[`DialogKind`], [`Composer`],
 //!   [`TurnError`], the queued line and the drop read) and what it asks about ([`Probe`]);
 //! - what a profile says about itself ([`Description`]);
@@ -19,6 +21,7 @@ pub mod ansi;
 mod compose;
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
+pub mod scan;
 mod screen;
 mod types;
 

@@ -4,7 +4,7 @@
 //! spaces removed, whenever both are given ([`Screen::from_ansi`], [`plain_rows`]); a reader may
 //! then take its text from `plain` and its styles from `styled`, row for row.
 
-use crate::ansi;
+use crate::{ansi, scan};
 
 /// A pane as the multiplexer shows it at one moment (WIT `screen`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,27 +62,43 @@ pub fn split_rows(text: &str) -> Vec<String> {
     if text.is_empty() {
         return Vec::new();
     }
+    lines(text).map(str::to_string).collect()
+}
+
+/// The rows of `text` (see [`split_rows`]), borrowed, `\r` line ends removed: the newlines are
+/// found with [`scan::find_ascii`] (a guest's `split('\n')` reads the text 4 bytes at a time).
+fn lines(text: &str) -> impl Iterator<Item = &str> {
     let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+    let mut rest = (!text.is_empty()).then_some(body);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        let line = match scan::find_ascii(r, b'\n') {
+            Some(at) => {
+                rest = Some(&r[at + 1..]);
+                &r[..at]
+            }
+            None => {
+                rest = None;
+                r
+            }
+        };
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    })
 }
 
 /// [`split_rows`] into `rows`, reusing the strings already there (a guest reads one screen
 /// after another: a warm read then allocates nothing for rows it had before).
 pub fn fill_rows(rows: &mut Vec<String>, text: &str) {
     let mut n = 0;
-    if !text.is_empty() {
-        let body = text.strip_suffix('\n').unwrap_or(text);
-        for line in body.split('\n') {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            match rows.get_mut(n) {
-                Some(r) => {
-                    r.clear();
-                    r.push_str(line);
-                }
-                None => rows.push(line.to_string()),
+    for line in lines(text) {
+        match rows.get_mut(n) {
+            Some(r) => {
+                r.clear();
+                r.push_str(line);
             }
-            n += 1;
+            None => rows.push(line.to_string()),
         }
+        n += 1;
     }
     rows.truncate(n);
 }
