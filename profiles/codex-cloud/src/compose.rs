@@ -28,8 +28,11 @@ pub const MAX_BRIEF: usize = 2000;
 /// How long to wait before reading the screen again while the TUI redraws or submits.
 const POLL_MS: u32 = 10;
 
-/// Consecutive polls a redraw may take before the module gives up on it.
-const REDRAW_POLLS: usize = 50;
+/// Consecutive polls a redraw may take before the module gives up on it: 2 s of waits. The
+/// TUI redraws in milliseconds, but a seat shares its machine with the agents' builds, and a
+/// redraw that came after a shorter bound (0.5 s once, under a loaded test run) turned a
+/// chooser search still being drawn into a refusal. It costs only a redraw that never comes.
+pub(crate) const REDRAW_POLLS: usize = 200;
 
 /// The pause between the typed brief and Enter (Codex's composer reads a faster Enter as part
 /// of the paste).

@@ -137,7 +137,7 @@ fn from_the_task_list_it_opens_new_task_then_the_chooser_then_searches_the_repo(
     assert_eq!(compose_next(b, &r, &two, &step(typed.clone())), Action::Type(" ".into()));
     let spaced = [typed.clone(), vec![Action::Type(" ".into())]].concat();
     assert_eq!(compose_next(b, &r, &two, &step(spaced.clone())), Action::Wait(10));
-    let a = compose_next(b, &r, &two, &step([spaced, vec![Action::Wait(10); 50]].concat()));
+    let a = compose_next(b, &r, &two, &step([spaced, vec![Action::Wait(10); crate::compose::REDRAW_POLLS]].concat()));
     assert!(matches!(a, Action::Refuse(ref w) if w.contains("never collapses")), "{a:?}");
     // Down pressed and the cursor not moved yet: a redraw is waited for, Down is not repeated.
     let downed = [typed, vec![Action::Press(Key::Down)]].concat();
@@ -161,7 +161,7 @@ fn the_cursor_on_the_repo_row_is_chosen_and_the_header_must_name_it() {
     // The header still names team-alpha: a redraw is waited for, then refused.
     let stale = fixture("new-task-empty").screen;
     assert_eq!(compose_next(b, &r, &stale, &step(chosen.clone())), Action::Wait(10));
-    let waited = [chosen.clone(), vec![Action::Wait(10); 50]].concat();
+    let waited = [chosen.clone(), vec![Action::Wait(10); crate::compose::REDRAW_POLLS]].concat();
     let a = compose_next(b, &r, &stale, &step(waited));
     assert!(matches!(a, Action::Refuse(ref why) if why.contains("names acme/team-alpha")), "{a:?}");
     // Header right, composer empty: the brief is typed.
