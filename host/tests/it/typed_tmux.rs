@@ -465,9 +465,9 @@ fn eight_senders_times_twenty_five_sends_into_four_seats_each_write_one_whole_li
         let triggers: std::collections::BTreeSet<String> = drops.iter().map(|d| trigger_for(d)).collect();
         let got = s.bytes(seat);
         // Every Enter the seat received is one a send counted. A second Enter goes only to a
-        // box the run read back holding the trigger, 1 s after the first (spec: 1, 3, 9 s):
-        // a seat too starved to redraw by then receives it after it took the line, on an
-        // empty box — an empty line here, never a trigger again.
+        // box the run read back holding the trigger after the first Enter's wait (spec: 1 s;
+        // 50 ms on this test's clock): a seat too starved to redraw by then receives it after
+        // it took the line, on an empty box — an empty line here, never a trigger again.
         assert_eq!(got.matches('\r').count(), enters_of(seat), "{seat}: Enters received = Enters counted: {got:?}");
         let typed: Vec<&str> = got.split_terminator('\r').filter(|t| !t.is_empty()).collect();
         assert_eq!(typed.len(), 50, "{seat}: one trigger per send: {got:?}");
