@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use crate::clock::Clock;
 use crate::mux::{self, Mux, PaneRef};
-use crate::profiles::{Action, Evidence, Key, Profile, ProfileHost, Repo, Screen, Step};
+use crate::profiles::{Action, Evidence, Key, Profile, Repo, Screen, Step};
 
 /// What a compose run may do.
 #[derive(Debug, Clone)]
@@ -329,15 +329,10 @@ pub struct ComposeSend<'a> {
     pub pins: &'a std::collections::BTreeMap<String, String>,
 }
 
-/// What a compose send runs on, given by its caller (`send`'s compose leg): the receiving
-/// team's multiplexer, the profile host, the run's clock and its `<state>` folder (the seat
-/// locks).
-pub struct Means<'a> {
-    pub mux: &'a dyn Mux,
-    pub profiles: &'a ProfileHost,
-    pub clock: &'a Clock,
-    pub state: &'a Path,
-}
+/// What a compose send runs on, given by its caller (`send`'s compose leg): the same as a
+/// plain send's — the receiving team's multiplexer, the profile host, the run's clock and its
+/// `<state>` folder (the seat locks).
+pub use crate::typed::Means;
 
 /// How a compose send ended, with what it left behind.
 #[derive(Debug, Clone)]

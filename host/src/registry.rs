@@ -429,13 +429,7 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
     if fsx::check_ladder(dir, &gdir).is_err() || !gdir.is_dir() {
         return Vec::new();
     }
-    let Ok(rd) = std::fs::read_dir(&gdir) else { return Vec::new() };
-    let mut names: Vec<String> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
-        .collect();
-    names.sort();
+    let Some(names) = grant_files(&gdir) else { return Vec::new() };
     let mut out = Vec::new();
     for n in names {
         let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
@@ -451,6 +445,19 @@ pub fn send_grants(dir: &Path) -> Vec<Grant> {
         });
     }
     out
+}
+
+/// The grant files of `gdir` (`*.yaml`, `*.yml`, not hidden), sorted; `None` when the folder
+/// cannot be listed. The caller has checked the folder's ladder.
+pub(crate) fn grant_files(gdir: &Path) -> Option<Vec<String>> {
+    let rd = std::fs::read_dir(gdir).ok()?;
+    let mut names: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Some(names)
 }
 
 #[cfg(test)]

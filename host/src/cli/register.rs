@@ -121,22 +121,41 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
-    let file = load_file(&cwd)?;
-    let reg = Registry::load(&ctx.paths.config)?;
-    let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
-    let mux = crate::state::mux_for(&ctx.paths.state)(file.file.multiplexer.as_deref());
-    let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
-    let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
+    let st = Standing::here(ctx)?;
     let m = Means {
-        mux: mux.as_ref(),
-        profiles: &profiles,
+        mux: st.mux.as_ref(),
+        profiles: &st.profiles,
         ctx,
         identity: crate::registry::ProcessIdentity::read,
         native: crate::native::live_address,
     };
-    register::run(&m, &file, &reg, &who, req)
+    register::run(&m, &st.file, &st.reg, &st.who, req)
+}
+
+/// What a command acting on a seat of this checkout's team starts from (`register`,
+/// `rename`): the team file, the registry, the profiles, the file's multiplexer and who the
+/// caller is through it.
+pub struct Standing {
+    pub file: team_file::Loaded,
+    pub reg: Registry,
+    pub profiles: crate::profiles::ProfileHost,
+    pub mux: Box<dyn crate::mux::Mux>,
+    pub who: caller::Caller,
+}
+
+impl Standing {
+    /// Reads them from the current folder (see [`load_file`]).
+    pub fn here(ctx: &Ctx) -> Result<Standing, TeamError> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+        let file = load_file(&cwd)?;
+        let reg = Registry::load(&ctx.paths.config)?;
+        let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
+        let mux = crate::state::mux_for(&ctx.paths.state)(file.file.multiplexer.as_deref());
+        let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
+        let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
+        Ok(Standing { file, reg, profiles, mux, who })
+    }
 }
 
 /// The team file of the checkout `cwd` stands in: refused when the folder is in no git

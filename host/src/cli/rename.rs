@@ -7,11 +7,9 @@
 
 use serde_json::{json, Value};
 
-use crate::caller;
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
 use crate::output::{one_line, Output};
-use crate::registry::Registry;
 use crate::rename::{self, Means, Report, Request, Status};
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
@@ -130,15 +128,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
-    let file = super::register::load_file(&cwd)?;
-    let reg = Registry::load(&ctx.paths.config)?;
-    let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
-    let mux = crate::state::mux_for(&ctx.paths.state)(file.file.multiplexer.as_deref());
-    let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
-    let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
-    rename::run(&Means { mux: mux.as_ref(), ctx }, &file, &reg, &who, req)
+    let st = super::register::Standing::here(ctx)?;
+    rename::run(&Means { mux: st.mux.as_ref(), ctx }, &st.file, &st.reg, &st.who, req)
 }
 
 #[cfg(test)]

@@ -59,13 +59,7 @@ pub fn verify_up(
     if let Err(e) = fsx::check_ladder(dir, &gdir) {
         return Err(e.to_string());
     }
-    let Ok(rd) = std::fs::read_dir(&gdir) else { return Err(none()) };
-    let mut names: Vec<String> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
-        .collect();
-    names.sort();
+    let Some(names) = super::grant_files(&gdir) else { return Err(none()) };
     let mut miss: Option<String> = None;
     for n in names {
         let text = match fsx::read_to_string(&gdir.join(&n)) {
@@ -120,11 +114,7 @@ pub fn grants_naming(dir: &Path, team: &str, session: &str, seat: &str) -> Vec<S
         .collect();
     let gdir = dir.join("grants");
     if fsx::check_ladder(dir, &gdir).is_ok() {
-        let mut names: Vec<String> = std::fs::read_dir(&gdir)
-            .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
-            .unwrap_or_default();
-        names.sort();
-        for n in names.into_iter().filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.')) {
+        for n in super::grant_files(&gdir).unwrap_or_default() {
             let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
             let Ok(RawUp { up: Some(up), .. }) = serde_saphyr::from_str::<RawUp>(&text) else { continue };
             let (Some(s), Some(t)) = (up.seat, up.team) else { continue };

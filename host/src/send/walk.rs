@@ -99,6 +99,12 @@ pub fn walk(order: &Order, facts: Facts, legs: &mut Legs, job: &Job) -> Walked {
     Walked { failed, taken: None }
 }
 
+/// What the typed and compose legs run on: the send's profiles, clock and state folder, and
+/// the multiplexer the receiving team's file chose.
+fn leg_means<'m>(means: &'m Means, mux: &'m dyn Mux) -> typed::Means<'m> {
+    typed::Means { mux, profiles: means.profiles, clock: &means.ctx.clock, state: &means.ctx.paths.state }
+}
+
 /// The typed leg: the drop file and one trigger line (`typed::send_plain`).
 struct TypedLeg<'a> {
     means: &'a Means<'a>,
@@ -120,15 +126,8 @@ impl Carrier for TypedLeg<'_> {
             pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
             record: d.target.seat.agent.as_ref(),
         };
-        let mux: Box<dyn Mux> = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
-        let ctx = self.means.ctx;
-        let means = typed::Means {
-            mux: mux.as_ref(),
-            profiles: self.means.profiles,
-            clock: &ctx.clock,
-            state: &ctx.paths.state,
-        };
-        let report = typed::send_plain(&req, &means);
+        let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()));
         let outcome = match report.run.verdict {
             typed::Verdict::Delivered { note } => Outcome::Delivered { note },
             typed::Verdict::Held(reason) => Outcome::Held { reason },
@@ -171,15 +170,8 @@ impl Carrier for ComposeLeg<'_> {
             id: job.id,
             pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
         };
-        let mux: Box<dyn Mux> = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
-        let ctx = self.means.ctx;
-        let means = compose::Means {
-            mux: mux.as_ref(),
-            profiles: self.means.profiles,
-            clock: &ctx.clock,
-            state: &ctx.paths.state,
-        };
-        let report = compose::deliver(&req, &means);
+        let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        let report = compose::deliver(&req, &leg_means(self.means, mux.as_ref()));
         let at = |why: String| match &report.drop {
             Some(p) if !why.contains("the message is at") => format!("{why}; the message is at {}", p.display()),
             _ => why,
