@@ -43,7 +43,7 @@ mod read;
 mod seats;
 pub mod surface;
 
-use super::{
+use super::{Located, 
     plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
     StatusRead, SystemRunner,
 };
@@ -122,7 +122,7 @@ impl Herdr {
                 };
                 MuxError::ProgramMissing(format!("{}{tmux}", super::program::missing("herdr", &self.bin)))
             }
-            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+            std::io::ErrorKind::TimedOut => MuxError::NoAnswer(format!(
                 "herdr did not answer within {} s (`herdr {}`): its server is not responding (stopped or hung)",
                 super::CALL_TIMEOUT.as_secs(),
                 args.join(" ")
@@ -503,33 +503,47 @@ impl Mux for Herdr {
         self.sidebar_lines(pane, workspace_label, display)
     }
 
-    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
+        // Always asked: a caller that strips HERDR_* from its environment is still in its pane.
         let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
-        let in_herdr = ["HERDR_SESSION", "HERDR_SOCKET_PATH"].iter().any(|k| std::env::var_os(k).is_some());
-        if named.is_none() && !in_herdr {
-            return Ok(None);
-        }
-        self.find_caller(session, named.as_deref(), ancestry, &procfs::visible)
+        self.find_caller(session, named.as_deref(), ancestry, &procfs::Live)
     }
 }
 
 impl Herdr {
     /// The caller search behind `pane_of_caller`: the pane `named` (`HERDR_PANE_ID`) first, then
     /// every pane of `session`, each by its shell pid from `pane process-info`; the one whose
-    /// shell is in `ancestry` is the caller's, its seat the pane's agent name ("" if none).
+    /// shell — a session leader on a terminal, as a pane's shell is — is in `ancestry` is the
+    /// caller's, its seat the pane's agent name ("" if none). The server is the parent of the
+    /// shells herdr names.
     pub fn find_caller(
         &self,
         session: &str,
         named: Option<&str>,
         ancestry: &[u32],
-        visible: &dyn Fn(u32) -> bool,
-    ) -> Result<Option<PaneRef>, MuxError> {
+        kernel: &dyn procfs::Kernel,
+    ) -> Result<Located, MuxError> {
+        // A shell hidden from this process (another pid namespace) is kept: it matches no
+        // ancestor here, and says why the pane cannot vouch (`not_inside`).
         let shell_of = |id: &str| -> Result<Option<Option<u32>>, MuxError> {
             match self.process_info(session, id, "") {
-                Ok(info) => Ok(Some(info.get("shell_pid").and_then(Value::as_u64).map(|p| p as u32))),
+                Ok(info) => Ok(Some(
+                    info.get("shell_pid")
+                        .and_then(Value::as_u64)
+                        .map(|p| p as u32)
+                        .filter(|&p| !kernel.visible(p) || kernel.shell_like(p)),
+                )),
                 Err(MuxError::NoSeat(_)) => Ok(None),
                 Err(e) => Err(e),
             }
+        };
+        let mut server = None;
+        let mut found = |id: &str, shell: Option<u32>| -> Result<Option<Located>, MuxError> {
+            server = server.or_else(|| shell.filter(|&p| kernel.visible(p)).and_then(|p| kernel.parent(p)));
+            if shell.is_some_and(|p| ancestry.contains(&p)) {
+                return Ok(Some(Located { pane: Some(self.caller_pane(session, id, shell)?), server }));
+            }
+            Ok(None)
         };
         let unreachable = |e: &MuxError| {
             matches!(e, MuxError::ServerStopped(_) | MuxError::NoSession(_) | MuxError::ProgramMissing(_))
@@ -537,10 +551,12 @@ impl Herdr {
         let mut named_shell = None;
         if let Some(id) = named {
             match shell_of(id) {
-                Ok(Some(shell)) if shell.is_some_and(|p| ancestry.contains(&p)) => {
-                    return self.caller_pane(session, id, shell).map(Some)
+                Ok(Some(shell)) => {
+                    if let Some(l) = found(id, shell)? {
+                        return Ok(l);
+                    }
+                    named_shell = Some((id, shell));
                 }
-                Ok(Some(shell)) => named_shell = Some((id, shell)),
                 Ok(None) => {}
                 // The environment says this is a herdr pane and herdr cannot be asked: unverified.
                 Err(e) => return Err(e),
@@ -549,7 +565,7 @@ impl Herdr {
         let ctx = Ctx { seat: String::new(), pane: String::new() };
         let list = match self.call(session, &["pane", "list"], &ctx) {
             Ok(out) => parse_json(&out, "pane list")?,
-            Err(e) if unreachable(&e) => return Ok(None),
+            Err(e) if unreachable(&e) => return Ok(Located::default()),
             Err(e) => return Err(e),
         };
         let ids: Vec<&str> = list
@@ -559,14 +575,16 @@ impl Herdr {
             .unwrap_or_default();
         for id in ids.into_iter().filter(|id| Some(*id) != named) {
             if let Some(shell) = shell_of(id)? {
-                if shell.is_some_and(|p| ancestry.contains(&p)) {
-                    return self.caller_pane(session, id, shell).map(Some);
+                if let Some(l) = found(id, shell)? {
+                    return Ok(l);
                 }
             }
         }
         match named_shell {
-            Some((id, shell)) => Err(super::not_inside("HERDR_PANE_ID", id, session, shell, visible)),
-            None => Ok(None),
+            Some((id, shell)) => {
+                Err(super::not_inside("HERDR_PANE_ID", id, session, shell, &|p| kernel.visible(p)))
+            }
+            None => Ok(Located { pane: None, server }),
         }
     }
 
@@ -582,8 +600,22 @@ impl Herdr {
             Err(MuxError::NoSeat(_)) => String::new(),
             Err(e) => return Err(e),
         };
+        refuse_control(session, id, &seat)?;
         Ok(PaneRef { id: id.into(), session: session.into(), seat, shell_pid: shell })
     }
+}
+
+/// An agent name holding a control character is no seat's: refused wherever it is read, naming
+/// the pane (herdr's JSON cannot split a row, but such a name shown or matched would act on a
+/// terminal or pass for another).
+pub(crate) fn refuse_control(session: &str, pane: &str, name: &str) -> Result<(), MuxError> {
+    if !super::tmux::format::has_control(name) {
+        return Ok(());
+    }
+    Err(MuxError::Failed(format!(
+        "pane {pane} of herdr session \"{session}\" is named \"{}\": a name holding a control character names no seat (repair: herdr agent rename {pane} <seat>)",
+        super::tmux::format::shown(name)
+    )))
 }
 
 #[cfg(test)]
