@@ -367,7 +367,8 @@ fn seat_or_none(
         .agents
         .iter()
         .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && in_session(a))
-        .filter(|a| a.process.is_none_or(|who| who.runs_in(p.shell_pid)))
+        // the recorded process must run under the pane's real shell (verified by the adapter)
+        .filter(|a| a.process.is_none_or(|who| p.shell_pid.is_some() && who.runs_in(p.shell_pid)))
         .collect();
     match holders.as_slice() {
         [a] => {
