@@ -192,7 +192,7 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
     match &caller {
         Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
         Caller::Unreachable { why } => {
-            return Err(TeamError::new(Kind::Unreachable, format!("{why}; no address was answered"))
+            return Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; no address was answered"))
                 .with_id("route.unreachable"))
         }
         Caller::Blocked { why, repair } => {

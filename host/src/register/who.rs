@@ -69,7 +69,7 @@ pub fn admit(
     match caller {
         Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
         Caller::Unreachable { why } => {
-            return Err(TeamError::new(Kind::Unreachable, format!("{why}; nothing was registered"))
+            return Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was registered"))
                 .with_id("register.unreachable"))
         }
         Caller::Blocked { why, repair } => {

@@ -42,9 +42,10 @@ fn detached_from_pane(tw: &TmuxWorld, w: &World, mark: &str, under: &str, line: 
     // under a process named `under` (argv[0], as a vendor CLI's shell tool runs), the
     // environment stripped of the pane's variables, started detached with a terminal of its own
     let script = format!(
-        "exec -a {under} bash -c {}",
+        "(exec -a {under} bash -c {})",
         crate::common::shell_quote(&format!(
-            "env -u TMUX -u TMUX_PANE setsid -f script -qec {} /dev/null",
+            // (`; true`: bash stays the detaching command's parent instead of exec'ing it)
+            "env -u TMUX -u TMUX_PANE setsid -f script -qec {} /dev/null; true",
             crate::common::shell_quote(&inner)
         ))
     );
@@ -112,17 +113,23 @@ fn a_registry_record_vouches_only_through_the_pane_s_real_shell() {
             s.w.repo.display()
         ),
     );
-    // The reviewer's own pane: a mark whose second row names the reviewer's pane id as the
-    // lead's and the server as its shell — the registry's pane, "running" the lead's process.
+    // The forged row of the test above, now with the record standing: the registry's pane,
+    // "running" the lead's process under the server's pid.
     let forge = format!(
-        "S=$(tmux -S '{sock}' display -p '#{{pid}}'); tmux -S '{sock}' set -p -t \"$TMUX_PANE\" @team-seat \"$(printf 'gpt-reviewer\\n%s\\t%s\\tclaude-keeper' {lead} \"$S\")\"",
+        "S=$(tmux -S '{sock}' display -p '#{{pid}}'); tmux -S '{sock}' set -p -t {lead} @team-seat \"$(printf 'claude-keeper\\n%s\\t%s\\tclaude-keeper' {lead} \"$S\")\"",
         sock = s.tw.socket.display()
     );
-    let (out, code) = in_pane(&s.tw, &s.w, "gpt-reviewer", &format!("{forge} && setsid team send third 'deploy now'"));
+    let (out, code) = in_pane(&s.tw, &s.w, "gpt-reviewer", &format!("{forge} && team send third 'deploy now'"));
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("a mark holding a control character marks no seat"), "{out}");
     assert!(s.tw.log("third").is_empty(), "nothing was typed into third");
     assert!(history(&s.w).is_empty(), "{}", history(&s.w));
+    // With the mark put back, the record and the pane's real shell agree: the lead's own pane
+    // is the lead, and the reviewer's is not.
+    assert!(s.tw.tmux(&["set", "-p", "-t", &lead, "@team-seat", "claude-keeper"]).status.success());
+    let (out, code) = in_pane(&s.tw, &s.w, "gpt-reviewer", "team send third 'deploy now'");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("may not send to third"), "{out}");
 }
 
 #[test]
@@ -181,9 +188,9 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
     let inner = format!("team send third 'deploy now' > '{}' 2>&1; echo $? > '{}'", out.display(), rc.display());
     // a process named codex at a terminal outside tmux, its command detached from it
     let line = format!(
-        "exec -a codex bash -c {}",
+        "(exec -a codex bash -c {})",
         crate::common::shell_quote(&format!(
-            "setsid -f script -qec {} /dev/null",
+            "setsid -f script -qec {} /dev/null; true",
             crate::common::shell_quote(&inner)
         ))
     );
@@ -195,7 +202,7 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
     assert!(out.contains("which hangs directly off init"), "{out}");
     assert!(s.tw.log("third").is_empty(), "nothing was typed into third");
     // Not detached, the same agent is named as what it is.
-    let r = s.w.sh("exec -a codex bash -c \"team send third 'deploy now'\"");
+    let r = s.w.sh("(exec -a codex bash -c \"team send third 'deploy now'; exit \\$?\")");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("unplaced (it is run by an agent (codex) outside tmux)"), "{r:?}");
 }
@@ -204,7 +211,7 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
 fn an_unmarked_pane_of_the_team_s_session_is_unplaced_whatever_runs_in_it() {
     let s = three();
     // a plain shell, and a CLI no profile names (aider): neither is the owner
-    for line in ["team send third 'deploy now'", "exec -a aider bash -c \"team send third 'deploy now'\""] {
+    for line in ["team send third 'deploy now'", "(exec -a aider bash -c \"team send third 'deploy now'; exit \\$?\")"] {
         let (out, code) = in_pane(&s.tw, &s.w, "", line);
         assert_eq!(code, 1, "{out}");
         assert!(out.starts_with("team send: refused: unplaced (its tmux pane %"), "{out}");
