@@ -3,10 +3,14 @@
 //! claimed pane), a caller a sandbox or a shared agent daemon hides, or nobody at a terminal.
 //!
 //! Invariant: the caller is found, never claimed. No flag and no environment variable names
-//! an identity. The pane is the one of the team's own session whose shell is among this
-//! process's ancestors (read from `/proc`); the environment only says whether to look and
-//! which pane to try first. A terminal is asked for only where the caller would be the owner:
-//! an agent's own shell tool runs commands with no terminal, and its pane still vouches for it.
+//! an identity. The pane is the one of the team's own session whose real shell is among this
+//! process's ancestors (read from `/proc`; the multiplexer is always asked, and the environment
+//! only says which pane to try first). A terminal is asked for only where the caller would be
+//! the owner: an agent's own shell tool runs commands with no terminal, and its pane still
+//! vouches for it. The owner is placed positively, never by the absence of an agent: a pane of
+//! the team's session no seat holds, a command the team's server started, a terminal no
+//! ancestor provides and a terminal program hanging off init are each *unplaced*
+//! (`owner_placement`; docs/security.md).
 //!
 //! Vendor facts come from the profiles' descriptions ([`Vendors`]): the process names that
 //! mark an agent CLI among the ancestors, and the ancestors a profile says break identity

@@ -182,10 +182,7 @@ fn the_owner_is_placed_positively_never_by_the_absence_of_an_agent() {
 
     // A server that does not answer places no one and reaches no seat.
     let f = facts(true, person(), Err(MuxError::NoAnswer("tmux did not answer within 5 s".into())));
-    assert_eq!(
-        judge(&f, &v, &reg, Some(&file)),
-        Caller::Unreachable { why: "tmux did not answer within 5 s".into() }
-    );
+    assert_eq!(judge(&f, &v, &reg, Some(&file)), Caller::Unreachable { why: "tmux did not answer within 5 s".into() });
 }
 
 /// Codex 0.171's default: commands are the `codex app-server` daemon's children, and the daemon

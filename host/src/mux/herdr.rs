@@ -43,9 +43,9 @@ mod read;
 mod seats;
 pub mod surface;
 
-use super::{Located, 
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
-    StatusRead, SystemRunner,
+use super::{
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Located, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput,
+    Runner, StatusRead, SystemRunner,
 };
 use errors::{Code, Failure};
 use serde_json::Value;
@@ -581,9 +581,7 @@ impl Herdr {
             }
         }
         match named_shell {
-            Some((id, shell)) => {
-                Err(super::not_inside("HERDR_PANE_ID", id, session, shell, &|p| kernel.visible(p)))
-            }
+            Some((id, shell)) => Err(super::not_inside("HERDR_PANE_ID", id, session, shell, &|p| kernel.visible(p))),
             None => Ok(Located { pane: None, server }),
         }
     }

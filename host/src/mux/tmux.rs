@@ -90,11 +90,7 @@ impl Tmux {
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
     pub fn new(bin: &str, socket: &str) -> Tmux {
-        Tmux {
-            bin: bin.into(),
-            socket_args: socket_flag(socket),
-            runner: Box::new(SystemRunner),
-        }
+        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
     }
 
     /// The adapter for server `socket`, running its program through `runner` (tests answer

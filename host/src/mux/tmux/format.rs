@@ -143,13 +143,13 @@ mod tests {
     #[test]
     fn anything_but_exact_rows_is_malformed() {
         for bad in [
-            "%1\t100\t3:rev",          // no row end
-            "%1\t100\t4:rev\n",        // a length past the value
-            "%1\t100\t2:rev\n",        // a length short of it
-            "%1\t100\trev\n",          // no length
-            "%1\t100\t-1:rev\n",       // not a length
-            "%1\n100\t3:rev\n",        // a fixed field cut by a newline
-            "%1\t1\x1b0\t3:rev\n",     // a control character in a fixed field
+            "%1\t100\t3:rev",      // no row end
+            "%1\t100\t4:rev\n",    // a length past the value
+            "%1\t100\t2:rev\n",    // a length short of it
+            "%1\t100\trev\n",      // no length
+            "%1\t100\t-1:rev\n",   // not a length
+            "%1\n100\t3:rev\n",    // a fixed field cut by a newline
+            "%1\t1\x1b0\t3:rev\n", // a control character in a fixed field
             "%1\t100\t99999999999999:x\n",
         ] {
             assert!(parse(bad.as_bytes(), PANES).is_err(), "{bad:?}");

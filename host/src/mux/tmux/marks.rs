@@ -4,8 +4,8 @@
 //!
 //! Invariant: everything here only lists; nothing is written.
 
-use super::format::{self, Field::Fixed, Field::Framed};
 use super::super::MuxError;
+use super::format::{self, Field::Fixed, Field::Framed};
 use super::Tmux;
 
 /// One pane with its mark (`""` when unmarked).
@@ -156,15 +156,25 @@ mod tests {
     #[test]
     fn a_pane_is_named_by_its_id_or_its_place_and_nothing_else() {
         assert_eq!(named("%3"), Some(Named::Id("%3".into())));
-        assert_eq!(
-            named("beacon:9"),
-            Some(Named::Place { session: "beacon".into(), window: "9".into(), pane: None })
-        );
+        assert_eq!(named("beacon:9"), Some(Named::Place { session: "beacon".into(), window: "9".into(), pane: None }));
         assert_eq!(
             named("beacon:1.2"),
             Some(Named::Place { session: "beacon".into(), window: "1".into(), pane: Some("2".into()) })
         );
-        for bad in ["", "%", "%x", "../../x", "beacon", "beacon:", ":1", "beacon:1.", "beacon:a.1", "=beacon:1", "a\nb:1", "%1;kill"] {
+        for bad in [
+            "",
+            "%",
+            "%x",
+            "../../x",
+            "beacon",
+            "beacon:",
+            ":1",
+            "beacon:1.",
+            "beacon:a.1",
+            "=beacon:1",
+            "a\nb:1",
+            "%1;kill",
+        ] {
             assert_eq!(named(bad), None, "{bad:?}");
         }
     }
@@ -188,6 +198,9 @@ mod tests {
         assert_eq!(got[1].mark, "");
         assert_eq!(got[2].shell_pid, None);
         let hostile = parse(b"%1\t6:beacon\t42\t0\t0\t18:keeper\n%9\t1\tkeeper\n").unwrap_err();
-        assert!(hostile.starts_with("pane %1 of tmux session \"beacon\" is marked \"keeper\\n%9\\t1\\tkeeper\""), "{hostile}");
+        assert!(
+            hostile.starts_with("pane %1 of tmux session \"beacon\" is marked \"keeper\\n%9\\t1\\tkeeper\""),
+            "{hostile}"
+        );
     }
 }

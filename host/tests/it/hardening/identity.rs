@@ -71,9 +71,8 @@ fn a_mark_holding_a_newline_forges_no_pane_row() {
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("team send: refused: unplaced (its pane could not be verified: pane "), "{out}");
     assert!(
-        out.contains(&format!(
-            "pane {lead} of tmux session \"beacon\" is marked \"claude-keeper\\n{lead}\\t"
-        )) && out.contains("a mark holding a control character marks no seat"),
+        out.contains(&format!("pane {lead} of tmux session \"beacon\" is marked \"claude-keeper\\n{lead}\\t"))
+            && out.contains("a mark holding a control character marks no seat"),
         "{out}"
     );
     assert!(s.tw.log("third").is_empty(), "nothing was typed into third");
@@ -211,7 +210,8 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
 fn an_unmarked_pane_of_the_team_s_session_is_unplaced_whatever_runs_in_it() {
     let s = three();
     // a plain shell, and a CLI no profile names (aider): neither is the owner
-    for line in ["team send third 'deploy now'", "(exec -a aider bash -c \"team send third 'deploy now'; exit \\$?\")"] {
+    for line in ["team send third 'deploy now'", "(exec -a aider bash -c \"team send third 'deploy now'; exit \\$?\")"]
+    {
         let (out, code) = in_pane(&s.tw, &s.w, "", line);
         assert_eq!(code, 1, "{out}");
         assert!(out.starts_with("team send: refused: unplaced (its tmux pane %"), "{out}");
@@ -264,7 +264,18 @@ fn a_pane_word_that_names_no_pane_marks_nothing() {
     assert_eq!(before, after, "no pane's mark changed");
     // A word naming a pane there is marks it.
     let free = String::from_utf8_lossy(
-        &s.tw.tmux(&["new-window", "-d", "-P", "-F", "#{session_name}:#{window_index}.#{pane_index}", "-t", "=beacon:", "sleep 600"]).stdout,
+        &s.tw
+            .tmux(&[
+                "new-window",
+                "-d",
+                "-P",
+                "-F",
+                "#{session_name}:#{window_index}.#{pane_index}",
+                "-t",
+                "=beacon:",
+                "sleep 600",
+            ])
+            .stdout,
     )
     .trim()
     .to_string();
