@@ -36,7 +36,13 @@ pub use procfs::{descends_from, proc_info, process_tree_below};
 
 /// What an adapter concludes about a pane the environment names but this process does not
 /// descend from: hidden from it (a sandbox's pid namespace) or a claim.
-fn not_inside(var: &str, id: &str, session: &str, shell: Option<u32>, visible: &dyn Fn(u32) -> bool) -> MuxError {
+pub(crate) fn not_inside(
+    var: &str,
+    id: &str,
+    session: &str,
+    shell: Option<u32>,
+    visible: &dyn Fn(u32) -> bool,
+) -> MuxError {
     match shell {
         Some(pid) if !visible(pid) => MuxError::Sandboxed(format!(
             "{var} names pane {id} of session \"{session}\", but its shell (pid {pid}) is hidden from this process: it runs in another pid namespace, as an agent's sandbox runs its commands"

@@ -52,7 +52,7 @@ impl Herdr {
         // an answer about another pane (a 0.7.1 target read as a label) is no answer about this one
         let agent = agent.filter(|a| a.get("pane_id").and_then(Value::as_str) == Some(id));
         let info = info_of(session, id, shell, agent.as_ref());
-        super::refuse_control(session, id, &info.name)?;
+        super::caller::refuse_control(session, id, &info.name)?;
         Ok(info)
     }
 
@@ -72,7 +72,7 @@ impl Herdr {
             Err(e) => return Err(e),
         };
         let info = info_of(session, &id, shell, Some(&agent));
-        super::refuse_control(session, &id, &info.name)?;
+        super::caller::refuse_control(session, &id, &info.name)?;
         Ok(vec![info])
     }
 

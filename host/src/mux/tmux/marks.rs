@@ -152,6 +152,29 @@ impl Tmux {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A mark holding any control character, anywhere, is refused naming its pane; one
+        /// holding none is read back exactly.
+        #[test]
+        fn a_mark_is_read_exactly_or_refused_naming_its_pane(head in "[a-z@.-]{0,8}", c in any::<char>(), tail in "\\PC{0,8}") {
+            let mark = format!("{head}{c}{tail}");
+            let text = format!("%7\t6:beacon\t42\t0\t0\t{}:{mark}\n", mark.len());
+            match parse(text.as_bytes()) {
+                Ok(rows) => {
+                    prop_assert!(!format::has_control(&mark));
+                    prop_assert_eq!(rows.len(), 1);
+                    prop_assert_eq!(&rows[0].mark, &mark);
+                }
+                Err(e) => {
+                    prop_assert!(format::has_control(&mark));
+                    prop_assert!(e.starts_with("pane %7 of tmux session \"beacon\" is marked \""), "{}", e);
+                    prop_assert!(!format::has_control(&e.replace('\n', "")), "the sentence shows no raw control character: {:?}", e);
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_pane_is_named_by_its_id_or_its_place_and_nothing_else() {
