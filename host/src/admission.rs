@@ -82,7 +82,7 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
     let (cteam, cseat, crecord) = match caller {
         Caller::Owner => return Ok(Rule::Owner),
         Caller::Seat { team, seat, agent, .. } => (team.clone(), seat.clone(), agent.clone()),
-        Caller::Unplaced { .. } | Caller::Blocked { .. } | Caller::NoTerminal => {
+        Caller::Unplaced { .. } | Caller::Blocked { .. } | Caller::NoTerminal | Caller::Unreachable { .. } => {
             return Err(TeamError::refused(format!(
                 "{who} may not send to {to}: only the owner or a seat the send admission admits sends, from a terminal outside herdr or its own pane"
             )));

@@ -3,10 +3,14 @@
 //! claimed pane), a caller a sandbox or a shared agent daemon hides, or nobody at a terminal.
 //!
 //! Invariant: the caller is found, never claimed. No flag and no environment variable names
-//! an identity. The pane is the one of the team's own session whose shell is among this
-//! process's ancestors (read from `/proc`); the environment only says whether to look and
-//! which pane to try first. A terminal is asked for only where the caller would be the owner:
-//! an agent's own shell tool runs commands with no terminal, and its pane still vouches for it.
+//! an identity. The pane is the one of the team's own session whose real shell is among this
+//! process's ancestors (read from `/proc`; the multiplexer is always asked, and the environment
+//! only says which pane to try first). A terminal is asked for only where the caller would be
+//! the owner: an agent's own shell tool runs commands with no terminal, and its pane still
+//! vouches for it. The owner is placed positively, never by the absence of an agent: a pane of
+//! the team's session no seat holds, a command the team's server started, a terminal no
+//! ancestor provides and a terminal program hanging off init are each *unplaced*
+//! (`owner_placement`; docs/security.md).
 //!
 //! Vendor facts come from the profiles' descriptions ([`Vendors`]): the process names that
 //! mark an agent CLI among the ancestors, and the ancestors a profile says break identity
@@ -14,7 +18,7 @@
 
 use std::path::Path;
 
-use crate::mux::procfs::Ancestor;
+use crate::mux::procfs::{self, Ancestor, Tty};
 use crate::mux::{Mux, MuxError, PaneRef};
 use crate::profiles::Description;
 use crate::registry::{AgentRecord, Registry};
@@ -35,8 +39,9 @@ pub const UNVERIFIABLE_FEATURE: &str = "unverifiable-ancestor=";
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Caller {
-    /// A person at a terminal outside any pane that is a seat, with no agent CLI among this
-    /// process's ancestors.
+    /// A person at a terminal, placed positively (DESIGN §4): a terminal provided by a process
+    /// this one descends from that does not hang directly off init, outside the team's
+    /// multiplexer server, with no agent CLI among this process's ancestors.
     Owner,
     /// A seat, found from its own pane.
     Seat {
@@ -55,6 +60,9 @@ pub enum Caller {
     Blocked { why: String, repair: Option<String> },
     /// No terminal and no verified pane.
     NoTerminal,
+    /// The multiplexer's server does not answer (stopped or hung), so no pane can be verified
+    /// and no seat reached: `why` names the server.
+    Unreachable { why: String },
 }
 
 impl Caller {
@@ -67,6 +75,7 @@ impl Caller {
             Caller::Unplaced { why } => format!("unplaced ({why})"),
             Caller::Blocked { why, .. } => format!("a caller whose pane cannot vouch for it ({why})"),
             Caller::NoTerminal => "a run with no terminal".into(),
+            Caller::Unreachable { why } => format!("a caller whose multiplexer does not answer ({why})"),
         }
     }
 
@@ -76,7 +85,7 @@ impl Caller {
             Caller::Owner => "owner".into(),
             Caller::Seat { seat, .. } => seat.clone(),
             Caller::Unplaced { .. } => "unplaced".into(),
-            Caller::Blocked { .. } | Caller::NoTerminal => "none".into(),
+            Caller::Blocked { .. } | Caller::NoTerminal | Caller::Unreachable { .. } => "none".into(),
         }
     }
 }
@@ -182,15 +191,27 @@ fn program_words(a: &Ancestor) -> Vec<String> {
     std::iter::once(named).chain(a.argv[i + 1..].iter().cloned()).collect()
 }
 
+/// One terminal the caller has (its controlling terminal, or the one on stdin, stdout or
+/// stderr), with the ancestor that provides it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terminal {
+    pub tty: Tty,
+    /// The nearest ancestor (this process included) holding the pseudo-terminal's master side:
+    /// the terminal program. `None` for a pty no ancestor holds; unused for a console.
+    pub holder: Option<Ancestor>,
+}
+
 /// What `find` gathered: the facts the caller is judged from (recorded in tests).
 #[derive(Debug, Clone)]
 pub struct Facts {
-    /// A terminal on stdin, stdout, stderr or `/dev/tty`.
-    pub terminal: bool,
+    /// The terminals this process has (empty: none).
+    pub terminals: Vec<Terminal>,
     /// This process and its ancestors, itself first.
     pub ancestry: Vec<Ancestor>,
     /// The pane of a team session whose shell is among the ancestors (the multiplexer's answer).
     pub pane: Result<Option<PaneRef>, MuxError>,
+    /// The pid of the team's multiplexer server, where the multiplexer told it.
+    pub server: Option<u32>,
     /// `herdr` or `tmux`.
     pub mux: &'static str,
     /// Every marked pane of the caller's session with its mark (`Mux::marks`; empty under
@@ -201,7 +222,7 @@ pub struct Facts {
 /// Finds the caller of this process. `file` is the team file of the cwd (if any); the pane is
 /// looked for in its session and in the sessions of the registry's teams.
 pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vendors) -> Caller {
-    let ancestry = crate::mux::procfs::ancestry();
+    let ancestry = procfs::ancestry();
     let pids: Vec<u32> = ancestry.iter().map(|a| a.pid).collect();
     let mut sessions: Vec<String> = file.map(|l| l.file.session.clone()).into_iter().collect();
     for t in reg.teams.teams.values() {
@@ -212,8 +233,15 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
         }
     }
     let mut pane = Ok(None);
+    let mut server = None;
     for s in &sessions {
-        pane = mux.pane_of_caller(s, &pids);
+        match mux.pane_of_caller(s, &pids) {
+            Ok(l) => {
+                server = server.or(l.server);
+                pane = Ok(l.pane);
+            }
+            Err(e) => pane = Err(e),
+        }
         if !matches!(pane, Ok(None)) {
             break;
         }
@@ -223,7 +251,22 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
         Ok(Some(p)) if !p.seat.is_empty() => mux.marks(&p.session).unwrap_or_default(),
         _ => Vec::new(),
     };
-    judge(&Facts { terminal: has_terminal(), ancestry, pane, mux: mux.name(), marks }, vendors, reg, file)
+    let terminals = terminals(&ancestry);
+    judge(&Facts { terminals, ancestry, pane, server, mux: mux.name(), marks }, vendors, reg, file)
+}
+
+/// This process's terminals, each with the ancestor that provides it.
+fn terminals(ancestry: &[Ancestor]) -> Vec<Terminal> {
+    procfs::own_terminals()
+        .into_iter()
+        .map(|tty| {
+            let holder = match tty {
+                Tty::Pts(n) => ancestry.iter().find(|a| procfs::holds_pty(a.pid, n)).cloned(),
+                Tty::Other { .. } => None,
+            };
+            Terminal { tty, holder }
+        })
+        .collect()
 }
 
 /// The caller the facts make (DESIGN §4, in its order).
@@ -242,11 +285,7 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
         };
     }
     match &facts.pane {
-        Ok(Some(p)) => {
-            if let Some(c) = seat_of_pane(p, facts.mux, &facts.marks, reg, file) {
-                return c;
-            }
-        }
+        Ok(Some(p)) => return seat_of_pane(p, facts.mux, &facts.marks, reg, file),
         Ok(None) => {}
         Err(MuxError::Sandboxed(why)) => {
             return Caller::Blocked {
@@ -257,15 +296,55 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
             }
         }
         Err(MuxError::Unverified(s)) => return Caller::Unplaced { why: format!("a claimed identity: {s}") },
+        Err(MuxError::NoAnswer(s)) => return Caller::Unreachable { why: s.clone() },
         Err(e) => return Caller::Unplaced { why: format!("its pane could not be verified: {e}") },
     }
-    if !facts.terminal {
+    if facts.terminals.is_empty() {
         return Caller::NoTerminal;
     }
-    match facts.ancestry.iter().skip(1).find_map(|a| vendors.agent_of(a)) {
-        Some(agent) => Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside {}", facts.mux) },
+    if let Some(agent) = facts.ancestry.iter().skip(1).find_map(|a| vendors.agent_of(a)) {
+        return Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside {}", facts.mux) };
+    }
+    match owner_placement(facts) {
+        Some(why) => Caller::Unplaced { why },
         None => Caller::Owner,
     }
+}
+
+/// Why a caller with a terminal, no pane and no agent among its ancestors is still not the
+/// owner (`None`: it is). The owner is placed positively, never by the absence of an agent: it
+/// runs outside the team's multiplexer server, and each of its terminals is provided by a
+/// process it descends from (a terminal opened by name proves nothing) that does not hang
+/// directly off init (a process started detached — `setsid -f`, a double fork — has left
+/// whatever started it, an agent included). A console (not a pseudo-terminal) is a person at
+/// the machine.
+fn owner_placement(facts: &Facts) -> Option<String> {
+    let mux = facts.mux;
+    if let Some(server) = facts.server.filter(|s| facts.ancestry.iter().skip(1).any(|a| a.pid == *s)) {
+        return Some(format!(
+            "it runs inside the team's {mux} server (pid {server}) but in no seat's pane: a command {mux} started (run-shell, a hook) or a pane of another session is not the owner, who runs team from a terminal outside that server"
+        ));
+    }
+    for t in &facts.terminals {
+        let Tty::Pts(_) = t.tty else { continue };
+        let path = t.tty.path();
+        match &t.holder {
+            None => {
+                return Some(format!(
+                    "its terminal {path} is provided by no process it descends from: a terminal opened by name, or one whose provider is hidden from it, places no one"
+                ))
+            }
+            Some(h) if h.ppid == 1 => {
+                return Some(format!(
+                    "its terminal {path} is provided by {} (pid {}), which hangs directly off init: a process started detached (setsid -f, a double fork) is not the owner, whatever started it",
+                    if h.comm.is_empty() { "a process" } else { h.comm.as_str() },
+                    h.pid
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    None
 }
 
 /// The seat a verified pane holds (DESIGN §4, registry first): the registry's record of that
@@ -273,9 +352,14 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
 /// for nobody — else the pane's mark (tmux: `<seat>` or `<seat>@<team>`) or herdr's agent
 /// name, unless another pane of the session claims the same seat in any spelling (`marks`:
 /// then neither vouches) or that seat is registered on another pane (a pane marked as a
-/// registered seat but not its pane is not that seat). `None`: an unmarked tmux pane, a
-/// terminal like any other.
-fn seat_of_pane(
+/// registered seat but not its pane is not that seat). A pane no seat holds is *unplaced*, on
+/// tmux as on herdr: a pane of the team's session is a seat's or no one's, never the owner's.
+fn seat_of_pane(p: &PaneRef, mux: &str, marks: &[(String, String)], reg: &Registry, file: Option<&Loaded>) -> Caller {
+    seat_or_none(p, mux, marks, reg, file)
+        .unwrap_or_else(|| Caller::Unplaced { why: format!("its {mux} pane {} holds no seat", p.id) })
+}
+
+fn seat_or_none(
     p: &PaneRef,
     mux: &str,
     marks: &[(String, String)],
@@ -287,7 +371,8 @@ fn seat_of_pane(
         .agents
         .iter()
         .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && in_session(a))
-        .filter(|a| a.process.is_none_or(|who| who.runs_in(p.shell_pid)))
+        // the recorded process must run under the pane's real shell (verified by the adapter)
+        .filter(|a| a.process.is_none_or(|who| p.shell_pid.is_some() && who.runs_in(p.shell_pid)))
         .collect();
     match holders.as_slice() {
         [a] => {
@@ -306,7 +391,7 @@ fn seat_of_pane(
         [] => {}
     }
     if p.seat.is_empty() {
-        return (mux == "herdr").then(|| Caller::Unplaced { why: format!("its herdr pane {} holds no seat", p.id) });
+        return None;
     }
     let (seat, team) = match p.seat.split_once('@') {
         Some((s, t)) => (s.to_string(), Some(t.to_string())),

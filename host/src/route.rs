@@ -191,6 +191,10 @@ pub fn judge_socket(recorded: Option<&str>, readings: Option<&[Reading]>, exists
 pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: bool) -> Result<Report, TeamError> {
     match &caller {
         Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
+        Caller::Unreachable { why } => {
+            return Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; no address was answered"))
+                .with_id("route.unreachable"))
+        }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; no address was answered"));
             e.repair = repair.clone();

@@ -9,7 +9,16 @@ use crate::profiles::ProfileHost;
 use crate::team_file;
 
 fn proc(pid: u32, comm: &str, argv: &[&str]) -> Ancestor {
-    Ancestor { pid, comm: comm.into(), argv: argv.iter().map(|s| s.to_string()).collect() }
+    Ancestor { pid, ppid: 0, comm: comm.into(), argv: argv.iter().map(|s| s.to_string()).collect() }
+}
+
+/// Each ancestor's parent is the next one up; the last hangs off init.
+fn chained(mut v: Vec<Ancestor>) -> Vec<Ancestor> {
+    let n = v.len();
+    for i in 0..n {
+        v[i].ppid = if i + 1 < n { v[i + 1].pid } else { 1 };
+    }
+    v
 }
 
 /// The installed profiles' descriptions, from the bundled components themselves (read once:
@@ -43,8 +52,13 @@ fn pane(id: &str, seat: &str, shell: u32) -> PaneRef {
     PaneRef { id: id.into(), session: "beacon".into(), seat: seat.into(), shell_pid: Some(shell) }
 }
 
+/// The facts of a tree; with `terminal`, one pseudo-terminal its second-highest ancestor (a
+/// terminal program under the top one) provides.
 fn facts(terminal: bool, ancestry: Vec<Ancestor>, pane: Result<Option<PaneRef>, MuxError>) -> Facts {
-    Facts { terminal, ancestry, pane, mux: "tmux", marks: Vec::new() }
+    let ancestry = chained(ancestry);
+    let holder = ancestry.iter().rev().nth(1).or(ancestry.last()).cloned();
+    let terminals = if terminal { vec![Terminal { tty: Tty::Pts(5), holder }] } else { Vec::new() };
+    Facts { terminals, ancestry, pane, server: None, mux: "tmux", marks: Vec::new() }
 }
 
 /// `team → bash → claude → the pane's shell`, as Claude Code's Bash tool runs a command.
@@ -82,23 +96,93 @@ fn without_a_verified_pane_no_terminal_is_refused_and_a_terminal_under_an_agent_
         Caller::Unplaced { why: "it is run by an agent (claude) outside tmux".into() }
     );
     // A person's own shell at a terminal: the owner.
-    let person = vec![proc(77, "team", &["team", "send"]), proc(70, "bash", &["-bash"]), proc(1, "systemd", &[])];
+    let person = vec![
+        proc(77, "team", &["team", "send"]),
+        proc(70, "bash", &["-bash"]),
+        proc(60, "gnome-terminal-", &["/usr/libexec/gnome-terminal-server"]),
+        proc(2, "systemd", &["/lib/systemd/systemd", "--user"]),
+    ];
     assert_eq!(judge(&facts(true, person.clone(), Ok(None)), &v, &reg, Some(&file)), Caller::Owner);
     assert_eq!(judge(&facts(false, person, Ok(None)), &v, &reg, Some(&file)), Caller::NoTerminal);
 }
 
 #[test]
-fn an_unmarked_tmux_pane_is_a_terminal_like_any_other_and_an_unnamed_herdr_pane_is_unplaced() {
+fn a_pane_of_the_team_s_session_no_seat_holds_is_unplaced_on_tmux_as_on_herdr() {
     let (_d, file) = beacon();
     let reg = Registry::default();
-    let person = vec![proc(77, "team", &["team"]), proc(70, "bash", &["-bash"])];
+    let person = vec![proc(77, "team", &["team"]), proc(70, "bash", &["-bash"]), proc(60, "tmux: server", &["tmux"])];
     let f = facts(true, person.clone(), Ok(Some(pane("%4", "", 70))));
-    assert_eq!(judge(&f, &vendors(), &reg, Some(&file)), Caller::Owner);
+    assert_eq!(
+        judge(&f, &vendors(), &reg, Some(&file)),
+        Caller::Unplaced { why: "its tmux pane %4 holds no seat".into() }
+    );
     let f = Facts { mux: "herdr", ..facts(true, person, Ok(Some(pane("w1:p4", "", 70)))) };
     assert_eq!(
         judge(&f, &vendors(), &reg, Some(&file)),
         Caller::Unplaced { why: "its herdr pane w1:p4 holds no seat".into() }
     );
+}
+
+/// The owner is placed positively (DESIGN §4): its terminal's program is an ancestor that does
+/// not hang directly off init, and it runs outside the team's multiplexer server.
+#[test]
+fn the_owner_is_placed_positively_never_by_the_absence_of_an_agent() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let v = vendors();
+    let person = || vec![proc(77, "team", &["team"]), proc(70, "bash", &["-bash"]), proc(60, "sshd", &["sshd"])];
+    assert_eq!(judge(&facts(true, person(), Ok(None)), &v, &reg, Some(&file)), Caller::Owner);
+
+    // `setsid -f script -qec "team send …"` from an agent's pane: the terminal's program hangs
+    // off init, and nothing above it is the agent any more.
+    let detached = vec![
+        proc(7790, "team", &["team", "send", "third", "hi"]),
+        proc(7789, "bash", &["bash", "-c", "team send third hi"]),
+        proc(7787, "script", &["script", "-qec", "team send third hi", "/dev/null"]),
+    ];
+    let f = facts(true, detached.clone(), Ok(None));
+    let f = Facts { terminals: vec![Terminal { tty: Tty::Pts(9), holder: chained(detached).get(2).cloned() }], ..f };
+    assert_eq!(
+        judge(&f, &v, &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "its terminal /dev/pts/9 is provided by script (pid 7787), which hangs directly off init: a process started detached (setsid -f, a double fork) is not the owner, whatever started it".into()
+        }
+    );
+
+    // A terminal opened by name (`team send x < /dev/pts/3`): no ancestor provides it.
+    let f = Facts { terminals: vec![Terminal { tty: Tty::Pts(3), holder: None }], ..facts(true, person(), Ok(None)) };
+    assert_eq!(
+        judge(&f, &v, &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "its terminal /dev/pts/3 is provided by no process it descends from: a terminal opened by name, or one whose provider is hidden from it, places no one".into()
+        }
+    );
+
+    // `tmux run-shell 'script -qec "team send …"'`: a child of the team's server, in no pane.
+    let under_server = vec![
+        proc(8002, "team", &["team"]),
+        proc(8001, "sh", &["sh", "-c", "team send third hi"]),
+        proc(8000, "script", &["script"]),
+        proc(900, "tmux: server", &["tmux"]),
+    ];
+    let f = Facts { server: Some(900), ..facts(true, under_server, Ok(None)) };
+    assert_eq!(
+        judge(&f, &v, &reg, Some(&file)),
+        Caller::Unplaced {
+            why: "it runs inside the team's tmux server (pid 900) but in no seat's pane: a command tmux started (run-shell, a hook) or a pane of another session is not the owner, who runs team from a terminal outside that server".into()
+        }
+    );
+
+    // A console is a person at the machine.
+    let f = Facts {
+        terminals: vec![Terminal { tty: Tty::Other { major: 4, minor: 1 }, holder: None }],
+        ..facts(true, person(), Ok(None))
+    };
+    assert_eq!(judge(&f, &v, &reg, Some(&file)), Caller::Owner);
+
+    // A server that does not answer places no one and reaches no seat.
+    let f = facts(true, person(), Err(MuxError::NoAnswer("tmux did not answer within 5 s".into())));
+    assert_eq!(judge(&f, &v, &reg, Some(&file)), Caller::Unreachable { why: "tmux did not answer within 5 s".into() });
 }
 
 /// Codex 0.171's default: commands are the `codex app-server` daemon's children, and the daemon

@@ -108,7 +108,7 @@ fn mark(a: &Args) -> crate::outcome::Result<String> {
 /// The pane of `session` this process runs in (by ancestry, never by `TMUX_PANE` alone).
 fn caller_pane(tmux: &Tmux, session: &str, seat: &str) -> crate::outcome::Result<MarkedPane> {
     let ancestry: Vec<u32> = crate::mux::procfs::ancestry().iter().map(|a| a.pid).collect();
-    match tmux.pane_of_caller(session, &ancestry) {
+    match tmux.pane_of_caller(session, &ancestry).map(|l| l.pane) {
         Ok(Some(p)) => tmux.pane_marked(&p.id).map_err(mux_error),
         Ok(None) => {
             // Say where the caller is when tmux can tell: a pane of another session.

@@ -234,6 +234,14 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Caller::NoTerminal => {
             return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL), out)
         }
+        Caller::Unreachable { why } => {
+            return super::report_error(
+                "send",
+                json,
+                &TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was sent")),
+                out,
+            )
+        }
         Caller::Blocked { why, repair } => {
             let mut e = TeamError::refused(format!("{why}; nothing was sent"));
             if let Some(r) = repair {

@@ -38,14 +38,15 @@
 //! recorded outputs of both versions (a test double for a program that cannot run here). The
 //! adapter itself only ever talks to the real program.
 
+mod caller;
 pub mod errors;
 mod read;
 mod seats;
 pub mod surface;
 
 use super::{
-    plain_rows, procfs, split_rows, AgentStatus, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
-    StatusRead, SystemRunner,
+    plain_rows, procfs, split_rows, AgentStatus, Capture, Located, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput,
+    Runner, StatusRead, SystemRunner,
 };
 use errors::{Code, Failure};
 use serde_json::Value;
@@ -122,7 +123,7 @@ impl Herdr {
                 };
                 MuxError::ProgramMissing(format!("{}{tmux}", super::program::missing("herdr", &self.bin)))
             }
-            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+            std::io::ErrorKind::TimedOut => MuxError::NoAnswer(format!(
                 "herdr did not answer within {} s (`herdr {}`): its server is not responding (stopped or hung)",
                 super::CALL_TIMEOUT.as_secs(),
                 args.join(" ")
@@ -503,86 +504,10 @@ impl Mux for Herdr {
         self.sidebar_lines(pane, workspace_label, display)
     }
 
-    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
+        // Always asked: a caller that strips HERDR_* from its environment is still in its pane.
         let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
-        let in_herdr = ["HERDR_SESSION", "HERDR_SOCKET_PATH"].iter().any(|k| std::env::var_os(k).is_some());
-        if named.is_none() && !in_herdr {
-            return Ok(None);
-        }
-        self.find_caller(session, named.as_deref(), ancestry, &procfs::visible)
-    }
-}
-
-impl Herdr {
-    /// The caller search behind `pane_of_caller`: the pane `named` (`HERDR_PANE_ID`) first, then
-    /// every pane of `session`, each by its shell pid from `pane process-info`; the one whose
-    /// shell is in `ancestry` is the caller's, its seat the pane's agent name ("" if none).
-    pub fn find_caller(
-        &self,
-        session: &str,
-        named: Option<&str>,
-        ancestry: &[u32],
-        visible: &dyn Fn(u32) -> bool,
-    ) -> Result<Option<PaneRef>, MuxError> {
-        let shell_of = |id: &str| -> Result<Option<Option<u32>>, MuxError> {
-            match self.process_info(session, id, "") {
-                Ok(info) => Ok(Some(info.get("shell_pid").and_then(Value::as_u64).map(|p| p as u32))),
-                Err(MuxError::NoSeat(_)) => Ok(None),
-                Err(e) => Err(e),
-            }
-        };
-        let unreachable = |e: &MuxError| {
-            matches!(e, MuxError::ServerStopped(_) | MuxError::NoSession(_) | MuxError::ProgramMissing(_))
-        };
-        let mut named_shell = None;
-        if let Some(id) = named {
-            match shell_of(id) {
-                Ok(Some(shell)) if shell.is_some_and(|p| ancestry.contains(&p)) => {
-                    return self.caller_pane(session, id, shell).map(Some)
-                }
-                Ok(Some(shell)) => named_shell = Some((id, shell)),
-                Ok(None) => {}
-                // The environment says this is a herdr pane and herdr cannot be asked: unverified.
-                Err(e) => return Err(e),
-            }
-        }
-        let ctx = Ctx { seat: String::new(), pane: String::new() };
-        let list = match self.call(session, &["pane", "list"], &ctx) {
-            Ok(out) => parse_json(&out, "pane list")?,
-            Err(e) if unreachable(&e) => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let ids: Vec<&str> = list
-            .pointer("/result/panes")
-            .and_then(Value::as_array)
-            .map(|panes| panes.iter().filter_map(|p| p.get("pane_id").and_then(Value::as_str)).collect())
-            .unwrap_or_default();
-        for id in ids.into_iter().filter(|id| Some(*id) != named) {
-            if let Some(shell) = shell_of(id)? {
-                if shell.is_some_and(|p| ancestry.contains(&p)) {
-                    return self.caller_pane(session, id, shell).map(Some);
-                }
-            }
-        }
-        match named_shell {
-            Some((id, shell)) => Err(super::not_inside("HERDR_PANE_ID", id, session, shell, visible)),
-            None => Ok(None),
-        }
-    }
-
-    /// The caller's pane `id`, with the agent name herdr gives it as its seat ("" if none).
-    fn caller_pane(&self, session: &str, id: &str, shell: Option<u32>) -> Result<PaneRef, MuxError> {
-        let ctx = Ctx { seat: String::new(), pane: id.into() };
-        let seat = match self.call(session, &["agent", "get", id], &ctx) {
-            Ok(out) => parse_json(&out, "agent get")?
-                .pointer("/result/agent/name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-            Err(MuxError::NoSeat(_)) => String::new(),
-            Err(e) => return Err(e),
-        };
-        Ok(PaneRef { id: id.into(), session: session.into(), seat, shell_pid: shell })
+        self.find_caller(session, named.as_deref(), ancestry, &procfs::Live)
     }
 }
 

@@ -36,7 +36,13 @@ pub use procfs::{descends_from, proc_info, process_tree_below};
 
 /// What an adapter concludes about a pane the environment names but this process does not
 /// descend from: hidden from it (a sandbox's pid namespace) or a claim.
-fn not_inside(var: &str, id: &str, session: &str, shell: Option<u32>, visible: &dyn Fn(u32) -> bool) -> MuxError {
+pub(crate) fn not_inside(
+    var: &str,
+    id: &str,
+    session: &str,
+    shell: Option<u32>,
+    visible: &dyn Fn(u32) -> bool,
+) -> MuxError {
     match shell {
         Some(pid) if !visible(pid) => MuxError::Sandboxed(format!(
             "{var} names pane {id} of session \"{session}\", but its shell (pid {pid}) is hidden from this process: it runs in another pid namespace, as an agent's sandbox runs its commands"
@@ -57,6 +63,15 @@ pub struct PaneRef {
     pub seat: String,
     /// The pid of the pane's shell (its first process), when the multiplexer reports it.
     pub shell_pid: Option<u32>,
+}
+
+/// What [`Mux::pane_of_caller`] found: the caller's pane of the session, if any, and the pid of
+/// the multiplexer's server where it is known (a process descending from the server but from
+/// none of the session's panes runs inside the team's multiplexer without a seat).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Located {
+    pub pane: Option<PaneRef>,
+    pub server: Option<u32>,
 }
 
 /// What the multiplexer says about one pane of a session (`Mux::pane`, `Mux::named`).
@@ -174,6 +189,9 @@ pub enum MuxError {
     /// The multiplexer program and the session's server are different versions that do not
     /// speak to each other (the message names both and the repair).
     Mismatch(String),
+    /// The multiplexer's program was run and did not answer within [`CALL_TIMEOUT`]: its server
+    /// is stopped (SIGSTOP) or hung. The seat is unreachable, and no caller is placed by it.
+    NoAnswer(String),
     /// A sandbox stands between this process and the multiplexer: its socket refused the
     /// connection (EPERM/EACCES), or the pane the environment names is in session but its shell
     /// is hidden from this process (another pid namespace). Never "not running", never a claim.
@@ -190,6 +208,7 @@ impl fmt::Display for MuxError {
             | MuxError::Failed(s)
             | MuxError::Unverified(s)
             | MuxError::Mismatch(s)
+            | MuxError::NoAnswer(s)
             | MuxError::Sandboxed(s) => f.write_str(s),
         }
     }
@@ -233,16 +252,19 @@ pub trait Mux {
     fn press_enter(&self, pane: &PaneRef) -> Result<(), MuxError>;
     /// The pane's process tree below its shell (from `/proc`), with cwd and HOME where readable.
     fn foreground_processes(&self, pane: &PaneRef) -> Result<Vec<Proc>, MuxError>;
-    /// The pane of `session` this process runs in: the one whose shell pid is in `ancestry`
-    /// (this process and its ancestors, from [`procfs::ancestry`]), with its seat name as the
-    /// multiplexer shows it (tmux: the `@team-seat` mark; herdr: the agent name; `""` if none).
-    /// The environment only says whether to look (nothing names this multiplexer: `Ok(None)`
-    /// without a call) and which pane to try first. `Ok(None)`: no pane of `session` holds this
-    /// process — a pane of another session or server is not the team's. `Err(Unverified)`: the
-    /// environment names a pane of `session` whose shell this process can see but does not
-    /// descend from (a claimed identity). `Err(Sandboxed)`: the pane is hidden from this process
-    /// (another pid namespace) or the server refused the connection.
-    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError>;
+    /// The pane of `session` this process runs in: the one whose shell — verified as that
+    /// pane's real shell (`procfs::is_pane_shell`) — is in `ancestry` (this process and its
+    /// ancestors, from [`procfs::ancestry`]), with its seat name as the multiplexer shows it
+    /// (tmux: the `@team-seat` mark; herdr: the agent name; `""` if none), and the server's pid.
+    /// The multiplexer is always asked (stripping `TMUX`/`HERDR_*` from the environment must not
+    /// hide a pane): the environment only says which pane to try first. `pane: None`: no pane of
+    /// `session` holds this process — a pane of another session or server is not the team's.
+    /// `Err(Unverified)`: the environment names a pane of `session` whose shell this process can
+    /// see but does not descend from (a claimed identity). `Err(Sandboxed)`: the pane is hidden
+    /// from this process (another pid namespace) or the server refused the connection.
+    /// `Err(NoAnswer)`: the server does not answer. A mark or name holding a control character
+    /// is refused (`Err(Failed)`, naming the pane).
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError>;
     /// The pane `id` of `session`: its shell pid and the names the multiplexer gives it.
     /// `Err(NoSeat)`: the session has no such pane.
     fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError>;

@@ -54,6 +54,163 @@ fn parse_stat_start(stat: &str) -> Option<u64> {
     stat[stat.rfind(')')? + 1..].split_whitespace().nth(19)?.parse().ok()
 }
 
+/// The fields of `/proc/<pid>/stat` the caller check reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub ppid: u32,
+    /// The session id (the pid of the session's leader).
+    pub session: u32,
+    /// The controlling terminal's device number (0: none).
+    pub tty_nr: u64,
+}
+
+/// `pid`'s parent, session and controlling terminal.
+pub fn stat(pid: u32) -> Option<Stat> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(&text)
+}
+
+fn parse_stat(text: &str) -> Option<Stat> {
+    // after the `)`: state(3) ppid(4) pgrp(5) session(6) tty_nr(7)
+    let mut f = text[text.rfind(')')? + 1..].split_whitespace();
+    let _state = f.next()?;
+    let ppid = f.next()?.parse().ok()?;
+    let _pgrp = f.next()?;
+    let session = f.next()?.parse().ok()?;
+    let tty_nr = f.next()?.parse::<i64>().ok()? as u64;
+    Some(Stat { ppid, session, tty_nr })
+}
+
+/// A terminal a process has: a pseudo-terminal by its index (`/dev/pts/<n>`), or another
+/// terminal device (a console, a serial line) by its device number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tty {
+    Pts(u32),
+    Other { major: u32, minor: u32 },
+}
+
+impl Tty {
+    /// From a device number as `/proc/<pid>/stat` or `stat(2)` gives it.
+    pub fn from_dev(dev: u64) -> Option<Tty> {
+        if dev == 0 {
+            return None;
+        }
+        let major = ((dev >> 8) & 0xfff) as u32 | ((dev >> 32) & !0xfff) as u32;
+        let minor = (dev & 0xff) as u32 | ((dev >> 12) & !0xff) as u32;
+        // Unix98 pty slaves: majors 136–143, the index counted across them
+        Some(if (136..144).contains(&major) {
+            Tty::Pts((major - 136) * 256 + minor)
+        } else {
+            Tty::Other { major, minor }
+        })
+    }
+
+    /// The device's path, for a sentence.
+    pub fn path(&self) -> String {
+        match self {
+            Tty::Pts(n) => format!("/dev/pts/{n}"),
+            Tty::Other { major, minor } => format!("the terminal device {major}:{minor}"),
+        }
+    }
+}
+
+/// The terminal of a path (`/dev/pts/3`, `/dev/tty1`), when it is one.
+pub fn tty_of_path(path: &std::path::Path) -> Option<Tty> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let m = std::fs::metadata(path).ok()?;
+    if !m.file_type().is_char_device() {
+        return None;
+    }
+    Tty::from_dev(m.rdev())
+}
+
+/// The terminals this process has: its controlling terminal and whatever terminal its stdin,
+/// stdout or stderr is, each once.
+pub fn own_terminals() -> Vec<Tty> {
+    use std::os::fd::AsFd;
+    let mut out = Vec::new();
+    if let Some(t) = stat(std::process::id()).and_then(|s| Tty::from_dev(s.tty_nr)) {
+        out.push(t);
+    }
+    let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let fds = [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()];
+    for (n, fd) in fds.into_iter().enumerate() {
+        if !nix::unistd::isatty(fd).unwrap_or(false) {
+            continue;
+        }
+        if let Some(t) = tty_of_path(std::path::Path::new(&format!("/proc/self/fd/{n}"))) {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `pid` holds the master side of pseudo-terminal `index` (an open `/dev/ptmx` whose
+/// `fdinfo` names that index): it is the program that provides that terminal.
+pub fn holds_pty(pid: u32, index: u32) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    // A bound: a terminal program holds a few hundred descriptors, not millions.
+    for e in fds.flatten().take(65_536) {
+        let Ok(target) = std::fs::read_link(e.path()) else { continue };
+        if target.as_os_str() != "/dev/ptmx" && target.as_os_str() != "/dev/pts/ptmx" {
+            continue;
+        }
+        let info = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{}", e.file_name().to_string_lossy()));
+        let holds = info.ok().is_some_and(|i| {
+            i.lines().any(|l| l.strip_prefix("tty-index:").is_some_and(|v| v.trim().parse() == Ok(index)))
+        });
+        if holds {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `pid` is what a multiplexer says it is, the shell of one of its panes: a session
+/// leader (it began the pane's session) whose controlling terminal is the pane's (`tty`, when
+/// the multiplexer names it) and whose parent is the multiplexer's server (`server`, when
+/// known). A pid that fails is never a pane's shell: a forged or confused answer (the server's
+/// own pid named as a shell is an ancestor of every pane) places no caller.
+pub fn is_pane_shell(pid: u32, tty: Option<Tty>, server: Option<u32>) -> bool {
+    let Some(st) = stat(pid) else { return false };
+    if st.session != pid || st.tty_nr == 0 || server == Some(pid) {
+        return false;
+    }
+    if tty.is_some_and(|t| Tty::from_dev(st.tty_nr) != Some(t)) {
+        return false;
+    }
+    server.is_none_or(|s| st.ppid == s)
+}
+
+/// What a caller search asks the kernel about a pid a multiplexer named (herdr's tests answer
+/// for recorded pids that do not exist where they run).
+pub trait Kernel {
+    /// Whether the pid is a process this one can see (`visible`).
+    fn visible(&self, pid: u32) -> bool;
+    /// Whether the pid can be a pane's shell: a session leader with a controlling terminal
+    /// (`is_pane_shell`, with no terminal or server to hold it to).
+    fn shell_like(&self, pid: u32) -> bool;
+    /// The pid's parent.
+    fn parent(&self, pid: u32) -> Option<u32>;
+}
+
+/// The kernel this process runs on.
+pub struct Live;
+
+impl Kernel for Live {
+    fn visible(&self, pid: u32) -> bool {
+        visible(pid)
+    }
+    fn shell_like(&self, pid: u32) -> bool {
+        is_pane_shell(pid, None, None)
+    }
+    fn parent(&self, pid: u32) -> Option<u32> {
+        parent_of(pid)
+    }
+}
+
 /// Every process below `shell_pid` (not the shell itself), parents before children, each with
 /// its name, cwd and `HOME` where readable. Empty when the shell has no children (or is gone).
 pub fn process_tree_below(shell_pid: u32) -> Vec<Proc> {
@@ -102,6 +259,8 @@ pub fn proc_info(pid: u32) -> Proc {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ancestor {
     pub pid: u32,
+    /// Its parent's pid (0 when unreadable).
+    pub ppid: u32,
     /// `/proc/<pid>/comm` (cut at 15 bytes by the kernel).
     pub comm: String,
     /// `/proc/<pid>/cmdline`, split at NULs (empty when unreadable).
@@ -126,9 +285,10 @@ pub fn ancestry() -> Vec<Ancestor> {
                     .collect()
             })
             .unwrap_or_default();
-        out.push(Ancestor { pid: cur, comm, argv });
-        match parent_of(cur) {
-            Some(p) if p != 0 && p != cur => cur = p,
+        let ppid = parent_of(cur).unwrap_or(0);
+        out.push(Ancestor { pid: cur, ppid, comm, argv });
+        match ppid {
+            p if p != 0 && p != cur => cur = p,
             _ => break,
         }
     }
@@ -221,6 +381,78 @@ mod tests {
         let me = start_time(std::process::id()).unwrap();
         assert!(me > 0);
         assert_eq!(start_time(std::process::id()), Some(me));
+    }
+
+    #[test]
+    fn stat_reads_the_session_and_the_terminal() {
+        let st = parse_stat("27322 (claude code) S 27311 27322 27300 34816 27322 4194304").unwrap();
+        assert_eq!(st, Stat { ppid: 27311, session: 27300, tty_nr: 34816 });
+        // 34816 = major 136, minor 0: /dev/pts/0
+        assert_eq!(Tty::from_dev(34816), Some(Tty::Pts(0)));
+        assert_eq!(Tty::from_dev(34816 + 7), Some(Tty::Pts(7)));
+        assert_eq!(Tty::from_dev(0), None);
+        // /dev/tty1: major 4, minor 1
+        assert_eq!(Tty::from_dev(4 << 8 | 1), Some(Tty::Other { major: 4, minor: 1 }));
+    }
+
+    /// A pseudo-terminal whose two ends close on exec (a child spawned by another test thread
+    /// must not inherit the master and pass as its holder), and the slave's terminal.
+    fn cloexec_pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd, Tty) {
+        use nix::fcntl::OFlag;
+        use std::os::unix::fs::OpenOptionsExt;
+        let master = nix::pty::posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC).unwrap();
+        nix::pty::grantpt(&master).unwrap();
+        nix::pty::unlockpt(&master).unwrap();
+        let name = nix::pty::ptsname_r(&master).unwrap();
+        let slave: std::os::fd::OwnedFd = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags((OFlag::O_NOCTTY | OFlag::O_CLOEXEC).bits())
+            .open(&name)
+            .unwrap()
+            .into();
+        let tty = tty_of_path(std::path::Path::new(&name)).unwrap();
+        (master.into(), slave, tty)
+    }
+
+    #[test]
+    fn the_holder_of_a_pseudo_terminal_is_found_by_its_index() {
+        let (_master, slave, tty) = cloexec_pty();
+        let Tty::Pts(n) = tty else { panic!("{tty:?} is no pty") };
+        assert!(holds_pty(std::process::id(), n));
+        assert!(!holds_pty(std::process::id(), n + 100_000));
+        // a child given only the slave does not hold it
+        let mut child =
+            std::process::Command::new("sleep").arg("30").stdin(std::process::Stdio::from(slave)).spawn().unwrap();
+        let held = holds_pty(child.id(), n);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(!held);
+    }
+
+    #[test]
+    fn a_pane_shell_is_a_session_leader_on_the_pane_s_terminal_under_the_server() {
+        let (_master, slave, dev) = cloexec_pty();
+        // `setsid -c`: a new session whose controlling terminal is the one on stdin, as a
+        // multiplexer starts a pane's shell (no fork: the child is no group leader)
+        let mut child = std::process::Command::new("setsid")
+            .args(["-c", "sleep", "30"])
+            .stdin(std::process::Stdio::from(slave))
+            .spawn()
+            .unwrap();
+        let me = std::process::id();
+        let t = std::time::Instant::now();
+        while stat(child.id()).is_none_or(|s| s.tty_nr == 0) && t.elapsed() < std::time::Duration::from_secs(30) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let shell = is_pane_shell(child.id(), Some(dev), Some(me));
+        let other_tty = is_pane_shell(child.id(), Some(Tty::Pts(999_999)), Some(me));
+        let other_server = is_pane_shell(child.id(), Some(dev), Some(1));
+        let not_a_leader = is_pane_shell(me, None, None);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(shell);
+        assert!(!other_tty && !other_server && !not_a_leader);
     }
 
     #[test]

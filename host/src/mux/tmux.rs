@@ -27,12 +27,30 @@
 //! is said in the read (`Capture::mode`, `#{pane_mode}`), so nothing is typed into it.
 
 use super::{
-    plain_rows, procfs, split_rows, Capture, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner, StatusRead,
-    SystemRunner,
+    plain_rows, procfs, split_rows, Capture, Located, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
+    StatusRead, SystemRunner,
 };
+use format::Field::{Fixed, Framed};
 
+pub mod format;
 mod marks;
 pub use marks::MarkedPane;
+
+/// One pane of a session as `list-panes` answers it: its id, its shell, the shell's terminal,
+/// the server's pid, and the mark (framed: anyone in a pane can set it).
+const PANE_ROW: &[format::Field] =
+    &[Fixed("pane_id"), Fixed("pane_pid"), Fixed("pane_tty"), Fixed("pid"), Framed("@team-seat")];
+
+/// The size, mode and title of a pane, before its captures in one `read` (the title is the
+/// program's own: framed).
+const READ_ROW: &[format::Field] =
+    &[Fixed("pane_width"), Fixed("pane_height"), Fixed("pane_mode"), Framed("pane_title")];
+
+/// Every pane of a session, and the server's pid.
+struct Listing {
+    panes: Vec<PaneInfo>,
+    server: Option<u32>,
+}
 
 /// How many scrollback rows above the screen `read` returns as `recent`.
 pub const RECENT_ROWS: u32 = 200;
@@ -42,9 +60,6 @@ pub struct Tmux {
     bin: String,
     /// `-S <path>` / `-L <name>`, or nothing for the default server.
     socket_args: Vec<String>,
-    /// Whether this process was pointed at a tmux server (it sits in tmux, or the server is
-    /// named): only then can it be in one of its panes.
-    env_names_server: bool,
     runner: Box<dyn Runner>,
 }
 
@@ -60,11 +75,8 @@ impl Tmux {
                 None => Vec::new(),
             },
         };
-        let env_names_server = ["TMUX", "TMUX_PANE", "TEAM_TMUX_SOCKET"]
-            .iter()
-            .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()));
         let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
-        Tmux { bin, socket_args, env_names_server, runner }
+        Tmux { bin, socket_args, runner }
     }
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
@@ -78,12 +90,7 @@ impl Tmux {
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
     pub fn new(bin: &str, socket: &str) -> Tmux {
-        Tmux {
-            bin: bin.into(),
-            socket_args: socket_flag(socket),
-            env_names_server: true,
-            runner: Box::new(SystemRunner),
-        }
+        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
     }
 
     /// The adapter for server `socket`, running its program through `runner` (tests answer
@@ -113,7 +120,7 @@ impl Tmux {
         argv.extend(args.iter().map(|s| s.to_string()));
         let out = self.runner.run(&argv).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => MuxError::ProgramMissing(super::program::missing("tmux", &self.bin)),
-            std::io::ErrorKind::TimedOut => MuxError::Failed(format!(
+            std::io::ErrorKind::TimedOut => MuxError::NoAnswer(format!(
                 "tmux did not answer within {} s: {} is not responding (stopped or hung)",
                 super::CALL_TIMEOUT.as_secs(),
                 self.server_name()
@@ -173,9 +180,18 @@ impl Tmux {
 impl Tmux {
     /// Every pane of `session` with its shell pid and mark (`""` unmarked).
     fn panes(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.listing(session).map(|l| l.panes)
+    }
+
+    /// Every pane of `session`, read so that no value adds a row or a field (`format`), each
+    /// shell checked as that pane's real shell; and the server's pid. A mark holding a control
+    /// character refuses the whole listing, naming its pane: it is no seat's, and whichever
+    /// seat it was written to look like, no pane of the session is read as that seat while it
+    /// stands.
+    fn listing(&self, session: &str) -> Result<Listing, MuxError> {
         // `=<name>:` matches the session name exactly (`=<name>` alone also takes a prefix).
         let target = format!("={session}:");
-        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", "#{pane_id}\t#{pane_pid}\t#{@team-seat}"])?;
+        let out = self.tmux(&["list-panes", "-s", "-t", &target, "-F", &format::format(PANE_ROW)])?;
         if !out.ok() {
             let err = out.stderr_str();
             // `-s -t =<name>` answers "can't find window" on some versions for a missing session.
@@ -184,21 +200,55 @@ impl Tmux {
             }
             return Err(self.failed("list-panes", &out));
         }
-        Ok(split_rows(&out.stdout_str())
-            .into_iter()
-            .filter_map(|row| {
-                let mut f = row.splitn(3, '\t');
-                Some(PaneInfo {
-                    id: f.next()?.to_string(),
-                    session: session.into(),
-                    shell_pid: f.next()?.parse().ok(),
-                    name: f.next().unwrap_or("").to_string(),
-                    label: None,
-                    workspace: None,
-                    agent_session: None,
-                })
-            })
-            .collect())
+        let rows = format::parse(&out.stdout, PANE_ROW).map_err(|m| self.malformed("list-panes", &m))?;
+        let mut listing = Listing { panes: Vec::with_capacity(rows.len()), server: None };
+        for row in rows {
+            let [id, pid, tty, server, mark] = <[String; 5]>::try_from(row).map_err(|_| {
+                self.malformed("list-panes", &format::Malformed("a row without its five fields".into()))
+            })?;
+            if !crate::names::valid_pane(&id) || !id.starts_with('%') {
+                return Err(self.malformed("list-panes", &format::Malformed(format!("\"{id}\" is no pane id"))));
+            }
+            if format::has_control(&mark) {
+                return Err(MuxError::Failed(format!(
+                    "pane {id} of tmux session \"{session}\" is marked \"{}\": a mark holding a control character marks no seat, and team reads no pane of the session while it stands (repair: tmux set -p -t {id} -u @team-seat, then team mark <seat> --pane {id})",
+                    format::shown(&mark)
+                )));
+            }
+            let server: Option<u32> = server.parse().ok();
+            listing.server = listing.server.or(server);
+            let shell = pid.parse::<u32>().ok().filter(|&p| {
+                // A shell hidden from this process (another pid namespace) is kept: it matches
+                // no ancestor here, and says why the pane cannot vouch (`not_inside`).
+                !procfs::visible(p) || procfs::is_pane_shell(p, procfs::tty_of_path(std::path::Path::new(&tty)), server)
+            });
+            listing.panes.push(PaneInfo {
+                id,
+                session: session.into(),
+                shell_pid: shell,
+                name: mark,
+                label: None,
+                workspace: None,
+                agent_session: None,
+            });
+        }
+        Ok(listing)
+    }
+
+    /// An answer `format` could not read, in the project's words.
+    fn malformed(&self, what: &str, m: &format::Malformed) -> MuxError {
+        MuxError::Failed(format!(
+            "tmux answered {what} in a form team does not read ({}), so nothing was taken from it; {} may be a tmux older than 3.1",
+            m.0,
+            self.server_name()
+        ))
+    }
+
+    /// The server's pid when the team's session is not on it (a caller may still run inside
+    /// the server: another session's pane, a command tmux started).
+    fn server_pid(&self) -> Option<u32> {
+        let out = self.tmux(&["display-message", "-p", "#{pid}"]).ok()?;
+        out.stdout_str().trim().parse().ok().filter(|_| out.ok())
     }
 
     /// The one pane of `session` marked as `seat`: `<seat>`, or also `<seat>@<team>` when the
@@ -282,6 +332,7 @@ impl Mux for Tmux {
         // title and the rows are one moment of the pane, and the read costs one process.
         let start = format!("-{RECENT_ROWS}");
         let id = pane.id.as_str();
+        let read_format = format::format(READ_ROW);
         let out = self.pane_cmd(
             pane,
             "capture-pane",
@@ -290,7 +341,7 @@ impl Mux for Tmux {
                 "-p",
                 "-t",
                 id,
-                "#{pane_width}\t#{pane_height}\t#{pane_mode}\t#{pane_title}",
+                &read_format,
                 ";",
                 "capture-pane",
                 "-p",
@@ -306,15 +357,14 @@ impl Mux for Tmux {
                 &start,
             ],
         )?;
-        let text = out.stdout_str();
-        let (info, rest) = text.split_once('\n').unwrap_or((&text, ""));
-        let mut f = info.splitn(4, '\t');
-        let cols: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-        let rows: u32 = f.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-        let mode = f.next().filter(|m| !m.is_empty()).map(str::to_string);
-        let title = f.next().unwrap_or("").to_string();
+        let (info, rest) = format::parse_row(&out.stdout, READ_ROW).map_err(|m| self.malformed("a pane read", &m))?;
+        let rest = String::from_utf8_lossy(rest).into_owned();
+        let cols: u32 = info[0].parse().unwrap_or(0);
+        let rows: u32 = info[1].parse().unwrap_or(0);
+        let mode = Some(info[2].clone()).filter(|m| !m.is_empty());
+        let title = info[3].clone();
         // capture-pane prints every row of the screen, blank ones included: `rows` rows.
-        let mut all = split_rows(rest);
+        let mut all = split_rows(&rest);
         let n = (rows as usize).min(all.len());
         let recent = all.split_off(n);
         let styled = all;
@@ -362,27 +412,29 @@ impl Mux for Tmux {
         Ok(self.pane(session, id)?.name == seat)
     }
 
-    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Option<PaneRef>, MuxError> {
-        // Looked for only when the caller sits in tmux or names a server: an environment
-        // without either cannot be in a pane this adapter reaches.
+    fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
+        // Always asked: a caller that strips TMUX and TMUX_PANE from its environment is still
+        // in its pane. The variable only says which pane a claim names.
         let named = std::env::var("TMUX_PANE").ok().filter(|s| !s.is_empty());
-        if named.is_none() && !self.env_names_server {
-            return Ok(None);
-        }
-        let panes = match self.panes(session) {
-            Ok(p) => p,
-            // No server, no tmux, no such session: no pane of it holds this process — unless
-            // the environment names a pane, which then cannot be verified.
-            Err(MuxError::NoSession(_)) => return Ok(None),
-            Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => return Ok(None),
+        let listing = match self.listing(session) {
+            Ok(l) => l,
+            // No such session: no pane of it holds this process; the server may still be an
+            // ancestor (another session's pane, a command tmux started).
+            Err(MuxError::NoSession(_)) => return Ok(Located { pane: None, server: self.server_pid() }),
+            // No server, no tmux: no pane of it holds this process — unless the environment
+            // names a pane, which then cannot be verified.
+            Err(MuxError::ServerStopped(_) | MuxError::ProgramMissing(_)) if named.is_none() => {
+                return Ok(Located::default())
+            }
             Err(e) => return Err(e),
         };
-        if let Some(p) = panes.iter().find(|p| p.shell_pid.is_some_and(|pid| ancestry.contains(&pid))) {
-            return Ok(Some(p.pane_ref(&p.name)));
+        let server = listing.server;
+        if let Some(p) = listing.panes.iter().find(|p| p.shell_pid.is_some_and(|pid| ancestry.contains(&pid))) {
+            return Ok(Located { pane: Some(p.pane_ref(&p.name)), server });
         }
-        match named.and_then(|n| panes.iter().find(|p| p.id == n).cloned()) {
+        match named.and_then(|n| listing.panes.iter().find(|p| p.id == n).cloned()) {
             Some(p) => Err(super::not_inside("TMUX_PANE", &p.id, session, p.shell_pid, &procfs::visible)),
-            None => Ok(None),
+            None => Ok(Located { pane: None, server }),
         }
     }
 }

@@ -68,6 +68,10 @@ pub fn admit(
     let who = caller.describe();
     match caller {
         Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
+        Caller::Unreachable { why } => {
+            return Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was registered"))
+                .with_id("register.unreachable"))
+        }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; nothing was registered"));
             e.repair = repair.clone();

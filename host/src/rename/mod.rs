@@ -115,6 +115,10 @@ pub const OWNER_ONLY: &str = "only the owner renames a seat, from a terminal out
 fn admit(caller: &Caller) -> Result<(), TeamError> {
     match caller {
         Caller::Owner => Ok(()),
+        Caller::Unreachable { why } => {
+            Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was renamed"))
+                .with_id("rename.unreachable"))
+        }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; nothing was renamed"));
             e.repair = repair.clone();

@@ -511,7 +511,7 @@ fn caller_probe() {
     let m = mux::tmux::Tmux::from_env();
     let session = std::env::var("PROBE_SESSION").unwrap_or_else(|_| "t12".into());
     let pids: Vec<u32> = mux::procfs::ancestry().iter().map(|a| a.pid).collect();
-    let line = match m.pane_of_caller(&session, &pids) {
+    let line = match m.pane_of_caller(&session, &pids).map(|l| l.pane) {
         Ok(Some(p)) => format!("Some: {} {} {}\n", p.id, p.session, p.seat),
         Ok(None) => "None\n".to_string(),
         Err(MuxError::Unverified(s)) => format!("Unverified: {s}\n"),

@@ -160,11 +160,28 @@ fn profile_check_on_something_that_is_not_a_component_says_so_in_one_line() {
 }
 
 /// Runs `team <args>` with `<config>` read-only, as an agent's sandbox mounts it: a private
-/// mount namespace (`unshare`) bind-mounts it over itself read-only.
+/// mount namespace (`unshare`) bind-mounts it over itself read-only. Inside, `script` provides
+/// the run's terminal (the test's own pty master is not readable from a user namespace, and
+/// the owner's terminal must be provided by a process it descends from); the run's output goes
+/// to files, untouched by the terminal.
 fn read_only_config(w: &World, args: &str) -> common::Run {
-    w.sh(&format!(
-        "unshare -rm sh -c 'mount --bind \"$TEAM_CONFIG_DIR\" \"$TEAM_CONFIG_DIR\" && mount -o remount,bind,ro \"$TEAM_CONFIG_DIR\" && exec team {args}'"
-    ))
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let d = w.base().join(format!("ro-{}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::create_dir_all(&d).unwrap();
+    let (o, e, c) = (d.join("out"), d.join("err"), d.join("code"));
+    let inner = d.join("inner.sh");
+    std::fs::write(
+        &inner,
+        format!("team {args} > '{}' 2> '{}'\necho $? > '{}'\n", o.display(), e.display(), c.display()),
+    )
+    .unwrap();
+    let r = w.sh(&format!(
+        "unshare -rm sh -c 'mount --bind \"$TEAM_CONFIG_DIR\" \"$TEAM_CONFIG_DIR\" && mount -o remount,bind,ro \"$TEAM_CONFIG_DIR\" && exec script -qec \"bash {}\" /dev/null'",
+        inner.display()
+    ));
+    assert_eq!(r.code, 0, "{r:?}");
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default();
+    common::Run { stdout: read(&o), stderr: read(&e), code: read(&c).trim().parse().unwrap_or(-1) }
 }
 
 #[test]

@@ -135,6 +135,17 @@ REPLAY
   done
   local p=${pane#*:p} w=${pane%%:*}
   HERDR_SUBST="s/\"name\":\"lead\"/\"name\":\"$seat\"/g; s/w1:p2/$pane/g; s/w1:t2/$w:t$p/g; s/27311/$shell/g; s/27322/$cli/g; s#<fx>/proj-claude#$PWD#g"
+  # `pane list`: every pane a herdr_seat stood up so far (the caller check lists them)
+  echo "$pane" >> "$WORLD/herdr-panes"
+  local entries="" id
+  for id in $(sort -u "$WORLD/herdr-panes"); do
+    entries="$entries${entries:+,}{\"agent\":\"claude\",\"agent_status\":\"idle\",\"cwd\":\"$PWD\",\"focused\":false,\"foreground_cwd\":\"$PWD\",\"pane_id\":\"$id\",\"revision\":1,\"tab_id\":\"${id%%:*}:t${id#*:p}\",\"workspace_id\":\"${id%%:*}\"}"
+  done
+  # (the fields of tests/data/herdr-0.8.2/pane-list-agents.json, one entry per pane)
+  mkdir -p "$WORLD/herdr-answers"
+  printf '{"id":"cli:pane:list","result":{"panes":[%s]}}\n' "$entries" > "$WORLD/herdr-pane-list.json"
+  echo 0 > "$WORLD/herdr-answers/$(printf '%s\037' --session beacon pane list | sha256sum | cut -c1-32).exact.code"
+  cp "$WORLD/herdr-pane-list.json" "$WORLD/herdr-answers/$(printf '%s\037' --session beacon pane list | sha256sum | cut -c1-32).exact.out"
   herdr_answer 0 herdr-0.8.2/version.txt --version
   herdr_answer 0 herdr-0.8.2/status-running.txt --session beacon status
   herdr_answer 0 "$real/$state.agent-get.json" --session beacon agent get "$seat"

@@ -51,7 +51,9 @@ impl Herdr {
         };
         // an answer about another pane (a 0.7.1 target read as a label) is no answer about this one
         let agent = agent.filter(|a| a.get("pane_id").and_then(Value::as_str) == Some(id));
-        Ok(info_of(session, id, shell, agent.as_ref()))
+        let info = info_of(session, id, shell, agent.as_ref());
+        super::caller::refuse_control(session, id, &info.name)?;
+        Ok(info)
     }
 
     /// The agent named `seat` (herdr's names are unique in a session): none or one pane.
@@ -69,7 +71,9 @@ impl Herdr {
             Err(MuxError::Failed(_)) => None,
             Err(e) => return Err(e),
         };
-        Ok(vec![info_of(session, &id, shell, Some(&agent))])
+        let info = info_of(session, &id, shell, Some(&agent));
+        super::caller::refuse_control(session, &id, &info.name)?;
+        Ok(vec![info])
     }
 
     /// `agent rename <pane> <seat>`: whether herdr's answer names the pane's agent `seat`.

@@ -311,14 +311,29 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
     };
     let reviewer =
         PaneRef { id: "w1:p2".into(), session: "teamfx".into(), seat: "reviewer".into(), shell_pid: Some(8247) };
-    let seen = |_: u32| true;
-    let hidden = |_: u32| false;
+    /// The recorded pids as the kernel would answer for them: every one a pane's shell, seen
+    /// (or hidden) from here, under herdr's server (pid 8000).
+    struct Recorded(bool);
+    impl crate::mux::procfs::Kernel for Recorded {
+        fn visible(&self, _: u32) -> bool {
+            self.0
+        }
+        fn shell_like(&self, _: u32) -> bool {
+            true
+        }
+        fn parent(&self, _: u32) -> Option<u32> {
+            Some(8000)
+        }
+    }
+    let seen = Recorded(true);
+    let hidden = Recorded(false);
+    let found = |p: PaneRef| crate::mux::Located { pane: Some(p), server: Some(8000) };
     // The pane the environment names, tried first: its shell is an ancestor.
     let (h, _) = herdr(runner());
-    assert_eq!(h.find_caller("teamfx", Some("w1:p2"), &[9000, 8300, 8247, 1], &seen).unwrap(), Some(reviewer.clone()));
+    assert_eq!(h.find_caller("teamfx", Some("w1:p2"), &[9000, 8300, 8247, 1], &seen).unwrap(), found(reviewer.clone()));
     // No pane named: the session's panes are searched, and the one found is the same.
     let (h, _) = herdr(runner());
-    assert_eq!(h.find_caller("teamfx", None, &[9000, 8247, 1], &seen).unwrap(), Some(reviewer.clone()));
+    assert_eq!(h.find_caller("teamfx", None, &[9000, 8247, 1], &seen).unwrap(), found(reviewer.clone()));
     // Named, but this process descends from none of the session's panes: a claim...
     let (h, _) = herdr(runner());
     let e = h.find_caller("teamfx", Some("w1:p2"), &[9000, 1], &seen).unwrap_err();
@@ -337,14 +352,14 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_is_an_ancestor() {
     );
     // A pane of another session (the environment names one this session lacks): not the team's.
     let (h, _) = herdr(runner());
-    assert_eq!(h.find_caller("teamfx", Some("w1:p99"), &[9000, 1], &seen).unwrap(), None);
+    assert_eq!(h.find_caller("teamfx", Some("w1:p99"), &[9000, 1], &seen).unwrap().pane, None);
     // A plain shell pane of the session holds the caller: found, with no agent name.
     let (h, _) = herdr(runner().on(
         &["--session", "teamfx", "agent", "get", "w1:p1"],
         1,
         "error-agent-get-plain-shell.stderr.json",
     ));
-    let got = h.find_caller("teamfx", None, &[9000, shell_of_others as u32, 1], &seen).unwrap().unwrap();
+    let got = h.find_caller("teamfx", None, &[9000, shell_of_others as u32, 1], &seen).unwrap().pane.unwrap();
     assert_eq!((got.id.as_str(), got.seat.as_str()), ("w1:p1", ""));
 }
 

@@ -4,7 +4,8 @@
 //!
 //! Invariant: everything here only lists; nothing is written.
 
-use super::super::{split_rows, MuxError};
+use super::super::MuxError;
+use super::format::{self, Field::Fixed, Field::Framed};
 use super::Tmux;
 
 /// One pane with its mark (`""` when unmarked).
@@ -13,31 +14,86 @@ pub struct MarkedPane {
     pub id: String,
     pub session: String,
     pub shell_pid: Option<u32>,
+    /// Its window's and its own index (`<session>:<window>.<pane>`).
+    pub window: String,
+    pub pane: String,
     pub mark: String,
 }
 
-const FORMAT: &str = "#{pane_id}\t#{session_name}\t#{pane_pid}\t#{@team-seat}";
+/// A pane, its session (framed: tmux shows a name's control characters escaped, but a name is
+/// still anyone's to set), its shell and its mark (framed).
+const ROW: &[format::Field] = &[
+    Fixed("pane_id"),
+    Framed("session_name"),
+    Fixed("pane_pid"),
+    Fixed("window_index"),
+    Fixed("pane_index"),
+    Framed("@team-seat"),
+];
 
-fn parse(text: &str) -> Vec<MarkedPane> {
-    split_rows(text)
-        .into_iter()
-        .filter_map(|row| {
-            let mut f = row.splitn(4, '\t');
-            Some(MarkedPane {
-                id: f.next()?.to_string(),
-                session: f.next()?.to_string(),
-                shell_pid: f.next().and_then(|p| p.parse().ok()),
-                mark: f.next().unwrap_or("").to_string(),
-            })
+/// A pane as a user names it: its id (`%3`) or its place (`<session>:<window>[.<pane>]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Named {
+    Id(String),
+    Place { session: String, window: String, pane: Option<String> },
+}
+
+/// `target` read as a pane's name, or `None` for a word that names no pane (tmux itself would
+/// resolve a missing window or an empty word to some other pane: its current one).
+fn named(target: &str) -> Option<Named> {
+    let digits = |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(n) = target.strip_prefix('%') {
+        return digits(n).then(|| Named::Id(target.to_string()));
+    }
+    let (session, rest) = target.split_once(':')?;
+    let (window, pane) = match rest.split_once('.') {
+        Some((w, p)) => (w, Some(p)),
+        None => (rest, None),
+    };
+    let session_ok = !session.is_empty()
+        && session.len() <= 200
+        && !session.starts_with('=')
+        && !session.contains(['.', ':'])
+        && !format::has_control(session);
+    (session_ok && digits(window) && pane.is_none_or(digits)).then(|| Named::Place {
+        session: session.to_string(),
+        window: window.to_string(),
+        pane: pane.map(str::to_string),
+    })
+}
+
+/// The rows of `text`; a mark holding a control character is refused, naming its pane.
+fn parse(text: &[u8]) -> Result<Vec<MarkedPane>, String> {
+    let rows = format::parse(text, ROW).map_err(|m| format!("tmux answered in a form team does not read ({})", m.0))?;
+    rows.into_iter()
+        .map(|row| {
+            let [id, session, pid, window, pane, mark] =
+                <[String; 6]>::try_from(row).map_err(|_| "a row without its fields".to_string())?;
+            if format::has_control(&mark) {
+                return Err(format!(
+                    "pane {id} of tmux session \"{session}\" is marked \"{}\": a mark holding a control character marks no seat (repair: tmux set -p -t {id} -u @team-seat)",
+                    format::shown(&mark)
+                ));
+            }
+            Ok(MarkedPane { id, session, shell_pid: pid.parse().ok(), window, pane, mark })
         })
         .collect()
 }
 
 impl Tmux {
-    /// Pane `target` (`%3`, `<session>:<window>.<pane>`) with its session and mark.
-    /// `Err(NoSeat)`: tmux knows no such pane.
+    /// Pane `target` (`%3`, `<session>:<window>.<pane>`, `<session>:<window>` for a window's
+    /// active pane) with its session and mark. `Err(NoSeat)`: the word names no pane, or tmux
+    /// knows no such pane — the pane tmux answers with must be the one the word names (tmux
+    /// resolves a missing window to its current pane).
     pub fn pane_marked(&self, target: &str) -> Result<MarkedPane, MuxError> {
-        let out = self.tmux(&["display-message", "-p", "-t", target, FORMAT])?;
+        let no_pane = || MuxError::NoSeat(format!("{} has no pane {target}", self.server_name()));
+        let Some(want) = named(target) else {
+            return Err(MuxError::NoSeat(format!(
+                "\"{}\" names no tmux pane: a pane is %<n> or <session>:<window>.<pane> (tmux list-panes -a -F '#{{pane_id}} #{{session_name}}:#{{window_index}}.#{{pane_index}}' lists them)",
+                format::shown(target)
+            )));
+        };
+        let out = self.tmux(&["display-message", "-p", "-t", target, &format::format(ROW)])?;
         if !out.ok() {
             let err = out.stderr_str();
             if err.contains("can't find") {
@@ -46,22 +102,30 @@ impl Tmux {
             return Err(self.failed("display-message", &out));
         }
         // (tmux 3.3 answers a target it cannot find with empty fields, not always an error)
-        parse(&out.stdout_str())
-            .into_iter()
-            .next()
-            .filter(|p| !p.id.is_empty())
-            .ok_or_else(|| MuxError::NoSeat(format!("{} has no pane {target}", self.server_name())))
+        let got = parse(&out.stdout).map_err(MuxError::Failed)?.into_iter().next().filter(|p| !p.id.is_empty());
+        let got = got.ok_or_else(no_pane)?;
+        let same = match &want {
+            Named::Id(id) => got.id == *id,
+            Named::Place { session, window, pane } => {
+                got.session == *session && got.window == *window && pane.as_ref().is_none_or(|p| got.pane == *p)
+            }
+        };
+        if same {
+            Ok(got)
+        } else {
+            Err(no_pane())
+        }
     }
 
     /// Every session of the server that has marked panes, with their marks (sessions by name,
     /// marks in pane order).
     pub fn seated_sessions(&self) -> Result<Vec<(String, Vec<String>)>, MuxError> {
-        let out = self.tmux(&["list-panes", "-a", "-F", FORMAT])?;
+        let out = self.tmux(&["list-panes", "-a", "-F", &format::format(ROW)])?;
         if !out.ok() {
             return Err(self.failed("list-panes", &out));
         }
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
-        for p in parse(&out.stdout_str()).into_iter().filter(|p| !p.mark.is_empty()) {
+        for p in parse(&out.stdout).map_err(MuxError::Failed)?.into_iter().filter(|p| !p.mark.is_empty()) {
             match by.iter_mut().find(|(s, _)| *s == p.session) {
                 Some((_, marks)) => marks.push(p.mark),
                 None => by.push((p.session, vec![p.mark])),
@@ -88,16 +152,78 @@ impl Tmux {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A mark holding any control character, anywhere, is refused naming its pane; one
+        /// holding none is read back exactly.
+        #[test]
+        fn a_mark_is_read_exactly_or_refused_naming_its_pane(head in "[a-z@.-]{0,8}", c in any::<char>(), tail in "\\PC{0,8}") {
+            let mark = format!("{head}{c}{tail}");
+            let text = format!("%7\t6:beacon\t42\t0\t0\t{}:{mark}\n", mark.len());
+            match parse(text.as_bytes()) {
+                Ok(rows) => {
+                    prop_assert!(!format::has_control(&mark));
+                    prop_assert_eq!(rows.len(), 1);
+                    prop_assert_eq!(&rows[0].mark, &mark);
+                }
+                Err(e) => {
+                    prop_assert!(format::has_control(&mark));
+                    prop_assert!(e.starts_with("pane %7 of tmux session \"beacon\" is marked \""), "{}", e);
+                    prop_assert!(!format::has_control(&e.replace('\n', "")), "the sentence shows no raw control character: {:?}", e);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_pane_is_named_by_its_id_or_its_place_and_nothing_else() {
+        assert_eq!(named("%3"), Some(Named::Id("%3".into())));
+        assert_eq!(named("beacon:9"), Some(Named::Place { session: "beacon".into(), window: "9".into(), pane: None }));
+        assert_eq!(
+            named("beacon:1.2"),
+            Some(Named::Place { session: "beacon".into(), window: "1".into(), pane: Some("2".into()) })
+        );
+        for bad in [
+            "",
+            "%",
+            "%x",
+            "../../x",
+            "beacon",
+            "beacon:",
+            ":1",
+            "beacon:1.",
+            "beacon:a.1",
+            "=beacon:1",
+            "a\nb:1",
+            "%1;kill",
+        ] {
+            assert_eq!(named(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn rows_are_read_with_or_without_a_mark() {
-        let got = parse("%1\tbeacon\t42\tkeeper\n%2\tbeacon\t43\t\n%3\tother\tx\trev\n");
+        let got = parse(b"%1\t6:beacon\t42\t0\t0\t6:keeper\n%2\t6:beacon\t43\t0\t1\t0:\n%3\t5:other\tx\t1\t0\t3:rev\n")
+            .unwrap();
         assert_eq!(got.len(), 3);
         assert_eq!(
             got[0],
-            MarkedPane { id: "%1".into(), session: "beacon".into(), shell_pid: Some(42), mark: "keeper".into() }
+            MarkedPane {
+                id: "%1".into(),
+                session: "beacon".into(),
+                shell_pid: Some(42),
+                window: "0".into(),
+                pane: "0".into(),
+                mark: "keeper".into()
+            }
         );
         assert_eq!(got[1].mark, "");
         assert_eq!(got[2].shell_pid, None);
+        let hostile = parse(b"%1\t6:beacon\t42\t0\t0\t18:keeper\n%9\t1\tkeeper\n").unwrap_err();
+        assert!(
+            hostile.starts_with("pane %1 of tmux session \"beacon\" is marked \"keeper\\n%9\\t1\\tkeeper\""),
+            "{hostile}"
+        );
     }
 }

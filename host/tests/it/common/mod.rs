@@ -4,10 +4,13 @@
 //! caller check needs a terminal), or with no terminal at all.
 //!
 //! Every run clears the environment to the world's own (no `TMUX`, `TMUX_PANE`,
-//! `HERDR_*`), fixes the clock (`TEAM_NOW`) and the ids (`TEAM_ID_SEED`), and is detached
-//! from the test's own process tree (double fork, new session) so that an agent CLI running
-//! the test suite is not this run's ancestor: the run's caller is then the owner exactly when
-//! it has a terminal.
+//! `HERDR_*`), fixes the clock (`TEAM_NOW`) and the ids (`TEAM_ID_SEED`), and runs in a new
+//! session as a child of the test process, which holds the master side of the run's
+//! pseudo-terminal: as a terminal program is a person's shell's parent, so the run is placed
+//! as the owner exactly when it has that terminal (DESIGN §4: the owner's terminal is provided
+//! by a process it descends from, which does not hang off init). A suite run under an agent CLI
+//! (a process named `claude` or `codex` above the test process) sees its runs unplaced: run it
+//! from a plain shell, as CI does.
 //!
 //! `TEAM_TEST_BIN` may point at a copy of the binary to test instead of
 //! `CARGO_BIN_EXE_team` (the shared target dir's binary can be rebuilt by another worktree).
@@ -140,6 +143,14 @@ pub fn pty() -> Pty {
 pub struct Started {
     _pty: Pty,
     code_file: PathBuf,
+    child: std::process::Child,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        // reaped if it has ended; one still running is left to end on its own
+        let _ = self.child.try_wait();
+    }
 }
 
 impl Started {
@@ -254,12 +265,10 @@ impl World {
     }
 
     fn command(&self, script: &str, cwd: &Path) -> Command {
-        // double fork: `sh` starts bash in the background and exits, so bash (and `team`)
-        // is reparented away from the test process tree; `setsid` gives it no controlling
-        // terminal, so only the descriptors below decide whether it has one.
-        let mut c = Command::new("/bin/sh");
-        // (stdin goes through fd 3: sh gives a background job /dev/null unless redirected)
-        c.arg("-c").arg("exec 3<&0; bash -c \"$0\" <&3 3<&- & exit 0").arg(script);
+        // `setsid` gives the run no controlling terminal, so only the descriptors below decide
+        // whether it has one; the test process stays its parent and holds the terminal.
+        let mut c = Command::new("bash");
+        c.arg("-c").arg(script);
         c.env_clear().envs(self.env()).current_dir(cwd);
         unsafe {
             c.pre_exec(|| {
@@ -280,9 +289,10 @@ impl World {
         c.stdin(Stdio::from(pty.slave)).stdout(Stdio::from(w)).stderr(Stdio::from(w2));
         let mut child = c.spawn().unwrap();
         drop(c);
-        child.wait().unwrap();
+        // read while it runs: a full pipe would stop it
         let mut out = String::new();
         r.read_to_string(&mut out).unwrap();
+        child.wait().unwrap();
         drop(pty.master);
         out
     }
@@ -322,10 +332,9 @@ impl World {
         let pty = pty();
         let mut c = self.command(&script, &self.repo);
         c.stdin(Stdio::from(pty.slave.try_clone().unwrap())).stdout(stdout).stderr(stderr);
-        let mut child = c.spawn().unwrap();
+        let child = c.spawn().unwrap();
         drop(c);
-        child.wait().unwrap();
-        Started { _pty: pty, code_file }
+        Started { _pty: pty, code_file, child }
     }
 
     fn sh_with(&self, line: &str, cwd: &Path, tty: bool) -> Run {
@@ -342,7 +351,6 @@ impl World {
         c.stdout(Stdio::from(wo)).stderr(Stdio::from(we));
         let mut child = c.spawn().unwrap();
         drop(c);
-        child.wait().unwrap();
         let t = std::thread::spawn(move || {
             let mut s = String::new();
             re.read_to_string(&mut s).unwrap();
@@ -351,6 +359,7 @@ impl World {
         let mut stdout = String::new();
         ro.read_to_string(&mut stdout).unwrap();
         let stderr = t.join().unwrap();
+        child.wait().unwrap();
         drop(pty);
         let code = std::fs::read_to_string(&code_file).unwrap_or_default().trim().parse().unwrap_or(-1);
         let _ = std::fs::remove_file(&code_file);

@@ -83,7 +83,8 @@ fn a_tmux_server_that_never_answers_is_unreachable_within_a_bound() {
     let mut w = World::beacon();
     w.team_file(&crate::common::BEACON.replace("format: 1\n", "format: 1\nmultiplexer: tmux\nsession: beacon\n"));
     // the default server of a private TMUX_TMPDIR: the owner's environment names no server,
-    // so the caller check asks nothing, and the send's first call meets the stopped server
+    // and the caller check asks it all the same (a caller that strips its environment is
+    // still in its pane): the stopped server is met there, and nothing is written
     let tmpdir = w.base().join("tmux-tmp");
     std::fs::create_dir_all(&tmpdir).unwrap();
     w.extra_env.push(("TMUX_TMPDIR".into(), tmpdir.display().to_string()));
@@ -98,11 +99,12 @@ fn a_tmux_server_that_never_answers_is_unreachable_within_a_bound() {
     stop("-CONT");
     let _ = tmux(&["kill-server"]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(
-        r.stdout.contains("gpt-reviewer: unreachable (tmux did not answer within 5 s: the default tmux server is not responding (stopped or hung); the message is at "),
-        "{}",
-        r.stdout
+    assert_eq!(
+        r.stderr,
+        "team send: unreachable: tmux did not answer within 5 s: the default tmux server is not responding (stopped or hung); nothing was sent\n",
+        "{r:?}"
     );
+    assert!(!w.repo.join(".agents/send-drops").exists(), "no drop was written");
     assert!(took >= Duration::from_secs(5), "{took:?}");
 }
 
