@@ -13,6 +13,7 @@
 //! - `shown`: terminal escapes in bodies and team-file words;
 //! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
 
+mod double;
 mod hooks;
 mod input;
 mod leftovers;
