@@ -425,7 +425,7 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let p = m.locate("t11", "rev").unwrap();
     let procs = m.foreground_processes(&p).unwrap();
     let seat = w.seat("rev");
-    // the fake runs under its CLI's process name, as the real one does (fake_seat/native.rs)
+    // the fake runs under its CLI's process name, as the real one does (host/fake-seat/src/native.rs)
     let fake = procs.iter().find(|pr| pr.name == "codex").unwrap_or_else(|| panic!("{procs:#?}"));
     assert_eq!(fake.cwd.as_deref(), Some(seat.cwd.canonicalize().unwrap().as_path()));
     assert_eq!(fake.home.as_deref(), Some(seat.home.as_path()));

@@ -26,9 +26,7 @@ struct Ran {
 
 /// The double's command: the fake seat test binary.
 fn double() -> Command {
-    let mut c = Command::new(crate::common::team_bin());
-    c.arg("fake-seat");
-    c
+    Command::new(crate::common::fake_seat_bin())
 }
 
 /// Runs the double with `args` in `cwd` under exactly `env` (plus PATH), its stdin a pipe:
