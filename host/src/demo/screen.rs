@@ -150,7 +150,7 @@ impl Seat {
         // `❯` + NBSP + text + the drawn (reverse-video) cursor cell
         let composer = format!("\x1b[39m❯\u{a0}{}\x1b[7m \x1b[0m", self.composer);
         let title = match self.working() {
-            Some(_) => format!("{} Claude Code", if self.spin % 2 == 0 { '⠂' } else { '⠐' }),
+            Some(_) => format!("{} Claude Code", if self.spin.is_multiple_of(2) { '⠂' } else { '⠐' }),
             None => "✳ Claude Code".to_string(),
         };
         Screen { rows: stack(top, vec![rule.clone(), composer, rule, footer], rows, false), title, cursor: None }

@@ -56,12 +56,12 @@ impl Seat {
         let mut it = text.chars().peekable();
         while let Some(c) = it.next() {
             match c {
-                '\x1b' => {
-                    // an escape sequence (arrows, the paste brackets, …): skipped whole
-                    if it.next_if_eq(&'[').is_some() {
-                        while it.next().is_some_and(|c| !('@'..='~').contains(&c)) {}
-                    }
+                // an escape sequence (arrows, the paste brackets, …): skipped whole; Esc alone
+                // does nothing
+                '\x1b' if it.next_if_eq(&'[').is_some() => {
+                    while it.next().is_some_and(|c| !('@'..='~').contains(&c)) {}
                 }
+                '\x1b' => {}
                 '\r' | '\n' => self.enter(),
                 '\x7f' | '\x08' => {
                     self.composer.pop();

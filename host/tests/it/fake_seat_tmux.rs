@@ -188,8 +188,12 @@ fn codex_enter_in_the_same_burst_is_a_newline() {
 
 #[test]
 fn claude_takes_the_line_and_writes_the_transcript() {
-    let w = TmuxWorld::start("t4", &[SeatSpec::new("lead", "claude-code", "takes-line").delay(500).transcript()]);
-    let seat = w.seat("lead").clone();
+    // a folder whose name holds the characters Claude Code spells as `-` besides `/` (the
+    // measured `/tmp/w1/c_proj.x` → `-tmp-w1-c-proj-x`): the double spells it by its own rule
+    // (host/fake-seat/src/vendor.rs), so a `team` that spells it otherwise fails here
+    let mut w = TmuxWorld::start("t4", &[]);
+    let cwd = w.path().join("proj/c_proj.x y");
+    let seat = w.add_seat(SeatSpec::new("lead", "claude-code", "takes-line").delay(500).transcript().cwd(&cwd));
     let drops = seat.cwd.join(".agents/send-drops/t4/lead");
     std::fs::create_dir_all(&drops).unwrap();
     std::fs::write(drops.join("7f3e9a"), "from the owner — admitted by: the owner\n\nhello\n").unwrap();
