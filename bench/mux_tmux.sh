@@ -4,25 +4,28 @@
 # against a private tmux server (never yours) holding one fake Codex seat at 120x40.
 # These are the "multiplexer's own call costs" a send's latency adds to `team`'s own work.
 #
-#   bash bench/mux_tmux.sh                         # uses target/debug/team (builds it if missing)
-#   TEAM_BIN=/path/to/team bash bench/mux_tmux.sh
+#   bash bench/mux_tmux.sh                         # uses target/debug/fake-seat (builds it if missing)
+#   FAKE_SEAT_BIN=/path/to/fake-seat bash bench/mux_tmux.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 command -v hyperfine >/dev/null || { echo "bench/mux_tmux.sh: hyperfine is not installed" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "bench/mux_tmux.sh: tmux is not installed" >&2; exit 2; }
-if [ -z "${TEAM_BIN:-}" ]; then
-  TEAM_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/team"
-  [ -x "$TEAM_BIN" ] || (cd "$repo" && cargo build -p team --locked)
+if [ -z "${FAKE_SEAT_BIN:-}" ]; then
+  # the test double, a test-only binary (`test-fakes`)
+  FAKE_SEAT_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/fake-seat"
+  [ -x "$FAKE_SEAT_BIN" ] || (cd "$repo" && cargo build -p team --features test-fakes --bin fake-seat --locked)
 fi
 
 dir="$(mktemp -d)"
 sock="$dir/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
-cp "$TEAM_BIN" "$dir/team"
+cp "$FAKE_SEAT_BIN" "$dir/fake-seat"
+mkdir "$dir/home"
 tmux -S "$sock" -f /dev/null new-session -d -s bench -x 120 -y 40 -n keep sh
-pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t '=bench:' -n rev \
-  "'$dir/team' fake-seat --cli codex --mode clears-without-working; exec sh")
+# (the double runs only under a HOME of its own world)
+pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t '=bench:' -n rev -e "HOME=$dir/home" \
+  "'$dir/fake-seat' --cli codex --mode clears-without-working; exec sh")
 tmux -S "$sock" set -p -t "$pane" @team-seat rev
 sleep 0.5
 

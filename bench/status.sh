@@ -6,7 +6,7 @@
 # One tmux call's cost (`tmux display-message -p`) is measured beside it.
 #
 #   bash bench/status.sh                      # builds the release binary, prints hyperfine's table
-#   TEAM_BIN=/path/to/team bash bench/status.sh
+#   TEAM_BIN=/path/to/team bash bench/status.sh   # FAKE_SEAT_BIN: the test double (default: beside it)
 #   RUNS=100 bash bench/status.sh
 #
 # `team status` needs no terminal (it types nothing and reads no caller), so it runs bare.
@@ -23,9 +23,16 @@ repo="$(cd "$here/.." && pwd)"
 runs="${RUNS:-50}"
 
 if [ -z "${TEAM_BIN:-}" ]; then
-  (cd "$repo" && cargo build --release -p team --locked)
+  # (`test-fakes` builds the test double `fake-seat` beside `team`; the `team` it builds is the
+  # product's own entry, which never opens the test hooks)
+  (cd "$repo" && cargo build --release -p team --features test-fakes --locked)
   TEAM_BIN="${CARGO_TARGET_DIR:-$repo/target}/release/team"
 fi
+FAKE_SEAT_BIN="${FAKE_SEAT_BIN:-$(dirname "$TEAM_BIN")/fake-seat}"
+[ -x "$FAKE_SEAT_BIN" ] || {
+  echo "bench/status.sh: no fake seat at $FAKE_SEAT_BIN: build it (cargo build --release -p team --features test-fakes) or set FAKE_SEAT_BIN" >&2
+  exit 2
+}
 command -v tmux >/dev/null || { echo "bench/status.sh: tmux is not installed" >&2; exit 2; }
 command -v hyperfine >/dev/null || { echo "bench/status.sh: hyperfine is not installed" >&2; exit 2; }
 
@@ -48,7 +55,7 @@ tmux -S "$sock" -f /dev/null new-session -d -s beacon -x 120 -y 40 -n keep sh
 for s in $seats; do
   IFS=: read -r seat cli mode <<<"$s"
   pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$world/beacon" \
-    "'$TEAM_BIN' fake-seat --cli $cli --mode $mode --log '$world/$seat.log'; exec sh")
+    "'$FAKE_SEAT_BIN' --cli $cli --mode $mode --log '$world/$seat.log'; exec sh")
   tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
 done
 # A history to read: 300 lines, 50 to each seat (the history folder is the project's).

@@ -5,7 +5,7 @@
 # (`tmux capture-pane`, `tmux send-keys`), so the figure can be read net of tmux.
 #
 #   bash bench/typed.sh                      # builds the release binary, prints the medians
-#   TEAM_BIN=/path/to/team bash bench/typed.sh
+#   TEAM_BIN=/path/to/team bash bench/typed.sh   # FAKE_SEAT_BIN: the test double (default: beside it)
 #   RUNS=30 bash bench/typed.sh
 #
 # `team send` refuses a run with no terminal, so every send runs inside `script`.
@@ -15,9 +15,16 @@ repo="$(cd "$here/.." && pwd)"
 runs="${RUNS:-20}"
 
 if [ -z "${TEAM_BIN:-}" ]; then
-  (cd "$repo" && cargo build --release -p team --locked)
+  # (`test-fakes` builds the test double `fake-seat` beside `team`; the `team` it builds is the
+  # product's own entry, which never opens the test hooks)
+  (cd "$repo" && cargo build --release -p team --features test-fakes --locked)
   TEAM_BIN="${CARGO_TARGET_DIR:-$repo/target}/release/team"
 fi
+FAKE_SEAT_BIN="${FAKE_SEAT_BIN:-$(dirname "$TEAM_BIN")/fake-seat}"
+[ -x "$FAKE_SEAT_BIN" ] || {
+  echo "bench/typed.sh: no fake seat at $FAKE_SEAT_BIN: build it (cargo build --release -p team --features test-fakes) or set FAKE_SEAT_BIN" >&2
+  exit 2
+}
 command -v tmux >/dev/null || { echo "bench/typed.sh: tmux is not installed" >&2; exit 2; }
 
 world="$(mktemp -d)"
@@ -48,7 +55,7 @@ tmux -S "$sock" -f /dev/null new-session -d -s beacon -x 120 -y 40 -n keep sh
 for s in "rev:codex:--delay-ms 30" "keeper:claude-code:--delay-ms 300 --transcript auto"; do
   seat="${s%%:*}"; rest="${s#*:}"; cli="${rest%%:*}"; opts="${rest#*:}"
   pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$world/beacon" \
-    "'$TEAM_BIN' fake-seat --cli $cli --mode takes-line $opts")
+    "'$FAKE_SEAT_BIN' --cli $cli --mode takes-line $opts")
   tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
 done
 sleep 1

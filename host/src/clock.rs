@@ -7,8 +7,9 @@
 //!
 //! Invariant: nothing here reads the environment. The test hooks — `TEAM_NOW` (a fixed
 //! instant), `TEAM_TIME_SCALE` (a factor in (0, 1]), `TEAM_ID_SEED` (deterministic ids) — are
-//! read once, by `ctx::Ctx::from_env`, and arrive here as values. None of them can change
-//! *who* a caller is; they only make output repeatable in tests.
+//! read once, by `ctx::Ctx::from_env`, only in the test binary that opens them (`ctx`), and
+//! arrive here as values. None of them can change *who* a caller is; they only make output
+//! repeatable in tests.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use std::cell::Cell;

@@ -3,32 +3,50 @@
 //! Invariant: [`Ctx::from_env`] is the one place below `main` that reads the process
 //! environment for these, and `cli` calls it once per run; every layer below takes the
 //! `Ctx` (or the piece it needs) as an argument. The test hooks `TEAM_NOW`, `TEAM_ID_SEED`
-//! and `TEAM_TIME_SCALE` are read here and nowhere else, and only by a build that carries
-//! them ([`TEST_HOOKS`]: a debug build, which is what `cargo test` runs): a release build
-//! ignores them, so nothing in a caller's environment can revive an expired grant, forge a
-//! history line's time or choose its ids. The one other hook, `HERDR_BIN` (a recorded herdr
-//! for tests, herdr cannot be installed where they run), is read through [`test_hook`] too.
-//! (The multiplexer adapters still read the variables that say which server and pane to ask —
-//! `TMUX`, `TEAM_TMUX_SOCKET`, `HERDR_*` — in `mux`; none of them names a program.)
+//! and `TEAM_TIME_SCALE` are read here and nowhere else, and only in a process whose entry
+//! opened them ([`open_test_hooks`]): that function exists only with the `test-fakes` feature
+//! (which `cargo test` turns on and `cargo install` never does), and only the test binary
+//! `team-hooked` calls it. The `team` binary never does, in any build, so nothing in a caller's
+//! environment can revive an expired grant, forge a history line's time or choose its ids. The
+//! one other hook, `HERDR_BIN` (a recorded herdr for tests, herdr cannot be installed where they
+//! run), is read through [`test_hook`] too. (The multiplexer adapters still read the variables
+//! that say which server and pane to ask — `TMUX`, `TEAM_TMUX_SOCKET`, `HERDR_*` — in `mux`;
+//! none of them names a program.)
 
 use std::ffi::OsString;
-
-use chrono::{DateTime, Utc};
 
 use crate::clock::{Clock, Ids};
 use crate::paths::Paths;
 
-/// Whether this build honours the test hooks: a debug build (`cargo test`, `cargo build`)
-/// does; a release build (`cargo install`, `cargo build --release`) ignores every one.
-pub const TEST_HOOKS: bool = cfg!(debug_assertions);
+/// Whether this process opened the test hooks (the test binary `team-hooked` does, first thing).
+#[cfg(feature = "test-fakes")]
+static HOOKS_OPEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// A test hook's value from the process environment; `None` in a build without them.
+/// Opens the test hooks for the rest of this process: called only by the test binary
+/// `team-hooked`, before it runs the command line. Exists only with the `test-fakes` feature.
+#[cfg(feature = "test-fakes")]
+pub fn open_test_hooks() {
+    HOOKS_OPEN.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the test hooks count in this process: never in a build without `test-fakes`, and
+/// in one with it only after [`open_test_hooks`].
+pub fn test_hooks_open() -> bool {
+    #[cfg(feature = "test-fakes")]
+    return HOOKS_OPEN.load(std::sync::atomic::Ordering::SeqCst);
+    #[cfg(not(feature = "test-fakes"))]
+    false
+}
+
+/// A test hook's value from the process environment; `None` unless the hooks are open (and
+/// always, in a build without `test-fakes`).
 pub fn test_hook(name: &str) -> Option<OsString> {
-    if TEST_HOOKS {
-        std::env::var_os(name)
-    } else {
-        None
+    #[cfg(feature = "test-fakes")]
+    if test_hooks_open() {
+        return std::env::var_os(name);
     }
+    let _ = name;
+    None
 }
 
 /// The run's context.
@@ -46,13 +64,19 @@ impl Ctx {
     }
 
     /// The context a set of variables describes (`from_env` with the real ones); the test
-    /// hooks among them count only in a build that carries them ([`TEST_HOOKS`]).
+    /// hooks among them count only where they are open ([`test_hooks_open`]).
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Ctx {
-        Ctx::from_vars_with_hooks(var, TEST_HOOKS)
+        #[cfg(feature = "test-fakes")]
+        return Ctx::from_vars_with_hooks(var, test_hooks_open());
+        #[cfg(not(feature = "test-fakes"))]
+        Ctx { paths: Paths::resolve(&var), clock: Clock::real(), ids: Ids::random() }
     }
 
-    /// `from_vars`, saying whether the test hooks count (`false`: what a release build does).
+    /// `from_vars`, saying whether the test hooks count (`false`: what `team` does). Only with
+    /// `test-fakes`: a build without it has no code that reads a hook.
+    #[cfg(feature = "test-fakes")]
     pub fn from_vars_with_hooks(var: impl Fn(&str) -> Option<OsString>, hooks: bool) -> Ctx {
+        use chrono::{DateTime, Utc};
         let text = |k: &str| {
             if !hooks {
                 return None;
@@ -80,6 +104,7 @@ impl Ctx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::DateTime;
     use std::collections::HashMap;
 
     #[test]
@@ -92,12 +117,12 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let ctx = Ctx::from_vars(|k| vars.get(k).map(OsString::from));
+        let ctx = Ctx::from_vars_with_hooks(|k| vars.get(k).map(OsString::from), true);
         assert_eq!(ctx.clock.now_iso(), "2026-10-01T09:00:00Z");
         assert_eq!(ctx.clock.scale(), 0.05);
         assert_eq!(ctx.ids.new_id(), crate::clock::Ids::seeded(7).new_id());
         assert_eq!(ctx.paths.config, std::path::PathBuf::from("/c"));
-        let plain = Ctx::from_vars(|_| None);
+        let plain = Ctx::from_vars_with_hooks(|_| None, true);
         assert_eq!(plain.clock.scale(), 1.0);
         assert!(plain.clock.now() > DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap());
     }
@@ -117,17 +142,23 @@ mod tests {
         assert_eq!(ctx.clock.scale(), 1.0);
         assert_ne!(ctx.ids.new_id(), crate::clock::Ids::seeded(7).new_id());
         assert_eq!(ctx.paths.state, std::path::PathBuf::from("/s"), "the folders are no hooks");
-        // the test build (this one) carries them; a release build is built without
-        assert_eq!(TEST_HOOKS, cfg!(debug_assertions));
+        // and a process that did not open them (this one: the library's tests) reads none
+        assert!(!test_hooks_open());
+        let ctx = Ctx::from_vars(|k| vars.get(k).map(OsString::from));
+        assert_eq!(ctx.clock.scale(), 1.0);
+        assert_eq!(test_hook("PATH"), None);
     }
 
     #[test]
     fn a_malformed_hook_is_ignored() {
-        let ctx = Ctx::from_vars(|k| match k {
-            "TEAM_NOW" => Some("soon".into()),
-            "TEAM_ID_SEED" => Some("x".into()),
-            _ => None,
-        });
+        let ctx = Ctx::from_vars_with_hooks(
+            |k| match k {
+                "TEAM_NOW" => Some("soon".into()),
+                "TEAM_ID_SEED" => Some("x".into()),
+                _ => None,
+            },
+            true,
+        );
         assert_ne!(ctx.ids.new_id(), ctx.ids.new_id());
         assert!(ctx.clock.stopwatch().ms() < 1000);
     }

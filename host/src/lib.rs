@@ -21,7 +21,7 @@ pub mod cli;
 pub mod clock;
 pub mod compose;
 pub mod ctx;
-pub mod fake_seat;
+pub mod demo;
 pub mod fsx;
 pub mod history;
 pub mod init;

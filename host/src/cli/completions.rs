@@ -1,6 +1,6 @@
 //! `team completions <bash|zsh|fish>`: the shell completion script for every command and flag
 //! (clap_complete, from the same definitions the parser uses, so it never drifts from them);
-//! the hidden test double (`fake-seat`) is left out.
+//! the hidden demo seat (`demo-seat`, which `team demo` runs) is left out.
 
 use clap::CommandFactory;
 

@@ -1,15 +1,18 @@
 //! `team demo`: the first thing a newcomer runs. It builds a throwaway project and a private
-//! tmux session, starts two fake seats of two vendors (Claude Code and Codex screens, drawn
-//! by `team fake-seat` from real captures), sends a message to each with the real `team send`,
-//! shows the outcomes and `team feed`, and removes everything it made.
+//! tmux session, starts two demo seats of two vendors (Claude Code and Codex screens, drawn
+//! by the hidden `team demo-seat` from real captures: `crate::demo`), sends a message to each
+//! with the real `team send`, shows the outcomes and `team feed`, and removes everything it
+//! made.
 //!
 //! It sends as the owner, who is a person at a terminal: without one it says so at once and
 //! starts nothing. It ends with what to do next; `--keep` leaves its folder and tmux server and
 //! prints the exact commands that drive them and that remove them.
 //!
 //! Invariant: the demo never touches the user's own configuration, history, state or tmux
-//! server: those paths and the tmux socket live in one temp folder, removed at the end (also
-//! on error). Only the precompiled-profile cache is shared, so the demo compiles nothing twice.
+//! server: those paths and the tmux socket live in one temp folder it makes anew (0700, never
+//! one that was there already), removed at the end (also on error). Only the
+//! precompiled-profile cache is shared, so the demo compiles nothing twice. Its seats write
+//! nothing but the byte logs it made for them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -23,6 +26,33 @@ pub struct Args {
     /// Keep the throwaway folder and tmux session (prints the commands that drive and remove them).
     #[arg(long)]
     pub keep: bool,
+}
+
+/// Arguments of `team demo-seat` (hidden): one of the demo's seats, run by `team demo` in its
+/// own tmux panes.
+#[derive(clap::Args, Debug)]
+pub struct SeatArgs {
+    /// The CLI whose screens it draws: `claude-code` or `codex`.
+    #[arg(long)]
+    pub cli: String,
+    /// The byte log `team demo` made for it (appended to; never created).
+    #[arg(long)]
+    pub log: std::path::PathBuf,
+}
+
+/// `team demo-seat`: draws the seat until its terminal closes.
+pub fn run_seat(args: SeatArgs, out: &mut Output) -> i32 {
+    let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
+        let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
+        return super::report_error("demo-seat", false, &crate::outcome::TeamError::usage(e), out);
+    };
+    match crate::demo::seat::run(vendor, &args.log) {
+        Ok(()) => 0,
+        Err(e) => {
+            out.err(&format!("team demo-seat: {e}\n"));
+            1
+        }
+    }
 }
 
 const TEAM_FILE: &str = "format: 1
@@ -95,8 +125,7 @@ fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
         return Err("the demo runs its seats in tmux, and tmux is not installed; install it (apt-get install tmux) and run team demo again".into());
     }
     let me = std::env::current_exe().map_err(|e| format!("cannot find the team binary: {e}"))?;
-    let base = std::env::temp_dir().join(format!("team-demo-{}", std::process::id()));
-    std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+    let base = fresh_folder()?;
     let w = World { dir: base.clone(), socket: base.join("tmux.sock"), keep };
     let project = base.join("demo");
     for d in ["config", "state", "cache", "home", "demo/.agents"] {
@@ -106,12 +135,14 @@ fn demo(keep: bool, cache: &Path, out: &mut Output) -> Result<i32, String> {
     std::fs::write(project.join(".agents/team.yaml"), TEAM_FILE).map_err(|e| e.to_string())?;
 
     let env = demo_env(&w, cache);
-    // Two fake seats, each a tmux pane marked with the seat it is.
+    // Two demo seats, each a tmux pane marked with the seat it is, each with a byte log made
+    // here (a seat appends to its log, never makes one).
+    for cli in ["claude-code", "codex"] {
+        crate::fsx::write_new(&base.join(format!("{cli}.bytes")), b"", 0o600).map_err(|e| e.to_string())?;
+    }
     let seat_cmd = |cli: &str| {
         format!(
-            // (`--native none`: the demo runs under the user's own HOME, whose Claude sessions
-            // registry a fake session must not join)
-            "{} fake-seat --cli {cli} --mode takes-line --native none --log {}",
+            "{} demo-seat --cli {cli} --log {}",
             shell_quote(&me.display().to_string()),
             shell_quote(&base.join(format!("{cli}.bytes")).display().to_string())
         )
@@ -241,10 +272,31 @@ fn wait_drawn(w: &World, target: &str) -> Result<(), String> {
             return Ok(());
         }
         if Instant::now() > until {
-            return Err(format!("the fake seat in {target} did not draw its screen within 10 s"));
+            return Err(format!("the demo seat in {target} did not draw its screen within 10 s"));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A folder of the demo's own under the temp folder: made anew, mode 0700 (a name already
+/// taken, by anything, is passed over, never reused or followed).
+fn fresh_folder() -> Result<PathBuf, String> {
+    use std::os::unix::fs::DirBuilderExt;
+    let tmp = std::env::temp_dir();
+    let mut last = None;
+    for n in 0..100u32 {
+        let p = tmp.join(format!("team-demo-{}-{n}", std::process::id()));
+        match std::fs::DirBuilder::new().mode(0o700).create(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(format!("cannot make the demo's folder {}: {e}", p.display())),
+        }
+    }
+    Err(format!(
+        "cannot make a folder of the demo's own in {}: {}",
+        tmp.display(),
+        last.map(|e| e.to_string()).unwrap_or_default()
+    ))
 }
 
 fn shell_quote(s: &str) -> String {

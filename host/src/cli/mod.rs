@@ -17,7 +17,6 @@ use crate::output::{self, Output};
 pub mod check;
 pub mod completions;
 pub mod demo;
-pub mod fake_seat;
 pub mod feed;
 mod feed_read;
 mod feed_stats;
@@ -71,9 +70,9 @@ enum Command {
     Watch(watch::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
     Demo(demo::Args),
-    /// A fake seat that draws a vendor's real screens (used by tests and the demo).
+    /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]
-    FakeSeat(fake_seat::Args),
+    DemoSeat(demo::SeatArgs),
 }
 
 /// Parses the command line and runs the command; returns the exit code.
@@ -98,7 +97,7 @@ pub fn main() -> i32 {
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
-        Command::FakeSeat(a) => fake_seat::run(a, &ctx, &mut out),
+        Command::DemoSeat(a) => demo::run_seat(a, &mut out),
     }
 }
 

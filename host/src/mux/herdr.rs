@@ -86,7 +86,7 @@ struct Refusal {
 }
 
 impl Herdr {
-    /// The first `herdr` of the fixed search (`program`; a test build's `HERDR_BIN` first),
+    /// The first `herdr` of the fixed search (`program`; the test hooks' `HERDR_BIN` first),
     /// run for real; none found: every call says herdr is not installed, and nothing is run.
     pub fn from_env() -> Herdr {
         let found = super::program::herdr();

@@ -10,8 +10,9 @@
 //! `/usr/local/bin`, `/usr/bin`, `/bin`, `/opt/homebrew/bin`, `/opt/local/bin`, `/snap/bin`,
 //! `~/.local/bin`, `~/.cargo/bin`, `~/bin`.
 //!
-//! A test build (`ctx::TEST_HOOKS`) also honours `HERDR_BIN`, the recorded herdr of the
-//! tests (herdr cannot be installed where they run); a release build never does.
+//! A process whose test hooks are open (`ctx::test_hooks_open`: only the test binary
+//! `team-hooked`) also honours `HERDR_BIN`, the recorded herdr of the
+//! tests (herdr cannot be installed where they run); `team` never does.
 
 use std::path::{Path, PathBuf};
 
@@ -49,7 +50,7 @@ pub fn find(name: &str) -> Option<PathBuf> {
     folders().into_iter().map(|d| d.join(name)).find(|p| executable(p))
 }
 
-/// herdr's program: a test build's `HERDR_BIN` when set, else `find("herdr")`.
+/// herdr's program: the test hooks' `HERDR_BIN` when set, else `find("herdr")`.
 pub fn herdr() -> Option<PathBuf> {
     match crate::ctx::test_hook("HERDR_BIN").filter(|v| !v.is_empty()) {
         Some(p) => Some(PathBuf::from(p)),

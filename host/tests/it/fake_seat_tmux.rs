@@ -188,8 +188,12 @@ fn codex_enter_in_the_same_burst_is_a_newline() {
 
 #[test]
 fn claude_takes_the_line_and_writes_the_transcript() {
-    let w = TmuxWorld::start("t4", &[SeatSpec::new("lead", "claude-code", "takes-line").delay(500).transcript()]);
-    let seat = w.seat("lead").clone();
+    // a folder whose name holds the characters Claude Code spells as `-` besides `/` (the
+    // measured `/tmp/w1/c_proj.x` → `-tmp-w1-c-proj-x`): the double spells it by its own rule
+    // (host/fake-seat/src/vendor.rs), so a `team` that spells it otherwise fails here
+    let mut w = TmuxWorld::start("t4", &[]);
+    let cwd = w.path().join("proj/c_proj.x y");
+    let seat = w.add_seat(SeatSpec::new("lead", "claude-code", "takes-line").delay(500).transcript().cwd(&cwd));
     let drops = seat.cwd.join(".agents/send-drops/t4/lead");
     std::fs::create_dir_all(&drops).unwrap();
     std::fs::write(drops.join("7f3e9a"), "from the owner — admitted by: the owner\n\nhello\n").unwrap();
@@ -425,7 +429,7 @@ fn foreground_processes_are_the_fake_with_its_cwd_and_home() {
     let p = m.locate("t11", "rev").unwrap();
     let procs = m.foreground_processes(&p).unwrap();
     let seat = w.seat("rev");
-    // the fake runs under its CLI's process name, as the real one does (fake_seat/native.rs)
+    // the fake runs under its CLI's process name, as the real one does (host/fake-seat/src/native.rs)
     let fake = procs.iter().find(|pr| pr.name == "codex").unwrap_or_else(|| panic!("{procs:#?}"));
     assert_eq!(fake.cwd.as_deref(), Some(seat.cwd.canonicalize().unwrap().as_path()));
     assert_eq!(fake.home.as_deref(), Some(seat.home.as_path()));

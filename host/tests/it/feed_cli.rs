@@ -65,7 +65,8 @@ fn world() -> World {
 
 impl World {
     fn cmd(&self, cwd: &Path, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_team"));
+        // (the hooked test binary: these worlds fix the clock with TEAM_NOW)
+        let mut c = Command::new(crate::common::team_bin());
         c.args(args)
             .current_dir(cwd)
             .env("HOME", self.base.join("home"))

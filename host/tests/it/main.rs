@@ -1,5 +1,8 @@
 //! The integration suite, one test binary so it links once: every module drives the built
-//! `team` binary (or the library's adapters) in a world it builds in a temp dir.
+//! `team` binary (or the library's adapters) in a world it builds in a temp dir. The binaries
+//! are the test build's: `team-hooked` run as `team` (the test hooks open), the test double
+//! `fake-seat` beside it, and the product's `team` itself where a test needs it without hooks
+//! (`common`).
 
 mod common;
 

@@ -352,8 +352,7 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
         "the pane never came back to its shell"
     );
     // the killed CLI left the terminal raw (as a killed real one does): a line feed ends the line
-    let cmd =
-        format!("stty sane; '{}' fake-seat --cli claude-code --native {native} --delay-ms 200", s.tw.team.display());
+    let cmd = format!("stty sane; '{}' --cli claude-code --native {native} --delay-ms 200", s.tw.fake_seat.display());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "-l", &cmd]).status.success());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "C-j"]).status.success());
     // the new CLI runs under its own name, and has drawn its prompt

@@ -40,7 +40,7 @@ fn registered(native: &str) -> Scene {
 }
 
 /// A fake seat spec whose command line carries `--native <native>` (TmuxWorld builds the seat's
-/// command as `team fake-seat --cli … --mode <mode> …`, a shell line: the flag rides with the mode).
+/// command as `fake-seat --cli … --mode <mode> …`, a shell line: the flag rides with the mode).
 fn native_spec(spec: SeatSpec, native: &str) -> SeatSpec {
     let mode = format!("{} --native {native}", spec.mode);
     SeatSpec { mode, ..spec }

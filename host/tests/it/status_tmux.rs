@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-/// A dialog mode of the fake seat and the capture it draws (`fake_seat/screens.rs`), whose
+/// A dialog mode of the fake seat and the capture it draws (`host/fake-seat/src/screens.rs`), whose
 /// `.meta.json` says what the screen must read as.
 const DIALOGS: &[(&str, &str, &str)] = &[
     ("claude-code", "permission", "claude-code-2.1.197/permission-bash"),

@@ -126,7 +126,7 @@ REPLAY
   tmux -S "$sock" -f /dev/null has-session 2>/dev/null ||
     tmux -S "$sock" -f /dev/null new-session -d -s herdr -x 120 -y 40 -n keep sh </dev/null >/dev/null 2>&1
   win=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t herdr: -c "$PWD" -e "HOME=$home" \
-    -e "CLAUDE_CODE_TMPDIR=$WORLD/run" "team fake-seat --cli claude-code --delay-ms 200; exec sh")
+    -e "CLAUDE_CODE_TMPDIR=$WORLD/run" "fake-seat --cli claude-code --delay-ms 200; exec sh")
   for _ in $(seq 200); do
     shell=$(tmux -S "$sock" display-message -p -t "$win" '#{pane_pid}')
     cli=$(cat "/proc/$shell/task/$shell/children" 2>/dev/null | awk '{print $1}')
@@ -167,7 +167,7 @@ herdr_missing() {
 [ -x "$WORLD/herdr-bin/herdr" ] && export HERDR_BIN="$WORLD/herdr-bin/herdr"
 fake_seats() {
   # Starts the world's seats: a private tmux server ($TEAM_TMUX_SOCKET) whose session
-  # `beacon` holds one pane per `<seat>:<cli>[:<mode>]`, running `team fake-seat` (real vendor
+  # `beacon` holds one pane per `<seat>:<cli>[:<mode>]`, running `fake-seat` (real vendor
   # screens), marked `@team-seat <seat>`. Waits until each has drawn its screen.
   local sock="$TEAM_TMUX_SOCKET" spec seat cli mode pane
   # (the server must not keep the run's output pipe open: it outlives this block)
@@ -175,7 +175,7 @@ fake_seats() {
   for spec in "$@"; do
     IFS=: read -r seat cli mode <<< "$spec"
     pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$PWD" \
-      "team fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
+      "fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
     tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
     for _ in $(seq 100); do
       [ -n "$(tmux -S "$sock" capture-pane -p -t "$pane" | tr -d '[:space:]')" ] && break

@@ -12,8 +12,13 @@
 //! (a process named `claude` or `codex` above the test process) sees its runs unplaced: run it
 //! from a plain shell, as CI does.
 //!
-//! `TEAM_TEST_BIN` may point at a copy of the binary to test instead of
-//! `CARGO_BIN_EXE_team` (the shared target dir's binary can be rebuilt by another worktree).
+//! The binaries under test are the test build's (`cargo test` turns the `test-fakes` feature
+//! on, so cargo builds them): `team-hooked`, the `team` command line with the test hooks open,
+//! copied as `team` ([`team_bin`]); the test double `fake-seat` copied beside it
+//! ([`fake_seat_bin`]), so both are on every run's PATH; and the product binary `team` itself
+//! ([`product_bin`]), which never honours a hook. `TEAM_TEST_BIN` may point at a copy of the
+//! binary to test instead of `CARGO_BIN_EXE_team-hooked` (the shared target dir's binary can be
+//! rebuilt by another worktree).
 
 #![allow(dead_code)]
 
@@ -67,13 +72,12 @@ seats:
 /// The instant every run sees (`TEAM_NOW`).
 pub const NOW: &str = "2026-10-01T09:00:00Z";
 
-/// A private copy of the binary under test, made once per test process.
-pub fn team_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let src = std::env::var_os("TEAM_TEST_BIN")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team")));
+/// The folder of this test process's private copies of the binaries (a rebuild of the shared
+/// target dir cannot swap them under a running test, and exec'ing a copy is never "text file
+/// busy"), made once; the copies of test processes that have ended are removed.
+fn bin_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         // The copies of test processes that have ended: a 64 MB binary each, and a suite run
         // under a loop makes hundreds.
         if let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) {
@@ -89,10 +93,41 @@ pub fn team_bin() -> &'static Path {
         }
         let dir = std::env::temp_dir().join(format!("team-test-bin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let dst = dir.join("team");
+        dir
+    })
+}
+
+/// A private copy of the binary under test, `team` with the test hooks open (`team-hooked`,
+/// or `$TEAM_TEST_BIN`), named `team`, made once per test process.
+pub fn team_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let src = std::env::var_os("TEAM_TEST_BIN")
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_team-hooked")));
+        let dst = bin_dir().join("team");
         copy_executable(&src, &dst);
         dst
     })
+}
+
+/// A private copy of the test double, `fake-seat`, beside [`team_bin`]'s (on every run's PATH).
+pub fn fake_seat_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let dst = bin_dir().join("fake-seat");
+        copy_executable(Path::new(env!("CARGO_BIN_EXE_fake-seat")), &dst);
+        // the runs' PATH is the copies' folder: team's copy is made with it
+        let _ = team_bin();
+        dst
+    })
+}
+
+/// The product binary as `cargo install` builds it from `src/main.rs`: it never opens the test
+/// hooks (this test build carries their code; `team` never turns it on).
+pub fn product_bin() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_team"))
 }
 
 /// Copies an executable by running `cp`, so the file is open for writing only in that child:
@@ -246,7 +281,7 @@ impl World {
 
     /// The environment every run gets (and nothing else).
     pub fn env(&self) -> Vec<(String, String)> {
-        let bin = team_bin().parent().unwrap().display().to_string();
+        let bin = fake_seat_bin().parent().unwrap().display().to_string();
         let mut v = vec![
             ("PATH".to_string(), format!("{bin}:/usr/local/bin:/usr/bin:/bin")),
             ("HOME".into(), self.home.display().to_string()),

@@ -1,12 +1,14 @@
 //! A private tmux server with a session of fake seats, for scenario tests.
 //!
 //! `TmuxWorld::start(session, &[SeatSpec…])` makes a temp dir (the world), pins a copy of the
-//! `team` binary (the shared target dir's binary can be rebuilt under a running test), starts
-//! a tmux server on a socket inside it (`tmux -S <dir>/tmux.sock`: never the user's server),
-//! and opens one window per seat: a `sh` running `team fake-seat …` (so the pane's shell is the
-//! fake's parent, as with a real CLI), in the seat's own folder with its own `HOME`, the pane
-//! marked `@team-seat <name>`. Every seat logs the bytes it receives to `<dir>/<seat>.log`.
-//! The server is killed when the world drops.
+//! test double `fake-seat` (`common::fake_seat_bin`: the shared target dir's binary can be
+//! rebuilt under a running test), starts a tmux server on a socket inside it (`tmux -S
+//! <dir>/tmux.sock`: never the user's server; started without the test's `XDG_RUNTIME_DIR`, so
+//! a seat's socket is never put in the user's runtime folder), and opens one window per seat: a
+//! `sh` running `fake-seat …` (so the pane's shell is the fake's parent, as with a real CLI),
+//! in the seat's own folder with its own `HOME` (inside the world: the double runs only under a
+//! temp HOME), the pane marked `@team-seat <name>`. Every seat logs the bytes it receives to
+//! `<dir>/<seat>.log`. The server is killed when the world drops.
 //!
 //! Point the `team` binary (or `mux::tmux::Tmux`) at it with `TEAM_TMUX_SOCKET=<socket>`
 //! (`world.env()` gives the variables to set).
@@ -23,7 +25,7 @@ pub struct SeatSpec {
     pub name: String,
     /// `claude-code` | `codex` | `cursor`
     pub cli: String,
-    /// a `team fake-seat --mode` value
+    /// a `fake-seat --mode` value
     pub mode: String,
     pub delay_ms: u64,
     /// write the vendor transcript (`--transcript auto`, under the seat's HOME)
@@ -108,38 +110,9 @@ pub struct TmuxWorld {
     pub dir: tempfile::TempDir,
     pub socket: PathBuf,
     pub session: String,
-    /// the pinned `team` binary the seats run
-    pub team: PathBuf,
+    /// the pinned test double the seats run (`fake-seat`)
+    pub fake_seat: PathBuf,
     pub seats: Vec<Seat>,
-}
-
-/// The `team` binary the seats run: the test process's own private copy (`common::team_bin`,
-/// made once, by `cp`), so a rebuild of the shared target dir cannot swap it under them and an
-/// exec of it cannot be "text file busy". Checked once to be a build that has the fake seat.
-pub fn pinned_team() -> PathBuf {
-    static PINNED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    PINNED
-        .get_or_init(|| {
-            let team = super::team_bin().to_path_buf();
-            let help = Command::new(&team).args(["fake-seat", "--help"]).output().expect("run team");
-            assert!(
-                String::from_utf8_lossy(&help.stdout).contains("--mode"),
-                "{} has no `fake-seat --mode`: another branch's build replaced it; rerun (or set TEAM_TEST_BIN)",
-                team_bin().display()
-            );
-            team
-        })
-        .clone()
-}
-
-/// The `team` binary cargo built for this test run (`$TEAM_TEST_BIN` overrides it: the shared
-/// target dir's binary can be rebuilt from another branch while tests run, so a run may pin a
-/// copy).
-pub fn team_bin() -> PathBuf {
-    match std::env::var_os("TEAM_TEST_BIN") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => PathBuf::from(env!("CARGO_BIN_EXE_team")),
-    }
 }
 
 impl TmuxWorld {
@@ -148,8 +121,8 @@ impl TmuxWorld {
     pub fn start(session: &str, seats: &[SeatSpec]) -> TmuxWorld {
         let dir = tempfile::Builder::new().prefix("team-tmux-").tempdir().expect("temp dir");
         let socket = dir.path().join("tmux.sock");
-        let team = pinned_team();
-        let mut w = TmuxWorld { dir, socket, session: session.into(), team, seats: Vec::new() };
+        let fake_seat = super::fake_seat_bin().to_path_buf();
+        let mut w = TmuxWorld { dir, socket, session: session.into(), fake_seat, seats: Vec::new() };
         // An empty first window keeps the session alive whatever the seats do.
         let out = w.tmux(&[
             "-f",
@@ -182,8 +155,8 @@ impl TmuxWorld {
         let log = self.dir.path().join(format!("{}.log", spec.name));
         let drawn = self.dir.path().join(format!("{}.drawn", spec.name));
         let mut cmd = format!(
-            "'{}' fake-seat --cli {} --mode {} --log '{}' --drawn '{}' --delay-ms {}",
-            self.team.display(),
+            "'{}' --cli {} --mode {} --log '{}' --drawn '{}' --delay-ms {}",
+            self.fake_seat.display(),
             spec.cli,
             spec.mode,
             log.display(),
@@ -271,6 +244,9 @@ impl TmuxWorld {
             .args(args)
             .env_remove("TMUX")
             .env_remove("TMUX_PANE")
+            // (the server started here keeps the environment: no seat of it may put its socket
+            // in the user's own runtime folder)
+            .env_remove("XDG_RUNTIME_DIR")
             .output()
             .expect("run tmux")
     }

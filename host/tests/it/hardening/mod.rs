@@ -11,8 +11,11 @@
 //!   words in refusals;
 //! - `profiles`: a dropped-in component's pause, patterns and size;
 //! - `shown`: terminal escapes in bodies and team-file words;
-//! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
+//! - `leftovers`: history lines that cannot be written, a killed sender's temp files;
+//! - `hooks`: the test hooks and the test double stay out of the product binary;
+//! - `double`: the test double refuses a real home and never follows a link (issue 17 item 9).
 
+mod double;
 mod hooks;
 mod identity;
 mod input;

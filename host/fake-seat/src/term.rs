@@ -2,8 +2,8 @@
 //! waiting for keys, and painting a screen.
 //!
 //! Invariant: a frame goes to the terminal in one write, whole (home, clear, every row), and
-//! only then is it recorded in the `--drawn` file, so that file never names a frame the
-//! terminal has not been sent.
+//! only then is it recorded in the `--drawn` file (whole, through a temp file, never through a
+//! link), so that file never names a frame the terminal has not been sent.
 
 use super::screens::{self, Screen};
 use std::fs::File;
@@ -95,7 +95,7 @@ impl Term {
                 let cut = screens::truncate(r, cols);
                 out.push_str(&format!("\x1b[{};1H\x1b[0m", i + 1));
                 out.push_str(&cut);
-                plain.push(crate::mux::strip_ansi(&cut).trim_end().to_string());
+                plain.push(crate::ansi::strip(&cut).trim_end().to_string());
             }
             if let Some((r, c)) = screen.cursor {
                 out.push_str(&format!("\x1b[{};{}H\x1b[?25h", r + 1, c.min(cols.saturating_sub(1)) + 1));
@@ -119,10 +119,8 @@ impl Term {
             text.push_str(r);
             text.push('\n');
         }
-        let tmp = path.with_extension("tmp");
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(&tmp, path);
-        }
+        // (a planted temp link is replaced, never written through: `world::write_whole`)
+        let _ = crate::world::write_whole(path, text.as_bytes(), 0o644);
     }
 }
 

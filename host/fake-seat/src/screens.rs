@@ -116,7 +116,7 @@ fn track_sgr(line: &str, state: &mut Vec<String>) {
 
 /// The number of cells `s` takes (escape sequences take none; one cell per char otherwise).
 pub fn width(s: &str) -> usize {
-    crate::mux::strip_ansi(s).chars().count()
+    crate::ansi::strip(s).chars().count()
 }
 
 /// `s` cut to `cols` cells, escape sequences kept, closed with a reset.
@@ -285,7 +285,7 @@ pub fn codex_thread(first: &str, ellipsis: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mux::strip_ansi;
+    use crate::ansi::strip as strip_ansi;
 
     #[test]
     fn rows_are_self_contained_and_keep_the_text() {

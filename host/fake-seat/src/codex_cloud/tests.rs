@@ -5,9 +5,10 @@ use super::*;
 
 fn capture(name: &str) -> Vec<String> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/screens/codex-cloud-0.171.0")
+        .join("../../tests/data/screens/codex-cloud-0.171.0")
         .join(format!("{name}.txt"));
-    crate::mux::split_rows(&std::fs::read_to_string(p).unwrap()).into_iter().map(|r| r.trim_end().to_string()).collect()
+    let text = std::fs::read_to_string(p).unwrap();
+    text.strip_suffix('\n').unwrap_or(&text).split('\n').map(|r| r.trim_end().to_string()).collect()
 }
 
 fn same(c: &Cloud, name: &str) {

@@ -1,12 +1,15 @@
 //! The fake seat's session transcript: the JSON-lines rows its CLI writes, in the vendor's
 //! format (see `tests/data/transcripts/`), in the folder that CLI writes them to.
 //!
-//! Invariant: with `auto`, the folder is where the real CLI puts it — the same spelling the
-//! host's transcript watch expands its profile's pattern to — so a test that finds the
-//! fake's transcript proves the host would find the real one.
+//! Invariant: with `auto`, the folder is where the real CLI puts it under the seat's checked
+//! HOME, spelled by this crate's own encoding of the vendor's rule (`vendor.rs`), never by the
+//! host's: a test that finds the fake's transcript where the host looks proves the host looks
+//! where the real CLI writes. The folders are made at start without following a link; the file
+//! is made at the first row, `O_EXCL | O_NOFOLLOW` (a restarted seat appends to its own).
 
 use super::seat::file_name;
-use super::Cli;
+use crate::vendor::{self, Cli};
+use crate::world;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +17,7 @@ use std::path::{Path, PathBuf};
 pub struct Transcript {
     cli: Cli,
     file: PathBuf,
+    out: Option<std::fs::File>,
     session: String,
     cwd: PathBuf,
     last_uuid: Option<String>,
@@ -21,28 +25,32 @@ pub struct Transcript {
 }
 
 impl Transcript {
-    /// A transcript in `dir`, or with `auto` where the CLI writes it (under `$HOME`).
-    pub fn new(cli: Cli, dir: &str, cwd: &Path) -> Transcript {
+    /// A transcript in `dir`, or with `auto` where the CLI writes it under `home`; its folder
+    /// is made now (an `Err` names a link or a non-folder on the way).
+    pub fn new(cli: Cli, dir: &str, cwd: &Path, home: &Path) -> Result<Transcript, String> {
         use sha2::{Digest, Sha256};
         let h = Sha256::digest(cwd.as_os_str().as_encoded_bytes());
         let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
         let session = format!("{}-{}-4{}-8{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], &hex[17..20], &hex[20..32]);
-        let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/"));
         let now = chrono::Utc::now();
         let dir = if dir == "auto" {
-            match cli {
-                Cli::Codex => home.join(".codex/sessions").join(now.format("%Y/%m/%d").to_string()),
-                _ => home.join(".claude/projects").join(crate::typed::cwd_dashed(cwd)),
-            }
+            let rel = match cli {
+                Cli::Codex => vendor::codex_sessions(now),
+                _ => vendor::claude_projects(cwd),
+            };
+            world::ensure_dirs(home, &rel)?
         } else {
-            PathBuf::from(dir)
+            let dir = PathBuf::from(dir);
+            let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+                return Err(format!("--transcript {} names no folder", dir.display()));
+            };
+            world::ensure_dirs(parent, Path::new(name))?
         };
         let file = match cli {
-            Cli::Codex => dir.join(format!("rollout-{}-{session}.jsonl", now.format("%Y-%m-%dT%H-%M-%S"))),
+            Cli::Codex => dir.join(vendor::codex_rollout(now, &session)),
             _ => dir.join(format!("{session}.jsonl")),
         };
-        let _ = std::fs::create_dir_all(&dir);
-        Transcript { cli, file, session, cwd: cwd.to_path_buf(), last_uuid: None, n: 0 }
+        Ok(Transcript { cli, file, out: None, session, cwd: cwd.to_path_buf(), last_uuid: None, n: 0 })
     }
 
     fn uuid(&mut self) -> String {
@@ -50,8 +58,13 @@ impl Transcript {
         format!("{}-{:012x}", &self.session[..23], self.n)
     }
 
-    fn append(&self, v: serde_json::Value) {
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&self.file) {
+    /// Appends one row; the file is made at the first (a leftover of an earlier run of the
+    /// same seat is appended to, never followed if it is a link).
+    fn append(&mut self, v: serde_json::Value) {
+        if self.out.is_none() {
+            self.out = world::create_new(&self.file, 0o600).or_else(|_| world::open_append(&self.file, 0o600)).ok();
+        }
+        if let Some(f) = &mut self.out {
             let mut line = v.to_string();
             line.push('\n');
             let _ = f.write_all(line.as_bytes());

@@ -29,7 +29,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::Options;
+use super::Args;
 
 mod draw;
 use draw::draw;
@@ -395,21 +395,12 @@ fn keys(bytes: &[u8], pending: &mut Vec<u8>) -> Vec<Input> {
 }
 
 /// Runs the imitation until its terminal closes (or it quits and the terminal closes).
-pub fn run(args: &Options) -> Result<(), String> {
+pub fn run(args: &Args) -> Result<(), String> {
     let mode = parse_mode(&args.mode)?;
-    let mut log = match &args.log {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
-        ),
-        None => None,
-    };
+    let mut log = super::open_log(args.log.as_deref())?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| Path::new("/").to_path_buf());
-    // The CLI's own lookup: the folder's GitHub origin.
-    let repo = crate::compose::origin_of(&cwd).ok().map(|r| r.slug);
+    // The CLI's own lookup: the folder's GitHub remote (`vendor::repo_of`).
+    let repo = crate::vendor::repo_of(&cwd);
     let mut cloud = Cloud::new(mode, repo.as_deref(), Duration::from_millis(args.delay_ms));
     let mut term = super::Term::enter(args.drawn.clone())?;
     let (tx, rx) = mpsc::channel::<Vec<u8>>();

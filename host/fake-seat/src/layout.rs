@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn soft_wrap_splits_long_rows() {
         let r = soft_wrap("  > Read \x1b[2m.agents/send-drops\x1b[0m", 12);
-        let plain: Vec<String> = r.iter().map(|s| crate::mux::strip_ansi(s)).collect();
+        let plain: Vec<String> = r.iter().map(|s| crate::ansi::strip(s)).collect();
         assert_eq!(plain, vec!["  > Read .ag", "ents/send-dr", "ops"]);
     }
 }

@@ -1,5 +1,10 @@
-//! `team fake-seat` (hidden): a small program that draws a vendor CLI's real screens in the
-//! terminal it runs in and reacts to keys like that CLI, for tests and `team demo`.
+//! The fake seat: the test double of a vendor CLI's seat. A small program that draws a vendor
+//! CLI's real screens in the terminal it runs in and reacts to keys like that CLI, for `team`'s
+//! tests and benchmarks. It is built only with `team`'s `test-fakes` feature (as the
+//! `fake-seat` binary; `cargo test` turns the feature on, `cargo install` never does), and it
+//! does not depend on `team`: what it writes outside its screen (its process name, Claude
+//! Code's sessions-registry entry and socket, the transcripts) it places by its own encoding
+//! of the vendors' facts (`vendor`), so a product function that drifts from them fails a test.
 //!
 //! It draws the captures of `tests/data/screens/` (embedded; see `screens`), puts the terminal
 //! in raw mode, redraws the whole screen on every change (clear + rows), sets the title with
@@ -28,14 +33,21 @@
 //!
 //! The parts: `seat` is the CLI's state and its answer to keys, `layout` turns that state
 //! into a screen of the CLI's rows, `screens` holds the captured rows, `term` owns the
-//! terminal (raw mode, size, input, painting), `transcript` writes the vendor's session file.
+//! terminal (raw mode, size, input, painting), `transcript` writes the vendor's session file,
+//! `native` shows the process name and the native channel, `vendor` holds the vendors' facts,
+//! `world` decides where the double may write and writes there without following a link.
 //!
-//! Invariant: with `--log <file>`, every byte received is appended to the file before it is
-//! acted on (unbuffered, `O_APPEND`), so a test can assert exactly what was typed and that
-//! nothing reached a dialog or a draft. With `--drawn <file>`, the plain rows of every frame
-//! are written there (whole, by rename) once the frame has gone to the terminal, so a test
-//! can wait until the pane shows a whole frame drawn at the pane's size.
+//! Invariants: the double runs only under a HOME of a test's own world (`world`: inside the
+//! temp folder, never the password database's home) and refuses a symbolic link wherever it
+//! writes (`--log`, `--drawn` and its temp file, the registry and transcript folders) before
+//! it draws anything; a refusal is `fake-seat: <why>` on stderr, exit 2. With `--log <file>`,
+//! every byte received is appended to the file before it is acted on (unbuffered, `O_APPEND`),
+//! so a test can assert exactly what was typed and that nothing reached a dialog or a draft.
+//! With `--drawn <file>`, the plain rows of every frame are written there (whole, by rename)
+//! once the frame has gone to the terminal, so a test can wait until the pane shows a whole
+//! frame drawn at the pane's size.
 
+mod ansi;
 mod codex_cloud;
 mod layout;
 mod native;
@@ -43,31 +55,66 @@ mod screens;
 mod seat;
 mod term;
 mod transcript;
+pub mod vendor;
+pub mod world;
 
 use seat::Seat;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use term::Term;
 use transcript::Transcript;
+use vendor::Cli;
 
-/// What a fake seat is asked to be (the `team fake-seat` flags; see `cli/fake_seat.rs`).
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes: `fake_seat/codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
+/// The double's command line.
+#[derive(clap::Parser, Debug, Clone)]
+#[command(name = "fake-seat", about = "The test double of a vendor CLI's seat (team's tests only).")]
+pub struct Args {
+    /// The CLI to imitate: `claude-code`, `codex`, `codex-cloud` (its own modes:
+    /// `codex_cloud.rs`) (and `cursor`, implied by `narrow-cursor`).
+    #[arg(long, default_value = "claude-code")]
     pub cli: String,
-    /// How it behaves (see the module docs).
+    /// How it behaves (see the module docs): takes-line, ignores-first-enter, ignores-enter,
+    /// ignores-enters:<n>, reads-late, clears-without-working, dialog:<kind>, draft,
+    /// placeholder, exited, narrow-cursor, already-working.
+    #[arg(long, default_value = "takes-line")]
     pub mode: String,
-    /// Append every byte received to this file.
+    /// Append every byte received to this file (never through a link).
+    #[arg(long)]
     pub log: Option<PathBuf>,
-    /// Write the session transcript rows into this directory; `auto`: where the CLI writes them.
+    /// Write the session transcript rows (the vendor's format) into this folder; `auto`: where
+    /// the CLI writes them under HOME (`.claude/projects/<cwd, each character not a letter or
+    /// digit as ->/`, `.codex/sessions/YYYY/MM/DD/`).
+    #[arg(long)]
     pub transcript: Option<String>,
-    /// Write the plain rows of each frame drawn to this file.
+    /// Write the plain rows of every frame drawn to this file (its first line: `<cols>x<rows>`),
+    /// so a test can wait until the pane shows a whole frame.
+    #[arg(long)]
     pub drawn: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
-    /// How much of the native channel to show: `full`, `socket-only`, `none` (`native.rs`).
+    /// How much of Claude Code's native channel to show: `full` (its sessions-registry entry
+    /// and its listening socket), `socket-only`, `none`.
+    #[arg(long, default_value = "full")]
     pub native: String,
-    /// The run's folders (its profile host reads the CLI's description).
-    pub paths: crate::paths::Paths,
+}
+
+/// Runs the double with the process's arguments; its exit code (2: a usage error or a refusal).
+pub fn main() -> i32 {
+    use clap::Parser;
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("fake-seat: {e}");
+            2
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,35 +162,31 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cli {
-    Claude,
-    Codex,
-    Cursor,
+/// The checks every double passes before it does anything (see `world`): the HOME it runs
+/// under, and no link where `--log` or `--drawn` (or its temp file) would write. The checked
+/// HOME.
+fn checked(args: &Args) -> Result<PathBuf, String> {
+    let home = std::env::var("HOME").ok();
+    let home = world::checked_home(home.as_deref(), &std::env::temp_dir(), world::passwd_home().as_deref())?;
+    for p in args.log.iter() {
+        world::refuse_link(p)?;
+    }
+    if let Some(p) = &args.drawn {
+        world::refuse_link(p)?;
+        world::refuse_link(&world::temp_of(p))?;
+    }
+    Ok(home)
 }
 
-impl Cli {
-    /// The profile id of the CLI drawn.
-    fn id(self) -> &'static str {
-        match self {
-            Cli::Claude => "claude-code",
-            Cli::Codex => "codex",
-            Cli::Cursor => "cursor",
-        }
-    }
-
-    /// The agent name herdr knows the CLI by.
-    fn herdr_label(self) -> &'static str {
-        match self {
-            Cli::Claude => "claude",
-            Cli::Codex => "codex",
-            Cli::Cursor => "cursor",
-        }
-    }
+/// The `--log` file, opened for appending (made when missing), never through a link.
+fn open_log(log: Option<&Path>) -> Result<Option<std::fs::File>, String> {
+    log.map(|p| world::open_append(p, 0o600)).transpose()
 }
 
-/// Runs the fake seat until its terminal closes; an `Err` is a usage error in its flags.
-pub fn run(args: Options) -> Result<(), String> {
+/// Runs the fake seat until its terminal closes; an `Err` is a usage error in its flags or a
+/// refusal (`world`).
+pub fn run(args: Args) -> Result<(), String> {
+    let home = checked(&args)?;
     if args.cli == "codex-cloud" {
         return codex_cloud::run(&args);
     }
@@ -154,10 +197,16 @@ pub fn run(args: Options) -> Result<(), String> {
         ("codex", _) => Cli::Codex,
         (other, _) => return Err(format!("unknown CLI \"{other}\" (claude-code, codex, cursor)")),
     };
+    let native = native::Native::parse(&args.native)?;
+    if let Mode::Dialog(k) = &mode {
+        if screens::dialog(cli.id(), k).is_none() {
+            return Err(format!("{} has no captured {k} dialog", cli.id()));
+        }
+    }
     // herdr names an agent from its process (or from `HERDR_AGENT` in its environment, read
-    // from /proc): a fake seat starts as `team` (it takes its CLI's process name later,
-    // `native.rs`), so it re-executes itself once with the label
-    // of the CLI it draws, and herdr then watches it as that CLI.
+    // from /proc): a fake seat starts as `fake-seat` (it takes its CLI's process name later,
+    // `native.rs`), so it re-executes itself once with the label of the CLI it draws, and
+    // herdr then watches it as that CLI.
     let label = cli.herdr_label();
     if std::env::var("HERDR_AGENT").ok().as_deref() != Some(label) {
         if let Ok(exe) = std::env::current_exe() {
@@ -167,25 +216,11 @@ pub fn run(args: Options) -> Result<(), String> {
             return Err(format!("cannot re-execute the fake seat: {err}"));
         }
     }
-    if let Mode::Dialog(k) = &mode {
-        if screens::dialog(cli.id(), k).is_none() {
-            return Err(format!("{} has no captured {k} dialog", cli.id()));
-        }
-    }
-    // the CLI's process name and, for a native-channel CLI, its registry entry and socket
-    let _shown = native::show(cli.id(), mode == Mode::Exited, native::Native::parse(&args.native)?, &args.paths)?;
-    let log = match &args.log {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
-        ),
-        None => None,
-    };
+    let log = open_log(args.log.as_deref())?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let transcript = args.transcript.as_deref().map(|t| Transcript::new(cli, t, &cwd));
+    let transcript = args.transcript.as_deref().map(|t| Transcript::new(cli, t, &cwd, &home)).transpose()?;
+    // the CLI's process name and, for a native-channel CLI, its registry entry and socket
+    let _shown = native::show(cli, mode == Mode::Exited, native, &home)?;
     let mut term = Term::enter(args.drawn)?;
     let mut seat = Seat::new(cli, mode, args.delay_ms, log, transcript, cwd);
     serve(&mut seat, &mut term)
