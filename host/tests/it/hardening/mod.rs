@@ -11,7 +11,9 @@
 //!   words in refusals;
 //! - `profiles`: a dropped-in component's pause, patterns and size;
 //! - `shown`: terminal escapes in bodies and team-file words;
-//! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
+//! - `leftovers`: history lines that cannot be written, a killed sender's temp files;
+//! - `retry`: the watch's retry typed twice (killed after Enter, records failing), ids that are
+//!   paths in the history and the receipts (issue 17).
 
 mod hooks;
 mod input;
@@ -19,6 +21,7 @@ mod leftovers;
 mod mux;
 mod names;
 mod profiles;
+mod retry;
 mod shown;
 
 use crate::common::tmux::{SeatSpec, TmuxWorld};
