@@ -278,6 +278,12 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
     assert_eq!(out.matches("keeper: a send from owner was taken but never acted on").count(), 1, "{out}");
     let err = watch.stderr();
     assert_eq!(err.matches("team watch: rev: the stop could not be written down: ").count(), 1, "{err}");
+    // Every line the watch printed, it printed once (each pass meets the same failures).
+    for text in [&out, &err] {
+        let lines: Vec<&str> = text.lines().collect();
+        let once: std::collections::HashSet<&str> = lines.iter().copied().collect();
+        assert_eq!(once.len(), lines.len(), "{text}");
+    }
     assert_eq!(history(&s).len(), 2, "nothing could be written");
 }
 
