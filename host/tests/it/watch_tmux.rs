@@ -180,7 +180,7 @@ fn a_held_send_is_retried_once_the_draft_is_cleared_and_the_send_said_so() {
     assert_eq!(retry["profile"], h[0]["profile"]);
     assert_eq!(std::fs::read_to_string(&drop).unwrap(), text, "the drop file is never rewritten");
     assert_eq!(s.bytes("gpt-reviewer"), format!("\x15{}\r", trigger_for(&drop)));
-    s.wait("the watch's line", || watch.stdout().contains("retried"));
+    s.wait("the watch's line", || watch.stdout().contains("gpt-reviewer: retried"));
     assert_eq!(
         watch.stdout(),
         format!(
