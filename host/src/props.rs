@@ -204,14 +204,16 @@ proptest! {
     #![proptest_config(cases(1500))]
 
     /// The history reader: whatever bytes stand in `messages.jsonl`, `.1` and `.2`, reading
-    /// never panics, and every line it hands on is one it parsed whole.
+    /// never panics, and every line it hands on is one it parsed whole, whose id is a message id.
     #[test]
     fn the_history_reader_never_panics(
         files in prop::collection::vec(prop_oneof![
             any::<Vec<u8>>(),
             prop::collection::vec(prop_oneof![
-                Just(r#"{"ts":"t","from":"a","to":"b","body":"x","id":"i","outcome":"held"}"#.to_string()),
-                Just(r#"{"ts":"t","from":"a","to":"b","body":"\u001b]52;c;x\u0007","id":"i","outcome":"delivered","ms":1}"#.to_string()),
+                Just(r#"{"ts":"t","from":"a","to":"b","body":"x","id":"00000000-0000-4000-8000-000000000001","outcome":"held"}"#.to_string()),
+                Just(r#"{"ts":"t","from":"a","to":"b","body":"\u001b]52;c;x\u0007","id":"00000000-0000-4000-8000-000000000002","outcome":"delivered","ms":1}"#.to_string()),
+                Just(r#"{"ts":"t","from":"a","to":"b","body":"x","id":"/etc/hostname","outcome":"held"}"#.to_string()),
+                "[a-z0-9./-]{0,40}".prop_map(|id| format!(r#"{{"ts":"t","from":"a","to":"b","body":"x","id":{},"outcome":"held"}}"#, serde_json::json!(id))),
                 Just(r#"{"ts":1}"#.to_string()),
                 "\\PC{0,60}",
             ], 0..8).prop_map(|v| v.join("\n").into_bytes()),
@@ -234,6 +236,9 @@ proptest! {
             (Ok(h), Some(t)) => {
                 let lines: usize = t.iter().map(|x| x.split('\n').filter(|l| !l.trim().is_empty()).count()).sum();
                 prop_assert_eq!(h.lines.len() + h.skipped, lines);
+                // every line handed on names a message id: none can become a path
+                prop_assert!(h.lines.iter().all(|l| crate::history::valid_id(&l.id)));
+                prop_assert!(h.bad_ids() <= h.skipped);
             }
             (Ok(_), None) => prop_assert!(false, "bytes that are not UTF-8 were read as text"),
             (Err(_), _) => {}

@@ -166,7 +166,7 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
         }
         let events = limited(events, args.limit);
         if args.json {
-            out.doc(&document(&scope, &events, read.skipped));
+            out.doc(&document(&scope, &events, read.skipped.lines));
         } else {
             let (text, note) = plain(&scope, &events, read.skipped, ctx.clock.now().with_timezone(&chrono::Local));
             out.out(&text);
@@ -437,16 +437,39 @@ fn collapse(s: &str) -> String {
 
 struct Read {
     events: Vec<Event>,
-    skipped: usize,
+    skipped: Skipped,
+}
+
+/// The lines a run did not show: every one skipped, and how many of them for an id that is no
+/// message id (the history's and the receipts' readers pass those over: `history::id`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Skipped {
+    pub lines: usize,
+    pub bad_ids: usize,
+}
+
+/// The line for stderr that says what was skipped, when anything was.
+pub fn skipped_note(s: Skipped) -> Option<String> {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    match s {
+        Skipped { lines: 0, .. } => None,
+        Skipped { lines, bad_ids: 0 } => Some(format!("team feed: skipped {lines} unreadable line{}\n", plural(lines))),
+        Skipped { lines, bad_ids } => Some(format!(
+            "team feed: skipped {lines} unreadable line{} ({bad_ids} whose id is no message id)\n",
+            plural(lines)
+        )),
+    }
 }
 
 fn read(scope: &Scope) -> outcome::Result<Read> {
     let mut events = Vec::new();
-    let mut skipped = 0;
+    let mut skipped = Skipped::default();
     for (project, dir) in &scope.dirs {
         let h = history::read_history(&scope.config, dir).map_err(refusal)?;
-        let (receipts, n) = history::read_receipts(&scope.config, dir).map_err(refusal)?;
-        skipped += h.skipped + n;
+        let r = history::read_receipts_checked(&scope.config, dir).map_err(refusal)?;
+        skipped.lines += h.skipped + r.skipped;
+        skipped.bad_ids += h.bad_ids() + r.bad_ids();
+        let receipts = r.lines;
         // Each delivered line a send could not confirm shows where its message stands.
         let mut marks: Vec<Option<ReadMark>> = vec![None; h.lines.len()];
         let ledger = Ledger::build(&h.lines, &receipts);
@@ -468,7 +491,7 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
     for path in &scope.audits {
         let project = scope.team.as_ref().map(|t| t.0.as_str());
         let (lines, n) = history::read_audit(path, project).map_err(refusal)?;
-        skipped += n;
+        skipped.lines += n;
         events.extend(lines.into_iter().map(Event::from));
     }
     // Stable: equal times keep the order read.
@@ -485,7 +508,7 @@ fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
 fn plain<Tz: chrono::TimeZone>(
     scope: &Scope,
     events: &[Event],
-    skipped: usize,
+    skipped: Skipped,
     now: chrono::DateTime<Tz>,
 ) -> (String, Option<String>)
 where
@@ -500,9 +523,7 @@ where
     }
     let n = events.len();
     out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
-    let note = (skipped > 0)
-        .then(|| format!("team feed: skipped {skipped} unreadable line{}\n", if skipped == 1 { "" } else { "s" }));
-    (out, note)
+    (out, skipped_note(skipped))
 }
 
 /// The table (`super::table`'s layout): TIME, KIND, SEAT, DETAIL, and PROJECT after TIME when

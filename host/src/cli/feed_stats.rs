@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
+use super::feed::Skipped;
 use crate::history::stats::{Row, Spread, Tally};
 use crate::history::{self, Ledger};
 use crate::outcome::{self, TeamError};
@@ -36,8 +37,8 @@ pub fn run(scope: &StatsScope, seat: Option<&str>, json: bool, out: &mut Output)
             "rows": rows,
             "total": total,
         });
-        if skipped > 0 {
-            doc["skipped"] = json!(skipped);
+        if skipped.lines > 0 {
+            doc["skipped"] = json!(skipped.lines);
         }
         out.doc(&doc);
         return Ok(0);
@@ -52,22 +53,24 @@ pub fn run(scope: &StatsScope, seat: Option<&str>, json: bool, out: &mut Output)
     let n = total.sends;
     text.push_str(&format!("{n} send{}\n", if n == 1 { "" } else { "s" }));
     out.out(&text);
-    if skipped > 0 {
-        out.err(&format!("team feed: skipped {skipped} unreadable line{}\n", if skipped == 1 { "" } else { "s" }));
+    if let Some(note) = super::feed::skipped_note(skipped) {
+        out.err(&note);
     }
     Ok(0)
 }
 
 /// The rows, the total and the skipped lines of every folder in view.
-pub fn tally(scope: &StatsScope, seat: Option<&str>) -> outcome::Result<(Vec<Row>, Row, usize)> {
+pub fn tally(scope: &StatsScope, seat: Option<&str>) -> outcome::Result<(Vec<Row>, Row, Skipped)> {
     let refusal = |e: std::io::Error| TeamError::refused(e.to_string());
     let cli_of = |s: &str| scope.clis.iter().find(|(name, _)| name == s).map(|(_, c)| c.clone());
     let mut t = Tally::new();
-    let mut skipped = 0;
+    let mut skipped = Skipped::default();
     for (_, dir) in scope.dirs {
         let mut h = history::read_history(scope.config, dir).map_err(refusal)?;
-        let (receipts, n) = history::read_receipts(scope.config, dir).map_err(refusal)?;
-        skipped += h.skipped + n;
+        let r = history::read_receipts_checked(scope.config, dir).map_err(refusal)?;
+        skipped.lines += h.skipped + r.skipped;
+        skipped.bad_ids += h.bad_ids() + r.bad_ids();
+        let receipts = r.lines;
         if let Some(seat) = seat {
             h.lines.retain(|l| l.to == seat);
         }

@@ -148,6 +148,10 @@ fn plain(e: &Event) -> String {
         Event::NeverActedOn { seat, from, drop, .. } => {
             format!("{seat}: a send from {from} was taken but never acted on; the message is at {}", drop.display())
         }
+        Event::Resolved { seat, from, n, outcome, sign, drop, .. } => format!(
+            "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {sign} shows the message read: {outcome}; the message is at {}",
+            drop.display()
+        ),
     }
 }
 
@@ -189,5 +193,23 @@ mod tests {
         assert_eq!(plain(&retry), "rev: retried a send from owner (try 2 of 3): delivered");
         let v = serde_json::to_value(&retry).unwrap();
         assert_eq!((v["event"].as_str(), v["try"].as_u64(), v["tries"].as_u64()), (Some("retried"), Some(2), Some(3)));
+        let resolved = Event::Resolved {
+            seat: "rev".into(),
+            from: "owner".into(),
+            id: "id1".into(),
+            n: 1,
+            outcome: "delivered".into(),
+            sign: "transcript".into(),
+            drop: PathBuf::from("/r/d"),
+        };
+        assert_eq!(
+            plain(&resolved),
+            "rev: retry 1 of a send from owner was cut off before its end was written down; the seat's transcript shows the message read: delivered; the message is at /r/d"
+        );
+        let v = serde_json::to_value(&resolved).unwrap();
+        assert_eq!(
+            (v["event"].as_str(), v["try"].as_u64(), v["sign"].as_str()),
+            (Some("resolved"), Some(1), Some("transcript"))
+        );
     }
 }

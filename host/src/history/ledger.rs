@@ -3,10 +3,13 @@
 //! feed shows as read or not yet, what `--stats` counts, and what `team watch` acts on.
 //!
 //! Invariants: the fold is a pure function of the lines and receipts in view (no clock, no
-//! file); the order of ids is the order their first lines were read in; an id that was ever
-//! delivered is delivered for good (no later line makes it anything else, and nothing is ever
-//! typed for it again); a confirmation is either the send's own (a delivered line with no
-//! qualifier waiting for a sign) or a `read` receipt.
+//! file); the order of ids is the order their first lines were read in; a line or receipt
+//! whose id is no message id is left out of the fold (the reader passed it over already: this
+//! keeps any other caller's input to the same rule); an id that was ever delivered is
+//! delivered for good (no later line makes it anything else, and nothing is ever typed for it
+//! again); a confirmation is either the send's own (a delivered line with no qualifier waiting
+//! for a sign) or a `read` receipt; a retry whose intent (`retry-started`) has no line of its
+//! own is in doubt — no delivery, and nothing to retry until its end is read from the seat.
 
 use super::receipts::{Receipt, ReceiptKind};
 use super::MessageLine;
@@ -58,6 +61,18 @@ pub struct Entry {
     pub read: Option<usize>,
     /// The first `retries-stopped` receipt.
     pub stopped: Option<usize>,
+    /// The highest try a `retry-started` receipt announced (0: none), and that receipt.
+    pub started: u32,
+    pub started_at: Option<usize>,
+}
+
+impl Entry {
+    /// The try that was started and never ended — its intent recorded, no history line of its
+    /// own — while the message is neither delivered nor stopped: the watch reads the seat for
+    /// it before anything else, and never types it again on a guess.
+    pub fn in_doubt(&self) -> Option<u32> {
+        (self.delivered.is_none() && self.stopped.is_none() && self.started > self.retries).then_some(self.started)
+    }
 }
 
 /// The fold of a project's lines and receipts.
@@ -75,6 +90,9 @@ impl<'a> Ledger<'a> {
         let mut entries: Vec<Entry> = Vec::new();
         let mut by_id: HashMap<&'a str, usize> = HashMap::with_capacity(lines.len());
         for (i, l) in lines.iter().enumerate() {
+            if !super::valid_id(&l.id) {
+                continue;
+            }
             let e = match by_id.get(l.id.as_str()) {
                 Some(&n) => &mut entries[n],
                 None => {
@@ -87,6 +105,8 @@ impl<'a> Ledger<'a> {
                         never_acted: None,
                         read: None,
                         stopped: None,
+                        started: 0,
+                        started_at: None,
                     });
                     entries.last_mut().expect("just pushed")
                 }
@@ -113,6 +133,12 @@ impl<'a> Ledger<'a> {
                 }
                 ReceiptKind::RetriesStopped => {
                     e.stopped.get_or_insert(i);
+                }
+                ReceiptKind::RetryStarted => {
+                    let n = r.attempt.unwrap_or(0);
+                    if n > e.started {
+                        (e.started, e.started_at) = (n, Some(i));
+                    }
                 }
             }
         }
@@ -170,6 +196,7 @@ impl<'a> Ledger<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::id::uid;
     use crate::history::{ReceiptKind, Sign};
 
     fn line(id: &str, outcome: &str, note: Option<&str>, retry: Option<u32>, ts: &str, ms: u64) -> MessageLine {
@@ -178,7 +205,7 @@ mod tests {
             from: "owner".into(),
             to: "rev".into(),
             body: "b".into(),
-            id: id.into(),
+            id: uid(id),
             outcome: outcome.into(),
             ms: Some(ms),
             note: note.map(str::to_string),
@@ -190,12 +217,13 @@ mod tests {
     fn receipt(id: &str, kind: ReceiptKind, ms: Option<u64>) -> Receipt {
         Receipt {
             ts: "2026-11-29T09:05:00Z".into(),
-            id: id.into(),
+            id: uid(id),
             to: "rev".into(),
             receipt: kind,
             sign: ms.map(|_| Sign::Screen),
             ms,
             why: None,
+            attempt: None,
         }
     }
 
@@ -210,12 +238,12 @@ mod tests {
         let receipts = vec![receipt("a", ReceiptKind::Read, Some(150_000)), receipt("zzz", ReceiptKind::Read, Some(1))];
         let l = Ledger::build(&lines, &receipts);
         assert_eq!(l.entries.len(), 2);
-        let a = l.entry("a").unwrap();
+        let a = l.entry(&uid("a")).unwrap();
         assert_eq!((a.first, a.last_try, a.delivered, a.retries), (0, 3, Some(3), 2));
         assert_eq!(l.read_state(a), Some(ReadState::Receipt(0)));
         assert_eq!(l.ms_to_delivered(a), Some(120_000 + 40));
         assert_eq!(l.ms_to_read(a), Some(150_000));
-        let b = l.entry("b").unwrap();
+        let b = l.entry(&uid("b")).unwrap();
         assert_eq!(l.read_state(b), Some(ReadState::AtSend));
         assert_eq!((l.ms_to_delivered(b), l.ms_to_read(b)), (Some(120), Some(120)));
     }
@@ -228,7 +256,7 @@ mod tests {
             line("a", "held", None, Some(1), "2026-11-29T09:31:00Z", 0),
         ];
         let l = Ledger::build(&lines, &[]);
-        let a = l.entry("a").unwrap();
+        let a = l.entry(&uid("a")).unwrap();
         assert_eq!((a.delivered, a.last_try, a.never_acted), (Some(0), 0, Some(1)));
         assert_eq!(l.read_state(a), Some(ReadState::NeverActed(1)));
         assert_eq!(l.ms_to_read(a), None);
@@ -238,6 +266,41 @@ mod tests {
         let held = vec![line("h", "held", None, None, "2026-11-29T09:00:00Z", 5)];
         let l = Ledger::build(&held, &[]);
         assert_eq!(l.read_state(&l.entries[0]), None);
+    }
+
+    #[test]
+    fn a_started_retry_with_no_line_of_its_own_is_in_doubt_and_no_delivery() {
+        let started = |n| Receipt { attempt: Some(n), ..receipt("a", ReceiptKind::RetryStarted, None) };
+        let held = line("a", "held", None, None, "2026-11-29T09:00:00Z", 40);
+        let lines = vec![held.clone()];
+        let one = [started(1)];
+        let l = Ledger::build(&lines, &one);
+        let a = l.entry(&uid("a")).unwrap();
+        assert_eq!((a.started, a.started_at, a.retries, a.in_doubt()), (1, Some(0), 0, Some(1)));
+        assert_eq!((a.delivered, l.read_state(a)), (None, None), "a cut-off retry is no delivery");
+        // Its line ends it; the next try's intent is in doubt again until its own line.
+        let lines = vec![held.clone(), line("a", "held", None, Some(1), "2026-11-29T09:01:00Z", 30)];
+        let l = Ledger::build(&lines, &one);
+        assert_eq!(l.entry(&uid("a")).unwrap().in_doubt(), None);
+        let receipts = [started(1), started(2)];
+        let l = Ledger::build(&lines, &receipts);
+        assert_eq!(l.entry(&uid("a")).unwrap().in_doubt(), Some(2));
+        // A stop or a delivery ends the doubt.
+        let receipts = [started(1), receipt("a", ReceiptKind::RetriesStopped, None)];
+        let l = Ledger::build(&lines[..1], &receipts);
+        assert_eq!(l.entry(&uid("a")).unwrap().in_doubt(), None);
+    }
+
+    #[test]
+    fn lines_and_receipts_whose_id_is_no_message_id_are_left_out() {
+        let bad =
+            MessageLine { id: "/etc/hostname".into(), ..line("a", "held", None, None, "2026-11-29T09:00:00Z", 1) };
+        let lines = vec![bad.clone(), line("b", "held", None, None, "2026-11-29T09:00:01Z", 1)];
+        let receipts = [Receipt { id: "../x".into(), ..receipt("b", ReceiptKind::RetriesStopped, None) }];
+        let l = Ledger::build(&lines, &receipts);
+        assert_eq!(l.entries.len(), 1);
+        assert!(l.entry("/etc/hostname").is_none());
+        assert_eq!(l.entry(&uid("b")).unwrap().stopped, None);
     }
 
     #[test]

@@ -17,20 +17,32 @@
 //!   (`fsx`), never followed;
 //! - reading writes nothing: a reader takes a shared lock only when the lock file already
 //!   exists, and skips (and counts) a line it cannot parse rather than failing the run;
+//! - every id read back is checked against the id grammar (`id`): a line whose id is no
+//!   message id is passed over, counted and named in [`PassedOver`], and never handed on — so
+//!   no id from a file becomes a path or a typed line;
+//! - an intent is written, and fsync'd, before the act it announces (`intent`, DESIGN §10:
+//!   "intent before action"); so is the line that ends it;
 //! - `team.log` lines carry the command, caller, seat, outcome and sizes — never a body.
 
 mod audit;
 mod briefs;
+pub mod id;
+pub mod intent;
 pub mod ledger;
 mod log;
+mod read;
 pub mod receipts;
 pub mod stats;
 
 pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
 pub use briefs::{read_briefs, Brief};
+pub use id::{check_id, valid_id, ID_RULE};
+pub use intent::{append_message_durably, append_receipt_durably, claim, Claim};
 pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};
-pub use receipts::{append_receipt, read_receipts, Receipt, ReceiptKind, Sign, RECEIPTS};
+pub use read::{history_files, read_history, read_messages, History, Keyed, PassedOver, Read};
+use read::{read_lines, read_unlocked};
+pub use receipts::{append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};
@@ -181,19 +193,64 @@ pub fn append_route<T: Serialize>(config: &Path, project: &str, root: &Path, lin
 /// Appends one JSON line to `dir/<name>` under `dir/<lock>`, rotating `<name>` → `.1` → `.2`
 /// when the next line would take it past `limit` bytes.
 pub fn append_jsonl_in<T: Serialize>(dir: &Path, name: &str, lock: &str, line: &T, limit: u64) -> io::Result<()> {
+    append_admitted(dir, name, lock, line, limit, Durability::Buffered, |_| Ok(true)).map(|_| ())
+}
+
+/// Whether an append returns before the line is on the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Durability {
+    /// Written (one `write(2)`); the kernel flushes it when it will.
+    Buffered,
+    /// Written and `fsync`'d, and the folder too when the file was made or rotated: a crash
+    /// after the append returns cannot lose the line.
+    Synced,
+}
+
+/// [`append_jsonl_in`] with the exclusive lock held across `admit(dir)`, which decides, from
+/// what the folder holds, whether the line is appended at all (`Ok(false)`: it is not, and
+/// nothing is written). `admit` must not take the folder's lock itself (it is held).
+pub(crate) fn append_admitted<T: Serialize>(
+    dir: &Path,
+    name: &str,
+    lock: &str,
+    line: &T,
+    limit: u64,
+    durability: Durability,
+    admit: impl FnOnce(&Path) -> io::Result<bool>,
+) -> io::Result<bool> {
     let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
     bytes.push(b'\n');
     fsx::check_entry(dir)?;
     let lock = Locked::exclusive(&dir.join(lock))?;
+    if !admit(dir)? {
+        return Ok(false);
+    }
     let current = dir.join(name);
-    let size = if fsx::check_entry(&current)? { fs::symlink_metadata(&current)?.len() } else { 0 };
-    if size > 0 && size + bytes.len() as u64 > limit {
+    let existed = fsx::check_entry(&current)?;
+    let size = if existed { fs::symlink_metadata(&current)?.len() } else { 0 };
+    let rotated = size > 0 && size + bytes.len() as u64 > limit;
+    if rotated {
         rotate(dir, name)?;
     }
     let mut f = fsx::open_append(&current, FILE_MODE)?;
     write_once(&mut f, &bytes, &current)?;
+    if durability == Durability::Synced {
+        let synced = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", current.display()));
+        f.sync_data().map_err(synced)?;
+        if rotated || !existed {
+            sync_dir(dir)?;
+        }
+    }
     drop(lock);
-    Ok(())
+    Ok(true)
+}
+
+/// `fsync` of a folder, so that a name made or moved in it survives a crash.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    let mut o = OpenOptions::new();
+    o.read(true).custom_flags(nix::libc::O_DIRECTORY | nix::libc::O_NOFOLLOW);
+    let d = o.open(dir).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+    d.sync_all().map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))
 }
 
 /// `.1` → `.2`, current → `.1`. Called with the exclusive lock held. `rename` replaces a
@@ -267,78 +324,6 @@ impl Locked {
     }
 }
 
-/// Everything read from one project folder: the lines oldest first, and how many lines
-/// could not be parsed (skipped).
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct History {
-    pub lines: Vec<MessageLine>,
-    pub skipped: usize,
-}
-
-/// The history files of `dir`, oldest first: `.2`, `.1`, then the current file.
-pub fn history_files(dir: &Path) -> [PathBuf; 3] {
-    rotated_files(dir, MESSAGES)
-}
-
-/// `dir/<name>.2`, `.1`, then `dir/<name>`: a rotated file's parts, oldest first.
-fn rotated_files(dir: &Path, name: &str) -> [PathBuf; 3] {
-    [dir.join(format!("{name}.2")), dir.join(format!("{name}.1")), dir.join(name)]
-}
-
-/// Reads `.2`, `.1`, then the current file of `dir`, oldest first, skipping lines that do
-/// not parse. Writes nothing. (`team feed` reads through [`read_history`] to say the count.)
-#[allow(dead_code)]
-pub fn read_messages(config: &Path, dir: &Path) -> io::Result<Vec<MessageLine>> {
-    read_history(config, dir).map(|h| h.lines)
-}
-
-/// As [`read_messages`], also counting the skipped lines. Refuses a symlink or FIFO on the
-/// ladder from `config` down to the files (when `dir` is under `config`), and holds a
-/// shared lock while reading so a rotation cannot move a line between two reads.
-pub fn read_history(config: &Path, dir: &Path) -> io::Result<History> {
-    let (lines, skipped) = read_lines(config, dir, MESSAGES)?;
-    Ok(History { lines, skipped })
-}
-
-/// Reads the rotated JSON-lines file `<name>` of `dir` (`.2`, `.1`, current), oldest first,
-/// under the folder's shared lock, with the ladder checks of [`read_history`]: the lines that
-/// parse, and how many did not.
-fn read_lines<T: serde::de::DeserializeOwned>(config: &Path, dir: &Path, name: &str) -> io::Result<(Vec<T>, usize)> {
-    if dir.starts_with(config) {
-        fsx::check_ladder(config, dir)?;
-    } else {
-        fsx::check_entry(dir)?;
-    }
-    let mut out = (Vec::new(), 0);
-    if !dir.exists() {
-        return Ok(out);
-    }
-    let _lock = Locked::shared_if_present(&dir.join(LOCK))?;
-    for path in rotated_files(dir, name) {
-        let Some(text) = fsx::read_to_string(&path)? else { continue };
-        parse_into(&text, &mut out.0, &mut out.1);
-    }
-    Ok(out)
-}
-
-fn parse_into<T: serde::de::DeserializeOwned>(text: &str, lines: &mut Vec<T>, skipped: &mut usize) {
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (line, next, complete) = match rest.find('\n') {
-            Some(i) => (&rest[..i], &rest[i + 1..], true),
-            None => (rest, "", false),
-        };
-        rest = next;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<T>(line) {
-            Ok(m) if complete => lines.push(m),
-            _ => *skipped += 1,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,7 +335,7 @@ mod tests {
             from: "owner".into(),
             to: "gpt-reviewer".into(),
             body: format!("message {n}"),
-            id: format!("id-{n}"),
+            id: format!("00000000-0000-4000-8000-{n:012x}"),
             outcome: "delivered".into(),
             ..Default::default()
         }
@@ -361,7 +346,7 @@ mod tests {
         let mut m = line(1);
         assert_eq!(
             serde_json::to_string(&m).unwrap(),
-            r#"{"ts":"2026-11-29T09:00:00Z","from":"owner","to":"gpt-reviewer","body":"message 1","id":"id-1","outcome":"delivered"}"#
+            r#"{"ts":"2026-11-29T09:00:00Z","from":"owner","to":"gpt-reviewer","body":"message 1","id":"00000000-0000-4000-8000-000000000001","outcome":"delivered"}"#
         );
         m.spec = Some("@rev".into());
         m.resolved = Some("agt_1".into());
@@ -459,6 +444,38 @@ mod tests {
         let h = read_history(d.path(), d.path()).unwrap();
         assert_eq!(h.lines.len(), 2);
         assert_eq!(h.skipped, 2);
+        assert!(h.passed_over.is_empty());
+    }
+
+    #[test]
+    fn a_line_whose_id_is_no_message_id_is_passed_over_and_named_per_file() {
+        let d = tempfile::tempdir().unwrap();
+        let with = |id: &str| serde_json::to_string(&MessageLine { id: id.into(), ..line(1) }).unwrap();
+        let good = with(&line(1).id);
+        let bad = ["/etc/hostname", "../../x", "", "A0000000-0000-4000-8000-000000000001", "x\u{1b}[31m"];
+        let current: Vec<String> = bad.iter().map(|b| with(b)).collect();
+        fs::write(d.path().join(MESSAGES), format!("{good}\n{}\n{good}\n", current.join("\n"))).unwrap();
+        fs::write(d.path().join(format!("{MESSAGES}.1")), format!("{}\n", with("/etc/passwd"))).unwrap();
+        let h = read_history(d.path(), d.path()).unwrap();
+        assert_eq!(h.lines, vec![line(1), line(1)]);
+        assert_eq!((h.skipped, h.bad_ids()), (6, 6));
+        let older = &h.passed_over[0];
+        assert_eq!(
+            (older.file.clone(), older.lines, older.ids.clone()),
+            (d.path().join(format!("{MESSAGES}.1")), 1, vec!["/etc/passwd".to_string()])
+        );
+        let cur = &h.passed_over[1];
+        assert_eq!(
+            (cur.lines, cur.ids.as_slice()),
+            (5, &["/etc/hostname".to_string(), "../../x".into(), "".into()][..])
+        );
+        assert_eq!(
+            cur.sentence(),
+            format!(
+                "passed over 5 lines of {} whose id is no message id (\"/etc/hostname\", \"../../x\", \"\", …)",
+                d.path().join(MESSAGES).display()
+            )
+        );
     }
 
     #[test]
@@ -494,7 +511,7 @@ mod tests {
     fn child_line(w: usize, n: usize) -> MessageLine {
         MessageLine {
             body: format!("writer {w} line {n} {}", "x".repeat(40)),
-            id: format!("{w}-{n}"),
+            id: format!("00000000-0000-4000-8{w:03x}-{n:012x}"),
             via: Some("typed".into()),
             ms: Some(n as u64),
             ..line(0)
@@ -548,8 +565,9 @@ mod tests {
         // Every writer's lines are all there, each once, in that writer's order.
         let mut next = [0usize; WRITERS];
         for m in &h.lines {
-            let (w, n) = m.id.split_once('-').unwrap();
-            let (w, n): (usize, usize) = (w.parse().unwrap(), n.parse().unwrap());
+            let parts: Vec<&str> = m.id.split('-').collect();
+            let w = usize::from_str_radix(&parts[3][1..], 16).unwrap();
+            let n = usize::from_str_radix(parts[4], 16).unwrap();
             assert_eq!(n, next[w], "writer {w} out of order or duplicated");
             assert_eq!(*m, child_line(w, n));
             next[w] += 1;

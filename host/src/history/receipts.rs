@@ -10,9 +10,10 @@
 //!
 //! Invariants: the same rules as the history — one `write(2)` per line on an `O_APPEND` file
 //! under the folder's one `messages.lock`, rotation at 1 MB keeping three files, files 0600,
-//! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body.
+//! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body; a receipt
+//! whose id is no message id is passed over when read.
 
-use super::{append_jsonl_in, fsx, read_lines, DIR_MODE, LOCK, ROTATE_BYTES};
+use super::{append_jsonl_in, fsx, read_lines, Keyed, Read, DIR_MODE, LOCK, ROTATE_BYTES};
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::Path;
@@ -28,6 +29,10 @@ pub enum ReceiptKind {
     Read,
     /// The watch stopped retrying the send (three tries, or thirty minutes, or no way to try).
     RetriesStopped,
+    /// The watch is about to type try `try` of the send: written and fsync'd before anything
+    /// is typed; the retry's history line (`retry: <try>`) ends it. One with no such line is a
+    /// retry cut off, whose end is read from the seat, never guessed.
+    RetryStarted,
 }
 
 /// The sign a confirmation was read from.
@@ -73,6 +78,15 @@ pub struct Receipt {
     /// Why the retries stopped (a `retries-stopped` receipt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// The try a `retry-started` receipt announces, 1 to 3.
+    #[serde(default, rename = "try", skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<u32>,
+}
+
+impl Keyed for Receipt {
+    fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 /// Appends one receipt to the project's receipts file under `config`.
@@ -86,9 +100,14 @@ pub fn append_receipt_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<()> 
     append_jsonl_in(dir, RECEIPTS, LOCK, r, limit)
 }
 
-/// Every receipt of a project folder, oldest first, and how many lines did not parse.
-/// Writes nothing.
+/// Every receipt of a project folder, oldest first, and how many lines were skipped (did not
+/// parse, or name no message id). Writes nothing.
 pub fn read_receipts(config: &Path, dir: &Path) -> io::Result<(Vec<Receipt>, usize)> {
+    read_receipts_checked(config, dir).map(|r| (r.lines, r.skipped))
+}
+
+/// As [`read_receipts`], with the lines passed over for their id named.
+pub fn read_receipts_checked(config: &Path, dir: &Path) -> io::Result<Read<Receipt>> {
     read_lines(config, dir, RECEIPTS)
 }
 
@@ -100,12 +119,13 @@ mod tests {
     fn read(n: usize) -> Receipt {
         Receipt {
             ts: "2026-11-29T09:00:05Z".into(),
-            id: format!("id-{n}"),
+            id: format!("00000000-0000-4000-8000-{n:012x}"),
             to: "gpt-reviewer".into(),
             receipt: ReceiptKind::Read,
             sign: Some(Sign::Transcript),
             ms: Some(5_000),
             why: None,
+            attempt: None,
         }
     }
 
@@ -114,7 +134,7 @@ mod tests {
         let s = serde_json::to_string(&read(1)).unwrap();
         assert_eq!(
             s,
-            r#"{"ts":"2026-11-29T09:00:05Z","id":"id-1","to":"gpt-reviewer","receipt":"read","sign":"transcript","ms":5000}"#
+            r#"{"ts":"2026-11-29T09:00:05Z","id":"00000000-0000-4000-8000-000000000001","to":"gpt-reviewer","receipt":"read","sign":"transcript","ms":5000}"#
         );
         let stop = Receipt {
             receipt: ReceiptKind::RetriesStopped,
@@ -124,6 +144,27 @@ mod tests {
             ..read(2)
         };
         assert!(serde_json::to_string(&stop).unwrap().contains(r#""receipt":"retries-stopped","why":"3 tries""#));
+        let started = Receipt { receipt: ReceiptKind::RetryStarted, sign: None, ms: None, attempt: Some(2), ..read(3) };
+        let s = serde_json::to_string(&started).unwrap();
+        assert!(s.ends_with(r#""receipt":"retry-started","try":2}"#), "{s}");
+        assert_eq!(serde_json::from_str::<Receipt>(&s).unwrap(), started);
+    }
+
+    #[test]
+    fn a_receipt_whose_id_is_no_message_id_is_passed_over_and_named() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = fsx::ensure_dirs(d.path(), Path::new("beacon-0000abcd"), DIR_MODE).unwrap();
+        append_receipt_in(&dir, &read(1), ROTATE_BYTES).unwrap();
+        for bad in ["/etc/hostname", "../x", "id-2"] {
+            append_receipt_in(&dir, &Receipt { id: bad.into(), ..read(2) }, ROTATE_BYTES).unwrap();
+        }
+        append_receipt_in(&dir, &read(3), ROTATE_BYTES).unwrap();
+        let got = read_receipts_checked(d.path(), &dir).unwrap();
+        assert_eq!(got.lines, vec![read(1), read(3)]);
+        assert_eq!((got.skipped, got.bad_ids()), (3, 3));
+        assert_eq!(got.passed_over[0].file, dir.join(RECEIPTS));
+        assert_eq!(got.passed_over[0].ids, ["/etc/hostname", "../x", "id-2"]);
+        assert_eq!(read_receipts(d.path(), &dir).unwrap(), (vec![read(1), read(3)], 3));
     }
 
     #[test]

@@ -150,7 +150,7 @@ mod tests {
         let l = |id: &str, outcome: &str, cli: Option<&str>, profile: Option<&str>, retry: Option<u32>| MessageLine {
             ts: "2026-11-29T09:00:00Z".into(),
             to: "rev".into(),
-            id: id.into(),
+            id: crate::history::id::uid(id),
             outcome: outcome.into(),
             ms: Some(100),
             cli: cli.map(str::to_string),

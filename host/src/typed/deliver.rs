@@ -179,6 +179,10 @@ pub fn deliver(
     let mut seen_before = BeforeEnter::default();
     seen_before.note(&before);
 
+    // Intent before action: a retry's record is on the disk before its first keystroke.
+    if let Err(why) = seat.before_typing() {
+        return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+    }
     if let Err(e) = seat.type_text(trigger) {
         return Run {
             verdict: Verdict::Unreachable(format!(

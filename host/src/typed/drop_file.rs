@@ -2,7 +2,9 @@
 //! and how the trigger spells that place from the seat's own folder.
 //!
 //! Invariant: a drop file appears whole, mode 0600, in folders each 0700, and never replaces
-//! another (its name is the message id): a send that cannot write it has typed nothing.
+//! another (its name is the message id): a send that cannot write it has typed nothing. A drop
+//! path is only ever built from an id that follows the id grammar (`history::id`): one read
+//! back from a file that does not is refused here, never joined into a path.
 
 use std::path::{Path, PathBuf};
 
@@ -15,9 +17,7 @@ pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) 
     check(Kind::Session, session)
         .and_then(|()| check(Kind::Seat, seat))
         .map_err(|why| format!("the drop folder cannot be named: {why}"))?;
-    if id.is_empty() || !id.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-') {
-        return Err(format!("the drop file cannot be named: \"{}\" is not a message id", crate::output::one_line(id)));
-    }
+    crate::history::check_id(id).map_err(|why| format!("the drop file cannot be named: {why}"))?;
     let made = |e: std::io::Error| format!("the drop folder could not be made: {e}");
     let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(made)?;
     let dir = crate::fsx::ensure_private_dirs(&agents.join("send-drops"), &Path::new(session).join(seat), 0o700)
@@ -29,9 +29,12 @@ pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) 
     Ok(path)
 }
 
-/// Where [`write_drop`] puts the drop of message `id` for `seat` of `session` under `root`.
-pub fn drop_path(root: &Path, session: &str, seat: &str, id: &str) -> PathBuf {
-    root.join(".agents").join("send-drops").join(session).join(seat).join(id)
+/// Where [`write_drop`] puts the drop of message `id` for `seat` of `session` under `root`;
+/// refused (the sentence says why) when `id` is no message id: an id from a file is never
+/// joined into a path unchecked (`/etc/hostname` would replace the whole path).
+pub fn drop_path(root: &Path, session: &str, seat: &str, id: &str) -> Result<PathBuf, String> {
+    crate::history::check_id(id).map_err(|why| format!("the drop file cannot be named: {why}"))?;
+    Ok(root.join(".agents").join("send-drops").join(session).join(seat).join(id))
 }
 
 /// How the trigger names the drop: relative to the seat's folder when the seat works inside
@@ -67,8 +70,7 @@ pub fn parse_trigger(text: &str) -> Option<(String, String)> {
     let rest = fold.strip_prefix(TRIGGER_PREFIX.trim_end())?.trim();
     let path: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
     let id = path.rsplit('/').next()?.to_string();
-    let uuid = id.len() == 36 && id.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-');
-    (path.contains("send-drops/") && uuid).then_some((path, id))
+    (path.contains("send-drops/") && crate::history::valid_id(&id)).then_some((path, id))
 }
 
 #[cfg(test)]
@@ -100,15 +102,29 @@ mod tests {
     #[test]
     fn a_drop_is_written_whole_once_with_its_modes() {
         let d = tempfile::tempdir().unwrap();
-        let p = write_drop(d.path(), "s", "a", "id1", "from x\n\nbody").unwrap();
-        assert_eq!(p, d.path().join(".agents/send-drops/s/a/id1"));
-        assert_eq!(p, drop_path(d.path(), "s", "a", "id1"), "one spelling of where a drop is");
+        let id = "00000000-0000-4007-8000-000000000000";
+        let p = write_drop(d.path(), "s", "a", id, "from x\n\nbody").unwrap();
+        assert_eq!(p, d.path().join(".agents/send-drops/s/a").join(id));
+        assert_eq!(Ok(p.clone()), drop_path(d.path(), "s", "a", id), "one spelling of where a drop is");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "from x\n\nbody");
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&p), 0o600);
         assert_eq!(mode(p.parent().unwrap()), 0o700);
-        let e = write_drop(d.path(), "s", "a", "id1", "again").unwrap_err();
+        let e = write_drop(d.path(), "s", "a", id, "again").unwrap_err();
         assert!(e.starts_with("the drop file could not be written: "), "{e}");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "from x\n\nbody", "never replaced");
+    }
+
+    #[test]
+    fn an_id_that_is_no_message_id_never_becomes_a_drop_path() {
+        let d = tempfile::tempdir().unwrap();
+        for bad in ["/etc/hostname", "../../x", "", "id1", "00000000-0000-4007-8000-00000000000/"] {
+            let e = drop_path(d.path(), "s", "a", bad).unwrap_err();
+            assert!(e.starts_with("the drop file cannot be named: \""), "{e}");
+            assert!(write_drop(d.path(), "s", "a", bad, "x").is_err());
+        }
+        assert!(!d.path().join(".agents").exists(), "nothing made");
+        let t = "Please read the team message at .agents/send-drops/s/a/..";
+        assert_eq!(parse_trigger(t), None);
     }
 }

@@ -22,7 +22,8 @@
 //!   `{cwd-dashed}`;
 //! - `pane`: the real `Seat`, a multiplexer pane read by the seat's profile;
 //! - `run`: one plain send from a decided target (`send_plain`), or the same typed run for a
-//!   drop already on disk (`retrigger`, the watch's retry): the public boundary.
+//!   drop already on disk (`retrigger`, the watch's retry, which records its intent before
+//!   the first keystroke and types nothing when it cannot): the public boundary.
 
 mod deliver;
 mod drop_file;
@@ -153,6 +154,12 @@ pub trait Seat {
     fn press_enter(&mut self) -> Result<(), String>;
     /// Whether rows appended to the seat's transcript since the send began prove the read.
     fn transcript_shows_read(&mut self, id: &str) -> bool;
+    /// Called once, after the look before typing allowed it and before the first keystroke:
+    /// where a retry records its intent (`history::intent`). An `Err` (why) stops the run
+    /// with nothing typed. A first send has nothing to record.
+    fn before_typing(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// What the profile says about typing into its CLI.

@@ -5,7 +5,8 @@
 //! Invariant: the drop file is written (under the lock) before anything touches the pane, so
 //! every outcome past this point leaves the message safely on disk. A retry
 //! ([`retrigger`]) runs every step but the write: the drop is the one the send wrote, never
-//! rewritten. The multiplexer, the
+//! rewritten, and its caller's intent is recorded before the first keystroke (nothing is typed
+//! when it cannot be: `history::intent`). The multiplexer, the
 //! profile host, the clock and the state folder are the caller's (`send`'s typed leg).
 
 use super::pane::SeatPane;
@@ -106,20 +107,30 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch)
+    trigger(&target, drop, means, &watch, None)
 }
 
 /// Types the trigger for a drop file a send already wrote, as the send did: under the seat
 /// lock, the screen read before typing, the read-back, the Enters and the evidence. The drop
 /// file is never written here: one that is gone, or is not a regular file, is refused with
-/// nothing typed. (`team watch` retries held, not-submitted and dialog-stopped sends by this.)
-pub fn retrigger(req: &Retrigger, means: &Means) -> Report {
+/// nothing typed, and so is an id that is no message id. (`team watch` retries held,
+/// not-submitted and dialog-stopped sends by this.)
+///
+/// `intent` is called once, under the seat lock, after the look before typing allowed it and
+/// before the first keystroke: the caller records there, durably, that it is about to type
+/// (`history::claim`). An `Err` (why) from it ends the run refused, with nothing typed. A
+/// retry without such a record could be typed twice by a watch that never learned how the
+/// first ended.
+pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Result<(), String>) -> Report {
     let watch = means.clock.stopwatch();
+    let drop = match drop_path(req.root, req.session, req.seat, req.id) {
+        Ok(p) => p,
+        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was typed")), None, watch.ms()),
+    };
     let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
         Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
     };
-    let drop = drop_path(req.root, req.session, req.seat, req.id);
     match std::fs::symlink_metadata(&drop) {
         Ok(m) if m.file_type().is_file() => {}
         Ok(_) => {
@@ -141,7 +152,7 @@ pub fn retrigger(req: &Retrigger, means: &Means) -> Report {
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch)
+    trigger(&target, drop, means, &watch, Some(intent))
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -172,8 +183,15 @@ struct Target<'a> {
     record: Option<&'a crate::registry::AgentRecord>,
 }
 
-/// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock held).
-fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Stopwatch) -> Report {
+/// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock
+/// held); `intent` is the retry's record before typing.
+fn trigger(
+    req: &Target,
+    drop: PathBuf,
+    means: &Means,
+    watch: &crate::clock::Stopwatch,
+    intent: Option<&mut dyn FnMut() -> Result<(), String>>,
+) -> Report {
     let mux = means.mux;
     // the registry first: the seat's recorded pane while its recorded process runs there
     let pane = match crate::state::locate_with(mux, req.session, req.seat, req.team, req.record) {
@@ -204,7 +222,7 @@ fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Sto
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false };
-    let mut seat = FirstLook { seat, first: None };
+    let mut seat = FirstLook { seat, first: None, intent };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
     // `deliver` judges its first look before typing: a dialog there stopped it.
@@ -222,13 +240,15 @@ fn trigger(req: &Target, drop: PathBuf, means: &Means, watch: &crate::clock::Sto
 /// The dialog word for a seat herdr reports `blocked` on a dialog its profile does not read.
 pub const HERDR_BLOCKED: &str = "blocked";
 
-/// A seat that keeps its first observation: the look `deliver` judges before typing.
-struct FirstLook<'a> {
+/// A seat that keeps its first observation (the look `deliver` judges before typing), and
+/// records a retry's intent before typing.
+struct FirstLook<'a, 'i> {
     seat: SeatPane<'a>,
     first: Option<Observation>,
+    intent: Option<&'i mut dyn FnMut() -> Result<(), String>>,
 }
 
-impl Seat for FirstLook<'_> {
+impl Seat for FirstLook<'_, '_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
         let o = self.seat.observe(id, trigger)?;
         if self.first.is_none() {
@@ -244,5 +264,11 @@ impl Seat for FirstLook<'_> {
     }
     fn transcript_shows_read(&mut self, id: &str) -> bool {
         self.seat.transcript_shows_read(id)
+    }
+    fn before_typing(&mut self) -> Result<(), String> {
+        match self.intent.take() {
+            Some(record) => record(),
+            None => Ok(()),
+        }
     }
 }

@@ -13,7 +13,14 @@
 //!   and later working — silently, by a receipt;
 //! - one with no sign, whose seat has sat free for a minute past the send or whose record is
 //!   thirty minutes old, is said once to have been taken but never acted on: the line the watch
-//!   writes then keeps that it was said, and it is never retried.
+//!   writes then keeps that it was said, and it is never retried;
+//! - a retry started and never ended (its intent recorded, no line of its own: the watch was
+//!   killed, or could not write) comes before anything else for its seat: its end is read from
+//!   the seat — the screen or the transcript showing the drop read ends it delivered; a seat
+//!   idle with an empty box and no such sign, or thirty minutes, stops the retries — and
+//!   nothing is ever typed for it again on a guess (`history::intent`);
+//! - a message the watch gave up on (a record it could not write) is left alone for the life of
+//!   the process.
 //!
 //! A watch that starts late leaves alone what it could not have watched: a stop or a "never
 //! acted on" is said only within a grace of thirty more minutes after the window closed.
@@ -66,6 +73,11 @@ pub enum StopWhy {
     Refused(String),
     /// The team file no longer has the seat as one the typed leg reaches.
     SeatGone,
+    /// Try `n` was started and its end never written, and the seat shows no sign it read
+    /// the message.
+    InDoubt(u32),
+    /// A record the retry needed (its intent, its line) could not be written: the error.
+    Unrecorded(String),
 }
 
 impl StopWhy {
@@ -76,6 +88,10 @@ impl StopWhy {
             StopWhy::Window => "after thirty minutes without the seat idle with an empty box".to_string(),
             StopWhy::Refused(why) => format!("(the retry was refused: {why})"),
             StopWhy::SeatGone => "(the team file no longer has the seat as one a trigger line reaches)".to_string(),
+            StopWhy::InDoubt(n) => format!(
+                "(retry {n} was cut off before its end was written down, and nothing on the seat shows the message read; nothing is typed again on a guess)"
+            ),
+            StopWhy::Unrecorded(e) => format!("(its records cannot be written: {e}; nothing more is typed for it)"),
         }
     }
 }
@@ -107,6 +123,21 @@ pub struct Memory {
     free_since: HashMap<String, DateTime<Utc>>,
     /// The waiting ids whose seat has been seen free since their send.
     free_seen: HashSet<String>,
+    /// The ids this process leaves alone: their stop (or another record) could not be kept on
+    /// disk, so only this memory keeps the watch from acting, and saying, again.
+    given_up: HashSet<String>,
+}
+
+impl Memory {
+    /// Leave `id` alone for the life of the process.
+    pub fn give_up(&mut self, id: &str) {
+        self.given_up.insert(id.to_string());
+    }
+
+    /// Whether `id` is left alone.
+    pub fn gave_up(&self, id: &str) -> bool {
+        self.given_up.contains(id)
+    }
 }
 
 /// What a pass does.
@@ -118,6 +149,8 @@ pub enum Action {
     Stop { id: String, seat: String, why: StopWhy },
     /// Confirm a delivered send silently.
     Confirm { id: String, seat: String, sign: Sign, ms: u64 },
+    /// End try `n`, cut off before its end was written, as delivered: the seat shows `sign`.
+    Resolve { id: String, seat: String, n: u32, sign: Sign, ms: u64 },
     /// Say the send was taken but never acted on, and keep it.
     NeverActed { id: String, seat: String },
 }
@@ -129,16 +162,28 @@ pub struct Wanted {
     pub retry: Vec<(String, u32)>,
     /// Delivered ids waiting for a sign, with the instant each was taken.
     pub awaiting: Vec<(String, DateTime<Utc>)>,
+    /// Retries started and never ended: the id, the try, and when it was started.
+    pub doubt: Vec<(String, u32, DateTime<Utc>)>,
+}
+
+impl Wanted {
+    /// Every id the look is asked to find read, with the instant from which to look.
+    pub fn sought(&self) -> Vec<(String, DateTime<Utc>)> {
+        let doubt = self.doubt.iter().map(|(id, _, t)| (id.clone(), *t));
+        self.awaiting.iter().cloned().chain(doubt).collect()
+    }
 }
 
 /// The ledger's work before any look: what needs a look, per seat, and the stops that need
 /// none. `typed_seat(seat)` answers whether the watch may act for the seat at all (it is in the
-/// team file, and its profile types a trigger line rather than composing).
+/// team file, and its profile types a trigger line rather than composing). An id `memory`
+/// gave up on is left alone.
 pub fn plan(
     ledger: &Ledger,
     now: DateTime<Utc>,
     limits: &Limits,
     typed_seat: &dyn Fn(&str) -> bool,
+    memory: &Memory,
 ) -> (HashMap<String, Wanted>, Vec<Action>) {
     let mut wanted: HashMap<String, Wanted> = HashMap::new();
     let mut stops = Vec::new();
@@ -146,6 +191,9 @@ pub fn plan(
         let first = ledger.line(e.first);
         let seat = first.to.clone();
         let Some(sent) = instant(&first.ts) else { continue };
+        if memory.gave_up(&first.id) {
+            continue;
+        }
         if !typed_seat(&seat) {
             // A seat gone from the file (or no longer typed) cannot be tried again: a send the
             // watch would have retried says where its message is.
@@ -172,6 +220,16 @@ pub fn plan(
                     continue;
                 }
                 let age = now - sent;
+                if let Some(n) = e.in_doubt() {
+                    // Its end is read from the seat before anything else; never typed again.
+                    if age <= limits.window {
+                        let since = e.started_at.and_then(|r| instant(&ledger.receipts[r].ts)).unwrap_or(sent);
+                        wanted.entry(seat).or_default().doubt.push((first.id.clone(), n, since));
+                    } else if age <= limits.window + limits.grace {
+                        stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::InDoubt(n) });
+                    }
+                    continue;
+                }
                 if e.retries >= TRIES {
                     stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::Tries });
                 } else if age > limits.window {
@@ -188,7 +246,9 @@ pub fn plan(
 }
 
 /// What a pass does for one seat after its look (`None`: the seat could not be looked at).
-/// A sign comes first, then "never acted on", then at most one retry.
+/// A retry in doubt comes first (ended by a sign, stopped on a ready seat with none, else
+/// waited on — and while one is, nothing is retried for the seat), then a sign, then "never
+/// acted on", then at most one retry.
 pub fn after_look(
     seat: &str,
     wanted: &Wanted,
@@ -206,6 +266,29 @@ pub fn after_look(
             None
         }
     };
+    let shown = |id: &String| {
+        look.and_then(|l| {
+            if l.transcript_read.contains(id) {
+                Some(Sign::Transcript)
+            } else if l.screen_read.contains(id) {
+                Some(Sign::Screen)
+            } else {
+                None
+            }
+        })
+    };
+    for (id, n, _) in &wanted.doubt {
+        match shown(id) {
+            Some(sign) => {
+                let ms = ledger.entry(id).map(|e| ms_since_start(ledger, e, now)).unwrap_or(0);
+                out.push(Action::Resolve { id: id.clone(), seat: seat.to_string(), n: *n, sign, ms });
+            }
+            None if look.is_some_and(|l| l.ready) => {
+                out.push(Action::Stop { id: id.clone(), seat: seat.to_string(), why: StopWhy::InDoubt(*n) })
+            }
+            None => {}
+        }
+    }
     for (id, taken) in &wanted.awaiting {
         let sign = look.and_then(|l| {
             if l.transcript_read.contains(id) {
@@ -234,7 +317,7 @@ pub fn after_look(
             out.push(Action::NeverActed { id: id.clone(), seat: seat.to_string() });
         }
     }
-    if let (Some((id, n)), Some(true)) = (wanted.retry.first(), look.map(|l| l.ready)) {
+    if let (Some((id, n)), Some(true), true) = (wanted.retry.first(), look.map(|l| l.ready), wanted.doubt.is_empty()) {
         out.push(Action::Retry { id: id.clone(), seat: seat.to_string(), n: *n });
     }
     out
@@ -249,225 +332,4 @@ fn ms_since_start(ledger: &Ledger, e: &Entry, now: DateTime<Utc>) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::history::ledger::NOTE_NEVER_ACTED;
-    use crate::history::{Receipt, ReceiptKind};
-
-    const T0: &str = "2026-11-29T09:00:00Z";
-
-    fn at(min: i64, sec: i64) -> DateTime<Utc> {
-        instant(T0).unwrap() + Duration::minutes(min) + Duration::seconds(sec)
-    }
-
-    fn ts(min: i64, sec: i64) -> String {
-        at(min, sec).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-    }
-
-    fn line(id: &str, outcome: &str, when: String) -> MessageLine {
-        MessageLine {
-            ts: when,
-            from: "owner".into(),
-            to: "rev".into(),
-            body: "b".into(),
-            id: id.into(),
-            outcome: outcome.into(),
-            ms: Some(1_000),
-            cli: Some("codex".into()),
-            profile: Some("0.1.0".into()),
-            ..Default::default()
-        }
-    }
-
-    fn taken(id: &str, when: String) -> MessageLine {
-        MessageLine {
-            via: Some("typed".into()),
-            note: Some("taken, not yet confirmed".into()),
-            ..line(id, "delivered", when)
-        }
-    }
-
-    fn any_seat(_: &str) -> bool {
-        true
-    }
-
-    fn ready() -> Look {
-        Look { free: true, ready: true, ..Look::default() }
-    }
-
-    fn pass(
-        lines: &[MessageLine],
-        receipts: &[Receipt],
-        now: DateTime<Utc>,
-        look: Option<Look>,
-        mem: &mut Memory,
-    ) -> Vec<Action> {
-        let ledger = Ledger::build(lines, receipts);
-        let (wanted, mut out) = plan(&ledger, now, &Limits::SPEC, &any_seat);
-        for (seat, w) in &wanted {
-            out.extend(after_look(seat, w, look.as_ref(), &ledger, now, &Limits::SPEC, mem));
-        }
-        out
-    }
-
-    #[test]
-    fn a_held_send_is_retried_only_when_the_seat_is_ready() {
-        let lines = [line("a", "held", ts(0, 0))];
-        let mut m = Memory::default();
-        let busy = Look { free: true, ready: false, ..Look::default() };
-        assert_eq!(pass(&lines, &[], at(1, 0), Some(busy), &mut m), vec![]);
-        assert_eq!(pass(&lines, &[], at(1, 0), None, &mut m), vec![]);
-        assert_eq!(
-            pass(&lines, &[], at(1, 0), Some(ready()), &mut m),
-            vec![Action::Retry { id: "a".into(), seat: "rev".into(), n: 1 }]
-        );
-    }
-
-    #[test]
-    fn what_is_retried_and_what_never_is() {
-        let mut m = Memory::default();
-        let now = at(1, 0);
-        let dialog = MessageLine { dialog: Some("permission".into()), ..line("d", "unreachable", ts(0, 0)) };
-        let no_pane = line("u", "unreachable", ts(0, 0));
-        let not_sub = line("n", "not-submitted", ts(0, 0));
-        let old_build = MessageLine { cli: None, ..line("o", "held", ts(0, 0)) };
-        let delivered = MessageLine { note: None, via: Some("typed".into()), ..line("x", "delivered", ts(0, 0)) };
-        for (l, retried) in [(dialog, true), (no_pane, false), (not_sub, true), (old_build, false), (delivered, false)]
-        {
-            let got = pass(std::slice::from_ref(&l), &[], now, Some(ready()), &mut m);
-            assert_eq!(got.iter().any(|a| matches!(a, Action::Retry { .. })), retried, "{l:?}: {got:?}");
-        }
-    }
-
-    #[test]
-    fn a_send_once_delivered_is_never_retried() {
-        let lines = [
-            line("a", "held", ts(0, 0)),
-            MessageLine { retry: Some(1), ..taken("a", ts(0, 30)) },
-            // a stray later line cannot make it retryable again
-            MessageLine { retry: Some(2), ..line("a", "held", ts(0, 40)) },
-        ];
-        let mut m = Memory::default();
-        let got = pass(&lines, &[], at(0, 50), Some(ready()), &mut m);
-        assert!(!got.iter().any(|a| matches!(a, Action::Retry { .. })), "{got:?}");
-    }
-
-    #[test]
-    fn the_fourth_try_is_a_stop_and_a_stop_is_said_once() {
-        let mut lines = vec![line("a", "not-submitted", ts(0, 0))];
-        for n in 1..=2 {
-            lines.push(MessageLine { retry: Some(n), ..line("a", "not-submitted", ts(n as i64, 0)) });
-        }
-        let mut m = Memory::default();
-        assert_eq!(
-            pass(&lines, &[], at(3, 0), Some(ready()), &mut m),
-            vec![Action::Retry { id: "a".into(), seat: "rev".into(), n: 3 }]
-        );
-        lines.push(MessageLine { retry: Some(3), ..line("a", "not-submitted", ts(3, 0)) });
-        let got = pass(&lines, &[], at(3, 1), Some(ready()), &mut m);
-        assert_eq!(got, vec![Action::Stop { id: "a".into(), seat: "rev".into(), why: StopWhy::Tries }]);
-        let stopped = Receipt {
-            ts: ts(3, 1),
-            id: "a".into(),
-            to: "rev".into(),
-            receipt: ReceiptKind::RetriesStopped,
-            sign: None,
-            ms: None,
-            why: Some(StopWhy::Tries.words()),
-        };
-        assert_eq!(pass(&lines, &[stopped], at(3, 2), Some(ready()), &mut m), vec![]);
-    }
-
-    #[test]
-    fn thirty_minutes_close_the_window_and_a_late_watch_says_nothing_of_older_sends() {
-        let lines = [line("a", "held", ts(0, 0))];
-        let mut m = Memory::default();
-        assert_eq!(pass(&lines, &[], at(30, 0), Some(ready()), &mut m).len(), 1, "still inside at 30:00");
-        assert_eq!(
-            pass(&lines, &[], at(30, 1), Some(ready()), &mut m),
-            vec![Action::Stop { id: "a".into(), seat: "rev".into(), why: StopWhy::Window }]
-        );
-        assert_eq!(pass(&lines, &[], at(61, 0), Some(ready()), &mut m), vec![], "past the grace: left alone");
-    }
-
-    #[test]
-    fn the_first_sign_confirms_a_taken_send_silently() {
-        let lines = [taken("a", ts(0, 20))];
-        let mut m = Memory::default();
-        let mut look = Look::default();
-        look.transcript_read.insert("a".into());
-        let got = pass(&lines, &[], at(0, 30), Some(look), &mut m);
-        assert_eq!(
-            got,
-            vec![Action::Confirm { id: "a".into(), seat: "rev".into(), sign: Sign::Transcript, ms: 11_000 }]
-        );
-        let mut look = Look::default();
-        look.screen_read.insert("a".into());
-        assert!(matches!(
-            pass(&lines, &[], at(0, 30), Some(look), &mut m)[0],
-            Action::Confirm { sign: Sign::Screen, .. }
-        ));
-    }
-
-    #[test]
-    fn working_is_a_sign_only_after_the_seat_was_seen_free_since_the_send() {
-        let lines = [taken("a", ts(0, 20))];
-        let mut m = Memory::default();
-        let working = Look { working: true, status_is_a_sign: true, ..Look::default() };
-        assert_eq!(pass(&lines, &[], at(0, 25), Some(working.clone()), &mut m), vec![], "its turn before ours");
-        assert_eq!(pass(&lines, &[], at(0, 30), Some(Look { free: true, ..Look::default() }), &mut m), vec![]);
-        // A CLI whose transcript the watch reads is confirmed by that alone.
-        let mut m2 = m.clone();
-        let transcribed = Look { status_is_a_sign: false, ..working.clone() };
-        assert_eq!(pass(&lines, &[], at(0, 35), Some(transcribed), &mut m2), vec![]);
-        let got = pass(&lines, &[], at(0, 35), Some(working), &mut m);
-        assert!(matches!(got[0], Action::Confirm { sign: Sign::Status, .. }), "{got:?}");
-    }
-
-    #[test]
-    fn a_minute_free_past_the_send_or_thirty_minutes_is_never_acted_on_once() {
-        let free = || Some(Look { free: true, ..Look::default() });
-        let mut lines = vec![taken("a", ts(0, 20))];
-        let mut m = Memory::default();
-        assert_eq!(pass(&lines, &[], at(0, 30), free(), &mut m), vec![]);
-        assert_eq!(pass(&lines, &[], at(1, 19), free(), &mut m), vec![], "free since 0:30, taken at 0:20: 49 s");
-        assert_eq!(
-            pass(&lines, &[], at(1, 30), free(), &mut m),
-            vec![Action::NeverActed { id: "a".into(), seat: "rev".into() }]
-        );
-        lines.push(MessageLine { note: Some(NOTE_NEVER_ACTED.into()), ..line("a", "delivered", ts(1, 30)) });
-        assert_eq!(pass(&lines, &[], at(1, 40), free(), &mut m), vec![], "said once");
-        // A seat that works in between starts its minute again; a record 30 minutes old is said
-        // whatever the seat does.
-        let lines = vec![taken("b", ts(0, 0))];
-        let mut m = Memory::default();
-        assert_eq!(pass(&lines, &[], at(0, 10), free(), &mut m), vec![]);
-        assert_eq!(pass(&lines, &[], at(0, 50), Some(Look::default()), &mut m), vec![]);
-        assert_eq!(pass(&lines, &[], at(1, 20), free(), &mut m), vec![]);
-        assert_eq!(
-            pass(&lines, &[], at(30, 0), None, &mut m),
-            vec![Action::NeverActed { id: "b".into(), seat: "rev".into() }]
-        );
-    }
-
-    #[test]
-    fn a_confirmed_send_and_another_seat_s_are_left_alone() {
-        let lines = [MessageLine { note: None, via: Some("typed".into()), ..line("a", "delivered", ts(0, 0)) }];
-        assert_eq!(pass(&lines, &[], at(40, 0), None, &mut Memory::default()), vec![]);
-        let ledger = Ledger::build(&lines, &[]);
-        let held = [line("h", "held", ts(0, 0))];
-        let l2 = Ledger::build(&held, &[]);
-        let (w, s) = plan(&l2, at(1, 0), &Limits::SPEC, &|seat| seat != "rev");
-        assert!(w.is_empty());
-        assert_eq!(s, vec![Action::Stop { id: "h".into(), seat: "rev".into(), why: StopWhy::SeatGone }]);
-        let (w, s) = plan(&ledger, at(1, 0), &Limits::SPEC, &|seat| seat != "rev");
-        assert!(w.is_empty() && s.is_empty(), "a delivered send to a gone seat is left alone");
-    }
-
-    #[test]
-    fn limits_scale_down_only() {
-        let l = Limits::SPEC.scaled(0.05);
-        assert_eq!(l.window, Duration::seconds(90));
-        assert_eq!(l.free, Duration::seconds(3));
-    }
-}
+mod tests;

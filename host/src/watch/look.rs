@@ -4,6 +4,8 @@
 //!
 //! Invariant: a look only reads — it types nothing and presses nothing; every keystroke the
 //! watch ever sends goes through `typed::retrigger`, which reads the seat again under its lock.
+//! A look is also how a retry cut off before its end was written is ended: by the drop-read it
+//! finds for that id, never by typing again.
 
 use super::decide::{Look, Wanted};
 use crate::mux::{AgentStatus, Mux};
@@ -165,19 +167,23 @@ pub fn look(
     let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record).map_err(|e| e.to_string())?;
     let profile = profiles.get(host, at.cli, at.pins)?;
     let d = profile.describe().clone();
-    // the recent rows only when a delivered send's drop-read is looked for (it may have scrolled off)
-    let cap = if wanted.awaiting.is_empty() { mux.read_screen(&pane) } else { mux.read(&pane) };
+    // The ids whose drop-read is looked for: delivered sends waiting for a sign, and retries
+    // cut off before their end was written.
+    let sought = wanted.sought();
+    // the recent rows only when a drop-read is looked for (it may have scrolled off)
+    let cap = if sought.is_empty() { mux.read_screen(&pane) } else { mux.read(&pane) };
     let screen = screen_of(cap.map_err(|e| e.to_string())?);
     let status = mux.status(&pane).map_err(|e| e.to_string())?.map(|s| s.status);
     let (cwd, home) = whereabouts(mux, &pane, &d.process_names);
+    // (the ids come from the checked history: one that is no message id has no drop and no probe)
     let trigger_of = |id: &str| {
-        let drop = drop_path(at.root, at.session, at.seat, id);
-        trigger_line(&drop_ref(&drop, at.root, cwd.as_deref()))
+        let drop = drop_path(at.root, at.session, at.seat, id).ok()?;
+        Some(trigger_line(&drop_ref(&drop, at.root, cwd.as_deref())))
     };
 
-    // The first reading decides the state; every waiting id gets its own probe for the row.
-    let probe = match wanted.awaiting.first() {
-        Some((id, _)) => Probe::new(id, &trigger_of(id)),
+    // The first reading decides the state; every sought id gets its own probe for the row.
+    let probe = match sought.first().and_then(|(id, _)| Some((id, trigger_of(id)?))) {
+        Some((id, trigger)) => Probe::new(id, &trigger),
         None => Probe::default(),
     };
     let reading = profile.read(&screen, &probe).map_err(|e| e.message)?;
@@ -186,24 +192,25 @@ pub fn look(
     out.working = matches!(reading.state, State::Working(_)) || status == Some(AgentStatus::Working);
     out.free = reading.state == State::Idle && !out.working && !blocked;
     out.ready = out.free && reading.composer == Composer::Empty && reading.last_error != Some(TurnError::RateLimit);
-    for (i, (id, _)) in wanted.awaiting.iter().enumerate() {
+    for (i, (id, _)) in sought.iter().enumerate() {
         let shown = if i == 0 {
             reading.drop_read
         } else {
-            profile.read(&screen, &Probe::new(id, &trigger_of(id))).map(|r| r.drop_read).unwrap_or(false)
+            trigger_of(id)
+                .is_some_and(|t| profile.read(&screen, &Probe::new(id, &t)).map(|r| r.drop_read).unwrap_or(false))
         };
         if shown {
             out.screen_read.insert(id.clone());
         }
     }
-    // The transcripts written since the oldest waiting send: the id names one send only.
+    // The transcripts written since the oldest sought send: the id names one send only.
     if d.transcript_patterns.is_empty() {
         out.status_is_a_sign = true;
-    } else if let Some(oldest) = wanted.awaiting.iter().map(|(_, t)| *t).min() {
+    } else if let Some(oldest) = sought.iter().map(|(_, t)| *t).min() {
         let rows = transcripts.rows_for(at.seat, &d.transcript_patterns, (home.clone(), cwd.clone()), oldest);
         // Working is a sign only where no transcript can show what the seat read.
         out.status_is_a_sign = rows.watch.files().is_empty();
-        for id in rows.read(profile, &wanted.awaiting) {
+        for id in rows.read(profile, &sought) {
             out.transcript_read.insert(id);
         }
     }

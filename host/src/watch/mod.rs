@@ -13,9 +13,17 @@
 //! - nothing is ever typed for a send that was delivered: only `decide` chooses a retry, and it
 //!   never chooses one for an id with a delivered line; the retry itself reads the seat again
 //!   under the seat lock before it types, as a send does;
+//! - intent before action (`history::intent`): a retry's `retry-started` receipt is on the
+//!   disk, fsync'd, before its first keystroke, and its history line (fsync'd) ends it; a retry
+//!   whose intent cannot be written types nothing and stops that message's retries, said once;
+//!   one found started and never ended is ended from what the seat shows, never typed again;
+//! - a record that cannot be written (a stop, a line) makes this process leave the message
+//!   alone and say so once (`decide::Memory`), rather than act and say it on every pass;
 //! - the drop file is never written: a retry names the file the send wrote;
 //! - what was said is kept on disk (a retry's and a "never acted on" history line, a
 //!   `retries-stopped` receipt), so a restarted watch says nothing twice;
+//! - a history or receipt line whose id is no message id is passed over by the reader and
+//!   said once (a problem), never typed, never a path;
 //! - nothing here prints.
 
 pub mod decide;
@@ -27,7 +35,7 @@ pub use lock::{acquire, running, Holder, ProjectLock};
 
 use crate::ctx::Ctx;
 use crate::history::ledger::NOTE_NEVER_ACTED;
-use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind};
+use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
 use crate::mux::Mux;
 use crate::outcome::{self, TeamError};
 use crate::profiles::ProfileHost;
@@ -36,7 +44,7 @@ use crate::team_file::{self, Loaded};
 use crate::typed::{self, Verdict};
 use decide::{Action, Memory};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// How often a running watch makes a pass, before `TEAM_TIME_SCALE`.
@@ -64,6 +72,18 @@ pub enum Event {
     Stopped { seat: String, from: String, id: String, why: String, drop: PathBuf },
     /// A delivered send whose sign never came.
     NeverActedOn { seat: String, from: String, id: String, drop: PathBuf },
+    /// A retry cut off before its end was written (the watch killed, or its line unwritten),
+    /// ended from what the seat shows: delivered, read by `sign`. Nothing was typed.
+    Resolved {
+        seat: String,
+        from: String,
+        id: String,
+        #[serde(rename = "try")]
+        n: u32,
+        outcome: String,
+        sign: String,
+        drop: PathBuf,
+    },
 }
 
 /// What one pass did.
@@ -90,6 +110,8 @@ pub struct Watch<'a> {
     composes: HashMap<String, bool>,
     /// The registry as last read.
     registry: Option<Registry>,
+    /// The problems already said (each is said once for the life of the process).
+    said: HashSet<String>,
 }
 
 impl<'a> Watch<'a> {
@@ -112,6 +134,7 @@ impl<'a> Watch<'a> {
             limits: Limits::SPEC.scaled(ctx.clock.scale()),
             composes: HashMap::new(),
             registry: None,
+            said: HashSet::new(),
         }
     }
 
@@ -133,7 +156,13 @@ impl<'a> Watch<'a> {
         let dir = self.dir();
         let refusal = |e: std::io::Error| TeamError::refused(e.to_string());
         let h = history::read_history(&config, &dir).map_err(refusal)?;
-        let (receipts, _) = history::read_receipts(&config, &dir).map_err(refusal)?;
+        let r = history::read_receipts_checked(&config, &dir).map_err(refusal)?;
+        let mut pass = Pass::default();
+        // Lines whose id is no message id: passed over by the reader, said once here.
+        for p in h.passed_over.iter().chain(&r.passed_over) {
+            self.problem(&mut pass, p.sentence());
+        }
+        let receipts = r.lines;
         let ledger = Ledger::build(&h.lines, &receipts);
         let now = self.ctx.clock.now();
         // The seats' records (their recorded panes come first); none when it cannot be read.
@@ -148,7 +177,7 @@ impl<'a> Watch<'a> {
         }
         let (file, composes) = (&self.team.file, &self.composes);
         let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
-        let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat);
+        let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat, &self.memory);
 
         let mut seats: Vec<&String> = wanted.keys().collect();
         seats.sort();
@@ -167,15 +196,23 @@ impl<'a> Watch<'a> {
             let seen = look::look(self.mux.as_ref(), &mut self.profiles, &mut self.transcripts, self.host, &at, w).ok();
             actions.extend(decide::after_look(seat, w, seen.as_ref(), &ledger, now, &self.limits, &mut self.memory));
         }
-        let mut pass = Pass::default();
         for a in actions {
             self.act(a, &ledger, &mut pass);
         }
         Ok(pass)
     }
 
+    /// Adds a problem to the pass unless this process said it already.
+    fn problem(&mut self, pass: &mut Pass, text: String) {
+        if self.said.insert(text.clone()) {
+            pass.problems.push(text);
+        }
+    }
+
+    /// Where the drop of `id` is (ids come from the checked history: one that is no message
+    /// id never reaches here, and would be shown as it was written, never joined).
     fn drop_of(&self, seat: &str, id: &str) -> PathBuf {
-        typed::drop_path(&self.team.root, &self.team.file.session, seat, id)
+        typed::drop_path(&self.team.root, &self.team.file.session, seat, id).unwrap_or_else(|_| PathBuf::from(id))
     }
 
     fn act(&mut self, a: Action, ledger: &Ledger, pass: &mut Pass) {
@@ -191,12 +228,14 @@ impl<'a> Watch<'a> {
                     sign: Some(sign),
                     ms: Some(ms),
                     why: None,
+                    attempt: None,
                 };
                 match self.receipt(&r) {
                     Ok(()) => pass.confirmed += 1,
-                    Err(e) => pass.problems.push(format!("{}: the confirmation could not be written: {e}", r.to)),
+                    Err(e) => self.problem(pass, format!("{}: the confirmation could not be written: {e}", r.to)),
                 }
             }
+            Action::Resolve { id, seat, n, sign, ms } => self.resolve(&id, &seat, n, sign, ms, ledger, pass),
             Action::NeverActed { id, seat } => {
                 let Some(e) = ledger.entry(&id) else { return };
                 let first = ledger.line(e.first);
@@ -213,7 +252,9 @@ impl<'a> Watch<'a> {
                 let written = self.history(&line);
                 self.log(&seat, "never-acted-on", format!("id {id}, drop {}{}", drop.display(), not_written(&written)));
                 if let Err(e) = written {
-                    pass.problems.push(format!("{seat}: its history line could not be written: {e}"));
+                    // Not kept on disk: only this process's memory keeps it from being said again.
+                    self.memory.give_up(&id);
+                    self.problem(pass, format!("{seat}: its history line could not be written: {e}"));
                 }
                 pass.events.push(Event::NeverActedOn { seat, from: first.from.clone(), id, drop });
             }
@@ -240,7 +281,35 @@ impl<'a> Watch<'a> {
             clock: &self.ctx.clock,
             state: &self.ctx.paths.state,
         };
-        let report = typed::retrigger(&req, &means);
+        // Intent before action: the try is on the disk before the first keystroke.
+        let intent = Receipt {
+            ts: self.ctx.clock.now_iso(),
+            id: id.into(),
+            to: seat.into(),
+            receipt: ReceiptKind::RetryStarted,
+            sign: None,
+            ms: None,
+            why: None,
+            attempt: Some(n),
+        };
+        let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
+        let mut claimed: Option<Result<history::Claim, String>> = None;
+        let mut record = || {
+            let c = history::claim(config, project, root, &intent).map_err(|e| e.to_string());
+            claimed = Some(c.clone());
+            match c {
+                Ok(history::Claim::Taken) => Ok(()),
+                Ok(history::Claim::Held) => Err("this try was already started by another watch".to_string()),
+                Err(e) => Err(format!("the retry could not be recorded before typing ({e})")),
+            }
+        };
+        let report = typed::retrigger(&req, &means, &mut record);
+        match claimed {
+            Some(Err(e)) => return self.stop(id, seat, StopWhy::Unrecorded(e), ledger, pass),
+            // Another process holds this try: its end is read from the seat on a later pass.
+            Some(Ok(history::Claim::Held)) => return,
+            _ => {}
+        }
         let (outcome, detail) = match &report.run.verdict {
             Verdict::Delivered { note } => ("delivered", note.clone()),
             Verdict::Held(r) => ("held", Some(r.clone())),
@@ -269,9 +338,6 @@ impl<'a> Watch<'a> {
         }
         log.push_str(&not_written(&written));
         self.log(seat, outcome, log);
-        if let Err(e) = written {
-            pass.problems.push(format!("{seat}: the retry's history line could not be written: {e}"));
-        }
         pass.events.push(Event::Retried {
             seat: seat.into(),
             from: first.from.clone(),
@@ -282,9 +348,62 @@ impl<'a> Watch<'a> {
             detail,
             drop,
         });
+        if let Err(e) = written {
+            // The try's end is not on the disk: no later try may be typed on top of it.
+            self.problem(pass, format!("{seat}: the retry's history line could not be written: {e}"));
+            return self.stop(id, seat, StopWhy::Unrecorded(e.to_string()), ledger, pass);
+        }
         if !delivered && n >= TRIES {
             self.stop(id, seat, StopWhy::Tries, ledger, pass);
         }
+    }
+
+    /// Ends try `n`, cut off before its end was written, as delivered: the seat showed the
+    /// drop read (`sign`). One history line (the try's own, `retry: n`) and a `read` receipt;
+    /// nothing typed.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve(&mut self, id: &str, seat: &str, n: u32, sign: Sign, ms: u64, ledger: &Ledger, pass: &mut Pass) {
+        let Some(e) = ledger.entry(id) else { return };
+        let first = ledger.line(e.first);
+        let last = ledger.line(e.last_try);
+        let line = MessageLine {
+            ts: self.ctx.clock.now_iso(),
+            outcome: "delivered".into(),
+            via: Some("typed".into()),
+            note: Some(typed::NOTE_TAKEN.into()),
+            cli: last.cli.clone(),
+            profile: last.profile.clone(),
+            retry: Some(n),
+            ..copy_of(first)
+        };
+        let read = Receipt {
+            ts: self.ctx.clock.now_iso(),
+            id: id.into(),
+            to: seat.into(),
+            receipt: ReceiptKind::Read,
+            sign: Some(sign),
+            ms: Some(ms),
+            why: None,
+            attempt: None,
+        };
+        let written = self.history(&line).and_then(|()| self.receipt(&read));
+        let drop = self.drop_of(seat, id);
+        let detail =
+            format!("retry {n} of {TRIES} ended from the seat's {}, id {id}, drop {}", sign.word(), drop.display());
+        self.log(seat, "delivered", format!("{detail}{}", not_written(&written)));
+        if let Err(e) = written {
+            self.memory.give_up(id);
+            self.problem(pass, format!("{seat}: the end of retry {n} could not be written: {e}"));
+        }
+        pass.events.push(Event::Resolved {
+            seat: seat.into(),
+            from: first.from.clone(),
+            id: id.into(),
+            n,
+            outcome: "delivered".into(),
+            sign: sign.word().into(),
+            drop,
+        });
     }
 
     fn stop(&mut self, id: &str, seat: &str, why: StopWhy, ledger: &Ledger, pass: &mut Pass) {
@@ -297,6 +416,7 @@ impl<'a> Watch<'a> {
             sign: None,
             ms: None,
             why: Some(why.words()),
+            attempt: None,
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
@@ -305,18 +425,22 @@ impl<'a> Watch<'a> {
             "stopped",
             format!("{}, id {id}, drop {}{}", why.words(), drop.display(), not_written(&written)),
         );
+        // Said once: kept by the receipt, and when that cannot be written, by this process.
+        self.memory.give_up(id);
         if let Err(e) = written {
-            pass.problems.push(format!("{seat}: the stop could not be written down: {e}"));
+            self.problem(pass, format!("{seat}: the stop could not be written down: {e}"));
         }
         pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: why.words(), drop });
     }
 
+    /// A history line of the watch's, fsync'd (it ends a try, or says what was said).
     fn history(&self, line: &MessageLine) -> std::io::Result<()> {
-        history::append_message(&self.ctx.paths.config, &self.team.file.project, &self.team.root, line)
+        history::append_message_durably(&self.ctx.paths.config, &self.team.file.project, &self.team.root, line)
     }
 
+    /// A receipt of the watch's, fsync'd.
     fn receipt(&self, r: &Receipt) -> std::io::Result<()> {
-        history::append_receipt(&self.ctx.paths.config, &self.team.file.project, &self.team.root, r)
+        history::append_receipt_durably(&self.ctx.paths.config, &self.team.file.project, &self.team.root, r)
     }
 
     fn log(&self, seat: &str, outcome: &str, detail: String) {

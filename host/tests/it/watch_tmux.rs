@@ -180,7 +180,7 @@ fn a_held_send_is_retried_once_the_draft_is_cleared_and_the_send_said_so() {
     assert_eq!(retry["profile"], h[0]["profile"]);
     assert_eq!(std::fs::read_to_string(&drop).unwrap(), text, "the drop file is never rewritten");
     assert_eq!(s.bytes("gpt-reviewer"), format!("\x15{}\r", trigger_for(&drop)));
-    s.wait("the watch's line", || watch.stdout().contains("retried"));
+    s.wait("the watch's line", || watch.stdout().contains("gpt-reviewer: retried"));
     assert_eq!(
         watch.stdout(),
         format!(
@@ -297,12 +297,18 @@ fn three_failed_retries_then_a_stop_that_names_the_drop_said_once() {
     assert_eq!(s.bytes("gpt-reviewer"), format!("{want_bytes}\x15"));
     let h = s.history();
     assert_eq!(h.iter().map(|l| l["retry"].as_u64().unwrap_or(0)).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    // Each try's intent, recorded before it typed, then the stop.
     let receipts = s.receipts();
-    assert_eq!(receipts.len(), 1);
     assert_eq!(
-        (receipts[0]["receipt"].as_str(), receipts[0]["why"].as_str()),
-        (Some("retries-stopped"), Some("after 3 tries"))
+        receipts.iter().map(|r| (r["receipt"].as_str().unwrap(), r["try"].as_u64())).collect::<Vec<_>>(),
+        vec![
+            ("retry-started", Some(1)),
+            ("retry-started", Some(2)),
+            ("retry-started", Some(3)),
+            ("retries-stopped", None)
+        ]
     );
+    assert_eq!(receipts[3]["why"], "after 3 tries");
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn table_matches_the_spec_example() {
         "gpt-reviewer",
         "from the owner — admitted by: the owner\n\nthe gate is green",
     );
-    let (got, note) = plain(&team_scope(), &[e], 0, now());
+    let (got, note) = plain(&team_scope(), &[e], Skipped::default(), now());
     assert_eq!(
         got,
         "team beacon, session \"beacon\"\n\
@@ -51,7 +51,7 @@ fn table_matches_the_spec_example() {
 #[test]
 fn text_from_outside_is_shown_escaped() {
     let e = msg("2026-11-29T09:00:00Z", "owner\u{1b}]0;x\u{7}", "gpt-reviewer", "clear \u{1b}[2J the \u{9b}screen");
-    let (got, _) = plain(&team_scope(), &[e], 0, now());
+    let (got, _) = plain(&team_scope(), &[e], Skipped::default(), now());
     assert!(!got.contains('\u{1b}') && !got.contains('\u{9b}') && !got.contains('\u{7}'), "{got:?}");
     assert!(got.contains("owner\\x1b]0;x\\x07 -> gpt-reviewer"), "{got}");
     assert!(got.contains("clear \\x1b[2J the \\u{9b}screen"), "{got}");
@@ -59,9 +59,12 @@ fn text_from_outside_is_shown_escaped() {
 
 #[test]
 fn empty_history_is_context_and_zero_events() {
-    assert_eq!(plain(&team_scope(), &[], 0, now()), ("team beacon, session \"beacon\"\n0 events\n".to_string(), None));
     assert_eq!(
-        plain(&Scope::default(), &[], 3, now()),
+        plain(&team_scope(), &[], Skipped::default(), now()),
+        ("team beacon, session \"beacon\"\n0 events\n".to_string(), None)
+    );
+    assert_eq!(
+        plain(&Scope::default(), &[], Skipped { lines: 3, bad_ids: 0 }, now()),
         ("0 events\n".to_string(), Some("team feed: skipped 3 unreadable lines\n".to_string()))
     );
 }

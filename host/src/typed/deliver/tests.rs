@@ -392,3 +392,69 @@ fn wrapped_box_text_still_counts_as_the_trigger() {
     assert!(!holds_trigger(&BoxText::Holds("Please read".into()), TRIG));
     assert!(!holds_trigger(&BoxText::Empty, TRIG));
 }
+
+/// A scripted seat that records its intent (or fails to) and the order of what happened.
+struct Intending {
+    inner: Scripted,
+    fail: bool,
+    events: Vec<&'static str>,
+}
+
+impl Seat for Intending {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+        self.inner.observe(id, trigger)
+    }
+    fn type_text(&mut self, text: &str) -> Result<(), String> {
+        self.events.push("type");
+        self.inner.type_text(text)
+    }
+    fn press_enter(&mut self) -> Result<(), String> {
+        self.events.push("enter");
+        self.inner.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.inner.transcript_shows_read(id)
+    }
+    fn before_typing(&mut self) -> Result<(), String> {
+        self.events.push("intent");
+        if self.fail {
+            return Err("the retry could not be recorded before typing (File too large)".into());
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_nothing() {
+    let working = Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false);
+    let mut inner = Scripted::idle();
+    inner.after_take.push_back(working);
+    let mut s = Intending { inner, fail: false, events: vec![] };
+    let (r, _) = timed(&mut s, &traits());
+    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(s.events, ["intent", "type", "enter"]);
+
+    let mut s = Intending { inner: Scripted::idle(), fail: true, events: vec![] };
+    let (r, _) = timed(&mut s, &traits());
+    assert_eq!(
+        r,
+        Run {
+            verdict: Verdict::Refused(
+                "the retry could not be recorded before typing (File too large); nothing was typed; the message is at x/1"
+                    .into()
+            ),
+            typed: false,
+            enters: 0
+        }
+    );
+    assert_eq!(s.events, ["intent"]);
+    assert!(s.inner.typed.is_empty());
+
+    // A look that stops the run before typing records no intent.
+    let mut draft = Scripted::idle();
+    draft.idle_box = BoxText::Holds("half a thought".into());
+    let mut s = Intending { inner: draft, fail: false, events: vec![] };
+    let (r, _) = timed(&mut s, &traits());
+    assert!(matches!(r.verdict, Verdict::Held(_)), "{r:?}");
+    assert!(s.events.is_empty(), "{:?}", s.events);
+}

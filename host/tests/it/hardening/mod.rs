@@ -13,7 +13,11 @@
 //! - `shown`: terminal escapes in bodies and team-file words;
 //! - `leftovers`: history lines that cannot be written, a killed sender's temp files;
 //! - `hooks`: the test hooks and the test double stay out of the product binary;
-//! - `double`: the test double refuses a real home and never follows a link (issue 17 item 9).
+//! - `double`: the test double refuses a real home and never follows a link (issue 17 item 9);
+//! - `identity`: a forged pane row, a reparented agent, a command the team's server started, an
+//!   unmarked pane, a stopped server, pane words naming no pane (issue 17);
+//! - `retry`: the watch's retry typed twice (killed after Enter, records failing), ids that are
+//!   paths in the history and the receipts (issue 17).
 
 mod double;
 mod hooks;
@@ -23,6 +27,7 @@ mod leftovers;
 mod mux;
 mod names;
 mod profiles;
+mod retry;
 mod shown;
 
 use crate::common::tmux::{SeatSpec, TmuxWorld};
