@@ -10,12 +10,18 @@
 //! | the entity's assistant ↔ any lead of the entity's teams | `the entity's assistant` |
 //! | a pair an unexpired owner-signed grant names | `grant <file name>` |
 //!
+//! A refusal between two seats carries a repair line naming what would admit the pair (a lead,
+//! a grant, `team register` where a record is needed) and the grants found for the pair and
+//! passed over (`repair`).
+//!
 //! Invariant: a role word never admits; a seat with no registry record reaches only its own
 //! team (rows 2–3) and is reached only from its own team; grants are read only after every
 //! rule refused, and admit only when `from` names the caller's own record, `to` the
 //! receiver, and `expires` is still ahead.
 
 use chrono::{DateTime, Utc};
+
+mod repair;
 
 use crate::address::{Target, TeamView, World};
 use crate::caller::Caller;
@@ -129,7 +135,7 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
         }
     }
     let why = if crecord.is_none() && !same_team {
-        format!("{cseat} has no registry record yet, so it reaches only its own team; team up or team register writes the record")
+        format!("{cseat} has no registry record yet, so it reaches only its own team; team register writes the record")
     } else if same_team {
         format!("a seat of {cteam} reaches its own lead, and its lead briefs the team's seats; an owner-signed grant naming the pair admits anything else")
     } else if target.seat.agent.is_none() {
@@ -138,7 +144,9 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
         "another team's seats are reached through that team's orchestrator, or by an owner-signed grant naming the pair"
             .to_string()
     };
-    Err(TeamError::refused(format!("{who} may not send to {to}: {why}")))
+    let from = repair::From { team: &cteam, seat: &cseat, record: crecord.as_ref(), view: &cview };
+    Err(TeamError::refused(format!("{who} may not send to {to}: {why}"))
+        .with_repair(repair::ways(world, &from, target, now)))
 }
 
 /// Does one side of a grant (`from` or `to`) name `(team, seat)` / the agent `id`?

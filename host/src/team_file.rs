@@ -116,14 +116,17 @@ impl TeamFile {
 /// `.agents/team.yaml`. `Ok(None)` when no folder on the way holds one. A symlink or FIFO
 /// at `.agents` or the file is refused, never followed.
 pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
-    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    // walked up the logical path (a subfolder entered through a link belongs to the checkout
+    // it was entered from); each folder's file is checked and read in the real folder
+    let start = fsx::logical_dir(cwd);
     let mut dir: Option<&Path> = Some(start.as_path());
     while let Some(d) = dir {
-        let path = d.join(".agents").join("team.yaml");
-        fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
+        let real = d.canonicalize().unwrap_or_else(|_| d.to_path_buf());
+        let path = real.join(".agents").join("team.yaml");
+        fsx::check_ladder(&real, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
         if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
             let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
-            return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
+            return Ok(Some(Loaded { file, path, root: real }));
         }
         if d.join(".git").exists() {
             break;

@@ -1,7 +1,7 @@
 //! What a fake seat shows of itself outside its screen, the way the real CLI does: its process
 //! name, and for a CLI that carries the native channel (Claude Code) the sessions-registry entry
 //! and the listening socket every interactive session holds from startup
-//! (shared/docs/claude-native-channel.md).
+//! (docs/claude-native-channel.md).
 //!
 //! - The process takes the first of its profile's `process_names` (`claude`, `codex`): the real
 //!   CLI runs as that program, and `team register` looks for it in front of the pane's shell.

@@ -273,6 +273,10 @@ impl Mux for Tmux {
         self.find_marked(session, seat, Some(team))
     }
 
+    fn panes_of(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.panes(session)
+    }
+
     fn marks(&self, session: &str) -> Result<Vec<(String, String)>, MuxError> {
         Ok(self.panes(session)?.into_iter().filter(|p| !p.name.is_empty()).map(|p| (p.id, p.name)).collect())
     }

@@ -1,5 +1,5 @@
 //! `team register`: writes the record for one seat that is already running, without touching
-//! it (spec/team-register.md).
+//! it (docs/spec/team-register.md).
 //!
 //! The run: who may (`who`) → the file's seat (declared, not stopped) → the session (not
 //! `default`, running, this team's own) → the pane (the name the multiplexer gives the seat,

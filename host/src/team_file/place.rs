@@ -8,9 +8,19 @@ use crate::outcome::TeamError;
 /// `path` as a person standing in `cwd` reaches it: relative (`.agents/team.yaml`,
 /// `../.agents/team.yaml`) when the two share a folder, else as it is.
 pub fn shown(path: &Path, cwd: &Path) -> String {
-    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    // the folder as the run names it (a logical path through a link the user entered by)
+    // first, then as it really is
+    let canon = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let as_named = relative(path, cwd);
+    if !as_named.starts_with('/') {
+        return as_named;
+    }
+    relative(path, &canon)
+}
+
+fn relative(path: &Path, cwd: &Path) -> String {
     let mut up = 0;
-    let mut base: &Path = &cwd;
+    let mut base: &Path = cwd;
     loop {
         if let Ok(rest) = path.strip_prefix(base) {
             if base == Path::new("/") && up > 0 {

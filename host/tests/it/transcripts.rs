@@ -80,7 +80,7 @@ no_tty() {
 }
 as_daemon() {
   # Runs the command under a process whose argv is `codex app-server --listen unix://`, as
-  # Codex 0.171's shared daemon runs every session's commands (shared/docs/offline-vendor-clis.md):
+  # Codex 0.171's shared daemon runs every session's commands (docs/offline-vendor-clis.md):
   # a copy of bash named codex, reading a script named app-server. No terminal.
   local d; d=$(mktemp -d "$WORLD/daemon.XXXXXX"); cp /bin/bash "$d/codex"
   { printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } > "$d/app-server"
