@@ -81,6 +81,8 @@ pub enum MuxFrom {
     Installed,
     /// Neither: the key is left commented.
     Neither,
+    /// `--multiplexer` named it.
+    Asked,
 }
 
 /// What was written.

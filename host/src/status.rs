@@ -242,7 +242,8 @@ fn read_seat<'p>(
 pub fn start_repair(mux: &str, session: &str) -> String {
     if mux == "tmux" {
         format!(
-            "start it with tmux new -s {session}, run each agent in a pane of it, and mark each pane: team mark <seat>"
+            "start it with {}, run each agent in a pane of it, and mark each pane: team mark <seat>",
+            crate::mux::tmux::Tmux::from_env().start_line(session)
         )
     } else {
         format!("start it with herdr --session {session} (docs/multiplexers.md), and name each seat's pane there")

@@ -9,6 +9,7 @@
 
 pub mod edit;
 mod keys;
+mod mistakes;
 mod place;
 
 use std::collections::BTreeMap;
@@ -261,7 +262,13 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     if text.trim().is_empty() {
         return Err(at(1, "the team file is empty; it needs project: and seats:"));
     }
-    let raw: RawFile = serde_saphyr::from_str(text).map_err(yaml_error)?;
+    let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
+        // a newcomer's mistake at the line the reader stopped at is said in our words
+        match mistakes::explain(text, crate::yaml::line(&e) as usize) {
+            Some(m) => at(m.line as u64, m.sentence),
+            None => yaml_error(e),
+        }
+    })?;
     let keys = keys::read(text);
     let format = match &raw.format {
         None => 1,

@@ -23,6 +23,10 @@ pub struct Args {
     /// The seat that leads the team (default: the first --seat).
     #[arg(long, value_name = "seat")]
     pub lead: Option<String>,
+    /// The multiplexer the seats run in (default: the one this terminal sits in, else the one
+    /// installed, herdr first).
+    #[arg(long, value_name = "herdr|tmux", value_parser = ["herdr", "tmux"])]
+    pub multiplexer: Option<String>,
     /// Also write the lines an agent reads about `team send` into CLAUDE.md (Claude Code) and
     /// AGENTS.md (Codex and the others) at the checkout's root, after what they hold.
     #[arg(long)]
@@ -39,10 +43,15 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
 }
 
-/// The multiplexer to write: the one the run sits in (or whose server it names), else the
-/// one installed on the fixed search — herdr first, the default — else none.
-fn multiplexer() -> (Option<&'static str>, MuxFrom) {
+/// The multiplexer to write: the one asked for, else the one the run sits in (or whose server
+/// it names), else the one installed on the fixed search — herdr first, the default — else none.
+fn multiplexer(asked: Option<&str>) -> (Option<&'static str>, MuxFrom) {
     let named_tmux = std::env::var_os("TEAM_TMUX_SOCKET").is_some_and(|v| !v.is_empty());
+    match asked {
+        Some("herdr") => return (Some("herdr"), MuxFrom::Asked),
+        Some(_) => return (Some("tmux"), MuxFrom::Asked),
+        None => {}
+    }
     match crate::mux::sits_in() {
         Some(m) => (Some(m), MuxFrom::SitsIn),
         None if named_tmux => (Some("tmux"), MuxFrom::SitsIn),
@@ -82,9 +91,9 @@ fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
     };
     let (root, in_git) = init::root_of(&cwd);
     let project = init::name_of(&root);
-    let (multiplexer, multiplexer_from) = multiplexer();
+    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer.as_deref());
     // Inside tmux, the seats' panes are marked in the session the caller sits in.
-    let tmux_session = (multiplexer == Some("tmux") && multiplexer_from == MuxFrom::SitsIn)
+    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in() == Some("tmux"))
         .then(|| std::env::var("TMUX_PANE").ok())
         .flatten()
         .and_then(|p| crate::mux::tmux::Tmux::from_env().pane_marked(&p).ok())
@@ -115,9 +124,9 @@ fn reach_line(p: &Plan) -> Option<String> {
     Some(match others.as_slice() {
         [] => format!("{lead} leads the team: every seat you add reaches it, and it reaches them (docs/admission.md)"),
         [one] => format!("{lead} leads the team: {lead} and {one} may message each other (docs/admission.md)"),
-        many => format!(
-            "{lead} leads the team: {lead} may message {}, and each of them {lead}; they reach each other through {lead} (docs/admission.md)",
-            many.join(", ")
+        [head @ .., last] => format!(
+            "{lead} leads the team: {lead} may message {} and {last}, and each of them may message {lead}; they reach each other through {lead} (docs/admission.md)",
+            head.join(", ")
         ),
     })
 }
@@ -181,7 +190,7 @@ fn said(p: &Plan, w: &init::Written) -> String {
                     "inside the seat's tmux pane, its CLI running (or: team mark {seat} --pane <id>; team status lists the panes)"
                 )
             } else {
-                format!("inside {seat}'s pane")
+                "inside its own pane".to_string()
             };
             steps.push((format!("team mark {seat}"), why));
         }

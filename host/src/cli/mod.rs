@@ -76,11 +76,10 @@ enum Command {
     FakeSeat(fake_seat::Args),
 }
 
-/// The names of the commands this build ships (the hidden ones left out), and `help`.
+/// The names of the commands this build ships (a hidden one too), and `help`.
 pub fn command_names() -> Vec<String> {
     use clap::CommandFactory;
-    let mut names: Vec<String> =
-        Cli::command().get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect();
+    let mut names: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
     names.push("help".into());
     names
 }

@@ -126,7 +126,10 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             0
         }
         Ok(r) => {
-            let mut text = String::new();
+            // at a terminal the run opens with the context line like every other command's;
+            // piped, its lines are the spec's transcript, which shows none
+            let mut text =
+                if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
             for n in &r.notes {
                 text.push_str(&crate::output::one_line(n));
                 text.push('\n');

@@ -166,11 +166,16 @@ fn plain(r: &StatusReport) -> String {
             .unplaced
             .iter()
             .map(|u| {
-                vec![
+                let mut cells = vec![
                     one_line(&u.pane).into_owned(),
                     format!("{} ({})", one_line(&u.process), one_line(&u.cli)),
                     one_line(&u.mark_line()).into_owned(),
-                ]
+                ];
+                // a pane two seats of its CLI may be: name them
+                if u.seats.len() > 1 {
+                    cells.push(format!("(<seat>: {})", one_line(&u.seats.join(" or "))));
+                }
+                cells
             })
             .collect();
         text.push_str(&table(&cells));

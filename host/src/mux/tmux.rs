@@ -99,6 +99,25 @@ impl Tmux {
         v
     }
 
+    /// What a miss on the default server adds: seats on a server of their own are reached by
+    /// naming it. Nothing when a server is named already.
+    fn private_hint(&self) -> &'static str {
+        if self.socket_args.is_empty() {
+            "; seats on a tmux server of their own (tmux -L <name>, tmux -S <path>) are reached with TEAM_TMUX_SOCKET=<name or path> set"
+        } else {
+            ""
+        }
+    }
+
+    /// The command that starts `session` on this adapter's server — the named one, never the
+    /// default server in its place.
+    pub fn start_line(&self, session: &str) -> String {
+        let mut words = vec!["tmux".to_string()];
+        words.extend(self.socket_args.iter().map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() }));
+        words.extend(["new".into(), "-s".into(), session.to_string()]);
+        words.join(" ")
+    }
+
     fn server_name(&self) -> String {
         match self.socket_args.as_slice() {
             [flag, s] if flag == "-S" => format!("the tmux server at {s}"),
@@ -132,7 +151,11 @@ impl Tmux {
                 )));
             }
             if err.contains("no server running") || err.contains("error connecting to") {
-                return Err(MuxError::ServerStopped(format!("{} is not running", self.server_name())));
+                return Err(MuxError::ServerStopped(format!(
+                    "{} is not running{}",
+                    self.server_name(),
+                    self.private_hint()
+                )));
             }
         }
         Ok(out)

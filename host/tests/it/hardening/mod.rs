@@ -14,6 +14,7 @@
 //! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
 
 mod hooks;
+mod init;
 mod input;
 mod leftovers;
 mod mux;
