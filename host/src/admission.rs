@@ -334,13 +334,13 @@ mod tests {
         let l = loaded(&rev_leads, "/b");
         let w = World::new(&reg, Some(&l));
         assert_eq!(
-            admit(&w, &rev, &resolve(&w, "tests").unwrap(), now()).map(|r| r.words()),
+            admit(&w, &rev, &resolve(&w, "tests").unwrap(), now()).map(|r| r.words()).map_err(|e| e.message),
             Ok("lead of shop".into())
         );
         // across teams: the records it waits for, and the leads that reach each other
         let reg = registry();
         let reviewer = seat("beacon", "gpt-reviewer", &reg);
-        let r = repair(&reg, &reviewer, "ada@api", BEACON);
+        let r = repair(&reg, &reviewer, "lead@api", BEACON);
         assert!(r.starts_with("team register gpt-reviewer (run from its pane, or by the owner in its checkout) writes gpt-reviewer's record; across teams a lead reaches another team's lead (beacon's: claude-keeper@beacon; api's: ada@api)"), "{r}");
     }
 

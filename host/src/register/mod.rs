@@ -100,7 +100,10 @@ fn refuse(id: &str, msg: impl Into<String>) -> TeamError {
 fn mux_refusal(mux: &dyn Mux, session: &str, e: MuxError) -> TeamError {
     match e {
         MuxError::NoSession(_) | MuxError::ServerStopped(_) => {
+            // the spec's sentence names a launch command this build does not ship: the repair
+            // line says how to start the session here
             refuse("not-running", format!("session \"{session}\" is not running; run team up first"))
+                .with_repair(crate::status::start_repair(mux.name(), session))
         }
         other => refuse("mux", format!("{} doesn't answer", mux.name())).with_repair(other.to_string()),
     }
