@@ -56,7 +56,7 @@ fn on_a_terminal_the_sender_header_is_drawn_faint_apart_from_the_body() {
         "gpt-reviewer",
         "from the owner — admitted by: the owner\n\nthe gate \u{1b}[2J is green",
     );
-    let (got, _) = plain(&team_scope(), &[e.clone()], 0, now(), true);
+    let (got, _) = plain(&team_scope(), std::slice::from_ref(&e), 0, now(), true);
     assert!(
         got.contains("owner -> gpt-reviewer  \x1b[2mfrom the owner — admitted by: the owner\x1b[22m the gate \\x1b[2J is green\n"),
         "{got:?}"
