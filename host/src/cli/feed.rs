@@ -120,14 +120,12 @@ impl Scope {
     /// anything else is a mistake said as one (exit 2), with the nearest seat and the file's.
     fn known_seat(&self, seat: &str, events: &[Event]) -> outcome::Result<()> {
         let Some((project, _)) = &self.team else { return Ok(()) };
-        let file = self.clis.iter().any(|(s, _)| s == seat);
-        if file || seat == "owner" || events.iter().any(|e| e.involves(seat)) {
+        let names: Vec<&str> = self.clis.iter().map(|(s, _)| s.as_str()).collect();
+        if names.contains(&seat) || seat == "owner" || events.iter().any(|e| e.involves(seat)) {
             return Ok(());
         }
-        let names: Vec<&str> = self.clis.iter().map(|(s, _)| s.as_str()).collect();
-        let hint = crate::nearest::nearest(seat, names.iter().copied())
-            .map(|n| format!(" (did you mean {n}?)"))
-            .unwrap_or_default();
+        let hint = crate::nearest::nearest(seat, names.iter().copied()).map(|n| format!(" (did you mean {n}?)"));
+        let hint = hint.unwrap_or_default();
         Err(TeamError::usage(format!(
             "--seat {}: no seat of {project} has that name, and the history names no such sender or receiver{hint}; the file's seats are {}",
             crate::output::one_line(seat),
