@@ -353,7 +353,17 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
                 "{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)"
             )));
         }
-        let view = world.team(team).ok_or_else(|| refuse(format!("{spec}: the registry holds no team {team}")))?;
+        let view = world.team(team).ok_or_else(|| {
+            let known: Vec<&str> = world.reg.teams.teams.keys().map(String::as_str).collect();
+            let holds = if known.is_empty() {
+                "the registry holds no team yet".to_string()
+            } else {
+                format!("the registry holds {}", known.join(", "))
+            };
+            refuse(format!("{spec}: the registry holds no team {team}")).with_repair(format!(
+                "a team enters the registry when one of its seats is registered: team register <seat>, run in {team}'s checkout from the seat's pane (or by the owner); in that checkout team send {x} reaches its own seat by name ({holds})"
+            ))
+        })?;
         let external = !view.own;
         if x == team_file::RESERVED_LEAD {
             let leads = view.leads();
@@ -363,7 +373,7 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
                 ))),
                 [one] => {
                     if external && !TeamView::registered(one) {
-                        Err(refuse(format!("{spec}: its lead {} has no registry record yet; team up or team register writes it", one.name)))
+                        Err(refuse(format!("{spec}: its lead {} has no registry record yet; team register writes it", one.name)))
                     } else {
                         Ok(target(&view, one, Some(spec)))
                     }

@@ -10,12 +10,18 @@
 //! | the entity's assistant ↔ any lead of the entity's teams | `the entity's assistant` |
 //! | a pair an unexpired owner-signed grant names | `grant <file name>` |
 //!
+//! A refusal between two seats carries a repair line naming what would admit the pair (a lead,
+//! a grant, `team register` where a record is needed) and the grants found for the pair and
+//! passed over (`repair`).
+//!
 //! Invariant: a role word never admits; a seat with no registry record reaches only its own
 //! team (rows 2–3) and is reached only from its own team; grants are read only after every
 //! rule refused, and admit only when `from` names the caller's own record, `to` the
 //! receiver, and `expires` is still ahead.
 
 use chrono::{DateTime, Utc};
+
+mod repair;
 
 use crate::address::{Target, TeamView, World};
 use crate::caller::Caller;
@@ -129,7 +135,7 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
         }
     }
     let why = if crecord.is_none() && !same_team {
-        format!("{cseat} has no registry record yet, so it reaches only its own team; team up or team register writes the record")
+        format!("{cseat} has no registry record yet, so it reaches only its own team; team register writes the record")
     } else if same_team {
         format!("a seat of {cteam} reaches its own lead, and its lead briefs the team's seats; an owner-signed grant naming the pair admits anything else")
     } else if target.seat.agent.is_none() {
@@ -138,7 +144,9 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
         "another team's seats are reached through that team's orchestrator, or by an owner-signed grant naming the pair"
             .to_string()
     };
-    Err(TeamError::refused(format!("{who} may not send to {to}: {why}")))
+    let from = repair::From { team: &cteam, seat: &cseat, record: crecord.as_ref(), view: &cview };
+    Err(TeamError::refused(format!("{who} may not send to {to}: {why}"))
+        .with_repair(repair::ways(world, &from, target, now)))
 }
 
 /// Does one side of a grant (`from` or `to`) name `(team, seat)` / the agent `id`?
@@ -296,6 +304,75 @@ mod tests {
         assert_eq!(judge(&reg, &bob, "claude-keeper"), Ok("grant d.yaml".into()));
         // a grant never admits a caller without a record, nor to a target without one
         assert!(judge(&reg, &bob, "gpt-reviewer").is_err());
+    }
+
+    fn repair(reg: &registry::Registry, caller: &Caller, spec: &str, file: &str) -> String {
+        let l = loaded(file, "/b");
+        let w = World::new(reg, Some(&l));
+        let t = resolve(&w, spec).unwrap();
+        admit(&w, caller, &t, now()).unwrap_err().repair.unwrap_or_default()
+    }
+
+    #[test]
+    fn a_refusal_names_what_would_admit_the_pair() {
+        let reg = registry::Registry::default();
+        // a first team with no lead: either seat marked leads admits the pair
+        let shop = "project: shop\nseats:\n  - name: keeper\n    cli: claude-code\n  - name: rev\n    cli: codex\n";
+        let keeper = seat("shop", "keeper", &reg);
+        let r = repair(&reg, &keeper, "rev", shop);
+        assert!(
+            r.starts_with("shop has no lead: `leads: true` on keeper in its team file (.agents/team.yaml) lets it brief every seat of shop, and on rev lets every seat of shop reach it; or an owner-signed grant in ~/.config/team/grants/ (send: from: keeper@shop, to: rev@shop, and expires:) admits the pair once both seats have a registry record (team register keeper, team register rev) (docs/admission.md)"),
+            "{r}"
+        );
+        // with a lead: the way through it
+        let led = "project: shop\nseats:\n  - name: keeper\n    cli: claude-code\n    leads: true\n  - name: rev\n    cli: codex\n  - name: tests\n    cli: codex\n";
+        let rev = seat("shop", "rev", &reg);
+        let r = repair(&reg, &rev, "tests", led);
+        assert!(r.starts_with("keeper leads shop: rev reaches keeper, who briefs tests; `leads: true` on rev"), "{r}");
+        // following the repair admits: rev marked leads reaches tests
+        let rev_leads = led.replace("name: rev\n    cli: codex\n", "name: rev\n    cli: codex\n    leads: true\n");
+        let l = loaded(&rev_leads, "/b");
+        let w = World::new(&reg, Some(&l));
+        assert_eq!(
+            admit(&w, &rev, &resolve(&w, "tests").unwrap(), now()).map(|r| r.words()).map_err(|e| e.message),
+            Ok("lead of shop".into())
+        );
+        // across teams: the records it waits for, and the leads that reach each other
+        let reg = registry();
+        let reviewer = seat("beacon", "gpt-reviewer", &reg);
+        let r = repair(&reg, &reviewer, "lead@api", BEACON);
+        assert!(r.starts_with("team register gpt-reviewer (run from its pane, or by the owner in its checkout) writes gpt-reviewer's record; across teams a lead reaches another team's lead (beacon's: claude-keeper@beacon; api's: ada@api)"), "{r}");
+    }
+
+    #[test]
+    fn a_refusal_names_the_grants_it_passed_over_and_why() {
+        let d = tempfile::tempdir().unwrap();
+        let mut reg = registry();
+        reg.dir = d.path().to_path_buf();
+        let bob = seat("api", "bob", &reg);
+        grant(d.path(), "a-expired.yaml", "bob@api", "lead@beacon", "2026-09-01T00:00:00Z");
+        grant(d.path(), "b-other.yaml", "ada@api", "lead@beacon", "2027-01-01T00:00:00Z");
+        std::fs::write(
+            d.path().join("grants/c-bad.yaml"),
+            "send:\n  from: bob@api\n  to: claude-keeper@beacon\nexpires: soon\n",
+        )
+        .unwrap();
+        std::fs::write(d.path().join("grants/d-create.yaml"), "create:\n  seat: x\n").unwrap();
+        std::os::unix::fs::symlink(d.path().join("grants/b-other.yaml"), d.path().join("grants/e-link.yaml")).unwrap();
+        let r = repair(&reg, &bob, "claude-keeper", BEACON);
+        let passed = r.split_once("; found and passed over: ").map(|x| x.1).unwrap_or_else(|| panic!("{r}"));
+        assert_eq!(
+            passed,
+            "grant a-expired.yaml names the pair, but it expired 2026-09-01T00:00:00Z; c-bad.yaml in the grants folder is no grant: its send: grant is not one this build reads (send: from:, to:, and expires: an RFC 3339 time); e-link.yaml in the grants folder is no grant: it is a symbolic link, and a grant is read only from a plain file"
+        );
+        // a grant naming the pair, for a seat with no record, is passed over for that
+        grant(d.path(), "f-norecord.yaml", "gpt-reviewer@beacon", "hermes@beacon", "2027-01-01T00:00:00Z");
+        let reviewer = seat("beacon", "gpt-reviewer", &reg);
+        let r = repair(&reg, &reviewer, "hermes", BEACON);
+        assert!(
+            r.contains("; found and passed over: grant f-norecord.yaml names the pair, but gpt-reviewer has no registry record, and a grant admits recorded seats only;"),
+            "{r}"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The compose leg: a seat whose CLI builds its own work item from its screens (a profile with
 //! a compose module, such as `codex-cloud`) gets the drop file, and the brief is typed through
 //! those screens by the module, one action at a time, against the multiplexer port
-//! (spec/team-send.md: "delivered there means the CLI printed the line that creates the item").
+//! (docs/spec/team-send.md: "delivered there means the CLI printed the line that creates the item").
 //!
 //! The host executes each action the module asks for, reads the screen after it, and calls
 //! again. Invariants that matter to a user:

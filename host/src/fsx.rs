@@ -15,6 +15,24 @@ fn refuse(path: &Path, what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, format!("{} is {what}; refusing to follow it", path.display()))
 }
 
+/// The folder `cwd` as the user's shell names it: `$PWD` when that is an absolute, plain
+/// path (no `.` or `..`) to the very same folder (device and inode), else `cwd` made
+/// canonical. A folder entered through a symbolic link then keeps its place in the checkout it
+/// was entered from — walking up from it reaches that checkout's root, never the link
+/// target's parents. `$PWD` only picks among names of the folder the process already stands
+/// in, so it grants nothing a `cd` would not.
+pub fn logical_dir(cwd: &Path) -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    let canon = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let Some(pwd) = std::env::var_os("PWD").map(PathBuf::from) else { return canon };
+    let plain = pwd.is_absolute()
+        && pwd.components().all(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Normal(_)));
+    match (plain, fs::metadata(&pwd), fs::metadata(&canon)) {
+        (true, Ok(a), Ok(b)) if a.dev() == b.dev() && a.ino() == b.ino() => pwd,
+        _ => canon,
+    }
+}
+
 /// Checks one existing path entry: a symlink or FIFO is refused; `Ok(false)` when absent.
 pub fn check_entry(path: &Path) -> io::Result<bool> {
     match fs::symlink_metadata(path) {

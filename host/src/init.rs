@@ -2,7 +2,18 @@
 //! schema editors check it against beside it, and `.agents/.gitignore` keeping what `team`
 //! writes there (message bodies in `send-drops/`, the daily log) out of git.
 //!
+//! A team file with seats names a lead (`leads: true` on the first seat, or the one `--lead`
+//! names): a team's lead briefs every seat and every seat reaches its lead, so a first team's
+//! agents can message each other through it (docs/admission.md). With `--agent-instructions`
+//! it also writes the lines an agent reads about `team send` into the instructions file each
+//! seat's CLI reads (`CLAUDE.md`, `AGENTS.md`; `instructions`).
+//!
 //! Invariants:
+//! - everything is checked before anything is written: the run is rooted at the logical
+//!   checkout (a folder entered through a symbolic link is a folder of the checkout it was
+//!   entered from, never the link's target), and a link or FIFO at `.agents`, the team file,
+//!   its schema copy, the `.gitignore` or an instructions file refuses the run with nothing
+//!   written;
 //! - an existing team file is never replaced: it is written with `fsx::write_new` (the whole
 //!   file appears at once, or the run fails with nothing changed), and a team file already in
 //!   the checkout refuses the run before anything is written;
@@ -16,6 +27,9 @@ use std::path::{Path, PathBuf};
 use crate::fsx;
 use crate::outcome::{self, TeamError};
 use crate::team_file::{self, valid_name, RESERVED_LEAD};
+
+mod instructions;
+pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
 
 /// The schema of the team file, as this build reads it (written beside the file).
 pub const SCHEMA: &str = include_str!("../../schema/team-file.schema.json");
@@ -41,13 +55,34 @@ pub struct Plan {
     pub in_git: bool,
     pub project: String,
     pub session: String,
-    /// The multiplexer the caller sits in (`None`: neither, the key is left commented).
+    /// The multiplexer the caller sits in, else the one the fixed search finds (`None`:
+    /// neither, the key is left commented).
     pub multiplexer: Option<&'static str>,
+    /// How the multiplexer was found (the file's comment and the run's closing line say it).
+    pub multiplexer_from: MuxFrom,
     /// The session was taken from the tmux session the caller sits in.
     pub session_from_tmux: bool,
     pub seats: Vec<SeatAsk>,
+    /// The seat that leads (one of `seats`; `None` when there is none).
+    pub lead: Option<String>,
+    /// Write the agents' instructions files too (`--agent-instructions`).
+    pub instructions: bool,
     /// Every installed profile id, for the commented examples.
     pub installed: BTreeSet<String>,
+}
+
+/// How `team init` found the multiplexer it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MuxFrom {
+    /// The run sits in one of its panes (`TMUX`, `HERDR_PANE_ID`) or names its server
+    /// (`TEAM_TMUX_SOCKET`).
+    SitsIn,
+    /// Found on the fixed search (herdr first: the default multiplexer).
+    Installed,
+    /// Neither: the key is left commented.
+    Neither,
+    /// `--multiplexer` named it.
+    Asked,
 }
 
 /// What was written.
@@ -58,6 +93,8 @@ pub struct Written {
     /// The `.gitignore` lines this run added (all of them for a new file).
     pub ignored_added: Vec<String>,
     pub gitignore_existed: bool,
+    /// The instructions files written or added to, and those that already held the lines.
+    pub instructions: Vec<(PathBuf, instructions::Wrote)>,
 }
 
 /// Reads `<name>:<cli>`; the name must be a seat name other than `lead`, the cli an
@@ -88,17 +125,22 @@ pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> outcome::Result<Sea
     Ok(SeatAsk { name: name.into(), cli: cli.into() })
 }
 
-/// The checkout root for `cwd`: the first folder up from it holding `.git`, else `cwd`.
+/// The checkout root for `cwd`: the first folder up from it holding `.git`, else `cwd` —
+/// walked up the logical path (`fsx::logical_dir`), so a subfolder that is a link to elsewhere
+/// is rooted at the checkout it was entered from.
 pub fn root_of(cwd: &Path) -> (PathBuf, bool) {
-    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let start = crate::fsx::logical_dir(cwd);
     let mut d = Some(start.as_path());
+    // the root found on the logical path, then made canonical: what is written goes to the
+    // real folder, never through a link
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     while let Some(x) = d {
         if x.join(".git").exists() {
-            return (x.to_path_buf(), true);
+            return (real(x), true);
         }
         d = x.parent();
     }
-    (start, false)
+    (real(&start), false)
 }
 
 /// A folder's name as a project or session name: lower case, every other character `-`.
@@ -131,15 +173,23 @@ pub fn text(plan: &Plan) -> String {
         "the multiplexer session the seats run in"
     };
     t.push_str(&format!("session: {}   # {from}\n", plan.session));
-    match plan.multiplexer {
-        Some(m) => t.push_str(&format!("multiplexer: {m}   # herdr or tmux\n")),
-        None => {
+    match (plan.multiplexer, plan.multiplexer_from) {
+        (Some(m), MuxFrom::Installed) => {
+            t.push_str(&format!("multiplexer: {m}   # herdr or tmux (team init found {m} installed)\n"))
+        }
+        (Some(m), _) => t.push_str(&format!("multiplexer: {m}   # herdr or tmux\n")),
+        (None, _) => {
             t.push_str("# multiplexer: tmux   # herdr or tmux; without the key, the one team runs inside, else herdr\n")
         }
     }
     t.push_str("seats:\n");
     for s in &plan.seats {
         t.push_str(&format!("  - name: {}\n    cli: {}\n", s.name, s.cli));
+        if plan.lead.as_deref() == Some(s.name.as_str()) {
+            t.push_str(
+                "    leads: true   # the lead briefs every seat, and every seat reaches it (docs/admission.md)\n",
+            );
+        }
     }
     let examples: Vec<&String> = plan.installed.iter().filter(|id| !plan.seats.iter().any(|s| &s.cli == *id)).collect();
     if !examples.is_empty() {
@@ -149,7 +199,11 @@ pub fn text(plan: &Plan) -> String {
             if i == 0 {
                 t.push_str("  #   nickname: ada      # optional: a human name; @ada addresses the seat\n");
                 t.push_str("  #   role: reviewer     # optional: a word, shown; it admits nothing\n");
-                t.push_str("  #   leads: true        # optional: the seat that leads the team\n");
+                t.push_str(if plan.lead.is_some() {
+                    "  #   leads: true        # optional: another seat that leads the team\n"
+                } else {
+                    "  #   leads: true        # the seat that leads: it briefs every seat, every seat reaches it\n"
+                });
             }
         }
     }
@@ -170,10 +224,25 @@ pub fn write(plan: &Plan) -> outcome::Result<Written> {
         TeamError::refused(format!("{shown} already exists; nothing was written"))
             .with_repair("team check reads it; to start over, move it away and run team init again")
     };
-    fsx::check_ladder(&plan.root, &team_file).map_err(|e| TeamError::refused(format!("{e}; nothing was written")))?;
+    // every path this run writes is checked before the first write: a link or FIFO at any
+    // of them (or at `.agents`) refuses the run with nothing written
+    let refuse_entry = |e: std::io::Error| TeamError::refused(format!("{e}; nothing was written"));
+    let schema = agents.join(SCHEMA_FILE);
+    let gitignore = agents.join(".gitignore");
+    for p in [&team_file, &schema, &gitignore] {
+        fsx::check_ladder(&plan.root, p).map_err(refuse_entry)?;
+    }
+    if agents.exists() && !agents.is_dir() {
+        return Err(TeamError::refused(format!(
+            "{} is not a folder; nothing was written",
+            team_file::shown(&agents, &plan.cwd)
+        )));
+    }
     if team_file.exists() {
         return Err(refuse_existing());
     }
+    let old = fsx::read_to_string(&gitignore).map_err(|e| TeamError::refused(format!("{e}; nothing was written")))?;
+    let instructions = if plan.instructions { Instructions::plan(plan)? } else { Instructions::default() };
     let agents = fsx::ensure_dirs(&plan.root, Path::new(".agents"), 0o755)
         .map_err(|e| TeamError::failed(format!("{e}; nothing was written")))?;
     match fsx::write_new(&team_file, text.as_bytes(), 0o644) {
@@ -181,10 +250,8 @@ pub fn write(plan: &Plan) -> outcome::Result<Written> {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(refuse_existing()),
         Err(e) => return Err(TeamError::failed(format!("{e}; nothing was written"))),
     }
-    let schema = agents.join(SCHEMA_FILE);
     fsx::write_atomic(&schema, SCHEMA.as_bytes(), 0o644).map_err(|e| TeamError::failed(e.to_string()))?;
-    let gitignore = agents.join(".gitignore");
-    let old = fsx::read_to_string(&gitignore).map_err(|e| TeamError::failed(e.to_string()))?;
+    let _ = &agents;
     let existed = old.is_some();
     let old = old.unwrap_or_default();
     let have: BTreeSet<&str> = old.lines().map(str::trim).collect();
@@ -203,7 +270,8 @@ pub fn write(plan: &Plan) -> outcome::Result<Written> {
         }
         fsx::write_atomic(&gitignore, text.as_bytes(), 0o644).map_err(|e| TeamError::failed(e.to_string()))?;
     }
-    Ok(Written { team_file, gitignore, ignored_added: added, gitignore_existed: existed })
+    let instructions = instructions.write()?;
+    Ok(Written { team_file, gitignore, ignored_added: added, gitignore_existed: existed, instructions })
 }
 
 #[cfg(test)]
@@ -222,8 +290,11 @@ mod tests {
             project: "my-app".into(),
             session: "my-app".into(),
             multiplexer: Some("tmux"),
+            multiplexer_from: MuxFrom::SitsIn,
             session_from_tmux: false,
+            lead: seats.first().map(|s: &SeatAsk| s.name.clone()),
             seats,
+            instructions: false,
             installed: ids(&["claude-code", "codex"]),
         }
     }

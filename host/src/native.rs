@@ -1,5 +1,5 @@
 //! A pane's native-channel address, read from outside without dialing anything
-//! (shared/docs/claude-native-channel.md, "Telling from outside whether a pane's Claude has a
+//! (docs/claude-native-channel.md, "Telling from outside whether a pane's Claude has a
 //! live socket"): the CLI's sessions-registry entry for its pid, whose start time must be the
 //! process's own (a reused pid is another process), names the socket; the socket is live when
 //! that process holds a listening unix socket at that path (`/proc/<pid>/fd` → `socket:[inode]`
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn listeners_are_read_from_the_kernels_table() {
-        // the row shape seen on the real CLI (claude-native-channel.md), and a connected one
+        // the row shape seen on the real CLI (docs/claude-native-channel.md), and a connected one
         let table = "Num       RefCount Protocol Flags    Type St Inode Path\n\
             0000000000000000: 00000002 00000000 00010000 0001 01 262617 /tmp/cc-socks/20061.sock\n\
             0000000000000000: 00000003 00000000 00000000 0001 03 262700 /tmp/cc-socks/20061.sock\n\

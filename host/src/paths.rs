@@ -1,4 +1,4 @@
-//! Where `team` keeps things: `<config>`, `<state>`, `<cache>` (DESIGN.md §2).
+//! Where `team` keeps things: `<config>`, `<state>`, `<cache>` (docs/DESIGN.md §2).
 //!
 //! Invariant: this module reads no environment itself. [`Paths::resolve`] is given a lookup
 //! (the process environment, read once by `ctx::Ctx::from_env`; a map in tests), so tests

@@ -18,8 +18,11 @@ use crate::outcome::{self, TeamError};
 
 mod approvals;
 mod check;
+mod grants;
 mod seats;
 pub use approvals::{grants_naming, verify_up, UpApproval};
+pub(crate) use grants::grant_files;
+pub use grants::{read_send_grants, send_grants, Grant};
 pub use seats::{
     rename_seat, seat_gaps, seat_records, write_seat, ProcessIdentity, SeatRename, SeatWrite, TeamPointers,
 };
@@ -394,70 +397,6 @@ pub fn write_teams(dir: &Path, t: &TeamsFile) -> outcome::Result<PathBuf> {
     let text = serde_saphyr::to_string(t).map_err(|e| TeamError::failed(e.to_string()))?;
     fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
     Ok(path)
-}
-
-// ---------------------------------------------------------------- grants
-
-/// One owner-signed send grant, as read from `<config>/grants/<file>.yaml`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Grant {
-    /// The file name (`builder-to-lead.yaml`): the rule's name in the header and history.
-    pub file: String,
-    pub from: String,
-    pub to: String,
-    pub expires: chrono::DateTime<chrono::Utc>,
-}
-
-#[derive(Deserialize)]
-struct RawGrant {
-    send: Option<RawPair>,
-    expires: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct RawPair {
-    from: Option<String>,
-    to: Option<String>,
-}
-
-/// Reads the send grants in `<config>/grants/`, in file-name order. Only well-formed send
-/// grants are returned: a symbolic link, FIFO, unreadable or malformed file, one without a
-/// `send:` pair (a standing create-grant), or one whose `expires` does not parse, is not a
-/// grant — it is passed over as if absent. A symlinked `grants/` folder holds no grant.
-pub fn send_grants(dir: &Path) -> Vec<Grant> {
-    let gdir = dir.join("grants");
-    if fsx::check_ladder(dir, &gdir).is_err() || !gdir.is_dir() {
-        return Vec::new();
-    }
-    let Some(names) = grant_files(&gdir) else { return Vec::new() };
-    let mut out = Vec::new();
-    for n in names {
-        let Ok(Some(text)) = fsx::read_capped(&gdir.join(&n), fsx::RECORD_MAX) else { continue };
-        let Ok(raw) = serde_saphyr::from_str::<RawGrant>(&text) else { continue };
-        let (Some(pair), Some(exp)) = (raw.send, raw.expires) else { continue };
-        let (Some(from), Some(to)) = (pair.from, pair.to) else { continue };
-        let Ok(expires) = chrono::DateTime::parse_from_rfc3339(exp.trim()) else { continue };
-        out.push(Grant {
-            file: n,
-            from: from.trim().to_string(),
-            to: to.trim().to_string(),
-            expires: expires.with_timezone(&chrono::Utc),
-        });
-    }
-    out
-}
-
-/// The grant files of `gdir` (`*.yaml`, `*.yml`, not hidden), sorted; `None` when the folder
-/// cannot be listed. The caller has checked the folder's ladder.
-pub(crate) fn grant_files(gdir: &Path) -> Option<Vec<String>> {
-    let rd = std::fs::read_dir(gdir).ok()?;
-    let mut names: Vec<String> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| (n.ends_with(".yaml") || n.ends_with(".yml")) && !n.starts_with('.'))
-        .collect();
-    names.sort();
-    Some(names)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! `team route <seat>`: one seat's address for the native channel (spec/team-route.md). A
+//! `team route <seat>`: one seat's address for the native channel (docs/spec/team-route.md). A
 //! sender that delivers with its own cross-session tool asks here first, delivers itself, then
 //! writes the delivery down with `team send --record`.
 //!

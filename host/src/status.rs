@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::address::World;
+use crate::address::{Target, World};
+use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
 use crate::mux::{AgentStatus, Mux};
@@ -20,6 +21,9 @@ use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnErr
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
 use crate::team_file::Loaded;
+
+mod unplaced;
+pub use unplaced::Unplaced;
 
 /// What a seat's profile reads on its pane now (or why nothing could be read).
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +125,8 @@ pub struct Row {
     pub mux_status: Option<AgentStatus>,
     pub last: Option<Last>,
     pub stopped: bool,
+    /// The rule that admits this run's caller sending to the seat (`None`: refused).
+    pub admitted_by: Option<String>,
 }
 
 /// Everything `team status` read.
@@ -128,6 +134,12 @@ pub struct Row {
 pub struct StatusReport {
     pub context: Option<(String, String)>,
     pub rows: Vec<Row>,
+    /// Who ran it (`the owner`, `seat rev of shop`), and whether that is a seat: a seat's
+    /// run marks the seats it may send to.
+    pub caller: String,
+    pub caller_seat: Option<String>,
+    /// The panes of the team's session no seat holds that run an agent CLI.
+    pub unplaced: Vec<Unplaced>,
 }
 
 /// Reads the status of every seat the run standing in `file` can address.
@@ -137,6 +149,7 @@ pub fn status(
     file: Option<&Loaded>,
     reg: &Registry,
     choose: &dyn Fn(Option<&str>) -> Box<dyn Mux>,
+    caller: &Caller,
 ) -> StatusReport {
     let world = World::new(reg, file);
     let seats = roster(&world);
@@ -155,6 +168,8 @@ pub fn status(
             loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.message))
         });
         let last = last_message(ctx, r, &mut histories, now);
+        let target = Target { team: r.team.clone(), seat: r.seat.clone(), spec: None };
+        let admitted_by = crate::admission::admit(&world, caller, &target, now).ok().map(|rule| rule.words());
         rows.push(Row {
             name: if r.own { r.seat.name.clone() } else { format!("{}@{}", r.seat.name, r.team.name) },
             team: r.team.name.clone(),
@@ -166,9 +181,30 @@ pub fn status(
             mux_status,
             last,
             stopped: r.seat.stopped,
+            admitted_by,
         });
     }
-    StatusReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), rows }
+    // the panes of the file's session no seat holds, each with the CLI it runs
+    let unplaced = match file {
+        Some(l) => {
+            let choice = l.file.multiplexer.clone();
+            let mux = muxes.entry(choice.clone()).or_insert_with(|| choose(choice.as_deref()));
+            let own: Vec<Row> = rows.iter().filter(|r| r.team == l.file.team).cloned().collect();
+            unplaced::find(mux.as_ref(), &l.file.session, &profiles.descriptions(&l.file.profiles), &own)
+        }
+        None => Vec::new(),
+    };
+    let caller_seat = match caller {
+        Caller::Seat { seat, .. } => Some(seat.clone()),
+        _ => None,
+    };
+    StatusReport {
+        context: file.map(|l| (l.file.project.clone(), l.file.session.clone())),
+        rows,
+        caller: caller.describe(),
+        caller_seat,
+        unplaced,
+    }
 }
 
 /// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
@@ -206,7 +242,8 @@ fn read_seat<'p>(
 pub fn start_repair(mux: &str, session: &str) -> String {
     if mux == "tmux" {
         format!(
-            "start it with tmux new -s {session}, run each agent in a pane of it, and mark each pane: team mark <seat>"
+            "start it with {}, run each agent in a pane of it, and mark each pane: team mark <seat>",
+            crate::mux::tmux::Tmux::from_env().start_line(session)
         )
     } else {
         format!("start it with herdr --session {session} (docs/multiplexers.md), and name each seat's pane there")
@@ -301,7 +338,7 @@ mod tests {
                 .on(&["--session", "teamrh", "agent", "get", "nobody"], 1, "error-agent-get-unknown.stderr.json");
             Box::new(herdr(r).0)
         };
-        let r = status(&ctx, &profiles, Some(&file), &reg, &choose);
+        let r = status(&ctx, &profiles, Some(&file), &reg, &choose, &Caller::Owner);
         let got: Vec<(String, Option<String>, &str, Option<AgentStatus>)> =
             r.rows.iter().map(|row| (row.name.clone(), row.pane.clone(), row.reads.word(), row.mux_status)).collect();
         assert_eq!(

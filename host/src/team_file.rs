@@ -9,6 +9,7 @@
 
 pub mod edit;
 mod keys;
+mod mistakes;
 mod place;
 
 use std::collections::BTreeMap;
@@ -116,14 +117,17 @@ impl TeamFile {
 /// `.agents/team.yaml`. `Ok(None)` when no folder on the way holds one. A symlink or FIFO
 /// at `.agents` or the file is refused, never followed.
 pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
-    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    // walked up the logical path (a subfolder entered through a link belongs to the checkout
+    // it was entered from); each folder's file is checked and read in the real folder
+    let start = fsx::logical_dir(cwd);
     let mut dir: Option<&Path> = Some(start.as_path());
     while let Some(d) = dir {
-        let path = d.join(".agents").join("team.yaml");
-        fsx::check_ladder(d, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
+        let real = d.canonicalize().unwrap_or_else(|_| d.to_path_buf());
+        let path = real.join(".agents").join("team.yaml");
+        fsx::check_ladder(&real, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
         if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
             let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
-            return Ok(Some(Loaded { file, path, root: d.to_path_buf() }));
+            return Ok(Some(Loaded { file, path, root: real }));
         }
         if d.join(".git").exists() {
             break;
@@ -258,7 +262,13 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     if text.trim().is_empty() {
         return Err(at(1, "the team file is empty; it needs project: and seats:"));
     }
-    let raw: RawFile = serde_saphyr::from_str(text).map_err(yaml_error)?;
+    let raw: RawFile = serde_saphyr::from_str(text).map_err(|e| {
+        // a newcomer's mistake at the line the reader stopped at is said in our words
+        match mistakes::explain(text, crate::yaml::line(&e) as usize) {
+            Some(m) => at(m.line as u64, m.sentence),
+            None => yaml_error(e),
+        }
+    })?;
     let keys = keys::read(text);
     let format = match &raw.format {
         None => 1,

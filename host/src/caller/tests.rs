@@ -1,5 +1,5 @@
 //! The caller rules over recorded process trees. The trees are the ones measured on the real
-//! CLIs (shared/docs/agents-sending.md, offline-vendor-clis.md): Claude Code's Bash tool runs
+//! CLIs (docs/agents-sending.md, docs/offline-vendor-clis.md): Claude Code's Bash tool runs
 //! `team → bash → claude → the pane's shell` with no terminal; Codex runs commands under its
 //! `codex app-server` daemon, or in bubblewrap's pid namespace (pid 2 under a pid 1 `codex`).
 //! The vendor facts are the bundled profiles' own descriptions, read through the real host.

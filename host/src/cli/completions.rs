@@ -1,6 +1,11 @@
 //! `team completions <bash|zsh|fish>`: the shell completion script for every command and flag
 //! (clap_complete, from the same definitions the parser uses, so it never drifts from them);
 //! the hidden demo seat (`demo-seat`, which `team demo` runs) is left out.
+//!
+//! Seat names are completed where a command takes a seat (`send`'s target and `--record`,
+//! `register`, `route`, `rename`, `mark`, `feed --seat`): each script calls `team completions
+//! seats`, which prints the seats of the team file the shell stands in — read when the key is
+//! pressed, so a seat added to the file completes at once — and prints nothing elsewhere.
 
 use clap::CommandFactory;
 
@@ -12,6 +17,9 @@ pub enum Shell {
     Bash,
     Zsh,
     Fish,
+    /// The seats of the team file here, one per line (what the scripts complete with).
+    #[value(hide = true)]
+    Seats,
 }
 
 /// Arguments of `team completions`.
@@ -24,11 +32,89 @@ pub struct Args {
     pub shell: Shell,
 }
 
+/// The seats of the team file the run stands in, and their `@<nickname>`s, one per line;
+/// nothing outside a checkout or when the file cannot be read (a completion never errs).
+fn seats() -> String {
+    let found = std::env::current_dir().ok().and_then(|cwd| crate::team_file::find(&cwd).ok().flatten());
+    let Some(l) = found else { return String::new() };
+    let mut text = String::new();
+    for s in &l.file.seats {
+        text.push_str(&s.name);
+        text.push('\n');
+    }
+    for n in l.file.seats.iter().filter_map(|s| s.nickname.as_ref()) {
+        text.push_str(&format!("@{n}\n"));
+    }
+    text
+}
+
+const BASH_SEATS: &str = r#"
+# seat names where a command takes a seat (team completions seats reads the team file here)
+_team_seats() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmd="${COMP_WORDS[1]}"
+    [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
+    if [ "$prev" = --record ] || { [ "$prev" = --seat ] && [ "$cmd" = feed ]; } ||
+        { [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && [[ " send register route rename mark " == *" $cmd "* ]]; }; then
+        COMPREPLY=($(compgen -W "$(command team completions seats 2>/dev/null)" -- "$cur"))
+        return 0
+    fi
+    _team "$@"
+}
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _team_seats -o nosort -o bashdefault -o default team
+else
+    complete -F _team_seats -o bashdefault -o default team
+fi
+"#;
+
+const ZSH_SEATS: &str = r#"
+# seat names where a command takes a seat (team completions seats reads the team file here)
+_team_seats() {
+    local -a seats
+    seats=(${(f)"$(command team completions seats 2>/dev/null)"})
+    compadd -a seats
+}
+"#;
+
+const FISH_SEATS: &str = r#"
+# seat names where a command takes a seat (team completions seats reads the team file here)
+complete -c team -n "__fish_team_using_subcommand send register route rename mark; and test (count (commandline -opc)) -eq 2" -f -a "(command team completions seats 2>/dev/null)"
+complete -c team -n "__fish_team_using_subcommand send" -l record -f -r -a "(command team completions seats 2>/dev/null)"
+complete -c team -n "__fish_team_using_subcommand feed" -l seat -f -r -a "(command team completions seats 2>/dev/null)"
+"#;
+
+/// The zsh script with the seat-taking arguments completed by `_team_seats`.
+fn zsh_with_seats(script: &str) -> String {
+    let mut s = String::with_capacity(script.len() + ZSH_SEATS.len());
+    for line in script.lines() {
+        let seat_arg = line.starts_with("'::target -- ")
+            || line.starts_with("':seat -- ")
+            || line.starts_with("'--record=[")
+            || (line.starts_with("'--seat=[Only the events") && line.contains(":name:_default'"));
+        if seat_arg && line.contains(":_default'") {
+            s.push_str(&line.replacen(":_default'", ":_team_seats'", 1));
+        } else {
+            s.push_str(line);
+        }
+        s.push('\n');
+    }
+    // register, route and rename read their own words: the first is the seat
+    let s = s.replace("'*::words:_default'", "'*::words:_team_seats'");
+    match s.find("\n_team() {") {
+        Some(i) => format!("{}{ZSH_SEATS}{}", &s[..i + 1], &s[i + 1..]),
+        None => format!("{s}{ZSH_SEATS}"),
+    }
+}
+
 pub fn run(a: Args, out: &mut Output) -> i32 {
     let shell = match a.shell {
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
+        Shell::Seats => {
+            out.out(&seats());
+            return 0;
+        }
     };
     // The generators list hidden commands too: the script is made from the visible ones.
     let full = super::Cli::command();
@@ -44,6 +130,12 @@ pub fn run(a: Args, out: &mut Output) -> i32 {
     }
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, "team", &mut script);
-    out.verbatim(&script);
+    let script = String::from_utf8_lossy(&script).into_owned();
+    let script = match a.shell {
+        Shell::Bash => format!("{script}{BASH_SEATS}"),
+        Shell::Zsh => zsh_with_seats(&script),
+        _ => format!("{script}{FISH_SEATS}"),
+    };
+    out.verbatim(script.as_bytes());
     0
 }

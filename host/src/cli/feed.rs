@@ -116,6 +116,23 @@ impl Scope {
         }
     }
 
+    /// `--seat <name>` names a seat of the team file, the owner, or a name the history holds;
+    /// anything else is a mistake said as one (exit 2), with the nearest seat and the file's.
+    fn known_seat(&self, seat: &str, events: &[Event]) -> outcome::Result<()> {
+        let Some((project, _)) = &self.team else { return Ok(()) };
+        let names: Vec<&str> = self.clis.iter().map(|(s, _)| s.as_str()).collect();
+        if names.contains(&seat) || seat == "owner" || events.iter().any(|e| e.involves(seat)) {
+            return Ok(());
+        }
+        let hint = crate::nearest::nearest(seat, names.iter().copied()).map(|n| format!(" (did you mean {n}?)"));
+        let hint = hint.unwrap_or_default();
+        Err(TeamError::usage(format!(
+            "--seat {}: no seat of {project} has that name, and the history names no such sender or receiver{hint}; the file's seats are {}",
+            crate::output::one_line(seat),
+            if names.is_empty() { "none yet".to_string() } else { names.join(", ") }
+        )))
+    }
+
     /// The seat name `--seat` means: `@<nickname>` of a seat of the team file is that
     /// seat; anything else is taken as written.
     fn seat_name(&self, seat: &str) -> String {
@@ -135,11 +152,17 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
     }
     let mut seen: HashSet<String> = HashSet::new();
     let mut first = true;
+    // on a terminal the sender header is drawn faint, apart from the body it opens (the
+    // piped text stays the spec's: header and body one space apart)
+    let styled = out.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     loop {
         let read = read(&scope)?;
         let mut events: Vec<Event> = read.events;
         if let Some(seat) = &args.seat {
             let seat = scope.seat_name(seat);
+            if first {
+                scope.known_seat(&seat, &events)?;
+            }
             events.retain(|e| e.involves(&seat));
         }
         if args.follow {
@@ -148,7 +171,8 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
                 events.into_iter().zip(keys).filter(|(_, k)| seen.insert(k.clone())).map(|(e, _)| e).collect();
             if first || !fresh.is_empty() {
                 let shown = if first { limited(fresh, args.limit) } else { fresh };
-                let (text, note) = plain(&scope, &shown, read.skipped, ctx.clock.now().with_timezone(&chrono::Local));
+                let (text, note) =
+                    plain(&scope, &shown, read.skipped, ctx.clock.now().with_timezone(&chrono::Local), styled);
                 out.out(&text);
                 if let Some(n) = note {
                     out.err(&n);
@@ -168,7 +192,8 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
         if args.json {
             out.doc(&document(&scope, &events, read.skipped.lines));
         } else {
-            let (text, note) = plain(&scope, &events, read.skipped, ctx.clock.now().with_timezone(&chrono::Local));
+            let (text, note) =
+                plain(&scope, &events, read.skipped, ctx.clock.now().with_timezone(&chrono::Local), styled);
             out.out(&text);
             if let Some(n) = note {
                 out.err(&n);
@@ -366,6 +391,22 @@ impl Event {
         }
     }
 
+    /// A message's DETAIL in its parts: what leads it (an unreachable send's note, with its
+    /// space), the sender header its body opens with (`from … — admitted by: …`), the body.
+    fn detail_parts(&self) -> (String, Option<String>, String) {
+        let Event::Message { line, .. } = self else { return (String::new(), None, self.detail_cell()) };
+        let lead = match &line.note {
+            Some(n) if line.outcome == "unreachable" => format!("({}) ", collapse(n)),
+            _ => String::new(),
+        };
+        match line.body.split_once("\n\n") {
+            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && !h.contains('\n') => {
+                (lead, Some(collapse(h)), collapse(b))
+            }
+            _ => (lead, None, collapse(&line.body)),
+        }
+    }
+
     fn detail_cell(&self) -> String {
         match self {
             // an unreachable send says why, from its history line's note
@@ -510,6 +551,7 @@ fn plain<Tz: chrono::TimeZone>(
     events: &[Event],
     skipped: Skipped,
     now: chrono::DateTime<Tz>,
+    styled: bool,
 ) -> (String, Option<String>)
 where
     Tz::Offset: std::fmt::Display,
@@ -519,7 +561,7 @@ where
         out.push_str(&outcome::context_line(project, session));
     }
     if !events.is_empty() {
-        out.push_str(&table(events, &now, scope.team.is_none()));
+        out.push_str(&table(events, &now, scope.team.is_none(), styled));
     }
     let n = events.len();
     out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
@@ -528,7 +570,7 @@ where
 
 /// The table (`super::table`'s layout): TIME, KIND, SEAT, DETAIL, and PROJECT after TIME when
 /// the run names no single team (`--all`).
-fn table<Tz: chrono::TimeZone>(events: &[Event], now: &chrono::DateTime<Tz>, with_project: bool) -> String
+fn table<Tz: chrono::TimeZone>(events: &[Event], now: &chrono::DateTime<Tz>, with_project: bool, styled: bool) -> String
 where
     Tz::Offset: std::fmt::Display,
 {
@@ -545,7 +587,14 @@ where
         if with_project {
             r.push(cell(e.project_cell()));
         }
-        r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), cell(e.detail_cell())]);
+        let detail = match (styled, e.detail_parts()) {
+            // SGR 2 (faint) around the escaped header: the escape codes are ours, never the text's
+            (true, (lead, Some(header), body)) => {
+                format!("{}\x1b[2m{}\x1b[22m {}", cell(lead), cell(header), cell(body))
+            }
+            _ => cell(e.detail_cell()),
+        };
+        r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), detail]);
         r
     }));
     super::table::table(&rows)

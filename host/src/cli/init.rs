@@ -1,19 +1,36 @@
 //! `team init`: writes a checkout's first `.agents/team.yaml` (commented, with the schema line
-//! editors read), the schema beside it, and `.agents/.gitignore`; then says what to do next.
-//! `crate::init` decides what is written; this file reads the invocation and the surroundings.
+//! editors read), the schema beside it, and `.agents/.gitignore`; then says who may reach
+//! whom and what to do next, naming every seat. `crate::init` decides what is written; this
+//! file reads the invocation and the surroundings (the multiplexer the run sits in, else the
+//! one installed).
 
 use crate::ctx::Ctx;
-use crate::init::{self, Plan, SeatAsk};
+use crate::init::{self, MuxFrom, Plan, SeatAsk, Wrote};
 use crate::outcome::{context_line, TeamError};
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
 
 /// Arguments of `team init`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "With seats, the first one (or the one --lead names) leads: a team's lead briefs every seat and every \
+seat reaches its lead, so the team's agents can message each other through it (docs/admission.md)."
+)]
 pub struct Args {
     /// A seat to fill in, as <name>:<cli> (claude-1:claude-code); repeat for more.
     #[arg(long = "seat", value_name = "name:cli")]
     pub seats: Vec<String>,
+    /// The seat that leads the team (default: the first --seat).
+    #[arg(long, value_name = "seat")]
+    pub lead: Option<String>,
+    /// The multiplexer the seats run in (default: the one this terminal sits in, else the one
+    /// installed, herdr first).
+    #[arg(long, value_name = "herdr|tmux", value_parser = ["herdr", "tmux"])]
+    pub multiplexer: Option<String>,
+    /// Also write the lines an agent reads about `team send` into CLAUDE.md (Claude Code) and
+    /// AGENTS.md (Codex and the others) at the checkout's root, after what they hold.
+    #[arg(long)]
+    pub agent_instructions: bool,
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
@@ -23,6 +40,24 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             0
         }
         Err(e) => super::report_error("init", false, &e, out),
+    }
+}
+
+/// The multiplexer to write: the one asked for, else the one the run sits in (or whose server
+/// it names), else the one installed on the fixed search — herdr first, the default — else none.
+fn multiplexer(asked: Option<&str>) -> (Option<&'static str>, MuxFrom) {
+    let named_tmux = std::env::var_os("TEAM_TMUX_SOCKET").is_some_and(|v| !v.is_empty());
+    match asked {
+        Some("herdr") => return (Some("herdr"), MuxFrom::Asked),
+        Some(_) => return (Some("tmux"), MuxFrom::Asked),
+        None => {}
+    }
+    match crate::mux::sits_in() {
+        Some(m) => (Some(m), MuxFrom::SitsIn),
+        None if named_tmux => (Some("tmux"), MuxFrom::SitsIn),
+        None if crate::mux::program::herdr().is_some() => (Some("herdr"), MuxFrom::Installed),
+        None if crate::mux::program::find("tmux").is_some() => (Some("tmux"), MuxFrom::Installed),
+        None => (None, MuxFrom::Neither),
     }
 }
 
@@ -38,11 +73,27 @@ fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
         }
         seats.push(s);
     }
+    let lead = match &a.lead {
+        None => seats.first().map(|s| s.name.clone()),
+        Some(l) if seats.iter().any(|s| &s.name == l) => Some(l.clone()),
+        Some(l) if seats.is_empty() => {
+            return Err(TeamError::usage(format!(
+                "--lead {l:?} names no seat: give the seats with --seat <name>:<cli> (the first one leads unless --lead names another)"
+            )))
+        }
+        Some(l) => {
+            let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+            return Err(TeamError::usage(format!(
+                "--lead {l:?} names no --seat; the seats are {}",
+                names.join(", ")
+            )));
+        }
+    };
     let (root, in_git) = init::root_of(&cwd);
     let project = init::name_of(&root);
-    let multiplexer = crate::mux::sits_in();
+    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer.as_deref());
     // Inside tmux, the seats' panes are marked in the session the caller sits in.
-    let tmux_session = (multiplexer == Some("tmux"))
+    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in() == Some("tmux"))
         .then(|| std::env::var("TMUX_PANE").ok())
         .flatten()
         .and_then(|p| crate::mux::tmux::Tmux::from_env().pane_marked(&p).ok())
@@ -50,7 +101,34 @@ fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
         .filter(|s| !s.trim().is_empty() && !s.contains(['\n', '#', ':']));
     let session_from_tmux = tmux_session.is_some();
     let session = tmux_session.unwrap_or_else(|| project.clone());
-    Ok(Plan { root, cwd, in_git, project, session, multiplexer, session_from_tmux, seats, installed })
+    Ok(Plan {
+        root,
+        cwd: crate::fsx::logical_dir(&cwd),
+        in_git,
+        project,
+        session,
+        multiplexer,
+        multiplexer_from,
+        session_from_tmux,
+        seats,
+        lead,
+        instructions: a.agent_instructions,
+        installed,
+    })
+}
+
+/// Who may reach whom in the file just written.
+fn reach_line(p: &Plan) -> Option<String> {
+    let lead = p.lead.as_deref()?;
+    let others: Vec<&str> = p.seats.iter().map(|s| s.name.as_str()).filter(|n| *n != lead).collect();
+    Some(match others.as_slice() {
+        [] => format!("{lead} leads the team: every seat you add reaches it, and it reaches them (docs/admission.md)"),
+        [one] => format!("{lead} leads the team: {lead} and {one} may message each other (docs/admission.md)"),
+        [head @ .., last] => format!(
+            "{lead} leads the team: {lead} may message {} and {last}, and each of them may message {lead}; they reach each other through {lead} (docs/admission.md)",
+            head.join(", ")
+        ),
+    })
 }
 
 /// What the run wrote and what to do next.
@@ -65,7 +143,11 @@ fn said(p: &Plan, w: &init::Written) -> String {
             p.seats.iter().map(|s| format!("{} ({})", s.name, s.cli)).collect::<Vec<_>>().join(", ")
         ),
     };
-    let mux = p.multiplexer.map(|m| format!(", multiplexer {m}")).unwrap_or_default();
+    let mux = match (p.multiplexer, p.multiplexer_from) {
+        (Some(m), MuxFrom::Installed) => format!(", multiplexer {m}: found installed"),
+        (Some(m), _) => format!(", multiplexer {m}"),
+        (None, _) => String::new(),
+    };
     t.push_str(&format!("wrote {} ({seats}{mux})\n", one_line(&rel(&w.team_file))));
     if w.ignored_added.is_empty() {
         t.push_str(&format!("{} already keeps {} out of git\n", rel(&w.gitignore), init::IGNORED.join(", ")));
@@ -73,32 +155,56 @@ fn said(p: &Plan, w: &init::Written) -> String {
         let verb = if w.gitignore_existed { "added to" } else { "wrote" };
         t.push_str(&format!("{verb} {} (keeps {} out of git)\n", rel(&w.gitignore), w.ignored_added.join(", ")));
     }
+    for (path, wrote) in &w.instructions {
+        let shown = one_line(&rel(path)).into_owned();
+        t.push_str(&match wrote {
+            Wrote::Created => format!("wrote {shown} (what an agent reads about team send)\n"),
+            Wrote::Added => format!("added to {shown}: what an agent reads about team send\n"),
+            Wrote::AlreadyThere => format!("{shown} already tells its agents about team send\n"),
+        });
+    }
     if !p.in_git {
         t.push_str("(this folder is not in a git checkout: team finds the file from here and the folders below)\n");
     }
-    let first = p.seats.first().map(|s| s.name.as_str()).unwrap_or("<seat>");
+    if p.multiplexer.is_none() {
+        t.push_str("(neither herdr nor tmux is installed: install one, and write it as multiplexer: in the file)\n");
+    }
+    if let Some(line) = reach_line(p) {
+        t.push_str(&format!("{}\n", one_line(&line)));
+    }
+    let names: Vec<&str> = p.seats.iter().map(|s| s.name.as_str()).collect();
+    let each: Vec<&str> = if names.is_empty() { vec!["<seat>"] } else { names.clone() };
     let mut steps: Vec<(String, String)> = Vec::new();
     if p.seats.is_empty() {
         steps.push(("edit .agents/team.yaml".into(), "uncomment a seat per agent and name it".into()));
     }
-    if p.multiplexer == Some("herdr") {
-        steps.push((
-            format!("herdr --session {} agent rename <pane> {first}", p.session),
-            "names the seat's pane".into(),
-        ));
-    } else {
-        steps.push((
-            format!("team mark {first}"),
-            format!("inside the seat's tmux pane (or: team mark {first} --pane <id>)"),
-        ));
+    for (i, seat) in each.iter().enumerate() {
+        if p.multiplexer == Some("herdr") {
+            steps.push((
+                format!("herdr --session {} agent rename <pane> {seat}", p.session),
+                if i == 0 { "names the seat's pane (its CLI running in it)".into() } else { String::new() },
+            ));
+        } else {
+            let why = if i == 0 {
+                format!(
+                    "inside the seat's tmux pane, its CLI running (or: team mark {seat} --pane <id>; team status lists the panes)"
+                )
+            } else {
+                "inside its own pane".to_string()
+            };
+            steps.push((format!("team mark {seat}"), why));
+        }
     }
     steps.push(("team check".into(), "reads the file back, with a note for anything it would not act on".into()));
     steps.push(("team status".into(), "what each seat's screen shows now".into()));
+    let first = each[0];
     steps.push((format!("team send {first} \"hello\""), "one message, proven taken; team feed shows it".into()));
     let w = steps.iter().map(|(c, _)| c.chars().count()).max().unwrap_or(0);
     t.push_str("next:\n");
     for (c, why) in steps {
-        t.push_str(&format!("  {}{}  {why}\n", one_line(&c), " ".repeat(w - c.chars().count())));
+        let line = format!("  {}{}  {why}", one_line(&c), " ".repeat(w - c.chars().count()));
+        t.push_str(line.trim_end());
+        t.push('\n');
     }
     t
 }

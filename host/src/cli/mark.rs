@@ -44,7 +44,7 @@ fn mux_error(e: MuxError) -> TeamError {
 fn mark(a: &Args) -> crate::outcome::Result<String> {
     let cwd =
         std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
-    let loaded: Loaded = crate::team_file::find(&cwd)?.ok_or_else(super::check::no_team_file)?;
+    let loaded: Loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
     let f = &loaded.file;
     let seat = a.seat.as_str();
     if f.seat(seat).is_none() {

@@ -75,6 +75,29 @@ enum Command {
     DemoSeat(demo::SeatArgs),
 }
 
+/// The names of the commands this build ships (a hidden one too), and `help`.
+pub fn command_names() -> Vec<String> {
+    use clap::CommandFactory;
+    let mut names: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    names.push("help".into());
+    names
+}
+
+/// A command's full help as `team help <command>` prints it (plain text): the commands that
+/// read their own words (`register`, `route`, `rename`) print it for `--help`/`-h` too.
+pub fn help_of(command: &str) -> String {
+    use clap::CommandFactory;
+    let mut cli = Cli::command().bin_name("team");
+    cli.build();
+    let sub = cli.find_subcommand_mut(command).expect("a command of this build");
+    let text = sub.render_long_help().to_string();
+    if text.ends_with('\n') {
+        text
+    } else {
+        format!("{text}\n")
+    }
+}
+
 /// Parses the command line and runs the command; returns the exit code.
 pub fn main() -> i32 {
     let mut out = Output::new();

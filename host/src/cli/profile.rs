@@ -266,7 +266,7 @@ fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String
     let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
     if let Some(what) = not_a_component(&head[..n]) {
         return Err(TeamError::refused(format!(
-            "{} is {what}: a profile is a component built for wasm32-wasip2 (see docs/profiles.md)",
+            "{} is {what}: a profile is a component built for wasm32-wasip2 (see docs/writing-a-profile.md)",
             file.display()
         )));
     }

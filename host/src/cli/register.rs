@@ -16,11 +16,31 @@ use crate::team_file;
 
 pub const USAGE: &str = "usage: team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]";
 
-/// Arguments of `team register`: every word, read by [`parse`].
+/// Arguments of `team register`: every word, read by [`parse`]; clap only shows the help.
 #[derive(clap::Args, Debug, Default, Clone)]
-#[command(disable_help_flag = true)]
+#[command(
+    disable_help_flag = true,
+    override_usage = "team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]",
+    after_help = "Arguments:
+  <seat>            A seat of this checkout's team file whose CLI already runs in a pane of the
+                    team's session (started by hand, or before this team managed it)
+
+Options:
+      --session <name>  The session the pane is verified in, instead of the file's session:
+                        the owner's alone
+      --pane <id>       A pane the multiplexer never named as the seat: it is named as the seat
+                        and recorded (a pane already named needs no flag)
+      --dry-run         Verify the seat and print the line the real run would print; write
+                        nothing
+      --json            Print one team.register document (a refusal: the team.error document)
+  -h, --help            Print this help
+
+It checks that the pane runs the seat's CLI at its prompt, types nothing into it, and writes
+the seat's record in .agents/team.state.json and the registry (docs/registry.md). A second run
+is the repair: the registry is written again from the file."
+)]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
     pub words: Vec<String>,
 }
 
@@ -94,7 +114,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json_words = a.words.iter().any(|w| w == "--json");
     let (req, json) = match parse(&a.words) {
         Ok(Ask::Help) => {
-            out.out(&format!("{USAGE}\n"));
+            out.out(&super::help_of("register"));
             return 0;
         }
         Ok(Ask::Run { req, json }) => (req, json),
@@ -106,7 +126,10 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             0
         }
         Ok(r) => {
-            let mut text = String::new();
+            // at a terminal the run opens with the context line like every other command's;
+            // piped, its lines are the spec's transcript, which shows none
+            let mut text =
+                if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
             for n in &r.notes {
                 text.push_str(&crate::output::one_line(n));
                 text.push('\n');

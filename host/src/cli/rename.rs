@@ -14,11 +14,26 @@ use crate::rename::{self, Means, Report, Request, Status};
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
 
-/// Arguments of `team rename`: every word, read by [`parse`].
+/// Arguments of `team rename`: every word, read by [`parse`]; clap only shows the help.
 #[derive(clap::Args, Debug, Default, Clone)]
-#[command(disable_help_flag = true)]
+#[command(
+    disable_help_flag = true,
+    override_usage = "team rename <seat> <new-name> [--dry-run] [--json]",
+    after_help = "Arguments:
+  <seat>      The seat to rename, as the team file names it
+  <new-name>  Its new name: lower-case letters, digits, '.', '_' or '-', at most 63; not lead
+
+Options:
+      --dry-run  Name each step the rename would take; change nothing
+      --json     Print one team.rename document (a refusal: the team.error document)
+  -h, --help     Print this help
+
+The owner's command: the team file's values (edited in place, comments kept), the pane's tmux
+mark or herdr agent name, and the seat's state and registry records (its agent id kept) all
+follow. After -- every word is a name."
+)]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
     pub words: Vec<String>,
 }
 
@@ -108,7 +123,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json_words = a.words.iter().any(|w| w == "--json");
     let (req, json) = match parse(&a.words) {
         Ok(Ask::Help) => {
-            out.out(&format!("{USAGE}\n"));
+            out.out(&super::help_of("rename"));
             return 0;
         }
         Ok(Ask::Run { req, json }) => (req, json),

@@ -14,11 +14,27 @@ use crate::send;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
 
-/// Arguments of `team route`: every word, read by [`parse`].
+/// Arguments of `team route`: every word, read by [`parse`]; clap only shows the help.
 #[derive(clap::Args, Debug, Default, Clone)]
-#[command(disable_help_flag = true)]
+#[command(
+    disable_help_flag = true,
+    override_usage = "team route <seat> [--json] [--dry-run]\n       team route --rules-item",
+    after_help = "Arguments:
+  <seat>  The seat to reach, in the address grammar team send takes: a seat or nickname of
+          this team, @nickname, seat@team, nickname@team, lead@team, or an agent id
+
+Options:
+      --json        Print one team.route document (a refusal: the team.error document)
+      --dry-run     Resolve and admit the route, and append nothing to routes.jsonl
+      --rules-item  Print the rules item that tells a seat to use its own cross-session tool
+  -h, --help        Print this help
+
+The answer is the session name Claude Code's SendMessage addresses and its socket, with the
+state it was found in (live, stale, pane, unread, none), admitted exactly as a send is; the
+sender then delivers with its own tool and writes it down with team send --record."
+)]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
     pub words: Vec<String>,
 }
 
@@ -113,7 +129,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let json_words = a.words.iter().any(|w| w == "--json");
     let (seat, json, dry_run) = match parse(&a.words) {
         Ok(Ask::Help) => {
-            out.out(&format!("{USAGE}\n"));
+            out.out(&super::help_of("route"));
             return 0;
         }
         Ok(Ask::RulesItem) => {

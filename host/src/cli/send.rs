@@ -30,7 +30,16 @@ pub const NO_TERMINAL: &str =
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(
     after_help = "Quote a message that holds words starting with `-` (team send seat \"fix the --json output\"), \
-or end the options with `--` (team send seat -- fix the --json output)."
+or end the options with `--` (team send seat -- fix the --json output).
+
+--list's REACH is the channel a seat is reachable by once every leg ships:
+  socket   a Claude Code seat whose delivery order keeps native: its own cross-session channel
+  compose  a CLI that builds a work item from its screens (codex cloud): the body is typed there
+  typed    a drop file and one trigger line typed into the seat's pane
+  -        the seat's cli names no usable profile (a send to it is refused)
+This build sends every plain message typed (or composed). Which seats you may send to: --list
+--json names the rule that admits you for each (admitted_by; null when refused), and team status
+run from your pane marks them (docs/admission.md)."
 )]
 pub struct Args {
     /// The seat to reach: a seat or nickname of this team, @nickname, seat@team, lead@team, or agt_… id.
@@ -52,7 +61,7 @@ pub struct Args {
     /// Resolve the seat and name the channel; write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// List the addressable seats; send nothing.
+    /// List the addressable seats (SEAT, NICKNAME, ROLE, PROJECT, REACH; see below); send nothing.
     #[arg(long)]
     pub list: bool,
     /// Write down a delivery the sender made with its own native tool.
@@ -221,7 +230,15 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     };
     let loaded = std::env::current_dir()
         .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))
-        .and_then(|cwd| send::load(ctx, &cwd));
+        .and_then(|cwd| {
+            let load = send::load(ctx, &cwd)?;
+            // --list lists a team's roster: outside a checkout there is none (exit 2, saying
+            // where the file was looked for, as team status and team check do)
+            match (&ask, &load.file) {
+                (Ask::List, None) => Err(super::check::no_team_file(&cwd)),
+                _ => Ok(load),
+            }
+        });
     let load = match loaded {
         Ok(l) => l,
         Err(e) => return super::report_error("send", json, &e, out),
@@ -262,7 +279,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 
 /// The caller, found through the multiplexer the team file (or the environment) chooses and
 /// the installed profiles' facts about their CLIs.
-fn find_caller(reg: &Registry, file: Option<&Loaded>, profiles: &ProfileHost) -> Caller {
+pub(super) fn find_caller(reg: &Registry, file: Option<&Loaded>, profiles: &ProfileHost) -> Caller {
     let mux = crate::mux::choose(file.and_then(|l| l.file.multiplexer.as_deref()));
     let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
     let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
@@ -419,7 +436,7 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
             .seats
             .iter()
             .map(|r| {
-                let mut v = json!({"name": r.name, "nickname": r.nickname, "cli": r.cli, "role": r.role, "project": r.project, "reach": r.reach.map(|x| x.word()), "stopped": r.stopped});
+                let mut v = json!({"name": r.name, "nickname": r.nickname, "cli": r.cli, "role": r.role, "project": r.project, "reach": r.reach.map(|x| x.word()), "stopped": r.stopped, "admitted_by": r.admitted_by});
                 if let Some(p) = &r.problem {
                     v["problem"] = json!(p);
                 }

@@ -27,9 +27,11 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    // a run outside a checkout has no team to read: exit 2 saying where the file was looked
+    // for, as team check and team send --list do
     let load = std::env::current_dir()
         .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))
-        .and_then(|cwd| crate::team_file::find(&cwd))
+        .and_then(|cwd| crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd)))
         .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
     let (file, reg) = match load {
         Ok(x) => x,
@@ -37,16 +39,14 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     };
     let profiles = ProfileHost::new(&ctx.paths);
     let mux_for = crate::state::mux_for(&ctx.paths.state);
-    let read = || status::status(ctx, &profiles, file.as_ref(), &reg, &mux_for);
+    let caller = super::send::find_caller(&reg, Some(&file), &profiles);
+    let read = || status::status(ctx, &profiles, Some(&file), &reg, &mux_for, &caller);
     if !a.watch {
         let r = read();
         if a.json {
             out.doc(&document(&r));
         } else {
             out.out(&plain(&r));
-            if file.is_none() {
-                out.err("team status: no .agents/team.yaml here or in a folder above it (team init writes one)\n");
-            }
         }
         return 0;
     }
@@ -112,6 +112,11 @@ fn plain(r: &StatusReport) -> String {
         head.push("STATUS".into());
     }
     head.push("LAST".into());
+    // run from a seat's pane: which seats it may send to, and by which rule
+    let from_seat = r.caller_seat.is_some();
+    if from_seat {
+        head.push("SEND".into());
+    }
     rows.push(head);
     for row in &r.rows {
         let name = if row.stopped { format!("{} (stopped)", row.name) } else { row.name.clone() };
@@ -125,6 +130,9 @@ fn plain(r: &StatusReport) -> String {
             cells.push(row.mux_status.map(|s| s.as_str()).unwrap_or("-").into());
         }
         cells.push(last_cell(row));
+        if from_seat {
+            cells.push(send_cell(r, row));
+        }
         rows.push(cells);
     }
     if !r.rows.is_empty() {
@@ -145,7 +153,43 @@ fn plain(r: &StatusReport) -> String {
     for (why, names) in whys {
         text.push_str(&format!("{}: {}\n", one_line(&names.join(", ")), one_line(why)));
     }
+    if from_seat {
+        text.push_str(&format!(
+            "SEND: the rule that admits {} sending to the seat, or no (docs/admission.md)\n",
+            one_line(&r.caller)
+        ));
+    }
+    if !r.unplaced.is_empty() {
+        let session = r.context.as_ref().map(|c| c.1.as_str()).unwrap_or("");
+        text.push_str(&format!("panes of session \"{}\" that no seat holds:\n", one_line(session)));
+        let cells: Vec<Vec<String>> = r
+            .unplaced
+            .iter()
+            .map(|u| {
+                let mut cells = vec![
+                    one_line(&u.pane).into_owned(),
+                    format!("{} ({})", one_line(&u.process), one_line(&u.cli)),
+                    one_line(&u.mark_line()).into_owned(),
+                ];
+                // a pane two seats of its CLI may be: name them
+                if u.seats.len() > 1 {
+                    cells.push(format!("(<seat>: {})", one_line(&u.seats.join(" or "))));
+                }
+                cells
+            })
+            .collect();
+        text.push_str(&table(&cells));
+    }
     text
+}
+
+/// What the SEND cell says: the rule that admits the caller, `no`, or `(you)` on its own row.
+fn send_cell(r: &StatusReport, row: &Row) -> String {
+    let own_team = r.context.is_some() && !row.name.contains('@');
+    if own_team && r.caller_seat.as_deref() == Some(row.name.as_str()) {
+        return "(you)".into();
+    }
+    row.admitted_by.as_deref().map(|w| one_line(w).into_owned()).unwrap_or_else(|| "no".into())
 }
 
 /// `6 seats: 2 idle, 1 working, …` (the states in a fixed order).
@@ -201,6 +245,7 @@ fn document(r: &StatusReport) -> Value {
                 "reads": reads_json(&row.reads),
                 "multiplexer_status": row.mux_status.map(|s| s.as_str()),
                 "stopped": row.stopped,
+                "admitted_by": row.admitted_by,
                 "last": row.last.as_ref().map(|l| json!({
                     "id": l.id, "from": l.from, "outcome": l.outcome, "ts": l.ts, "age_s": l.age_s, "note": l.note,
                 })),
@@ -214,5 +259,9 @@ fn document(r: &StatusReport) -> Value {
         "session": r.context.as_ref().map(|c| c.1.clone()),
         "seats": seats,
         "summary": summary(r),
+        "caller": r.caller,
+        "unplaced": r.unplaced.iter().map(|u| json!({
+            "pane": u.pane, "cli": u.cli, "process": u.process, "seats": u.seats, "mark": u.mark_line(),
+        })).collect::<Vec<Value>>(),
     })
 }

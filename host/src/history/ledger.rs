@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
 /// The note of the later line the watch writes for an id whose sign never came (the spec's
-/// words, team-feed.md).
+/// words, docs/spec/team-feed.md).
 pub const NOTE_NEVER_ACTED: &str = "taken but never acted on";
 
 /// Whether a delivered line's note says the seat's sign is still to come (`taken, not yet

@@ -234,6 +234,12 @@ pub trait Mux {
     fn marks(&self, _session: &str) -> Result<Vec<(String, String)>, MuxError> {
         Ok(Vec::new())
     }
+    /// Every pane of `session` with the seat name it carries (`""` unmarked), in pane order:
+    /// `team status` lists the ones no seat holds. A multiplexer that names its agents itself
+    /// (herdr) answers none.
+    fn panes_of(&self, _session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        Ok(Vec::new())
+    }
     /// Styled + plain visible rows, title, size, recent rows.
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError>;
     /// As [`Mux::read`] without the recent rows (`recent` empty): a look that only judges the

@@ -106,6 +106,25 @@ impl Tmux {
         v
     }
 
+    /// What a miss on the default server adds: seats on a server of their own are reached by
+    /// naming it. Nothing when a server is named already.
+    fn private_hint(&self) -> &'static str {
+        if self.socket_args.is_empty() {
+            "; seats on a tmux server of their own (tmux -L <name>, tmux -S <path>) are reached with TEAM_TMUX_SOCKET=<name or path> set"
+        } else {
+            ""
+        }
+    }
+
+    /// The command that starts `session` on this adapter's server — the named one, never the
+    /// default server in its place.
+    pub fn start_line(&self, session: &str) -> String {
+        let mut words = vec!["tmux".to_string()];
+        words.extend(self.socket_args.iter().map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() }));
+        words.extend(["new".into(), "-s".into(), session.to_string()]);
+        words.join(" ")
+    }
+
     fn server_name(&self) -> String {
         match self.socket_args.as_slice() {
             [flag, s] if flag == "-S" => format!("the tmux server at {s}"),
@@ -139,7 +158,11 @@ impl Tmux {
                 )));
             }
             if err.contains("no server running") || err.contains("error connecting to") {
-                return Err(MuxError::ServerStopped(format!("{} is not running", self.server_name())));
+                return Err(MuxError::ServerStopped(format!(
+                    "{} is not running{}",
+                    self.server_name(),
+                    self.private_hint()
+                )));
             }
         }
         Ok(out)
@@ -321,6 +344,10 @@ impl Mux for Tmux {
 
     fn locate_in(&self, session: &str, seat: &str, team: &str) -> Result<PaneRef, MuxError> {
         self.find_marked(session, seat, Some(team))
+    }
+
+    fn panes_of(&self, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.panes(session)
     }
 
     fn marks(&self, session: &str) -> Result<Vec<(String, String)>, MuxError> {

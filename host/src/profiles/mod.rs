@@ -1,5 +1,5 @@
 //! The wasmtime profile host: bundled and dropped-in components, team pins, the cache of
-//! precompiled code, and the sandbox every profile call runs in (DESIGN.md §6).
+//! precompiled code, and the sandbox every profile call runs in (docs/DESIGN.md §6).
 //!
 //! Invariants:
 //! - a profile only reads: it is given no WASI capability (`sandbox`), each call is bounded

@@ -1,5 +1,5 @@
 //! `team register`: writes the record for one seat that is already running, without touching
-//! it (spec/team-register.md).
+//! it (docs/spec/team-register.md).
 //!
 //! The run: who may (`who`) → the file's seat (declared, not stopped) → the session (not
 //! `default`, running, this team's own) → the pane (the name the multiplexer gives the seat,
@@ -100,7 +100,10 @@ fn refuse(id: &str, msg: impl Into<String>) -> TeamError {
 fn mux_refusal(mux: &dyn Mux, session: &str, e: MuxError) -> TeamError {
     match e {
         MuxError::NoSession(_) | MuxError::ServerStopped(_) => {
+            // the spec's sentence names a launch command this build does not ship: the repair
+            // line says how to start the session here
             refuse("not-running", format!("session \"{session}\" is not running; run team up first"))
+                .with_repair(crate::status::start_repair(mux.name(), session))
         }
         other => refuse("mux", format!("{} doesn't answer", mux.name())).with_repair(other.to_string()),
     }

@@ -261,9 +261,12 @@ fn a_session_herdr_does_not_run_is_said_so() {
         "session-list-running.json",
     );
     let (h, _) = herdr(r);
+    let e = run(&w, &h, &Caller::Owner, req("lead")).unwrap_err();
+    assert_eq!(err(Err(e.clone())), "register.not-running: session \"teamrh\" is not running; run team up first");
+    // the spec's sentence names a command this build does not ship: the repair starts it here
     assert_eq!(
-        err(run(&w, &h, &Caller::Owner, req("lead"))),
-        "register.not-running: session \"teamrh\" is not running; run team up first"
+        e.repair.as_deref(),
+        Some("start it with herdr --session teamrh (docs/multiplexers.md), and name each seat's pane there")
     );
 }
 

@@ -1,4 +1,4 @@
-//! Who may run `team register` (spec/team-register.md "Who may run it"): the owner; a seat of
+//! Who may run `team register` (docs/spec/team-register.md "Who may run it"): the owner; a seat of
 //! this team; a caller the file's `delegates` section names for `up`; the seat the file's
 //! `grant` names for `up`, where the approval in the owner's grants folder verifies it — the
 //! fallback for a caller the rows above refused. `--session` is the owner's alone.

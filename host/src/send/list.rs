@@ -4,7 +4,10 @@
 //! Invariant: it sends nothing and loads no profile code for a bundled profile; a seat whose
 //! CLI has no usable profile is listed with the refusal a send to it would get.
 
-use crate::address::{SeatView, TeamView, World};
+use chrono::{DateTime, Utc};
+
+use crate::address::{SeatView, Target, TeamView, World};
+use crate::caller::Caller;
 use crate::legs;
 use crate::registry::Registry;
 use crate::team_file::Loaded;
@@ -27,7 +30,15 @@ fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: boo
         reach,
         stopped: s.stopped,
         problem,
+        admitted_by: None,
     }
+}
+
+/// The rule that admits `caller` sending to the roster seat `r` (`None`: refused), judged as a
+/// send to it would be.
+pub fn admitted_by(world: &World, caller: &Caller, r: &RosterSeat, now: DateTime<Utc>) -> Option<String> {
+    let target = Target { team: r.team.clone(), seat: r.seat.clone(), spec: None };
+    crate::admission::admit(world, caller, &target, now).ok().map(|rule| rule.words())
 }
 
 /// One seat of the roster `--list` prints and `team status` reads.
@@ -62,9 +73,22 @@ pub fn roster(world: &World) -> Vec<RosterSeat> {
     out
 }
 
-/// The addressable seats for a run standing in `file` (if any).
-pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListReport {
+/// The addressable seats for a run standing in `file` (if any), each with the rule that admits
+/// `caller` sending to it.
+pub fn list(
+    book: &FactsBook,
+    file: Option<&Loaded>,
+    reg: &Registry,
+    caller: &Caller,
+    now: DateTime<Utc>,
+) -> ListReport {
     let world = World::new(reg, file);
-    let seats = roster(&world).iter().map(|r| row(book, reg, &r.team, &r.seat, r.own)).collect();
+    let seats = roster(&world)
+        .iter()
+        .map(|r| ListRow {
+            admitted_by: admitted_by(&world, caller, r, now),
+            ..row(book, reg, &r.team, &r.seat, r.own)
+        })
+        .collect();
     ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
 }

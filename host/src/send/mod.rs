@@ -175,7 +175,9 @@ pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -
     let book = FactsBook::new(m.profiles);
     let caller_root = load.file.as_ref().map(|l| l.root.clone());
     let res = match ask {
-        Ask::List => return Ok(Report::List(list::list(&book, load.file.as_ref(), &load.reg))),
+        Ask::List => {
+            return Ok(Report::List(list::list(&book, load.file.as_ref(), &load.reg, &caller, m.ctx.clock.now())))
+        }
         Ask::Send { target, body, wait } => send(m, &book, load, caller.clone(), target, body, *wait, dry_run),
         Ask::Record { target, body, ms } => {
             record(m, &book, load, caller.clone(), target, body.as_deref(), *ms, dry_run)

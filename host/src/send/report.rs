@@ -132,6 +132,8 @@ pub struct ListRow {
     pub stopped: bool,
     /// Why a send to it would be refused before anything is written, when it would be.
     pub problem: Option<String>,
+    /// The rule that admits this run's caller sending to it (`None`: refused).
+    pub admitted_by: Option<String>,
 }
 
 /// `--list`'s report.

@@ -8,9 +8,19 @@ use crate::outcome::TeamError;
 /// `path` as a person standing in `cwd` reaches it: relative (`.agents/team.yaml`,
 /// `../.agents/team.yaml`) when the two share a folder, else as it is.
 pub fn shown(path: &Path, cwd: &Path) -> String {
-    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    // the folder as the run names it (a logical path through a link the user entered by)
+    // first, then as it really is
+    let canon = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let as_named = relative(path, cwd);
+    if !as_named.starts_with('/') {
+        return as_named;
+    }
+    relative(path, &canon)
+}
+
+fn relative(path: &Path, cwd: &Path) -> String {
     let mut up = 0;
-    let mut base: &Path = &cwd;
+    let mut base: &Path = cwd;
     loop {
         if let Ok(rest) = path.strip_prefix(base) {
             if base == Path::new("/") && up > 0 {
@@ -37,7 +47,12 @@ pub fn shown(path: &Path, cwd: &Path) -> String {
 pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
     let Err(yaml) = serde_saphyr::from_str::<super::RawFile>(text) else { return e };
     let Some(loc) = yaml.location() else { return e };
-    let (line, col) = (loc.line().max(1) as usize, loc.column().max(1) as usize);
+    let (mut line, mut col) = (loc.line().max(1) as usize, loc.column().max(1) as usize);
+    let mut fix = "fix the YAML there (`team check` reads the file again)".to_string();
+    if let Some(m) = super::mistakes::explain(text, line) {
+        (line, col) = (m.line, m.col);
+        fix = format!("{} (`team check` reads the file again)", m.fix);
+    }
     let rows: Vec<&str> = text.lines().collect();
     let width = line.to_string().len();
     let mut snippet = String::new();
@@ -47,8 +62,7 @@ pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
         }
     }
     snippet.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(col - 1)));
-    TeamError::bad_file(format!("{shown}: {}", e.message))
-        .with_repair(format!("{snippet}fix the YAML there (`team check` reads the file again)"))
+    TeamError::bad_file(format!("{shown}: {}", e.message)).with_repair(format!("{snippet}{fix}"))
 }
 
 #[cfg(test)]
@@ -67,15 +81,23 @@ mod tests {
             .unwrap();
         let e = find(&repo).unwrap_err();
         assert_eq!(e.kind, outcome::Kind::BadFile);
+        // (a newcomer's mistake, said in the project's words at its line)
         assert_eq!(
             e.message,
-            ".agents/team.yaml: line 4: while parsing a block collection, did not find expected '-' indicator"
+            ".agents/team.yaml: line 4: `cli:` is indented 3 spaces, and this seat's name: 4: the keys of one seat line up"
         );
         assert_eq!(
             e.repair.as_deref(),
             Some(
-                "3 |   - name: a\n4 |    cli: codex\n  |    ^\nfix the YAML there (`team check` reads the file again)"
+                "3 |   - name: a\n4 |    cli: codex\n  |    ^\nindent `cli:` 4 spaces, under the seat's name: (`team check` reads the file again)"
             )
+        );
+        // YAML that is no newcomer's mistake keeps the reader's words and its generic repair
+        std::fs::write(repo.join(".agents/team.yaml"), "project: [beacon\nseats: []\n").unwrap();
+        let e = find(&repo).unwrap_err();
+        assert!(
+            e.repair.as_deref().unwrap().ends_with("fix the YAML there (`team check` reads the file again)"),
+            "{e:?}"
         );
         // a value the loader refuses keeps its own `line <n>:` and no caret
         std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\ndelivery_order: [x]\nseats: []\n").unwrap();

@@ -95,8 +95,8 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
         }
         Seen::Exited => {
             return Some(Verdict::Unreachable(format!(
-                "{} has exited in that pane; nothing was typed; the message is at {drop_path}",
-                traits.cli
+                "{} has exited in that pane; nothing was typed; start {} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at {drop_path}",
+                traits.cli, traits.cli
             )))
         }
         Seen::Unknown(why) => {

@@ -1,5 +1,5 @@
 //! What counts, after Enter, as the seat acting on the line — judged against everything read
-//! before Enter (spec/team-send.md: "herdr reported the seat working (or done or blocked, and
+//! before Enter (docs/spec/team-send.md: "herdr reported the seat working (or done or blocked, and
 //! not the status read before Enter)"; "a seat that was already working before Enter proves
 //! nothing by its status").
 //!

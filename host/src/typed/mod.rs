@@ -1,6 +1,6 @@
 //! The typed leg: the drop file, the seat lock, the trigger line, the read-back before Enter,
-//! the Enters, and the evidence that the seat took the line (spec/team-send.md "Outcomes",
-//! DESIGN.md §7).
+//! the Enters, and the evidence that the seat took the line (docs/spec/team-send.md "Outcomes",
+//! docs/DESIGN.md §7).
 //!
 //! Invariants that matter to a user:
 //! - nothing is ever typed into a dialog or over text someone left in the box: the screen is

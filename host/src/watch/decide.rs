@@ -1,7 +1,7 @@
 //! What one pass of the watch does, decided from the history in view, the looks at the seats
 //! and the time — no terminal, no file, no clock of its own, so every rule is unit-tested here.
 //!
-//! The rules (spec/team-send.md "Outcomes"):
+//! The rules (docs/spec/team-send.md "Outcomes"):
 //! - a send that ended held, not-submitted, or unreachable at a dialog is retried while its
 //!   seat is idle with an empty box and no dialog — one retry per seat per pass, at most three
 //!   tries, only within thirty minutes of the send; a send that was ever delivered is never

@@ -1,6 +1,6 @@
 //! `team watch`, the use-case: one project's sends watched after they ended — held,
 //! not-submitted and dialog-stopped sends retried, delivered ones confirmed or said to have
-//! been taken but never acted on (spec/team-send.md "Outcomes"; docs/watch.md).
+//! been taken but never acted on (docs/spec/team-send.md "Outcomes"; docs/watch.md).
 //!
 //! A pass reads the project's history and receipts (`history::Ledger`), asks `decide::plan`
 //! which seats need a look, looks at each (`look`), asks `decide::after_look` what to do, and

@@ -116,3 +116,103 @@ fn the_demo_ends_with_next_steps_and_keep_prints_commands_that_work() {
     let alive = std::process::Command::new("tmux").args(["-S", &sock, "list-sessions"]).output().unwrap();
     assert!(!alive.status.success(), "the demo's tmux server outlived the printed removal");
 }
+
+/// The newcomer's path, end to end, on tmux with two fake seats drawing Claude Code's and
+/// Codex's real screens: `team init --seat keeper:claude-code --seat rev:codex` in a fresh
+/// checkout, the CLIs already running in unmarked panes, `team status` naming each pane's
+/// `team mark <seat> --pane <id>` line, those lines run as printed — then keeper's pane sends
+/// to rev and rev's to keeper, each as an agent's shell tool runs it (a process below the
+/// pane's shell, no terminal), and both are delivered. Nothing is edited by hand.
+#[test]
+fn from_team_init_to_each_seat_sending_to_the_other() {
+    use crate::common::shell_quote;
+    use crate::common::tmux::{SeatSpec, TmuxWorld};
+    use std::time::Duration;
+
+    let mut w = World::empty();
+    let dir = w.base().join("sends");
+    std::fs::create_dir_all(&dir).unwrap();
+    // each seat's "shell tool": waits for its go, then runs team send from below the pane's
+    // shell, with no terminal, in the world's environment
+    let tool = |seat: &str, to: &str| -> String {
+        let mut env = String::new();
+        for (k, v) in w.env() {
+            env.push_str(&format!("{k}={} ", shell_quote(&v)));
+        }
+        let (out, rc) = (dir.join(format!("{seat}.out")), dir.join(format!("{seat}.rc")));
+        // (inside the pane, $TMUX names the pane's own server)
+        format!(
+            "tmux wait-for go-{seat}; cd {repo} && env {env}TEAM_TMUX_SOCKET=\"${{TMUX%%,*}}\" setsid -w team send {to} {msg} </dev/null >{out} 2>&1; echo $? >{rc}",
+            repo = shell_quote(&w.repo.display().to_string()),
+            msg = shell_quote(&format!("hello {to}, from {seat}")),
+            out = shell_quote(&out.display().to_string()),
+            rc = shell_quote(&rc.display().to_string()),
+        )
+    };
+    let tw = TmuxWorld::start(
+        "beacon",
+        &[
+            SeatSpec::new("keeper", "claude-code", "takes-line").mark("").cwd(&w.repo).beside(&tool("keeper", "rev")),
+            SeatSpec::new("rev", "codex", "takes-line").mark("").cwd(&w.repo).beside(&tool("rev", "keeper")),
+        ],
+    );
+    w.extra_env.extend(tw.env());
+
+    // 1. the team file: keeper leads, so the two may message each other
+    let r = w.team(&["init", "--seat", "keeper:claude-code", "--seat", "rev:codex"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("keeper leads the team: keeper and rev may message each other"), "{}", r.stdout);
+    assert!(r.stdout.contains("\n  team mark keeper ") && r.stdout.contains("\n  team mark rev "), "{}", r.stdout);
+
+    // 2. team status lists the two unmarked panes, each with its line
+    let r = w.team(&["status"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let marks: Vec<String> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.find("team mark ").map(|i| l[i..].trim().to_string()))
+        .filter(|l| l.contains("--pane"))
+        .collect();
+    let keeper_pane = tw.seat("keeper").pane.clone();
+    let rev_pane = tw.seat("rev").pane.clone();
+    assert_eq!(
+        marks,
+        vec![format!("team mark keeper --pane {keeper_pane}"), format!("team mark rev --pane {rev_pane}")],
+        "{}",
+        r.stdout
+    );
+
+    // 3. the lines, run as printed
+    for line in &marks {
+        let r = w.sh(line);
+        assert_eq!(r.code, 0, "{line}: {r:?}");
+    }
+    let r = w.team(&["status"]);
+    assert!(!r.stdout.contains("no seat holds"), "{}", r.stdout);
+
+    // 4. each seat's own tool sends to the other: both delivered
+    for (seat, to) in [("keeper", "rev"), ("rev", "keeper")] {
+        assert!(tw.tmux(&["wait-for", "-S", &format!("go-{seat}")]).status.success());
+        let rc = dir.join(format!("{seat}.rc"));
+        assert!(tw.wait_until(Duration::from_secs(60), || rc.exists()), "{seat}'s send never ended");
+        let out = std::fs::read_to_string(dir.join(format!("{seat}.out"))).unwrap();
+        assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "0", "{seat} -> {to}: {out}");
+        assert_eq!(out, format!("team beacon, session \"beacon\"\n{to}: delivered\n"));
+        // the receiving fake seat took the trigger line
+        let log = std::fs::read_to_string(&tw.seat(to).log).unwrap_or_default();
+        assert!(log.contains(".agents/send-drops/beacon/"), "{to} got: {log:?}");
+    }
+
+    // 5. the feed shows both, each with the rule that admitted it
+    let r = w.team(&["feed"]);
+    assert!(
+        r.stdout.contains("keeper -> rev") && r.stdout.contains("admitted by: lead of beacon hello rev, from keeper"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("rev -> keeper") && r.stdout.contains("admitted by: own lead hello keeper, from rev"),
+        "{}",
+        r.stdout
+    );
+}

@@ -8,6 +8,7 @@ mod common;
 
 mod compose_tmux;
 mod demo;
+mod docs_refs;
 mod fake_seat_tmux;
 mod feed_cli;
 mod feed_stats;

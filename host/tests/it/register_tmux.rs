@@ -403,3 +403,17 @@ fn a_registered_seat_is_its_recorded_pane_whatever_the_marks_say() {
     );
     assert!(tw.log("impostor").is_empty(), "nothing was typed into the marked pane");
 }
+
+/// At a terminal, `team register` opens with the context line like every other command; its
+/// lines piped (the spec's transcripts) stay as the spec shows them, with none.
+#[test]
+fn at_a_terminal_register_opens_with_the_context_line() {
+    let s = scene(SEATS, &[SeatSpec::new("claude-keeper", "claude-code", "takes-line")]);
+    let p = s.pane("claude-keeper");
+    let line = format!("claude-keeper: would register — pane {p}; nothing would be launched");
+    assert_eq!(s.register(&["claude-keeper", "--dry-run"]).stdout, format!("{line}\n"));
+    // stdout on a pseudo-terminal (script's), as a person at one sees it
+    let r = s.w.sh("script -qec 'team register claude-keeper --dry-run' /dev/null");
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout.replace("\r\n", "\n"), format!("team beacon, session \"beacon\"\n{line}\n"), "{r:?}");
+}

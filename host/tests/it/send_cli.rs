@@ -148,7 +148,7 @@ fn profile_check_on_something_that_is_not_a_component_says_so_in_one_line() {
         assert_eq!(
             r.stderr,
             format!(
-                "team profile: refused: {} is {what}: a profile is a component built for wasm32-wasip2 (see docs/profiles.md)\n",
+                "team profile: refused: {} is {what}: a profile is a component built for wasm32-wasip2 (see docs/writing-a-profile.md)\n",
                 file.display()
             )
         );

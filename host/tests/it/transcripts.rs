@@ -9,7 +9,8 @@
 //!   spec's transcripts show them — with the built `team` first on PATH.
 //!
 //! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
-//! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`;
+//! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`
+//! (a pane of the seats' session `beacon` once `fake_seats` started it);
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
 //! `no_tty <cmd…>` runs it with no terminal at all;
 //! `as_daemon <cmd…>` runs it, with no terminal, under a process whose argv is Codex's shared
@@ -33,7 +34,8 @@
 //! commands (`workspace-rename.json`; 0.7.1's `pane-report-metadata.txt`, empty).
 //!
 //! Every output of a command with `--json` is also validated against its schema in
-//! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed.
+//! `schema/`. `TRANSCRIPTS_OVERWRITE=1` rewrites the files with what the binary printed;
+//! `TRANSCRIPTS_ONLY=<part of a path>` runs only the files whose path holds it.
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +51,10 @@ as_seat() {
   # code are handed back.
   local seat="$1"; shift
   local sock="$TEAM_TEST_TMUX" d ch pane rc
+  # once `fake_seats` started the seats' server, the pane is one of its session `beacon`
+  if [ -n "$TEAM_TMUX_SOCKET" ] && tmux -S "$TEAM_TMUX_SOCKET" has-session -t =beacon 2>/dev/null; then
+    sock="$TEAM_TMUX_SOCKET"
+  fi
   d=$(mktemp -d "$WORLD/as-seat.XXXXXX"); ch="${d##*/}"
   printf '%q ' "$@" > "$d/cmd"
   export -p | grep -v -E '^declare -x (TMUX|TMUX_PANE|OLDPWD|PWD|SHLVL)=' > "$d/env"
@@ -80,7 +86,7 @@ no_tty() {
 }
 as_daemon() {
   # Runs the command under a process whose argv is `codex app-server --listen unix://`, as
-  # Codex 0.171's shared daemon runs every session's commands (shared/docs/offline-vendor-clis.md):
+  # Codex 0.171's shared daemon runs every session's commands (docs/offline-vendor-clis.md):
   # a copy of bash named codex, reading a script named app-server. No terminal.
   local d; d=$(mktemp -d "$WORLD/daemon.XXXXXX"); cp /bin/bash "$d/codex"
   { printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } > "$d/app-server"
@@ -252,6 +258,11 @@ fn files() -> Vec<PathBuf> {
         }
     }
     v.sort();
+    // (while writing one: `TRANSCRIPTS_ONLY=<part of its path>` runs only the files it names)
+    if let Some(only) = std::env::var_os("TRANSCRIPTS_ONLY").filter(|o| !o.is_empty()) {
+        let only = only.to_string_lossy().into_owned();
+        v.retain(|f| f.display().to_string().contains(&only));
+    }
     v
 }
 

@@ -281,7 +281,7 @@ fn an_exited_cli_is_unreachable_and_nothing_is_typed() {
     let drop = check_written(&s, "gpt-reviewer", "hello", "unreachable", None);
     assert_eq!(
         r.stdout,
-        format!("{CONTEXT}gpt-reviewer: unreachable (codex has exited in that pane; nothing was typed; the message is at {})\n", drop.display())
+        format!("{CONTEXT}gpt-reviewer: unreachable (codex has exited in that pane; nothing was typed; start codex again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at {})\n", drop.display())
     );
     assert_eq!(s.bytes("gpt-reviewer"), "");
 }

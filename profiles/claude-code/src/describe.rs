@@ -24,7 +24,7 @@ pub fn describe() -> Description {
         has_compose: false,
         transcript_patterns: strings(&["{home}/.claude/projects/{cwd-dashed}/*.jsonl"]),
         // The sessions registry every interactive session writes from startup
-        // (shared/docs/claude-native-channel.md): its socket and the name SendMessage addresses.
+        // (docs/claude-native-channel.md): its socket and the name SendMessage addresses.
         features: strings(&[
             "faint-placeholder",
             "held-message",

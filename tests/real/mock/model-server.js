@@ -2,7 +2,7 @@
 // The project's mock model server for the real-CLI test tier (host/tests/it/real_cli).
 //
 // One loopback HTTP/1.1 server (127.0.0.1 only) that speaks both wire protocols the real CLIs use,
-// as ../../../shared/docs/offline-vendor-clis.md describes them:
+// as ../../../docs/offline-vendor-clis.md describes them:
 // - the Anthropic Messages API, streamed (SSE), with tool use: POST /v1/messages?beta=true
 //   (Claude Code 2.1.332, ANTHROPIC_BASE_URL=http://127.0.0.1:PORT);
 // - the OpenAI Responses API, streamed, with `exec_command` function calls: POST /v1/responses

@@ -37,7 +37,7 @@ fn table_matches_the_spec_example() {
         "gpt-reviewer",
         "from the owner — admitted by: the owner\n\nthe gate is green",
     );
-    let (got, note) = plain(&team_scope(), &[e], Skipped::default(), now());
+    let (got, note) = plain(&team_scope(), &[e], Skipped::default(), now(), false);
     assert_eq!(
         got,
         "team beacon, session \"beacon\"\n\
@@ -49,9 +49,31 @@ fn table_matches_the_spec_example() {
 }
 
 #[test]
+fn on_a_terminal_the_sender_header_is_drawn_faint_apart_from_the_body() {
+    let e = msg(
+        "2026-11-29T09:00:00Z",
+        "owner",
+        "gpt-reviewer",
+        "from the owner — admitted by: the owner\n\nthe gate \u{1b}[2J is green",
+    );
+    let (got, _) = plain(&team_scope(), std::slice::from_ref(&e), 0, now(), true);
+    assert!(
+        got.contains("owner -> gpt-reviewer  \x1b[2mfrom the owner — admitted by: the owner\x1b[22m the gate \\x1b[2J is green\n"),
+        "{got:?}"
+    );
+    // piped, the row is the spec's
+    let (plain_text, _) = plain(&team_scope(), &[e], 0, now(), false);
+    assert!(plain_text.contains("admitted by: the owner the gate \\x1b[2J is green\n"), "{plain_text:?}");
+    // a body that opens with no header has nothing faint
+    let bare = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "no header here");
+    let (got, _) = plain(&team_scope(), &[bare], 0, now(), true);
+    assert!(!got.contains('\u{1b}'), "{got:?}");
+}
+
+#[test]
 fn text_from_outside_is_shown_escaped() {
     let e = msg("2026-11-29T09:00:00Z", "owner\u{1b}]0;x\u{7}", "gpt-reviewer", "clear \u{1b}[2J the \u{9b}screen");
-    let (got, _) = plain(&team_scope(), &[e], Skipped::default(), now());
+    let (got, _) = plain(&team_scope(), &[e], Skipped::default(), now(), false);
     assert!(!got.contains('\u{1b}') && !got.contains('\u{9b}') && !got.contains('\u{7}'), "{got:?}");
     assert!(got.contains("owner\\x1b]0;x\\x07 -> gpt-reviewer"), "{got}");
     assert!(got.contains("clear \\x1b[2J the \\u{9b}screen"), "{got}");
@@ -60,11 +82,11 @@ fn text_from_outside_is_shown_escaped() {
 #[test]
 fn empty_history_is_context_and_zero_events() {
     assert_eq!(
-        plain(&team_scope(), &[], Skipped::default(), now()),
+        plain(&team_scope(), &[], Skipped::default(), now(), false),
         ("team beacon, session \"beacon\"\n0 events\n".to_string(), None)
     );
     assert_eq!(
-        plain(&Scope::default(), &[], Skipped { lines: 3, bad_ids: 0 }, now()),
+        plain(&Scope::default(), &[], Skipped { lines: 3, bad_ids: 0 }, now(), false),
         ("0 events\n".to_string(), Some("team feed: skipped 3 unreadable lines\n".to_string()))
     );
 }
@@ -122,7 +144,7 @@ fn columns_pad_to_the_widest_cell() {
         line.ms = None;
         line.outcome = "not-submitted".into();
     }
-    let t = table(&[a, b], &now(), false);
+    let t = table(&[a, b], &now(), false, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
     assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
@@ -158,7 +180,7 @@ fn all_projects_add_a_project_column_and_unreachable_says_why() {
     line.outcome = "unreachable".into();
     line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
     let events = [Event::Message { line, project: Some("beacon".into()), read: None }];
-    let t = table(&events, &now(), true);
+    let t = table(&events, &now(), true, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
     assert_eq!(

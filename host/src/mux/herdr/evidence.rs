@@ -217,7 +217,7 @@ fn nothing_typed(which: fn(&Real, &str) -> bool) {
             let typed = calls.iter().any(|a| a.iter().any(|w| w.starts_with("send-")));
             let ok = match (&v, state) {
                 (Verdict::Unreachable(m), "after-exit") => {
-                    *m == format!("{} has exited in that pane; nothing was typed; the message is at <drop>", seat.cli)
+                    *m == format!("{0} has exited in that pane; nothing was typed; start {0} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at <drop>", seat.cli)
                 }
                 // herdr reads Codex's trust dialog as idle (both versions) and Claude's as idle on
                 // 0.7.1, blocked on 0.8: the profile reads the dialog on every one of them

@@ -4,7 +4,7 @@
 //!
 //! Invariant: the adapter never compares versions itself. It asks the [`Surface`] a question
 //! (where is the title, how are recent rows read) and the answer is decided here, from the
-//! measurements in `../shared/docs/herdr-0.8.2.md` (0.7.5 is where the agent surface changed).
+//! measurements in `docs/herdr-0.8.2.md` (0.7.5 is where the agent surface changed).
 //! Everything the two versions share — error shapes are told apart by their own form, not by
 //! the version — stays out of this table.
 

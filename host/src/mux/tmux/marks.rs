@@ -145,7 +145,11 @@ impl Tmux {
             ),
             Err(_) => String::new(),
         };
-        MuxError::NoSession(format!("{} has no session \"{session}\"{others}", self.server_name()))
+        MuxError::NoSession(format!(
+            "{} has no session \"{session}\"{others}{}",
+            self.server_name(),
+            self.private_hint()
+        ))
     }
 }
 

@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The spec's example team file (spec/team-send.md "Examples").
+/// The spec's example team file (docs/spec/team-send.md "Examples").
 pub const BEACON: &str = "format: 1
 project: beacon
 coordinator: claude-keeper

@@ -40,6 +40,9 @@ pub struct SeatSpec {
     pub env: Vec<(String, String)>,
     /// the pane's `@team-seat` mark (default: the name; `""`: leave the pane unmarked)
     pub mark: Option<String>,
+    /// a shell line the pane's shell starts in the background before the fake seat: a process
+    /// that descends from the pane's shell, as a command an agent's shell tool runs does
+    pub beside: Option<String>,
 }
 
 impl SeatSpec {
@@ -56,7 +59,13 @@ impl SeatSpec {
             home: None,
             env: Vec::new(),
             mark: None,
+            beside: None,
         }
+    }
+    /// Runs `line` in the background from the pane's shell, beside the fake seat (see `beside`).
+    pub fn beside(mut self, line: &str) -> Self {
+        self.beside = Some(line.into());
+        self
     }
     pub fn cwd(mut self, dir: &Path) -> Self {
         self.cwd = Some(dir.to_path_buf());
@@ -167,7 +176,10 @@ impl TmuxWorld {
             cmd.push_str(" --transcript auto");
         }
         // `; exec sh` keeps sh the fake's parent (and the pane open after it exits).
-        let cmd = format!("{cmd}; exec sh");
+        let cmd = match &spec.beside {
+            Some(line) => format!("( {line} ) & {cmd}; exec sh"),
+            None => format!("{cmd}; exec sh"),
+        };
         let target = format!("={}:", self.session);
         let home_env = format!("HOME={}", home.display());
         let extra: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();

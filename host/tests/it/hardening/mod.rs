@@ -16,12 +16,14 @@
 //! - `double`: the test double refuses a real home and never follows a link (issue 17 item 9);
 //! - `identity`: a forged pane row, a reparented agent, a command the team's server started, an
 //!   unmarked pane, a stopped server, pane words naming no pane (issue 17);
+//! - `init`: `team init` through a link or over a `.gitignore` that is a link or a FIFO;
 //! - `retry`: the watch's retry typed twice (killed after Enter, records failing), ids that are
 //!   paths in the history and the receipts (issue 17).
 
 mod double;
 mod hooks;
 mod identity;
+mod init;
 mod input;
 mod leftovers;
 mod mux;

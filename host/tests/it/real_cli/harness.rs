@@ -1,7 +1,7 @@
 //! One real-CLI world (`RealWorld`): the temp dir, the checkout, the team file, the mock model
 //! server's private network namespace, the private tmux server started inside it, and the
 //! seats — the real `claude` and `codex`, each in a marked pane with its own HOME written the
-//! way `shared/docs/offline-vendor-clis.md` says the CLI starts straight at its prompt, offline.
+//! way `docs/offline-vendor-clis.md` says the CLI starts straight at its prompt, offline.
 //!
 //! One world runs at a time. Teardown stops every process of the world's network namespace by
 //! pid (only this world's processes live there, Codex's app-server daemon among them): the CLIs
@@ -323,7 +323,7 @@ impl RealWorld {
         let before = self.mock.requests().len();
         self.type_draft(seat, text);
         // Codex takes an Enter that follows typed text within its paste-burst window as a
-        // newline (vendor-screens.md: >= 50 ms apart submits): a property of the CLI's input.
+        // newline (docs/vendor-screens.md: >= 50 ms apart submits): a property of the CLI's input.
         std::thread::sleep(Duration::from_millis(250));
         let out = self.tmux(&["send-keys", "-t", &seat.pane, "Enter"]);
         assert!(out.status.success());
@@ -419,7 +419,7 @@ impl Drop for RealWorld {
 }
 
 /// Claude Code's name for a working folder (its transcripts, its task outputs): every character
-/// that is not an ASCII letter or digit turned into `-` (offline-vendor-clis.md §1.7:
+/// that is not an ASCII letter or digit turned into `-` (docs/offline-vendor-clis.md §1.7:
 /// `/tmp/w1/c_proj.x` → `-tmp-w1-c-proj-x`).
 pub fn claude_folder(cwd: &Path) -> String {
     cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
