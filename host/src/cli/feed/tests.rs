@@ -56,17 +56,17 @@ fn on_a_terminal_the_sender_header_is_drawn_faint_apart_from_the_body() {
         "gpt-reviewer",
         "from the owner — admitted by: the owner\n\nthe gate \u{1b}[2J is green",
     );
-    let (got, _) = plain(&team_scope(), std::slice::from_ref(&e), 0, now(), true);
+    let (got, _) = plain(&team_scope(), std::slice::from_ref(&e), Skipped::default(), now(), true);
     assert!(
         got.contains("owner -> gpt-reviewer  \x1b[2mfrom the owner — admitted by: the owner\x1b[22m the gate \\x1b[2J is green\n"),
         "{got:?}"
     );
     // piped, the row is the spec's
-    let (plain_text, _) = plain(&team_scope(), &[e], 0, now(), false);
+    let (plain_text, _) = plain(&team_scope(), &[e], Skipped::default(), now(), false);
     assert!(plain_text.contains("admitted by: the owner the gate \\x1b[2J is green\n"), "{plain_text:?}");
     // a body that opens with no header has nothing faint
     let bare = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "no header here");
-    let (got, _) = plain(&team_scope(), &[bare], 0, now(), true);
+    let (got, _) = plain(&team_scope(), &[bare], Skipped::default(), now(), true);
     assert!(!got.contains('\u{1b}'), "{got:?}");
 }
 
