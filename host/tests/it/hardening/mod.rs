@@ -11,11 +11,17 @@
 //!   words in refusals;
 //! - `profiles`: a dropped-in component's pause, patterns and size;
 //! - `shown`: terminal escapes in bodies and team-file words;
-//! - `leftovers`: history lines that cannot be written, a killed sender's temp files.
+//! - `leftovers`: history lines that cannot be written, a killed sender's temp files;
+//! - `limits` (issue 17): 10,000 seats and a 1 MiB roster in linear time, `team profile test`
+//!   on a hostile screens folder;
+//! - `edits` (issue 17): a rename never writes over an edit, two renames both land, a rename
+//!   waits for a send's lock; a compose seat's git found, bounded and its origin one line.
 
+mod edits;
 mod hooks;
 mod input;
 mod leftovers;
+mod limits;
 mod mux;
 mod names;
 mod profiles;
