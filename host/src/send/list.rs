@@ -4,6 +4,8 @@
 //! Invariant: it sends nothing and loads no profile code for a bundled profile; a seat whose
 //! CLI has no usable profile is listed with the refusal a send to it would get.
 
+use std::rc::Rc;
+
 use crate::address::{SeatView, TeamView, World};
 use crate::legs;
 use crate::registry::Registry;
@@ -32,20 +34,27 @@ fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: boo
 
 /// One seat of the roster `--list` prints and `team status` reads.
 pub struct RosterSeat {
-    pub team: TeamView,
-    pub seat: SeatView,
+    /// The seat's team, shared by every seat of it (a roster of n seats holds each team once).
+    pub team: Rc<TeamView>,
+    /// The seat's place in `team.seats`.
+    at: usize,
     /// A seat of the file's own team (named bare; others as `<seat>@<team>`).
     pub own: bool,
 }
 
+impl RosterSeat {
+    pub fn seat(&self) -> &SeatView {
+        &self.team.seats[self.at]
+    }
+}
+
 /// The addressable seats, in order: the file's own roster, then the seats of the other teams
-/// of its entity that the roster lists or a record holds.
+/// of its entity that the roster lists or a record holds. Each team is built once.
 pub fn roster(world: &World) -> Vec<RosterSeat> {
     let mut out = Vec::new();
     if let Some(own) = &world.own {
-        for s in &own.seats {
-            out.push(RosterSeat { team: own.clone(), seat: s.clone(), own: true });
-        }
+        let team = Rc::new(own.clone());
+        out.extend((0..own.seats.len()).map(|at| RosterSeat { team: team.clone(), at, own: true }));
     }
     let entity = world.own_entity();
     let own_name = world.own.as_ref().map(|o| o.name.clone());
@@ -54,8 +63,9 @@ pub fn roster(world: &World) -> Vec<RosterSeat> {
             continue;
         }
         if let Some(v) = world.team(&t) {
-            for s in v.seats.iter().filter(|s| s.in_roster || s.agent.is_some()) {
-                out.push(RosterSeat { team: v.clone(), seat: s.clone(), own: false });
+            let team = Rc::new(v);
+            for (at, _) in team.seats.iter().enumerate().filter(|(_, s)| s.in_roster || s.agent.is_some()) {
+                out.push(RosterSeat { team: team.clone(), at, own: false });
             }
         }
     }
@@ -65,6 +75,6 @@ pub fn roster(world: &World) -> Vec<RosterSeat> {
 /// The addressable seats for a run standing in `file` (if any).
 pub fn list(book: &FactsBook, file: Option<&Loaded>, reg: &Registry) -> ListReport {
     let world = World::new(reg, file);
-    let seats = roster(&world).iter().map(|r| row(book, reg, &r.team, &r.seat, r.own)).collect();
+    let seats = roster(&world).iter().map(|r| row(book, reg, &r.team, r.seat(), r.own)).collect();
     ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
 }

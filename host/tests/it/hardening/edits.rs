@@ -207,12 +207,11 @@ fn a_git_config_including_a_fifo_is_given_up_on_within_a_bound() {
     let r = bounded(&c.w, &["send", "cloud", "add a retry to the flaky login test"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stdout.contains(&format!(
-            "cloud: refused (git did not answer within 5 s in the seat's folder {}, so its repo is not known; nothing was typed; the message is at ",
+        r.stderr.starts_with(&format!(
+            "team send: refused: cloud: git did not answer within 5 s in the seat's folder {}, so its repo is not known; nothing was typed; the message is at ",
             c.folder.display()
         )),
-        "{}",
-        r.stdout
+        "{r:?}"
     );
     assert_eq!(c.bytes(), "", "nothing was typed");
     // the seat lock is free again: a dry run goes on (and is bounded the same way)
@@ -227,12 +226,11 @@ fn an_origin_of_more_than_one_line_is_refused_before_anything_is_typed() {
     let r = bounded(&c.w, &["send", "cloud", "add a retry to the flaky login test"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stdout.contains(&format!(
-            "cloud: refused (the seat's folder {}'s origin is more than one line (\"https://github.com/acme/seat-repo.git\\nevil/inject\"); nothing was typed; the message is at ",
+        r.stderr.starts_with(&format!(
+            "team send: refused: cloud: the seat's folder {}'s origin is more than one line (\"https://github.com/acme/seat-repo.git\\nevil/inject\"); nothing was typed; the message is at ",
             c.folder.display()
         )),
-        "{}",
-        r.stdout
+        "{r:?}"
     );
     assert_eq!(c.bytes(), "", "nothing was typed");
 }
