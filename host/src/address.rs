@@ -12,6 +12,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use crate::outcome::{self, TeamError};
 use crate::registry::{is_agent_id, AgentRecord, Registry, RosterLine};
@@ -97,7 +98,8 @@ impl TeamView {
 pub struct World<'a> {
     pub reg: &'a Registry,
     pub file: Option<&'a Loaded>,
-    pub own: Option<TeamView>,
+    /// The caller's own team (shared: a roster holds it without a copy).
+    pub own: Option<Rc<TeamView>>,
     index: Index<'a>,
     /// The team files read from recorded roots, by root: each read once a run, however many
     /// teams of the registry name the same root.
@@ -148,7 +150,7 @@ impl<'a> World<'a> {
         let index = Index::of(reg);
         let own = file.map(|l| {
             let name = l.file.team.clone();
-            build(reg, &index, &name, Some(&l.file), Some(l.root.clone()), true)
+            Rc::new(build(reg, &index, &name, Some(&l.file), Some(l.root.clone()), true))
         });
         World { reg, file, own, index, files: RefCell::new(HashMap::new()) }
     }
@@ -158,7 +160,7 @@ impl<'a> World<'a> {
     pub fn team(&self, name: &str) -> Option<TeamView> {
         if let Some(o) = &self.own {
             if o.name == name {
-                return Some(o.clone());
+                return Some(TeamView::clone(o));
             }
         }
         let rec = self.reg.team(name);

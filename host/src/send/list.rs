@@ -1,8 +1,10 @@
 //! `--list`: the file's own roster, then the seats of the other teams of the caller's entity
 //! as `<seat>@<team>`, each with the channel it is reachable by once every leg ships.
 //!
-//! Invariant: it sends nothing and loads no profile code for a bundled profile; a seat whose
-//! CLI has no usable profile is listed with the refusal a send to it would get.
+//! Invariants: it sends nothing and loads no profile code for a bundled profile; a seat whose
+//! CLI has no usable profile is listed with the refusal a send to it would get; a roster of n
+//! seats is time and memory linear in n — each team is built once and shared by its seats'
+//! rows (never a copy of the whole team per seat).
 
 use std::rc::Rc;
 
@@ -53,8 +55,7 @@ impl RosterSeat {
 pub fn roster(world: &World) -> Vec<RosterSeat> {
     let mut out = Vec::new();
     if let Some(own) = &world.own {
-        let team = Rc::new(own.clone());
-        out.extend((0..own.seats.len()).map(|at| RosterSeat { team: team.clone(), at, own: true }));
+        out.extend((0..own.seats.len()).map(|at| RosterSeat { team: own.clone(), at, own: true }));
     }
     let entity = world.own_entity();
     let own_name = world.own.as_ref().map(|o| o.name.clone());
