@@ -7,7 +7,10 @@
 //!
 //! Invariant: a role is never an address; a spec two entries answer is refused naming both;
 //! a spec that names nobody is refused naming what was not found. Nothing here judges who
-//! may send — that is `admission`, which reads the seat this module resolved.
+//! may send — that is `admission`, which reads the seat this module resolved. A world is built
+//! in time and memory linear in the registry and the team file: the agent records are indexed
+//! once, a team's view is built through maps (never a scan per seat), and the team file under
+//! a recorded root is read once a run.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

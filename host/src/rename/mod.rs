@@ -20,9 +20,10 @@
 //! [`SEND_WAIT`].
 //!
 //! Invariants: a refusal changes nothing; a dry run writes nothing and takes no lock; nothing
-//! is typed into any pane; the agent id is kept; no edit of the file is ever written over. A file that already declares the new name and
-//! no longer the old one (an earlier run stopped part way, or the file renamed by hand) is
-//! not refused: the other places follow it, so running the same rename again completes one.
+//! is typed into any pane; the agent id is kept; no edit of the file is ever written over. A
+//! file that already declares the new name and no longer the old one (an earlier run stopped
+//! part way, or the file renamed by hand) is not refused: the other places follow it, so
+//! running the same rename again completes one.
 
 mod steps;
 
