@@ -7,12 +7,18 @@
 //!
 //! Invariant: a role is never an address; a spec two entries answer is refused naming both;
 //! a spec that names nobody is refused naming what was not found. Nothing here judges who
-//! may send — that is `admission`, which reads the seat this module resolved.
+//! may send — that is `admission`, which reads the seat this module resolved. A world is built
+//! in time and memory linear in the registry and the team file: the agent records are indexed
+//! once, a team's view is built through maps (never a scan per seat), and the team file under
+//! a recorded root is read once a run.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use crate::outcome::{self, TeamError};
-use crate::registry::{is_agent_id, AgentRecord, Registry};
+use crate::registry::{is_agent_id, AgentRecord, Registry, RosterLine};
 use crate::team_file::{self, Loaded, Seat, TeamFile};
 
 /// One seat of a team as the registry and the team file answer it together.
@@ -95,7 +101,37 @@ impl TeamView {
 pub struct World<'a> {
     pub reg: &'a Registry,
     pub file: Option<&'a Loaded>,
-    pub own: Option<TeamView>,
+    /// The caller's own team (shared: a roster holds it without a copy).
+    pub own: Option<Rc<TeamView>>,
+    index: Index<'a>,
+    /// The team files read from recorded roots, by root: each read once a run, however many
+    /// teams of the registry name the same root.
+    files: RefCell<HashMap<PathBuf, Option<TeamFile>>>,
+}
+
+/// The registry's agent records by id and by team, made once a run, so that a roster of n
+/// seats is n lookups and never n scans of the registry.
+struct Index<'a> {
+    /// The first record holding each id (`Registry::agent`'s answer).
+    by_id: HashMap<&'a str, &'a AgentRecord>,
+    /// Each team's records, in the registry's order.
+    by_team: HashMap<&'a str, Vec<&'a AgentRecord>>,
+}
+
+impl<'a> Index<'a> {
+    fn of(reg: &'a Registry) -> Index<'a> {
+        let mut by_id = HashMap::new();
+        let mut by_team: HashMap<&str, Vec<&AgentRecord>> = HashMap::new();
+        for a in &reg.agents {
+            by_id.entry(a.id.as_str()).or_insert(a);
+            by_team.entry(a.team.as_str()).or_default().push(a);
+        }
+        Index { by_id, by_team }
+    }
+
+    fn team(&self, team: &str) -> &[&'a AgentRecord] {
+        self.by_team.get(team).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 fn file_seat_view(s: &Seat) -> SeatView {
@@ -114,11 +150,12 @@ fn file_seat_view(s: &Seat) -> SeatView {
 
 impl<'a> World<'a> {
     pub fn new(reg: &'a Registry, file: Option<&'a Loaded>) -> World<'a> {
+        let index = Index::of(reg);
         let own = file.map(|l| {
             let name = l.file.team.clone();
-            build(reg, &name, Some(&l.file), Some(l.root.clone()), true)
+            Rc::new(build(reg, &index, &name, Some(&l.file), Some(l.root.clone()), true))
         });
-        World { reg, file, own }
+        World { reg, file, own, index, files: RefCell::new(HashMap::new()) }
     }
 
     /// The view of a team by name: the caller's own, or the registry's (with its file read
@@ -126,23 +163,26 @@ impl<'a> World<'a> {
     pub fn team(&self, name: &str) -> Option<TeamView> {
         if let Some(o) = &self.own {
             if o.name == name {
-                return Some(o.clone());
+                return Some(TeamView::clone(o));
             }
         }
         let rec = self.reg.team(name);
-        let has_agents = self.reg.agents.iter().any(|a| a.team == name);
-        if rec.is_none() && !has_agents {
+        let first_agent = self.index.team(name).first();
+        if rec.is_none() && first_agent.is_none() {
             return None;
         }
-        let root = rec
-            .and_then(|r| r.root.clone())
-            .or_else(|| self.reg.agents.iter().find(|a| a.team == name).and_then(|a| a.root.clone()));
-        let file = root
-            .as_ref()
-            .and_then(|r| team_file::load(&r.join(".agents").join("team.yaml")).ok())
-            .map(|l| l.file)
-            .filter(|f| f.team == name);
-        Some(build(self.reg, name, file.as_ref(), root, false))
+        let root = rec.and_then(|r| r.root.clone()).or_else(|| first_agent.and_then(|a| a.root.clone()));
+        let file = root.as_ref().and_then(|r| self.file_at(r)).filter(|f| f.team == name);
+        Some(build(self.reg, &self.index, name, file.as_ref(), root, false))
+    }
+
+    /// The team file under a recorded root, read once a run.
+    fn file_at(&self, root: &std::path::Path) -> Option<TeamFile> {
+        let mut files = self.files.borrow_mut();
+        files
+            .entry(root.to_path_buf())
+            .or_insert_with(|| team_file::load(&root.join(".agents").join("team.yaml")).ok().map(|l| l.file))
+            .clone()
     }
 
     /// The entity the caller's own team belongs to (the registry's default without a file).
@@ -173,17 +213,31 @@ impl<'a> World<'a> {
 }
 
 /// Builds a team's view from its registry record, its agent records and (when read) its file.
-fn build(reg: &Registry, name: &str, file: Option<&TeamFile>, root: Option<PathBuf>, own: bool) -> TeamView {
+/// Every seat is found through maps (by name, by roster line, by record), so a team of n
+/// seats is built in time linear in n.
+fn build(
+    reg: &Registry,
+    index: &Index,
+    name: &str,
+    file: Option<&TeamFile>,
+    root: Option<PathBuf>,
+    own: bool,
+) -> TeamView {
     let rec = reg.team(name);
     let mut seats: Vec<SeatView> = file.map(|f| f.seats.iter().map(file_seat_view).collect()).unwrap_or_default();
-    for line in rec.map(|r| r.roster.as_slice()).unwrap_or(&[]) {
-        let i = match seats.iter().position(|s| s.name == line.seat) {
-            Some(i) => i,
-            None => {
-                seats.push(SeatView { name: line.seat.clone(), ..Default::default() });
-                seats.len() - 1
-            }
-        };
+    let mut at: HashMap<String, usize> = HashMap::with_capacity(seats.len());
+    for (i, s) in seats.iter().enumerate() {
+        at.entry(s.name.clone()).or_insert(i);
+    }
+    let roster = rec.map(|r| r.roster.as_slice()).unwrap_or(&[]);
+    // `Registry::roster_line`'s answer for each seat: its first line
+    let mut first_line: HashMap<&str, &RosterLine> = HashMap::with_capacity(roster.len());
+    for line in roster {
+        first_line.entry(line.seat.as_str()).or_insert(line);
+        let i = *at.entry(line.seat.clone()).or_insert_with(|| {
+            seats.push(SeatView { name: line.seat.clone(), ..Default::default() });
+            seats.len() - 1
+        });
         let s = &mut seats[i];
         s.in_roster = true;
         s.roster_leads = line.leads;
@@ -202,29 +256,46 @@ fn build(reg: &Registry, name: &str, file: Option<&TeamFile>, root: Option<PathB
             s.stopped = line.stopped;
         }
     }
-    for a in reg.agents.iter().filter(|a| a.team == name) {
-        if !seats.iter().any(|s| s.name == a.seat) {
+    let agents = index.team(name);
+    let mut by_seat: HashMap<&str, Vec<&AgentRecord>> = HashMap::new();
+    for a in agents {
+        by_seat.entry(a.seat.as_str()).or_default().push(a);
+        if !at.contains_key(&a.seat) {
+            at.insert(a.seat.clone(), seats.len());
             seats.push(SeatView { name: a.seat.clone(), cli: a.cli.clone(), ..Default::default() });
         }
     }
     for s in seats.iter_mut() {
-        s.agent = reg.agent_for(name, &s.name).cloned();
+        // `Registry::agent_for`: the roster line's agent when it holds this seat, else the
+        // one record holding the seat
+        let by_line = first_line
+            .get(s.name.as_str())
+            .and_then(|l| l.agent.as_deref())
+            .and_then(|id| index.by_id.get(id))
+            .filter(|a| a.team == name && a.seat == s.name);
+        let held = by_seat.get(s.name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        s.agent = match (by_line, held) {
+            (Some(a), _) => Some((*a).clone()),
+            (None, [one]) => Some((*one).clone()),
+            _ => None,
+        };
         if s.cli.is_none() {
             s.cli = s.agent.as_ref().and_then(|a| a.cli.clone());
         }
     }
     let entity = reg.entity_of(name, file.and_then(|f| f.entity.as_deref()));
     let file_project = file.map(|f| f.project.clone());
+    let first_agent = agents.first();
     let project = reg
         .project_of(name)
         .map(str::to_string)
         .or_else(|| file_project.clone())
-        .or_else(|| reg.agents.iter().find(|a| a.team == name).and_then(|a| a.project.clone()))
+        .or_else(|| first_agent.and_then(|a| a.project.clone()))
         .unwrap_or_else(|| name.to_string());
     let session = file
         .map(|f| f.session.clone())
         .or_else(|| rec.and_then(|r| r.session.clone()))
-        .or_else(|| reg.agents.iter().find(|a| a.team == name).and_then(|a| a.session.clone()))
+        .or_else(|| first_agent.and_then(|a| a.session.clone()))
         .unwrap_or_else(|| name.to_string());
     TeamView { name: name.to_string(), entity, project, file_project, session, root, file: file.cloned(), seats, own }
 }
@@ -232,7 +303,8 @@ fn build(reg: &Registry, name: &str, file: Option<&TeamFile>, root: Option<PathB
 /// A spec resolved to one seat.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
-    pub team: TeamView,
+    /// The seat's team, shared with the world's view of it (a roster judges every seat).
+    pub team: std::rc::Rc<TeamView>,
     pub seat: SeatView,
     /// The address exactly as written, when it was a form rather than the seat's own name
     /// in the caller's own team.
@@ -289,7 +361,7 @@ fn pick<'v>(
 }
 
 fn target(view: &TeamView, seat: &SeatView, spec: Option<&str>) -> Target {
-    Target { team: view.clone(), seat: seat.clone(), spec: spec.map(str::to_string) }
+    Target { team: Rc::new(view.clone()), seat: seat.clone(), spec: spec.map(str::to_string) }
 }
 
 /// Resolves `spec` to exactly one seat, or refuses naming why.

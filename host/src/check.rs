@@ -155,8 +155,10 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
     }
     let line = f.lines.line("session").or_else(|| f.lines.line("project"));
     let mut found = 0;
+    // one look at the session's panes for every seat (one call on tmux, not one a seat)
+    let panes = crate::mux::panes_of(mux, &f.session);
     for s in &f.seats {
-        match mux.locate_in(&f.session, &s.name, &f.team) {
+        match panes.locate_in(&s.name, &f.team) {
             Ok(_) => found += 1,
             Err(MuxError::NoSeat(_)) => {}
             // two panes marked one seat is still a marked pane (`team status` names them)

@@ -291,22 +291,52 @@ pub fn run(
     }
 }
 
-/// The repo a folder's brief is typed for: `git remote get-url origin` there.
+/// The repo a folder's brief is typed for: `git remote get-url origin` there, run as every
+/// multiplexer call is run — the program from the fixed search (`mux::program`, never one the
+/// caller's environment names: what it answers is typed into the seat), and bounded
+/// (`mux::CALL_TIMEOUT`: a git that does not answer — a config including a FIFO, a hung
+/// folder — is killed with what it started). The origin is one line with no control
+/// character, or it is refused: a newline in it would be typed as Enter.
 pub fn origin_of(folder: &Path) -> Result<Repo, String> {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(folder)
-        .args(["remote", "get-url", "origin"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("git could not be run in {}: {e}", folder.display()))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    let Some(git) = mux::program::find("git") else {
+        return Err(format!(
+            "git is not installed (no `git` in {}), so the repo of the seat's folder {} is not known",
+            mux::program::SEARCHED,
+            folder.display()
+        ));
+    };
+    let argv: Vec<String> = vec![
+        git.display().to_string(),
+        "-C".into(),
+        folder.display().to_string(),
+        "remote".into(),
+        "get-url".into(),
+        "origin".into(),
+    ];
+    let out = mux::SystemRunner::run_within(&argv, mux::CALL_TIMEOUT).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut => format!(
+            "git did not answer within {} s in the seat's folder {}, so its repo is not known",
+            mux::CALL_TIMEOUT.as_secs(),
+            folder.display()
+        ),
+        _ => format!("git could not be run in {}: {e}", folder.display()),
+    })?;
+    if !out.ok() {
+        let err = crate::output::one_line(out.stderr_str().trim()).into_owned();
         let err = if err.is_empty() { "no origin".to_string() } else { err };
         return Err(format!("the seat's folder {} has no git origin ({err})", folder.display()));
     }
-    let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    Repo::from_origin(&url).ok_or_else(|| {
+    let text = out.stdout_str();
+    let url = text.strip_suffix('\n').unwrap_or(&text).trim();
+    if url.chars().any(char::is_control) {
+        let what = if url.contains('\n') { "is more than one line" } else { "holds a control character" };
+        return Err(format!(
+            "the seat's folder {}'s origin {what} (\"{}\")",
+            folder.display(),
+            crate::output::one_line(url)
+        ));
+    }
+    Repo::from_origin(url).ok_or_else(|| {
         format!("the seat's folder {}'s origin `{url}` names no owner/name repository", folder.display())
     })
 }
@@ -357,8 +387,9 @@ impl Report {
 }
 
 /// The folder the seat works in: its CLI's process's (named in the description), else the
-/// first process in front of the pane's shell, else the shell's.
-fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<PathBuf> {
+/// first process in front of the pane's shell, else the shell's. The send and its dry run read
+/// the seat's repo from it.
+pub fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<PathBuf> {
     let mut procs = mux.foreground_processes(pane).unwrap_or_default();
     if procs.is_empty() {
         procs.extend(pane.shell_pid.map(mux::proc_info));

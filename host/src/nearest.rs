@@ -8,9 +8,16 @@
 /// The candidate closest to `word`, when one is close enough (see the module docs).
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let all: Vec<&'a str> = candidates.into_iter().collect();
-    let budget = if word.chars().count() <= 3 { 1 } else { 2 };
+    let len = word.chars().count();
+    let budget = if len <= 3 { 1 } else { 2 };
     let mut best: Option<(usize, &'a str)> = None;
     for c in &all {
+        // a word longer or shorter by more than the budget is never within it (the distance is
+        // at least the difference in length): it is passed over without the distance's
+        // len × len table, so a long word against many candidates stays linear
+        if c.chars().count().abs_diff(len) > budget {
+            continue;
+        }
         let d = edits(word, c);
         if d > 0 && d <= budget && best.is_none_or(|(b, _)| d < b) {
             best = Some((d, c));
@@ -19,7 +26,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     if let Some((_, c)) = best {
         return Some(c);
     }
-    if word.chars().count() >= 3 {
+    if len >= 3 {
         return all.into_iter().find(|c| c.starts_with(word) && *c != word);
     }
     None
@@ -59,5 +66,14 @@ mod tests {
         assert_eq!(nearest("x", ids), None);
         assert_eq!(edits("kitten", "sitting"), 3);
         assert_eq!(edits("", "abc"), 3);
+    }
+
+    #[test]
+    fn a_long_word_against_many_names_is_passed_over_by_length() {
+        // a 100 kB word against 10,000 seat names: no len × len table is filled
+        let names: Vec<String> = (0..10_000).map(|i| format!("seat-{i:05}")).collect();
+        let long = "s".repeat(100_000);
+        assert_eq!(nearest(&long, names.iter().map(String::as_str)), None);
+        assert_eq!(nearest("seat-0999", names.iter().map(String::as_str)), Some("seat-00999"));
     }
 }

@@ -315,19 +315,32 @@ pub fn locate_with(
     team: &str,
     rec: Option<&crate::registry::AgentRecord>,
 ) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
+    let live = crate::mux::Live { mux, session: session.to_string() };
+    locate_among(&live, mux.name(), session, seat, team, rec)
+}
+
+/// [`locate_with`] over the panes of `session` as `panes` answers them (one look at a tmux
+/// session for a whole roster, `mux::panes_of`); `mux` names the multiplexer in the sentence.
+pub fn locate_among(
+    panes: &dyn crate::mux::Panes,
+    mux: &str,
+    session: &str,
+    seat: &str,
+    team: &str,
+    rec: Option<&crate::registry::AgentRecord>,
+) -> Result<crate::mux::PaneRef, crate::mux::MuxError> {
     let recorded = rec.and_then(|r| r.pane.as_deref());
     if let (Some(p), Some(who)) = (recorded, rec.and_then(|r| r.process)) {
-        if let Ok(info) = mux.pane(session, p) {
+        if let Ok(info) = panes.pane(p) {
             if who.runs_in(info.shell_pid) {
                 return Ok(info.pane_ref(seat));
             }
         }
     }
-    let found = mux.locate_in(session, seat, team)?;
+    let found = panes.locate_in(seat, team)?;
     match recorded {
         Some(p) if p != found.id => Err(crate::mux::MuxError::NoSeat(format!(
-            "{} names {seat} on pane {} of session \"{session}\", but {seat} is registered on pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
-            mux.name(),
+            "{mux} names {seat} on pane {} of session \"{session}\", but {seat} is registered on pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
             found.id
         ))),
         _ => Ok(found),

@@ -6,7 +6,9 @@
 //! - read-only: it locates, reads and asks; it never types, presses a key, or writes a file
 //!   (no lock, no log line, no history line, no drop);
 //! - one profile is loaded per CLI and pin, one history read per team, one adapter per
-//!   multiplexer: a 6-seat team on tmux is a few tmux calls and six classifications.
+//!   multiplexer, one look at each session's panes (`mux::panes_of`): a 6-seat team on tmux
+//!   is a few tmux calls and six classifications, and a roster of n seats is read in time and
+//!   memory linear in n (each team held once, every per-seat lookup a map's).
 
 use std::collections::HashMap;
 
@@ -16,7 +18,7 @@ use crate::address::{Target, World};
 use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
-use crate::mux::{AgentStatus, Mux};
+use crate::mux::{AgentStatus, Mux, Panes};
 use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
@@ -153,25 +155,39 @@ pub fn status(
 ) -> StatusReport {
     let world = World::new(reg, file);
     let seats = roster(&world);
+    let choice = |r: &RosterSeat| r.team.file.as_ref().and_then(|f| f.multiplexer.clone());
+    // one adapter per multiplexer, then one look per session: a roster of n seats is one
+    // listing of each session's panes, not n
     let mut muxes: HashMap<Option<String>, Box<dyn Mux>> = HashMap::new();
+    for r in &seats {
+        muxes.entry(choice(r)).or_insert_with_key(|c| choose(c.as_deref()));
+    }
+    // (and the file's own, for the panes no seat holds, below)
+    if let Some(l) = file {
+        muxes.entry(l.file.multiplexer.clone()).or_insert_with_key(|c| choose(c.as_deref()));
+    }
+    let mut looks: HashMap<(Option<String>, String), Box<dyn Panes + '_>> = HashMap::new();
     let mut loaded: HashMap<(String, Option<String>), Result<Profile, String>> = HashMap::new();
-    let mut histories: HashMap<std::path::PathBuf, Vec<MessageLine>> = HashMap::new();
+    let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
     let now = ctx.clock.now();
     let mut rows = Vec::new();
     for r in &seats {
-        let choice = r.team.file.as_ref().and_then(|f| f.multiplexer.clone());
-        let mux = muxes.entry(choice.clone()).or_insert_with(|| choose(choice.as_deref()));
+        let mux = muxes[&choice(r)].as_ref();
+        let look = looks
+            .entry((choice(r), r.team.session.clone()))
+            .or_insert_with(|| crate::mux::panes_of(mux, &r.team.session));
         let pins = crate::send::pins_of(&r.team);
-        let cli = r.seat.cli().to_string();
+        let seat = r.seat();
+        let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status) = read_seat(mux.as_ref(), r, || {
+        let (pane, reads, mux_status) = read_seat(mux, look.as_ref(), r, || {
             loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.message))
         });
         let last = last_message(ctx, r, &mut histories, now);
-        let target = Target { team: r.team.clone(), seat: r.seat.clone(), spec: None };
+        let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
         let admitted_by = crate::admission::admit(&world, caller, &target, now).ok().map(|rule| rule.words());
         rows.push(Row {
-            name: if r.own { r.seat.name.clone() } else { format!("{}@{}", r.seat.name, r.team.name) },
+            name: if r.own { seat.name.clone() } else { format!("{}@{}", seat.name, r.team.name) },
             team: r.team.name.clone(),
             cli,
             session: r.team.session.clone(),
@@ -180,15 +196,14 @@ pub fn status(
             reads,
             mux_status,
             last,
-            stopped: r.seat.stopped,
+            stopped: seat.stopped,
             admitted_by,
         });
     }
     // the panes of the file's session no seat holds, each with the CLI it runs
     let unplaced = match file {
         Some(l) => {
-            let choice = l.file.multiplexer.clone();
-            let mux = muxes.entry(choice.clone()).or_insert_with(|| choose(choice.as_deref()));
+            let mux = &muxes[&l.file.multiplexer];
             let own: Vec<Row> = rows.iter().filter(|r| r.team == l.file.team).cloned().collect();
             unplaced::find(mux.as_ref(), &l.file.session, &profiles.descriptions(&l.file.profiles), &own)
         }
@@ -210,12 +225,20 @@ pub fn status(
 /// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
 fn read_seat<'p>(
     mux: &dyn Mux,
+    look: &dyn Panes,
     r: &RosterSeat,
     profile: impl FnOnce() -> &'p mut Result<Profile, String>,
 ) -> (Option<String>, Reads, Option<AgentStatus>) {
+    let seat = r.seat();
     // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
-    let pane = match crate::state::locate_with(mux, &r.team.session, &r.seat.name, &r.team.name, r.seat.agent.as_ref())
-    {
+    let pane = match crate::state::locate_among(
+        look,
+        mux.name(),
+        &r.team.session,
+        &seat.name,
+        &r.team.name,
+        seat.agent.as_ref(),
+    ) {
         Ok(p) => p,
         Err(e) => {
             return (None, Reads::NotFound { why: e.to_string() }, None);
@@ -261,20 +284,25 @@ pub fn find_repair(mux: &str, session: &str) -> String {
     }
 }
 
+/// One history's last line to each seat (by the seat it went to), read once.
+type Lasts = HashMap<String, MessageLine>;
+
 /// The last history line to the seat (from its own team's history).
 fn last_message(
     ctx: &Ctx,
     r: &RosterSeat,
-    histories: &mut HashMap<std::path::PathBuf, Vec<MessageLine>>,
+    histories: &mut HashMap<std::path::PathBuf, Lasts>,
     now: DateTime<Utc>,
 ) -> Option<Last> {
     let root = r.team.root.as_ref()?;
     let project = r.team.file_project.clone().unwrap_or_else(|| r.team.project.clone());
     let dir = history::project_dir(&ctx.paths.config, &project, root);
-    let lines = histories
-        .entry(dir.clone())
-        .or_insert_with(|| history::read_history(&ctx.paths.config, &dir).map(|h| h.lines).unwrap_or_default());
-    let m = lines.iter().rev().find(|m| m.to == r.seat.name)?;
+    let lasts = histories.entry(dir.clone()).or_insert_with(|| {
+        let lines = history::read_history(&ctx.paths.config, &dir).map(|h| h.lines).unwrap_or_default();
+        // the later line to a seat replaces the earlier: each seat's last
+        lines.into_iter().map(|m| (m.to.clone(), m)).collect()
+    });
+    let m = lasts.get(&r.seat().name)?;
     let age_s = DateTime::parse_from_rfc3339(&m.ts).ok().map(|t| (now - t.with_timezone(&Utc)).num_seconds().max(0));
     Some(Last {
         id: m.id.clone(),

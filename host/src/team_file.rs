@@ -9,6 +9,7 @@
 
 pub mod edit;
 mod keys;
+pub mod lock;
 mod mistakes;
 mod place;
 
@@ -328,6 +329,10 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         None => return Err(at(1, "seats: is missing; the file declares no seat")),
     };
     let mut seats: Vec<Seat> = Vec::new();
+    // the names and nicknames taken so far (a nickname with its seat): each seat is checked
+    // against them by lookup, so a file of n seats loads in time linear in n
+    let mut names_taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut nicks_taken: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut notes = Vec::new();
     for rs in raw_seats {
         let line = line_of(&rs) as usize;
@@ -346,7 +351,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
                 ),
             ));
         }
-        if seats.iter().any(|s| s.name == name) {
+        if !names_taken.insert(name.clone()) {
             return Err(at(nl, format!("seat \"{name}\" is declared twice")));
         }
         if name == RESERVED_LEAD {
@@ -367,12 +372,13 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
                 if !valid_name(&v) {
                     return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is not a name (lower-case letters, digits, '.', '_' or '-')")));
                 }
-                if let Some(o) = seats.iter().find(|s| s.nickname.as_deref() == Some(v.as_str())) {
+                if let Some(o) = nicks_taken.get(&v) {
                     return Err(at(
                         line_of(&n),
-                        format!("seat \"{name}\": nickname \"{v}\" is already seat \"{}\"'s", o.name),
+                        format!("seat \"{name}\": nickname \"{v}\" is already seat \"{o}\"'s"),
                     ));
                 }
+                nicks_taken.insert(v.clone(), name.clone());
                 Some(v)
             }
         };

@@ -4,6 +4,9 @@
 //! the fixtures' own rules (`profile_reading::fixtures::check`, the rules the bundled profiles'
 //! tests use). Exit 1 when any screen reads wrong, or when the folder holds none for it.
 //! Document: `team.profile.test` (schema/profile-test.schema.json).
+//!
+//! The folder is a vendor's, read as the host reads every file ([`Guarded`]): a link or FIFO
+//! in it is refused (never followed, never opened), and no file past `fsx::TEXT_MAX` is read.
 
 use std::path::Path;
 
@@ -13,6 +16,19 @@ use super::profile::{labelled, reading_json, schema};
 use crate::outcome::{self, render_json, TeamError};
 use crate::profiles::ProfileHost;
 use profile_reading::fixtures;
+
+/// A screens folder read through `fsx`: a link or FIFO refused, each file capped.
+struct Guarded;
+
+impl fixtures::Files for Guarded {
+    fn text(&self, path: &Path) -> Result<Option<String>, String> {
+        crate::fsx::read_capped(path, crate::fsx::TEXT_MAX).map_err(|e| e.to_string())
+    }
+    fn is_folder(&self, path: &Path) -> Result<bool, String> {
+        crate::fsx::check_entry(path).map_err(|e| e.to_string())?;
+        Ok(std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()))
+    }
+}
 
 /// One screen's result.
 struct Checked {
@@ -33,7 +49,7 @@ pub fn run(host: &ProfileHost, file: &Path, screens: &Path, json: bool) -> outco
             screens.display()
         )));
     }
-    let all = fixtures::load_tree(screens).map_err(|e| {
+    let all = fixtures::load_tree_with(&Guarded, screens).map_err(|e| {
         TeamError::usage(format!("{}: the screens cannot be read: {e}", screens.display()))
             .with_repair("each screen is `<name>.ansi` + `<name>.title` + `<name>.meta.json` with an `expect` block (docs/writing-a-profile.md)")
     })?;

@@ -141,13 +141,17 @@ fn plain(r: &StatusReport) -> String {
     text.push_str(&summary(r));
     text.push('\n');
     // one line per reason, naming every seat it holds for (a missing session is every seat's)
+    // (in the order the reasons first appear; found by a map, so n seats with n reasons of
+    // their own are grouped in linear time)
     let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for row in &r.rows {
         if let Some(why) = row.reads.why() {
-            match whys.iter_mut().find(|(w, _)| *w == why) {
-                Some((_, names)) => names.push(&row.name),
-                None => whys.push((why, vec![&row.name])),
-            }
+            let i = *at.entry(why).or_insert_with(|| {
+                whys.push((why, Vec::new()));
+                whys.len() - 1
+            });
+            whys[i].1.push(&row.name);
         }
     }
     for (why, names) in whys {

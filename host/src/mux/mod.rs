@@ -288,6 +288,42 @@ pub trait Mux {
     fn sidebar(&self, _pane: &PaneInfo, _workspace_label: &str, _display: &str) -> Result<(), MuxError> {
         Ok(())
     }
+    /// One look at every pane of `session`, when the multiplexer lists a session's panes whole
+    /// in one call (tmux): what [`panes_of`] answers many seats from. `None`: it is asked per
+    /// seat.
+    fn look(&self, _session: &str) -> Option<Box<dyn Panes + '_>> {
+        None
+    }
+}
+
+/// The panes of one session, for finding many seats in it (`team status`, `team check`): the
+/// answers [`Mux::locate_in`] and [`Mux::pane`] give, from one look where the multiplexer
+/// lists a session's panes whole, so a roster of n seats costs one call and not n.
+pub trait Panes {
+    /// As [`Mux::locate_in`] for this session.
+    fn locate_in(&self, seat: &str, team: &str) -> Result<PaneRef, MuxError>;
+    /// As [`Mux::pane`] for this session.
+    fn pane(&self, id: &str) -> Result<PaneInfo, MuxError>;
+}
+
+/// [`Panes`] asked live: every question is the adapter's own call.
+pub struct Live<'m> {
+    pub mux: &'m dyn Mux,
+    pub session: String,
+}
+
+impl Panes for Live<'_> {
+    fn locate_in(&self, seat: &str, team: &str) -> Result<PaneRef, MuxError> {
+        self.mux.locate_in(&self.session, seat, team)
+    }
+    fn pane(&self, id: &str) -> Result<PaneInfo, MuxError> {
+        self.mux.pane(&self.session, id)
+    }
+}
+
+/// The panes of `session`: one look when `mux` lists them whole, else asked live.
+pub fn panes_of<'m>(mux: &'m dyn Mux, session: &str) -> Box<dyn Panes + 'm> {
+    mux.look(session).unwrap_or_else(|| Box::new(Live { mux, session: session.to_string() }))
 }
 
 /// Chooses the adapter: the team file's `multiplexer:` key (`herdr` | `tmux`); else the

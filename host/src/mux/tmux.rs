@@ -27,12 +27,13 @@
 //! is said in the read (`Capture::mode`, `#{pane_mode}`), so nothing is typed into it.
 
 use super::{
-    plain_rows, procfs, split_rows, Capture, Located, Mux, MuxError, PaneInfo, PaneRef, Proc, RunOutput, Runner,
+    plain_rows, procfs, split_rows, Capture, Located, Mux, MuxError, PaneInfo, PaneRef, Panes, Proc, RunOutput, Runner,
     StatusRead, SystemRunner,
 };
 use format::Field::{Fixed, Framed};
 
 pub mod format;
+mod look;
 mod marks;
 pub use marks::MarkedPane;
 
@@ -278,22 +279,12 @@ impl Tmux {
     /// team is known. Two or more are refused, each named with its mark.
     fn find_marked(&self, session: &str, seat: &str, team: Option<&str>) -> Result<PaneRef, MuxError> {
         let spelled = team.map(|t| format!("{seat}@{t}"));
-        let found: Vec<PaneInfo> = self
-            .panes(session)?
-            .into_iter()
-            .filter(|p| p.name == seat || spelled.as_deref() == Some(p.name.as_str()))
-            .collect();
-        match found.as_slice() {
-            [] => Err(MuxError::NoSeat(format!(
-                "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
-            ))),
-            [p] => Ok(p.pane_ref(seat)),
-            many => Err(MuxError::Failed(format!(
-                "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}; two panes claiming one seat reach neither (mark one only)",
-                many.len(),
-                many.iter().map(|p| format!("{} (marked {})", p.id, p.name)).collect::<Vec<_>>().join(", ")
-            ))),
-        }
+        let panes = self.panes(session)?;
+        look::pick(
+            session,
+            seat,
+            panes.iter().filter(|p| p.name == seat || spelled.as_deref() == Some(p.name.as_str())),
+        )
     }
 }
 
@@ -421,10 +412,11 @@ impl Mux for Tmux {
     }
 
     fn pane(&self, session: &str, id: &str) -> Result<PaneInfo, MuxError> {
-        self.panes(session)?
-            .into_iter()
-            .find(|p| p.id == id)
-            .ok_or_else(|| MuxError::NoSeat(format!("tmux session \"{session}\" has no pane {id}")))
+        self.panes(session)?.into_iter().find(|p| p.id == id).ok_or_else(|| look::no_pane(session, id))
+    }
+
+    fn look(&self, session: &str) -> Option<Box<dyn Panes + '_>> {
+        Some(Box::new(look::Look::new(session, self.panes(session))))
     }
 
     fn named(&self, session: &str, seat: &str) -> Result<Vec<PaneInfo>, MuxError> {

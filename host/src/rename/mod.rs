@@ -12,10 +12,18 @@
 //! name: then nothing else is written), then the file, the state, the launched pointer, the
 //! registry → one team.log line.
 //!
+//! The file is read, planned on and written under its edit lock (`team_file::lock`): a second
+//! rename waits for the first and edits what it wrote. A hand edit takes no lock, so the file
+//! is compared with the text the plan was made on before the pane is renamed and again before
+//! the write (the pane step waits on the multiplexer): a file that changed is refused, the
+//! pane's name put back, nothing renamed. The seat's lock is waited for behind a send, up to
+//! [`SEND_WAIT`].
+//!
 //! Invariants: a refusal changes nothing; a dry run writes nothing and takes no lock; nothing
-//! is typed into any pane; the agent id is kept. A file that already declares the new name and
-//! no longer the old one (an earlier run stopped part way, or the file renamed by hand) is
-//! not refused: the other places follow it, so running the same rename again completes one.
+//! is typed into any pane; the agent id is kept; no edit of the file is ever written over. A
+//! file that already declares the new name and no longer the old one (an earlier run stopped
+//! part way, or the file renamed by hand) is not refused: the other places follow it, so
+//! running the same rename again completes one.
 
 mod steps;
 
@@ -33,6 +41,9 @@ use crate::team_file::edit::{self, EditError};
 use crate::team_file::{Loaded, TeamFile, RESERVED_LEAD};
 
 pub use steps::Step;
+
+/// How long a rename waits for a send's seat lock (one delivery) before it refuses.
+pub const SEND_WAIT: Duration = Duration::from_secs(10);
 
 /// What the invocation asks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -315,13 +326,40 @@ fn plan_store(what: &str, has_old: bool, has_new: bool, resumed: bool, repair: &
     }
 }
 
+/// The file as it is on disk now (`None`: gone).
+fn read_now(file: &Loaded) -> Result<Option<String>, TeamError> {
+    crate::fsx::read_capped(&file.path, crate::fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))
+}
+
+/// The file no longer holds the text this run read and edited: refused, naming the way out.
+fn edited_meanwhile(file: &Loaded, old: &str, new: &str) -> TeamError {
+    refuse(
+        "changed",
+        format!(
+            "{} changed since this rename read it (an edit, or another command writing it); nothing was renamed",
+            file.path.display()
+        ),
+    )
+    .with_repair(format!("look at the file, then run team rename {old} {new} again"))
+}
+
 fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Request) -> Result<Report, TeamError> {
     let (old, new) = (req.seat.as_str(), req.new.as_str());
     check_new(old, new)?;
+    // the file's edit lock, from this read to the write: another rename waits for this one
+    // and then edits what this one wrote (a dry run writes nothing and takes no lock)
+    let _file_lock = match req.dry_run {
+        true => None,
+        false => Some(
+            crate::team_file::lock::lock(&m.ctx.paths.state, &file.path, "rename", crate::team_file::lock::WAIT)
+                .map_err(|why| {
+                    refuse("lock", format!("{why}; nothing was renamed"))
+                        .with_repair(format!("run team rename {old} {new} again once it is done"))
+                })?,
+        ),
+    };
     // the file as it is now, read once: its sites are edited in this very text
-    let text = crate::fsx::read_capped(&file.path, crate::fsx::TEXT_MAX)
-        .map_err(|e| TeamError::bad_file(e.to_string()))?
-        .ok_or_else(|| changed(file))?;
+    let text = read_now(file)?.ok_or_else(|| changed(file))?;
     let before = crate::team_file::parse(&text).map_err(|_| changed(file))?;
     let f = &before;
     let session = f.session.clone();
@@ -403,12 +441,17 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
         return Ok(report(Status::DryRun, steps, notes));
     }
 
-    // the writes, under the seat's lock: no send types into the pane while it changes name
+    // the writes, under the seat's lock: no send types into the pane while it changes name (a
+    // send holds it for one delivery: waited out, briefly)
     let lock = |seat: &str| {
-        crate::typed::lock_seat(state_dir, &session, seat, "rename", Duration::ZERO)
+        crate::typed::lock_seat(state_dir, &session, seat, "rename", SEND_WAIT)
             .map_err(|e| refuse("lock", e.replace("nothing was sent", "nothing was renamed")))
     };
     let _locks = (lock(old)?, lock(new)?);
+    // a hand edit takes no lock: the file must still be the text the plan was made on
+    if read_now(file)?.as_deref() != Some(text.as_str()) {
+        return Err(edited_meanwhile(file, old, new));
+    }
     let mux = m.mux;
     if let Some(Step::Pane { pane, mark }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
         let took = mux
@@ -438,12 +481,20 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
             .with_id("rename.part-way")
             .with_repair(format!("run team rename {old} {new} again: it renames what still names {old}"))
     };
+    // the pane goes back to the name the file still gives it
+    let unname = || {
+        if let Some(Step::Pane { pane, .. }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
+            let _ = mux.name_pane(&session, &pane.id, &pane.name);
+        }
+    };
+    // the pane step waited on the multiplexer: an edit made meanwhile is never written over
+    if read_now(file)?.as_deref() != Some(text.as_str()) {
+        unname();
+        return Err(edited_meanwhile(file, old, new));
+    }
     if let Some((_, edited)) = &planned {
         if let Err(e) = crate::fsx::rewrite_keeping_mode(&file.path, edited.as_bytes()) {
-            // the pane goes back to the name the file still gives it
-            if let Some(Step::Pane { pane, .. }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
-                let _ = mux.name_pane(&session, &pane.id, &pane.name);
-            }
+            unname();
             return Err(TeamError::failed(format!("the team file could not be written ({e}); nothing was renamed"))
                 .with_id("rename.write"));
         }

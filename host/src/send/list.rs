@@ -1,8 +1,12 @@
 //! `--list`: the file's own roster, then the seats of the other teams of the caller's entity
 //! as `<seat>@<team>`, each with the channel it is reachable by once every leg ships.
 //!
-//! Invariant: it sends nothing and loads no profile code for a bundled profile; a seat whose
-//! CLI has no usable profile is listed with the refusal a send to it would get.
+//! Invariants: it sends nothing and loads no profile code for a bundled profile; a seat whose
+//! CLI has no usable profile is listed with the refusal a send to it would get; a roster of n
+//! seats is time and memory linear in n — each team is built once and shared by its seats'
+//! rows (never a copy of the whole team per seat).
+
+use std::rc::Rc;
 
 use chrono::{DateTime, Utc};
 
@@ -37,26 +41,32 @@ fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: boo
 /// The rule that admits `caller` sending to the roster seat `r` (`None`: refused), judged as a
 /// send to it would be.
 pub fn admitted_by(world: &World, caller: &Caller, r: &RosterSeat, now: DateTime<Utc>) -> Option<String> {
-    let target = Target { team: r.team.clone(), seat: r.seat.clone(), spec: None };
+    let target = Target { team: r.team.clone(), seat: r.seat().clone(), spec: None };
     crate::admission::admit(world, caller, &target, now).ok().map(|rule| rule.words())
 }
 
 /// One seat of the roster `--list` prints and `team status` reads.
 pub struct RosterSeat {
-    pub team: TeamView,
-    pub seat: SeatView,
+    /// The seat's team, shared by every seat of it (a roster of n seats holds each team once).
+    pub team: Rc<TeamView>,
+    /// The seat's place in `team.seats`.
+    at: usize,
     /// A seat of the file's own team (named bare; others as `<seat>@<team>`).
     pub own: bool,
 }
 
+impl RosterSeat {
+    pub fn seat(&self) -> &SeatView {
+        &self.team.seats[self.at]
+    }
+}
+
 /// The addressable seats, in order: the file's own roster, then the seats of the other teams
-/// of its entity that the roster lists or a record holds.
+/// of its entity that the roster lists or a record holds. Each team is built once.
 pub fn roster(world: &World) -> Vec<RosterSeat> {
     let mut out = Vec::new();
     if let Some(own) = &world.own {
-        for s in &own.seats {
-            out.push(RosterSeat { team: own.clone(), seat: s.clone(), own: true });
-        }
+        out.extend((0..own.seats.len()).map(|at| RosterSeat { team: own.clone(), at, own: true }));
     }
     let entity = world.own_entity();
     let own_name = world.own.as_ref().map(|o| o.name.clone());
@@ -65,8 +75,9 @@ pub fn roster(world: &World) -> Vec<RosterSeat> {
             continue;
         }
         if let Some(v) = world.team(&t) {
-            for s in v.seats.iter().filter(|s| s.in_roster || s.agent.is_some()) {
-                out.push(RosterSeat { team: v.clone(), seat: s.clone(), own: false });
+            let team = Rc::new(v);
+            for (at, _) in team.seats.iter().enumerate().filter(|(_, s)| s.in_roster || s.agent.is_some()) {
+                out.push(RosterSeat { team: team.clone(), at, own: false });
             }
         }
     }
@@ -85,10 +96,7 @@ pub fn list(
     let world = World::new(reg, file);
     let seats = roster(&world)
         .iter()
-        .map(|r| ListRow {
-            admitted_by: admitted_by(&world, caller, r, now),
-            ..row(book, reg, &r.team, &r.seat, r.own)
-        })
+        .map(|r| ListRow { admitted_by: admitted_by(&world, caller, r, now), ..row(book, reg, &r.team, r.seat(), r.own) })
         .collect();
     ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
 }

@@ -315,23 +315,35 @@ fn send(
     Ok(r)
 }
 
-/// A compose seat's dry run: its module's plan for the repo of the team's checkout (the send
-/// itself reads the seat's own folder), or the refusal the send would meet.
+/// A compose seat's dry run: its module's plan for the repo of the seat's own folder, read as
+/// the send reads it (the seat's pane, the folder of its CLI's process, that folder's origin),
+/// or the refusal the send would meet.
 fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
-    let Some(root) = d.root() else { return vec!["the seat's checkout is not known".into()] };
-    let repo = match crate::compose::origin_of(root) {
+    let no_pins = std::collections::BTreeMap::new();
+    let team_file = d.target.team.file.as_ref();
+    let pins = team_file.map(|f| &f.profiles).unwrap_or(&no_pins);
+    let mux = (m.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+    let team = &d.target.team;
+    let pane = match mux.locate_in(&team.session, d.target.name(), &team.name) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("the send would be unreachable: {e}")],
+    };
+    let mut p = match m.profiles.load(d.target.cli(), pins) {
+        Ok(p) => p,
+        Err(e) => return vec![e.message],
+    };
+    let names = p.describe().process_names.clone();
+    let Some(folder) = crate::compose::seat_folder(mux.as_ref(), &pane, &names) else {
+        return vec!["the send would be refused: the seat's folder could not be read, so its repo is not known".into()];
+    };
+    let repo = match crate::compose::origin_of(&folder) {
         Ok(r) => r,
         Err(why) => return vec![format!("the send would be refused: {why}")],
     };
-    let no_pins = std::collections::BTreeMap::new();
-    let pins = d.target.team.file.as_ref().map(|f| &f.profiles).unwrap_or(&no_pins);
-    let mut steps = vec![format!("for {} (the origin of {})", repo.slug, root.display())];
-    match m.profiles.load(d.target.cli(), pins) {
-        Ok(mut p) => match crate::compose::plan(&mut p, &repo) {
-            Ok(s) => steps.extend(s),
-            Err(why) => steps.push(why),
-        },
-        Err(e) => steps.push(e.message),
+    let mut steps = vec![format!("for {} (the origin of {})", repo.slug, folder.display())];
+    match crate::compose::plan(&mut p, &repo) {
+        Ok(s) => steps.extend(s),
+        Err(why) => steps.push(why),
     }
     steps
 }

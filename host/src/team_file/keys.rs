@@ -78,16 +78,21 @@ impl UnknownKey {
     }
 }
 
-/// The lines of the keys a file writes, by dotted path (`profiles.codex`, `seats.1.cli`).
+/// The lines of the keys a file writes, by dotted path (`profiles.codex`, `seats.1.cli`): a
+/// map, so asking for every seat's key is linear in the seats.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeyLines {
-    entries: Vec<(String, usize)>,
+    entries: std::collections::HashMap<String, usize>,
 }
 
 impl KeyLines {
-    /// The line of the key at `path`, when the file writes it.
+    /// The line of the key at `path`, when the file writes it (its first, if written twice).
     pub fn line(&self, path: &str) -> Option<usize> {
-        self.entries.iter().find(|(p, _)| p == path).map(|(_, l)| *l)
+        self.entries.get(path).copied()
+    }
+
+    fn add(&mut self, path: String, line: usize) {
+        self.entries.entry(path).or_insert(line);
     }
 }
 
@@ -168,7 +173,7 @@ pub fn read(text: &str) -> Keys {
     let near = |k: &str, known: &[&'static str]| crate::nearest::nearest(k, known.iter().copied());
     for (k, v) in &top {
         let key = k.value.as_str();
-        out.lines.entries.push((key.to_string(), line(k)));
+        out.lines.add(key.to_string(), line(k));
         if !TOP.contains(&key) {
             out.unknown.push(UnknownKey {
                 line: line(k),
@@ -189,7 +194,7 @@ pub fn read(text: &str) -> Keys {
                     });
                     for (fk, _) in fields {
                         let f = fk.value.as_str();
-                        out.lines.entries.push((format!("seats.{i}.{f}"), line(fk)));
+                        out.lines.add(format!("seats.{i}.{f}"), line(fk));
                         if !SEAT.contains(&f) {
                             out.unknown.push(UnknownKey {
                                 line: line(fk),
@@ -205,7 +210,7 @@ pub fn read(text: &str) -> Keys {
             ("grant", Tree::Map(fields)) => {
                 for (fk, _) in fields {
                     let f = fk.value.as_str();
-                    out.lines.entries.push((format!("grant.{f}"), line(fk)));
+                    out.lines.add(format!("grant.{f}"), line(fk));
                     if !GRANT.contains(&f) {
                         out.unknown.push(UnknownKey {
                             line: line(fk),
@@ -219,7 +224,7 @@ pub fn read(text: &str) -> Keys {
             }
             ("profiles" | "delegates", Tree::Map(fields)) => {
                 for (fk, _) in fields {
-                    out.lines.entries.push((format!("{key}.{}", fk.value), line(fk)));
+                    out.lines.add(format!("{key}.{}", fk.value), line(fk));
                 }
             }
             _ => {}

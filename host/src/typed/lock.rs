@@ -6,9 +6,10 @@
 //! (`names`), under the state folder; the file is opened without truncating and without
 //! following a link, and written only when it is a seat lock (a regular file of ours with
 //! one link and a few bytes), so no lock can ever change another file. It names its holder
-//! (kind, pid) while it is held, so a waiter can say who holds it; a lock held by another
-//! kind of command is refused at once, and one held by another send is waited on, up to a
-//! bound, never forever.
+//! (kind, pid) while it is held, so a waiter can say who holds it; a lock held by a send (or
+//! by a command of the waiter's own kind) is waited on, up to the waiter's bound, never
+//! forever — a send holds it for one delivery, so a rename waits out a send briefly rather than
+//! refusing — and one held by another kind of command (a launch, a rename) is refused at once.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek};
@@ -44,8 +45,8 @@ fn not_a_lock(m: &std::fs::Metadata) -> Option<String> {
     }
 }
 
-/// Takes the seat lock under `state` (the state dir) for `kind` (`send`), waiting up to
-/// `wait` behind another send.
+/// Takes the seat lock under `state` (the state dir) for `kind` (`send`, `rename`), waiting
+/// up to `wait` behind a send (or another command of the same kind).
 pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Duration) -> Result<SeatLock, String> {
     // The names were checked when their files were read; a lock path is still never built
     // from anything else. Every refusal names the lock and says nothing was sent: the lock is
@@ -80,7 +81,7 @@ pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Dura
                 let mut parts = holder.split_whitespace();
                 let (hkind, hpid) = (parts.next(), parts.next().unwrap_or("?"));
                 // An empty file is a holder between taking the lock and naming itself.
-                if let Some(hkind) = hkind.filter(|h| *h != kind) {
+                if let Some(hkind) = hkind.filter(|h| *h != kind && *h != "send") {
                     return Err(format!(
                         "the seat lock {} is held by team {hkind} (pid {hpid}); nothing was sent",
                         path.display()
@@ -88,7 +89,8 @@ pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Dura
                 }
                 if Instant::now() >= deadline {
                     return Err(format!(
-                        "another team send (pid {hpid}) has held the seat lock {} for {} s; nothing was sent",
+                        "another team {} (pid {hpid}) has held the seat lock {} for {} s; nothing was sent",
+                        hkind.unwrap_or(kind),
                         path.display(),
                         wait.as_secs()
                     ));
@@ -118,6 +120,29 @@ mod tests {
         let e = lock("send", 500).err().unwrap();
         assert!(e.starts_with("the seat lock ") && e.contains("/seat-locks/s/a is held by team launch"), "{e}");
         assert!(e.ends_with("; nothing was sent"), "{e}");
+    }
+
+    #[test]
+    fn a_rename_waits_behind_a_send_and_takes_the_lock_once_it_is_free() {
+        let d = tempfile::tempdir().unwrap();
+        let held = lock_seat(d.path(), "s", "a", "send", Duration::ZERO).unwrap();
+        // behind a send, a rename waits its bound, then names the send
+        let e = lock_seat(d.path(), "s", "a", "rename", Duration::from_millis(50)).err().unwrap();
+        assert!(
+            e.starts_with(&format!("another team send (pid {}) has held the seat lock ", std::process::id())),
+            "{e}"
+        );
+        // and takes it as soon as the send lets go
+        let waiter = {
+            let dir = d.path().to_path_buf();
+            std::thread::spawn(move || lock_seat(&dir, "s", "a", "rename", Duration::from_secs(60)).map(|_| ()))
+        };
+        drop(held);
+        waiter.join().unwrap().unwrap();
+        // a send meets a rename's lock with a refusal at once
+        let _r = lock_seat(d.path(), "s", "a", "rename", Duration::ZERO).unwrap();
+        let e = lock_seat(d.path(), "s", "a", "send", Duration::from_secs(60)).err().unwrap();
+        assert!(e.contains("/seat-locks/s/a is held by team rename"), "{e}");
     }
 
     #[test]

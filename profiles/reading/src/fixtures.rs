@@ -70,8 +70,35 @@ impl Fixture {
     }
 }
 
-fn read(p: &Path) -> Result<String, String> {
-    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))
+/// How a screens folder is read. The repository's own screens are read plainly ([`Plain`]);
+/// `team profile test`, which reads a folder a vendor hands it, reads as the host reads every
+/// file (no link, no FIFO, a size cap).
+pub trait Files {
+    /// A file's text: `Ok(None)` when there is no such file, `Err` naming why it cannot be read.
+    fn text(&self, path: &Path) -> Result<Option<String>, String>;
+    /// Whether an entry a listing found is a folder to read screens from (`Err`: refused).
+    fn is_folder(&self, path: &Path) -> Result<bool, String>;
+}
+
+/// Plain reads (links followed): the repository's own screens.
+pub struct Plain;
+
+impl Files for Plain {
+    fn text(&self, path: &Path) -> Result<Option<String>, String> {
+        match std::fs::read_to_string(path) {
+            Ok(t) => Ok(Some(t)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+    fn is_folder(&self, path: &Path) -> Result<bool, String> {
+        Ok(path.is_dir())
+    }
+}
+
+/// A file that must be there.
+fn needed(files: &dyn Files, p: &Path) -> Result<String, String> {
+    files.text(p)?.ok_or_else(|| format!("{}: No such file or directory (os error 2)", p.display()))
 }
 
 fn lines(s: &str) -> Vec<String> {
@@ -102,16 +129,21 @@ fn opt_string(v: Option<&Value>) -> Option<Option<String>> {
 /// Loads one fixture from `dir/<name>.*`, with the corrections `root/corrections.json` lists
 /// for it (its label is `dir` relative to `root`, then `/<name>`).
 pub fn load(root: &Path, dir: &Path, name: &str) -> Result<Fixture, String> {
-    let meta_text = read(&dir.join(format!("{name}.meta.json")))?;
+    load_with(&Plain, &corrections(&Plain, root)?, root, dir, name)
+}
+
+/// [`load`] through `files`, with the corrections already read.
+fn load_with(files: &dyn Files, fixes: &[Value], root: &Path, dir: &Path, name: &str) -> Result<Fixture, String> {
+    let meta_text = needed(files, &dir.join(format!("{name}.meta.json")))?;
     let meta: Value =
         serde_json::from_str(&meta_text).map_err(|e| format!("{}/{name}.meta.json: {e}", dir.display()))?;
-    let ansi = read(&dir.join(format!("{name}.ansi"))).unwrap_or_default();
-    let title = read(&dir.join(format!("{name}.title"))).unwrap_or_default();
+    let ansi = files.text(&dir.join(format!("{name}.ansi")))?.unwrap_or_default();
+    let title = files.text(&dir.join(format!("{name}.title")))?.unwrap_or_default();
     let styled = lines(&ansi);
-    let plain = match read(&dir.join(format!("{name}.txt"))) {
-        Ok(txt) => lines(&txt),
-        Err(_) if !styled.is_empty() => crate::plain_rows(&styled),
-        Err(e) => return Err(e),
+    let plain = match files.text(&dir.join(format!("{name}.txt")))? {
+        Some(txt) => lines(&txt),
+        None if !styled.is_empty() => crate::plain_rows(&styled),
+        None => return Err(format!("{}/{name}.txt: No such file or directory (os error 2)", dir.display())),
     };
     let cols = meta.get("cols").and_then(Value::as_u64).unwrap_or(0) as u32;
     let rows = meta.get("rows").and_then(Value::as_u64).unwrap_or(plain.len() as u64) as u32;
@@ -128,7 +160,7 @@ pub fn load(root: &Path, dir: &Path, name: &str) -> Result<Fixture, String> {
     let mut corrections = Vec::new();
     let rel = dir.strip_prefix(root).ok().map(|p| p.to_string_lossy().into_owned()).unwrap_or(dir_name.clone());
     let label = if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
-    for (field, value, reason) in corrections_for(root, &label)? {
+    for (field, value, reason) in corrections_for(fixes, &label)? {
         if let Value::Object(map) = &mut e {
             map.insert(field.clone(), value);
         }
@@ -162,13 +194,18 @@ pub fn load(root: &Path, dir: &Path, name: &str) -> Result<Fixture, String> {
     })
 }
 
-/// The corrections `root/corrections.json` lists for `<dir>/<state>`: `(field, value, reason)`.
-fn corrections_for(root: &Path, label: &str) -> Result<Vec<(String, Value, String)>, String> {
+/// Every correction `root/corrections.json` lists (none without the file), read once a load.
+fn corrections(files: &dyn Files, root: &Path) -> Result<Vec<Value>, String> {
     let path = root.join("corrections.json");
-    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
+    let Some(text) = files.text(&path)? else { return Ok(Vec::new()) };
     let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(doc.get("corrections").and_then(Value::as_array).cloned().unwrap_or_default())
+}
+
+/// The corrections listed for `<dir>/<state>`: `(field, value, reason)`.
+fn corrections_for(fixes: &[Value], label: &str) -> Result<Vec<(String, Value, String)>, String> {
     let mut out = Vec::new();
-    for c in doc.get("corrections").and_then(Value::as_array).into_iter().flatten() {
+    for c in fixes {
         if c.get("fixture").and_then(Value::as_str) == Some(label) {
             let field = c.get("field").and_then(Value::as_str).ok_or("a correction without field")?.to_string();
             let reason = c.get("reason").and_then(Value::as_str).unwrap_or("").to_string();
@@ -180,28 +217,44 @@ fn corrections_for(root: &Path, label: &str) -> Result<Vec<(String, Value, Strin
 
 /// Every fixture in one directory (corrections from `root`), sorted by name.
 pub fn load_dir(root: &Path, dir: &Path) -> Result<Vec<Fixture>, String> {
+    load_dir_with(&Plain, &corrections(&Plain, root)?, root, dir)
+}
+
+fn load_dir_with(files: &dyn Files, fixes: &[Value], root: &Path, dir: &Path) -> Result<Vec<Fixture>, String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok())
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".meta.json")).map(str::to_string))
         .collect();
     names.sort();
-    names.iter().map(|n| load(root, dir, n)).collect()
+    names.iter().map(|n| load_with(files, fixes, root, dir, n)).collect()
 }
 
 /// Every fixture in `root` and in its subfolders (one level; `tools` aside), sorted by folder
 /// and name.
 pub fn load_tree(root: &Path) -> Result<Vec<Fixture>, String> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+    load_tree_with(&Plain, root)
+}
+
+/// [`load_tree`] through `files`: every file and folder it reads is read by `files`.
+pub fn load_tree_with(files: &dyn Files, root: &Path) -> Result<Vec<Fixture>, String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(root)
         .map_err(|e| format!("{}: {e}", root.display()))?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.file_name().map(|n| n != "tools").unwrap_or(false))
+        .filter(|p| p.file_name().map(|n| n != "tools").unwrap_or(false))
         .collect();
-    dirs.sort();
-    let mut out = load_dir(root, root)?;
+    entries.sort();
+    let mut dirs = Vec::new();
+    for p in entries {
+        if files.is_folder(&p)? {
+            dirs.push(p);
+        }
+    }
+    let fixes = corrections(files, root)?;
+    let mut out = load_dir_with(files, &fixes, root, root)?;
     for d in dirs {
-        out.extend(load_dir(root, &d)?);
+        out.extend(load_dir_with(files, &fixes, root, &d)?);
     }
     Ok(out)
 }

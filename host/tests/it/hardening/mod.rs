@@ -19,13 +19,19 @@
 //! - `init`: `team init` through a link or over a `.gitignore` that is a link or a FIFO;
 //! - `retry`: the watch's retry typed twice (killed after Enter, records failing), ids that are
 //!   paths in the history and the receipts (issue 17).
+//! - `limits` (issue 17): 10,000 seats and a 1 MiB roster in linear time, `team profile test`
+//!   on a hostile screens folder;
+//! - `edits` (issue 17): a rename never writes over an edit, two renames both land, a rename
+//!   waits for a send's lock; a compose seat's git found, bounded and its origin one line.
 
 mod double;
+mod edits;
 mod hooks;
 mod identity;
 mod init;
 mod input;
 mod leftovers;
+mod limits;
 mod mux;
 mod names;
 mod profiles;

@@ -1,0 +1,128 @@
+//! The team file's edit lock: `<state>/file-locks/team-<16 hex digits of the file's path's
+//! SHA-256>`, an flock a command that rewrites the team file (`team rename`) holds from the
+//! read of the text it edits to the write of the edited text — so two such edits never
+//! interleave, and neither writes over the other.
+//!
+//! Invariants: the lock's path is built from a digest (never from a word of the file); the file
+//! is opened as every lock is (`fsx::open_regular`: no link, no FIFO, not truncated) and written
+//! only while it is a lock of ours (one link, a few bytes); a holder is waited on up to a bound
+//! and named when the wait ends, never waited on forever. The lock keeps out commands of
+//! `team`; a hand edit takes no lock, so the editing command still compares the file with the
+//! text it read before it writes.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The held lock; dropping it (closing the file) releases it.
+pub struct EditLock {
+    _file: File,
+}
+
+/// How long an edit waits for another command editing the same file.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+const RETRY: Duration = Duration::from_millis(15);
+
+/// The holder line is written at offset 0 padded to this width; a longer file is no lock.
+const HOLDER_BYTES: usize = 32;
+
+/// Where the lock of the team file at `path` lives under `state`.
+pub fn path_of(state: &Path, path: &Path) -> PathBuf {
+    let digest = crate::profiles::cache::sha256_hex(path.as_os_str().as_encoded_bytes());
+    state.join("file-locks").join(format!("team-{}", &digest[..16]))
+}
+
+/// Takes the edit lock of the team file at `path` for `kind` (`rename`), waiting up to `wait`
+/// for a command that holds it. `Err`: the sentence why not (the caller says what was not done).
+pub fn lock(state: &Path, path: &Path, kind: &str, wait: Duration) -> Result<EditLock, String> {
+    let dir = crate::fsx::ensure_private_dirs(state, Path::new("file-locks"), 0o700)
+        .map_err(|e| format!("the team file's lock folder could not be made ({e})"))?;
+    let lock = path_of(state, path);
+    debug_assert!(lock.starts_with(&dir));
+    let mut file = crate::fsx::open_regular(
+        &lock,
+        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
+    )
+    .map_err(|e| format!("the team file's lock could not be opened ({e})"))?;
+    let m = file.metadata().map_err(|e| format!("{}: {e}", lock.display()))?;
+    if m.uid() != nix::unistd::getuid().as_raw() || m.nlink() != 1 || m.len() > HOLDER_BYTES as u64 {
+        return Err(format!(
+            "{} is not a lock of team's (another owner, a link or content); refusing to use it",
+            lock.display()
+        ));
+    }
+    let deadline = Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                let holder = format!("{kind} {}", std::process::id());
+                let _ = file.write_all_at(format!("{holder:<w$}\n", w = HOLDER_BYTES - 1).as_bytes(), 0);
+                return Ok(EditLock { _file: file });
+            }
+            Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::thread::sleep(RETRY),
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.rewind();
+                let _ = file.read_to_string(&mut holder);
+                let mut parts = holder.split_whitespace();
+                let (hkind, hpid) = (parts.next().unwrap_or("command"), parts.next().unwrap_or("?"));
+                return Err(format!(
+                    "another team {hkind} (pid {hpid}) has been editing {} for {} s (its lock {})",
+                    path.display(),
+                    wait.as_secs(),
+                    lock.display()
+                ));
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(format!("the team file's lock {} could not be taken ({e})", lock.display()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_edit_at_a_time_and_the_holder_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("repo/.agents/team.yaml");
+        let held = lock(d.path(), &file, "rename", Duration::ZERO).unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::from_millis(30)).err().unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "another team rename (pid {}) has been editing {} for 0 s (its lock ",
+                std::process::id(),
+                file.display()
+            )),
+            "{e}"
+        );
+        // another file's lock is another lock
+        let _other = lock(d.path(), &d.path().join("b/.agents/team.yaml"), "rename", Duration::ZERO).unwrap();
+        drop(held);
+        let _again = lock(d.path(), &file, "rename", Duration::ZERO).unwrap();
+        assert_eq!(std::fs::metadata(path_of(d.path(), &file)).unwrap().len(), HOLDER_BYTES as u64);
+    }
+
+    #[test]
+    fn a_link_or_a_planted_file_at_the_lock_is_refused_and_never_written() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("team.yaml");
+        let at = path_of(d.path(), &file);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let precious = d.path().join("authorized_keys");
+        std::fs::write(&precious, "ssh-ed25519 AAAA… me\n").unwrap();
+        std::os::unix::fs::symlink(&precious, &at).unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap();
+        assert!(e.contains("is a symbolic link; refusing to follow it"), "{e}");
+        std::fs::remove_file(&at).unwrap();
+        std::fs::hard_link(&precious, &at).unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap();
+        assert!(e.ends_with("is not a lock of team's (another owner, a link or content); refusing to use it"), "{e}");
+        assert_eq!(std::fs::read_to_string(&precious).unwrap(), "ssh-ed25519 AAAA… me\n");
+    }
+}
