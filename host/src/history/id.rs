@@ -4,7 +4,7 @@
 //!
 //! A message id is what `team send` writes: a UUID in its canonical form, 36 characters of
 //! lower-case hex digits in groups of 8-4-4-4-12 joined by `-`
-//! (`9d3a6c1e-52f7-4b08-8e41-c7a0b5d2f913`; spec/team-feed.md `"id":"<uuid>"`).
+//! (`9d3a6c1e-52f7-4b08-8e41-c7a0b5d2f913`; docs/spec/team-feed.md `"id":"<uuid>"`).
 //!
 //! Invariant: an id that passes is one path component — no `/`, not `.` or `..`, no control
 //! character, no space — so `<drops>/<id>` names a file inside `<drops>` and a trigger naming it
