@@ -96,7 +96,10 @@ pub fn list(
     let world = World::new(reg, file);
     let seats = roster(&world)
         .iter()
-        .map(|r| ListRow { admitted_by: admitted_by(&world, caller, r, now), ..row(book, reg, &r.team, r.seat(), r.own) })
+        .map(|r| ListRow {
+            admitted_by: admitted_by(&world, caller, r, now),
+            ..row(book, reg, &r.team, r.seat(), r.own)
+        })
         .collect();
     ListReport { context: file.map(|l| (l.file.project.clone(), l.file.session.clone())), seats }
 }
