@@ -16,6 +16,10 @@
 //! mark an agent CLI among the ancestors, and the ancestors a profile says break identity
 //! (a daemon that runs several sessions' commands under one window's ancestry).
 
+/// The sentence a send or a route with no terminal is refused with (spec "Who may send to whom").
+pub const NO_TERMINAL: &str =
+    "only the owner or a seat the send admission admits runs this, from a terminal outside herdr or its own pane";
+
 use std::path::Path;
 
 use crate::mux::procfs::{self, Ancestor, Tty};

@@ -13,37 +13,53 @@
 // (wasmtime's `Component::deserialize`, `profiles::cache`, which says why it is sound).
 #![deny(unsafe_code)]
 
-pub mod address;
-pub mod admission;
-pub mod caller;
-pub mod check;
+// Grouped as ARCHITECTURE.md's layers: a module names only modules of its own or a lower group.
+
+// The command line: parsing and rendering, and the one writer.
 pub mod cli;
-pub mod clock;
-pub mod compose;
-pub mod ctx;
-pub mod demo;
-pub mod fsx;
-pub mod history;
-pub mod init;
-pub mod legs;
-pub mod mux;
-pub mod names;
-pub mod native;
-pub mod nearest;
-pub mod outcome;
 pub mod output;
-pub mod paths;
-pub mod profiles;
-#[cfg(test)]
-mod props;
+
+// Use-cases: one command's logic each, returning a typed report.
+pub mod check;
+pub mod demo;
+pub mod init;
 pub mod register;
-pub mod registry;
 pub mod rename;
 pub mod route;
 pub mod send;
-pub mod state;
 pub mod status;
-pub mod team_file;
-pub mod typed;
 pub mod watch;
+
+// Rules: who is calling, which seat a word names, who may reach whom, how a send may travel.
+pub mod address;
+pub mod admission;
+pub mod caller;
+pub mod legs;
+pub mod names;
+
+// Legs: the ways into an agent.
+pub mod compose;
+pub mod native;
+pub mod typed;
+
+// Ports: the multiplexers and the vendor profiles' sandbox.
+pub mod mux;
+pub mod profiles;
+
+// Records: the files read and written.
+pub mod fsx;
+pub mod history;
+pub mod paths;
+pub mod registry;
+pub mod state;
+pub mod team_file;
 pub mod yaml;
+
+// What every run is given.
+pub mod clock;
+pub mod ctx;
+pub mod nearest;
+pub mod outcome;
+
+#[cfg(test)]
+mod props;

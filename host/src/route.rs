@@ -119,7 +119,7 @@ pub struct RouteLine {
 }
 
 /// The sentence a run with no terminal (and no verified pane) is refused with.
-pub const NO_TERMINAL: &str = crate::cli::send::NO_TERMINAL;
+pub use crate::caller::NO_TERMINAL;
 
 fn refuse(id: &str, msg: String) -> TeamError {
     TeamError::new(Kind::Refused, msg).with_id(format!("route.{id}"))

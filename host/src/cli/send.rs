@@ -22,9 +22,7 @@ use crate::team_file::Loaded;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
-/// The sentence a run with no terminal is refused with (spec "Who may send to whom").
-pub const NO_TERMINAL: &str =
-    "only the owner or a seat the send admission admits runs this, from a terminal outside herdr or its own pane";
+pub use crate::caller::NO_TERMINAL;
 
 /// Arguments of `team send`.
 #[derive(clap::Args, Debug, Default, Clone)]
