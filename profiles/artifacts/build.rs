@@ -76,6 +76,10 @@ fn main() {
         println!("cargo:rerun-if-changed=../{dir}/Cargo.toml");
     }
     println!("cargo:rerun-if-env-changed=TEAM_SKIP_WASM_BUILD");
+    // The hostile components, the frozen-line codex and the template exist for tests only
+    // (feature `test-components`, which every test build of the host turns on): an install
+    // builds the seven shipping profiles in two nested invocations, not sixteen.
+    let test_components = env::var_os("CARGO_FEATURE_TEST_COMPONENTS").is_some();
 
     let skip = env::var("TEAM_SKIP_WASM_BUILD").map(|v| !v.is_empty() && v != "0").unwrap_or(false);
     if skip {
@@ -107,9 +111,13 @@ fn main() {
             args.push(krate.to_string());
         }
         // The template a vendor copies is built (and tested) with them; it is not bundled.
-        args.extend(["-p".into(), "profile-template".into()]);
+        if test_components {
+            args.extend(["-p".into(), "profile-template".into()]);
+        }
         nested_cargo(&root, &guests_dir, &args);
-        copy(&built.join("profile_template.wasm"), &out_dir.join("template.wasm"));
+        if test_components {
+            copy(&built.join("profile_template.wasm"), &out_dir.join("template.wasm"));
+        }
         for (_, id, _, stem) in PROFILES {
             copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
         }
@@ -117,7 +125,7 @@ fn main() {
             nested_cargo(&root, &guests_dir, &["-p".into(), krate.to_string()]);
             copy(&built.join(format!("{stem}.wasm")), &out_dir.join(format!("{id}.wasm")));
         }
-        for (feature, _) in HOSTILE {
+        for (feature, _) in HOSTILE.iter().filter(|_| test_components) {
             nested_cargo(
                 &root,
                 &guests_dir,
@@ -125,12 +133,14 @@ fn main() {
             );
             copy(&built.join("profile_hostile.wasm"), &out_dir.join(format!("hostile-{feature}.wasm")));
         }
-        nested_cargo(
-            &root,
-            &guests_dir,
-            &["-p".into(), "profile-codex".into(), "--features".into(), "wit-v0-1".into()],
-        );
-        copy(&built.join("profile_codex.wasm"), &out_dir.join("codex-v0.1.wasm"));
+        if test_components {
+            nested_cargo(
+                &root,
+                &guests_dir,
+                &["-p".into(), "profile-codex".into(), "--features".into(), "wit-v0-1".into()],
+            );
+            copy(&built.join("profile_codex.wasm"), &out_dir.join("codex-v0.1.wasm"));
+        }
         drop(lock);
     }
 
@@ -149,6 +159,14 @@ fn main() {
         .unwrap();
     }
     code.push_str("];\n\n");
+    if test_components {
+        test_modules(&mut code, &out_dir);
+    }
+    fs::write(out_dir.join("bundled.rs"), code).unwrap();
+}
+
+/// The test-only components' modules (`hostile`, `legacy`, `TEMPLATE`).
+fn test_modules(code: &mut String, out_dir: &Path) {
     code.push_str("/// Deliberately misbehaving components for the host's sandbox tests. Never load them for real.\n");
     code.push_str("pub mod hostile {\n");
     for (feature, name) in HOSTILE {
@@ -166,7 +184,6 @@ fn main() {
     code.push_str("/// `profiles/template`, the crate a vendor copies, built as they will build it (not bundled).\n");
     let path = out_dir.join("template.wasm");
     writeln!(code, "pub static TEMPLATE: &[u8] = include_bytes!({:?});", path.display().to_string()).unwrap();
-    fs::write(out_dir.join("bundled.rs"), code).unwrap();
 }
 
 /// `<outer target dir>/wasm-guests`, found from OUT_DIR (`<target>[/<triple>]/<profile>/build/<pkg>-<hash>/out`).

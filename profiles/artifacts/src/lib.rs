@@ -3,7 +3,10 @@
 //! `build.rs` builds every profile crate for `wasm32-wasip2` (profile `guest`) with a nested
 //! cargo and a separate target dir, and computes each component's sha256 at build time. The
 //! host depends on this crate normally: the bundled components ship inside the `team` binary.
-//! [`hostile`] holds deliberately misbehaving components for the host's sandbox tests.
+//! With feature `test-components` (every test build of the host), [`hostile`] holds
+//! deliberately misbehaving components for the host's sandbox tests, [`legacy`] the codex
+//! profile built from the frozen `wit/v0.1`, and [`TEMPLATE`] the template crate; an install
+//! builds none of them.
 //!
 //! Invariant: `BUNDLED[i].id`/`version`/`description` equal what that component's
 //! `describe()` returns (a test below checks them against the native crates; the host's tests
