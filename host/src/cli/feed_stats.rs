@@ -126,20 +126,7 @@ fn table(rows: &[Row], total: Option<&Row>) -> String {
     let mut all: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.to_string()).collect()];
     all.extend(rows.iter().map(cells));
     all.extend(total.map(cells));
-    let widths: Vec<usize> =
-        (0..HEAD.len()).map(|i| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for r in &all {
-        let mut line = String::from(" ");
-        for (i, c) in r.iter().enumerate() {
-            line.push(' ');
-            line.push_str(c);
-            line.push_str(&" ".repeat(widths[i] - c.chars().count() + 1));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    super::table::table(&all)
 }
 
 #[cfg(test)]

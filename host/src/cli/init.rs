@@ -199,12 +199,8 @@ fn said(p: &Plan, w: &init::Written) -> String {
     steps.push(("team status".into(), "what each seat's screen shows now".into()));
     let first = each[0];
     steps.push((format!("team send {first} \"hello\""), "one message, proven taken; team feed shows it".into()));
-    let w = steps.iter().map(|(c, _)| c.chars().count()).max().unwrap_or(0);
     t.push_str("next:\n");
-    for (c, why) in steps {
-        let line = format!("  {}{}  {why}", one_line(&c), " ".repeat(w - c.chars().count()));
-        t.push_str(line.trim_end());
-        t.push('\n');
-    }
+    let rows: Vec<[String; 2]> = steps.into_iter().map(|(c, why)| [one_line(&c).into_owned(), why]).collect();
+    t.push_str(&super::table::table(&rows));
     t
 }

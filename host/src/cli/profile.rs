@@ -105,24 +105,7 @@ fn source_json(s: &Source) -> Value {
 /// shown escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
     let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| one_line(c).into_owned()).collect()).collect();
-    let rows = &rows[..];
-    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> =
-        (0..n).map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for r in rows {
-        let mut line = String::new();
-        for (i, c) in r.iter().enumerate() {
-            if i + 1 < r.len() {
-                line.push_str(&format!("{c:<w$}  ", w = widths[i]));
-            } else {
-                line.push_str(c);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    super::table::layout(&rows, "")
 }
 
 /// One `label     value` line; labels are padded to one width in every command's output. The

@@ -464,29 +464,12 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
                 ]
             }))
             .collect();
-    let mut widths = [0usize; 5];
-    for r in &table {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
     let mut text = String::new();
     if let Some((p, s)) = &l.context {
         text.push_str(&context_line(p, s));
     }
     if !l.seats.is_empty() {
-        for r in &table {
-            let mut line = String::from(" ");
-            for (i, c) in r.iter().enumerate() {
-                line.push(' ');
-                line.push_str(c);
-                if i + 1 < r.len() {
-                    line.push_str(&" ".repeat(widths[i] - c.chars().count() + 1));
-                }
-            }
-            text.push_str(line.trim_end());
-            text.push('\n');
-        }
+        text.push_str(&super::table::table(&table));
     }
     text.push_str(&summary);
     text.push('\n');
