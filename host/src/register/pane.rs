@@ -17,16 +17,24 @@ pub enum NoCli {
 }
 
 /// The pane's CLI process: a process below its shell that the profile's `process_names`
-/// name — herdr's agent label standing for a name where herdr reports one (a wrapper it reads
-/// through) — or, where the CLI is the pane's own first program (started with no shell), that
-/// program. `procs` is the tree below the shell, `own` the pane's first process.
+/// name; else, where the CLI is the pane's own first program (started with no shell: herdr
+/// 0.7.1's `agent start <name> -- <argv>`), that program — whatever children it runs (Claude
+/// Code runs `git` and `sh` at its prompt); else herdr's agent label standing for a name (a
+/// wrapper it reads through), the first process below the shell. `procs` is the tree below
+/// the shell (below the CLI itself when it is the pane's first program), `own` the pane's
+/// first process.
 pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
     let named = |p: &Proc| names.contains(&p.name);
-    if procs.is_empty() {
-        return own.filter(named).ok_or(NoCli::Nothing);
-    }
     if let Some(p) = procs.iter().find(|p| named(p)) {
         return Ok(p.clone());
+    }
+    // the pane's own program is the CLI: its children are its own (a child taken for it would
+    // carry no session of the CLI's: no socket, no session name)
+    if let Some(o) = own.filter(named) {
+        return Ok(o);
+    }
+    if procs.is_empty() {
+        return Err(NoCli::Nothing);
     }
     if label.is_some_and(|l| names.iter().any(|n| n == l)) {
         return Ok(procs[0].clone());
@@ -98,6 +106,11 @@ mod tests {
         assert_eq!(cli_process(&[], Some(p(1, "claude")), &names, None), Ok(p(1, "claude")));
         assert_eq!(cli_process(&[], Some(p(1, "bash")), &names, None), Err(NoCli::Nothing));
         assert_eq!(cli_process(&[p(2, "codex")], None, &names, None), Err(NoCli::Other));
+        // the pane's own program is the CLI, with children of its own: the CLI, not a child
+        // (herdr 0.7.1's `agent start`; before: `git`, by the label)
+        let kids = [p(4, "git"), p(5, "sh")];
+        assert_eq!(cli_process(&kids, Some(p(1, "claude")), &names, Some("claude")), Ok(p(1, "claude")));
+        assert_eq!(cli_process(&kids, Some(p(1, "bash")), &names, None), Err(NoCli::Other));
         // herdr's label reads a wrapper as the CLI
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("claude")), Ok(p(2, "node")));
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("codex")), Err(NoCli::Other));
