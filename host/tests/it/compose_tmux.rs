@@ -258,8 +258,12 @@ fn hostile_compose_modules_are_stopped_within_their_bounds_with_nothing_further_
     assert!(why.contains("more than 40 times"), "{why}");
     assert_eq!(run.done.len(), 40);
     assert!(run.done.iter().all(|a| *a == Action::Type("x".into())));
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(c.bytes(), "x".repeat(40), "exactly the bound, nothing further");
+    // Nothing further: a marker typed after the run reaches the seat after anything the run
+    // typed (one pane, one order), so the log up to the marker is all the run typed.
+    let pane = c.tw.seat("cloud").pane.clone();
+    assert!(c.tw.tmux(&["send-keys", "-t", &pane, "-l", "#"]).status.success());
+    assert!(c.tw.wait_until(Duration::from_secs(20), || c.bytes().ends_with('#')), "{:?}", c.bytes());
+    assert_eq!(c.bytes(), format!("{}#", "x".repeat(40)), "exactly the bound, nothing further");
     let _ = Key::Enter;
 }
 

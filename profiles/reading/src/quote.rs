@@ -137,7 +137,10 @@ mod tests {
                     // and a sentence is its own sentence
                     prop_assert_eq!(sentence(&s), Some(s.clone()));
                 }
-                None => prop_assert!(!has_word(&r.chars().map(|c| if is_art_char(c) { ' ' } else { c }).collect::<String>())),
+                None => {
+                    let spaced: String = r.chars().map(|c| if is_art_char(c) { ' ' } else { c }).collect();
+                    prop_assert!(!has_word(&spaced), "{spaced:?}");
+                }
             }
         }
 
