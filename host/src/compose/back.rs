@@ -60,7 +60,7 @@ impl BackKey {
 pub const MAX_PRESSES: usize = 3;
 
 /// How long one press waits for the screen to answer (before `TEAM_TIME_SCALE`).
-const ANSWER_MS: u64 = 2_000;
+const ANSWER_MS: u64 = 5_000;
 
 /// How often the screen is read while waiting for it to answer.
 const POLL: Duration = Duration::from_millis(10);
