@@ -111,11 +111,21 @@ pub trait Reader {
 }
 
 /// Walks the pane back towards `found` with `key` (none: only says where it is).
-pub fn lead_back(pane: &mut dyn Pane, reader: &mut dyn Reader, found: &Place, key: Option<BackKey>, clock: &Clock) -> Back {
+pub fn lead_back(
+    pane: &mut dyn Pane,
+    reader: &mut dyn Reader,
+    found: &Place,
+    key: Option<BackKey>,
+    clock: &Clock,
+) -> Back {
     let mut presses = 0;
     let read = |pane: &mut dyn Pane, reader: &mut dyn Reader| pane.read().ok().and_then(|s| reader.read(&s));
     let Some(mut now) = read(pane, reader) else {
-        return Back::Left { presses, why: "the screen could not be read".into(), stopped: "nothing was pressed".into() };
+        return Back::Left {
+            presses,
+            why: "the screen could not be read".into(),
+            stopped: "nothing was pressed".into(),
+        };
     };
     loop {
         if Place::of(&now) == *found {
@@ -215,7 +225,9 @@ mod tests {
 
     fn walk(at: usize, stuck: Option<usize>, key: Option<BackKey>) -> (Back, Vec<String>) {
         let mut cli = Cli { at, stuck, typed: Vec::new() };
-        let clock = Clock::real();
+        // (the CLI here answers a press at once, or never: the bound only ends the wait for
+        // a screen that cannot change)
+        let clock = Clock::real().with_scale(0.1);
         let b = lead_back(&mut cli, &mut Classify, &Place::of(&reading(0)), key, &clock);
         (b, cli.typed)
     }

@@ -201,10 +201,8 @@ fn a_claude_herdr_0_7_1_started_with_no_shell_is_recorded_with_its_own_socket_an
         req("lead"),
         |pid| Some(ProcessIdentity { pid, start: 7 }),
         |_, _, who| {
-            (who.pid == 21268).then(|| LiveAddress {
-                socket: "/tmp/cc-socks/21268.sock".into(),
-                name: Some("proj-claude-3e".into()),
-            })
+            (who.pid == 21268)
+                .then(|| LiveAddress { socket: "/tmp/cc-socks/21268.sock".into(), name: Some("proj-claude-3e".into()) })
         },
     )
     .unwrap();

@@ -186,7 +186,9 @@ fn a_refusal_in_the_chooser_closes_it_and_says_where_the_pane_was_left() {
     let r = c.send_as("0f1e2d3c-4b5a-4968-8776-655443322111");
     let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
     assert!(
-        why.contains("; the pane was led back to where the compose found it (1 × Esc): the New Task page and its composer"),
+        why.contains(
+            "; the pane was led back to where the compose found it (1 × Esc): the New Task page and its composer"
+        ),
         "{why}"
     );
     assert_eq!(c.bytes(), "n\x0facme/team-beta\x1b\x0facme/team-beta\x1b", "no n: the page was used as it was");
