@@ -53,9 +53,28 @@ pub fn processes(
     // in front of it
     let (own, procs): (Vec<Proc>, Vec<Proc>) =
         mux.foreground_processes(&pane.pane_ref(seat))?.into_iter().partition(|p| Some(p.pid) == pane.shell_pid);
-    let own =
-        own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
+    let own = own
+        .into_iter()
+        .next()
+        .map(completed)
+        .or_else(|| pane.shell_pid.map(crate::mux::proc_info))
+        .filter(|p| !p.name.is_empty());
     Ok((procs, own))
+}
+
+/// herdr's view of a process names it without its HOME. Where `/proc` shows that very process
+/// (the same name at that pid), its HOME (and a cwd herdr left out) is read there: a CLI herdr
+/// 0.7.1 started with no shell and no child has no tree below it, so herdr's view is all there
+/// is, and the CLI's sessions entry lies under its own HOME, which need not be the caller's.
+fn completed(p: Proc) -> Proc {
+    if p.home.is_some() {
+        return p;
+    }
+    let real = crate::mux::proc_info(p.pid);
+    if real.name != p.name {
+        return p;
+    }
+    Proc { home: real.home, cwd: p.cwd.or(real.cwd), ..p }
 }
 
 /// How a refusal words a reading that is not the seat at its prompt.
@@ -95,6 +114,17 @@ mod tests {
 
     fn p(pid: u32, name: &str) -> Proc {
         Proc { pid, name: name.into(), cwd: None, home: None }
+    }
+
+    #[test]
+    fn herdr_s_view_of_a_process_gets_its_home_only_from_that_very_process() {
+        let me = crate::mux::proc_info(std::process::id());
+        assert!(me.home.is_some(), "this test process has a HOME");
+        let seen = Proc { home: None, cwd: None, ..me.clone() };
+        assert_eq!(completed(seen).home, me.home);
+        // another name at that pid (a reused pid, another namespace's): nothing is taken from it
+        let other = Proc { pid: std::process::id(), name: "claude".into(), cwd: None, home: None };
+        assert_eq!(completed(other.clone()), other);
     }
 
     #[test]
