@@ -8,11 +8,15 @@
 //! - the host presses only the keys of `Key::ALLOWED` and types only printable text; a module
 //!   that asks for anything else, runs past its steps or its time, or traps, is stopped there
 //!   and nothing more is typed;
-//! - after `refuse` or `failed` nothing more is typed;
+//! - after `refuse` or `failed` nothing more of the brief is typed; a refusal that came once
+//!   keys were typed leads the pane back to where the compose found it with the profile's way
+//!   back (`compose-back=esc`), one press per screen change, and says where it ended ([`back`]);
 //! - `delivered` needs the module's evidence line on the screen the host last read, after an
 //!   Enter that followed the typed brief;
 //! - the brief is typed for one repo: the seat's folder's `git remote get-url origin`; a folder
 //!   with none is refused before anything is typed.
+
+pub mod back;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -77,8 +81,10 @@ pub trait Pane {
 }
 
 /// The compose module, as the runner asks it.
-pub trait Module {
+pub trait Module: back::Reader {
     fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, String>;
+    /// The CLI's way back one screen, from its description (`compose-back=esc`).
+    fn back_key(&self) -> Option<back::BackKey>;
 }
 
 impl Module for Profile {
@@ -87,6 +93,15 @@ impl Module for Profile {
             Some(r) => r.map_err(|e| e.message),
             None => Err(format!("the {} profile has no compose module", self.describe().id)),
         }
+    }
+    fn back_key(&self) -> Option<back::BackKey> {
+        back::BackKey::from_features(&self.describe().features)
+    }
+}
+
+impl back::Reader for Profile {
+    fn read(&mut self, screen: &Screen) -> Option<crate::profiles::Reading> {
+        self.classify(screen).ok()
     }
 }
 
@@ -166,6 +181,8 @@ pub fn run(
     let mut done: Vec<Action> = Vec::new();
     let mut brief_typed = false;
     let mut submitted = false;
+    // where the pane was when the compose began: a refusal leads it back there
+    let mut found: Option<back::Place> = None;
     let end = |outcome, done: Vec<Action>, brief_typed| Run { outcome, done, brief_typed };
     // Past a bound, what was done decides what the stop means.
     let stop = |why: String, brief_typed: bool, submitted: bool| {
@@ -190,6 +207,9 @@ pub fn run(
             Ok(s) => s,
             Err(e) => return end(Outcome::Unreachable(format!("the pane could not be read: {e}")), done, brief_typed),
         };
+        if done.is_empty() && found.is_none() {
+            found = module.read(&screen).map(|r| back::Place::of(&r));
+        }
         let step =
             Step { index: done.len() as u32, elapsed_ms: start.elapsed().as_millis() as u32, done: done.clone() };
         let action = match module.next(brief, repo, &screen, &step) {
@@ -274,13 +294,16 @@ pub fn run(
                 } else if brief_typed {
                     Outcome::NotSubmitted(why.clone())
                 } else {
-                    Outcome::Refused(why.clone())
+                    Outcome::Refused(refused(pane, module, why, &done, found.as_ref(), clock))
                 };
                 return end(outcome, done, brief_typed);
             }
             Action::Failed(why) => {
-                let outcome =
-                    if brief_typed { Outcome::NotSubmitted(why.clone()) } else { Outcome::Refused(why.clone()) };
+                let outcome = if brief_typed {
+                    Outcome::NotSubmitted(why.clone())
+                } else {
+                    Outcome::Refused(refused(pane, module, why, &done, found.as_ref(), clock))
+                };
                 return end(outcome, done, brief_typed);
             }
         };
@@ -288,6 +311,26 @@ pub fn run(
             return end(Outcome::Unreachable(format!("the pane would not take `{action}`: {e}")), done, brief_typed);
         }
         done.push(action);
+    }
+}
+
+/// A refusal before the brief: `why`, and — when keys were typed — where the walk back left
+/// the pane ([`back::lead_back`]).
+fn refused(
+    pane: &mut dyn Pane,
+    module: &mut dyn Module,
+    why: &str,
+    done: &[Action],
+    found: Option<&back::Place>,
+    clock: &Clock,
+) -> String {
+    let typed = done.iter().any(|a| matches!(a, Action::Type(_) | Action::Press(_)));
+    match found {
+        Some(f) if typed => {
+            let key = module.back_key();
+            format!("{why}; {}", back::lead_back(pane, module, f, key, clock).sentence(key))
+        }
+        _ => why.to_string(),
     }
 }
 

@@ -36,7 +36,7 @@ pub fn reading_from(r: t::Reading, features: &[String]) -> Reading {
     let state = match r.state {
         t::State::Idle => State::Idle,
         t::State::Working(h) => State::Working(guest(h)),
-        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }),
+        t::State::Dialog(d) => State::Dialog(Dialog { kind: kind_from(d.kind), title: guest(d.title) }.quoted()),
         t::State::Starting => State::Starting,
         t::State::Exited => State::Exited,
         t::State::Unknown(w) => State::Unknown(guest(w)),

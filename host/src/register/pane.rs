@@ -17,16 +17,24 @@ pub enum NoCli {
 }
 
 /// The pane's CLI process: a process below its shell that the profile's `process_names`
-/// name — herdr's agent label standing for a name where herdr reports one (a wrapper it reads
-/// through) — or, where the CLI is the pane's own first program (started with no shell), that
-/// program. `procs` is the tree below the shell, `own` the pane's first process.
+/// name; else, where the CLI is the pane's own first program (started with no shell: herdr
+/// 0.7.1's `agent start <name> -- <argv>`), that program — whatever children it runs (Claude
+/// Code runs `git` and `sh` at its prompt); else herdr's agent label standing for a name (a
+/// wrapper it reads through), the first process below the shell. `procs` is the tree below
+/// the shell (below the CLI itself when it is the pane's first program), `own` the pane's
+/// first process.
 pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
     let named = |p: &Proc| names.contains(&p.name);
-    if procs.is_empty() {
-        return own.filter(named).ok_or(NoCli::Nothing);
-    }
     if let Some(p) = procs.iter().find(|p| named(p)) {
         return Ok(p.clone());
+    }
+    // the pane's own program is the CLI: its children are its own (a child taken for it would
+    // carry no session of the CLI's: no socket, no session name)
+    if let Some(o) = own.filter(named) {
+        return Ok(o);
+    }
+    if procs.is_empty() {
+        return Err(NoCli::Nothing);
     }
     if label.is_some_and(|l| names.iter().any(|n| n == l)) {
         return Ok(procs[0].clone());
@@ -45,9 +53,28 @@ pub fn processes(
     // in front of it
     let (own, procs): (Vec<Proc>, Vec<Proc>) =
         mux.foreground_processes(&pane.pane_ref(seat))?.into_iter().partition(|p| Some(p.pid) == pane.shell_pid);
-    let own =
-        own.into_iter().next().or_else(|| pane.shell_pid.map(crate::mux::proc_info)).filter(|p| !p.name.is_empty());
+    let own = own
+        .into_iter()
+        .next()
+        .map(completed)
+        .or_else(|| pane.shell_pid.map(crate::mux::proc_info))
+        .filter(|p| !p.name.is_empty());
     Ok((procs, own))
+}
+
+/// herdr's view of a process names it without its HOME. Where `/proc` shows that very process
+/// (the same name at that pid), its HOME (and a cwd herdr left out) is read there: a CLI herdr
+/// 0.7.1 started with no shell and no child has no tree below it, so herdr's view is all there
+/// is, and the CLI's sessions entry lies under its own HOME, which need not be the caller's.
+fn completed(p: Proc) -> Proc {
+    if p.home.is_some() {
+        return p;
+    }
+    let real = crate::mux::proc_info(p.pid);
+    if real.name != p.name {
+        return p;
+    }
+    Proc { home: real.home, cwd: p.cwd.or(real.cwd), ..p }
 }
 
 /// How a refusal words a reading that is not the seat at its prompt.
@@ -90,6 +117,17 @@ mod tests {
     }
 
     #[test]
+    fn herdr_s_view_of_a_process_gets_its_home_only_from_that_very_process() {
+        let me = crate::mux::proc_info(std::process::id());
+        assert!(me.home.is_some(), "this test process has a HOME");
+        let seen = Proc { home: None, cwd: None, ..me.clone() };
+        assert_eq!(completed(seen).home, me.home);
+        // another name at that pid (a reused pid, another namespace's): nothing is taken from it
+        let other = Proc { pid: std::process::id(), name: "claude".into(), cwd: None, home: None };
+        assert_eq!(completed(other.clone()), other);
+    }
+
+    #[test]
     fn the_cli_is_the_process_the_profile_names() {
         let names = vec!["claude".to_string(), "claude.exe".to_string()];
         assert_eq!(cli_process(&[p(2, "node"), p(3, "claude")], None, &names, None), Ok(p(3, "claude")));
@@ -98,6 +136,11 @@ mod tests {
         assert_eq!(cli_process(&[], Some(p(1, "claude")), &names, None), Ok(p(1, "claude")));
         assert_eq!(cli_process(&[], Some(p(1, "bash")), &names, None), Err(NoCli::Nothing));
         assert_eq!(cli_process(&[p(2, "codex")], None, &names, None), Err(NoCli::Other));
+        // the pane's own program is the CLI, with children of its own: the CLI, not a child
+        // (herdr 0.7.1's `agent start`; before: `git`, by the label)
+        let kids = [p(4, "git"), p(5, "sh")];
+        assert_eq!(cli_process(&kids, Some(p(1, "claude")), &names, Some("claude")), Ok(p(1, "claude")));
+        assert_eq!(cli_process(&kids, Some(p(1, "bash")), &names, None), Err(NoCli::Other));
         // herdr's label reads a wrapper as the CLI
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("claude")), Ok(p(2, "node")));
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("codex")), Err(NoCli::Other));

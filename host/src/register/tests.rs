@@ -62,13 +62,25 @@ fn sidebar(r: FixtureRunner, pane: &str, display: &str) -> FixtureRunner {
 }
 
 fn run(w: &World, mux: &dyn Mux, caller: &Caller, req: Request) -> Result<Report, TeamError> {
+    run_reading(w, mux, caller, req, |_| None, |_, _, _| None)
+}
+
+/// `run`, with the two readings of `/proc` given (the recorded pids are another machine's).
+fn run_reading(
+    w: &World,
+    mux: &dyn Mux,
+    caller: &Caller,
+    req: Request,
+    identity: fn(u32) -> Option<ProcessIdentity>,
+    native: fn(&Description, &std::path::Path, ProcessIdentity) -> Option<LiveAddress>,
+) -> Result<Report, TeamError> {
     let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let ctx = Ctx {
         paths: crate::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: cache().to_path_buf() },
         clock: crate::clock::Clock::fixed(now),
         ids: crate::clock::Ids::random(),
     };
-    let m = Means { mux, profiles: &w.profiles, ctx: &ctx, identity: |_| None, native: |_, _, _| None };
+    let m = Means { mux, profiles: &w.profiles, ctx: &ctx, identity, native };
     let reg = Registry::load(&w.config).unwrap();
     super::run(&m, &w.file, &reg, caller, &req)
 }
@@ -161,6 +173,47 @@ fn a_claude_at_its_prompt_on_0_7_1_is_registered() {
     let (h, _) = herdr(rec);
     let r = run(&w, &h, &Caller::Owner, req("lead")).unwrap();
     assert_eq!(r.line, "lead: registered — pane w1:p2; nothing was launched");
+}
+
+/// herdr 0.7.1's `agent start lead -- claude` runs Claude as the pane's own process, with no
+/// shell (`tests/data/herdr-0.7.1/real/README.md`, "Derived"): herdr's `shell_pid` is Claude,
+/// and the tree below it is what Claude runs (`git`, `sh` at its prompt, as recorded). The
+/// record is Claude's own — its socket and its session's name — not a child's (which carries
+/// neither: the record had no socket and no session, and `team route` answered `pane`).
+#[test]
+fn a_claude_herdr_0_7_1_started_with_no_shell_is_recorded_with_its_own_socket_and_session() {
+    let w = world();
+    let pi = ["--session", "teamrh", "pane", "process-info", "--pane", "w1:p2"];
+    let rec = sidebar(
+        FixtureRunner::running(V071, &["teamrh"])
+            .real_state_only(CLAUDE_071, "idle-empty", "lead", "w1:p2", None, |k| k != "process-info")
+            .on(&pi, 0, "real/derived/agent-start-claude-idle.process-info.json"),
+        "w1:p2",
+        LEAD_DISPLAY,
+    );
+    let (h, _) = herdr(rec);
+    // the recorded pids stand for live processes here: Claude (21268) has its sessions entry
+    // and holds its socket; its children (git 21420, sh 21426) have neither
+    let r = run_reading(
+        &w,
+        &h,
+        &Caller::Owner,
+        req("lead"),
+        |pid| Some(ProcessIdentity { pid, start: 7 }),
+        |_, _, who| {
+            (who.pid == 21268)
+                .then(|| LiveAddress { socket: "/tmp/cc-socks/21268.sock".into(), name: Some("proj-claude-3e".into()) })
+        },
+    )
+    .unwrap();
+    assert_eq!(r.line, "lead: registered — pane w1:p2; nothing was launched");
+    let a = Registry::load(&w.config).unwrap().agent_for("beacon", "lead").cloned().unwrap();
+    assert_eq!(
+        (a.socket.as_deref(), a.native_session.as_deref(), a.process.map(|p| p.pid)),
+        (Some("/tmp/cc-socks/21268.sock"), Some("proj-claude-3e"), Some(21268))
+    );
+    let s = State::load(&w.file.root).unwrap().seat("teamrh", "lead").unwrap();
+    assert_eq!(s.process.map(|p| p.pid), Some(21268));
 }
 
 #[test]

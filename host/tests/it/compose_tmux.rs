@@ -46,6 +46,10 @@ fn cloud(mode: &str, origin: Option<&str>) -> Cloud {
 
 impl Cloud {
     fn send(&self) -> compose::Report {
+        self.send_as("0f1e2d3c-4b5a-4968-8776-655443322110")
+    }
+    /// A send of message `id` (each send its own drop file).
+    fn send_as(&self, id: &str) -> compose::Report {
         let pins = BTreeMap::new();
         let req = ComposeSend {
             session: "cloud",
@@ -54,7 +58,7 @@ impl Cloud {
             cli: "codex-cloud",
             root: &self.root,
             text: BRIEF,
-            id: "0f1e2d3c-4b5a-4968-8776-655443322110",
+            id,
             pins: &pins,
         };
         let tmux = Tmux::with_socket(self.tw.socket_str());
@@ -158,6 +162,40 @@ fn a_chooser_holding_two_matches_is_refused_before_the_brief() {
     assert!(!c.bytes().contains('\r'));
 }
 
+/// A refusal in the environment chooser, found on the task list: Esc closes the chooser the
+/// compose opened, and the New Task page under it is left as it stands (Esc there cancels it
+/// without a redraw, and a second Esc on the list quits `codex cloud`: docs/grok-and-compose.md
+/// part C) — said in the outcome and shown by the screen. Found on that New Task page, the next
+/// refusal leads the pane back to it, proven by the screen.
+#[test]
+fn a_refusal_in_the_chooser_closes_it_and_says_where_the_pane_was_left() {
+    let c = cloud("two-matches", Some("https://github.com/acme/team-beta.git"));
+    let r = c.send();
+    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    assert!(why.contains("more than one environment for acme/team-beta"), "{why}");
+    assert!(
+        why.contains("; the pane was left where it stands: the New Task page and its composer (Esc closes only a dialog the compose opened"),
+        "{why}"
+    );
+    nothing_of_the_brief(&c);
+    // n, Ctrl+O, the search, then one Esc: the chooser closed, and nothing after it
+    assert_eq!(c.bytes(), "n\x0facme/team-beta\x1b");
+    let screen = c.tw.screen("cloud");
+    assert!(screen.contains("New Task") && !screen.contains("Select Environment"), "{screen}");
+
+    let r = c.send_as("0f1e2d3c-4b5a-4968-8776-655443322111");
+    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    assert!(
+        why.contains(
+            "; the pane was led back to where the compose found it (1 × Esc): the New Task page and its composer"
+        ),
+        "{why}"
+    );
+    assert_eq!(c.bytes(), "n\x0facme/team-beta\x1b\x0facme/team-beta\x1b", "no n: the page was used as it was");
+    let screen = c.tw.screen("cloud");
+    assert!(screen.contains("New Task") && !screen.contains("Select Environment"), "{screen}");
+}
+
 #[test]
 fn a_chooser_that_never_collapses_is_refused_before_the_brief() {
     let c = cloud("never-collapses", Some("https://github.com/acme/team-beta.git"));
@@ -222,8 +260,12 @@ fn hostile_compose_modules_are_stopped_within_their_bounds_with_nothing_further_
     assert!(why.contains("more than 40 times"), "{why}");
     assert_eq!(run.done.len(), 40);
     assert!(run.done.iter().all(|a| *a == Action::Type("x".into())));
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(c.bytes(), "x".repeat(40), "exactly the bound, nothing further");
+    // Nothing further: a marker typed after the run reaches the seat after anything the run
+    // typed (one pane, one order), so the log up to the marker is all the run typed.
+    let pane = c.tw.seat("cloud").pane.clone();
+    assert!(c.tw.tmux(&["send-keys", "-t", &pane, "-l", "#"]).status.success());
+    assert!(c.tw.wait_until(Duration::from_secs(20), || c.bytes().ends_with('#')), "{:?}", c.bytes());
+    assert_eq!(c.bytes(), format!("{}#", "x".repeat(40)), "exactly the bound, nothing further");
     let _ = Key::Enter;
 }
 

@@ -7,7 +7,9 @@
 //!    between the rules unwrapped into one line; faint text (a `Try "…"` or `Press up to edit
 //!    queued messages` placeholder) reads as empty.
 //! 3. **No composer ⇒ a dialog** (dialogs replace the composer and footer), named by its phrases;
-//!    the held-message dialog first (Enter there means Deny).
+//!    the held-message dialog first (Enter there means Deny) — unless a shell prompt is the last
+//!    row under the phrase: Claude printed it and exited (`Unable to connect to Anthropic
+//!    services` on a first run offline). The title is the dialog's first sentence, never art.
 //! 4. **Working** when a composer is live: the footer's `esc to interrupt`; else the spinner row
 //!    above the composer (`✢ Gerund… (` or `Retrying in`), which stays while the composer holds
 //!    text and the footer hint is gone; else a braille spinner in the title (2.1.197 only:
@@ -251,6 +253,12 @@ fn without_composer(v: &View) -> Reading {
     // Dialogs sit at the bottom; transcript rows far above cannot name one.
     let region: Vec<usize> = v.bottom_nonempty(30);
     if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
+        // A shell prompt under the phrase: Claude printed it and exited (a fresh HOME offline
+        // leaves `Unable to connect to Anthropic services` over the shell it returned to).
+        if v.last_nonempty().is_some_and(|last| last > i) && profile_kit::shell_prompt_last(v) {
+            let why = format!("`{phrase}` is what Claude left on screen: the last row under it is a shell prompt");
+            return reading(State::Exited, Composer::Unreadable, None, why);
+        }
         let title = dialog_title(v, &region, i);
         let why = format!("no live composer, and the bottom of the screen shows `{phrase}`");
         return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, None, why);
@@ -272,16 +280,13 @@ fn without_composer(v: &View) -> Reading {
     )
 }
 
-/// The dialog's first line: the first non-empty row after the last full-width rule above the
-/// matched row, else the matched row.
+/// The dialog's first sentence: the first row after the last full-width rule above the
+/// matched row that holds one (art is passed over: `profile_kit::quote`), else the matched row.
 fn dialog_title(v: &View, region: &[usize], matched: usize) -> String {
     let rules = v.rules('─', 90);
-    if let Some(&rule) = rules.iter().rev().find(|&&r| r < matched) {
-        if let Some(&i) = region.iter().find(|&&i| i > rule) {
-            return v.rows[i].trimmed().to_string();
-        }
-    }
-    v.rows[matched].trimmed().to_string()
+    let after = rules.iter().rev().find(|&&r| r < matched).map(|&r| r + 1).unwrap_or(matched);
+    let rows = region.iter().filter(|&&i| i >= after && i <= matched).map(|&i| v.rows[i].trimmed());
+    profile_kit::quote::first_sentence(rows).unwrap_or_default()
 }
 
 /// Claude Code 2.1 collapses a read into `Read 1 file` without its name, so the screen (visible

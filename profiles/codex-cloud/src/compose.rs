@@ -28,11 +28,23 @@ pub const MAX_BRIEF: usize = 2000;
 /// How long to wait before reading the screen again while the TUI redraws or submits.
 const POLL_MS: u32 = 10;
 
-/// Consecutive polls a redraw may take before the module gives up on it: 2 s of waits. The
-/// TUI redraws in milliseconds, but a seat shares its machine with the agents' builds, and a
-/// redraw that came after a shorter bound (0.5 s once, under a loaded test run) turned a
+/// How long a redraw is waited for, in the module's own waits, before it gives up on it: 5 s.
+/// The TUI redraws in milliseconds, but a seat shares its machine with the agents' builds, and
+/// a redraw that came after a shorter bound (0.5 s once, under a loaded test run) turned a
 /// chooser search still being drawn into a refusal. It costs only a redraw that never comes.
-pub(crate) const REDRAW_POLLS: usize = 200;
+pub(crate) const REDRAW_MS: u32 = 5_000;
+
+/// The longest single poll of a redraw wait. The polls double from [`POLL_MS`] (a redraw
+/// that comes at once is seen at once) up to this: a wait counted in polls of 10 ms took 200
+/// screen reads, and at load 8 those reads alone ran the compose past the host's 30 s bound
+/// (`compose_tmux::a_chooser_that_never_collapses_is_refused_before_the_brief`, 181 steps in
+/// 36 s); this one reads the screen about 13 times in its 5 s.
+const MAX_POLL_MS: u32 = 640;
+
+/// The `k`-th poll (from 0) of a redraw wait: 10, 20, 40 … 640, 640 … ms.
+fn redraw_poll(k: usize) -> u32 {
+    (POLL_MS << k.min(6)).min(MAX_POLL_MS)
+}
 
 /// The pause between the typed brief and Enter (Codex's composer reads a faster Enter as part
 /// of the paste).
@@ -99,6 +111,8 @@ struct Past<'a> {
     last: Option<&'a Action>,
     /// Consecutive waits at the end.
     waits: usize,
+    /// The milliseconds those waits asked for.
+    waited_ms: u32,
 }
 
 fn past<'a>(done: &'a [Action], line: &str) -> Past<'a> {
@@ -126,7 +140,11 @@ fn past<'a>(done: &'a [Action], line: &str) -> Past<'a> {
             _ => {}
         }
     }
-    p.waits = done.iter().rev().take_while(|a| matches!(a, Action::Wait(_))).count();
+    let trailing = done.iter().rev().map_while(|a| match a {
+        Action::Wait(ms) => Some(*ms),
+        _ => None,
+    });
+    (p.waits, p.waited_ms) = trailing.fold((0, 0u32), |(n, ms), w| (n + 1, ms.saturating_add(w)));
     p
 }
 
@@ -149,10 +167,10 @@ fn holds(text: &str, line: &str) -> bool {
     profile_kit::text::squash(text) == profile_kit::text::squash(line) || strip(text) == strip(line)
 }
 
-/// A redraw the module waits for, a bounded number of polls, else `give_up`.
+/// A redraw the module waits for, [`REDRAW_MS`] of polls at most, else `give_up`.
 fn wait_for_redraw(p: &Past, give_up: impl FnOnce() -> Action) -> Action {
-    if p.waits < REDRAW_POLLS {
-        Action::Wait(POLL_MS)
+    if p.waited_ms < REDRAW_MS {
+        Action::Wait(redraw_poll(p.waits))
     } else {
         give_up()
     }

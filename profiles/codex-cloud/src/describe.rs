@@ -22,6 +22,9 @@ pub fn describe() -> Description {
         forbidden_starts: Vec::new(),
         has_compose: true,
         transcript_patterns: Vec::new(),
-        features: strings(&["compose", "faint-placeholder"]),
+        // Esc closes the environment chooser: the host's way back after a refusal
+        // (docs/grok-and-compose.md part C; never pressed on a page, where Esc cancels New
+        // Task without a redraw and quits from the task list).
+        features: strings(&["compose", "faint-placeholder", "compose-back=esc"]),
     }
 }

@@ -13,6 +13,29 @@ fn repo(slug: &str) -> Repo {
     Repo { origin: format!("https://github.com/{slug}.git"), slug: slug.into() }
 }
 
+/// What the module answers once a screen that never changes has been waited on: its waits
+/// double from 10 ms, add up to 5 s or more, and take few reads (a loaded machine pays for
+/// each read of the screen).
+fn waited_out(b: &str, r: &Repo, screen: &Screen, mut done: Vec<Action>) -> Action {
+    let (mut polls, mut ms) = (0, 0);
+    loop {
+        match compose_next(b, r, screen, &step(done.clone())) {
+            Action::Wait(w) => {
+                assert_eq!(w, if polls == 0 { 10 } else { (10u32 << polls.min(6)).min(640) }, "poll {polls}");
+                polls += 1;
+                ms += w;
+                done.push(Action::Wait(w));
+                assert!(polls <= 20, "{polls} polls");
+            }
+            other => {
+                assert!(ms >= 5_000, "gave up after {ms} ms of waits");
+                assert!(polls <= 20, "{polls} reads of the screen");
+                return other;
+            }
+        }
+    }
+}
+
 fn step(done: Vec<Action>) -> Step {
     Step { index: done.len() as u32, elapsed_ms: 0, done }
 }
@@ -137,7 +160,7 @@ fn from_the_task_list_it_opens_new_task_then_the_chooser_then_searches_the_repo(
     assert_eq!(compose_next(b, &r, &two, &step(typed.clone())), Action::Type(" ".into()));
     let spaced = [typed.clone(), vec![Action::Type(" ".into())]].concat();
     assert_eq!(compose_next(b, &r, &two, &step(spaced.clone())), Action::Wait(10));
-    let a = compose_next(b, &r, &two, &step([spaced, vec![Action::Wait(10); crate::compose::REDRAW_POLLS]].concat()));
+    let a = waited_out(b, &r, &two, spaced);
     assert!(matches!(a, Action::Refuse(ref w) if w.contains("never collapses")), "{a:?}");
     // Down pressed and the cursor not moved yet: a redraw is waited for, Down is not repeated.
     let downed = [typed, vec![Action::Press(Key::Down)]].concat();
@@ -161,8 +184,7 @@ fn the_cursor_on_the_repo_row_is_chosen_and_the_header_must_name_it() {
     // The header still names team-alpha: a redraw is waited for, then refused.
     let stale = fixture("new-task-empty").screen;
     assert_eq!(compose_next(b, &r, &stale, &step(chosen.clone())), Action::Wait(10));
-    let waited = [chosen.clone(), vec![Action::Wait(10); crate::compose::REDRAW_POLLS]].concat();
-    let a = compose_next(b, &r, &stale, &step(waited));
+    let a = waited_out(b, &r, &stale, chosen.clone());
     assert!(matches!(a, Action::Refuse(ref why) if why.contains("names acme/team-alpha")), "{a:?}");
     // Header right, composer empty: the brief is typed.
     let beta_empty = edit(fixture("new-task-empty").screen, "acme/team-alpha", "acme/team-beta");

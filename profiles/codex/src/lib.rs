@@ -102,7 +102,10 @@ fn read_view(v: &View) -> Reading {
         }
     }
     if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
-        let title = v.rows[region.iter().copied().find(|&j| j + 12 >= i).unwrap_or(i)].trimmed().to_string();
+        // The dialog's first sentence within a few rows above the phrase: never the logo Codex
+        // keeps over its sign-in screen in a tall pane (profile_kit::quote).
+        let near = region.iter().copied().filter(|&j| j + 12 >= i && j <= i);
+        let title = profile_kit::quote::first_sentence(near.map(|j| v.rows[j].trimmed())).unwrap_or_default();
         let why = format!("the bottom of the screen shows the dialog phrase `{phrase}`");
         return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, None, why);
     }

@@ -98,6 +98,7 @@ mod tests {
             working_hint: None,
             last_turn_error: None,
             queued: Vec::new(),
+            title: None,
         };
         let ok = Reading::new(State::Idle, Composer::Empty, None, "");
         assert!(check(&e, &ok).is_ok());

@@ -18,7 +18,9 @@
 //!   `null` ⇒ the phrase is not drawn, so the hint must not be `esc to interrupt`;
 //! - `last_turn_error`: absent or `null` ⇒ none; `rate_limit` and `err429` ⇒ rate-limit;
 //!   `provider_error`, `err529` and `connection` ⇒ provider-error (the labels the captures used);
-//! - `queued`: the line (or lines) the screen shows queued, exactly; absent ⇒ none.
+//! - `queued`: the line (or lines) the screen shows queued, exactly; absent ⇒ none;
+//! - `title`, when present: the dialog's title, exactly; and whatever the meta says, a dialog's
+//!   title is a sentence, never art (`crate::quote`).
 
 use std::path::{Path, PathBuf};
 
@@ -39,6 +41,8 @@ pub struct Expect {
     pub last_turn_error: Option<TurnError>,
     /// The lines the screen shows queued (none when the meta names none).
     pub queued: Vec<String>,
+    /// The dialog's title, exactly, when the meta names one.
+    pub title: Option<String>,
 }
 
 /// One loaded fixture.
@@ -179,6 +183,7 @@ fn load_with(files: &dyn Files, fixes: &[Value], root: &Path, dir: &Path, name: 
             Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
             Some(other) => return Err(format!("{}/{name}: queued is not text: {other}", dir.display())),
         },
+        title: e.get("title").and_then(Value::as_str).map(str::to_string),
     };
     Ok(Fixture {
         dir: dir_name,
@@ -273,6 +278,15 @@ pub fn check(expect: &Expect, reading: &Reading) -> Result<(), String> {
         };
         if got != expect.dialog.as_deref() {
             bad.push(format!("dialog: expected {:?}, read {:?}", expect.dialog, got));
+        }
+    }
+    // a dialog's title is quoted evidence: a sentence, never art (`crate::quote`)
+    if let State::Dialog(d) = &reading.state {
+        if !d.title.is_empty() && !crate::quote::is_sentence(&d.title) {
+            bad.push(format!("title: {:?} is not a sentence (art is never quoted)", d.title));
+        }
+        if let Some(t) = expect.title.as_ref().filter(|t| **t != d.title) {
+            bad.push(format!("title: expected {t:?}, read {:?}", d.title));
         }
     }
     if let Some(c) = &expect.composer {

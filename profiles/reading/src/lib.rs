@@ -7,6 +7,7 @@
 //!   `memchr` do not);
 //! - what a profile answers ([`Reading`]: [`State`], [`Dialog`]/[`DialogKind`], [`Composer`],
 //!   [`TurnError`], the queued line and the drop read) and what it asks about ([`Probe`]);
+//! - what a reading may quote as evidence ([`quote`]: a sentence, never art);
 //! - what a profile says about itself ([`Description`]);
 //! - what a compose module is told and asks for ([`Repo`], [`Step`], [`Action`], [`Key`],
 //!   [`Evidence`]).
@@ -21,6 +22,7 @@ pub mod ansi;
 mod compose;
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
+pub mod quote;
 pub mod scan;
 mod screen;
 mod types;

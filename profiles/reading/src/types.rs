@@ -108,6 +108,15 @@ pub struct Dialog {
     pub title: String,
 }
 
+impl Dialog {
+    /// The dialog with its title quoted as a sentence ([`crate::quote::sentence`]): art
+    /// glyphs out, spaces squashed, and empty when no word is left.
+    pub fn quoted(self) -> Dialog {
+        let title = crate::quote::sentence(&self.title).unwrap_or_default();
+        Dialog { title, ..self }
+    }
+}
+
 /// What the seat is doing (WIT `state`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum State {
@@ -276,8 +285,13 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// A reading with no queued line and no drop read.
+    /// A reading with no queued line and no drop read. A dialog's title is quoted as a
+    /// sentence, never art ([`crate::quote::sentence`]; a title that is art alone reads empty).
     pub fn new(state: State, composer: Composer, last_error: Option<TurnError>, why: impl Into<String>) -> Reading {
+        let state = match state {
+            State::Dialog(d) => State::Dialog(d.quoted()),
+            other => other,
+        };
         Reading { state, composer, last_error, queued: Vec::new(), drop_read: false, why: why.into() }
     }
 

@@ -196,7 +196,7 @@ impl RealWorld {
 
     /// Opens a window running `command` from the pane's shell, in the checkout; marks the pane
     /// `@team-seat <mark>` unless `mark` is empty.
-    fn window(&self, name: &str, mark: &str, env: &[(String, String)], command: &str) -> String {
+    pub fn window(&self, name: &str, mark: &str, env: &[(String, String)], command: &str) -> String {
         let repo = self.w.repo.display().to_string();
         let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut args = vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=beacon:", "-n", name, "-c", &repo];

@@ -21,3 +21,4 @@ mod mock;
 mod agents;
 mod owner;
 mod register;
+mod screens;
