@@ -49,6 +49,7 @@ pub mod profiles;
 // Records: the files read and written.
 pub mod fsx;
 pub mod history;
+pub mod lockfile;
 pub mod paths;
 pub mod registry;
 pub mod state;

@@ -10,24 +10,18 @@
 //! `team`; a hand edit takes no lock, so the editing command still compares the file with the
 //! text it read before it writes.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::lockfile::{self, Held, LockError};
 
 /// The held lock; dropping it (closing the file) releases it.
 pub struct EditLock {
-    _file: File,
+    _held: Held,
 }
 
 /// How long an edit waits for another command editing the same file.
 pub const WAIT: Duration = Duration::from_secs(30);
-
-const RETRY: Duration = Duration::from_millis(15);
-
-/// The holder line is written at offset 0 padded to this width; a longer file is no lock.
-const HOLDER_BYTES: usize = 32;
 
 /// Where the lock of the team file at `path` lives under `state`.
 pub fn path_of(state: &Path, path: &Path) -> PathBuf {
@@ -42,44 +36,22 @@ pub fn lock(state: &Path, path: &Path, kind: &str, wait: Duration) -> Result<Edi
         .map_err(|e| format!("the team file's lock folder could not be made ({e})"))?;
     let lock = path_of(state, path);
     debug_assert!(lock.starts_with(&dir));
-    let mut file = crate::fsx::open_regular(
-        &lock,
-        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
-    )
-    .map_err(|e| format!("the team file's lock could not be opened ({e})"))?;
-    let m = file.metadata().map_err(|e| format!("{}: {e}", lock.display()))?;
-    if m.uid() != nix::unistd::getuid().as_raw() || m.nlink() != 1 || m.len() > HOLDER_BYTES as u64 {
-        return Err(format!(
+    match lockfile::take(&lock, kind, wait, |_| true) {
+        Ok(held) => Ok(EditLock { _held: held }),
+        Err(LockError::Open(e)) => Err(format!("the team file's lock could not be opened ({e})")),
+        Err(LockError::NotALock(_)) => Err(format!(
             "{} is not a lock of team's (another owner, a link or content); refusing to use it",
             lock.display()
-        ));
-    }
-    let deadline = Instant::now() + wait;
-    loop {
-        match file.try_lock() {
-            Ok(()) => {
-                let holder = format!("{kind} {}", std::process::id());
-                let _ = file.write_all_at(format!("{holder:<w$}\n", w = HOLDER_BYTES - 1).as_bytes(), 0);
-                return Ok(EditLock { _file: file });
-            }
-            Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::thread::sleep(RETRY),
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.rewind();
-                let _ = file.read_to_string(&mut holder);
-                let mut parts = holder.split_whitespace();
-                let (hkind, hpid) = (parts.next().unwrap_or("command"), parts.next().unwrap_or("?"));
-                return Err(format!(
-                    "another team {hkind} (pid {hpid}) has been editing {} for {} s (its lock {})",
-                    path.display(),
-                    wait.as_secs(),
-                    lock.display()
-                ));
-            }
-            Err(TryLockError::Error(e)) => {
-                return Err(format!("the team file's lock {} could not be taken ({e})", lock.display()))
-            }
-        }
+        )),
+        Err(LockError::Busy(h)) => Err(format!(
+            "another team {} (pid {}) has been editing {} for {} s (its lock {})",
+            h.kind.as_deref().unwrap_or("command"),
+            h.pid_word(),
+            path.display(),
+            wait.as_secs(),
+            lock.display()
+        )),
+        Err(LockError::Take(e)) => Err(format!("the team file's lock {} could not be taken ({e})", lock.display())),
     }
 }
 
@@ -105,7 +77,7 @@ mod tests {
         let _other = lock(d.path(), &d.path().join("b/.agents/team.yaml"), "rename", Duration::ZERO).unwrap();
         drop(held);
         let _again = lock(d.path(), &file, "rename", Duration::ZERO).unwrap();
-        assert_eq!(std::fs::metadata(path_of(d.path(), &file)).unwrap().len(), HOLDER_BYTES as u64);
+        assert_eq!(std::fs::metadata(path_of(d.path(), &file)).unwrap().len(), crate::lockfile::HOLDER_BYTES as u64);
     }
 
     #[test]

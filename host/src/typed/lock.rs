@@ -11,39 +11,18 @@
 //! forever — a send holds it for one delivery, so a rename waits out a send briefly rather than
 //! refusing — and one held by another kind of command (a launch, a rename) is refused at once.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::lockfile::{self, Held, LockError};
 
 /// The held lock; dropping it (closing the file) releases it.
 pub struct SeatLock {
-    _file: File,
+    _held: Held,
 }
 
 /// How long a send waits for another send to the same seat before it refuses.
 pub const LOCK_WAIT_MS: u64 = 120_000;
-
-/// How often a waiting send tries the lock again.
-const RETRY: Duration = Duration::from_millis(15);
-
-/// A seat lock's holder line is written at offset 0, padded to this width, so it never needs
-/// a truncation; a file longer than this is not a seat lock.
-const HOLDER_BYTES: usize = 32;
-
-/// Why the file at the lock's place is not a seat lock, when it is not one.
-fn not_a_lock(m: &std::fs::Metadata) -> Option<String> {
-    if m.uid() != nix::unistd::getuid().as_raw() {
-        Some(format!("it is owned by another user (uid {})", m.uid()))
-    } else if m.nlink() != 1 {
-        Some(format!("it has {} links", m.nlink()))
-    } else if m.len() > HOLDER_BYTES as u64 {
-        Some(format!("it holds {} bytes", m.len()))
-    } else {
-        None
-    }
-}
 
 /// Takes the seat lock under `state` (the state dir) for `kind` (`send`, `rename`), waiting
 /// up to `wait` behind a send (or another command of the same kind).
@@ -57,49 +36,29 @@ pub fn lock_seat(state: &Path, session: &str, seat: &str, kind: &str, wait: Dura
     let dir = crate::fsx::ensure_private_dirs(state, &Path::new("seat-locks").join(session), 0o700)
         .map_err(|e| format!("the seat lock's folder could not be made ({e}); nothing was sent"))?;
     let path = dir.join(seat);
-    let mut file = crate::fsx::open_regular(
-        &path,
-        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
-    )
-    .map_err(|e| format!("the seat lock could not be opened ({e}); nothing was sent"))?;
-    let meta = file.metadata().map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Some(why) = not_a_lock(&meta) {
-        return Err(format!("{} is not a seat lock ({why}); refusing to use it; nothing was sent", path.display()));
-    }
-    let deadline = Instant::now() + wait;
-    loop {
-        match file.try_lock() {
-            Ok(()) => {
-                let holder = format!("{kind} {}", std::process::id());
-                let _ = file.write_all_at(format!("{holder:<w$}\n", w = HOLDER_BYTES - 1).as_bytes(), 0);
-                return Ok(SeatLock { _file: file });
-            }
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.rewind();
-                let _ = file.read_to_string(&mut holder);
-                let mut parts = holder.split_whitespace();
-                let (hkind, hpid) = (parts.next(), parts.next().unwrap_or("?"));
-                // An empty file is a holder between taking the lock and naming itself.
-                if let Some(hkind) = hkind.filter(|h| *h != kind && *h != "send") {
-                    return Err(format!(
-                        "the seat lock {} is held by team {hkind} (pid {hpid}); nothing was sent",
-                        path.display()
-                    ));
-                }
-                if Instant::now() >= deadline {
-                    return Err(format!(
-                        "another team {} (pid {hpid}) has held the seat lock {} for {} s; nothing was sent",
-                        hkind.unwrap_or(kind),
-                        path.display(),
-                        wait.as_secs()
-                    ));
-                }
-                std::thread::sleep(RETRY);
-            }
-            Err(TryLockError::Error(e)) => {
-                return Err(format!("the seat lock {} could not be taken ({e}); nothing was sent", path.display()))
-            }
+    // An unnamed holder is one between taking the lock and naming itself: waited on.
+    let waits_on = |h: &lockfile::Holder| h.kind.as_deref().is_none_or(|k| k == kind || k == "send");
+    match lockfile::take(&path, kind, wait, waits_on) {
+        Ok(held) => Ok(SeatLock { _held: held }),
+        Err(LockError::Open(e)) => Err(format!("the seat lock could not be opened ({e}); nothing was sent")),
+        Err(LockError::NotALock(why)) => {
+            Err(format!("{} is not a seat lock ({why}); refusing to use it; nothing was sent", path.display()))
+        }
+        Err(LockError::Busy(h)) if !waits_on(&h) => Err(format!(
+            "the seat lock {} is held by team {} (pid {}); nothing was sent",
+            path.display(),
+            h.kind.as_deref().unwrap_or(kind),
+            h.pid_word()
+        )),
+        Err(LockError::Busy(h)) => Err(format!(
+            "another team {} (pid {}) has held the seat lock {} for {} s; nothing was sent",
+            h.kind.as_deref().unwrap_or(kind),
+            h.pid_word(),
+            path.display(),
+            wait.as_secs()
+        )),
+        Err(LockError::Take(e)) => {
+            Err(format!("the seat lock {} could not be taken ({e}); nothing was sent", path.display()))
         }
     }
 }
@@ -179,6 +138,6 @@ mod tests {
         for _ in 0..3 {
             drop(lock_seat(d.path(), "s", "c", "send", Duration::from_millis(10)).unwrap());
         }
-        assert_eq!(std::fs::metadata(dir.join("c")).unwrap().len(), HOLDER_BYTES as u64);
+        assert_eq!(std::fs::metadata(dir.join("c")).unwrap().len(), crate::lockfile::HOLDER_BYTES as u64);
     }
 }

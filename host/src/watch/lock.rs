@@ -7,16 +7,15 @@
 //! keeps a lock (a shared try, released at once), and a watch starting beside a probe waits out
 //! that instant instead of refusing; a second watch is refused naming the process that holds it.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::lockfile::{self, Held, LockError};
 
 /// The held project lock; dropping it releases it.
 #[derive(Debug)]
 pub struct ProjectLock {
-    _file: File,
+    _held: Held,
     pub path: PathBuf,
 }
 
@@ -35,13 +34,10 @@ pub fn lock_path(state: &Path, project: &str, root: &Path) -> PathBuf {
     state.join("watch").join(format!("{}.lock", crate::history::project_dir_name(project, root)))
 }
 
-fn holder_of(file: &mut File) -> Option<Holder> {
-    let mut text = String::new();
-    let _ = file.rewind();
-    file.read_to_string(&mut text).ok()?;
-    let mut parts = text.split_whitespace();
-    (parts.next() == Some("watch")).then_some(())?;
-    Some(Holder { pid: parts.next()?.parse().ok()? })
+/// A watch's pid, when the line names a watch.
+fn watch_of(h: &lockfile::Holder) -> Option<Holder> {
+    (h.kind.as_deref() == Some("watch")).then_some(())?;
+    Some(Holder { pid: h.pid? })
 }
 
 /// Takes the project's watch lock, or says which process holds it.
@@ -50,45 +46,24 @@ pub fn acquire(state: &Path, project: &str, root: &Path) -> Result<ProjectLock, 
     let dir = crate::fsx::ensure_dirs(state, Path::new("watch"), 0o700)
         .map_err(|e| format!("the watch lock folder could not be made: {e}"))?;
     debug_assert_eq!(Some(dir.as_path()), path.parent());
-    let mut file = crate::fsx::open_regular(
-        &path,
-        OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600),
-    )
-    .map_err(|e| e.to_string())?;
-    let until = Instant::now() + START_WAIT;
-    loop {
-        match file.try_lock() {
-            Ok(()) => {
-                let _ = file.set_len(0);
-                let _ = file.rewind();
-                let _ = writeln!(file, "watch {}", std::process::id());
-                let _ = file.flush();
-                return Ok(ProjectLock { _file: file, path });
-            }
-            Err(TryLockError::WouldBlock) if Instant::now() < until => std::thread::sleep(Duration::from_millis(20)),
-            Err(TryLockError::WouldBlock) => {
-                return Err(match holder_of(&mut file) {
-                    Some(h) => format!("another team watch (pid {}) is watching this project", h.pid),
-                    None => "another team watch is watching this project".to_string(),
-                })
-            }
-            Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+    match lockfile::take(&path, "watch", START_WAIT, |_| true) {
+        Ok(held) => Ok(ProjectLock { _held: held, path }),
+        Err(LockError::Open(e)) => Err(e.to_string()),
+        Err(LockError::NotALock(why)) => {
+            Err(format!("{} is not a watch lock ({why}); refusing to use it", path.display()))
         }
+        Err(LockError::Busy(h)) => Err(match watch_of(&h) {
+            Some(h) => format!("another team watch (pid {}) is watching this project", h.pid),
+            None => "another team watch is watching this project".to_string(),
+        }),
+        Err(LockError::Take(e)) => Err(format!("{}: {e}", path.display())),
     }
 }
 
 /// The running watch of a project, when there is one. Creates nothing; holds nothing.
 pub fn running(state: &Path, project: &str, root: &Path) -> Option<Holder> {
-    let path = lock_path(state, project, root);
-    let mut file = crate::fsx::open_regular(&path, OpenOptions::new().read(true)).ok()?;
-    match file.try_lock_shared() {
-        Ok(()) => {
-            let _ = file.unlock();
-            None
-        }
-        Err(TryLockError::WouldBlock) => Some(holder_of(&mut file).unwrap_or(Holder { pid: 0 })),
-        Err(TryLockError::Error(_)) => None,
-    }
+    let h = lockfile::holder(&lock_path(state, project, root))?;
+    Some(watch_of(&h).unwrap_or(Holder { pid: 0 }))
 }
 
 #[cfg(test)]
@@ -124,5 +99,11 @@ mod tests {
         assert!(acquire(d.path(), "beacon", &root).unwrap_err().contains("symbolic link"));
         assert_eq!(running(d.path(), "beacon", &root), None);
         assert!(!d.path().join("elsewhere").exists());
+        // a hard link to another file is never truncated or written
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(d.path().join("elsewhere"), "keep\n").unwrap();
+        std::fs::hard_link(d.path().join("elsewhere"), &path).unwrap();
+        assert!(acquire(d.path(), "beacon", &root).unwrap_err().contains("is not a watch lock (it has 2 links)"));
+        assert_eq!(std::fs::read_to_string(d.path().join("elsewhere")).unwrap(), "keep\n");
     }
 }
