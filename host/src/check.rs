@@ -106,9 +106,11 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
             Some("team rename lead <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
         ));
     }
-    for n in f.notes.iter().filter(|n| !n.contains("seat \"lead\" takes the word reserved")) {
-        let line = n.strip_prefix("line ").and_then(|r| r.split_once(':')).and_then(|(l, _)| l.parse().ok());
-        notes.push(Note { kind: NoteKind::File, line, message: n.clone(), repair: None });
+    for n in &f.notes {
+        match n {
+            // noted above, with its repair, for every seat named `lead`
+            crate::team_file::FileNote::LegacyLead { .. } => {}
+        }
     }
     for (cli, pin) in &f.profiles {
         if let Err(e) = profiles.description(cli, &f.profiles) {
@@ -162,7 +164,7 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
             Ok(_) => found += 1,
             Err(MuxError::NoSeat(_)) => {}
             // two panes marked one seat is still a marked pane (`team status` names them)
-            Err(MuxError::Failed(m)) if m.contains("are marked as seat") => found += 1,
+            Err(MuxError::MarkedTwice(_)) => found += 1,
             Err(e) => {
                 // (a missing program's sentence says what to do itself)
                 let repair = match &e {

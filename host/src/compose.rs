@@ -471,7 +471,8 @@ pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
         Ok(p) => p,
         Err(why) => return not_run(Outcome::Refused(format!("{why}; nothing was sent")), None, None),
     };
-    let at = |why: String| format!("{why}; the message is at {}", drop.display());
+    // The drop's place is added to every reason once, by the walk (`send::walk`), not here.
+    let at = |why: String| why;
     let pane = match mux.locate_in(req.session, req.seat, req.team) {
         Ok(p) => p,
         Err(e) => return not_run(Outcome::Unreachable(at(e.to_string())), Some(drop), None),

@@ -75,7 +75,7 @@ pub struct TeamFile {
     /// The owner's grant to one seat (verified only by an approval in the owner's grants folder).
     pub grant: Option<FileGrant>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
-    pub notes: Vec<String>,
+    pub notes: Vec<FileNote>,
     /// Keys this build does not know (kept and ignored), for `team check`.
     pub unknown: Vec<UnknownKey>,
     /// The line of every key the file writes.
@@ -355,9 +355,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
             return Err(at(nl, format!("seat \"{name}\" is declared twice")));
         }
         if name == RESERVED_LEAD {
-            notes.push(format!(
-                "line {nl}: seat \"lead\" takes the word reserved for lead@<team>; it answers its bare name in this team (repair: team rename lead <new-name>)"
-            ));
+            notes.push(FileNote::LegacyLead { line: nl as usize });
         }
         let nickname = match r.nickname {
             None => None,
@@ -440,6 +438,24 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
     })
 }
 
+/// What a team file says that loads but deserves a note (`team check` words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileNote {
+    /// A seat named `lead`, the word reserved for `lead@<team>`, on this line.
+    LegacyLead { line: usize },
+}
+
+impl std::fmt::Display for FileNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileNote::LegacyLead { line } => write!(
+                f,
+                "line {line}: seat \"lead\" takes the word reserved for lead@<team>; it answers its bare name in this team (repair: team rename lead <new-name>)"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,7 +522,8 @@ mod tests {
         assert_eq!(b.delivery_order, Some(vec!["typed".to_string()]));
         assert_eq!(b.version.as_deref(), Some("6"));
         assert_eq!(f.notes.len(), 1);
-        assert!(f.notes[0].contains("team rename lead <new-name>"), "{:?}", f.notes);
+        assert!(matches!(f.notes[0], FileNote::LegacyLead { .. }), "{:?}", f.notes);
+        assert!(f.notes[0].to_string().contains("team rename lead <new-name>"), "{:?}", f.notes);
     }
 
     #[test]

@@ -181,6 +181,8 @@ pub enum MuxError {
     NoSession(String),
     /// The session has no pane for that seat (or the seat's pane went away).
     NoSeat(String),
+    /// Two or more panes are marked as the one seat: a marked pane, which reaches neither.
+    MarkedTwice(String),
     /// Anything else (an unexpected answer, a refused key, an I/O error).
     Failed(String),
     /// A pane named by `HERDR_PANE_ID` / `TMUX_PANE` that this process does not run inside:
@@ -205,6 +207,7 @@ impl fmt::Display for MuxError {
             | MuxError::ServerStopped(s)
             | MuxError::NoSession(s)
             | MuxError::NoSeat(s)
+            | MuxError::MarkedTwice(s)
             | MuxError::Failed(s)
             | MuxError::Unverified(s)
             | MuxError::Mismatch(s)

@@ -173,7 +173,7 @@ impl Carrier for ComposeLeg<'_> {
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = compose::deliver(&req, &leg_means(self.means, mux.as_ref()));
         let at = |why: String| match &report.drop {
-            Some(p) if !why.contains("the message is at") => format!("{why}; the message is at {}", p.display()),
+            Some(p) => format!("{why}; the message is at {}", p.display()),
             _ => why,
         };
         let outcome = match report.run.outcome.clone() {

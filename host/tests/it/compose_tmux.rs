@@ -136,7 +136,8 @@ fn a_folder_with_no_origin_is_refused_with_zero_bytes_typed_and_the_drop_kept() 
     let r = c.send();
     let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
     assert!(why.contains("has no git origin") && why.contains("nothing was typed"), "{why}");
-    assert!(why.contains("the message is at"), "{why}");
+    // the report carries the drop; the send's walk adds its place to the reason once
+    assert!(!why.contains("the message is at"), "{why}");
     assert!(r.drop.as_ref().unwrap().exists());
     assert_eq!(c.bytes(), "", "not one byte");
 }

@@ -54,7 +54,7 @@ pub fn pick<'p>(session: &str, seat: &str, found: impl Iterator<Item = &'p PaneI
             "no pane of tmux session \"{session}\" is marked as seat \"{seat}\" (from inside its pane: team mark {seat})"
         ))),
         [p] => Ok(p.pane_ref(seat)),
-        many => Err(MuxError::Failed(format!(
+        many => Err(MuxError::MarkedTwice(format!(
             "{} panes of tmux session \"{session}\" are marked as seat \"{seat}\": {}; two panes claiming one seat reach neither (mark one only)",
             many.len(),
             many.iter().map(|p| format!("{} (marked {})", p.id, p.name)).collect::<Vec<_>>().join(", ")
