@@ -55,6 +55,16 @@ pub struct Ctx {
     pub paths: Paths,
     pub clock: Clock,
     pub ids: Ids,
+    /// The folder the run started in, read once (or why it could not be: removed, renamed).
+    pub cwd: Result<std::path::PathBuf, String>,
+    /// The user's home as the password database says (`mux::program::home`), never `$HOME`:
+    /// nothing below `cli` reads the process environment.
+    pub home: Option<std::path::PathBuf>,
+}
+
+/// The folder this process runs in, as every command is given it.
+fn current_dir() -> Result<std::path::PathBuf, String> {
+    std::env::current_dir().map_err(|e| e.to_string())
 }
 
 impl Ctx {
@@ -69,7 +79,13 @@ impl Ctx {
         #[cfg(feature = "test-fakes")]
         return Ctx::from_vars_with_hooks(var, test_hooks_open());
         #[cfg(not(feature = "test-fakes"))]
-        Ctx { paths: Paths::resolve(&var), clock: Clock::real(), ids: Ids::random() }
+        Ctx {
+            paths: Paths::resolve(&var),
+            clock: Clock::real(),
+            ids: Ids::random(),
+            cwd: current_dir(),
+            home: crate::mux::program::home(),
+        }
     }
 
     /// `from_vars`, saying whether the test hooks count (`false`: what `team` does). Only with
@@ -92,12 +108,26 @@ impl Ctx {
             Some(seed) => Ids::seeded(seed),
             None => Ids::random(),
         };
-        Ctx { paths: Paths::resolve(&var), clock, ids }
+        Ctx { paths: Paths::resolve(&var), clock, ids, cwd: current_dir(), home: crate::mux::program::home() }
     }
 
     /// A context for tests: every folder under `base`, the real clock, random ids.
     pub fn under(base: &std::path::Path) -> Ctx {
-        Ctx { paths: Paths::under(base), clock: Clock::real(), ids: Ids::random() }
+        Ctx {
+            paths: Paths::under(base),
+            clock: Clock::real(),
+            ids: Ids::random(),
+            cwd: current_dir(),
+            home: crate::mux::program::home(),
+        }
+    }
+
+    /// The folder the run started in; every command refuses alike when it cannot be read.
+    pub fn cwd(&self) -> Result<std::path::PathBuf, crate::outcome::TeamError> {
+        self.cwd.clone().map_err(|e| {
+            crate::outcome::TeamError::failed(format!("the current folder cannot be read: {e}"))
+                .with_repair("cd into the checkout again (the folder this ran in was removed or renamed)")
+        })
     }
 }
 

@@ -274,8 +274,7 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
     let holder = judged.holder.or_else(|| procs.as_ref().map(|(c, _, _)| c.pid));
     // the name SendMessage addresses: the entry of the process in the pane, else the record's
     let recipient_session = if desc.native_channel {
-        let home =
-            procs.as_ref().and_then(|(c, _, _)| c.home.clone()).or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+        let home = procs.as_ref().and_then(|(c, _, _)| c.home.clone()).or_else(|| m.send.ctx.home.clone());
         let live = match (holder.and_then(m.identity), home) {
             (Some(who), Some(h)) => crate::native::session_name(&desc, &h, who),
             _ => None,

@@ -41,12 +41,9 @@ pub fn no_team_file(cwd: &std::path::Path) -> TeamError {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    let cwd = match std::env::current_dir() {
+    let cwd = match ctx.cwd() {
         Ok(c) => c,
-        Err(e) => {
-            let e = TeamError::bad_file(format!("the current folder cannot be read: {e}"));
-            return super::report_error("check", a.json, &e, out);
-        }
+        Err(e) => return super::report_error("check", a.json, &e, out),
     };
     let loaded = match crate::team_file::find(&cwd) {
         Ok(Some(l)) => l,

@@ -9,6 +9,7 @@
 
 use clap::CommandFactory;
 
+use crate::ctx::Ctx;
 use crate::output::Output;
 
 /// The shells a script is written for.
@@ -34,8 +35,8 @@ pub struct Args {
 
 /// The seats of the team file the run stands in, and their `@<nickname>`s, one per line;
 /// nothing outside a checkout or when the file cannot be read (a completion never errs).
-fn seats() -> String {
-    let found = std::env::current_dir().ok().and_then(|cwd| crate::team_file::find(&cwd).ok().flatten());
+fn seats(ctx: &Ctx) -> String {
+    let found = ctx.cwd.as_ref().ok().and_then(|cwd| crate::team_file::find(cwd).ok().flatten());
     let Some(l) = found else { return String::new() };
     let mut text = String::new();
     for s in &l.file.seats {
@@ -106,13 +107,13 @@ fn zsh_with_seats(script: &str) -> String {
     }
 }
 
-pub fn run(a: Args, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let shell = match a.shell {
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
         Shell::Seats => {
-            out.out(&seats());
+            out.out(&seats(ctx));
             return 0;
         }
     };

@@ -144,7 +144,7 @@ impl Scope {
 }
 
 fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
-    let cwd = std::env::current_dir().map_err(TeamError::from)?;
+    let cwd = ctx.cwd()?;
     let scope = scope(args, &cwd, &ctx.paths.config)?;
     if args.stats {
         let (project_seat, json) = (args.seat.as_deref().map(|s| scope.seat_name(s)), args.json);

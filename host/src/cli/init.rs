@@ -62,8 +62,7 @@ fn multiplexer(asked: Option<&str>) -> (Option<&'static str>, MuxFrom) {
 }
 
 fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
+    let cwd = ctx.cwd()?;
     let installed = ProfileHost::new(&ctx.paths).installed_ids();
     let mut seats: Vec<SeatAsk> = Vec::new();
     for w in &a.seats {

@@ -23,8 +23,8 @@ pub struct Args {
     pub pane: Option<String>,
 }
 
-pub fn run(a: Args, _ctx: &Ctx, out: &mut Output) -> i32 {
-    match mark(&a) {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    match mark(&a, ctx) {
         Ok(text) => {
             out.out(&text);
             0
@@ -41,9 +41,8 @@ fn mux_error(e: MuxError) -> TeamError {
     refused(e.to_string())
 }
 
-fn mark(a: &Args) -> crate::outcome::Result<String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
+fn mark(a: &Args, ctx: &Ctx) -> crate::outcome::Result<String> {
+    let cwd = ctx.cwd()?;
     let loaded: Loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
     let f = &loaded.file;
     let seat = a.seat.as_str();

@@ -116,7 +116,7 @@ pub fn main() -> i32 {
         Command::Check(a) => check::run(a, &ctx, &mut out),
         Command::Mark(a) => mark::run(a, &ctx, &mut out),
         Command::Rename(a) => rename::run(a, &ctx, &mut out),
-        Command::Completions(a) => completions::run(a, &mut out),
+        Command::Completions(a) => completions::run(a, &ctx, &mut out),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),

@@ -76,10 +76,10 @@ enum Cmd {
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let host = ProfileHost::new(&ctx.paths);
     let (json, res) = match args.command {
-        Cmd::List { json } => (json, list(&host, json)),
+        Cmd::List { json } => (json, list(&host, ctx, json)),
         Cmd::Check { file, json } => (json, check(&host, &file, json)),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
-            (json, explain(&host, &cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
+            (json, explain(ctx, &cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
         }
         Cmd::Test { file, screens, json } => (json, super::profile_test::run(&host, &file, &screens, json)),
     };
@@ -115,16 +115,15 @@ pub(super) fn labelled(label: &str, value: &str) -> String {
 }
 
 /// The team file in scope (walking up from the cwd), if any.
-fn current_team() -> outcome::Result<Option<crate::team_file::Loaded>> {
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::failed(format!("the current folder cannot be read: {e}")))?;
+fn current_team(ctx: &Ctx) -> outcome::Result<Option<crate::team_file::Loaded>> {
+    let cwd = ctx.cwd()?;
     crate::team_file::find(&cwd)
 }
 
 // ---------------------------------------------------------------- list
 
-fn list(host: &ProfileHost, json: bool) -> outcome::Result<(String, i32)> {
-    let team = current_team()?;
+fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i32)> {
+    let team = current_team(ctx)?;
     let available = host.available();
     let mut seats = Vec::new();
     if let Some(t) = &team {
@@ -368,7 +367,7 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
 }
 
 fn explain(
-    host: &ProfileHost,
+    ctx: &Ctx,
     cli: &str,
     screen_path: &Path,
     title: Option<&str>,
@@ -376,6 +375,7 @@ fn explain(
     file: Option<&Path>,
     json: bool,
 ) -> outcome::Result<(String, i32)> {
+    let host = &ProfileHost::new(&ctx.paths);
     let size = size.map(parse_size).transpose()?;
     let bytes = std::fs::read(screen_path).map_err(|e| TeamError::usage(format!("{}: {e}", screen_path.display())))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -397,7 +397,7 @@ fn explain(
             p
         }
         None => {
-            let pins = match current_team()? {
+            let pins = match current_team(ctx)? {
                 Some(t) => t.file.profiles,
                 None => BTreeMap::new(),
             };

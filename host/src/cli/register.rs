@@ -169,8 +169,7 @@ pub struct Standing {
 impl Standing {
     /// Reads them from the current folder (see [`load_file`]).
     pub fn here(ctx: &Ctx) -> Result<Standing, TeamError> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+        let cwd = ctx.cwd()?;
         let file = load_file(&cwd)?;
         let reg = Registry::load(&ctx.paths.config)?;
         let profiles = crate::profiles::ProfileHost::new(&ctx.paths);

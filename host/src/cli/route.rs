@@ -173,8 +173,7 @@ fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
             return Err(TeamError::new(crate::outcome::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
         }
     }
-    let cwd =
-        std::env::current_dir().map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))?;
+    let cwd = ctx.cwd()?;
     let load = send::load(ctx, &cwd)?;
     let choice = load.file.as_ref().and_then(|l| l.file.multiplexer.clone());
     let pins = load.file.as_ref().map(|l| l.file.profiles.clone()).unwrap_or_default();

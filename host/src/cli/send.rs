@@ -226,17 +226,15 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Ok(x) => x,
         Err(e) => return super::report_error("send", json, &e, out),
     };
-    let loaded = std::env::current_dir()
-        .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))
-        .and_then(|cwd| {
-            let load = send::load(ctx, &cwd)?;
-            // --list lists a team's roster: outside a checkout there is none (exit 2, saying
-            // where the file was looked for, as team status and team check do)
-            match (&ask, &load.file) {
-                (Ask::List, None) => Err(super::check::no_team_file(&cwd)),
-                _ => Ok(load),
-            }
-        });
+    let loaded = ctx.cwd().and_then(|cwd| {
+        let load = send::load(ctx, &cwd)?;
+        // --list lists a team's roster: outside a checkout there is none (exit 2, saying
+        // where the file was looked for, as team status and team check do)
+        match (&ask, &load.file) {
+            (Ask::List, None) => Err(super::check::no_team_file(&cwd)),
+            _ => Ok(load),
+        }
+    });
     let load = match loaded {
         Ok(l) => l,
         Err(e) => return super::report_error("send", json, &e, out),

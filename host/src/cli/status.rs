@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
-use crate::outcome::{context_line, TeamError};
+use crate::outcome::context_line;
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
@@ -29,8 +29,8 @@ pub struct Args {
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     // a run outside a checkout has no team to read: exit 2 saying where the file was looked
     // for, as team check and team send --list do
-    let load = std::env::current_dir()
-        .map_err(|e| TeamError::bad_file(format!("the current folder cannot be read: {e}")))
+    let load = ctx
+        .cwd()
         .and_then(|cwd| crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd)))
         .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
     let (file, reg) = match load {

@@ -41,7 +41,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 }
 
 fn watch_loop(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
-    let cwd = std::env::current_dir().map_err(TeamError::from)?;
+    let cwd = ctx.cwd()?;
     let Some(team) = crate::team_file::find(&cwd)? else {
         return Err(TeamError::bad_file(
             "no .agents/team.yaml in this folder or above it up to the checkout's root: a watch watches one team's project",

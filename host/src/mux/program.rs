@@ -27,7 +27,7 @@ pub const SEARCHED: &str =
     "/usr/local/bin, /usr/bin, /bin, ~/.local/bin or another folder team looks in (docs/multiplexers.md)";
 
 /// The user's home as the password database says (never `$HOME`).
-fn home() -> Option<PathBuf> {
+pub fn home() -> Option<PathBuf> {
     nix::unistd::User::from_uid(nix::unistd::getuid()).ok().flatten().map(|u| u.dir)
 }
 

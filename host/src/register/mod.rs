@@ -23,7 +23,7 @@
 pub mod pane;
 pub mod who;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
@@ -380,7 +380,7 @@ fn register(
         Some(id) => id,
         None => registry::new_agent_id(config, &m.ctx.ids)?,
     };
-    let home = cli.home.clone().or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+    let home = cli.home.clone().or_else(|| m.ctx.home.clone());
     let address = match (desc.native_channel, identity, &home) {
         (true, Some(who), Some(h)) => (m.native)(&desc, h, who),
         _ => None,
