@@ -358,6 +358,11 @@ impl World {
         self.sh_with(line, &self.repo, true)
     }
 
+    /// Runs a bash command line in `cwd` with stdin on a pseudo-terminal, as [`World::sh`].
+    pub fn sh_in(&self, line: &str, cwd: &Path) -> Run {
+        self.sh_with(line, cwd, true)
+    }
+
     /// Starts a bash command line in the checkout, detached as every run is, with stdin on a
     /// pseudo-terminal and stdout and stderr where the caller says. Its exit code is read with
     /// [`Started::code`]; keep the `Started` until then (it holds the terminal).

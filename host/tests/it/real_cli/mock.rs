@@ -28,6 +28,8 @@ pub struct Request {
     /// The tool outputs the model was given since that prompt, in order.
     pub results: Vec<String>,
     pub headers: Value,
+    /// The request's whole JSON body.
+    pub body: Value,
 }
 
 impl Request {
@@ -107,6 +109,7 @@ impl Mock {
                     .map(|a| a.iter().map(|r| r.as_str().unwrap_or("").to_string()).collect())
                     .unwrap_or_default(),
                 headers: v["headers"].clone(),
+                body: v["body"].clone(),
             })
             .collect()
     }

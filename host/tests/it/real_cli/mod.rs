@@ -19,5 +19,6 @@ mod harness;
 mod mock;
 
 mod agents;
+mod first_team;
 mod owner;
 mod register;
