@@ -121,12 +121,14 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     ]);
     rw.w.extra_env.extend(claude_env());
 
-    // 0. What you need: the four commands found; `team` on the login shell's PATH; each CLI
+    // 0. What you need: the four commands found, on the login shell's PATH too; each CLI
     // signed in once (here: the mock as its model, the folder trusted).
     let r = run(&rw, &work, block(&blocks, "0.", "sh", 0));
     ok(&r, "step 0");
     assert_eq!(r.stdout.lines().count(), 4, "{r:?}");
-    std::fs::write(rw.w.home.join(".profile"), format!("export PATH=\"{team_dir}:$PATH\"\n")).unwrap();
+    // (tmux starts each pane's shell as a login shell, whose /etc/profile sets PATH anew)
+    let login_path = format!("{team_dir}:{}", rw.cli_dir().display());
+    std::fs::write(rw.w.home.join(".profile"), format!("export PATH=\"{login_path}:$PATH\"\n")).unwrap();
     signed_in_claude(&rw.w.home, &repo);
     signed_in_codex(&rw.w.home.join(".codex"), &repo);
 
