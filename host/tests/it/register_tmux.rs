@@ -193,7 +193,7 @@ fn a_dialog_a_bare_shell_another_cli_and_an_exited_cli_are_refused() {
     let pid = s.cli_pid("bob");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     let bobs = s.pane("bob");
-    assert!(s.tw.wait_until(Duration::from_secs(10), || {
+    assert!(s.tw.wait_until(crate::common::BOUND, || {
         let shell = s.tw.tmux(&["display-message", "-p", "-t", &bobs, "#{pane_pid}"]);
         let shell = String::from_utf8_lossy(&shell.stdout).trim().to_string();
         std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).is_ok_and(|k| k.trim().is_empty())
@@ -348,7 +348,7 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
             .collect::<Vec<_>>()
     };
     assert!(
-        s.tw.wait_until(Duration::from_secs(10), || children().is_empty()),
+        s.tw.wait_until(crate::common::BOUND, || children().is_empty()),
         "the pane never came back to its shell"
     );
     // the killed CLI left the terminal raw (as a killed real one does): a line feed ends the line
@@ -356,8 +356,8 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "-l", &cmd]).status.success());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "C-j"]).status.success());
     // the new CLI runs under its own name, and has drawn its prompt
-    assert!(s.tw.wait_until(Duration::from_secs(10), || children() == ["claude"]), "{:?}", children());
-    assert!(s.tw.wait_for_text(seat, "? for shortcuts", Duration::from_secs(10)), "{}", s.tw.screen(seat));
+    assert!(s.tw.wait_until(crate::common::BOUND, || children() == ["claude"]), "{:?}", children());
+    assert!(s.tw.wait_for_text(seat, "? for shortcuts", crate::common::BOUND), "{}", s.tw.screen(seat));
 }
 
 /// Once registered, the seat is the pane its record names while the recorded CLI runs there,
@@ -392,7 +392,7 @@ fn a_registered_seat_is_its_recorded_pane_whatever_the_marks_say() {
         .parse()
         .unwrap();
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(cli), nix::sys::signal::Signal::SIGKILL).unwrap();
-    assert!(tw.wait_until(Duration::from_secs(10), || !Path::new(&format!("/proc/{cli}")).exists()));
+    assert!(tw.wait_until(crate::common::BOUND, || !Path::new(&format!("/proc/{cli}")).exists()));
     let r = s.w.team(&["send", "claude-keeper", "are you there"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(

@@ -69,6 +69,10 @@ seats:
     launch: codex -m gpt-6-sol
 ";
 
+/// The bound of every wait on a condition in this suite: generous, so a loaded machine only
+/// makes a passing test slower; reached only when the condition never comes (a failure).
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// The instant every run sees (`TEAM_NOW`).
 pub const NOW: &str = "2026-10-01T09:00:00Z";
 
