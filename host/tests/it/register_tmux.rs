@@ -11,7 +11,6 @@ use crate::common::World;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::time::Duration;
 
 /// A beacon checkout whose team file names the seats, and a private tmux session `beacon`
 /// where they run in the checkout, each with its own HOME and its sockets under the world.

@@ -11,7 +11,6 @@ use crate::common::World;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
 use tmux_world::{SeatSpec, TmuxWorld};
 
 pub struct Scene {

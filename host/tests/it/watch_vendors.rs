@@ -17,7 +17,6 @@ use crate::common::tmux::TmuxWorld;
 use crate::common::World;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use team::history::{self, MessageLine, Sign};
 
 fn data() -> PathBuf {

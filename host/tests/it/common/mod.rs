@@ -492,6 +492,15 @@ fn rand_suffix() -> String {
     format!("{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))
 }
 
+/// The shell words that write the last command's exit code to `rc` whole: into a temp file,
+/// then renamed. A test waits for `rc` to exist, and `echo $? > rc` makes it exist empty
+/// before it writes the code: a loaded machine preempts the shell in between (measured: 5 of
+/// 300 reads of a just-made file found it empty), and the test read "" for the exit code.
+pub fn write_rc(rc: &Path) -> String {
+    let part = shell_quote(&format!("{}.part", rc.display()));
+    format!("echo $? > {part} && mv {part} {}", shell_quote(&rc.display().to_string()))
+}
+
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

@@ -11,7 +11,6 @@ use super::{scene, Scene};
 use crate::common::tmux::{SeatSpec, TmuxWorld};
 use crate::common::World;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 // ------------------------------------------------------------------ item 5: rename
 
