@@ -346,10 +346,7 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
             .map(|k| std::fs::read_to_string(format!("/proc/{k}/comm")).unwrap_or_default().trim().to_string())
             .collect::<Vec<_>>()
     };
-    assert!(
-        s.tw.wait_until(crate::common::BOUND, || children().is_empty()),
-        "the pane never came back to its shell"
-    );
+    assert!(s.tw.wait_until(crate::common::BOUND, || children().is_empty()), "the pane never came back to its shell");
     // the killed CLI left the terminal raw (as a killed real one does): a line feed ends the line
     let cmd = format!("stty sane; '{}' --cli claude-code --native {native} --delay-ms 200", s.tw.fake_seat.display());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "-l", &cmd]).status.success());

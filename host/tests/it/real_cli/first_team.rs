@@ -66,7 +66,11 @@ fn block<'a>(blocks: &'a [Block], section: &str, lang: &str, n: usize) -> &'a st
         .filter(|b| b.section.starts_with(section) && b.lang == lang)
         .nth(n)
         .map(|b| b.text.as_str())
-        .unwrap_or_else(|| panic!("{PAGE} has no block #{n} of language {lang:?} under \"## {section}\": the page and this test drifted"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{PAGE} has no block #{n} of language {lang:?} under \"## {section}\": the page and this test drifted"
+            )
+        })
 }
 
 /// Runs one of the page's blocks in `cwd`, as the owner: from a terminal (a pseudo-terminal
@@ -135,7 +139,8 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     // 1. The project and its team file (from the empty folder: `mkdir shop && cd shop`).
     let r = run(&rw, &work, block(&blocks, "1.", "sh", 0));
     ok(&r, "step 1");
-    let file: Value = serde_saphyr::from_str(&std::fs::read_to_string(repo.join(".agents/team.yaml")).unwrap()).unwrap();
+    let file: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(repo.join(".agents/team.yaml")).unwrap()).unwrap();
     let seats = file["seats"].as_array().unwrap();
     assert_eq!((seats[0]["name"].as_str(), seats[0]["leads"].as_bool()), (Some("keeper"), Some(true)), "{file}");
     assert_eq!(seats[1]["name"].as_str(), Some("rev"), "{file}");
@@ -183,9 +188,11 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     ]});
     rw.mock.script(json!({ "root": repo, "rules": [keeper_rule("send-drops/shop/keeper/"), rev_rule.clone()] }));
     let send = block(&blocks, "5.", "sh", 0);
-    let owner_body = send.trim().strip_prefix("team send keeper \"").and_then(|s| s.strip_suffix('"')).unwrap_or_else(
-        || panic!("{PAGE}'s step 5 is no longer `team send keeper \"<message>\"`: {send}"),
-    );
+    let owner_body = send
+        .trim()
+        .strip_prefix("team send keeper \"")
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("{PAGE}'s step 5 is no longer `team send keeper \"<message>\"`: {send}"));
     let r = run(&rw, &repo, send);
     assert_eq!((r.stdout.as_str(), r.code), (format!("{CONTEXT}\nkeeper: delivered\n").as_str(), 0), "{r:?}");
     let first = rw.drops("keeper")[0].clone();
@@ -199,7 +206,9 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     assert!(read.contains(owner_body), "keeper's model was not given the owner's message: {read}");
     let list = rw.mock.wait_result("anthropic", &trig(&first), 2);
     let doc: Value = serde_json::from_str(&list).unwrap_or_else(|e| panic!("{e}: {list}"));
-    let admits = |seat: &str| doc["seats"].as_array().unwrap().iter().find(|s| s["name"] == seat).unwrap()["admitted_by"].clone();
+    let admits = |seat: &str| {
+        doc["seats"].as_array().unwrap().iter().find(|s| s["name"] == seat).unwrap()["admitted_by"].clone()
+    };
     assert_eq!(admits("rev"), "lead of shop", "{doc}");
     let out = rw.mock.wait_result("anthropic", &trig(&first), 3);
     assert_eq!(out.trim_end(), format!("{CONTEXT}\nrev: delivered"), "what keeper's Bash tool printed");
@@ -243,9 +252,11 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
         ],
         "{h:#?}"
     );
-    for (line, (from, rule, body)) in
-        h.iter().zip([("owner", "the owner", owner_body), ("keeper", "lead of shop", to_rev), ("rev", "own lead", to_keeper)])
-    {
+    for (line, (from, rule, body)) in h.iter().zip([
+        ("owner", "the owner", owner_body),
+        ("keeper", "lead of shop", to_rev),
+        ("rev", "own lead", to_keeper),
+    ]) {
         assert_eq!(line["body"].as_str(), Some(format!("{}\n\n{body}", header(from, rule)).as_str()), "{line}");
     }
 

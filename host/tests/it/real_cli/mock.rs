@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 pub const PORT: u16 = 8765;
 
 /// The generous bound every wait of this tier uses: a condition, never a sleep.
-pub const BOUND: Duration = Duration::from_secs(90);
+pub const BOUND: Duration = crate::common::BOUND;
 
 /// One request the mock received.
 #[derive(Debug, Clone)]
