@@ -8,7 +8,8 @@
 //! `sh` running `fake-seat …` (so the pane's shell is the fake's parent, as with a real CLI),
 //! in the seat's own folder with its own `HOME` (inside the world: the double runs only under a
 //! temp HOME), the pane marked `@team-seat <name>`. Every seat logs the bytes it receives to
-//! `<dir>/<seat>.log`. The server is killed when the world drops.
+//! `<dir>/<seat>.log`, and, once it has acted on them and drawn the result, their count to
+//! `<dir>/<seat>.acted` (`acted_on`: what a "nothing happened" assertion waits for). The server is killed when the world drops.
 //!
 //! Point the `team` binary (or `mux::tmux::Tmux`) at it with `TEAM_TMUX_SOCKET=<socket>`
 //! (`world.env()` gives the variables to set).
