@@ -89,6 +89,13 @@ pub struct Args {
     /// so a test can wait until the pane shows a whole frame.
     #[arg(long)]
     pub drawn: Option<PathBuf>,
+    /// Once the bytes of a read are acted on and the frame they lead to is drawn, write how
+    /// many bytes were received in all to this file (whole, by rename): a test that waits for
+    /// it to reach what it sent knows the double has taken every byte and shows the result,
+    /// so "nothing happened" is asserted on a frame drawn after the keys, never after a sleep.
+    /// (`codex-cloud` does not write it.)
+    #[arg(long)]
+    pub acted: Option<PathBuf>,
     /// How long a turn works, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub delay_ms: u64,
@@ -171,7 +178,7 @@ fn checked(args: &Args) -> Result<PathBuf, String> {
     for p in args.log.iter() {
         world::refuse_link(p)?;
     }
-    if let Some(p) = &args.drawn {
+    for p in args.drawn.iter().chain(args.acted.iter()) {
         world::refuse_link(p)?;
         world::refuse_link(&world::temp_of(p))?;
     }
@@ -223,25 +230,33 @@ pub fn run(args: Args) -> Result<(), String> {
     let _shown = native::show(cli, mode == Mode::Exited, native, &home)?;
     let mut term = Term::enter(args.drawn)?;
     let mut seat = Seat::new(cli, mode, args.delay_ms, log, transcript, cwd);
-    serve(&mut seat, &mut term)
+    serve(&mut seat, &mut term, args.acted.as_deref())
 }
 
 /// Draws, waits for keys or the next tick, and answers them, until the terminal goes away.
-fn serve(seat: &mut Seat, term: &mut Term) -> Result<(), String> {
+/// With `acted`, the count of bytes received is written there after each read's frame.
+fn serve(seat: &mut Seat, term: &mut Term, acted: Option<&Path>) -> Result<(), String> {
     let size = term.size();
     term.paint(&seat.screen(size.0, size.1), size, true);
     let mut buf = [0u8; 4096];
+    let mut total: u64 = 0;
     loop {
+        let mut read = false;
         if term.wait_input(seat.next_timeout())? {
             let n = term.read(&mut buf)?;
             if n == 0 {
                 return Ok(()); // the terminal went away
             }
             seat.received(&buf[..n]);
+            total += n as u64;
+            read = true;
         }
         seat.tick();
         let size = term.size();
         term.paint(&seat.screen(size.0, size.1), size, false);
+        if let (true, Some(p)) = (read, acted) {
+            world::write_whole(p, total.to_string().as_bytes(), 0o644)?;
+        }
     }
 }
 

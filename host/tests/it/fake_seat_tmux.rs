@@ -10,13 +10,14 @@ use mux::{Mux, MuxError};
 use std::time::Duration;
 use tmux_world::{SeatSpec, TmuxWorld};
 
-const SECS5: Duration = Duration::from_secs(5);
+/// How long a wait on a condition may take (the suite's one bound).
+const SECS5: Duration = crate::common::BOUND;
 
 fn adapter(w: &TmuxWorld) -> mux::tmux::Tmux {
     mux::tmux::Tmux::with_socket(w.socket_str())
 }
 
-/// Reads until `cond` holds on a capture (or 5 s pass); returns the last capture.
+/// Reads until `cond` holds on a capture (or the bound passes); returns the last capture.
 fn read_until(m: &dyn Mux, p: &mux::PaneRef, cond: impl Fn(&mux::Capture) -> bool) -> mux::Capture {
     let t = std::time::Instant::now();
     loop {
@@ -179,11 +180,11 @@ fn codex_enter_in_the_same_burst_is_a_newline() {
     let out = w.tmux(&["send-keys", "-t", &p.id, "-l", "--", "think hard\r"]);
     assert!(out.status.success());
     let c = read_until(&m, &p, |c| has(c, "› think hard"));
-    std::thread::sleep(Duration::from_millis(300));
-    let c2 = m.read(&p).unwrap();
     assert!(has(&c, "› think hard"));
-    assert!(!has(&c2, "• Working ("), "{:#?}", c2.plain);
-    assert_eq!(w.log("rev"), b"think hard\r");
+    // the Enter reached the seat and its answer is drawn: a newline, no turn
+    let screen = w.acted_on("rev", b"think hard\r");
+    assert!(!screen.contains("• Working ("), "{screen}");
+    assert!(screen.contains("› think hard"), "{screen}");
 }
 
 #[test]
@@ -233,7 +234,7 @@ fn ignores_the_first_enter() {
     m.type_text(&p, "Read a/b/c1 now").unwrap();
     read_until(&m, &p, |c| composer_claude(c).as_deref() == Some("Read a/b/c1 now"));
     m.press_enter(&p).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    w.acted_on("rev", b"Read a/b/c1 now\r");
     let c = m.read(&p).unwrap();
     assert_eq!(composer_claude(&c).as_deref(), Some("Read a/b/c1 now"), "{:#?}", c.plain);
     assert!(!has(&c, "Philosophising"));
@@ -255,7 +256,8 @@ fn clears_without_working() {
     m.press_enter(&p).unwrap();
     let c = read_until(&m, &p, |c| composer_codex(c).as_deref() == Some("Ask Codex to do anything"));
     assert_eq!(composer_codex(&c).as_deref(), Some("Ask Codex to do anything"));
-    std::thread::sleep(Duration::from_millis(800));
+    // the frame drawn once the Enter was acted on (a turn would start at that Enter)
+    w.acted_on("rev", b"Read a/b/d2 now\r");
     let c = m.read(&p).unwrap();
     assert!(!has(&c, "Working"), "{:#?}", c.plain);
     assert!(!has(&c, "Read d2"));
@@ -295,8 +297,8 @@ fn dialogs_of_every_kind_are_drawn_and_keys_change_nothing() {
         let before = c.plain.clone();
         m.type_text(&p, "x").unwrap();
         m.press_enter(&p).unwrap();
-        assert!(w.wait_until(SECS5, || w.log(&name) == b"x\r"), "{cli} {kind}: log {:?}", w.log(&name));
-        std::thread::sleep(Duration::from_millis(100));
+        // the keys reached the dialog and its answer to them is drawn: none
+        w.acted_on(&name, b"x\r");
         assert_eq!(m.read(&p).unwrap().plain, before, "{cli} {kind} changed");
     }
 }
@@ -331,8 +333,10 @@ fn draft_placeholder_and_already_working_start_as_said() {
     let c = m.read(&busy).unwrap();
     assert!(has(&c, "esc to interrupt") && has(&c, "Philosophising"), "{:#?}", c.plain);
     assert!(c.title.starts_with('⠂') || c.title.starts_with('⠐'));
-    std::thread::sleep(Duration::from_millis(700));
-    assert!(has(&m.read(&busy).unwrap(), "esc to interrupt"), "still working until a line comes");
+    // a second into its turn, past its 400 ms delay, it still works: until a line comes
+    let c = read_until(&m, &busy, |c| has(c, "Philosophising… (1s"));
+    assert!(has(&c, "Philosophising… (1s"), "{:#?}", c.plain);
+    assert!(has(&c, "esc to interrupt"), "still working until a line comes");
     m.type_text(&busy, "Read q/r/s3 please").unwrap();
     m.press_enter(&busy).unwrap();
     let c = read_until(&m, &busy, |c| has(c, "Press up to edit queued messages"));

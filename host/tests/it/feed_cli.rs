@@ -421,7 +421,7 @@ fn follow_prints_each_pass_that_brings_new_entries_and_writes_nothing() {
     });
     let wait_for = |want: &str| -> Vec<String> {
         let mut got = Vec::new();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let deadline = std::time::Instant::now() + crate::common::BOUND;
         while std::time::Instant::now() < deadline {
             if let Ok(l) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
                 let done = l == want;
@@ -444,14 +444,28 @@ fn follow_prints_each_pass_that_brings_new_entries_and_writes_nothing() {
             line("2026-11-29T08:06:00Z", "owner", "gpt-reviewer", "third"),
         ],
     );
-    let after_append = snapshot(&w.base);
     let second = wait_for("2 events");
     assert_eq!(second[0], "team beacon, session \"beacon\"");
     assert!(second[1].starts_with("  TIME"));
     assert!(second[2].ends_with("second") && second[3].ends_with("third"), "{second:?}");
-    // A quiet pass prints nothing.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert!(rx.try_recv().is_err());
+    // A quiet pass prints nothing: a pass begun after that output reads the history again
+    // (the follow's bytes read, /proc/<pid>/io `rchar`, grow by the file's size) with nothing
+    // new in it; then a fourth entry, and the next lines are its pass's alone.
+    let rchar = || -> u64 {
+        let io = std::fs::read_to_string(format!("/proc/{}/io", child.id())).unwrap();
+        io.lines().find_map(|l| l.strip_prefix("rchar: ")).unwrap().trim().parse().unwrap()
+    };
+    let size = std::fs::metadata(w.history_dir().join("messages.jsonl")).unwrap().len();
+    let (r0, t) = (rchar(), std::time::Instant::now());
+    while rchar() < r0 + size {
+        assert!(t.elapsed() < crate::common::BOUND, "the follow never read the history again");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    w.write_history("messages.jsonl", &[line("2026-11-29T08:07:00Z", "owner", "gpt-reviewer", "fourth")]);
+    let after_append = snapshot(&w.base);
+    let fourth = wait_for("1 event");
+    assert_eq!(fourth.len(), 4, "the quiet pass printed something: {fourth:?}");
+    assert!(fourth[0].starts_with("team beacon") && fourth[2].ends_with("fourth"), "{fourth:?}");
     child.kill().unwrap();
     child.wait().unwrap();
     assert_ne!(before, after_append);

@@ -98,7 +98,7 @@ fn the_demo_ends_with_next_steps_and_keep_prints_commands_that_work() {
     assert_eq!(drive[2].trim(), "team status", "team is first on the run's PATH: {out}");
     // (the demo's seats work a second on each message: wait for them to be idle again)
     let mut status = w.sh(&format!("{cd} && {export} && team status"));
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let until = std::time::Instant::now() + common::BOUND;
     while !status.stdout.contains("2 seats: 2 idle") && std::time::Instant::now() < until {
         std::thread::sleep(std::time::Duration::from_millis(100));
         status = w.sh(&format!("{cd} && {export} && team status"));
@@ -127,13 +127,15 @@ fn the_demo_ends_with_next_steps_and_keep_prints_commands_that_work() {
 fn from_team_init_to_each_seat_sending_to_the_other() {
     use crate::common::shell_quote;
     use crate::common::tmux::{SeatSpec, TmuxWorld};
-    use std::time::Duration;
 
     let mut w = World::empty();
     let dir = w.base().join("sends");
     std::fs::create_dir_all(&dir).unwrap();
     // each seat's "shell tool": waits for its go, then runs team send from below the pane's
-    // shell, with no terminal, in the world's environment
+    // shell, with no terminal, in the world's environment and the pane's TMUX/TMUX_PANE (as
+    // an agent's shell tool has them) — not the tmux server's, which is the test process's
+    // own; the two sends get ids of their own (the world's seed would give both the same)
+    w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
     let tool = |seat: &str, to: &str| -> String {
         let mut env = String::new();
         for (k, v) in w.env() {
@@ -142,11 +144,11 @@ fn from_team_init_to_each_seat_sending_to_the_other() {
         let (out, rc) = (dir.join(format!("{seat}.out")), dir.join(format!("{seat}.rc")));
         // (inside the pane, $TMUX names the pane's own server)
         format!(
-            "tmux wait-for go-{seat}; cd {repo} && env {env}TEAM_TMUX_SOCKET=\"${{TMUX%%,*}}\" setsid -w team send {to} {msg} </dev/null >{out} 2>&1; echo $? >{rc}",
+            "tmux wait-for go-{seat}; cd {repo} && env -i {env}TMUX=\"$TMUX\" TMUX_PANE=\"$TMUX_PANE\" TEAM_TMUX_SOCKET=\"${{TMUX%%,*}}\" setsid -w team send {to} {msg} </dev/null >{out} 2>&1; {rc}",
             repo = shell_quote(&w.repo.display().to_string()),
             msg = shell_quote(&format!("hello {to}, from {seat}")),
             out = shell_quote(&out.display().to_string()),
-            rc = shell_quote(&rc.display().to_string()),
+            rc = common::write_rc(&rc),
         )
     };
     let tw = TmuxWorld::start(
@@ -194,7 +196,7 @@ fn from_team_init_to_each_seat_sending_to_the_other() {
     for (seat, to) in [("keeper", "rev"), ("rev", "keeper")] {
         assert!(tw.tmux(&["wait-for", "-S", &format!("go-{seat}")]).status.success());
         let rc = dir.join(format!("{seat}.rc"));
-        assert!(tw.wait_until(Duration::from_secs(60), || rc.exists()), "{seat}'s send never ended");
+        assert!(tw.wait_until(common::BOUND, || rc.exists()), "{seat}'s send never ended");
         let out = std::fs::read_to_string(dir.join(format!("{seat}.out"))).unwrap();
         assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "0", "{seat} -> {to}: {out}");
         assert_eq!(out, format!("team beacon, session \"beacon\"\n{to}: delivered\n"));

@@ -11,7 +11,6 @@ use crate::common::World;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::time::Duration;
 
 /// A beacon checkout whose team file names the seats, and a private tmux session `beacon`
 /// where they run in the checkout, each with its own HOME and its sockets under the world.
@@ -193,7 +192,7 @@ fn a_dialog_a_bare_shell_another_cli_and_an_exited_cli_are_refused() {
     let pid = s.cli_pid("bob");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     let bobs = s.pane("bob");
-    assert!(s.tw.wait_until(Duration::from_secs(10), || {
+    assert!(s.tw.wait_until(crate::common::BOUND, || {
         let shell = s.tw.tmux(&["display-message", "-p", "-t", &bobs, "#{pane_pid}"]);
         let shell = String::from_utf8_lossy(&shell.stdout).trim().to_string();
         std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).is_ok_and(|k| k.trim().is_empty())
@@ -347,17 +346,14 @@ pub fn restart_in_pane(s: &Scene, seat: &str, native: &str) {
             .map(|k| std::fs::read_to_string(format!("/proc/{k}/comm")).unwrap_or_default().trim().to_string())
             .collect::<Vec<_>>()
     };
-    assert!(
-        s.tw.wait_until(Duration::from_secs(10), || children().is_empty()),
-        "the pane never came back to its shell"
-    );
+    assert!(s.tw.wait_until(crate::common::BOUND, || children().is_empty()), "the pane never came back to its shell");
     // the killed CLI left the terminal raw (as a killed real one does): a line feed ends the line
     let cmd = format!("stty sane; '{}' --cli claude-code --native {native} --delay-ms 200", s.tw.fake_seat.display());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "-l", &cmd]).status.success());
     assert!(s.tw.tmux(&["send-keys", "-t", &p, "C-j"]).status.success());
     // the new CLI runs under its own name, and has drawn its prompt
-    assert!(s.tw.wait_until(Duration::from_secs(10), || children() == ["claude"]), "{:?}", children());
-    assert!(s.tw.wait_for_text(seat, "? for shortcuts", Duration::from_secs(10)), "{}", s.tw.screen(seat));
+    assert!(s.tw.wait_until(crate::common::BOUND, || children() == ["claude"]), "{:?}", children());
+    assert!(s.tw.wait_for_text(seat, "? for shortcuts", crate::common::BOUND), "{}", s.tw.screen(seat));
 }
 
 /// Once registered, the seat is the pane its record names while the recorded CLI runs there,
@@ -392,7 +388,7 @@ fn a_registered_seat_is_its_recorded_pane_whatever_the_marks_say() {
         .parse()
         .unwrap();
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(cli), nix::sys::signal::Signal::SIGKILL).unwrap();
-    assert!(tw.wait_until(Duration::from_secs(10), || !Path::new(&format!("/proc/{cli}")).exists()));
+    assert!(tw.wait_until(crate::common::BOUND, || !Path::new(&format!("/proc/{cli}")).exists()));
     let r = s.w.team(&["send", "claude-keeper", "are you there"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(

@@ -120,9 +120,7 @@ fn a_killed_claude_leaves_a_stale_socket_and_a_restarted_one_is_not_the_recorded
     let sock = s.w.base().join("run/cc-socks").join(format!("{old}.sock"));
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(old as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     // the CLI gone from its pane: no address is answered at all
-    assert!(s
-        .tw
-        .wait_until(std::time::Duration::from_secs(10), || !std::path::Path::new(&format!("/proc/{old}")).exists()));
+    assert!(s.tw.wait_until(crate::common::BOUND, || !std::path::Path::new(&format!("/proc/{old}")).exists()));
     let r = s.route(&["claude-keeper"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(

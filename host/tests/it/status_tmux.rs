@@ -173,7 +173,7 @@ fn watch_prints_a_new_table_when_a_seat_changes_and_ends_with_its_reader() {
         }
     };
     assert!(
-        tw.wait_until(Duration::from_secs(20), || {
+        tw.wait_until(crate::common::BOUND, || {
             drain(&mut text);
             text.contains("2 seats: 2 idle")
         }),
@@ -182,7 +182,7 @@ fn watch_prints_a_new_table_when_a_seat_changes_and_ends_with_its_reader() {
     // rev's pane goes away
     assert!(tw.tmux(&["kill-pane", "-t", &tw.seat("rev").pane]).status.success());
     assert!(
-        tw.wait_until(Duration::from_secs(20), || {
+        tw.wait_until(crate::common::BOUND, || {
             drain(&mut text);
             text.contains("2 seats: 1 idle, 1 not found")
         }),
@@ -191,7 +191,7 @@ fn watch_prints_a_new_table_when_a_seat_changes_and_ends_with_its_reader() {
     let tables: Vec<&str> = text.split("team beacon, session").filter(|s| !s.is_empty()).collect();
     assert_eq!(tables.len(), 2, "one table per change, none repeated: {text}");
     drop(r);
-    assert_eq!(started.code(Duration::from_secs(20)), Some(0), "the watch ends when its reader is gone");
+    assert_eq!(started.code(crate::common::BOUND), Some(0), "the watch ends when its reader is gone");
     assert!(tw.log("keeper").is_empty());
 }
 
@@ -212,7 +212,7 @@ fn watch_on_a_terminal_redraws_every_second() {
     let t0 = std::time::Instant::now();
     let redraws = |t: &str| t.matches("\u{1b}[H\u{1b}[2J").count();
     assert!(
-        tw.wait_until(Duration::from_secs(20), || {
+        tw.wait_until(crate::common::BOUND, || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = master.read(&mut buf) {
                 if n == 0 {
@@ -230,6 +230,6 @@ fn watch_on_a_terminal_redraws_every_second() {
     let third = text.split("\u{1b}[H\u{1b}[2J").nth(3).unwrap();
     assert!(third.contains("  keeper ") && third.contains("1 seat: 1 idle"), "{third:?}");
     drop(master);
-    assert_eq!(started.code(Duration::from_secs(20)), Some(0), "the watch ends with its terminal");
+    assert_eq!(started.code(crate::common::BOUND), Some(0), "the watch ends with its terminal");
     assert!(tw.log("keeper").is_empty());
 }

@@ -133,7 +133,7 @@ REPLAY
     tmux -S "$sock" -f /dev/null new-session -d -s herdr -x 120 -y 40 -n keep sh </dev/null >/dev/null 2>&1
   win=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t herdr: -c "$PWD" -e "HOME=$home" \
     -e "CLAUDE_CODE_TMPDIR=$WORLD/run" "fake-seat --cli claude-code --delay-ms 200; exec sh")
-  for _ in $(seq 200); do
+  for _ in $(seq 2400); do
     shell=$(tmux -S "$sock" display-message -p -t "$win" '#{pane_pid}')
     cli=$(cat "/proc/$shell/task/$shell/children" 2>/dev/null | awk '{print $1}')
     [ -n "$cli" ] && [ "$(cat "/proc/$cli/comm" 2>/dev/null)" = claude ] && [ -n "$(ls "$home/.claude/sessions" 2>/dev/null)" ] && break
@@ -183,7 +183,7 @@ fake_seats() {
     pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$PWD" \
       "fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
     tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
-    for _ in $(seq 100); do
+    for _ in $(seq 2400); do
       [ -n "$(tmux -S "$sock" capture-pane -p -t "$pane" | tr -d '[:space:]')" ] && break
       sleep 0.05
     done

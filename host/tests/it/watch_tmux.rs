@@ -11,7 +11,6 @@ use crate::common::World;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
 use tmux_world::{SeatSpec, TmuxWorld};
 
 pub struct Scene {
@@ -116,7 +115,7 @@ impl Scene {
             Stdio::from(std::fs::File::create(&err).unwrap()),
         );
         let mut pid = None;
-        let held = self.tw.wait_until(Duration::from_secs(20), || {
+        let held = self.tw.wait_until(crate::common::BOUND, || {
             pid = holder(&self.w.state);
             pid.is_some()
         });
@@ -125,7 +124,7 @@ impl Scene {
     }
 
     pub fn wait(&self, what: &str, cond: impl FnMut() -> bool) {
-        assert!(self.tw.wait_until(Duration::from_secs(30), cond), "waited 30 s for {what}");
+        assert!(self.tw.wait_until(crate::common::BOUND, cond), "waited {:?} for {what}", crate::common::BOUND);
     }
 }
 

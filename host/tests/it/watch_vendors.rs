@@ -17,7 +17,6 @@ use crate::common::tmux::TmuxWorld;
 use crate::common::World;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use team::history::{self, MessageLine, Sign};
 
 fn data() -> PathBuf {
@@ -102,7 +101,7 @@ impl Capture {
             .map(|l| l.trim_end().to_string())
             .filter(|l| !l.is_empty())
             .collect();
-        let shown = self.tw.wait_until(Duration::from_secs(20), || {
+        let shown = self.tw.wait_until(crate::common::BOUND, || {
             let got = self.tw.capture_plain(&self.pane);
             want.iter().all(|row| got.contains(row.as_str()))
         });

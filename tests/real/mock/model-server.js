@@ -21,6 +21,7 @@
 //       + "tty": true, "yield_ms": n          (Codex exec_command arguments)
 //       + "escalated": "<why>"               (Codex: sandbox_permissions require_escalated)
 //     {"read": "<path>"}                      Claude: a Read tool_use; Codex: exec_command cat
+//                                             ("@trigger": the path the turn's trigger line names)
 //     + "hold": "<gate>" on any step          the stream opens, then waits until <dir>/gates/<gate>
 //                                             exists before it answers ("work slowly")
 //   Past the last step the turn ends with the text "done". A prompt that is a team trigger line
@@ -113,12 +114,15 @@ const TRIGGER = /Please read the team message at (\S+)/;
 
 // The step that answers this request.
 function stepFor(sc, prompt, k) {
+  const m = prompt.match(TRIGGER);
   for (const r of sc.rules || []) {
     if (r.when && prompt.includes(r.when)) {
-      return r.steps[k] || { text: 'done' };
+      const step = r.steps[k] || { text: 'done' };
+      // "@trigger": the file the turn's trigger line names (known only once it was sent)
+      return step.read === '@trigger' && m ? Object.assign({}, step, { read: m[1] }) : step;
     }
   }
-  const m = sc.drops === false ? null : prompt.match(TRIGGER);
+  if (sc.drops === false) return k === 0 ? { text: 'Hello from the mock model.' } : { text: 'done' };
   if (m) {
     return [{ read: m[1], hold: sc.drop_hold }, { text: 'I read the team message.' }][k] || { text: 'done' };
   }

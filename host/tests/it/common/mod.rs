@@ -69,6 +69,10 @@ seats:
     launch: codex -m gpt-6-sol
 ";
 
+/// The bound of every wait on a condition in this suite: generous, so a loaded machine only
+/// makes a passing test slower; reached only when the condition never comes (a failure).
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// The instant every run sees (`TEAM_NOW`).
 pub const NOW: &str = "2026-10-01T09:00:00Z";
 
@@ -358,6 +362,11 @@ impl World {
         self.sh_with(line, &self.repo, true)
     }
 
+    /// Runs a bash command line in `cwd` with stdin on a pseudo-terminal, as [`World::sh`].
+    pub fn sh_in(&self, line: &str, cwd: &Path) -> Run {
+        self.sh_with(line, cwd, true)
+    }
+
     /// Starts a bash command line in the checkout, detached as every run is, with stdin on a
     /// pseudo-terminal and stdout and stderr where the caller says. Its exit code is read with
     /// [`Started::code`]; keep the `Started` until then (it holds the terminal).
@@ -481,6 +490,15 @@ fn rand_suffix() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     format!("{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The shell words that write the last command's exit code to `rc` whole: into a temp file,
+/// then renamed. A test waits for `rc` to exist, and `echo $? > rc` makes it exist empty
+/// before it writes the code: a loaded machine preempts the shell in between (measured: 5 of
+/// 300 reads of a just-made file found it empty), and the test read "" for the exit code.
+pub fn write_rc(rc: &Path) -> String {
+    let part = shell_quote(&format!("{}.part", rc.display()));
+    format!("echo $? > {part} && mv {part} {}", shell_quote(&rc.display().to_string()))
 }
 
 pub fn shell_quote(s: &str) -> String {

@@ -8,7 +8,8 @@
 //! `sh` running `fake-seat …` (so the pane's shell is the fake's parent, as with a real CLI),
 //! in the seat's own folder with its own `HOME` (inside the world: the double runs only under a
 //! temp HOME), the pane marked `@team-seat <name>`. Every seat logs the bytes it receives to
-//! `<dir>/<seat>.log`. The server is killed when the world drops.
+//! `<dir>/<seat>.log`, and, once it has acted on them and drawn the result, their count to
+//! `<dir>/<seat>.acted` (`acted_on`: what a "nothing happened" assertion waits for). The server is killed when the world drops.
 //!
 //! Point the `team` binary (or `mux::tmux::Tmux`) at it with `TEAM_TMUX_SOCKET=<socket>`
 //! (`world.env()` gives the variables to set).
@@ -113,6 +114,8 @@ pub struct Seat {
     pub log: PathBuf,
     /// where the fake writes the plain rows of the last frame it drew (`--drawn`)
     pub drawn: PathBuf,
+    /// where the fake writes how many bytes it has acted on and drawn (`--acted`)
+    pub acted: PathBuf,
 }
 
 pub struct TmuxWorld {
@@ -163,13 +166,15 @@ impl TmuxWorld {
         std::fs::create_dir_all(&home).unwrap();
         let log = self.dir.path().join(format!("{}.log", spec.name));
         let drawn = self.dir.path().join(format!("{}.drawn", spec.name));
+        let acted = self.dir.path().join(format!("{}.acted", spec.name));
         let mut cmd = format!(
-            "'{}' --cli {} --mode {} --log '{}' --drawn '{}' --delay-ms {}",
+            "'{}' --cli {} --mode {} --log '{}' --drawn '{}' --acted '{}' --delay-ms {}",
             self.fake_seat.display(),
             spec.cli,
             spec.mode,
             log.display(),
             drawn.display(),
+            acted.display(),
             spec.delay_ms
         );
         if spec.transcript {
@@ -213,10 +218,10 @@ impl TmuxWorld {
             let out = self.tmux(&["set", "-p", "-t", &pane, "@team-seat", &mark]);
             assert!(out.status.success(), "tmux set @team-seat: {}", String::from_utf8_lossy(&out.stderr));
         }
-        let seat = Seat { spec, pane, cwd, home, log, drawn };
+        let seat = Seat { spec, pane, cwd, home, log, drawn, acted };
         // Not just any text: the window was resized after the seat may have drawn at the old
         // size, and a read before its redraw sees the old frame cut and reflowed by tmux.
-        let shown = self.wait_until(Duration::from_secs(20), || self.shows_whole_frame(&seat));
+        let shown = self.wait_until(super::BOUND, || self.shows_whole_frame(&seat));
         assert!(
             shown,
             "seat {} never showed a whole frame at {}x{}: the pane shows\n{}\nand the seat drew\n{}",
@@ -283,6 +288,27 @@ impl TmuxWorld {
     pub fn title(&self, name: &str) -> String {
         let out = self.tmux(&["display-message", "-p", "-t", &self.seat(name).pane, "#{pane_title}"]);
         String::from_utf8_lossy(&out.stdout).trim_end_matches('\n').to_string()
+    }
+
+    /// Waits until seat `name` has received exactly `sent`, acted on every byte of it, and its
+    /// pane shows the frame it drew after them, whole; returns that screen. What a "nothing
+    /// happened" assertion reads: the keys under test were reached, and the answer to them, if
+    /// any, is on the screen.
+    pub fn acted_on(&self, name: &str, sent: &[u8]) -> String {
+        let seat = self.seat(name);
+        let acted = || std::fs::read_to_string(&seat.acted).ok().and_then(|t| t.trim().parse::<usize>().ok());
+        let done = self.wait_until(super::BOUND, || {
+            self.log(name) == sent && acted() == Some(sent.len()) && self.shows_whole_frame(seat)
+        });
+        assert!(
+            done,
+            "seat {name} never acted on {:?}: it received {:?}, acted on {:?} bytes; it shows\n{}",
+            String::from_utf8_lossy(sent),
+            String::from_utf8_lossy(&self.log(name)),
+            acted(),
+            self.screen(name)
+        );
+        self.screen(name)
     }
 
     /// Polls `cond` every 20 ms until it holds or `limit` passes.

@@ -51,7 +51,7 @@ fn run(args: &[&str], env: &[(&str, &Path)], cwd: &Path, input: &[u8], followed:
             d.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     });
-    let until = Instant::now() + Duration::from_secs(30);
+    let until = Instant::now() + crate::common::BOUND;
     let mut ended = None;
     while ended.is_none() && !drew.load(std::sync::atomic::Ordering::SeqCst) {
         assert!(Instant::now() < until, "the double neither ended nor drew within 30 s");

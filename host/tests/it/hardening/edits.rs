@@ -11,7 +11,6 @@ use super::{scene, Scene};
 use crate::common::tmux::{SeatSpec, TmuxWorld};
 use crate::common::World;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 // ------------------------------------------------------------------ item 5: rename
 
@@ -165,7 +164,7 @@ fn cloud() -> Cloud {
     w.extra_env.extend(tw.env());
     w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.5".into()));
     tw.add_seat(SeatSpec::new("cloud", "codex-cloud", "created-line-stays").cwd(&folder).delay(150));
-    assert!(tw.wait_for_text("cloud", "Loaded tasks", Duration::from_secs(10)), "{}", tw.screen("cloud"));
+    assert!(tw.wait_for_text("cloud", "Loaded tasks", crate::common::BOUND), "{}", tw.screen("cloud"));
     Cloud { w, tw, folder }
 }
 

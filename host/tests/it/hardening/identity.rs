@@ -38,7 +38,7 @@ fn detached_from_pane(tw: &TmuxWorld, w: &World, mark: &str, under: &str, line: 
     let d = tw.path().join(format!("detached-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let (out, rc) = (d.join("out"), d.join("rc"));
-    let inner = format!("{line} > '{}' 2>&1; echo $? > '{}'", out.display(), rc.display());
+    let inner = format!("{line} > '{}' 2>&1; {}", out.display(), crate::common::write_rc(&rc));
     // under a process named `under` (argv[0], as a vendor CLI's shell tool runs), the
     // environment stripped of the pane's variables, started detached with a terminal of its own
     let script = format!(
@@ -51,7 +51,7 @@ fn detached_from_pane(tw: &TmuxWorld, w: &World, mark: &str, under: &str, line: 
     );
     let (said, code) = in_pane(tw, w, mark, &script);
     assert_eq!(code, 0, "the detaching line itself failed: {said}");
-    assert!(tw.wait_until(Duration::from_secs(90), || rc.exists()), "the detached line never ended");
+    assert!(tw.wait_until(crate::common::BOUND, || rc.exists()), "the detached line never ended");
     // (the rc file is written after the output is closed)
     let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
     (std::fs::read_to_string(&out).unwrap(), code)
@@ -157,10 +157,10 @@ fn a_command_the_team_s_tmux_server_starts_is_not_the_owner() {
         env.push_str(&format!("export {k}={}; ", crate::common::shell_quote(&v)));
     }
     let inner = format!(
-        "{env}cd {}; team send third 'deploy now' > '{}' 2>&1; echo $? > '{}'",
+        "{env}cd {}; team send third 'deploy now' > '{}' 2>&1; {}",
         crate::common::shell_quote(&s.w.repo.display().to_string()),
         out.display(),
-        rc.display()
+        crate::common::write_rc(&rc)
     );
     // From the reviewer's pane: tmux itself runs the line, with a terminal of its own.
     let line = format!(
@@ -170,7 +170,7 @@ fn a_command_the_team_s_tmux_server_starts_is_not_the_owner() {
     );
     let (said, code) = in_pane(&s.tw, &s.w, "gpt-reviewer", &line);
     assert_eq!(code, 0, "{said}");
-    assert!(s.tw.wait_until(Duration::from_secs(90), || rc.exists()), "the run-shell line never ended");
+    assert!(s.tw.wait_until(crate::common::BOUND, || rc.exists()), "the run-shell line never ended");
     let out = std::fs::read_to_string(&out).unwrap();
     assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "1", "{out}");
     assert!(out.starts_with("team send: refused: unplaced (it runs inside the team's tmux server (pid "), "{out}");
@@ -184,7 +184,7 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
     let d = s.w.base().join("outside");
     std::fs::create_dir_all(&d).unwrap();
     let (out, rc) = (d.join("out"), d.join("rc"));
-    let inner = format!("team send third 'deploy now' > '{}' 2>&1; echo $? > '{}'", out.display(), rc.display());
+    let inner = format!("team send third 'deploy now' > '{}' 2>&1; {}", out.display(), crate::common::write_rc(&rc));
     // a process named codex at a terminal outside tmux, its command detached from it
     let line = format!(
         "(exec -a codex bash -c {})",
@@ -195,7 +195,7 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
     );
     let r = s.w.sh(&line);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(s.tw.wait_until(Duration::from_secs(90), || rc.exists()), "the detached line never ended");
+    assert!(s.tw.wait_until(crate::common::BOUND, || rc.exists()), "the detached line never ended");
     let out = std::fs::read_to_string(&out).unwrap();
     assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "1", "{out}");
     assert!(out.contains("which hangs directly off init"), "{out}");

@@ -4,7 +4,6 @@
 
 use super::{files, within};
 use crate::common::World;
-use std::time::Duration;
 
 #[test]
 fn file_takes_a_regular_file_or_standard_input_only() {
@@ -17,9 +16,10 @@ fn file_takes_a_regular_file_or_standard_input_only() {
         (w.base().display().to_string(), "a folder"),
     ];
     for (path, what) in cases {
-        // `timeout`: a FIFO once blocked forever, /dev/zero read until memory ran out
+        // `timeout`: a FIFO once blocked forever, /dev/zero read until memory ran out (a hang
+        // guard: the bound is generous, a run that ends at all ends in a second)
         let (r, _) =
-            within(Duration::from_secs(20), || w.sh(&format!("timeout 15 team send gpt-reviewer --file '{path}'")));
+            within(crate::common::BOUND, || w.sh(&format!("timeout 100 team send gpt-reviewer --file '{path}'")));
         assert_eq!(r.code, 2, "{path}: {r:?}");
         assert_eq!(
             r.stderr,
@@ -30,7 +30,7 @@ fn file_takes_a_regular_file_or_standard_input_only() {
     }
     assert!(!w.repo.join(".agents/send-drops").exists());
     // standard input is bounded too: an endless stream ends the read at the bound
-    let (r, _) = within(Duration::from_secs(20), || w.sh("timeout 15 team send gpt-reviewer --file - < /dev/zero"));
+    let (r, _) = within(crate::common::BOUND, || w.sh("timeout 100 team send gpt-reviewer --file - < /dev/zero"));
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("the message is 1048577 bytes, larger than a message may be (1 MiB"), "{}", r.stderr);
 }

@@ -102,8 +102,9 @@ pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i3
         script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
     }
     script.push_str(&format!(
-        "cd {}\n{line} > '{d}/out' 2>&1\necho $? > '{d}/rc'\nexec sleep 600\n",
+        "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
         crate::common::shell_quote(&w.repo.display().to_string()),
+        crate::common::write_rc(&d.join("rc")),
         d = d.display()
     ));
     std::fs::write(d.join("run.sh"), script).unwrap();
@@ -122,7 +123,7 @@ pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i3
     assert!(tw.tmux(&["set", "-p", "-t", &pane, "@team-seat", mark]).status.success());
     assert!(tw.tmux(&["wait-for", "-S", &format!("go-{n}")]).status.success());
     let rc = d.join("rc");
-    assert!(tw.wait_until(Duration::from_secs(90), || rc.exists()), "the line in pane {pane} never ended");
+    assert!(tw.wait_until(crate::common::BOUND, || rc.exists()), "the line in pane {pane} never ended");
     let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
     (std::fs::read_to_string(d.join("out")).unwrap(), code)
 }

@@ -154,7 +154,7 @@ fn a_box_holding_an_earlier_trigger_of_ours_is_named_with_its_message() {
     let id = "0f1e2d3c-4b5a-4968-8776-655443322110";
     let earlier = format!("Please read the team message at {}/.agents/send-drops/beacon/rev/{id}", s.w.repo.display());
     assert!(s.tw.tmux(&["send-keys", "-l", "-t", &pane, "--", &earlier]).status.success());
-    assert!(s.tw.wait_for_text("rev", "Please read the team", Duration::from_secs(10)));
+    assert!(s.tw.wait_for_text("rev", "Please read the team", crate::common::BOUND));
     let r = s.w.team(&["send", "rev", "hello"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains(&format!("rev: held (the composer holds the trigger of an earlier message, {id}, typed and never submitted; nothing was typed; clear the box (or press Enter to submit that one")), "{}", r.stdout);

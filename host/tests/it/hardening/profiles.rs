@@ -3,13 +3,26 @@
 
 use super::within;
 use crate::common::World;
-use std::time::Duration;
 
 fn check(w: &World, name: &str, bytes: &[u8]) -> crate::common::Run {
     let f = w.base().join(name);
     std::fs::write(&f, bytes).unwrap();
-    let (r, _) = within(Duration::from_secs(30), || w.team(&["profile", "check", f.to_str().unwrap()]));
+    let (r, _) = within(crate::common::BOUND, || w.team(&["profile", "check", f.to_str().unwrap()]));
     r
+}
+
+/// The precompiled components under `dir`, at any depth.
+fn cwasm_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(cwasm_files(&p));
+        } else if p.extension().is_some_and(|x| x == "cwasm") {
+            out.push(p);
+        }
+    }
+    out
 }
 
 #[test]
@@ -27,11 +40,10 @@ fn a_profile_declaring_a_49_day_pause_before_enter_is_refused() {
 #[test]
 fn a_profile_whose_transcript_patterns_walk_the_file_system_is_refused() {
     let w = World::beacon();
-    let (r, took) =
-        within(Duration::from_secs(30), || check(&w, "walk.wasm", profile_artifacts::hostile::WALK_PATTERNS));
+    // (refused as declared, before any pattern is used: `check`'s bound is a hang guard only)
+    let r = check(&w, "walk.wasm", profile_artifacts::hostile::WALK_PATTERNS);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("describe() declares the transcript pattern \"/*/*/*/*/*/*.jsonl\", which does not start at {home}/ or {cwd}/"), "{}", r.stdout);
-    assert!(took < Duration::from_secs(10), "{took:?}");
 }
 
 /// A valid component that exports nothing, holding one core module whose only function is
@@ -73,10 +85,16 @@ fn a_big_component_exporting_nothing_is_refused_before_it_is_compiled() {
     let w = World::beacon();
     let wasm = big_component(15 << 20);
     assert!(wasm.len() > 15 << 20 && wasm.len() < 16 << 20);
-    let (r, took) = within(Duration::from_secs(10), || check(&w, "big.wasm", &wasm));
+    let r = check(&w, "big.wasm", &wasm);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("it exports nothing"), "{}", r.stdout);
-    assert!(took < Duration::from_secs(5), "refused in {took:?}");
+    // never compiled: a compiled component leaves its native code in the cache
+    // (`<cache>/profiles/<wasmtime>/<key>.cwasm`, host/src/profiles/cache.rs), and there is none
+    let compiled = cwasm_files(&w.cache);
+    assert!(compiled.is_empty(), "big.wasm was compiled: {compiled:?}");
+    // (the control: a component that is compiled leaves one)
+    check(&w, "walk.wasm", profile_artifacts::hostile::WALK_PATTERNS);
+    assert_eq!(cwasm_files(&w.cache).len(), 1, "a compiled component leaves its .cwasm in {}", w.cache.display());
     // past the size cap it is not even read
     let r = check(&w, "huge.wasm", &big_component(17 << 20));
     assert_eq!(r.code, 1, "{r:?}");

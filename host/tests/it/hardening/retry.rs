@@ -98,7 +98,7 @@ fn start_watch(s: &Scene, name: &str, line: &str) -> Running {
         Stdio::from(std::fs::File::create(&err).unwrap()),
     );
     let mut pid = None;
-    let held = s.tw.wait_until(Duration::from_secs(30), || {
+    let held = s.tw.wait_until(crate::common::BOUND, || {
         pid = holder(&s.w.state);
         pid.is_some()
     });
@@ -120,7 +120,7 @@ fn held_send(mode: &str, delay_ms: u64, scale: &str) -> (Scene, PathBuf) {
     s.w.extra_env.push(("TEAM_TIME_SCALE".into(), scale.into()));
     let pane = s.tw.seat("rev").pane.clone();
     assert!(s.tw.tmux(&["send-keys", "-t", &pane, "-l", "a draft"]).status.success());
-    assert!(s.tw.wait_for_text("rev", "a draft", Duration::from_secs(20)), "{}", s.tw.screen("rev"));
+    assert!(s.tw.wait_for_text("rev", "a draft", crate::common::BOUND), "{}", s.tw.screen("rev"));
     let r = s.w.team(&["send", "rev", "the gate is green"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("rev: held (the composer already holds unsent text"), "{r:?}");
@@ -136,12 +136,12 @@ fn kill_after_enter(s: &Scene, watch: &Running, trig: &str) {
     let entered = format!("\x15{trig}\r");
     let t = Instant::now();
     while !bytes(s, "rev").contains(&entered) {
-        assert!(t.elapsed() < Duration::from_secs(30), "the retry never pressed Enter: {:?}", bytes(s, "rev"));
+        assert!(t.elapsed() < crate::common::BOUND, "the retry never pressed Enter: {:?}", bytes(s, "rev"));
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(100));
     watch.kill();
-    assert!(s.tw.wait_until(Duration::from_secs(10), || !Path::new(&format!("/proc/{}", watch.pid)).exists()));
+    assert!(s.tw.wait_until(crate::common::BOUND, || !Path::new(&format!("/proc/{}", watch.pid)).exists()));
     assert_eq!(history(s).len(), 1, "the kill landed after the retry's line: the case is not reached");
 }
 
@@ -153,7 +153,7 @@ fn a_watch_killed_after_its_retry_pressed_enter_never_types_it_again_and_reads_t
     let trig = trigger_for(&drop);
     let watch = start_watch(&s, "a1", "team watch");
     kill_after_enter(&s, &watch, &trig);
-    assert!(s.tw.wait_for_text("rev", "Explored", Duration::from_secs(20)), "{}", s.tw.screen("rev"));
+    assert!(s.tw.wait_for_text("rev", "Explored", crate::common::BOUND), "{}", s.tw.screen("rev"));
     let r = s.w.team(&["watch", "--once"]);
     assert_eq!(bytes(&s, "rev"), format!("a draft\x15{trig}\r"), "the trigger was typed twice: {r:?}");
     assert_eq!(
@@ -256,13 +256,13 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
     std::fs::write(project_dir(&s).join("receipts.jsonl"), &text).unwrap();
     let pane = s.tw.seat("rev").pane.clone();
     assert!(s.tw.tmux(&["send-keys", "-t", &pane, "C-u"]).status.success());
-    assert!(s.tw.wait_until(Duration::from_secs(20), || !s.tw.screen("rev").contains("summarize")));
+    assert!(s.tw.wait_until(crate::common::BOUND, || !s.tw.screen("rev").contains("summarize")));
     // Files of at most 1 KiB, and the signal that limit sends ignored: every append fails
     // with EFBIG (as on a full disk).
     let watch = start_watch(&s, "b", "trap '' XFSZ; ulimit -f 1; team watch");
     let said = |seat: &str| watch.stdout().contains(&format!("{seat}: a send from owner was taken but never acted on"));
     assert!(
-        s.tw.wait_until(Duration::from_secs(60), || said("keeper")),
+        s.tw.wait_until(crate::common::BOUND, || said("keeper")),
         "out: {}\nerr: {}",
         watch.stdout(),
         watch.stderr()
@@ -309,7 +309,7 @@ fn a_history_or_receipt_id_that_is_no_message_id_is_passed_over_never_typed_nor_
     let r = s.w.team(&["send", "rev", "first"]);
     assert_eq!(r.code, 0, "{r:?}");
     let first = bytes(&s, "rev");
-    assert!(s.tw.wait_for_text("rev", "Explored", Duration::from_secs(20)));
+    assert!(s.tw.wait_for_text("rev", "Explored", crate::common::BOUND));
     let dir = project_dir(&s);
     // Hostile held lines first (a pass retries the oldest), then one real held send whose
     // retry proves the pass got as far as typing.

@@ -83,6 +83,8 @@ pub struct RealWorld {
     pub w: World,
     pub sock: PathBuf,
     netns: String,
+    /// The team's session: the drop folders' name.
+    session: String,
     bin: PathBuf,
     /// One real-CLI world at a time (dropped last, after the teardown).
     _one: std::sync::MutexGuard<'static, ()>,
@@ -111,26 +113,52 @@ impl RealWorld {
     /// A world with no seats yet: the checkout (`<tmp>/my_team dir/beacon`), the mock in its own
     /// network namespace, and a tmux server (session `beacon`) started inside that namespace.
     pub fn start() -> RealWorld {
+        let mut rw = RealWorld::bare(Path::new("my_team dir/beacon"), "beacon");
+        let repo = rw.w.repo.clone();
+        std::fs::create_dir_all(&repo).unwrap();
+        let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &rw.w.home).status().unwrap();
+        assert!(ok.success(), "git init");
+        rw.w.team_file(TEAM_FILE);
+        rw.sock = rw.top().join("tmux.sock");
+        rw.w.extra_env.push(("TEAM_TMUX_SOCKET".into(), rw.sock.display().to_string()));
+        let conf = rw.top().join("tmux.conf");
+        std::fs::write(&conf, "set -g default-terminal tmux-256color\nset -g status off\n").unwrap();
+        let out = Command::new("nsenter")
+            .arg(rw.netns_arg())
+            .arg("--")
+            .arg("tmux")
+            .arg("-S")
+            .arg(&rw.sock)
+            .arg("-f")
+            .arg(&conf)
+            .args(["new-session", "-d", "-s", "beacon", "-x", "120", "-y", "40", "-n", "keep", "sh"])
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &rw.w.home)
+            .env("LANG", "C.UTF-8")
+            .output()
+            .expect("run nsenter (util-linux)");
+        assert!(out.status.success(), "tmux new-session in the namespace: {}", String::from_utf8_lossy(&out.stderr));
+        rw
+    }
+
+    /// The world's parts every scenario shares: the top folder with home, config, state and
+    /// cache (no checkout yet: `repo` is `<tmp>/<repo>`, made by the caller), the mock in its
+    /// own network namespace, real ids and clock; no tmux server (`sock` is the caller's to set).
+    /// `session` names the drop folders (`.agents/send-drops/<session>/`).
+    pub fn bare(repo: &Path, session: &str) -> RealWorld {
         let bin = cli_bin();
         // (a scenario that failed poisoned nothing this one needs)
         let one = ONE_WORLD.lock().unwrap_or_else(|e| e.into_inner());
         // Under /var/tmp: Codex's sandbox binds /tmp writable, and the world must see real denials.
         let tmp = tempfile::Builder::new().prefix("team-real-").tempdir_in("/var/tmp").unwrap();
         let top = tmp.path().canonicalize().unwrap();
-        let repo = top.join("my_team dir").join("beacon");
+        let repo = top.join(repo);
         let (home, config, state, cache) = (top.join("home"), top.join("config"), top.join("state"), top.join("cache"));
-        for d in [&repo, &home, &state, &cache, &top.join("seats")] {
+        for d in [&home, &state, &cache, &top.join("seats")] {
             std::fs::create_dir_all(d).unwrap();
         }
-        let git = |args: &[&str]| {
-            let ok = Command::new("git").args(args).current_dir(&repo).env("HOME", &home).status().unwrap();
-            assert!(ok.success(), "git {args:?}");
-        };
-        git(&["init", "-q"]);
         let mut w = World { tmp, repo: repo.clone(), home, config, state, cache, extra_env: Vec::new() };
-        w.team_file(TEAM_FILE);
-        let sock = top.join("tmux.sock");
-        w.extra_env.push(("TEAM_TMUX_SOCKET".into(), sock.display().to_string()));
         // Real ids and the real clock: several sends in one world, each its own drop.
         w.extra_env.push(("TEAM_ID_SEED".into(), String::new()));
         w.extra_env.push(("TEAM_NOW".into(), String::new()));
@@ -139,25 +167,18 @@ impl RealWorld {
         let netns = std::fs::read_link(format!("/proc/{}/ns/net", mock.pid())).unwrap().display().to_string();
         let ours = std::fs::read_link("/proc/self/ns/net").unwrap().display().to_string();
         assert_ne!(netns, ours, "the mock model server must run in a network namespace of its own");
-        let conf = top.join("tmux.conf");
-        std::fs::write(&conf, "set -g default-terminal tmux-256color\nset -g status off\n").unwrap();
-        let out = Command::new("nsenter")
-            .arg(format!("--net=/proc/{}/ns/net", mock.pid()))
-            .arg("--")
-            .arg("tmux")
-            .arg("-S")
-            .arg(&sock)
-            .arg("-f")
-            .arg(&conf)
-            .args(["new-session", "-d", "-s", "beacon", "-x", "120", "-y", "40", "-n", "keep", "sh"])
-            .env_clear()
-            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-            .env("HOME", &w.home)
-            .env("LANG", "C.UTF-8")
-            .output()
-            .expect("run nsenter (util-linux)");
-        assert!(out.status.success(), "tmux new-session in the namespace: {}", String::from_utf8_lossy(&out.stderr));
-        RealWorld { mock, w, sock, netns, bin, _one: one }
+        let sock = top.join("tmux.sock");
+        RealWorld { mock, w, sock, netns, bin, session: session.into(), _one: one }
+    }
+
+    /// `nsenter`'s argument that joins the world's network namespace.
+    pub fn netns_arg(&self) -> String {
+        format!("--net=/proc/{}/ns/net", self.mock.pid())
+    }
+
+    /// `tests/real/node_modules/.bin`: where the pinned `claude` and `codex` are.
+    pub fn cli_dir(&self) -> &Path {
+        &self.bin
     }
 
     /// `<tmp>`: the world's top folder.
@@ -224,28 +245,11 @@ impl RealWorld {
     pub fn claude(&self, name: &str, mark: &str) -> Seat {
         let home = self.top().join("seats").join(name);
         std::fs::create_dir_all(home.join(".claude")).unwrap();
-        let approved = &KEY[KEY.len() - 20..];
-        let state = json!({
-            "hasCompletedOnboarding": true,
-            "customApiKeyResponses": { "approved": [approved], "rejected": [] },
-            "projects": { self.w.repo.display().to_string(): { "hasTrustDialogAccepted": true } },
-        });
-        std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
+        signed_in_claude(&home, &self.w.repo);
         let settings = json!({ "permissions": { "allow": ["Bash(team send:*)"] } });
         std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
         let mut env = self.seat_env(&home);
-        for (k, v) in [
-            ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{PORT}")),
-            ("ANTHROPIC_API_KEY", KEY.to_string()),
-            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
-            ("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1".into()),
-            ("DISABLE_AUTOUPDATER", "1".into()),
-            ("DISABLE_TELEMETRY", "1".into()),
-            ("DISABLE_ERROR_REPORTING", "1".into()),
-            ("CLAUDE_CODE_MAX_RETRIES", "2".into()),
-        ] {
-            env.push((k.into(), v));
-        }
+        env.extend(claude_env());
         let pane = self.window(name, mark, &env, "claude --permission-mode default");
         let seat = Seat { name: name.into(), pane, home };
         self.wait_screen(&seat, "Claude Code's prompt", |s| s.contains("? for shortcuts") && s.contains("manual mode"));
@@ -258,16 +262,7 @@ impl RealWorld {
         let home = home.map(Path::to_path_buf).unwrap_or_else(|| self.top().join("seats").join(name));
         let codex_home = home.join(".codex");
         std::fs::create_dir_all(codex_home.join("rules")).unwrap();
-        let config = format!(
-            "model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\ncheck_for_update_on_startup = false\n\n\
-             [model_providers.mock]\nname = \"Mock\"\nbase_url = \"http://127.0.0.1:{PORT}/v1\"\n\
-             env_key = \"MOCK_API_KEY\"\nwire_api = \"responses\"\nrequest_max_retries = 2\nstream_max_retries = 2\n\n\
-             [analytics]\nenabled = false\n\n[projects.{:?}]\ntrust_level = \"trusted\"\n",
-            self.w.repo.display().to_string()
-        );
-        if !codex_home.join("config.toml").exists() {
-            std::fs::write(codex_home.join("config.toml"), config).unwrap();
-        }
+        signed_in_codex(&codex_home, &self.w.repo);
         if opts.rule {
             std::fs::write(
                 codex_home.join("rules/default.rules"),
@@ -345,7 +340,7 @@ impl RealWorld {
 
     /// The drop files written for `seat`.
     pub fn drops(&self, seat: &str) -> Vec<PathBuf> {
-        let dir = self.w.repo.join(".agents/send-drops/beacon").join(seat);
+        let dir = self.w.repo.join(".agents/send-drops").join(&self.session).join(seat);
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
         v.sort();
         v
@@ -415,6 +410,55 @@ impl Drop for RealWorld {
         // Claude's Bash tool output folder, named after the checkout.
         let uid = nix::unistd::geteuid();
         let _ = std::fs::remove_dir_all(format!("/tmp/claude-{uid}/{}", claude_folder(&self.w.repo)));
+    }
+}
+
+/// What a user signed in to Claude Code once has in `home`, as `docs/offline-vendor-clis.md`
+/// §1.4 says the CLI then starts at its prompt: onboarding done, the API key approved, and the
+/// folder `repo` trusted.
+pub fn signed_in_claude(home: &Path, repo: &Path) {
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let approved = &KEY[KEY.len() - 20..];
+    let state = json!({
+        "hasCompletedOnboarding": true,
+        "customApiKeyResponses": { "approved": [approved], "rejected": [] },
+        "projects": { repo.display().to_string(): { "hasTrustDialogAccepted": true } },
+    });
+    std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
+}
+
+/// The environment that points Claude Code at the mock, with the key it approves, and keeps
+/// it from calling anything else (docs/offline-vendor-clis.md §1.2).
+pub fn claude_env() -> Vec<(String, String)> {
+    [
+        ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{PORT}")),
+        ("ANTHROPIC_API_KEY", KEY.to_string()),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+        ("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1".into()),
+        ("DISABLE_AUTOUPDATER", "1".into()),
+        ("DISABLE_TELEMETRY", "1".into()),
+        ("DISABLE_ERROR_REPORTING", "1".into()),
+        ("CLAUDE_CODE_MAX_RETRIES", "2".into()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// What a user signed in to Codex once has in `codex_home` (unless a config is there
+/// already): the mock as the model provider (its key in `MOCK_API_KEY`), the folder `repo`
+/// trusted (docs/offline-vendor-clis.md §2.2).
+pub fn signed_in_codex(codex_home: &Path, repo: &Path) {
+    std::fs::create_dir_all(codex_home).unwrap();
+    let config = format!(
+        "model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\ncheck_for_update_on_startup = false\n\n\
+         [model_providers.mock]\nname = \"Mock\"\nbase_url = \"http://127.0.0.1:{PORT}/v1\"\n\
+         env_key = \"MOCK_API_KEY\"\nwire_api = \"responses\"\nrequest_max_retries = 2\nstream_max_retries = 2\n\n\
+         [analytics]\nenabled = false\n\n[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        repo.display().to_string()
+    );
+    if !codex_home.join("config.toml").exists() {
+        std::fs::write(codex_home.join("config.toml"), config).unwrap();
     }
 }
 

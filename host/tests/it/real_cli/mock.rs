@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 pub const PORT: u16 = 8765;
 
 /// The generous bound every wait of this tier uses: a condition, never a sleep.
-pub const BOUND: Duration = Duration::from_secs(90);
+pub const BOUND: Duration = crate::common::BOUND;
 
 /// One request the mock received.
 #[derive(Debug, Clone)]
@@ -28,6 +28,8 @@ pub struct Request {
     /// The tool outputs the model was given since that prompt, in order.
     pub results: Vec<String>,
     pub headers: Value,
+    /// The request's whole JSON body.
+    pub body: Value,
 }
 
 impl Request {
@@ -107,6 +109,7 @@ impl Mock {
                     .map(|a| a.iter().map(|r| r.as_str().unwrap_or("").to_string()).collect())
                     .unwrap_or_default(),
                 headers: v["headers"].clone(),
+                body: v["body"].clone(),
             })
             .collect()
     }

@@ -9,6 +9,9 @@
 //! owner's `team` runs outside it (the tmux socket is a file); agents' own `team` runs inside,
 //! through their own shell tools.
 //!
+//! `first_team` runs `docs/first-team.md` itself: its blocks read from the page and run in
+//! order, from an empty folder to the two CLIs messaging each other.
+//!
 //! Each scenario asserts the outcome line, the history line (`from`, admitted by), the drop
 //! file, and what the receiving model was sent (the mock's request log). A CLI that is not
 //! installed fails the test with the command that installs it; nothing skips. No timed
@@ -19,6 +22,7 @@ mod harness;
 mod mock;
 
 mod agents;
+mod first_team;
 mod owner;
 mod register;
 mod screens;

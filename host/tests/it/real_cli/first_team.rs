@@ -1,0 +1,287 @@
+//! `docs/first-team.md`, run as written, with the real Claude Code and Codex offline: the
+//! page's own `sh` blocks are read from the page and run in order from one terminal outside the
+//! team's tmux server (the owner's), so the test fails when the page and the product drift.
+//!
+//! What the page leaves to the user's hands is done the way `docs/offline-vendor-clis.md` says
+//! it leaves the CLIs: signed in once (the mock as their model, the folder trusted) and `team`
+//! on the login shell's PATH (`~/.profile`). The user's `tmux` is the world's own server: the
+//! terminal's `TMUX_TMPDIR` is a folder of the world, so the page's plain `tmux` and `team`
+//! both reach it, and it runs in the world's network namespace (every block does).
+//!
+//! Proved at the end: the owner's message reached keeper (Claude Code), keeper sent to rev
+//! (Codex) with its Bash tool, rev answered keeper with its `exec_command` — each send's
+//! outcome line as the sending model got it, its history line (`from`, the admitting rule),
+//! and the receiving model's request carrying the message; the feed shows the rows the page
+//! shows, and each model was given the instructions file `team init --agent-instructions`
+//! wrote for it.
+
+use super::checks::header;
+use super::harness::{claude_env, signed_in_claude, signed_in_codex, RealWorld, Seat};
+use super::mock::BOUND;
+use crate::common::{self, shell_quote, Run};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::Instant;
+
+const PAGE: &str = "docs/first-team.md";
+const CONTEXT: &str = "team shop, session \"shop\"";
+
+/// One fenced block of the page: the `## ` heading above it, its language, its text.
+#[derive(Debug, Clone)]
+struct Block {
+    section: String,
+    lang: String,
+    text: String,
+}
+
+/// The page's fenced blocks, in order.
+fn page() -> Vec<Block> {
+    let text = std::fs::read_to_string(super::harness::repo_dir().join(PAGE)).unwrap();
+    let (mut out, mut section, mut open): (Vec<Block>, String, Option<Block>) = (vec![], String::new(), None);
+    for line in text.lines() {
+        match open.as_mut() {
+            Some(b) if line.starts_with("```") => {
+                out.push(b.clone());
+                open = None;
+            }
+            Some(b) => {
+                b.text.push_str(line);
+                b.text.push('\n');
+            }
+            None if line.starts_with("```") => {
+                open = Some(Block { section: section.clone(), lang: line[3..].trim().into(), text: String::new() })
+            }
+            None if line.starts_with("## ") => section = line[3..].to_string(),
+            None => {}
+        }
+    }
+    out
+}
+
+/// The `n`-th block (from 0) of the section whose heading starts with `section`, of language
+/// `lang` (`""`: a block of output).
+fn block<'a>(blocks: &'a [Block], section: &str, lang: &str, n: usize) -> &'a str {
+    blocks
+        .iter()
+        .filter(|b| b.section.starts_with(section) && b.lang == lang)
+        .nth(n)
+        .map(|b| b.text.as_str())
+        .unwrap_or_else(|| {
+            panic!(
+                "{PAGE} has no block #{n} of language {lang:?} under \"## {section}\": the page and this test drifted"
+            )
+        })
+}
+
+/// Runs one of the page's blocks in `cwd`, as the owner: from a terminal (a pseudo-terminal
+/// the test holds), outside the tmux server, in the world's network namespace; `-e`: a block
+/// stops at its first failing command, as a user would.
+fn run(rw: &RealWorld, cwd: &Path, text: &str) -> Run {
+    let line = format!("nsenter {} -- bash -e -c {}", rw.netns_arg(), shell_quote(text));
+    rw.w.sh_in(&line, cwd)
+}
+
+fn ok(r: &Run, what: &str) {
+    assert_eq!(r.code, 0, "{what}: {r:?}");
+}
+
+/// The one pane of window `window` of session `shop`, as a seat of the harness.
+fn pane(rw: &RealWorld, window: &str) -> Seat {
+    let out = rw.tmux(&["display-message", "-p", "-t", &format!("=shop:{window}"), "#{pane_id}"]);
+    assert!(out.status.success(), "no window {window}: {}", String::from_utf8_lossy(&out.stderr));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    Seat { name: window.into(), pane, home: rw.w.home.clone() }
+}
+
+/// Waits until `cond` holds, up to the tier's bound.
+fn wait(what: &str, mut cond: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while !cond() {
+        assert!(t.elapsed() < BOUND, "waited {BOUND:?} for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
+    let blocks = page();
+    let mut rw = RealWorld::bare(Path::new("work/shop"), "shop");
+    let work = rw.top().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let repo = rw.w.repo.clone();
+
+    // The user's terminal: team, tmux, claude and codex on PATH; a tmux of its own.
+    let team_dir = common::team_bin().parent().unwrap().display().to_string();
+    let path = format!("{team_dir}:{}:/usr/local/bin:/usr/bin:/bin", rw.cli_dir().display());
+    let tmux_tmp = rw.top().join("tmux-tmp");
+    std::fs::create_dir_all(&tmux_tmp).unwrap();
+    rw.sock = tmux_tmp.join(format!("tmux-{}", nix::unistd::geteuid())).join("default");
+    rw.w.extra_env.extend([
+        ("PATH".to_string(), path),
+        ("TMUX_TMPDIR".into(), tmux_tmp.display().to_string()),
+        ("TERM".into(), "xterm-256color".into()),
+        ("COLORTERM".into(), "truecolor".into()),
+        ("MOCK_API_KEY".into(), "mock-key".into()),
+    ]);
+    rw.w.extra_env.extend(claude_env());
+
+    // 0. What you need: the four commands found, on the login shell's PATH too; each CLI
+    // signed in once (here: the mock as its model, the folder trusted).
+    let r = run(&rw, &work, block(&blocks, "0.", "sh", 0));
+    ok(&r, "step 0");
+    assert_eq!(r.stdout.lines().count(), 4, "{r:?}");
+    // (tmux starts each pane's shell as a login shell, whose /etc/profile sets PATH anew)
+    let login_path = format!("{team_dir}:{}", rw.cli_dir().display());
+    std::fs::write(rw.w.home.join(".profile"), format!("export PATH=\"{login_path}:$PATH\"\n")).unwrap();
+    signed_in_claude(&rw.w.home, &repo);
+    signed_in_codex(&rw.w.home.join(".codex"), &repo);
+
+    // 1. The project and its team file (from the empty folder: `mkdir shop && cd shop`).
+    let r = run(&rw, &work, block(&blocks, "1.", "sh", 0));
+    ok(&r, "step 1");
+    let file: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(repo.join(".agents/team.yaml")).unwrap()).unwrap();
+    let seats = file["seats"].as_array().unwrap();
+    assert_eq!((seats[0]["name"].as_str(), seats[0]["leads"].as_bool()), (Some("keeper"), Some(true)), "{file}");
+    assert_eq!(seats[1]["name"].as_str(), Some("rev"), "{file}");
+    for f in ["CLAUDE.md", "AGENTS.md"] {
+        let t = std::fs::read_to_string(repo.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(t.contains("team send <seat>"), "{f}: {t}");
+    }
+
+    // 2. Each CLI's permission lines.
+    ok(&run(&rw, &repo, block(&blocks, "2.", "sh", 0)), "step 2, Claude Code");
+    ok(&run(&rw, &repo, block(&blocks, "2.", "sh", 1)), "step 2, Codex");
+
+    // 3. Each CLI in a pane of the team's session: up at its prompt (nothing to answer).
+    ok(&run(&rw, &repo, block(&blocks, "3.", "sh", 0)), "step 3");
+    let keeper = pane(&rw, "keeper");
+    let rev = pane(&rw, "rev");
+    rw.wait_screen(&keeper, "Claude Code's prompt", |s| s.contains("for shortcuts") || s.contains("auto mode on"));
+    rw.wait_screen(&rev, "Codex's status line", |s| s.contains("› ") && s.contains("gpt-5.1-codex default ·"));
+
+    // 4. team status lists the two panes with their lines, as the page shows; run, both idle.
+    let r = run(&rw, &repo, block(&blocks, "4.", "sh", 0));
+    let want = block(&blocks, "4.", "", 0).replace("%0", &keeper.pane).replace("%1", &rev.pane);
+    assert_eq!(r.stdout, want, "`team status` is not what {PAGE} shows: {r:?}");
+    let r = run(&rw, &repo, block(&blocks, "4.", "sh", 1));
+    ok(&r, "step 4, the marks");
+    assert!(r.stdout.contains("2 seats: 2 idle"), "{PAGE}: \"Both seats now read `idle`\": {r:?}");
+
+    // 5. Messages. keeper's model reads the owner's message, asks whom it may reach, sends to
+    // rev; rev's reads keeper's and answers keeper; keeper's reads that. keeper's first read
+    // waits until the script knows the first drop's id (so keeper's second message, rev's
+    // answer, only gets read); rev's answer waits until keeper's turn has ended.
+    let (to_rev, to_keeper) = ("list the files in this folder", "rev here: the folder holds AGENTS.md and CLAUDE.md");
+    let keeper_rule = |when: &str| {
+        json!({ "when": when, "steps": [
+            { "read": "@trigger", "hold": "keeper-reads" },
+            { "bash": "team send --list --json", "description": "Whom can I reach" },
+            { "bash": format!("team send rev \"{to_rev}\""), "description": "Message rev" },
+            { "text": "Asked rev." },
+        ]})
+    };
+    let rev_rule = json!({ "when": "send-drops/shop/rev/", "steps": [
+        { "read": "@trigger" },
+        { "bash": format!("team send keeper \"{to_keeper}\""), "yield_ms": 30000, "hold": "rev-answers" },
+        { "text": "Answered keeper." },
+    ]});
+    rw.mock.script(json!({ "root": repo, "rules": [keeper_rule("send-drops/shop/keeper/"), rev_rule.clone()] }));
+    let send = block(&blocks, "5.", "sh", 0);
+    let owner_body = send
+        .trim()
+        .strip_prefix("team send keeper \"")
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("{PAGE}'s step 5 is no longer `team send keeper \"<message>\"`: {send}"));
+    let r = run(&rw, &repo, send);
+    assert_eq!((r.stdout.as_str(), r.code), (format!("{CONTEXT}\nkeeper: delivered\n").as_str(), 0), "{r:?}");
+    let first = rw.drops("keeper")[0].clone();
+    let first_id = super::checks::id_of(&first);
+    rw.mock.script(json!({ "root": repo, "rules": [keeper_rule(&first_id), rev_rule] }));
+    rw.mock.open("keeper-reads");
+
+    // keeper: the owner's message read, whom it may reach, the send to rev and its outcome
+    let trig = |d: &Path| format!("Please read the team message at {}", d.strip_prefix(&repo).unwrap().display());
+    let read = rw.mock.wait_result("anthropic", &trig(&first), 1);
+    assert!(read.contains(owner_body), "keeper's model was not given the owner's message: {read}");
+    let list = rw.mock.wait_result("anthropic", &trig(&first), 2);
+    let doc: Value = serde_json::from_str(&list).unwrap_or_else(|e| panic!("{e}: {list}"));
+    let admits = |seat: &str| {
+        doc["seats"].as_array().unwrap().iter().find(|s| s["name"] == seat).unwrap()["admitted_by"].clone()
+    };
+    assert_eq!(admits("rev"), "lead of shop", "{doc}");
+    let out = rw.mock.wait_result("anthropic", &trig(&first), 3);
+    assert_eq!(out.trim_end(), format!("{CONTEXT}\nrev: delivered"), "what keeper's Bash tool printed");
+    rw.wait_screen(&keeper, "keeper's turn ended", |s| s.contains("Asked rev.") && !s.contains("esc to interrupt"));
+
+    // rev: keeper's message read; its answer to keeper and its outcome
+    let to_rev_drop = rw.drops("rev");
+    assert_eq!(to_rev_drop.len(), 1, "{to_rev_drop:?}");
+    let read = rw.mock.wait_result("openai", &trig(&to_rev_drop[0]), 1);
+    assert!(read.contains(to_rev), "rev's model was not given keeper's message: {read}");
+    rw.mock.open("rev-answers");
+    let out = rw.mock.wait_result("openai", &trig(&to_rev_drop[0]), 2);
+    assert_eq!(
+        super::checks::codex_output(&out),
+        (Some(0), format!("{CONTEXT}\nkeeper: delivered\n")),
+        "what rev's exec_command printed: {out}"
+    );
+
+    // keeper: rev's answer read
+    wait("rev's answer's drop", || rw.drops("keeper").len() == 2);
+    let answer = rw.drops("keeper").into_iter().find(|d| *d != first).unwrap();
+    let read = rw.mock.wait_result("anthropic", &trig(&answer), 1);
+    assert!(read.contains(to_keeper), "keeper's model was not given rev's answer: {read}");
+
+    // the history: who sent, to whom, admitted by which rule, each drop's id
+    let h = rw.history();
+    let rows: Vec<(String, String, String, String)> = h
+        .iter()
+        .map(|l| {
+            let s = |k: &str| l[k].as_str().unwrap_or("").to_string();
+            (s("from"), s("to"), s("outcome"), s("id"))
+        })
+        .collect();
+    let id = |p: &Path| super::checks::id_of(p);
+    assert_eq!(
+        rows,
+        vec![
+            ("owner".into(), "keeper".into(), "delivered".into(), id(&first)),
+            ("keeper".into(), "rev".into(), "delivered".into(), id(&to_rev_drop[0])),
+            ("rev".into(), "keeper".into(), "delivered".into(), id(&answer)),
+        ],
+        "{h:#?}"
+    );
+    for (line, (from, rule, body)) in h.iter().zip([
+        ("owner", "the owner", owner_body),
+        ("keeper", "lead of shop", to_rev),
+        ("rev", "own lead", to_keeper),
+    ]) {
+        assert_eq!(line["body"].as_str(), Some(format!("{}\n\n{body}", header(from, rule)).as_str()), "{line}");
+    }
+
+    // the feed: the rows the page shows (its times and milliseconds aside)
+    let follow = block(&blocks, "5.", "sh", 1);
+    assert_eq!(follow.trim(), "team feed --follow", "{PAGE}'s step 5 follows the feed");
+    let feed = run(&rw, &repo, "team feed");
+    ok(&feed, "team feed");
+    for row in block(&blocks, "5.", "", 0).lines().skip(1) {
+        // TIME, KIND, SEAT, DETAIL: columns two spaces apart
+        let cols: Vec<&str> = row.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        let [_, kind, seat, detail] = cols[..] else { panic!("a feed row of {PAGE} that is not 4 columns: {row:?}") };
+        let kind = kind.split(" in ").next().unwrap();
+        let detail = detail.trim_end_matches('…').trim_end();
+        assert!(
+            feed.stdout.lines().any(|l| l.contains(kind) && l.contains(seat) && l.contains(detail)),
+            "the feed has no row like {PAGE}'s {row:?} ({kind:?}, {seat:?}, {detail:?}):\n{}",
+            feed.stdout
+        );
+    }
+
+    // the instructions each CLI read: CLAUDE.md went to Claude's model, AGENTS.md to Codex's
+    let mark = "Messaging the team (`team send`)";
+    for api in ["anthropic", "openai"] {
+        let given = rw.mock.main_requests(api).iter().any(|r| r.body.to_string().contains(mark));
+        assert!(given, "the {api} model was never given the instructions `team init --agent-instructions` wrote");
+    }
+}
