@@ -13,6 +13,7 @@
 //! (`pane process-info`), and no process identity or socket is read for them.
 
 use super::*;
+use std::path::PathBuf;
 use crate::mux::herdr::replay::{herdr, FixtureRunner, V071, V082};
 use std::sync::OnceLock;
 
@@ -76,6 +77,8 @@ fn run_reading(
 ) -> Result<Report, TeamError> {
     let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let ctx = Ctx {
+        cwd: Ok(std::path::PathBuf::from("/")),
+        home: None,
         paths: crate::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: cache().to_path_buf() },
         clock: crate::clock::Clock::fixed(now),
         ids: crate::clock::Ids::random(),

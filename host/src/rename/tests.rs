@@ -49,6 +49,8 @@ fn world_with(text: &str) -> World {
     let file = crate::team_file::find(&root).unwrap().unwrap();
     let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let ctx = Ctx {
+        cwd: Ok(std::path::PathBuf::from("/")),
+        home: None,
         paths: crate::paths::Paths {
             config: tmp.path().join("config"),
             state: tmp.path().join("state"),

@@ -65,6 +65,8 @@ fn world(seat: &str, cli: &str) -> Capture {
     assert!(tw.tmux(&["set", "-p", "-t", &pane, "@team-seat", seat]).status.success());
     let t = chrono::DateTime::parse_from_rfc3339(crate::common::NOW).unwrap().with_timezone(&chrono::Utc);
     let ctx = team::ctx::Ctx {
+        cwd: Ok(std::path::PathBuf::from("/")),
+        home: None,
         paths: team::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: w.cache.clone() },
         clock: team::clock::Clock::fixed(t).with_scale(0.05),
         ids: team::clock::Ids::random(),
