@@ -26,6 +26,7 @@ pub mod fsx;
 pub mod history;
 pub mod init;
 pub mod legs;
+pub mod mcp;
 pub mod mux;
 pub mod names;
 pub mod native;
