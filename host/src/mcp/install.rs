@@ -248,10 +248,13 @@ fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<Str
             match command {
                 Some(c) => {
                     let servers = doc.entry("mcp_servers").or_insert(toml_edit::table());
+                    // `[mcp_servers.team]` alone, with no empty `[mcp_servers]` above it
+                    if let Some(t) = servers.as_table_mut() {
+                        t.set_implicit(true);
+                    }
                     let Some(servers) = servers.as_table_like_mut() else {
                         return Err(".codex/config.toml's mcp_servers is not a table".into());
                     };
-                    servers.set_implicit(true);
                     let mut t = toml_edit::Table::new();
                     t["command"] = toml_edit::value(c);
                     let mut args = toml_edit::Array::new();
