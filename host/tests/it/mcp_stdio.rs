@@ -183,7 +183,8 @@ fn from_a_seats_pane_the_sender_is_that_seat_and_the_send_is_written_down() {
     let mut lines = hello();
     lines.push(call(2, "team_list", json!({})));
     lines.push(call(3, "team_send", json!({"to": ["gpt-reviewer", "nobody"], "message": "the gate is green"})));
-    let r = w.sh(&format!("as_seat claude-keeper team mcp < {}", input(&w, "in.jsonl", &lines)));
+    // (the input is redirected inside the pane: `as_seat` carries the command, not its stdin)
+    let r = w.sh(&format!("as_seat claude-keeper sh -c \"team mcp < {}\"", input(&w, "in.jsonl", &lines)));
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let all = answers(&r.stdout);
     let list = &answer(&all, 2)["result"];
@@ -221,7 +222,7 @@ fn an_unmarked_pane_and_no_terminal_send_nothing() {
     let file = input(&w, "in.jsonl", &lines);
 
     // a pane of the team's session that no seat holds: unplaced, and admission refuses it
-    let r = w.sh(&format!("as_seat '' team mcp < {file}"));
+    let r = w.sh(&format!("as_seat '' sh -c \"team mcp < {file}\""));
     let all = answers(&r.stdout);
     let list = &answer(&all, 3)["result"]["structuredContent"];
     assert!(list["caller"].as_str().unwrap().contains("holds no seat"), "{list}");

@@ -19,5 +19,6 @@ mod harness;
 mod mock;
 
 mod agents;
+mod mcp;
 mod owner;
 mod register;
