@@ -260,6 +260,16 @@ fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<Str
                     let mut args = toml_edit::Array::new();
                     args.push("mcp");
                     t["args"] = toml_edit::value(args);
+                    // Codex asks before each MCP tool call; installing is the owner's approval
+                    // of these two, written as Codex writes its own "Always allow" (measured).
+                    let mut tools = toml_edit::Table::new();
+                    tools.set_implicit(true);
+                    for tool in ["team_send", "team_list"] {
+                        let mut a = toml_edit::Table::new();
+                        a["approval_mode"] = toml_edit::value("approve");
+                        tools.insert(tool, toml_edit::Item::Table(a));
+                    }
+                    t.insert("tools", toml_edit::Item::Table(tools));
                     servers.insert(NAME, toml_edit::Item::Table(t));
                 }
                 None => {
@@ -377,6 +387,7 @@ mod tests {
         let t = edited(Place::CodexConfigToml, Some(codex), Some("/bin/team")).unwrap();
         assert!(t.starts_with("# mine\nmodel = \"m\"\n"), "{t}");
         assert!(t.contains("[mcp_servers.team]\ncommand = \"/bin/team\"\nargs = [\"mcp\"]\n"), "{t}");
+        assert!(t.contains("[mcp_servers.team.tools.team_send]\napproval_mode = \"approve\"\n"), "{t}");
         assert_eq!(entry_state(Place::CodexConfigToml, Some(&t), "/bin/team"), State::Installed);
         assert_eq!(
             entry_state(Place::CodexConfigToml, Some(&t), "/usr/bin/team"),

@@ -67,7 +67,12 @@ fn claude_calls_team_send_and_codex_receives_it() {
 
     let drop = one_drop(&rw, "gpt-reviewer", "claude-keeper", "lead of beacon", body);
     let id = super::checks::id_of(&drop);
-    assert!(out.contains(&format!("gpt-reviewer: delivered [id {id}]")), "what Claude's model got back: {out}");
+    // Claude Code hands its model the structured result (the text beside it says the same)
+    let got: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(got["from"], "claude-keeper", "{out}");
+    let row = &got["recipients"][0];
+    assert_eq!((row["outcome"].as_str(), row["sentence"].as_str()), (Some("delivered"), Some("gpt-reviewer: delivered")));
+    assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
     one_history(&rw, "claude-keeper", "gpt-reviewer", "delivered", "lead of beacon", body, &drop);
     model_read_the_drop(&rw, "openai", &drop, body);
 }
@@ -84,7 +89,8 @@ fn codex_calls_team_send_in_its_default_sandbox_and_claude_receives_it() {
         "root": rw.w.repo,
         "drop_hold": "lead-reads",
         "rules": [{ "when": "tell the lead", "steps": [
-            { "tool": "team_send", "namespace": "mcp__team__", "input": { "to": ["claude-keeper"], "message": body } },
+            // (Codex 0.171 offers an MCP server's tools as the namespace mcp__<server>)
+            { "tool": "team_send", "namespace": "mcp__team", "input": { "to": ["claude-keeper"], "message": body } },
             { "text": "Sent." },
         ]}],
     }));
@@ -95,10 +101,49 @@ fn codex_calls_team_send_in_its_default_sandbox_and_claude_receives_it() {
     assert!(tools.iter().any(|t| t.contains("team_send")), "Codex offers the tool: {tools:?}");
     let out = rw.mock.wait_result("openai", "tell the lead", 1);
     rw.mock.open("lead-reads");
+    // Codex hands its model the structured result after its call's wall time
+    let got: serde_json::Value = out
+        .split_once("Output:\n")
+        .and_then(|(_, j)| serde_json::from_str(j.trim()).ok())
+        .unwrap_or_else(|| panic!("what Codex's model got back: {out}; tools offered: {tools:?}"));
+    assert_eq!(got["from"], "gpt-reviewer", "{out}");
 
     let drop = one_drop(&rw, "claude-keeper", "gpt-reviewer", "own lead", body);
     let id = super::checks::id_of(&drop);
-    assert!(out.contains(&format!("claude-keeper: delivered [id {id}]")), "what Codex's model got back: {out}");
+    let row = &got["recipients"][0];
+    assert_eq!((row["outcome"].as_str(), row["sentence"].as_str()), (Some("delivered"), Some("claude-keeper: delivered")));
+    assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
     one_history(&rw, "gpt-reviewer", "claude-keeper", "delivered", "own lead", body, &drop);
     model_read_the_drop(&rw, "anthropic", &drop, body);
+}
+
+/// Codex started plainly (`codex`, its shared `codex app-server` daemon running) starts its MCP
+/// servers under that daemon (measured: `team mcp`'s parent chain runs through `codex
+/// app-server --listen unix://`), which runs every window's of one CODEX_HOME: the tool refuses
+/// as a shell command under it is refused, naming `codex --no-daemon`. Nothing is written.
+#[test]
+fn codex_with_its_daemon_is_refused_with_the_repair() {
+    let rw = RealWorld::start();
+    install(&rw);
+    let _claude = rw.claude("claude-keeper", "claude-keeper");
+    let codex = rw.codex("gpt-reviewer", "gpt-reviewer", None, CodexOpts { daemon: true, rule: false });
+    rw.mock.script(json!({
+        "root": rw.w.repo,
+        "rules": [{ "when": "tell the lead", "steps": [
+            { "tool": "team_send", "namespace": "mcp__team", "input": { "to": ["claude-keeper"], "message": "via the daemon" } },
+            { "text": "Sent." },
+        ]}],
+    }));
+    rw.prompt(&codex, "openai", "tell the lead");
+    let out = rw.mock.wait_result("openai", "tell the lead", 1);
+    let got: serde_json::Value = out
+        .split_once("Output:\n")
+        .and_then(|(_, j)| serde_json::from_str(j.trim()).ok())
+        .unwrap_or_else(|| panic!("what Codex's model got back: {out}"));
+    let message = got["error"]["message"].as_str().unwrap_or("");
+    assert!(message.starts_with("refused: this call runs under `codex app-server`"), "{out}");
+    assert_eq!(got["error"]["repair"], "start Codex with `codex --no-daemon`, so each window runs its own commands");
+    assert!(rw.drops("claude-keeper").is_empty(), "nothing was written");
+    assert!(rw.history().is_empty(), "no history line: {:?}", rw.history());
+    assert!(rw.mock.main_requests("anthropic").is_empty(), "Claude's model was sent nothing");
 }
