@@ -83,9 +83,7 @@ pub fn serve(server: &mut Server, input: &mut impl BufRead, output: &mut impl Wr
             // the input broke (not a line the client sent): nothing more can be read
             Err(_) => return 1,
             Ok(frame::Frame::TooLarge(n)) => Some(rpc::error(&Value::Null, &Server::too_large(n))),
-            Ok(frame::Frame::Message(line)) => {
-                server.handle(rpc::parse(&line)).map(|(id, a)| render(&id, a))
-            }
+            Ok(frame::Frame::Message(line)) => server.handle(rpc::parse(&line)).map(|(id, a)| render(&id, a)),
         };
         if let Some(v) = answer {
             let mut line = serde_json::to_vec(&v).expect("a JSON value serialises");

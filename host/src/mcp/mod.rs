@@ -210,7 +210,9 @@ impl<'a> Server<'a> {
         let started_as = match send::load(ctx, cwd) {
             Ok(l) => find_caller(&l, &profiles),
             // every call reads the world again and meets the same error while it stands
-            Err(e) => Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message) },
+            Err(e) => {
+                Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message) }
+            }
         };
         Server { ctx, cwd: cwd.to_path_buf(), profiles, started_as }
     }
@@ -281,7 +283,8 @@ impl<'a> Server<'a> {
                 for target in &to {
                     // each send reads the world afresh, as a run of `team send` would
                     let ask = Ask::Send { target: target.clone(), body: message.clone(), wait: false };
-                    let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(&means, l, caller.clone(), &ask, false));
+                    let result =
+                        send::load(self.ctx, &self.cwd).and_then(|l| send::run(&means, l, caller.clone(), &ask, false));
                     let result = match result {
                         Ok(Report::Send(r)) => Ok(*r),
                         Ok(Report::List(_)) => Err(TeamError::failed("a send run answered with a list")),

@@ -76,10 +76,9 @@ pub fn parse(line: &[u8]) -> Incoming {
     let invalid = |id: Value, why: &str| Incoming::Invalid { id, error: RpcError::new(Code::InvalidRequest, why) };
     let Value::Object(o) = v else {
         return match v {
-            Value::Array(_) => invalid(
-                Value::Null,
-                "a batch (a JSON array) is not taken: send one JSON-RPC message a line",
-            ),
+            Value::Array(_) => {
+                invalid(Value::Null, "a batch (a JSON array) is not taken: send one JSON-RPC message a line")
+            }
             _ => invalid(Value::Null, "a JSON-RPC message is a JSON object"),
         };
     };

@@ -60,7 +60,10 @@ impl Tool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
     /// The addresses (as written, each once, in order) and the body.
-    Send { to: Vec<String>, message: String },
+    Send {
+        to: Vec<String>,
+        message: String,
+    },
     List,
 }
 

@@ -266,9 +266,13 @@ fn under_the_shared_codex_app_server_every_call_is_refused_with_the_repair() {
     let d = w.base().join("daemon");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::copy("/bin/bash", d.join("codex")).unwrap();
-    std::fs::write(d.join("app-server"), format!("cd {}\nteam mcp < {file}\n", common::shell_quote(&w.repo.display().to_string())))
-        .unwrap();
-    let r = w.sh(&format!("cd {} && ./codex app-server --listen unix://", common::shell_quote(&d.display().to_string())));
+    std::fs::write(
+        d.join("app-server"),
+        format!("cd {}\nteam mcp < {file}\n", common::shell_quote(&w.repo.display().to_string())),
+    )
+    .unwrap();
+    let r =
+        w.sh(&format!("cd {} && ./codex app-server --listen unix://", common::shell_quote(&d.display().to_string())));
     let all = answers(&r.stdout);
     let res = &answer(&all, 2)["result"];
     assert_eq!(res["isError"], true, "{res}");

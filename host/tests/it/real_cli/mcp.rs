@@ -71,7 +71,10 @@ fn claude_calls_team_send_and_codex_receives_it() {
     let got: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(got["from"], "claude-keeper", "{out}");
     let row = &got["recipients"][0];
-    assert_eq!((row["outcome"].as_str(), row["sentence"].as_str()), (Some("delivered"), Some("gpt-reviewer: delivered")));
+    assert_eq!(
+        (row["outcome"].as_str(), row["sentence"].as_str()),
+        (Some("delivered"), Some("gpt-reviewer: delivered"))
+    );
     assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
     one_history(&rw, "claude-keeper", "gpt-reviewer", "delivered", "lead of beacon", body, &drop);
     model_read_the_drop(&rw, "openai", &drop, body);
@@ -111,7 +114,10 @@ fn codex_calls_team_send_in_its_default_sandbox_and_claude_receives_it() {
     let drop = one_drop(&rw, "claude-keeper", "gpt-reviewer", "own lead", body);
     let id = super::checks::id_of(&drop);
     let row = &got["recipients"][0];
-    assert_eq!((row["outcome"].as_str(), row["sentence"].as_str()), (Some("delivered"), Some("claude-keeper: delivered")));
+    assert_eq!(
+        (row["outcome"].as_str(), row["sentence"].as_str()),
+        (Some("delivered"), Some("claude-keeper: delivered"))
+    );
     assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
     one_history(&rw, "gpt-reviewer", "claude-keeper", "delivered", "own lead", body, &drop);
     model_read_the_drop(&rw, "anthropic", &drop, body);
