@@ -6,7 +6,7 @@
 //! written to stderr while serving, and the loop ends only at the end of its input (or when
 //! its reader is gone), whatever the lines hold.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use serde_json::{json, Value};
 
@@ -70,13 +70,11 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let mut server = Server::start(ctx, &cwd);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut output = stdout.lock();
-    serve(&mut server, &mut input, &mut output)
+    serve(&mut server, &mut input, out)
 }
 
 /// Serves `input` until it ends; exit 0, or 1 when the client's reader went away mid-answer.
-pub fn serve(server: &mut Server, input: &mut impl BufRead, output: &mut impl Write) -> i32 {
+pub fn serve(server: &mut Server, input: &mut impl BufRead, out: &mut Output) -> i32 {
     loop {
         let answer = match frame::read(input, frame::MAX_MESSAGE) {
             Ok(frame::Frame::End) => return 0,
@@ -86,9 +84,9 @@ pub fn serve(server: &mut Server, input: &mut impl BufRead, output: &mut impl Wr
             Ok(frame::Frame::Message(line)) => server.handle(rpc::parse(&line)).map(|(id, a)| render(&id, a)),
         };
         if let Some(v) = answer {
-            let mut line = serde_json::to_vec(&v).expect("a JSON value serialises");
-            line.push(b'\n');
-            if output.write_all(&line).and_then(|()| output.flush()).is_err() {
+            // one message a line (serde_json escapes every newline inside a string)
+            out.json_line(&v);
+            if out.closed() {
                 return 1;
             }
         }
