@@ -280,3 +280,34 @@ fn under_the_shared_codex_app_server_every_call_is_refused_with_the_repair() {
     assert!(text.contains("codex app-server"), "{text}");
     assert!(text.contains("--no-daemon"), "the repair: {text}");
 }
+
+#[test]
+fn a_pane_that_changes_seat_under_a_running_server_sends_nothing() {
+    let w = seat_world();
+    let mut first = hello();
+    first.push(call(2, "team_list", json!({})));
+    let first = input(&w, "first.jsonl", &first);
+    let second = input(&w, "second.jsonl", &[call(3, "team_send", json!({"to": ["gpt-reviewer"], "message": "hi"}))]);
+    let dir = common::shell_quote(&w.base().join("rechecked").display().to_string());
+    // In the pane: the server answers the first lines as claude-keeper; then the pane is
+    // re-marked (waited for by the answers, not by time) and the send comes.
+    let script = format!(
+        "mkdir -p {dir}\ncd {dir}\nmkfifo in\n(cd {repo}; exec team mcp < {dir}/in > {dir}/out) &\n\
+         exec 3> {dir}/in\ncat {first} >&3\n\
+         until [ \"$(wc -l < {dir}/out)\" -ge 2 ]; do sleep 0.02; done\n\
+         tmux -S \"$TEAM_TMUX_SOCKET\" set -p -t \"$TMUX_PANE\" @team-seat codex-2\n\
+         cat {second} >&3\nexec 3>&-\nwait\ncat {dir}/out\n",
+        repo = common::shell_quote(&w.repo.display().to_string()),
+    );
+    let r = w.sh(&format!("as_seat claude-keeper bash -c {}", common::shell_quote(&script)));
+    let all = answers(&r.stdout);
+    assert_eq!(answer(&all, 2)["result"]["structuredContent"]["caller"], "seat claude-keeper of beacon", "{r:?}");
+    let res = &answer(&all, 3)["result"];
+    assert_eq!(res["isError"], true, "{res}");
+    let text = res["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("refused: this server was started by seat claude-keeper of beacon, and its caller is now "),
+        "{text}"
+    );
+    assert!(history(&w).is_empty(), "nothing was written down");
+}
