@@ -31,6 +31,9 @@ pub enum NoteKind {
     NoSeat,
     /// A note the loader itself made (kept as it wrote it).
     File,
+    /// A seat's CLI configuration names a `team` MCP server that is not this one's, or cannot
+    /// be read (`crate::mcp::install`).
+    Mcp,
 }
 
 impl NoteKind {
@@ -44,6 +47,7 @@ impl NoteKind {
             NoteKind::Session => "session",
             NoteKind::NoSeat => "no-seat",
             NoteKind::File => "file",
+            NoteKind::Mcp => "mcp",
         }
     }
 }
@@ -138,6 +142,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
     if let Some(n) = session_note(loaded, mux) {
         notes.push(n);
     }
+    notes.extend(mcp_notes(loaded));
     // in file order; a note about no one line last (the sort is stable)
     notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
     CheckReport {
@@ -147,6 +152,34 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
         seats: f.seats.len(),
         notes,
     }
+}
+
+/// The MCP entries that would not serve this team (stale, foreign, unreadable), one note a
+/// file naming the seats that read it; an entry simply missing is no note (installing is a
+/// choice, `team mcp status` lists it).
+fn mcp_notes(loaded: &Loaded) -> Vec<Note> {
+    use crate::mcp::install::{self, Action, State};
+    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
+    let Ok(rows) = install::run(loaded, &[], &exe, Action::Status) else { return Vec::new() };
+    let mut out: Vec<(Option<install::Place>, &State, Vec<&str>)> = Vec::new();
+    for r in &rows {
+        if matches!(r.state, State::Installed | State::Missing | State::Unsupported) {
+            continue;
+        }
+        match out.iter_mut().find(|(p, _, _)| *p == r.place) {
+            Some((_, _, seats)) => seats.push(&r.seat),
+            None => out.push((r.place, &r.state, vec![&r.seat])),
+        }
+    }
+    out.into_iter()
+        .map(|(place, state, seats)| {
+            let repair = match state {
+                State::Stale { .. } => Some(format!("team mcp install {}", seats.join(" "))),
+                _ => None,
+            };
+            note(NoteKind::Mcp, None, format!("mcp ({}): {}", seats.join(", "), state.detail(place)), repair)
+        })
+        .collect()
 }
 
 /// The session note: no pane of the session is any seat's, or the multiplexer cannot say.

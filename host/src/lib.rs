@@ -23,6 +23,7 @@ pub mod output;
 pub mod check;
 pub mod demo;
 pub mod init;
+pub mod mcp;
 pub mod register;
 pub mod rename;
 pub mod route;

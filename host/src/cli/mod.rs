@@ -22,6 +22,7 @@ mod feed_read;
 mod feed_stats;
 pub mod init;
 pub mod mark;
+pub mod mcp;
 pub mod profile;
 mod profile_test;
 pub mod register;
@@ -70,6 +71,8 @@ enum Command {
     Watch(watch::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
     Demo(demo::Args),
+    /// Serve the team_send and team_list tools to an agent CLI over MCP (stdio).
+    Mcp(mcp::Args),
     /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]
     DemoSeat(demo::SeatArgs),
@@ -105,6 +108,9 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => return parse_error(e, std::env::args_os().collect(), &mut out),
     };
+    if let Command::Mcp(_) = &cli.command {
+        mcp::adopt_pane_env();
+    }
     let ctx = Ctx::from_env();
     match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
@@ -120,6 +126,7 @@ pub fn main() -> i32 {
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
+        Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
         Command::DemoSeat(a) => demo::run_seat(a, &mut out),
     }
 }
@@ -139,7 +146,8 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 9] = ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch"];
+const JSON_COMMANDS: [&str; 10] =
+    ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch", "mcp"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

@@ -293,7 +293,7 @@ fn via_words(leg: Leg) -> &'static str {
 }
 
 /// The words a history line that could not be written adds to the outcome.
-fn history_words(h: &HistoryWrite) -> String {
+pub(crate) fn history_words(h: &HistoryWrite) -> String {
     match h {
         HistoryWrite::NotWritten(why) => format!("; its history line was not written: {why}"),
         _ => String::new(),
@@ -302,7 +302,7 @@ fn history_words(h: &HistoryWrite) -> String {
 
 /// The words a send a running watch will retry ends with (and only then: nothing is promised
 /// without one).
-fn watch_words(r: &SendReport) -> String {
+pub(crate) fn watch_words(r: &SendReport) -> String {
     match r.watch_retry {
         Some(pid) => format!(
             "; the watch (pid {pid}) will retry it once the seat is idle with an empty box, up to {} tries in thirty minutes",

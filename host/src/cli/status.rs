@@ -43,10 +43,19 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let read = || status::status(ctx, &profiles, Some(&file), &reg, &mux_for, &caller);
     if !a.watch {
         let r = read();
+        let mcp = mcp_rows(&file);
         if a.json {
-            out.doc(&document(&r));
+            let mut d = document(&r);
+            // (only once some seat's CLI names the server, as the plain line)
+            if !mcp_line(&mcp).is_empty() {
+                d["mcp"] = mcp
+                .iter()
+                .map(|m| json!({"seat": m.seat, "state": m.state.word(), "file": m.path.as_ref().map(|p| p.display().to_string())}))
+                .collect();
+            }
+            out.doc(&d);
         } else {
-            out.out(&plain(&r));
+            out.out(&format!("{}{}", plain(&r), mcp_line(&mcp)));
         }
         return 0;
     }
@@ -68,6 +77,23 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             std::thread::sleep(ctx.clock.scaled(100));
         }
     }
+}
+
+/// Each seat's MCP entry (`team mcp status`); none when the files cannot be read for it.
+fn mcp_rows(file: &crate::team_file::Loaded) -> Vec<crate::mcp::install::Row> {
+    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
+    crate::mcp::install::run(file, &[], &exe, crate::mcp::install::Action::Status).unwrap_or_default()
+}
+
+/// `MCP: claude-keeper installed, gpt-reviewer missing` — only once some seat's CLI names the
+/// server (a team that never installed it reads as before).
+fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
+    use crate::mcp::install::State;
+    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported)) {
+        return String::new();
+    }
+    let cells: Vec<String> = rows.iter().map(|r| format!("{} {}", one_line(&r.seat), r.state.word())).collect();
+    format!("MCP (team mcp status): {}\n", cells.join(", "))
 }
 
 /// What the READS cell says.

@@ -13,8 +13,8 @@
 //! (`pane process-info`), and no process identity or socket is read for them.
 
 use super::*;
-use std::path::PathBuf;
 use crate::mux::herdr::replay::{herdr, FixtureRunner, V071, V082};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 const CLAUDE_082: &str = "claude-code-2.1.332";

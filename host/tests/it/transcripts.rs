@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 use crate::common;
 use crate::common::World;
 
-const PRELUDE: &str = r#"
+pub(crate) const PRELUDE: &str = r#"
 as_seat() {
   # Runs the command INSIDE a new pane of the world's tmux server, marked `@team-seat <seat>`:
   # a caller's pane is believed only when the process descends from the pane's shell, so

@@ -22,6 +22,9 @@
 //       + "escalated": "<why>"               (Codex: sandbox_permissions require_escalated)
 //     {"read": "<path>"}                      Claude: a Read tool_use; Codex: exec_command cat
 //                                             ("@trigger": the path the turn's trigger line names)
+//     {"tool": "<name>", "input": {...}}      a call of any tool the CLI offers by that name (an
+//       + "namespace": "<ns>"                 MCP server's: Claude mcp__<server>__<tool>); Codex:
+//                                             a function_call in that tool namespace
 //     + "hold": "<gate>" on any step          the stream opens, then waits until <dir>/gates/<gate>
 //                                             exists before it answers ("work slowly")
 //   Past the last step the turn ends with the text "done". A prompt that is a team trigger line
@@ -160,9 +163,12 @@ function anthropicAnswer(res, step, num, sc) {
   });
   whenGate(step, () => {
     let stop = 'end_turn';
-    if (step.bash !== undefined || step.read !== undefined) {
+    if (step.bash !== undefined || step.read !== undefined || step.tool !== undefined) {
       let name, input;
-      if (step.bash !== undefined) {
+      if (step.tool !== undefined) {
+        name = step.tool;
+        input = step.input || {};
+      } else if (step.bash !== undefined) {
         name = 'Bash';
         input = { command: step.bash, description: step.description || 'Run the command' };
       } else {
@@ -198,7 +204,14 @@ function openaiAnswer(res, step, num) {
   sse(res, 'response.created', { type: 'response.created', response: { id: rid } });
   whenGate(step, () => {
     let item;
-    if (step.bash !== undefined || step.read !== undefined) {
+    if (step.tool !== undefined) {
+      item = {
+        type: 'function_call', id: `fc_mock_${num}`, call_id: `call_mock_${num}`,
+        name: step.tool, arguments: JSON.stringify(step.input || {}),
+      };
+      if (step.namespace) item.namespace = step.namespace;
+      sse(res, 'response.output_item.added', { type: 'response.output_item.added', output_index: 0, item });
+    } else if (step.bash !== undefined || step.read !== undefined) {
       const args = { cmd: step.bash !== undefined ? step.bash : `cat ${step.read}` };
       if (step.tty) args.tty = true;
       if (step.yield_ms) args.yield_time_ms = step.yield_ms;

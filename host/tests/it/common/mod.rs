@@ -367,6 +367,12 @@ impl World {
         self.sh_with(line, cwd, true)
     }
 
+    /// `sh` with no terminal at all (stdin /dev/null unless the line redirects it, pipes, no
+    /// controlling terminal).
+    pub fn sh_no_tty(&self, line: &str) -> Run {
+        self.sh_with(line, &self.repo, false)
+    }
+
     /// Starts a bash command line in the checkout, detached as every run is, with stdin on a
     /// pseudo-terminal and stdout and stderr where the caller says. Its exit code is read with
     /// [`Started::code`]; keep the `Started` until then (it holds the terminal).

@@ -1,0 +1,404 @@
+//! `team mcp install | status | remove`: the server's entry (`team`, running `<this team> mcp`)
+//! where each seat's CLI reads its MCP servers, project-level in the team's checkout:
+//! Claude Code's `.mcp.json` (`mcpServers.team`) and Codex's `.codex/config.toml`
+//! (`[mcp_servers.team]`, read for a trusted project). A CLI with no such place is
+//! `unsupported`. docs/mcp.md shows the entries.
+//!
+//! Invariants: a file is merged, never clobbered — every other key and server stays as it was
+//! (Codex's TOML keeps its comments and layout, `toml_edit`); an entry named `team` that is not
+//! this server's (its args are not `["mcp"]`) is `foreign` and never replaced or removed; a file
+//! that cannot be read as its format is refused, not rewritten; every write goes through `fsx`
+//! (no link or FIFO on the ladder from the checkout down, whole-file rename).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use crate::fsx;
+use crate::outcome::TeamError;
+use crate::team_file::Loaded;
+
+/// The server's name in every CLI's configuration.
+pub const NAME: &str = "team";
+
+/// Where one CLI reads project-level MCP servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Place {
+    /// Claude Code: `<checkout>/.mcp.json`.
+    ClaudeMcpJson,
+    /// Codex: `<checkout>/.codex/config.toml`.
+    CodexConfigToml,
+}
+
+impl Place {
+    /// The place a seat's `cli:` reads (none: the CLI has no project-level MCP configuration).
+    pub fn of_cli(cli: &str) -> Option<Place> {
+        match cli {
+            "claude-code" => Some(Place::ClaudeMcpJson),
+            "codex" => Some(Place::CodexConfigToml),
+            _ => None,
+        }
+    }
+
+    /// The file, relative to the checkout.
+    pub fn rel(self) -> &'static str {
+        match self {
+            Place::ClaudeMcpJson => ".mcp.json",
+            Place::CodexConfigToml => ".codex/config.toml",
+        }
+    }
+}
+
+/// What a seat's place holds for the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// This server's entry, running this `team`.
+    Installed,
+    /// No entry named `team`.
+    Missing,
+    /// This server's entry, running another `team` (the path it names).
+    Stale { command: String },
+    /// An entry named `team` that is not this server's.
+    Foreign,
+    /// The seat's CLI reads no project-level MCP configuration.
+    Unsupported,
+    /// The file cannot be read as its format (why).
+    Unreadable { why: String },
+}
+
+impl State {
+    pub fn word(&self) -> &'static str {
+        match self {
+            State::Installed => "installed",
+            State::Missing => "missing",
+            State::Stale { .. } => "stale",
+            State::Foreign => "foreign",
+            State::Unsupported => "unsupported",
+            State::Unreadable { .. } => "unreadable",
+        }
+    }
+
+    /// The sentence after `<seat>: <word>`.
+    pub fn detail(&self, place: Option<Place>) -> String {
+        let file = place.map(Place::rel).unwrap_or("-");
+        match self {
+            State::Installed => format!("{file} runs this team's MCP server"),
+            State::Missing => format!("{file} has no `{NAME}` server (team mcp install adds it)"),
+            State::Stale { command } => {
+                format!("{file} runs `{command} mcp`, not this team (team mcp install points it here)")
+            }
+            State::Foreign => format!("{file} has a `{NAME}` server that is not team's MCP server; it is left alone"),
+            State::Unsupported => "its CLI reads no project-level MCP configuration team knows".into(),
+            State::Unreadable { why } => why.clone(),
+        }
+    }
+}
+
+/// What install or remove did to one seat's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    /// The entry was written (added or pointed at this `team`).
+    Written,
+    /// The entry was taken out.
+    Removed,
+    /// Nothing to do: already as asked.
+    Unchanged,
+    /// Left alone: a foreign entry, an unreadable file, an unsupported CLI.
+    LeftAlone,
+}
+
+impl Done {
+    pub fn word(self) -> &'static str {
+        match self {
+            Done::Written => "written",
+            Done::Removed => "removed",
+            Done::Unchanged => "unchanged",
+            Done::LeftAlone => "left alone",
+        }
+    }
+}
+
+/// One seat's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub seat: String,
+    pub cli: String,
+    pub place: Option<Place>,
+    /// The file (absolute), when the CLI has a place.
+    pub path: Option<PathBuf>,
+    /// Before install/remove acted (status: now).
+    pub state: State,
+    /// What install/remove did (`None` for status).
+    pub done: Option<Done>,
+}
+
+/// The seats asked for (all when none is named), each with its CLI; an unknown name is refused.
+fn seats<'a>(l: &'a Loaded, named: &[String]) -> Result<Vec<(&'a str, &'a str)>, TeamError> {
+    let all: Vec<(&str, &str)> = l.file.seats.iter().map(|s| (s.name.as_str(), s.cli.as_str())).collect();
+    if named.is_empty() {
+        return Ok(all);
+    }
+    let mut out = Vec::new();
+    for n in named {
+        match all.iter().find(|(s, _)| s == n) {
+            Some(x) => out.push(*x),
+            None => {
+                return Err(TeamError::usage(format!(
+                    "{n} is not a seat of {} (its seats: {})",
+                    l.file.team,
+                    all.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What `command mcp` looks like at one place (`Ok(None)`: no file, or no entry).
+fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
+    let Some(text) = text else { return State::Missing };
+    let found = match place {
+        Place::ClaudeMcpJson => json_entry(text),
+        Place::CodexConfigToml => toml_entry(text),
+    };
+    match found {
+        Err(why) => State::Unreadable { why },
+        Ok(None) => State::Missing,
+        Ok(Some((cmd, args))) if args == ["mcp"] => {
+            if cmd == command {
+                State::Installed
+            } else {
+                State::Stale { command: cmd }
+            }
+        }
+        Ok(Some(_)) => State::Foreign,
+    }
+}
+
+type Entry = Option<(String, Vec<String>)>;
+
+fn json_root(text: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(".mcp.json is not a JSON object; fix or move it".into()),
+        Err(e) => Err(format!(".mcp.json is not JSON ({e}); fix or move it")),
+    }
+}
+
+fn json_entry(text: &str) -> Result<Entry, String> {
+    let root = json_root(text)?;
+    let servers = match root.get("mcpServers") {
+        None => return Ok(None),
+        Some(Value::Object(s)) => s,
+        Some(_) => return Err(".mcp.json's mcpServers is not an object; fix or move it".into()),
+    };
+    Ok(servers.get(NAME).map(|e| {
+        let cmd = e["command"].as_str().unwrap_or("").to_string();
+        let args = e["args"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect());
+        (cmd, args.unwrap_or_default())
+    }))
+}
+
+fn toml_doc(text: &str) -> Result<toml_edit::DocumentMut, String> {
+    text.parse::<toml_edit::DocumentMut>()
+        .map_err(|e| format!(".codex/config.toml is not TOML ({}); fix or move it", e.to_string().trim()))
+}
+
+fn toml_entry(text: &str) -> Result<Entry, String> {
+    let doc = toml_doc(text)?;
+    let Some(servers) = doc.get("mcp_servers") else { return Ok(None) };
+    let Some(servers) = servers.as_table_like() else {
+        return Err(".codex/config.toml's mcp_servers is not a table; fix or move it".into());
+    };
+    Ok(servers.get(NAME).map(|e| {
+        let cmd = e.get("command").and_then(|c| c.as_str()).unwrap_or("").to_string();
+        let args = e
+            .get("args")
+            .and_then(|a| a.as_array())
+            .map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default();
+        (cmd, args)
+    }))
+}
+
+/// The file's text with the entry set to `command mcp` (`Some`) or taken out (`None`).
+fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<String, String> {
+    match place {
+        Place::ClaudeMcpJson => {
+            let mut root = match text {
+                Some(t) => json_root(t)?,
+                None => Map::new(),
+            };
+            let servers = root.entry("mcpServers").or_insert_with(|| json!({}));
+            let Value::Object(servers) = servers else { return Err(".mcp.json's mcpServers is not an object".into()) };
+            match command {
+                Some(c) => {
+                    servers.insert(NAME.into(), json!({"type": "stdio", "command": c, "args": ["mcp"], "env": {}}));
+                }
+                None => {
+                    servers.shift_remove(NAME);
+                }
+            }
+            let mut s = serde_json::to_string_pretty(&Value::Object(root)).expect("JSON serialises");
+            s.push('\n');
+            Ok(s)
+        }
+        Place::CodexConfigToml => {
+            let mut doc = toml_doc(text.unwrap_or(""))?;
+            match command {
+                Some(c) => {
+                    let servers = doc.entry("mcp_servers").or_insert(toml_edit::table());
+                    // `[mcp_servers.team]` alone, with no empty `[mcp_servers]` above it
+                    if let Some(t) = servers.as_table_mut() {
+                        t.set_implicit(true);
+                    }
+                    let Some(servers) = servers.as_table_like_mut() else {
+                        return Err(".codex/config.toml's mcp_servers is not a table".into());
+                    };
+                    let mut t = toml_edit::Table::new();
+                    t["command"] = toml_edit::value(c);
+                    let mut args = toml_edit::Array::new();
+                    args.push("mcp");
+                    t["args"] = toml_edit::value(args);
+                    // Codex asks before each MCP tool call; installing is the owner's approval
+                    // of these two, written as Codex writes its own "Always allow" (measured).
+                    let mut tools = toml_edit::Table::new();
+                    tools.set_implicit(true);
+                    for tool in ["team_send", "team_list"] {
+                        let mut a = toml_edit::Table::new();
+                        a["approval_mode"] = toml_edit::value("approve");
+                        tools.insert(tool, toml_edit::Item::Table(a));
+                    }
+                    t.insert("tools", toml_edit::Item::Table(tools));
+                    servers.insert(NAME, toml_edit::Item::Table(t));
+                }
+                None => {
+                    if let Some(s) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) {
+                        s.remove(NAME);
+                    }
+                }
+            }
+            Ok(doc.to_string())
+        }
+    }
+}
+
+fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
+    let path = root.join(place.rel());
+    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
+    fsx::read_capped(&path, fsx::RECORD_MAX * 16).map_err(|e| e.to_string())
+}
+
+fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
+    let path = root.join(place.rel());
+    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
+    if let Some(parent) = Path::new(place.rel()).parent().filter(|p| !p.as_os_str().is_empty()) {
+        fsx::ensure_dirs(root, parent, 0o755).map_err(|e| e.to_string())?;
+    }
+    let r = if fsx::check_entry(&path).map_err(|e| e.to_string())? {
+        fsx::rewrite_keeping_mode(&path, text.as_bytes())
+    } else {
+        fsx::write_atomic(&path, text.as_bytes(), 0o644)
+    };
+    r.map_err(|e| e.to_string())
+}
+
+/// What to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Status,
+    Install,
+    Remove,
+}
+
+/// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
+/// `team` the entries run. A seat whose file could not be written is refused (the rows before
+/// it stand: each file is written whole or not at all).
+pub fn run(l: &Loaded, named: &[String], command: &str, action: Action) -> Result<Vec<Row>, TeamError> {
+    let mut rows = Vec::new();
+    // one read and at most one write a file, however many seats read it
+    let mut places: Vec<(Place, State, Option<Done>)> = Vec::new();
+    for (seat, cli) in seats(l, named)? {
+        let place = Place::of_cli(cli);
+        let (state, done) = match place {
+            None => (State::Unsupported, (action != Action::Status).then_some(Done::LeftAlone)),
+            Some(p) => match places.iter().find(|(q, _, _)| *q == p) {
+                Some((_, s, d)) => (s.clone(), *d),
+                None => {
+                    let (s, d) = act(&l.root, p, command, action)?;
+                    places.push((p, s.clone(), d));
+                    (s, d)
+                }
+            },
+        };
+        rows.push(Row {
+            seat: seat.to_string(),
+            cli: cli.to_string(),
+            place,
+            path: place.map(|p| l.root.join(p.rel())),
+            state,
+            done,
+        });
+    }
+    Ok(rows)
+}
+
+fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, Option<Done>), TeamError> {
+    let refused = |why: String| TeamError::refused(format!("{}: {why}; nothing was written", p.rel()));
+    let text = match read(root, p) {
+        Ok(t) => t,
+        Err(why) if action == Action::Status => return Ok((State::Unreadable { why }, None)),
+        Err(why) => return Err(refused(why)),
+    };
+    let state = entry_state(p, text.as_deref(), command);
+    let done = match (action, &state) {
+        (Action::Status, _) => return Ok((state, None)),
+        (_, State::Foreign | State::Unreadable { .. } | State::Unsupported) => Done::LeftAlone,
+        (Action::Install, State::Installed) | (Action::Remove, State::Missing) => Done::Unchanged,
+        (Action::Install, _) => {
+            write(root, p, &edited(p, text.as_deref(), Some(command)).map_err(refused)?).map_err(refused)?;
+            Done::Written
+        }
+        (Action::Remove, _) => {
+            write(root, p, &edited(p, text.as_deref(), None).map_err(refused)?).map_err(refused)?;
+            Done::Removed
+        }
+    };
+    Ok((state, Some(done)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_merge_and_come_out_keeping_the_rest() {
+        let claude = r#"{"mcpServers": {"other": {"command": "x"}}, "keep": 1}"#;
+        let t = edited(Place::ClaudeMcpJson, Some(claude), Some("/bin/team")).unwrap();
+        assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&t), "/bin/team"), State::Installed);
+        let v: Value = serde_json::from_str(&t).unwrap();
+        assert_eq!(v["keep"], 1);
+        assert_eq!(v["mcpServers"]["other"]["command"], "x");
+        let back = edited(Place::ClaudeMcpJson, Some(&t), None).unwrap();
+        assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&back), "/bin/team"), State::Missing);
+        assert_eq!(serde_json::from_str::<Value>(&back).unwrap()["mcpServers"]["other"]["command"], "x");
+
+        let codex = "# mine\nmodel = \"m\"\n\n[mcp_servers.other]\ncommand = \"y\"\n";
+        let t = edited(Place::CodexConfigToml, Some(codex), Some("/bin/team")).unwrap();
+        assert!(t.starts_with("# mine\nmodel = \"m\"\n"), "{t}");
+        assert!(t.contains("[mcp_servers.team]\ncommand = \"/bin/team\"\nargs = [\"mcp\"]\n"), "{t}");
+        assert!(t.contains("[mcp_servers.team.tools.team_send]\napproval_mode = \"approve\"\n"), "{t}");
+        assert_eq!(entry_state(Place::CodexConfigToml, Some(&t), "/bin/team"), State::Installed);
+        assert_eq!(
+            entry_state(Place::CodexConfigToml, Some(&t), "/usr/bin/team"),
+            State::Stale { command: "/bin/team".into() }
+        );
+        let back = edited(Place::CodexConfigToml, Some(&t), None).unwrap();
+        assert!(back.contains("[mcp_servers.other]") && !back.contains("mcp_servers.team"), "{back}");
+
+        let foreign = "[mcp_servers.team]\ncommand = \"npx\"\nargs = [\"some-team-server\"]\n";
+        assert_eq!(entry_state(Place::CodexConfigToml, Some(foreign), "/bin/team"), State::Foreign);
+        assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));
+        assert!(matches!(entry_state(Place::CodexConfigToml, Some("= ="), "t"), State::Unreadable { .. }));
+    }
+}
