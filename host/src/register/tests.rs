@@ -78,7 +78,8 @@ fn run_reading(
     let now = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let ctx = Ctx {
         cwd: Ok(std::path::PathBuf::from("/")),
-        home: None,
+        // the owner's home a CLI's sessions entry is looked for under when its own is unread
+        home: Some(PathBuf::from("/home/owner")),
         paths: crate::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: cache().to_path_buf() },
         clock: crate::clock::Clock::fixed(now),
         ids: crate::clock::Ids::random(),
