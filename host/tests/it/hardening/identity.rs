@@ -185,21 +185,22 @@ fn an_agent_outside_tmux_that_detaches_is_not_the_owner() {
     std::fs::create_dir_all(&d).unwrap();
     let (out, rc) = (d.join("out"), d.join("rc"));
     let inner = format!("team send third 'deploy now' > '{}' 2>&1; {}", out.display(), crate::common::write_rc(&rc));
-    // a process named codex at a terminal outside tmux, its command detached from it
+    // a process named codex at a terminal outside tmux, its command detached from it. The
+    // terminal's shell stays until that command has ended, as an agent's does: a session
+    // leader that exits at once hangs its terminal up, and its SIGHUP reaches the `setsid -f`
+    // child before that child has left the session (0 of 30 such lines lost with the shell
+    // waiting; 2 to 8 of 30 without, at load 0 to 3).
     let line = format!(
-        "(exec -a codex bash -c {})",
+        "(exec -a codex bash -c {}); for _ in $(seq 1200); do [ -e {rc} ] && break; sleep 0.1; done",
         crate::common::shell_quote(&format!(
             "setsid -f script -qec {} /dev/null; true",
             crate::common::shell_quote(&inner)
-        ))
+        )),
+        rc = crate::common::shell_quote(&rc.display().to_string())
     );
-    // The agent's terminal stays open until the detached line has ended, as an agent's does:
-    // `script` reads its stdin, and a terminal closed under it ends the line it runs before
-    // that line has done anything (measured: 8 of 30 such lines never ran at load 3).
-    let started = s.w.start(&line, std::process::Stdio::null(), std::process::Stdio::null());
-    assert_eq!(started.code(crate::common::BOUND), Some(0), "the detaching line itself failed");
+    let r = s.w.sh(&line);
+    assert_eq!(r.code, 0, "{r:?}");
     assert!(s.tw.wait_until(crate::common::BOUND, || rc.exists()), "the detached line never ended");
-    drop(started);
     let out = std::fs::read_to_string(&out).unwrap();
     assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "1", "{out}");
     assert!(out.contains("which hangs directly off init"), "{out}");
