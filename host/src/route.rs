@@ -2,7 +2,7 @@
 //! sender that delivers with its own cross-session tool asks here first, delivers itself, then
 //! writes the delivery down with `team send --record`.
 //!
-//! The run: admission exactly as a send's (`cli::send::decide`: the same resolution, rules,
+//! The run: admission exactly as a send's (`send::decide`: the same resolution, rules,
 //! grants and default deny) → the seat's registry record (none: refused) → the recipient
 //! resolved live (the multiplexer names the seat on exactly one pane of its session, the pane
 //! its record names, running the CLI its record names) → the socket's state

@@ -1,17 +1,11 @@
-//! `team mark <seat> [--pane <id>]`: marks a tmux pane of the team's session as a seat of the
-//! team file — the caller's own pane (the one this process descends from), or the one named —
-//! with the `@team-seat` pane option the tmux adapter finds seats by.
-//!
-//! Refused, with nothing marked: a seat the file does not declare (the nearest is named), a
-//! team whose seats run in herdr, a pane outside the team's session, a seat another pane
-//! already holds, and a pane already marked as another declared seat (unmark it first).
+//! `team mark <seat> [--pane <id>]`: the words of a pane marked as a seat (the use-case, and
+//! what it refuses, is `crate::mark`).
 
 use crate::ctx::Ctx;
-use crate::mux::tmux::{MarkedPane, Tmux};
-use crate::mux::{Mux, MuxError};
-use crate::outcome::{context_line, TeamError};
+use crate::mark::Marked;
+use crate::mux::tmux::Tmux;
+use crate::outcome::context_line;
 use crate::output::{one_line, Output};
-use crate::team_file::Loaded;
 
 /// Arguments of `team mark`.
 #[derive(clap::Args, Debug)]
@@ -24,108 +18,32 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    match mark(&a, ctx) {
-        Ok(text) => {
+    let done = ctx.cwd().and_then(|cwd| {
+        let loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
+        let marked = crate::mark::mark(&loaded, &Tmux::from_env(), &a.seat, a.pane.as_deref())?;
+        Ok((loaded, marked))
+    });
+    match done {
+        Ok((loaded, marked)) => {
+            let (f, seat) = (&loaded.file, &a.seat);
+            let mut text = context_line(&f.project, &f.session);
+            match marked {
+                Marked::Already { pane } => {
+                    text.push_str(&format!("{seat}: pane {} is already marked as it\n", one_line(&pane)))
+                }
+                Marked::Marked { pane, was } => {
+                    let was = was.map(|w| format!(" (it was marked {w:?})")).unwrap_or_default();
+                    text.push_str(&format!(
+                        "{seat}: marked pane {} of tmux session {:?}{}\n",
+                        one_line(&pane),
+                        f.session,
+                        one_line(&was)
+                    ));
+                }
+            }
             out.out(&text);
             0
         }
         Err(e) => super::report_error("mark", false, &e, out),
-    }
-}
-
-fn refused(why: impl AsRef<str>) -> TeamError {
-    TeamError::refused(format!("{}; nothing was marked", why.as_ref()))
-}
-
-fn mux_error(e: MuxError) -> TeamError {
-    refused(e.to_string())
-}
-
-fn mark(a: &Args, ctx: &Ctx) -> crate::outcome::Result<String> {
-    let cwd = ctx.cwd()?;
-    let loaded: Loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
-    let f = &loaded.file;
-    let seat = a.seat.as_str();
-    if f.seat(seat).is_none() {
-        let hint =
-            crate::nearest::nearest(seat, f.seat_names()).map(|n| format!(" (did you mean {n}?)")).unwrap_or_default();
-        let names = if f.seats.is_empty() { "none yet".to_string() } else { f.seat_names().join(", ") };
-        return Err(refused(format!("{seat}: it is not a declared seat{hint}; the file's seats are {names}"))
-            .with_repair("declare the seat in .agents/team.yaml first (name: and cli:)"));
-    }
-    let session = f.session.as_str();
-    if crate::mux::chosen(f.multiplexer.as_deref()) != "tmux" {
-        return Err(refused("team mark marks tmux panes, and this team's seats run in herdr")
-        .with_repair(format!(
-            "name the pane in herdr: herdr --session {session} agent rename <pane> {seat}; or write multiplexer: tmux in .agents/team.yaml"
-        )));
-    }
-    let tmux = Tmux::from_env();
-    let pane: MarkedPane = match &a.pane {
-        Some(id) => {
-            let p = tmux.pane_marked(id).map_err(mux_error)?;
-            if p.session != session {
-                return Err(refused(format!(
-                    "pane {} is in tmux session {:?}, and this team's seats are found in session {session:?}",
-                    p.id, p.session
-                ))
-                .with_repair(format!(
-                    "name a pane of session {session:?}, or write session: {} in .agents/team.yaml",
-                    p.session
-                )));
-            }
-            p
-        }
-        None => caller_pane(&tmux, session, seat)?,
-    };
-    let others = tmux.named(session, seat).map_err(mux_error)?;
-    if let Some(o) = others.iter().find(|o| o.id != pane.id) {
-        return Err(refused(format!("seat {seat} is already pane {}'s in tmux session {session:?}", o.id))
-            .with_repair(format!("unmark that pane first: tmux set -p -u -t {} @team-seat", o.id)));
-    }
-    let mut text = context_line(&f.project, session);
-    if pane.mark == seat {
-        text.push_str(&format!("{seat}: pane {} is already marked as it\n", one_line(&pane.id)));
-        return Ok(text);
-    }
-    if !pane.mark.is_empty() && f.seat(&pane.mark).is_some() {
-        return Err(refused(format!("pane {} is marked as seat {}", pane.id, pane.mark))
-            .with_repair(format!("unmark it first: tmux set -p -u -t {} @team-seat", pane.id)));
-    }
-    if !tmux.name_pane(session, &pane.id, seat).map_err(mux_error)? {
-        return Err(refused(format!("tmux did not keep the mark on pane {}", pane.id)));
-    }
-    let was = if pane.mark.is_empty() { String::new() } else { format!(" (it was marked {:?})", pane.mark) };
-    text.push_str(&format!(
-        "{seat}: marked pane {} of tmux session {session:?}{}\n",
-        one_line(&pane.id),
-        one_line(&was)
-    ));
-    Ok(text)
-}
-
-/// The pane of `session` this process runs in (by ancestry, never by `TMUX_PANE` alone).
-fn caller_pane(tmux: &Tmux, session: &str, seat: &str) -> crate::outcome::Result<MarkedPane> {
-    let ancestry: Vec<u32> = crate::mux::procfs::ancestry().iter().map(|a| a.pid).collect();
-    match tmux.pane_of_caller(session, &ancestry).map(|l| l.pane) {
-        Ok(Some(p)) => tmux.pane_marked(&p.id).map_err(mux_error),
-        Ok(None) => {
-            // Say where the caller is when tmux can tell: a pane of another session.
-            let elsewhere = std::env::var("TMUX_PANE")
-                .ok()
-                .and_then(|id| tmux.pane_marked(&id).ok())
-                .filter(|p| p.session != session && p.shell_pid.is_some_and(|pid| ancestry.contains(&pid)));
-            let why = match elsewhere {
-                Some(p) => format!(
-                    "this runs in pane {} of tmux session {:?}, and this team's seats are found in session {session:?}",
-                    p.id, p.session
-                ),
-                None => format!("this does not run inside a pane of tmux session {session:?}"),
-            };
-            Err(refused(why).with_repair(format!(
-                "run team mark {seat} inside the seat's pane, or name the pane: team mark {seat} --pane <id> (tmux list-panes -s -t {session} lists them)"
-            )))
-        }
-        Err(e) => Err(mux_error(e)),
     }
 }

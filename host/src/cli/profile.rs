@@ -2,14 +2,12 @@
 //! validation of a component, the tool that reads a captured screen, and the conformance run
 //! of a component over a folder of screens.
 //!
-//! Invariant: these commands load only what they show — `list` compiles dropped-in files
-//! (to validate them) and no bundled one; `check` loads the one file; `explain` loads the
-//! one profile the current team would use for the cli; `test` loads the one file. Documents:
+//! The use-cases are `profile_tool`'s (which says what each loads); this parses and renders.
+//! Documents:
 //! `team.profile.list`, `team.profile.check`, `team.profile.explain`, `team.profile.test`
 //! (schema/profile-*.schema.json), each with `schema: {name, version}` and `format: 1`.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::{json, Value};
@@ -17,7 +15,8 @@ use serde_json::{json, Value};
 use crate::ctx::Ctx;
 use crate::outcome::{self, render_json, TeamError};
 use crate::output::{one_line, Output};
-use crate::profiles::{Profile, ProfileHost, Reading, Screen, Source, State};
+use crate::profile_tool::{self, CheckReport, Explained, Listing};
+use crate::profiles::{ProfileHost, Reading, Source, State};
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -76,12 +75,24 @@ enum Cmd {
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let host = ProfileHost::new(&ctx.paths);
     let (json, res) = match args.command {
-        Cmd::List { json } => (json, list(&host, ctx, json)),
-        Cmd::Check { file, json } => (json, check(&host, &file, json)),
+        Cmd::List { json } => (json, profile_tool::list(&host, ctx).map(|l| (render_list(&l, json), 0))),
+        Cmd::Check { file, json } => (json, profile_tool::check(&host, &file).map(|r| render_check(&r, json))),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
-            (json, explain(ctx, &cli, &screen, title.as_deref(), size.as_deref(), profile.as_deref(), json))
+            let res = size.as_deref().map(parse_size).transpose().and_then(|size| {
+                let req = profile_tool::Request {
+                    cli: &cli,
+                    screen: &screen,
+                    title: title.as_deref(),
+                    size,
+                    profile: profile.as_deref(),
+                };
+                profile_tool::explain(&host, ctx, &req)
+            });
+            (json, res.map(|e| (render_explain(&e, json), 0)))
         }
-        Cmd::Test { file, screens, json } => (json, super::profile_test::run(&host, &file, &screens, json)),
+        Cmd::Test { file, screens, json } => {
+            (json, profile_tool::conformance(&host, &file, &screens).map(|r| super::profile_test::render(&r, json)))
+        }
     };
     match res {
         // (a document is already JSON: its control characters are escaped by serde_json)
@@ -114,26 +125,12 @@ pub(super) fn labelled(label: &str, value: &str) -> String {
     format!("{label:<9} {}\n", one_line(value))
 }
 
-/// The team file in scope (walking up from the cwd), if any.
-fn current_team(ctx: &Ctx) -> outcome::Result<Option<crate::team_file::Loaded>> {
-    let cwd = ctx.cwd()?;
-    crate::team_file::find(&cwd)
-}
-
 // ---------------------------------------------------------------- list
 
-fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i32)> {
-    let team = current_team(ctx)?;
-    let available = host.available();
-    let mut seats = Vec::new();
-    if let Some(t) = &team {
-        for seat in &t.file.seats {
-            let r = host.resolve(&seat.cli, &t.file.profiles, &available);
-            seats.push((seat.name.clone(), seat.cli.clone(), t.file.profiles.get(&seat.cli).cloned(), r));
-        }
-    }
+fn render_list(l: &Listing, json: bool) -> String {
     if json {
-        let profiles: Vec<Value> = available
+        let profiles: Vec<Value> = l
+            .profiles
             .iter()
             .map(|a| {
                 json!({
@@ -146,21 +143,21 @@ fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i
                 })
             })
             .collect();
-        let team_doc = team.as_ref().map(|t| {
+        let team_doc = l.team.as_ref().map(|t| {
             json!({
-                "project": t.file.project,
-                "session": t.file.session,
-                "file": t.path.display().to_string(),
-                "pins": t.file.profiles,
-                "seats": seats.iter().map(|(name, cli, pin, r)| json!({
-                    "seat": name,
-                    "cli": cli,
-                    "pin": pin,
-                    "profile": r.as_ref().ok().map(|a| json!({
+                "project": t.project,
+                "session": t.session,
+                "file": t.file.display().to_string(),
+                "pins": t.pins,
+                "seats": t.seats.iter().map(|s| json!({
+                    "seat": s.seat,
+                    "cli": s.cli,
+                    "pin": s.pin,
+                    "profile": s.profile.as_ref().ok().map(|a| json!({
                         "id": a.id, "version": a.version, "source": source_json(&a.source),
                         "path": a.source.path().map(|p| p.display().to_string()),
                     })),
-                    "refusal": r.as_ref().err().map(|e| e.message.clone()),
+                    "refusal": s.profile.as_ref().err().map(|e| e.message.clone()),
                 })).collect::<Vec<_>>(),
             })
         });
@@ -170,14 +167,14 @@ fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i
             "profiles": profiles,
             "team": team_doc,
         });
-        return Ok((render_json(&doc), 0));
+        return render_json(&doc);
     }
     let mut out = String::new();
-    if let Some(t) = &team {
-        out.push_str(&outcome::context_line(&t.file.project, &t.file.session));
+    if let Some(t) = &l.team {
+        out.push_str(&outcome::context_line(&t.project, &t.session));
     }
     let mut rows = vec![vec!["PROFILE".to_string(), "VERSION".into(), "SOURCE".into(), "STATUS".into()]];
-    for a in &available {
+    for a in &l.profiles {
         rows.push(vec![
             a.id.clone(),
             a.version.clone(),
@@ -189,15 +186,15 @@ fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i
         ]);
     }
     out.push_str(&table(&rows));
-    if team.is_some() {
+    if let Some(t) = &l.team {
         out.push('\n');
         let mut rows = vec![vec!["SEAT".to_string(), "CLI".into(), "PIN".into(), "PROFILE".into()]];
-        for (name, cli, pin, r) in &seats {
+        for s in &t.seats {
             rows.push(vec![
-                name.clone(),
-                cli.clone(),
-                pin.clone().map(|p| format!("\"{p}\"")).unwrap_or_else(|| "-".into()),
-                match r {
+                s.seat.clone(),
+                s.cli.clone(),
+                s.pin.clone().map(|p| format!("\"{p}\"")).unwrap_or_else(|| "-".into()),
+                match &s.profile {
                     Ok(a) => format!("{} {} ({})", a.id, a.version, a.source),
                     Err(e) => e.message.clone(),
                 },
@@ -205,129 +202,39 @@ fn list(host: &ProfileHost, ctx: &Ctx, json: bool) -> outcome::Result<(String, i
         }
         out.push_str(&table(&rows));
     }
-    Ok((out, 0))
+    out
 }
 
 // ---------------------------------------------------------------- check
 
-/// A blank pane, the smoke screen every profile must read without trapping.
-fn smoke_screen() -> Screen {
-    let blank = vec![String::new(); 40];
-    Screen { styled: blank.clone(), plain: blank, title: String::new(), cols: 120, rows: 40, recent: Vec::new() }
-}
-
-/// Whether `path` is `<config>/profiles/<id>/<version>.wasm`; then the id and version the
-/// host will hold the component to.
-fn dropped_in_name(config: &Path, path: &Path) -> Option<(String, String)> {
-    let root = config.join("profiles").canonicalize().ok()?;
-    let full = path.canonicalize().ok()?;
-    let rel = full.strip_prefix(&root).ok()?;
-    let parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-    match parts.as_slice() {
-        [id, file] => Some((id.clone(), file.strip_suffix(".wasm")?.to_string())),
-        _ => None,
-    }
-}
-
-/// `None` when `bytes` begin as a WebAssembly component does; else what they are instead.
-fn not_a_component(bytes: &[u8]) -> Option<&'static str> {
-    match bytes {
-        [0, b'a', b's', b'm', 0x0d, 0x00, 0x01, 0x00, ..] => None,
-        [0, b'a', b's', b'm', _, _, 0x00, 0x00, ..] => Some("a WebAssembly core module, not a component"),
-        [0, b'a', b's', b'm', ..] => Some("a WebAssembly file of a version this host does not read"),
-        _ => Some("not a WebAssembly component"),
-    }
-}
-
-fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String, i32)> {
-    if !file.exists() {
-        return Err(TeamError::usage(format!("{}: no such file", file.display())));
-    }
-    // Something that is not a component at all is said in one line, before wasmtime reads it.
-    let mut head = [0u8; 8];
-    let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
-    if let Some(what) = not_a_component(&head[..n]) {
-        return Err(TeamError::refused(format!(
-            "{} is {what}: a profile is a component built for wasm32-wasip2 (see docs/writing-a-profile.md)",
-            file.display()
-        )));
-    }
-    let mut steps: Vec<(&str, Result<String, String>)> = Vec::new();
-    let mut profile: Option<Profile> = None;
-    match host.load_file(file) {
-        Ok(p) => {
-            let compose = if p.line().has_compose() {
-                format!(" and {}", crate::profiles::v0_2::COMPOSE_EXPORT)
-            } else {
-                String::new()
-            };
-            steps.push(("load", Ok(format!("imports allowed, exports {}{compose}", p.line().export()))));
-            profile = Some(p);
-        }
-        Err(e) => {
-            let m = e.message.strip_prefix("refused: ").unwrap_or(&e.message);
-            let m = m.strip_prefix(&format!("{} is not a usable profile: ", file.display())).unwrap_or(m);
-            steps.push(("load", Err(m.to_string())));
-        }
-    }
-    let mut smoke: Option<Reading> = None;
-    if let Some(p) = profile.as_mut() {
-        let d = p.describe().clone();
-        let name_check = match dropped_in_name(host.config_dir(), file) {
-            Some((id, version))
-                if id != d.id
-                    || crate::profiles::pins::Version::parse(&version).ok()
-                        != crate::profiles::pins::Version::parse(&d.version).ok() =>
-            {
-                Err(format!("describe() says {} {} but it is installed as {id}/{version}.wasm", d.id, d.version))
-            }
-            _ => Ok(format!(
-                "{} {} (clis: {}; max trigger {}; enter pause {} ms)",
-                d.id,
-                d.version,
-                if d.clis.is_empty() { "none".to_string() } else { d.clis.join(", ") },
-                d.max_trigger,
-                d.enter_pause_ms
-            )),
-        };
-        steps.push(("describe", name_check));
-        let s = smoke_screen();
-        let r = p.classify(&s).and_then(|r| {
-            p.shows_drop_read(&s, "00000000-0000-4000-8000-000000000000", "read the drop")?;
-            p.transcript_shows_drop_read(&[], "00000000-0000-4000-8000-000000000000")?;
-            Ok(r)
-        });
-        match r {
-            Ok(r) => {
-                steps.push(("smoke", Ok(format!("a blank 120x40 screen reads as {}", r.state))));
-                smoke = Some(r);
-            }
-            Err(e) => steps.push(("smoke", Err(e.message))),
-        }
-    }
-    let failed = steps.iter().find_map(|(_, r)| r.as_ref().err().cloned());
-    let ok = failed.is_none();
-    let verdict = match (&failed, &profile) {
+/// The check's last line: the component can be used, or why not.
+fn check_verdict(r: &CheckReport) -> String {
+    match (r.failed(), &r.profile) {
         (None, Some(p)) => {
-            format!("ok: {} can be used as the {} profile {}", file.display(), p.describe().id, p.describe().version)
+            format!("ok: {} can be used as the {} profile {}", r.file.display(), p.describe().id, p.describe().version)
         }
-        (Some(why), _) => format!("refused: {} cannot be used: {why}", file.display()),
+        (Some(why), _) => format!("refused: {} cannot be used: {why}", r.file.display()),
         (None, None) => unreachable!("a load error is a failed step"),
-    };
+    }
+}
+
+fn render_check(r: &CheckReport, json: bool) -> (String, i32) {
+    let ok = r.failed().is_none();
+    let verdict = check_verdict(r);
     let code = if ok { 0 } else { 1 };
     if json {
         let doc = json!({
             "schema": schema("team.profile.check"),
             "format": 1,
-            "file": file.display().to_string(),
+            "file": r.file.display().to_string(),
             "ok": ok,
             "verdict": verdict,
-            "steps": steps.iter().map(|(name, r)| json!({
-                "step": name,
-                "ok": r.is_ok(),
-                "detail": match r { Ok(s) | Err(s) => s },
+            "steps": r.steps.iter().map(|s| json!({
+                "step": s.name.word(),
+                "ok": s.result.is_ok(),
+                "detail": match &s.result { Ok(d) | Err(d) => d },
             })).collect::<Vec<_>>(),
-            "profile": profile.as_ref().map(|p| {
+            "profile": r.profile.as_ref().map(|p| {
                 let d = p.describe();
                 json!({
                     "id": d.id, "version": d.version, "sha256": p.sha256(), "cache": p.cache_use().word(),
@@ -338,19 +245,19 @@ fn check(host: &ProfileHost, file: &Path, json: bool) -> outcome::Result<(String
                     "has_compose": d.has_compose, "transcript_patterns": d.transcript_patterns, "features": d.features,
                 })
             }),
-            "smoke": smoke.as_ref().map(reading_json),
+            "smoke": r.smoke.as_ref().map(reading_json),
         });
-        return Ok((render_json(&doc), code));
+        return (render_json(&doc), code);
     }
     let mut out = String::new();
-    for (name, r) in &steps {
-        match r {
-            Ok(s) => out.push_str(&labelled(name, &format!("ok: {s}"))),
-            Err(s) => out.push_str(&labelled(name, &format!("failed: {s}"))),
+    for s in &r.steps {
+        match &s.result {
+            Ok(d) => out.push_str(&labelled(s.name.word(), &format!("ok: {d}"))),
+            Err(d) => out.push_str(&labelled(s.name.word(), &format!("failed: {d}"))),
         }
     }
     out.push_str(&labelled("verdict", &verdict));
-    Ok((out, code))
+    (out, code)
 }
 
 // ---------------------------------------------------------------- explain
@@ -366,46 +273,8 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
     Ok((c, r))
 }
 
-fn explain(
-    ctx: &Ctx,
-    cli: &str,
-    screen_path: &Path,
-    title: Option<&str>,
-    size: Option<&str>,
-    file: Option<&Path>,
-    json: bool,
-) -> outcome::Result<(String, i32)> {
-    let host = &ProfileHost::new(&ctx.paths);
-    let size = size.map(parse_size).transpose()?;
-    let bytes = std::fs::read(screen_path).map_err(|e| TeamError::usage(format!("{}: {e}", screen_path.display())))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let mut screen = Screen::from_ansi(&text, title.unwrap_or(""));
-    if let Some((c, r)) = size {
-        screen.cols = c;
-        screen.rows = r;
-    }
-    let mut profile = match file {
-        Some(f) => {
-            let p = host.load_file(f)?;
-            if p.describe().id != cli {
-                return Err(TeamError::refused(format!(
-                    "{} is the {} profile, not a {cli} profile",
-                    f.display(),
-                    p.describe().id
-                )));
-            }
-            p
-        }
-        None => {
-            let pins = match current_team(ctx)? {
-                Some(t) => t.file.profiles,
-                None => BTreeMap::new(),
-            };
-            host.load(cli, &pins)?
-        }
-    };
-    let reading = profile.classify(&screen)?;
-    let d = profile.describe().clone();
+fn render_explain(e: &Explained, json: bool) -> String {
+    let (profile, reading, d) = (&e.profile, &e.reading, e.profile.describe());
     if json {
         let doc = json!({
             "schema": schema("team.profile.explain"),
@@ -418,22 +287,22 @@ fn explain(
                 "pin": profile.pin(),
             },
             "screen": {
-                "file": screen_path.display().to_string(),
-                "cols": screen.cols,
-                "rows": screen.rows,
-                "title": screen.title,
+                "file": e.screen_file.display().to_string(),
+                "cols": e.screen.cols,
+                "rows": e.screen.rows,
+                "title": e.screen.title,
             },
-            "reading": reading_json(&reading),
+            "reading": reading_json(reading),
             "why": reading.why,
         });
-        return Ok((render_json(&doc), 0));
+        return render_json(&doc);
     }
     let mut out = format!(
         "{} {} ({}) reads {}:\n",
         one_line(&d.id),
         one_line(&d.version),
         one_line(&profile.source().to_string()),
-        one_line(&screen_path.display().to_string())
+        one_line(&e.screen_file.display().to_string())
     );
     out.push_str(&labelled("state", &reading.state.to_string()));
     out.push_str(&labelled("composer", &reading.composer.to_string()));
@@ -445,7 +314,7 @@ fn explain(
     for n in profile.notes() {
         out.push_str(&labelled("note", n));
     }
-    Ok((out, 0))
+    out
 }
 
 /// A reading as `--json` documents carry it.

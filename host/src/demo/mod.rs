@@ -1,5 +1,6 @@
-//! The demo's seat: what `team demo` runs in each of its tmux panes, so that a user's own
-//! install can try `team send` against two vendors' screens with no agent installed.
+//! `team demo`: the run itself ([`tour`]) and the demo's seat ([`seat`]), what `team demo`
+//! runs in each of its tmux panes, so that a user's own install can try `team send` against
+//! two vendors' screens with no agent installed.
 //!
 //! It is a small imitation, not the test double (`host/fake-seat`, test builds only): it draws
 //! the first rows of Claude Code's or Codex's captured idle screen, takes the line typed into
@@ -13,3 +14,4 @@
 
 mod screen;
 pub mod seat;
+pub mod tour;

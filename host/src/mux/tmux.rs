@@ -35,7 +35,9 @@ use format::Field::{Fixed, Framed};
 pub mod format;
 mod look;
 mod marks;
+mod own;
 pub use marks::MarkedPane;
+pub use own::NewSession;
 
 /// One pane of a session as `list-panes` answers it: its id, its shell, the shell's terminal,
 /// the server's pid, and the mark (framed: anyone in a pane can set it).

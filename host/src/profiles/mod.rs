@@ -39,6 +39,26 @@ pub use profile_reading::{
 };
 pub use store::{Available, Source};
 
+/// Why one named component file cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadFileError {
+    /// The file cannot be read (missing, a link, too large, …).
+    #[error("{}: {error}", path.display())]
+    Unreadable { path: PathBuf, error: std::io::Error },
+    /// It was read, and the host would not use it: `why` is the check that failed.
+    #[error("{} is not a usable profile: {why}", path.display())]
+    Unusable { path: PathBuf, why: String },
+}
+
+impl From<LoadFileError> for TeamError {
+    fn from(e: LoadFileError) -> TeamError {
+        match e {
+            LoadFileError::Unreadable { .. } => TeamError::failed(e.to_string()),
+            LoadFileError::Unusable { .. } => TeamError::refused(e.to_string()),
+        }
+    }
+}
+
 /// The engine and cache profiles load through; cheap to create (no wasm work until a load).
 pub struct ProfileHost {
     config: PathBuf,
@@ -149,10 +169,17 @@ impl ProfileHost {
     /// Loads one component file (for `--profile` and `team profile check`): validated like a
     /// dropped-in one, except that its id and version need not match its file name.
     pub fn load_file(&self, path: &Path) -> outcome::Result<Profile> {
-        let bytes = store::read_component(path).map_err(|e| TeamError::failed(format!("{}: {e}", path.display())))?;
+        self.load_file_typed(path).map_err(TeamError::from)
+    }
+
+    /// [`ProfileHost::load_file`], saying apart a file that cannot be read from a component
+    /// that cannot be used (`team profile check` reports the second as its failed step).
+    pub fn load_file_typed(&self, path: &Path) -> Result<Profile, LoadFileError> {
+        let bytes = store::read_component(path)
+            .map_err(|error| LoadFileError::Unreadable { path: path.to_path_buf(), error })?;
         let sha = cache::sha256_hex(&bytes);
         self.instantiate(&bytes, &sha, Source::Path(path.to_path_buf()), None)
-            .map_err(|why| TeamError::refused(format!("{} is not a usable profile: {why}", path.display())))
+            .map_err(|why| LoadFileError::Unusable { path: path.to_path_buf(), why })
     }
 
     fn load_candidate(&self, c: &store::Candidate) -> Result<Profile, String> {
