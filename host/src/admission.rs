@@ -211,7 +211,7 @@ mod tests {
         let l = loaded(BEACON, "/b");
         let w = World::new(reg, Some(&l));
         let t = resolve(&w, spec).unwrap();
-        admit(&w, caller, &t, now()).map(|r| r.words()).map_err(|e| e.message)
+        admit(&w, caller, &t, now()).map(|r| r.words()).map_err(|e| e.message())
     }
 
     #[test]
@@ -334,7 +334,7 @@ mod tests {
         let l = loaded(&rev_leads, "/b");
         let w = World::new(&reg, Some(&l));
         assert_eq!(
-            admit(&w, &rev, &resolve(&w, "tests").unwrap(), now()).map(|r| r.words()).map_err(|e| e.message),
+            admit(&w, &rev, &resolve(&w, "tests").unwrap(), now()).map(|r| r.words()).map_err(|e| e.message()),
             Ok("lead of shop".into())
         );
         // across teams: the records it waits for, and the leads that reach each other

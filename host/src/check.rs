@@ -119,7 +119,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
     for (cli, pin) in &f.profiles {
         if let Err(e) = profiles.description(cli, &f.profiles) {
             let line = f.lines.line(&format!("profiles.{cli}")).or_else(|| f.lines.line("profiles"));
-            let why = e.message.trim_start_matches("refused: ");
+            let why = &e.sentence;
             let text =
                 if e.kind == Kind::BadFile { why.to_string() } else { format!("profiles: {cli}: \"{pin}\": {why}") };
             let repair = e.repair.clone().or_else(|| {

@@ -90,7 +90,7 @@ pub trait Module: back::Reader {
 impl Module for Profile {
     fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, String> {
         match self.compose_next(brief, repo, screen, step) {
-            Some(r) => r.map_err(|e| e.message),
+            Some(r) => r.map_err(|e| e.message()),
             None => Err(format!("the {} profile has no compose module", self.describe().id)),
         }
     }
@@ -479,7 +479,7 @@ pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
     };
     let mut profile = match host.load(req.cli, req.pins) {
         Ok(p) => p,
-        Err(e) => return not_run(Outcome::Refused(at(e.message)), Some(drop), None),
+        Err(e) => return not_run(Outcome::Refused(at(e.message())), Some(drop), None),
     };
     if !profile.describe().has_compose {
         let why = format!("the {} profile has no compose module", req.cli);
@@ -502,7 +502,7 @@ pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
 /// The compose plan for `--dry-run`: the module's own steps for the seat's repo, or why none.
 pub fn plan(profile: &mut Profile, repo: &Repo) -> Result<Vec<String>, String> {
     match profile.compose_plan(repo) {
-        Some(r) => r.map_err(|e| e.message),
+        Some(r) => r.map_err(|e| e.message()),
         None => Err(format!("the {} profile has no compose module", profile.describe().id)),
     }
 }

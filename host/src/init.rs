@@ -312,10 +312,10 @@ mod tests {
     fn seat_words_are_checked() {
         let installed = ids(&["claude-code", "codex"]);
         assert_eq!(seat_ask("rev:codex", &installed).unwrap(), SeatAsk { name: "rev".into(), cli: "codex".into() });
-        assert!(seat_ask("rev", &installed).unwrap_err().message.contains("<name>:<cli>"));
-        assert!(seat_ask("Rev:codex", &installed).unwrap_err().message.contains("is not a seat name"));
-        assert!(seat_ask("lead:codex", &installed).unwrap_err().message.contains("reserved"));
-        let e = seat_ask("rev:codx", &installed).unwrap_err().message;
+        assert!(seat_ask("rev", &installed).unwrap_err().message().contains("<name>:<cli>"));
+        assert!(seat_ask("Rev:codex", &installed).unwrap_err().message().contains("is not a seat name"));
+        assert!(seat_ask("lead:codex", &installed).unwrap_err().message().contains("reserved"));
+        let e = seat_ask("rev:codx", &installed).unwrap_err().message();
         assert!(e.contains("(did you mean codex?)") && e.contains("claude-code, codex"), "{e}");
     }
 
@@ -345,7 +345,7 @@ mod tests {
         let before = std::fs::read_to_string(&w.team_file).unwrap();
         let e = write(&plan(d.path(), vec![SeatAsk { name: "x".into(), cli: "codex".into() }])).unwrap_err();
         assert_eq!(e.kind, outcome::Kind::Refused);
-        assert_eq!(e.message, "refused: .agents/team.yaml already exists; nothing was written");
+        assert_eq!(e.message(), "refused: .agents/team.yaml already exists; nothing was written");
         assert_eq!(std::fs::read_to_string(&w.team_file).unwrap(), before);
         let schema: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(d.path().join(".agents").join(SCHEMA_FILE)).unwrap())

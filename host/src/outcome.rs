@@ -52,14 +52,20 @@ impl Kind {
     }
 }
 
-/// The error every command returns: its kind, a stable id, the message a plain run prints
-/// after `team <command>: `, and an optional way out.
+/// The error every command returns: its kind, a stable id, the sentence a plain run prints
+/// after `team <command>: ` (as [`TeamError::message`] renders it), and an optional way out.
 #[derive(Debug, Clone)]
 pub struct TeamError {
     pub kind: Kind,
     /// Stable id `<command>.<row>`; filled by the command layer when left empty below it.
     pub id: String,
-    pub message: String,
+    /// What went wrong, without the `refused: ` a refusal is shown with: code that builds on
+    /// another error's words takes these (never the rendered message, never by cutting it).
+    pub sentence: String,
+    /// Made by [`TeamError::refused`]: shown after the spec's `refused: ` ([`TeamError::message`],
+    /// the one place that adds it). A refusal the spec words without it (register, rename,
+    /// route) is `Kind::Refused` with this `false`.
+    pub refusal: bool,
     pub repair: Option<String>,
     /// `(project, session)` when the run read a team file and reached an outcome (held,
     /// not-submitted, unreachable): the plain run prints the context line and the message on
@@ -70,7 +76,7 @@ pub struct TeamError {
 
 impl TeamError {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        TeamError { kind, id: String::new(), message: message.into(), repair: None, context: None }
+        TeamError { kind, id: String::new(), sentence: message.into(), refusal: false, repair: None, context: None }
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, message)
@@ -78,9 +84,18 @@ impl TeamError {
     pub fn bad_file(message: impl Into<String>) -> Self {
         Self::new(Kind::BadFile, message)
     }
-    /// A refusal; the message gets the spec's `refused: ` prefix.
-    pub fn refused(message: impl AsRef<str>) -> Self {
-        Self::new(Kind::Refused, format!("refused: {}", message.as_ref()))
+    /// A refusal; its message is shown with the spec's `refused: ` prefix.
+    pub fn refused(message: impl Into<String>) -> Self {
+        TeamError { refusal: true, ..Self::new(Kind::Refused, message) }
+    }
+
+    /// The message as every command shows it: the sentence, after `refused: ` for a refusal.
+    pub fn message(&self) -> String {
+        if self.refusal {
+            format!("refused: {}", self.sentence)
+        } else {
+            self.sentence.clone()
+        }
     }
     pub fn failed(message: impl Into<String>) -> Self {
         Self::new(Kind::Failed, message)
@@ -114,7 +129,7 @@ impl TeamError {
             "schema": {"name": "team.error", "version": 1},
             "error": {
                 "id": self.id_for(command),
-                "message": self.message,
+                "message": self.message(),
                 "repair": self.repair,
             }
         })
@@ -123,7 +138,8 @@ impl TeamError {
     /// The plain stderr text: `team <command>: <message>` (on one line: text from outside
     /// inside it is escaped) and, when there is one, the repair.
     pub fn plain(&self, command: &str) -> String {
-        let message = crate::output::one_line(&self.message);
+        let message = self.message();
+        let message = crate::output::one_line(&message);
         match &self.repair {
             Some(r) => format!("team {command}: {message}\n{r}\n"),
             None => format!("team {command}: {message}\n"),
@@ -133,7 +149,7 @@ impl TeamError {
 
 impl fmt::Display for TeamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.message())
     }
 }
 

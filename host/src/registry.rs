@@ -463,7 +463,7 @@ mod tests {
         std::fs::write(d.path().join("teams.yaml"), "projects:\n  beacon:\n    delivery_order: [fax]\n").unwrap();
         let e = Registry::load(d.path()).unwrap_err();
         assert_eq!(e.kind, outcome::Kind::BadFile);
-        assert!(e.message.ends_with("project beacon: delivery_order: unknown leg \"fax\""), "{}", e.message);
+        assert!(e.message().ends_with("project beacon: delivery_order: unknown leg \"fax\""), "{}", e.message());
     }
 
     #[test]

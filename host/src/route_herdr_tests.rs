@@ -96,11 +96,11 @@ fn a_seat_herdr_does_not_name_or_names_on_another_cli_is_refused() {
     // 0.8 clears the name of an exited CLI
     let e = route(V082, "after-exit", Some(SOCK), holds).unwrap_err();
     assert_eq!(e.id, "route.unresolved");
-    assert_eq!(e.message, "lead: herdr names no pane lead in session \"teamrh\"; no address was answered");
+    assert_eq!(e.message(), "lead: herdr names no pane lead in session \"teamrh\"; no address was answered");
     // 0.7.1 keeps the name over the shell the CLI left: no claude runs there
     let e = route(V071, "after-exit", Some(SOCK), holds).unwrap_err();
     assert_eq!(
-        e.message,
+        e.message(),
         "lead: pane w1:p2 runs no `claude`, the CLI its record names (claude-code); no address was answered"
     );
 }

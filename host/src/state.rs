@@ -410,7 +410,7 @@ mod tests {
         assert_eq!(e.kind, crate::outcome::Kind::BadFile);
         std::fs::remove_file(d.path().join(".agents").join(FILE)).unwrap();
         std::os::unix::fs::symlink("/etc/hostname", d.path().join(".agents").join(FILE)).unwrap();
-        assert!(State::load(d.path()).unwrap_err().message.contains("symbolic link"));
+        assert!(State::load(d.path()).unwrap_err().message().contains("symbolic link"));
     }
 
     #[test]

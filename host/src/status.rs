@@ -181,7 +181,7 @@ pub fn status(
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
         let (pane, reads, mux_status) = read_seat(mux, look.as_ref(), r, || {
-            loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.message))
+            loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.sentence))
         });
         let last = last_message(ctx, r, &mut histories, now);
         let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
@@ -254,9 +254,9 @@ fn read_seat<'p>(
     let reads = match profile() {
         Ok(p) => match p.classify(&screen) {
             Ok(reading) => Reads::of(reading.state, reading.composer, reading.last_error),
-            Err(e) => Reads::Unreadable { why: e.message },
+            Err(e) => Reads::Unreadable { why: e.message() },
         },
-        Err(why) => Reads::Unreadable { why: why.trim_start_matches("refused: ").to_string() },
+        Err(why) => Reads::Unreadable { why: why.clone() },
     };
     (id, reads, status)
 }

@@ -480,7 +480,7 @@ mod tests {
                 Ok(_) => "ok".to_string(),
                 Err(e) => {
                     assert_eq!(e.kind, outcome::Kind::BadFile);
-                    e.message
+                    e.message()
                 }
             };
             if got != expect {
@@ -530,7 +530,7 @@ mod tests {
     fn seats_with_every_entry_commented_out_is_no_seat() {
         let f = parse("project: beacon\nseats:\n  # - name: a\n  #   cli: codex\n").unwrap();
         assert!(f.seats.is_empty());
-        assert!(parse("project: beacon\n").unwrap_err().message.contains("seats: is missing"));
+        assert!(parse("project: beacon\n").unwrap_err().message().contains("seats: is missing"));
     }
 
     #[test]
@@ -582,6 +582,6 @@ mod tests {
         std::os::unix::fs::symlink(d.path().join("elsewhere.yaml"), repo.join(".agents/team.yaml")).unwrap();
         let e = find(&repo).unwrap_err();
         assert_eq!(e.kind, outcome::Kind::BadFile);
-        assert!(e.message.contains("symbolic link"), "{}", e.message);
+        assert!(e.message().contains("symbolic link"), "{}", e.message());
     }
 }

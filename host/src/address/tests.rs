@@ -88,7 +88,7 @@ pub(crate) fn registry() -> Registry {
 }
 
 fn msg(w: &World, spec: &str) -> String {
-    resolve(w, spec).unwrap_err().message
+    resolve(w, spec).unwrap_err().message()
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn render(id: &Value, a: Answer) -> Value {
         Answer::Pong => rpc::result(id, json!({})),
         Answer::Error(e) => rpc::error(id, &e),
         Answer::Refused(e) => {
-            let mut text = e.message.clone();
+            let mut text = e.message();
             if let Some(r) = &e.repair {
                 text.push_str(&format!("\n{r}"));
             }

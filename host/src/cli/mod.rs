@@ -138,7 +138,7 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
     if json {
         out.doc(&e.document(command));
     } else if let Some((project, session)) = e.context.as_deref() {
-        out.out(&format!("{}{}\n", crate::outcome::context_line(project, session), output::one_line(&e.message)));
+        out.out(&format!("{}{}\n", crate::outcome::context_line(project, session), output::one_line(&e.message())));
     } else {
         out.err(&e.plain(command));
     }
@@ -183,7 +183,7 @@ fn parse_error(e: clap::Error, args: Vec<OsString>, out: &mut Output) -> i32 {
         out.doc(&err.document(&name));
     } else {
         let prefix = if name == "team" { "team".to_string() } else { format!("team {name}") };
-        out.err(&format!("{prefix}: {}\n", output::one_line(&err.message)));
+        out.err(&format!("{prefix}: {}\n", output::one_line(&err.message())));
     }
     err.kind.exit_code()
 }

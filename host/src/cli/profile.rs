@@ -157,7 +157,7 @@ fn render_list(l: &Listing, json: bool) -> String {
                         "id": a.id, "version": a.version, "source": source_json(&a.source),
                         "path": a.source.path().map(|p| p.display().to_string()),
                     })),
-                    "refusal": s.profile.as_ref().err().map(|e| e.message.clone()),
+                    "refusal": s.profile.as_ref().err().map(|e| e.message()),
                 })).collect::<Vec<_>>(),
             })
         });
@@ -196,7 +196,7 @@ fn render_list(l: &Listing, json: bool) -> String {
                 s.pin.clone().map(|p| format!("\"{p}\"")).unwrap_or_else(|| "-".into()),
                 match &s.profile {
                     Ok(a) => format!("{} {} ({})", a.id, a.version, a.source),
-                    Err(e) => e.message.clone(),
+                    Err(e) => e.message(),
                 },
             ]);
         }

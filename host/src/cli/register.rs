@@ -210,7 +210,7 @@ mod tests {
         let e = parse(&words(w)).unwrap_err();
         assert_eq!(e.kind, crate::outcome::Kind::Usage);
         assert_eq!(e.repair.as_deref(), Some(USAGE));
-        e.message
+        e.message()
     }
 
     #[test]

@@ -159,7 +159,7 @@ mod tests {
         let e = parse(&words(w)).unwrap_err();
         assert_eq!(e.kind, crate::outcome::Kind::Usage);
         assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "rename.usage"));
-        e.message
+        e.message()
     }
 
     #[test]

@@ -204,9 +204,9 @@ mod tests {
         );
         assert_eq!(parse(&words(&["--rules-item"])).unwrap(), Ask::RulesItem);
         assert_eq!(parse(&words(&["-h"])).unwrap(), Ask::Help);
-        assert_eq!(parse(&words(&["k", "--x"])).unwrap_err().message, "unknown option --x");
-        assert_eq!(parse(&words(&["k", "j"])).unwrap_err().message, "unexpected \"j\"");
-        assert_eq!(parse(&words(&[])).unwrap_err().message, "a seat is required");
+        assert_eq!(parse(&words(&["k", "--x"])).unwrap_err().message(), "unknown option --x");
+        assert_eq!(parse(&words(&["k", "j"])).unwrap_err().message(), "unexpected \"j\"");
+        assert_eq!(parse(&words(&[])).unwrap_err().message(), "a seat is required");
         assert!(parse(&words(&["k", "--rules-item"])).is_err());
     }
 }

@@ -497,7 +497,7 @@ mod tests {
     fn usage_msg(words: &[&str]) -> String {
         let e = ask(&args(words)).unwrap_err();
         assert_eq!(e.kind, Kind::Usage, "{words:?}");
-        e.message
+        e.message()
     }
 
     #[test]

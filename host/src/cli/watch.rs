@@ -85,9 +85,9 @@ fn watch_loop(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> 
                     return Err(TeamError::failed(format!("{} is gone; the watch stopped", w.team().path.display())));
                 }
                 // Said once, not on every pass, until it changes.
-                if last_problem.as_deref() != Some(e.message.as_str()) {
-                    problem(args.json, &e.message, out, |v| stamp(ctx, v));
-                    last_problem = Some(e.message.clone());
+                if last_problem.as_deref() != Some(e.message().as_str()) {
+                    problem(args.json, &e.message(), out, |v| stamp(ctx, v));
+                    last_problem = Some(e.message());
                 }
                 Pass::default()
             }

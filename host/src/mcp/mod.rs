@@ -167,7 +167,7 @@ impl Recipient {
         use crate::cli::send::{history_words, watch_words};
         let r = match &self.result {
             Ok(r) => r,
-            Err(e) => return e.message.clone(),
+            Err(e) => return e.message(),
         };
         let seat = &r.seat;
         match &r.outcome {
@@ -211,7 +211,7 @@ impl<'a> Server<'a> {
             Ok(l) => find_caller(&l, &profiles),
             // every call reads the world again and meets the same error while it stands
             Err(e) => {
-                Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message) }
+                Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
             }
         };
         Server { ctx, cwd: cwd.to_path_buf(), profiles, started_as }

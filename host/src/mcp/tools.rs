@@ -160,18 +160,18 @@ mod tests {
         assert_eq!(read(Tool::List, &Value::Null).unwrap(), Call::List);
         let e = err(Tool::Send, json!({"to": ["a"], "message": "hi", "from": "lead"}));
         assert_eq!(e.kind, Kind::Usage);
-        assert!(e.message.contains("not `from`; the sender is never an argument"), "{}", e.message);
+        assert!(e.message().contains("not `from`; the sender is never an argument"), "{}", e.message());
         let e = err(Tool::Send, json!({"to": ["all"], "message": "hi"}));
         assert_eq!(e.kind, Kind::Refused);
-        assert_eq!(e.message, format!("refused: {NO_BROADCAST}"));
-        assert!(err(Tool::Send, json!({"to": "a", "message": "hi"})).message.contains("is an array"));
-        assert!(err(Tool::Send, json!({"to": [], "message": "hi"})).message.contains("names no one"));
-        assert!(err(Tool::Send, json!({"to": [3], "message": "hi"})).message.contains("is a string"));
-        assert!(err(Tool::Send, json!({"to": ["a"], "message": " "})).message.contains("empty"));
-        assert!(err(Tool::Send, json!({"to": ["a"]})).message.contains("`message` is required"));
+        assert_eq!(e.message(), format!("refused: {NO_BROADCAST}"));
+        assert!(err(Tool::Send, json!({"to": "a", "message": "hi"})).message().contains("is an array"));
+        assert!(err(Tool::Send, json!({"to": [], "message": "hi"})).message().contains("names no one"));
+        assert!(err(Tool::Send, json!({"to": [3], "message": "hi"})).message().contains("is a string"));
+        assert!(err(Tool::Send, json!({"to": ["a"], "message": " "})).message().contains("empty"));
+        assert!(err(Tool::Send, json!({"to": ["a"]})).message().contains("`message` is required"));
         let big = "x".repeat(crate::send::MAX_BODY + 1);
         assert_eq!(err(Tool::Send, json!({"to": ["a"], "message": big})).kind, Kind::Refused);
-        assert!(err(Tool::List, json!({"x": 1})).message.contains("takes no arguments"));
+        assert!(err(Tool::List, json!({"x": 1})).message().contains("takes no arguments"));
     }
 
     #[test]

@@ -148,7 +148,7 @@ pub fn check(host: &ProfileHost, file: &Path) -> outcome::Result<CheckReport> {
                 report.steps.push(step(StepName::Smoke, Ok(format!("a blank 120x40 screen reads as {}", r.state))));
                 report.smoke = Some(r);
             }
-            Err(e) => report.steps.push(step(StepName::Smoke, Err(e.message))),
+            Err(e) => report.steps.push(step(StepName::Smoke, Err(e.message()))),
         }
     }
     Ok(report)

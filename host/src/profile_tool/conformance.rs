@@ -83,7 +83,7 @@ pub fn conformance(host: &ProfileHost, file: &Path, screens: &Path) -> outcome::
     for f in &mine {
         let (result, reading) = match profile.classify(&f.screen) {
             Ok(r) => (fixtures::check(&f.expect, &r).map_err(|m| format!("{m} (why: {})", r.why)), Some(r)),
-            Err(e) => (Err(e.message), None),
+            Err(e) => (Err(e.message()), None),
         };
         checked.push(Checked {
             label: f.label(),

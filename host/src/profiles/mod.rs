@@ -222,7 +222,7 @@ impl ProfileHost {
             notes: Vec::new(),
             pin: None,
         };
-        let d = p.instance.describe().map_err(|e| format!("describe() failed: {}", e.message))?;
+        let d = p.instance.describe().map_err(|e| format!("describe() failed: {}", e.message()))?;
         check_compose(&d, line)?;
         check_description(&d, expect)?;
         // Written once (a write is an fsync: milliseconds a warm run must not pay).

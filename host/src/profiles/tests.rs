@@ -62,11 +62,11 @@ fn every_screen_fixture_reads_as_its_meta_says_through_the_built_components() {
     let mut per_cli: BTreeMap<String, usize> = BTreeMap::new();
     for f in &all {
         let p = loaded.entry(f.cli.clone()).or_insert_with(|| {
-            let p = w.host.load(&f.cli, &no_pins()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+            let p = w.host.load(&f.cli, &no_pins()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message()));
             assert_eq!(p.source(), &Source::Bundled);
             p
         });
-        let r = p.classify(&f.screen.clone()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message));
+        let r = p.classify(&f.screen.clone()).unwrap_or_else(|e| panic!("{}: {}", f.label(), e.message()));
         if let Err(m) = fixtures::check(&f.expect, &r) {
             failures.push(format!("{}: {m} (why: {})", f.label(), r.why));
         }
@@ -196,7 +196,7 @@ fn drop_reads_show_on_the_codex_screen_and_in_transcripts() {
 /// Loads `bytes` as a file and classifies a blank screen; the error from whichever step failed.
 fn load_and_classify(w: &World, name: &str, bytes: &[u8]) -> Result<Reading, String> {
     let p = w.file(name, bytes);
-    let mut prof = w.host.load_file(&p).map_err(|e| e.message)?;
+    let mut prof = w.host.load_file(&p).map_err(|e| e.message())?;
     let blank = Screen {
         styled: vec![String::new(); 40],
         plain: vec![String::new(); 40],
@@ -204,7 +204,7 @@ fn load_and_classify(w: &World, name: &str, bytes: &[u8]) -> Result<Reading, Str
         rows: 40,
         ..Screen::default()
     };
-    prof.classify(&blank).map_err(|e| e.message)
+    prof.classify(&blank).map_err(|e| e.message())
 }
 
 #[test]
@@ -230,11 +230,11 @@ fn a_trap_is_an_error_reading_and_the_instance_is_remade() {
     let mut prof = w.host.load_file(&p).unwrap();
     let s = Screen::from_ansi("anything\n", "");
     let e = prof.classify(&s).unwrap_err();
-    assert!(e.message.starts_with("this profile could not read the screen: "), "{}", e.message);
+    assert!(e.message().starts_with("this profile could not read the screen: "), "{}", e.message());
     assert!(!prof.instance.is_live(), "a trapped instance is dropped");
     // The next call runs on a fresh instance: it answers (or traps again) without a crash.
     let again = prof.classify(&s).unwrap_err();
-    assert_eq!(again.message, e.message);
+    assert_eq!(again.message(), e.message());
     // A call that does not trap is served by a fresh instance.
     assert!(!prof.transcript_shows_drop_read(&[], "x").unwrap());
     assert!(prof.instance.is_live());
@@ -246,18 +246,18 @@ fn after_an_interrupt_the_next_call_gets_a_fresh_instance_and_a_full_budget() {
     let p = w.file("loop.wasm", profile_artifacts::hostile::ENDLESS_LOOP);
     let mut prof = w.host.load_file(&p).unwrap();
     let s = Screen::from_ansi("x\n", "");
-    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
+    assert!(prof.classify(&s).unwrap_err().message().contains("wasm trap: interrupt"));
     assert!(!prof.instance.is_live());
     // A call that does not loop (0.2's `read` classifies, so it would loop again).
     assert!(!prof.transcript_shows_drop_read(&[], "id").unwrap());
-    assert!(prof.classify(&s).unwrap_err().message.contains("wasm trap: interrupt"));
+    assert!(prof.classify(&s).unwrap_err().message().contains("wasm trap: interrupt"));
 }
 
 #[test]
 fn the_wrong_world_is_refused_at_load_naming_the_missing_export() {
     let w = World::new();
     let p = w.file("wrong.wasm", profile_artifacts::hostile::WRONG_WORLD);
-    let e = w.host.load_file(&p).err().expect("refused").message;
+    let e = w.host.load_file(&p).err().expect("refused").message();
     assert!(e.contains("is not a usable profile") && e.contains("team:profile/classifier@0.1.0"), "{e}");
 }
 
@@ -265,7 +265,7 @@ fn the_wrong_world_is_refused_at_load_naming_the_missing_export() {
 fn a_wasi_import_is_refused_at_load_naming_the_import() {
     let w = World::new();
     let p = w.file("wasi.wasm", profile_artifacts::hostile::WASI_IMPORT);
-    let e = w.host.load_file(&p).err().expect("refused").message;
+    let e = w.host.load_file(&p).err().expect("refused").message();
     assert!(e.contains("it imports `wasi:"), "{e}");
     assert!(
         e.contains("a capability the host does not give profiles") || e.contains("capabilities the host does not give"),
@@ -278,7 +278,7 @@ fn a_wasi_import_is_refused_at_load_naming_the_import() {
 fn garbage_is_not_a_component() {
     let w = World::new();
     let p = w.file("junk.wasm", b"\0asm not really");
-    let e = w.host.load_file(&p).err().expect("refused").message;
+    let e = w.host.load_file(&p).err().expect("refused").message();
     assert!(e.contains("not a valid WebAssembly component"), "{e}");
 }
 
@@ -358,7 +358,7 @@ fn a_precompiled_artifact_from_a_user_is_never_accepted() {
     // Our own cached native code, handed back as if it were a profile: refused, not run.
     let cwasm = fs::read(cache_files(&w).remove(0)).unwrap();
     let p = w.file("codex.cwasm", &cwasm);
-    let e = w.host.load_file(&p).err().expect("refused").message;
+    let e = w.host.load_file(&p).err().expect("refused").message();
     assert!(e.contains("not a valid WebAssembly component"), "{e}");
     w.drop_in("codex", "9.0.0.wasm", &cwasm);
     let listed = w.host.available();
@@ -461,14 +461,18 @@ fn pins_choose_the_highest_satisfying_version_or_refuse_naming_what_is_installed
     let e = w.host.load("codex", &pins("codex", "99")).err().expect("refused");
     assert_eq!(e.kind, outcome::Kind::Refused);
     assert_eq!(
-        e.message,
+        e.message(),
         format!("refused: the team pins codex to \"99\" and no installed codex profile satisfies it; installed: codex {} (bundled)", codex.version)
     );
     let e = w.host.load("codex", &pins("codex", "!!")).err().expect("bad pin");
     assert_eq!(e.kind, outcome::Kind::BadFile);
     let e = w.host.load("vim", &no_pins()).err().expect("nothing for vim");
-    assert!(e.message.starts_with("refused: no profile for cli \"vim\" is installed; installed: "), "{}", e.message);
-    assert!(e.message.contains(&format!("codex {} (bundled)", codex.version)), "{}", e.message);
+    assert!(
+        e.message().starts_with("refused: no profile for cli \"vim\" is installed; installed: "),
+        "{}",
+        e.message()
+    );
+    assert!(e.message().contains(&format!("codex {} (bundled)", codex.version)), "{}", e.message());
 }
 
 #[test]
@@ -482,7 +486,7 @@ fn selection_orders_dropped_in_versions_by_the_pin() {
         let p = req.map(|r| pins("acme", r)).unwrap_or_default();
         select(&w.config(), "acme", &p, &all)
             .map(|v| v.iter().map(|c| c.version_text.clone()).collect())
-            .unwrap_or_else(|e| vec![e.message])
+            .unwrap_or_else(|e| vec![e.message()])
     };
     assert_eq!(order(None), ["1.5.0", "1.4.10", "1.4.2", "1.3.0", "2.0.0-beta.1"]);
     assert_eq!(order(Some("1.4")), ["1.4.10", "1.4.2"]);
@@ -493,7 +497,7 @@ fn selection_orders_dropped_in_versions_by_the_pin() {
         "refused: the team pins acme to \"1.6\" and no installed acme profile satisfies it"
     );
     // None of them is a component: loading reports each, bundled or not.
-    let e = w.host.load("acme", &pins("acme", "1.4")).err().unwrap().message;
+    let e = w.host.load("acme", &pins("acme", "1.4")).err().unwrap().message();
     assert!(e.starts_with("refused: no installed acme profile can be used: acme 1.4.10 ("), "{e}");
     assert!(e.contains("not a valid WebAssembly component"), "{e}");
 }

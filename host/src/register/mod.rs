@@ -118,7 +118,7 @@ pub fn run(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Requ
         if !req.dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
             let row = e.id_for("register");
             let a = admitted.as_ref().ok();
-            log(m.ctx, &file.root, caller, a, &req.seat, row.trim_start_matches("register."), e.message.clone());
+            log(m.ctx, &file.root, caller, a, &req.seat, row.trim_start_matches("register."), e.message());
         }
     }
     res

@@ -101,7 +101,7 @@ pub fn reading_words(s: &State) -> String {
 /// prompt (idle or working), `Err(words)` naming what it shows instead.
 pub fn at_prompt(mux: &dyn Mux, pane: &PaneInfo, seat: &str, profile: &mut Profile) -> Result<State, String> {
     let cap = mux.read_screen(&pane.pane_ref(seat)).map_err(|e| format!("its screen could not be read: {e}"))?;
-    let reading = profile.classify(&crate::typed::screen_of(cap)).map_err(|e| e.message)?;
+    let reading = profile.classify(&crate::typed::screen_of(cap)).map_err(|e| e.message())?;
     match reading.state {
         s @ (State::Idle | State::Working(_)) => Ok(s),
         other => Err(reading_words(&other)),

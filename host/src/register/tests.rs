@@ -95,7 +95,7 @@ fn req(seat: &str) -> Request {
 
 fn err(r: Result<Report, TeamError>) -> String {
     let e = r.unwrap_err();
-    format!("{}: {}", e.id, e.message)
+    format!("{}: {}", e.id, e.message())
 }
 
 const LEAD_DISPLAY: &str = "lead (coordinator) — Claude Opus 5.5";

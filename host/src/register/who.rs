@@ -146,7 +146,7 @@ mod tests {
     }
 
     fn judge(f: &TeamFile, c: &Caller, session: bool, dir: &std::path::Path) -> Result<Admitted, String> {
-        admit(f, c, session, dir, now()).map_err(|e| format!("{}: {}", e.id, e.message))
+        admit(f, c, session, dir, now()).map_err(|e| format!("{}: {}", e.id, e.message()))
     }
 
     #[test]

@@ -240,7 +240,10 @@ mod tests {
         )
         .unwrap();
         let e = rename_seat(d.path(), "beacon", "keeper2", "b").unwrap_err();
-        assert_eq!(e.message, "the registry already holds b@beacon (agt_00000000000000c3); nothing was renamed there");
+        assert_eq!(
+            e.message(),
+            "the registry already holds b@beacon (agt_00000000000000c3); nothing was renamed there"
+        );
         assert!(Registry::load(d.path()).unwrap().agent_for("beacon", "keeper2").is_some());
     }
 }

@@ -147,7 +147,7 @@ pub fn run(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Requ
     if let Err(e) = &res {
         if !req.dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
             let row = e.id_for("rename");
-            log(m.ctx, &file.root, caller, &req.seat, row.trim_start_matches("rename."), e.message.clone());
+            log(m.ctx, &file.root, caller, &req.seat, row.trim_start_matches("rename."), e.message());
         }
     }
     res
@@ -477,7 +477,7 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
     // finishes the rest (it renames what still names the old seat)
     let part_way = |upto: &Step, e: TeamError| {
         let done = steps::done_before(&steps, upto);
-        TeamError::failed(format!("{}; {done} renamed, the rest still names {old}", e.message))
+        TeamError::failed(format!("{}; {done} renamed, the rest still names {old}", e.message()))
             .with_id("rename.part-way")
             .with_repair(format!("run team rename {old} {new} again: it renames what still names {old}"))
     };

@@ -112,7 +112,7 @@ fn run(w: &World, mux: &dyn Mux, seat: &str, new: &str, dry_run: bool) -> Result
 
 fn err(r: Result<Report, TeamError>) -> String {
     let e = r.unwrap_err();
-    format!("{}: {}", e.id, e.message)
+    format!("{}: {}", e.id, e.message())
 }
 
 fn text(w: &World) -> String {
@@ -230,7 +230,7 @@ fn a_name_herdr_does_not_take_changes_nothing() {
     let state_before = std::fs::read_to_string(w.file.root.join(".agents/team.state.json")).unwrap();
     let e = run(&w, &h, "reviewer", "rev.odd", false).unwrap_err();
     assert_eq!(
-        format!("{}: {}", e.id, e.message),
+        format!("{}: {}", e.id, e.message()),
         "rename.pane-name: herdr did not take the name rev.odd for pane w1:p2; nothing was renamed"
     );
     assert_eq!(e.repair.as_deref(), Some("choose a name herdr takes (docs/multiplexers.md)"));
@@ -339,7 +339,7 @@ fn a_name_written_in_a_form_it_does_not_rewrite_is_refused() {
     let (h, _) = herdr(FixtureRunner::of(V082));
     let e = run(&w, &h, "reviewer", "rev2", false).unwrap_err();
     assert_eq!(
-        (e.id.as_str(), e.message.as_str()),
+        (e.id.as_str(), e.message().as_str()),
         ("rename.form", "line 5: name: names the seat as `*k`, a form this run does not rewrite; nothing was renamed")
     );
     assert_eq!(e.repair.as_deref(), Some("write the seat's name there plainly (reviewer), then run this again"));
@@ -352,13 +352,13 @@ fn a_new_name_the_state_or_the_registry_already_holds_is_refused() {
     let (h, _) = herdr(FixtureRunner::of(V082));
     let e = run(&w, &h, "reviewer", "rev2", false).unwrap_err();
     assert_eq!(
-        format!("{}: {}", e.id, e.message),
+        format!("{}: {}", e.id, e.message()),
         "rename.recorded: .agents/team.state.json already holds a record of rev2 in session \"teamfx\"; nothing was renamed"
     );
     std::fs::remove_file(w.file.root.join(".agents/team.state.json")).unwrap();
     let e = run(&w, &h, "reviewer", "rev2", false).unwrap_err();
     assert_eq!(
-        format!("{}: {}", e.id, e.message),
+        format!("{}: {}", e.id, e.message()),
         "rename.recorded: the registry already holds rev2@beacon (agt_00000000000000a1); nothing was renamed"
     );
     assert!(e.repair.unwrap().starts_with("it is a seat the file no longer declares: remove its record from "));
@@ -377,9 +377,9 @@ fn a_write_that_fails_part_way_says_what_was_renamed_and_the_same_run_finishes_i
     let e = run(&w, &h, "reviewer", "rev2", false).unwrap_err();
     assert_eq!(e.id, "rename.part-way");
     assert!(
-        e.message.ends_with("; the file and its state record were renamed, the rest still names reviewer"),
+        e.message().ends_with("; the file and its state record were renamed, the rest still names reviewer"),
         "{}",
-        e.message
+        e.message()
     );
     assert_eq!(e.repair.as_deref(), Some("run team rename reviewer rev2 again: it renames what still names reviewer"));
     assert!(text(&w).contains("name: rev2"));

@@ -70,7 +70,7 @@ impl<'a> FactsBook<'a> {
             }
             Err(e) => Err(NoFacts {
                 kind: e.kind,
-                why: format!("runs {cli}, whose profile cannot be used: {}", e.message.trim_start_matches("refused: ")),
+                why: format!("runs {cli}, whose profile cannot be used: {}", e.sentence),
                 repair: e.repair,
             }),
         }
@@ -133,7 +133,7 @@ mod tests {
         let n = no_profile("codx", &ids(&["claude-code", "codex"]), std::path::Path::new("/c"));
         let e = n.refusal("gpt-reviewer", "sent");
         assert_eq!(
-            e.message,
+            e.message(),
             "refused: gpt-reviewer runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are claude-code, codex; nothing was sent"
         );
         assert!(e.repair.unwrap().ends_with("/c/profiles/codx/<version>.wasm"));

@@ -189,7 +189,7 @@ pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -
                 Ask::Send { target, .. } | Ask::Record { target, .. } => Some(target.as_str()),
                 Ask::List => None,
             };
-            log(m.ctx, caller_root.as_deref(), &caller, seat, e.kind.row(), None, Some(e.message.clone()));
+            log(m.ctx, caller_root.as_deref(), &caller, seat, e.kind.row(), None, Some(e.message()));
         }
     }
     res.map(|r| Report::Send(Box::new(r)))
@@ -330,7 +330,7 @@ fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
     };
     let mut p = match m.profiles.load(d.target.cli(), pins) {
         Ok(p) => p,
-        Err(e) => return vec![e.message],
+        Err(e) => return vec![e.message()],
     };
     let names = p.describe().process_names.clone();
     let Some(folder) = crate::compose::seat_folder(mux.as_ref(), &pane, &names) else {

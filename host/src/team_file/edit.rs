@@ -258,7 +258,7 @@ pub fn renamed(file: &TeamFile, seat: &str, new: &str) -> TeamFile {
 /// Reads `text` back and checks it is `before` with seat `seat` named `new` and nothing else
 /// changed (the loader's notes aside: the legacy `lead` note goes with the name). `Err(why)`.
 pub fn verify(text: &str, before: &TeamFile, seat: &str, new: &str) -> Result<TeamFile, String> {
-    let after = parse(text).map_err(|e| format!("it would not load ({})", e.message))?;
+    let after = parse(text).map_err(|e| format!("it would not load ({})", e.message()))?;
     if after.seat(new).is_none() {
         return Err(format!("it would not declare seat \"{new}\""));
     }

@@ -62,7 +62,7 @@ pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
         }
     }
     snippet.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(col - 1)));
-    TeamError::bad_file(format!("{shown}: {}", e.message)).with_repair(format!("{snippet}{fix}"))
+    TeamError::bad_file(format!("{shown}: {}", e.message())).with_repair(format!("{snippet}{fix}"))
 }
 
 #[cfg(test)]
@@ -83,7 +83,7 @@ mod tests {
         assert_eq!(e.kind, outcome::Kind::BadFile);
         // (a newcomer's mistake, said in the project's words at its line)
         assert_eq!(
-            e.message,
+            e.message(),
             ".agents/team.yaml: line 4: `cli:` is indented 3 spaces, and this seat's name: 4: the keys of one seat line up"
         );
         assert_eq!(
@@ -102,7 +102,7 @@ mod tests {
         // a value the loader refuses keeps its own `line <n>:` and no caret
         std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\ndelivery_order: [x]\nseats: []\n").unwrap();
         let e = find(&repo).unwrap_err();
-        assert_eq!(e.message, "line 2: delivery_order: unknown leg \"x\"");
+        assert_eq!(e.message(), "line 2: delivery_order: unknown leg \"x\"");
         assert!(e.repair.is_none());
     }
 

@@ -124,10 +124,10 @@ mod tests {
         assert_eq!((g.seat.as_str(), g.pane.as_deref(), g.scope.len(), g.line), ("builder@labs", Some("w2:p1"), 2, 9));
         let e = parse(&format!("{base}delegates:\n  up: [\"Bad Seat\"]\n")).unwrap_err();
         assert_eq!(
-            e.message,
+            e.message(),
             "line 6: delegates: up: \"Bad Seat\" is not a seat (<seat>, <seat>@<team> or an agent id)"
         );
         let e = parse(&format!("{base}grant:\n  scope: [up]\n")).unwrap_err();
-        assert_eq!(e.message, "line 6: grant: names no seat: (the seat it grants to)");
+        assert_eq!(e.message(), "line 6: grant: names no seat: (the seat it grants to)");
     }
 }

@@ -47,7 +47,7 @@ impl Seat for SeatPane<'_> {
         let mode = cap.mode.take();
         let screen = screen_of(cap);
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
-        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message)?;
+        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message())?;
         let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?;
         let read_shown = reading.drop_read;
         let queued = reading.queued_holds(trigger);

@@ -201,7 +201,7 @@ fn trigger(
     let mut profile = match means.profiles.load(req.cli, req.pins) {
         Ok(p) => p,
         Err(e) => {
-            let why = format!("{}; the message is at {}", e.message, drop.display());
+            let why = format!("{}; the message is at {}", e.message(), drop.display());
             return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
         }
     };

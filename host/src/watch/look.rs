@@ -32,7 +32,7 @@ impl Profiles {
         pins: &BTreeMap<String, String>,
     ) -> Result<&mut Profile, String> {
         if !self.loaded.contains_key(cli) {
-            let p = host.load(cli, pins).map_err(|e| e.message)?;
+            let p = host.load(cli, pins).map_err(|e| e.message())?;
             self.loaded.insert(cli.to_string(), p);
         }
         Ok(self.loaded.get_mut(cli).expect("just loaded"))
@@ -186,7 +186,7 @@ pub fn look(
         Some((id, trigger)) => Probe::new(id, &trigger),
         None => Probe::default(),
     };
-    let reading = profile.read(&screen, &probe).map_err(|e| e.message)?;
+    let reading = profile.read(&screen, &probe).map_err(|e| e.message())?;
     let mut out = Look::default();
     let blocked = status == Some(AgentStatus::Blocked);
     out.working = matches!(reading.state, State::Working(_)) || status == Some(AgentStatus::Working);

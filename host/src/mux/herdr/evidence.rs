@@ -92,7 +92,7 @@ pub fn run_send(
     let (mut h, runner) = herdr(r);
     h.last_seen = Box::new(|_, seat| Some(if seat == "lead" { "w1:p2" } else { "w1:p3" }.into()));
     let pane = h.locate("teamrh", seat.name).unwrap_or_else(|e| panic!("{} {}: {e}", seat.set, seat.dir));
-    let mut profile = profiles().load(seat.cli, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}", e.message));
+    let mut profile = profiles().load(seat.cli, &BTreeMap::new()).unwrap_or_else(|e| panic!("{}", e.message()));
     let d = profile.describe().clone();
     let traits = Traits {
         cli: seat.cli.into(),
