@@ -142,7 +142,7 @@ impl Herdr {
                     let said = text.lines().next().map(str::to_string).unwrap_or_else(|| out.stderr_str());
                     MuxError::Failed(format!("`{} --version` did not name a herdr version: {said:?}", self.bin))
                 })?;
-                Surface::of(version).map_err(MuxError::Failed)
+                Surface::of(version).map_err(|e| MuxError::Failed(e.to_string()))
             })
             .clone()
     }

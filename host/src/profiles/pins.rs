@@ -27,7 +27,7 @@ pub struct Version(semver::Version);
 impl Version {
     /// Parses a full `x.y.z[-pre][+build]` (a leading `v` allowed); partial versions are
     /// refused here.
-    pub fn parse(s: &str) -> Result<Version, String> {
+    pub fn parse(s: &str) -> Result<Version, VersionError> {
         let t = s.trim();
         let t = t.strip_prefix('v').unwrap_or(t);
         match semver::Version::parse(t) {
@@ -35,10 +35,34 @@ impl Version {
                 v.build = semver::BuildMetadata::EMPTY;
                 Ok(Version(v))
             }
-            Err(_) if is_partial(t) => Err(format!("\"{s}\" is not a full version (major.minor.patch)")),
-            Err(_) => Err(format!("\"{s}\" is not a version")),
+            Err(_) if is_partial(t) => Err(VersionError::Partial(s.to_string())),
+            Err(_) => Err(VersionError::NotAVersion(s.to_string())),
         }
     }
+}
+
+/// Why a word is not a version.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// `1`, `1.4`: parts missing (a pin may say that; a version may not).
+    #[error("\"{0}\" is not a full version (major.minor.patch)")]
+    Partial(String),
+    #[error("\"{0}\" is not a version")]
+    NotAVersion(String),
+}
+
+/// Why a pin cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PinError {
+    /// `>=` with nothing after it.
+    #[error("\"{text}\": `{op}` without a version")]
+    OperatorAlone { text: String, op: String },
+    /// A comparator whose version does not start with a digit.
+    #[error("pin \"{text}\": \"{version}\" is not a version")]
+    NotAVersion { text: String, version: String },
+    /// What semver's own grammar refused, in its words.
+    #[error("pin \"{text}\": {why}")]
+    Grammar { text: String, why: String },
 }
 
 /// `1` or `1.4`: a version with parts missing, not a malformed one.
@@ -76,7 +100,7 @@ impl fmt::Display for Requirement {
 const OPERATORS: [&str; 7] = [">=", "<=", "^", "~", "=", ">", "<"];
 
 impl Requirement {
-    pub fn parse(text: &str) -> Result<Requirement, String> {
+    pub fn parse(text: &str) -> Result<Requirement, PinError> {
         let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
         let mut comparators = Vec::new();
         let mut i = 0;
@@ -85,7 +109,9 @@ impl Requirement {
             // An operator written apart from its version (`>= 1.2`).
             if version.is_empty() && !op.is_empty() {
                 i += 1;
-                version = words.get(i).ok_or_else(|| format!("\"{text}\": `{op}` without a version"))?;
+                version = words
+                    .get(i)
+                    .ok_or_else(|| PinError::OperatorAlone { text: text.to_string(), op: op.to_string() })?;
             }
             i += 1;
             if op.is_empty() && (version == "*" || version == "x") {
@@ -94,7 +120,7 @@ impl Requirement {
             let version = version.strip_prefix('v').unwrap_or(version);
             let version = version.trim_end_matches(".*").trim_end_matches(".x");
             if !version.starts_with(|c: char| c.is_ascii_digit()) {
-                return Err(format!("pin \"{text}\": \"{version}\" is not a version"));
+                return Err(PinError::NotAVersion { text: text.to_string(), version: version.to_string() });
             }
             // A bare version is a prefix (`semver`'s `=`), not Cargo's default caret.
             comparators.push(format!("{}{version}", if op.is_empty() { "=" } else { op }));
@@ -102,7 +128,8 @@ impl Requirement {
         let req = if comparators.is_empty() {
             semver::VersionReq::STAR
         } else {
-            semver::VersionReq::parse(&comparators.join(", ")).map_err(|e| format!("pin \"{text}\": {e}"))?
+            semver::VersionReq::parse(&comparators.join(", "))
+                .map_err(|e| PinError::Grammar { text: text.to_string(), why: e.to_string() })?
         };
         Ok(Requirement { text: text.trim().to_string(), req })
     }

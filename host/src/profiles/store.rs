@@ -104,7 +104,7 @@ fn bundled() -> impl Iterator<Item = Candidate> {
     profile_artifacts::BUNDLED.iter().map(|b| Candidate {
         id: b.id.to_string(),
         version_text: b.version.to_string(),
-        version: Version::parse(b.version),
+        version: Version::parse(b.version).map_err(|e| e.to_string()),
         source: Source::Bundled,
         embedded: Some(b.bytes),
         sha256: Some(b.sha256),

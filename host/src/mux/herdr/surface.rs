@@ -61,6 +61,11 @@ pub enum RecentAs {
     Ansi,
 }
 
+/// A herdr older than [`OLDEST`]: nothing of its surface is assumed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("herdr {0} is older than team supports (herdr {OLDEST} or newer)")]
+pub struct TooOld(pub Version);
+
 /// What one herdr version's CLI offers a client: the adapter's only source of version facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Surface {
@@ -71,9 +76,9 @@ pub struct Surface {
 
 impl Surface {
     /// The surface of `version`; an older herdr than [`OLDEST`] is refused with the sentence.
-    pub fn of(version: Version) -> Result<Surface, String> {
+    pub fn of(version: Version) -> Result<Surface, TooOld> {
         if version < OLDEST {
-            return Err(format!("herdr {version} is older than team supports (herdr {OLDEST} or newer)"));
+            return Err(TooOld(version));
         }
         let facade = version >= FACADE;
         Ok(Surface {
@@ -153,7 +158,7 @@ mod tests {
         assert_eq!((s(Version(0, 7, 5)).title, s(Version(0, 7, 5)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
         assert_eq!((s(Version(0, 8, 2)).title, s(Version(0, 8, 2)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
         assert_eq!(
-            Surface::of(Version(0, 6, 9)).unwrap_err(),
+            Surface::of(Version(0, 6, 9)).unwrap_err().to_string(),
             "herdr 0.6.9 is older than team supports (herdr 0.7.1 or newer)"
         );
     }

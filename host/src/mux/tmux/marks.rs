@@ -63,17 +63,18 @@ fn named(target: &str) -> Option<Named> {
 }
 
 /// The rows of `text`; a mark holding a control character is refused, naming its pane.
-fn parse(text: &[u8]) -> Result<Vec<MarkedPane>, String> {
-    let rows = format::parse(text, ROW).map_err(|m| format!("tmux answered in a form team does not read ({})", m.0))?;
+fn parse(text: &[u8]) -> Result<Vec<MarkedPane>, MuxError> {
+    let rows = format::parse(text, ROW)
+        .map_err(|m| MuxError::Failed(format!("tmux answered in a form team does not read ({})", m.0)))?;
     rows.into_iter()
         .map(|row| {
-            let [id, session, pid, window, pane, mark] =
-                <[String; 6]>::try_from(row).map_err(|_| "a row without its fields".to_string())?;
+            let [id, session, pid, window, pane, mark] = <[String; 6]>::try_from(row)
+                .map_err(|_| MuxError::Failed("a row without its fields".to_string()))?;
             if format::has_control(&mark) {
-                return Err(format!(
+                return Err(MuxError::Failed(format!(
                     "pane {id} of tmux session \"{session}\" is marked \"{}\": a mark holding a control character marks no seat (repair: tmux set -p -t {id} -u @team-seat)",
                     format::shown(&mark)
-                ));
+                )));
             }
             Ok(MarkedPane { id, session, shell_pid: pid.parse().ok(), window, pane, mark })
         })
@@ -102,7 +103,7 @@ impl Tmux {
             return Err(self.failed("display-message", &out));
         }
         // (tmux 3.3 answers a target it cannot find with empty fields, not always an error)
-        let got = parse(&out.stdout).map_err(MuxError::Failed)?.into_iter().next().filter(|p| !p.id.is_empty());
+        let got = parse(&out.stdout)?.into_iter().next().filter(|p| !p.id.is_empty());
         let got = got.ok_or_else(no_pane)?;
         let same = match &want {
             Named::Id(id) => got.id == *id,
@@ -125,7 +126,7 @@ impl Tmux {
             return Err(self.failed("list-panes", &out));
         }
         let mut by: Vec<(String, Vec<String>)> = Vec::new();
-        for p in parse(&out.stdout).map_err(MuxError::Failed)?.into_iter().filter(|p| !p.mark.is_empty()) {
+        for p in parse(&out.stdout)?.into_iter().filter(|p| !p.mark.is_empty()) {
             match by.iter_mut().find(|(s, _)| *s == p.session) {
                 Some((_, marks)) => marks.push(p.mark),
                 None => by.push((p.session, vec![p.mark])),
@@ -172,6 +173,7 @@ mod tests {
                     prop_assert_eq!(&rows[0].mark, &mark);
                 }
                 Err(e) => {
+                    let e = e.to_string();
                     prop_assert!(format::has_control(&mark));
                     prop_assert!(e.starts_with("pane %7 of tmux session \"beacon\" is marked \""), "{}", e);
                     prop_assert!(!format::has_control(&e.replace('\n', "")), "the sentence shows no raw control character: {:?}", e);
@@ -224,7 +226,7 @@ mod tests {
         );
         assert_eq!(got[1].mark, "");
         assert_eq!(got[2].shell_pid, None);
-        let hostile = parse(b"%1\t6:beacon\t42\t0\t0\t18:keeper\n%9\t1\tkeeper\n").unwrap_err();
+        let hostile = parse(b"%1\t6:beacon\t42\t0\t0\t18:keeper\n%9\t1\tkeeper\n").unwrap_err().to_string();
         assert!(
             hostile.starts_with("pane %1 of tmux session \"beacon\" is marked \"keeper\\n%9\\t1\\tkeeper\""),
             "{hostile}"
