@@ -203,7 +203,7 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
                 let repair = match &e {
                     MuxError::ProgramMissing(_) => None,
                     MuxError::ServerStopped(_) | MuxError::NoSession(_) => {
-                        Some(crate::status::start_repair(mux.name(), &f.session))
+                        Some(crate::status::start_repair(mux, &f.session))
                     }
                     _ => Some(crate::status::find_repair(mux.name(), &f.session)),
                 };

@@ -9,9 +9,10 @@
 //! `team-hooked` calls it. The `team` binary never does, in any build, so nothing in a caller's
 //! environment can revive an expired grant, forge a history line's time or choose its ids. The
 //! one other hook, `HERDR_BIN` (a recorded herdr for tests, herdr cannot be installed where they
-//! run), is read through [`test_hook`] too. (The multiplexer adapters still read the variables
-//! that say which server and pane to ask — `TMUX`, `TEAM_TMUX_SOCKET`, `HERDR_*` — in `mux`;
-//! none of them names a program.)
+//! run), is read through [`test_hook`] too. The variables that say which multiplexer server and
+//! pane to ask — `TMUX`, `TMUX_PANE`, `HERDR_PANE_ID`, `TEAM_TMUX_SOCKET` — are read here too,
+//! into [`Ctx::mux`] (`mux::Hints`), and passed down: hints the adapters verify against the
+//! process tree; none of them names a program or an identity.
 
 use std::ffi::OsString;
 
@@ -60,6 +61,10 @@ pub struct Ctx {
     /// The user's home as the password database says (`mux::program::home`), never `$HOME`:
     /// nothing below `cli` reads the process environment.
     pub home: Option<std::path::PathBuf>,
+    /// Which multiplexer server and pane the environment names (`TMUX`, `TMUX_PANE`,
+    /// `HERDR_PANE_ID`, `TEAM_TMUX_SOCKET`), read once: hints the adapters verify, never who
+    /// the caller is.
+    pub mux: crate::mux::Hints,
 }
 
 /// The folder this process runs in, as every command is given it.
@@ -85,6 +90,7 @@ impl Ctx {
             ids: Ids::random(),
             cwd: current_dir(),
             home: crate::mux::program::home(),
+            mux: crate::mux::Hints::read(&var),
         }
     }
 
@@ -108,10 +114,18 @@ impl Ctx {
             Some(seed) => Ids::seeded(seed),
             None => Ids::random(),
         };
-        Ctx { paths: Paths::resolve(&var), clock, ids, cwd: current_dir(), home: crate::mux::program::home() }
+        Ctx {
+            paths: Paths::resolve(&var),
+            clock,
+            ids,
+            cwd: current_dir(),
+            home: crate::mux::program::home(),
+            mux: crate::mux::Hints::read(&var),
+        }
     }
 
-    /// A context for tests: every folder under `base`, the real clock, random ids.
+    /// A context for tests: every folder under `base`, the real clock, random ids, no
+    /// multiplexer hints.
     pub fn under(base: &std::path::Path) -> Ctx {
         Ctx {
             paths: Paths::under(base),
@@ -119,6 +133,7 @@ impl Ctx {
             ids: Ids::random(),
             cwd: current_dir(),
             home: crate::mux::program::home(),
+            mux: crate::mux::Hints::default(),
         }
     }
 

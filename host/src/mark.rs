@@ -11,7 +11,7 @@
 //! is when it is not in the team's session.
 
 use crate::mux::tmux::{MarkedPane, Tmux};
-use crate::mux::{Mux, MuxError};
+use crate::mux::{Hints, Mux, MuxError};
 use crate::outcome::{self, TeamError};
 use crate::team_file::Loaded;
 
@@ -33,7 +33,7 @@ fn mux_error(e: MuxError) -> TeamError {
 }
 
 /// Marks `pane` (default: the caller's own) of the team's tmux session as `seat`.
-pub fn mark(loaded: &Loaded, tmux: &Tmux, seat: &str, pane: Option<&str>) -> outcome::Result<Marked> {
+pub fn mark(loaded: &Loaded, tmux: &Tmux, hints: &Hints, seat: &str, pane: Option<&str>) -> outcome::Result<Marked> {
     let f = &loaded.file;
     if f.seat(seat).is_none() {
         let hint =
@@ -43,7 +43,7 @@ pub fn mark(loaded: &Loaded, tmux: &Tmux, seat: &str, pane: Option<&str>) -> out
             .with_repair("declare the seat in .agents/team.yaml first (name: and cli:)"));
     }
     let session = f.session.as_str();
-    if crate::mux::chosen(f.multiplexer.as_deref()) != "tmux" {
+    if crate::mux::chosen(hints, f.multiplexer.as_deref()) != "tmux" {
         return Err(refused("team mark marks tmux panes, and this team's seats run in herdr")
         .with_repair(format!(
             "name the pane in herdr: herdr --session {session} agent rename <pane> {seat}; or write multiplexer: tmux in .agents/team.yaml"
@@ -64,7 +64,7 @@ pub fn mark(loaded: &Loaded, tmux: &Tmux, seat: &str, pane: Option<&str>) -> out
             }
             p
         }
-        None => caller_pane(tmux, session, seat)?,
+        None => caller_pane(tmux, hints, session, seat)?,
     };
     let others = tmux.named(session, seat).map_err(mux_error)?;
     if let Some(o) = others.iter().find(|o| o.id != pane.id) {
@@ -86,15 +86,16 @@ pub fn mark(loaded: &Loaded, tmux: &Tmux, seat: &str, pane: Option<&str>) -> out
 }
 
 /// The pane of `session` this process runs in (by ancestry, never by `TMUX_PANE` alone).
-fn caller_pane(tmux: &Tmux, session: &str, seat: &str) -> outcome::Result<MarkedPane> {
+fn caller_pane(tmux: &Tmux, hints: &Hints, session: &str, seat: &str) -> outcome::Result<MarkedPane> {
     let ancestry: Vec<u32> = crate::mux::procfs::ancestry().iter().map(|a| a.pid).collect();
     match tmux.pane_of_caller(session, &ancestry).map(|l| l.pane) {
         Ok(Some(p)) => tmux.pane_marked(&p.id).map_err(mux_error),
         Ok(None) => {
             // Say where the caller is when tmux can tell: a pane of another session.
-            let elsewhere = std::env::var("TMUX_PANE")
-                .ok()
-                .and_then(|id| tmux.pane_marked(&id).ok())
+            let elsewhere = hints
+                .tmux_pane
+                .as_ref()
+                .and_then(|id| tmux.pane_marked(id).ok())
                 .filter(|p| p.session != session && p.shell_pid.is_some_and(|pid| ancestry.contains(&pid)));
             let why = match elsewhere {
                 Some(p) => format!(

@@ -294,13 +294,13 @@ pub fn last_seen_pane(state_dir: &Path, session: &str, seat: &str) -> Option<Str
     read_launched(state_dir, session)?.panes.get(seat).cloned()
 }
 
-/// The multiplexer adapter a team file (or the environment) chooses, with the records under
-/// `state_dir` telling the herdr adapter where each seat was last seen.
-pub fn mux_for(state_dir: &Path) -> impl Fn(Option<&str>) -> Box<dyn crate::mux::Mux> {
-    let dir = state_dir.to_path_buf();
+/// The multiplexer adapter a team file (or the environment's `hints`) chooses, with the
+/// records under `state_dir` telling the herdr adapter where each seat was last seen.
+pub fn mux_for(state_dir: &Path, hints: &crate::mux::Hints) -> impl Fn(Option<&str>) -> Box<dyn crate::mux::Mux> {
+    let (dir, hints) = (state_dir.to_path_buf(), hints.clone());
     move |choice| {
         let d = dir.clone();
-        crate::mux::choose_with(choice, Box::new(move |session, seat| last_seen_pane(&d, session, seat)))
+        crate::mux::choose_with(&hints, choice, Box::new(move |session, seat| last_seen_pane(&d, session, seat)))
     }
 }
 

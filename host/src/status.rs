@@ -262,11 +262,11 @@ fn read_seat<'p>(
 }
 
 /// How to start the team's session, in the words of the multiplexer.
-pub fn start_repair(mux: &str, session: &str) -> String {
-    if mux == "tmux" {
+pub fn start_repair(mux: &dyn Mux, session: &str) -> String {
+    if mux.name() == "tmux" {
         format!(
             "start it with {}, run each agent in a pane of it, and mark each pane: team mark <seat>",
-            crate::mux::tmux::Tmux::from_env().start_line(session)
+            mux.start_command(session).unwrap_or_else(|| format!("tmux new -s {session}"))
         )
     } else {
         format!("start it with herdr --session {session} (docs/multiplexers.md), and name each seat's pane there")

@@ -51,7 +51,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Err(e) => return super::report_error("check", a.json, &e, out),
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let mux = crate::state::mux_for(&ctx.paths.state)(loaded.file.multiplexer.as_deref());
+    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(loaded.file.multiplexer.as_deref());
     let r = check::check(&loaded, &profiles, mux.as_ref());
     let shown = crate::team_file::shown(&r.path, &cwd);
     if a.json {

@@ -45,14 +45,14 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 
 /// The multiplexer to write: the one asked for, else the one the run sits in (or whose server
 /// it names), else the one installed on the fixed search — herdr first, the default — else none.
-fn multiplexer(asked: Option<&str>) -> (Option<&'static str>, MuxFrom) {
-    let named_tmux = std::env::var_os("TEAM_TMUX_SOCKET").is_some_and(|v| !v.is_empty());
+fn multiplexer(asked: Option<&str>, hints: &crate::mux::Hints) -> (Option<&'static str>, MuxFrom) {
+    let named_tmux = hints.team_tmux_socket.is_some();
     match asked {
         Some("herdr") => return (Some("herdr"), MuxFrom::Asked),
         Some(_) => return (Some("tmux"), MuxFrom::Asked),
         None => {}
     }
-    match crate::mux::sits_in() {
+    match crate::mux::sits_in(hints) {
         Some(m) => (Some(m), MuxFrom::SitsIn),
         None if named_tmux => (Some("tmux"), MuxFrom::SitsIn),
         None if crate::mux::program::herdr().is_some() => (Some("herdr"), MuxFrom::Installed),
@@ -90,12 +90,12 @@ fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
     };
     let (root, in_git) = init::root_of(&cwd);
     let project = init::name_of(&root);
-    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer.as_deref());
+    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer.as_deref(), &ctx.mux);
     // Inside tmux, the seats' panes are marked in the session the caller sits in.
-    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in() == Some("tmux"))
-        .then(|| std::env::var("TMUX_PANE").ok())
+    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in(&ctx.mux) == Some("tmux"))
+        .then(|| ctx.mux.tmux_pane.clone())
         .flatten()
-        .and_then(|p| crate::mux::tmux::Tmux::from_env().pane_marked(&p).ok())
+        .and_then(|p| crate::mux::tmux::Tmux::from_hints(&ctx.mux).pane_marked(&p).ok())
         .map(|p| p.session)
         .filter(|s| !s.trim().is_empty() && !s.contains(['\n', '#', ':']));
     let session_from_tmux = tmux_session.is_some();

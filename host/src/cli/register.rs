@@ -173,7 +173,7 @@ impl Standing {
         let file = load_file(&cwd)?;
         let reg = Registry::load(&ctx.paths.config)?;
         let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
-        let mux = crate::state::mux_for(&ctx.paths.state)(file.file.multiplexer.as_deref());
+        let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(file.file.multiplexer.as_deref());
         let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
         let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
         Ok(Standing { file, reg, profiles, mux, who })

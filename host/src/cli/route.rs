@@ -163,7 +163,7 @@ fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
     let vendors = |pins: &std::collections::BTreeMap<String, String>| {
         caller::Vendors::from_descriptions(&profiles.descriptions(pins))
     };
-    let mux_for = crate::state::mux_for(&ctx.paths.state);
+    let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     // a run with no terminal is refused before the team file is read, unless its own pane
     // vouches for it
     if !caller::has_terminal() {

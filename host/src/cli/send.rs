@@ -240,7 +240,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Err(e) => return super::report_error("send", json, &e, out),
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let caller = find_caller(&load.reg, load.file.as_ref(), &profiles);
+    let caller = find_caller(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
     // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
     // `--list` is no exception (spec "Who may send to whom").
     match &caller {
@@ -264,7 +264,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         }
         _ => {}
     }
-    let mux = crate::state::mux_for(&ctx.paths.state);
+    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let means = send::Means { ctx, profiles: &profiles, mux: &mux };
     match send::run(&means, load, caller, &ask, a.dry_run) {
         Ok(Report::List(l)) => render_list(&l, json, out),
@@ -275,8 +275,13 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
 
 /// The caller, found through the multiplexer the team file (or the environment) chooses and
 /// the installed profiles' facts about their CLIs.
-pub(super) fn find_caller(reg: &Registry, file: Option<&Loaded>, profiles: &ProfileHost) -> Caller {
-    let mux = crate::mux::choose(file.and_then(|l| l.file.multiplexer.as_deref()));
+pub(super) fn find_caller(
+    reg: &Registry,
+    file: Option<&Loaded>,
+    profiles: &ProfileHost,
+    hints: &crate::mux::Hints,
+) -> Caller {
+    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
     let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
     let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
     caller::find(reg, file, mux.as_ref(), &vendors)

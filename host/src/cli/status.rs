@@ -38,8 +38,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Err(e) => return super::report_error("status", a.json, &e, out),
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let mux_for = crate::state::mux_for(&ctx.paths.state);
-    let caller = super::send::find_caller(&reg, Some(&file), &profiles);
+    let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
+    let caller = super::send::find_caller(&reg, Some(&file), &profiles, &ctx.mux);
     let read = || status::status(ctx, &profiles, Some(&file), &reg, &mux_for, &caller);
     if !a.watch {
         let r = read();

@@ -208,7 +208,7 @@ impl<'a> Server<'a> {
     pub fn start(ctx: &'a Ctx, cwd: &Path) -> Server<'a> {
         let profiles = ProfileHost::new(&ctx.paths);
         let started_as = match send::load(ctx, cwd) {
-            Ok(l) => find_caller(&l, &profiles),
+            Ok(l) => find_caller(&l, &profiles, &ctx.mux),
             // every call reads the world again and meets the same error while it stands
             Err(e) => {
                 Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
@@ -270,7 +270,7 @@ impl<'a> Server<'a> {
             Ok(x) => x,
             Err(e) => return Answer::Refused(e),
         };
-        let mux = crate::state::mux_for(&self.ctx.paths.state);
+        let mux = crate::state::mux_for(&self.ctx.paths.state, &self.ctx.mux);
         let means = send::Means { ctx: self.ctx, profiles: &self.profiles, mux: &mux };
         match call {
             Call::List => match send::run(&means, load, caller.clone(), &Ask::List, false) {
@@ -301,7 +301,7 @@ impl<'a> Server<'a> {
     /// the refusal every tool answers with.
     fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
         let load = send::load(self.ctx, &self.cwd)?;
-        let now = find_caller(&load, &self.profiles);
+        let now = find_caller(&load, &self.profiles, &self.ctx.mux);
         if let Some(e) = refusal(&now) {
             return Err(e);
         }
@@ -318,9 +318,9 @@ impl<'a> Server<'a> {
 }
 
 /// The caller of this process for the world `load` read.
-fn find_caller(load: &Loadout, profiles: &ProfileHost) -> Caller {
+fn find_caller(load: &Loadout, profiles: &ProfileHost, hints: &crate::mux::Hints) -> Caller {
     let file = load.file.as_ref();
-    let mux = crate::mux::choose(file.and_then(|l| l.file.multiplexer.as_deref()));
+    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
     let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
     let vendors = crate::caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
     crate::caller::find(&load.reg, file, mux.as_ref(), &vendors)

@@ -77,6 +77,9 @@ pub struct Herdr {
     /// herdr was chosen for want of any other choice (no `multiplexer:` key, not inside tmux):
     /// a missing herdr then says how to use tmux instead.
     pub by_default: bool,
+    /// The pane the caller's environment names (`HERDR_PANE_ID`, from `mux::Hints`): a claim
+    /// to verify against the process tree, never an identity.
+    pub pane_hint: Option<String>,
 }
 
 /// A failed call: herdr's error code (when it printed one) and the error it means here.
@@ -108,6 +111,7 @@ impl Herdr {
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
             by_default: false,
+            pane_hint: None,
         }
     }
 
@@ -506,7 +510,7 @@ impl Mux for Herdr {
 
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
         // Always asked: a caller that strips HERDR_* from its environment is still in its pane.
-        let named = std::env::var("HERDR_PANE_ID").ok().filter(|s| !s.is_empty());
+        let named = self.pane_hint.clone();
         self.find_caller(session, named.as_deref(), ancestry, &procfs::Live)
     }
 }

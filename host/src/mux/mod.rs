@@ -297,6 +297,12 @@ pub trait Mux {
     fn look(&self, _session: &str) -> Option<Box<dyn Panes + '_>> {
         None
     }
+    /// The command line that starts `session` on the server this adapter asks, when the
+    /// adapter's server is one of several (tmux: the named server's, never the default one in
+    /// its place). `None`: the multiplexer's own words say it.
+    fn start_command(&self, _session: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The panes of one session, for finding many seats in it (`team status`, `team check`): the
@@ -329,27 +335,63 @@ pub fn panes_of<'m>(mux: &'m dyn Mux, session: &str) -> Box<dyn Panes + 'm> {
     mux.look(session).unwrap_or_else(|| Box::new(Live { mux, session: session.to_string() }))
 }
 
+/// What the caller's environment says about multiplexers, read once (`Ctx::mux`) and passed
+/// down: which tmux server to ask (`TEAM_TMUX_SOCKET`, else the one `TMUX` names) and which
+/// pane the caller claims to sit in (`TMUX_PANE`, `HERDR_PANE_ID`).
+///
+/// Invariant: these are hints. They choose which server to ask and which pane a claim names;
+/// who the caller is comes only from the process tree reaching a pane's real shell
+/// (`pane_of_caller`), and a pane named here that this process does not descend from is
+/// refused as a claim (`MuxError::Unverified`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// `TMUX`: `<socket>,<server pid>,<session index>` of the tmux the caller sits in.
+    pub tmux: Option<String>,
+    /// `TMUX_PANE`: the tmux pane the caller claims to sit in.
+    pub tmux_pane: Option<String>,
+    /// `HERDR_PANE_ID`: the herdr pane the caller claims to sit in.
+    pub herdr_pane_id: Option<String>,
+    /// `TEAM_TMUX_SOCKET`: the tmux server to ask (a path, or a bare `-L` name).
+    pub team_tmux_socket: Option<String>,
+}
+
+impl Hints {
+    /// The hints a set of variables gives (an empty or non-UTF-8 value is none).
+    pub fn read(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Hints {
+        let text = |k: &str| var(k).and_then(|v| v.into_string().ok()).filter(|v| !v.is_empty());
+        Hints {
+            tmux: text("TMUX"),
+            tmux_pane: text("TMUX_PANE"),
+            herdr_pane_id: text("HERDR_PANE_ID"),
+            team_tmux_socket: text("TEAM_TMUX_SOCKET"),
+        }
+    }
+
+    /// Inside tmux, or naming a tmux server: a choice of tmux as much as sitting in it.
+    fn tmux_named(&self) -> bool {
+        self.tmux.is_some() || self.team_tmux_socket.is_some()
+    }
+}
+
 /// Chooses the adapter: the team file's `multiplexer:` key (`herdr` | `tmux`); else the
 /// environment the caller sits in (inside tmux — `TMUX` set and no `HERDR_PANE_ID` — → tmux;
 /// any `HERDR_*` → herdr); else herdr. An unknown key value is the team file's error to
 /// report; here it falls through to the environment.
-pub fn choose(file_choice: Option<&str>) -> Box<dyn Mux> {
-    choose_with(file_choice, Box::new(|_, _| None))
+pub fn choose(hints: &Hints, file_choice: Option<&str>) -> Box<dyn Mux> {
+    choose_with(hints, file_choice, Box::new(|_, _| None))
 }
 
-/// The word `choose` picks for `file_choice` in this environment (`herdr` | `tmux`).
-pub fn chosen(file_choice: Option<&str>) -> &'static str {
-    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    choice(file_choice, has("TMUX") || has("TEAM_TMUX_SOCKET"), has("HERDR_PANE_ID"))
+/// The word `choose` picks for `file_choice` with these hints (`herdr` | `tmux`).
+pub fn chosen(hints: &Hints, file_choice: Option<&str>) -> &'static str {
+    choice(file_choice, hints.tmux_named(), hints.herdr_pane_id.is_some())
 }
 
 /// The multiplexer the environment says this process sits in: a herdr pane, else tmux, else
 /// neither. It says where to look (what `team init` writes), never who the caller is.
-pub fn sits_in() -> Option<&'static str> {
-    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    if has("HERDR_PANE_ID") {
+pub fn sits_in(hints: &Hints) -> Option<&'static str> {
+    if hints.herdr_pane_id.is_some() {
         Some("herdr")
-    } else if has("TMUX") {
+    } else if hints.tmux.is_some() {
         Some("tmux")
     } else {
         None
@@ -358,17 +400,16 @@ pub fn sits_in() -> Option<&'static str> {
 
 /// `choose`, with the herdr adapter told where each seat was last seen (`last_seen`: the
 /// records `team register` and a launch keep).
-pub fn choose_with(file_choice: Option<&str>, last_seen: herdr::LastSeen) -> Box<dyn Mux> {
-    let has = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    // A named tmux server (`TEAM_TMUX_SOCKET`) is a choice of tmux as much as sitting in it.
-    let in_tmux = has("TMUX") || has("TEAM_TMUX_SOCKET");
-    match choice(file_choice, in_tmux, has("HERDR_PANE_ID")) {
-        "tmux" => Box::new(tmux::Tmux::from_env()),
+pub fn choose_with(hints: &Hints, file_choice: Option<&str>, last_seen: herdr::LastSeen) -> Box<dyn Mux> {
+    let in_tmux = hints.tmux_named();
+    match choice(file_choice, in_tmux, hints.herdr_pane_id.is_some()) {
+        "tmux" => Box::new(tmux::Tmux::from_hints(hints)),
         _ => {
             let mut h = herdr::Herdr::from_env();
             h.last_seen = last_seen;
+            h.pane_hint = hints.herdr_pane_id.clone();
             // herdr for want of any other choice: a missing herdr then says how to use tmux
-            h.by_default = file_choice.is_none() && !in_tmux && !has("HERDR_PANE_ID");
+            h.by_default = file_choice.is_none() && !in_tmux && hints.herdr_pane_id.is_none();
             Box::new(h)
         }
     }
@@ -502,8 +543,8 @@ mod tests {
         assert_eq!(choice(None, true, true), "herdr");
         assert_eq!(choice(None, false, false), "herdr");
         assert_eq!(choice(Some("screen"), false, false), "herdr");
-        assert_eq!(choose(Some("tmux")).name(), "tmux");
-        assert_eq!(choose(Some("herdr")).name(), "herdr");
+        assert_eq!(choose(&Hints::default(), Some("tmux")).name(), "tmux");
+        assert_eq!(choose(&Hints::default(), Some("herdr")).name(), "herdr");
     }
 
     #[test]

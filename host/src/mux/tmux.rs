@@ -17,7 +17,7 @@
 //! [`literal_arg`]), Enter with its
 //! own `send-keys -t <pane> Enter`.
 //!
-//! Which server: `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
+//! Which server (from `mux::Hints`, the run's environment read once): `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
 //! use it so they never touch the user's server), else the socket of the tmux the caller sits
 //! in (the first field of `$TMUX`), else tmux's default. The program is the first `tmux` of the
 //! fixed search (`program`: the system's folders, then the user's own), never one the
@@ -64,22 +64,22 @@ pub struct Tmux {
     /// `-S <path>` / `-L <name>`, or nothing for the default server.
     socket_args: Vec<String>,
     runner: Box<dyn Runner>,
+    /// The pane the caller's environment names (`TMUX_PANE`): a claim to verify, never an identity.
+    pane_hint: Option<String>,
 }
 
 impl Tmux {
-    /// The adapter for the server the environment names (see the module docs).
-    pub fn from_env() -> Tmux {
+    /// The adapter for the server the environment's hints name (see the module docs).
+    pub fn from_hints(hints: &super::Hints) -> Tmux {
         let found = super::program::find("tmux");
         let bin = found.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "tmux".into());
-        let socket_args = match std::env::var("TEAM_TMUX_SOCKET").ok().filter(|s| !s.is_empty()) {
-            Some(s) => socket_flag(&s),
-            None => match std::env::var("TMUX").ok().filter(|s| !s.is_empty()) {
-                Some(t) => vec!["-S".into(), t.split(',').next().unwrap_or_default().to_string()],
-                None => Vec::new(),
-            },
+        let socket_args = match (&hints.team_tmux_socket, &hints.tmux) {
+            (Some(s), _) => socket_flag(s),
+            (None, Some(t)) => vec!["-S".into(), t.split(',').next().unwrap_or_default().to_string()],
+            (None, None) => Vec::new(),
         };
         let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
-        Tmux { bin, socket_args, runner }
+        Tmux { bin, socket_args, runner, pane_hint: hints.tmux_pane.clone() }
     }
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
@@ -93,7 +93,7 @@ impl Tmux {
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
     pub fn new(bin: &str, socket: &str) -> Tmux {
-        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner) }
+        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner), pane_hint: None }
     }
 
     /// The adapter for server `socket`, running its program through `runner` (tests answer
@@ -417,6 +417,10 @@ impl Mux for Tmux {
         self.panes(session)?.into_iter().find(|p| p.id == id).ok_or_else(|| look::no_pane(session, id))
     }
 
+    fn start_command(&self, session: &str) -> Option<String> {
+        Some(self.start_line(session))
+    }
+
     fn look(&self, session: &str) -> Option<Box<dyn Panes + '_>> {
         Some(Box::new(look::Look::new(session, self.panes(session))))
     }
@@ -436,7 +440,7 @@ impl Mux for Tmux {
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
         // Always asked: a caller that strips TMUX and TMUX_PANE from its environment is still
         // in its pane. The variable only says which pane a claim names.
-        let named = std::env::var("TMUX_PANE").ok().filter(|s| !s.is_empty());
+        let named = self.pane_hint.clone();
         let listing = match self.listing(session) {
             Ok(l) => l,
             // No such session: no pane of it holds this process; the server may still be an

@@ -103,7 +103,7 @@ fn mux_refusal(mux: &dyn Mux, session: &str, e: MuxError) -> TeamError {
             // the spec's sentence names a launch command this build does not ship: the repair
             // line says how to start the session here
             refuse("not-running", format!("session \"{session}\" is not running; run team up first"))
-                .with_repair(crate::status::start_repair(mux.name(), session))
+                .with_repair(crate::status::start_repair(mux, session))
         }
         other => refuse("mux", format!("{} doesn't answer", mux.name())).with_repair(other.to_string()),
     }

@@ -83,6 +83,7 @@ fn run_reading(
         paths: crate::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: cache().to_path_buf() },
         clock: crate::clock::Clock::fixed(now),
         ids: crate::clock::Ids::random(),
+        mux: crate::mux::Hints::default(),
     };
     let m = Means { mux, profiles: &w.profiles, ctx: &ctx, identity, native };
     let reg = Registry::load(&w.config).unwrap();

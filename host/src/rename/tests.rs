@@ -58,6 +58,7 @@ fn world_with(text: &str) -> World {
         },
         clock: crate::clock::Clock::fixed(now),
         ids: crate::clock::Ids::random(),
+        mux: crate::mux::Hints::default(),
     };
     World { _tmp: tmp, file, ctx }
 }

@@ -117,7 +117,7 @@ pub struct Watch<'a> {
 impl<'a> Watch<'a> {
     /// A watch over `team`, through the multiplexer its file chooses.
     pub fn new(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded) -> Watch<'a> {
-        let mux = crate::mux::choose(team.file.multiplexer.as_deref());
+        let mux = crate::mux::choose(&ctx.mux, team.file.multiplexer.as_deref());
         Watch::with_mux(ctx, host, team, mux)
     }
 

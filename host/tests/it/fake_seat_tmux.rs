@@ -516,7 +516,7 @@ fn the_caller_s_pane_is_the_session_s_pane_whose_shell_it_descends_from() {
 #[ignore]
 fn caller_probe() {
     let Some(out) = std::env::var_os("PROBE_OUT") else { return };
-    let m = mux::tmux::Tmux::from_env();
+    let m = mux::tmux::Tmux::from_hints(&mux::Hints::read(|k| std::env::var_os(k)));
     let session = std::env::var("PROBE_SESSION").unwrap_or_else(|_| "t12".into());
     let pids: Vec<u32> = mux::procfs::ancestry().iter().map(|a| a.pid).collect();
     let line = match m.pane_of_caller(&session, &pids).map(|l| l.pane) {

@@ -70,6 +70,7 @@ fn world(seat: &str, cli: &str) -> Capture {
         paths: team::paths::Paths { config: w.config.clone(), state: w.state.clone(), cache: w.cache.clone() },
         clock: team::clock::Clock::fixed(t).with_scale(0.05),
         ids: team::clock::Ids::random(),
+        mux: team::mux::Hints::default(),
     };
     Capture { w, tw, seat: seat.into(), pane, home, cwd, ctx }
 }
