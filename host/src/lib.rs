@@ -40,6 +40,7 @@ pub mod names;
 
 // Legs: the ways into an agent.
 pub mod compose;
+pub mod inbox;
 pub mod native;
 pub mod typed;
 
@@ -50,6 +51,8 @@ pub mod profiles;
 // Records: the files read and written.
 pub mod fsx;
 pub mod history;
+// the CLIs' hook configuration in a checkout (`team hooks`, and the walk's question)
+pub mod hooks;
 pub mod lockfile;
 pub mod paths;
 pub mod registry;

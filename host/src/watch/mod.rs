@@ -178,6 +178,7 @@ impl<'a> Watch<'a> {
         let (file, composes) = (&self.team.file, &self.composes);
         let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
         let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat, &self.memory);
+        self.recover_inboxes(&ledger, &mut pass);
 
         let mut seats: Vec<&String> = wanted.keys().collect();
         seats.sort();
@@ -229,6 +230,8 @@ impl<'a> Watch<'a> {
                     ms: Some(ms),
                     why: None,
                     attempt: None,
+                    event: None,
+                    session: None,
                 };
                 match self.receipt(&r) {
                     Ok(()) => pass.confirmed += 1,
@@ -261,8 +264,63 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// A send held in the seat's inbox (its last line went `via mcp-inbox`) is withdrawn before
+    /// anything is typed for it, so no hook can hand it after the trigger: `false` (type
+    /// nothing) when a hook holds it or handed it (its line comes from the hook), or when the
+    /// inbox cannot be read.
+    fn taken_back(&mut self, id: &str, seat: &str, last: &MessageLine, pass: &mut Pass) -> bool {
+        use crate::inbox::{Where, Withdraw};
+        if last.via.as_deref() != Some(crate::legs::Leg::McpInbox.word()) {
+            return true;
+        }
+        let (config, f) = (&self.ctx.paths.config, &self.team.file);
+        let Some(b) = crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else {
+            return true;
+        };
+        match b.withdraw_id(id) {
+            Ok(Withdraw::Withdrawn(_) | Withdraw::NotWaiting(Where::Withdrawn(_) | Where::Nowhere)) => true,
+            Ok(Withdraw::NotWaiting(_)) => false,
+            Err(e) => {
+                self.problem(pass, format!("{seat}: its inbox could not be read ({e}); nothing was typed for {id}"));
+                false
+            }
+        }
+    }
+
+    /// Claims of the seats' inboxes whose hook died before handing them: offered again (a later
+    /// hook hands them), or moved on when their receipt was written.
+    fn recover_inboxes(&mut self, ledger: &Ledger, pass: &mut Pass) {
+        let mut seats: Vec<String> = ledger
+            .entries
+            .iter()
+            .filter(|e| e.delivered.is_none() && ledger.line(e.last_try).via.as_deref() == Some("mcp-inbox"))
+            .map(|e| ledger.line(e.first).to.clone())
+            .collect();
+        seats.sort();
+        seats.dedup();
+        let handed: HashSet<&str> =
+            ledger.receipts.iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id.as_str()).collect();
+        let f = &self.team.file;
+        for seat in seats {
+            let Some(b) =
+                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat)
+            else {
+                continue;
+            };
+            if let Err(e) = b.recover(crate::inbox::Claimer::alive, |id| handed.contains(id)) {
+                let said = format!("{seat}: its inbox could not be recovered: {e}");
+                if self.said.insert(said.clone()) {
+                    pass.problems.push(said);
+                }
+            }
+        }
+    }
+
     fn retry(&mut self, id: &str, seat: &str, n: u32, ledger: &Ledger, pass: &mut Pass) {
         let Some(e) = ledger.entry(id) else { return };
+        if !self.taken_back(id, seat, ledger.line(e.last_try), pass) {
+            return;
+        }
         let Some(s) = self.team.file.seat(seat) else { return };
         let first = ledger.line(e.first);
         let req = typed::Retrigger {
@@ -291,6 +349,8 @@ impl<'a> Watch<'a> {
             ms: None,
             why: None,
             attempt: Some(n),
+            event: None,
+            session: None,
         };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
@@ -385,6 +445,8 @@ impl<'a> Watch<'a> {
             ms: Some(ms),
             why: None,
             attempt: None,
+            event: None,
+            session: None,
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -417,6 +479,8 @@ impl<'a> Watch<'a> {
             ms: None,
             why: Some(why.words()),
             attempt: None,
+            event: None,
+            session: None,
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
