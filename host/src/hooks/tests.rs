@@ -99,3 +99,14 @@ fn codex_without_its_switch_is_incomplete() {
     assert!(s.detail(Some(HookFormat::CodexHooksJson)).contains("codex_hooks = true"), "{}", s.detail(None));
     assert!(!s.runs());
 }
+
+#[test]
+fn the_bundled_profiles_name_their_hook_formats() {
+    let d = tempfile::tempdir().unwrap();
+    let host = crate::profiles::ProfileHost::new(&crate::paths::Paths::under(d.path()));
+    let none = std::collections::BTreeMap::new();
+    let of = |cli: &str| host.description(cli, &none).map(|(d, _)| HookFormat::from_features(&d.features));
+    assert_eq!(of("claude-code").unwrap(), Some(HookFormat::ClaudeSettings), "{:?}", host.description("claude-code", &none).map(|d| d.0.features));
+    assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
+    assert_eq!(of("cursor").unwrap(), None);
+}
