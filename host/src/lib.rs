@@ -22,6 +22,8 @@ pub mod output;
 // Use-cases: one command's logic each, returning a typed report.
 pub mod check;
 pub mod demo;
+// `team hooks` (the CLIs' hook configuration in a checkout; the walk asks it too)
+pub mod hooks;
 pub mod init;
 pub mod mcp;
 pub mod register;
@@ -51,8 +53,6 @@ pub mod profiles;
 // Records: the files read and written.
 pub mod fsx;
 pub mod history;
-// the CLIs' hook configuration in a checkout (`team hooks`, and the walk's question)
-pub mod hooks;
 pub mod lockfile;
 pub mod paths;
 pub mod registry;

@@ -54,7 +54,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
         let profiles = ProfileHost::new(&ctx.paths);
-        let format_of = |cli: &str| format_of(&profiles, cli, &l.file.profiles);
+        let format_of = |cli: &str| hooks::format_of(&profiles, cli, &l.file.profiles);
         let rows = hooks::run(&l, &s.seats, &exe.display().to_string(), action, format_of)?;
         Ok((l, rows))
     });
@@ -79,7 +79,13 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
                 })
             })
             .collect();
-        out.doc(&json!({"project": l.file.project, "session": l.file.session, "seats": seats}));
+        out.doc(&json!({
+            "schema": {"name": "team.hooks", "version": 1},
+            "format": 1,
+            "project": l.file.project,
+            "session": l.file.session,
+            "seats": seats,
+        }));
         return 0;
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
@@ -103,13 +109,4 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
     out.out(&text);
     0
-}
-
-/// The hook format a CLI's profile names (`None`: no usable profile, or no hooks).
-pub fn format_of(
-    profiles: &ProfileHost,
-    cli: &str,
-    pins: &std::collections::BTreeMap<String, String>,
-) -> Option<HookFormat> {
-    profiles.description(cli, pins).ok().and_then(|(d, _)| HookFormat::from_features(&d.features))
 }

@@ -78,6 +78,7 @@ enum Command {
     /// Install, show or remove the hooks through which each seat's CLI takes its inbox.
     Hooks(hooks::Args),
     /// Hand a seat's waiting messages to its CLI (run by the CLI's hooks, not by hand).
+    #[command(hide = true)]
     Hook(hook::Args),
     /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]

@@ -300,6 +300,15 @@ fn codex_left(root: &Path, f: HookFormat, action: Action) -> bool {
     edit::codex_switched(cfg.as_deref(), false).ok().flatten().is_some()
 }
 
+/// The hook format a CLI's profile names (`None`: no usable profile, or no hooks).
+pub fn format_of(
+    profiles: &crate::profiles::ProfileHost,
+    cli: &str,
+    pins: &std::collections::BTreeMap<String, String>,
+) -> Option<HookFormat> {
+    profiles.description(cli, pins).ok().and_then(|(d, _)| HookFormat::from_features(&d.features))
+}
+
 /// When a seat's hooks were last seen running: the newest `handed` receipt for it, or `None`.
 pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Option<String> {
     let dir = crate::history::project_dir(config, project, root);

@@ -106,7 +106,12 @@ fn the_bundled_profiles_name_their_hook_formats() {
     let host = crate::profiles::ProfileHost::new(&crate::paths::Paths::under(d.path()));
     let none = std::collections::BTreeMap::new();
     let of = |cli: &str| host.description(cli, &none).map(|(d, _)| HookFormat::from_features(&d.features));
-    assert_eq!(of("claude-code").unwrap(), Some(HookFormat::ClaudeSettings), "{:?}", host.description("claude-code", &none).map(|d| d.0.features));
+    assert_eq!(
+        of("claude-code").unwrap(),
+        Some(HookFormat::ClaudeSettings),
+        "{:?}",
+        host.description("claude-code", &none).map(|d| d.0.features)
+    );
     assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
     assert_eq!(of("cursor").unwrap(), None);
 }
