@@ -156,6 +156,21 @@ fn a_dialog_seat_is_held_in_its_inbox_with_zero_keys() {
     let h = s.jsonl("messages.jsonl");
     assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("held"), Some("mcp-inbox")));
     assert!(h[0].get("dialog").is_none(), "a held inbox message is no dialog-stopped typed send");
+
+    // a hook run by anything but the seat's own CLI (here: the test, naming the seat's pane
+    // in its environment) hands nothing and prints nothing: identity is the process tree's
+    let pane = &s.tw.seat("rev").pane;
+    let r = s.w.sh(&format!("TMUX_PANE='{pane}' team hook post-tool-use </dev/null"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert_eq!(s.waiting("rev").len(), 1, "still waiting");
+    let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
+    assert!(log.lines().last().unwrap().contains(r#""command":"hook""#), "{log}");
+    assert!(log.contains("not a seat: nothing was handed"), "{log}");
+    // and a hook with no pane in its environment, or an empty inbox, prints nothing either
+    let r = s.w.sh("team hook stop </dev/null");
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    let r = s.w.sh("TMUX_PANE=%999 team hook user-prompt-submit </dev/null");
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
 }
 
 #[test]
@@ -198,4 +213,30 @@ fn an_idle_seat_is_typed_as_today_and_its_prompt_hook_hands_the_body_once() {
     assert_eq!(h[0]["via"], "typed");
     let receipts: Vec<Value> = s.jsonl("receipts.jsonl").into_iter().filter(|r| r["receipt"] == "handed").collect();
     assert_eq!(receipts.len(), 1);
+}
+
+#[test]
+fn a_message_held_in_the_inbox_of_a_seat_gone_idle_is_withdrawn_and_typed_once_by_the_watch() {
+    let s = scene(&[("rev", "claude-code", "dialog:permission")], Some("0.05"));
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(s.waiting("rev").len(), 1);
+    // the person answers the dialog; the seat sits idle and runs no hook
+    s.tw.tmux(&["send-keys", "-t", &s.tw.seat("rev").pane, "Escape"]);
+    let screen = s.tw.acted_on("rev", b"\x1b");
+    assert!(!screen.contains("Do you want"), "the dialog is gone: {screen}");
+    let w = s.w.team(&["watch", "--once"]);
+    assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
+    assert!(w.stdout.contains("rev"), "{}", w.stdout);
+    let keys = s.keys("rev");
+    assert_eq!(keys.matches("Please read the team message at ").count(), 1, "typed once: {keys:?}");
+    assert!(s.waiting("rev").is_empty(), "withdrawn from the inbox");
+    // the trigger's prompt hook ran, and handed nothing: the withdrawn message is the typed leg's
+    assert!(s.handed("rev").is_empty(), "{:?}", s.handed("rev"));
+    let again = s.w.team(&["watch", "--once"]);
+    assert_eq!(again.code, 0);
+    assert_eq!(s.keys("rev").matches("Please read the team message at ").count(), 1, "never typed twice");
+    let h = s.jsonl("messages.jsonl");
+    assert_eq!(h.last().unwrap()["via"], "typed", "{h:?}");
+    assert_eq!(h.last().unwrap()["retry"], 1);
 }
