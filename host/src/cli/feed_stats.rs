@@ -165,7 +165,7 @@ mod tests {
             "  codex  0.1.0    3      2          1     1      1     0              0            130 / 20031 ms               -"
         );
         let inbox = Row { cli: "codex".into(), profile: "0.1.0".into(), sends: 1, inbox: 1, ..Row::default() };
-        let t = table(&[inbox.clone()], None);
+        let t = table(std::slice::from_ref(&inbox), None);
         assert!(t.lines().next().unwrap().contains("UNREACHABLE  MCP-INBOX  TO DELIVERED"), "{t}");
         assert_eq!(serde_json::to_value(&inbox).unwrap()["inbox"], 1);
         assert!(serde_json::to_value(Row::default()).unwrap().get("inbox").is_none());
