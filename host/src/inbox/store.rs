@@ -381,15 +381,26 @@ pub struct Token {
 }
 
 impl Token {
-    /// Made by the send before it queues the message.
+    /// Made by the send before it queues the message; it names the send's process.
     pub fn make(&self) -> io::Result<()> {
-        fsx::write_new(&self.dir.join(&self.id), b"", FILE_MODE)
+        let me = Claimer::me();
+        fsx::write_new(&self.dir.join(&self.id), format!("{} {}", me.pid, me.start).as_bytes(), FILE_MODE)
     }
 
     /// The hook that handed the message: `true` when the send is still waiting (it writes the
-    /// line; `event` tells it how the message went).
+    /// line; `event` tells it how the message went). A token whose send died is taken away
+    /// instead (`false`: the hook writes the line, or none would be).
     pub fn take_for_hook(&self, event: &str) -> bool {
-        fs::rename(self.dir.join(&self.id), self.dir.join(format!("{}.{event}", self.id))).is_ok()
+        let path = self.dir.join(&self.id);
+        let sender = fsx::read_capped(&path, 64).ok().flatten().and_then(|t| {
+            let (pid, start) = t.trim().split_once(' ')?;
+            Some(Claimer { pid: pid.parse().ok()?, start: start.parse().ok()? })
+        });
+        if sender.is_some_and(|s| !s.alive()) {
+            let _ = fs::remove_file(&path);
+            return false;
+        }
+        fs::rename(path, self.dir.join(format!("{}.{event}", self.id))).is_ok()
     }
 
     /// The waiting send, polling: `Some(event)` once a hook took the token.

@@ -103,6 +103,11 @@ fn the_send_and_the_hook_agree_on_who_writes_the_line() {
     t2.make().unwrap();
     assert!(t2.end_wait(), "the send stopped waiting first: it says held");
     assert!(!t2.take_for_hook("stop"), "and the hook writes the line");
+    // a send that died while waiting leaves its token: the hook writes the line
+    let t3 = b.token(&msg(3).id);
+    fs::write(b.dir.join(SENDS).join(&msg(3).id), format!("{} 1", u32::MAX - 5)).unwrap();
+    assert!(!t3.take_for_hook("stop"));
+    assert_eq!(t3.taken(), None);
 }
 
 #[test]
