@@ -72,6 +72,9 @@ pub enum Event {
     Stopped { seat: String, from: String, id: String, why: String, drop: PathBuf },
     /// A delivered send whose sign never came.
     NeverActedOn { seat: String, from: String, id: String, drop: PathBuf },
+    /// A send held in the seat's inbox was handed by the seat's own hook after the send ended
+    /// (`note`: which hook), `ms` after the send: the hook's `delivered` line, reported once.
+    Handed { seat: String, from: String, id: String, note: String, ms: Option<u64>, drop: PathBuf },
     /// A retry cut off before its end was written (the watch killed, or its line unwritten),
     /// ended from what the seat shows: delivered, read by `sign`. Nothing was typed.
     Resolved {
@@ -112,6 +115,10 @@ pub struct Watch<'a> {
     registry: Option<Registry>,
     /// The problems already said (each is said once for the life of the process).
     said: HashSet<String>,
+    /// The ids whose hook delivery this process reported, and the instant from which a hook's
+    /// `delivered` line is news (one pass before the watch began).
+    handed: HashSet<String>,
+    since: chrono::DateTime<chrono::Utc>,
 }
 
 impl<'a> Watch<'a> {
@@ -135,6 +142,8 @@ impl<'a> Watch<'a> {
             composes: HashMap::new(),
             registry: None,
             said: HashSet::new(),
+            handed: HashSet::new(),
+            since: ctx.clock.now() - chrono::Duration::milliseconds(ctx.clock.scaled(PASS_MS).as_millis() as i64),
         }
     }
 
@@ -179,6 +188,7 @@ impl<'a> Watch<'a> {
         let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
         let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat, &self.memory);
         self.recover_inboxes(&ledger, &mut pass);
+        self.report_handed(&ledger, &mut pass);
 
         let mut seats: Vec<&String> = wanted.keys().collect();
         seats.sort();
@@ -313,6 +323,28 @@ impl<'a> Watch<'a> {
                     pass.problems.push(said);
                 }
             }
+        }
+    }
+
+    /// Reports, once, each send that ended held in a seat's inbox and was later handed by the
+    /// seat's own hook (its `delivered` line `via mcp-inbox` follows an earlier line), when that
+    /// line is news to this watch.
+    fn report_handed(&mut self, ledger: &Ledger, pass: &mut Pass) {
+        for e in &ledger.entries {
+            let Some(d) = e.delivered.filter(|d| *d != e.first) else { continue };
+            let line = ledger.line(d);
+            let fresh = history::ledger::instant(&line.ts).is_some_and(|t| t >= self.since);
+            if line.via.as_deref() != Some("mcp-inbox") || !fresh || !self.handed.insert(line.id.clone()) {
+                continue;
+            }
+            pass.events.push(Event::Handed {
+                seat: line.to.clone(),
+                from: line.from.clone(),
+                id: line.id.clone(),
+                note: line.note.clone().unwrap_or_default(),
+                ms: line.ms,
+                drop: self.drop_of(&line.to, &line.id),
+            });
         }
     }
 

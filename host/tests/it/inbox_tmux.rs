@@ -193,6 +193,16 @@ fn a_draft_is_left_untouched_and_the_person_s_prompt_carries_the_message() {
     assert_eq!(h[1]["note"], "handed by its UserPromptSubmit hook");
     assert_eq!(h[1]["id"], h[0]["id"]);
     assert!(s.waiting("rev").is_empty());
+    // the watch reports the hook's delivery, once, and types nothing
+    let w = s.w.team(&["watch", "--once"]);
+    assert!(
+        w.stdout
+            .contains("rev: a send from owner held in its inbox was delivered (handed by its UserPromptSubmit hook"),
+        "{}",
+        w.stdout
+    );
+    assert!(w.stdout.ends_with("one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"), "{}", w.stdout);
+    assert_eq!(s.keys("rev"), "\r", "only the person's Enter");
 }
 
 #[test]
