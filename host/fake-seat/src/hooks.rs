@@ -9,7 +9,8 @@
 //! What the double does with an answer, as the CLIs do: a PostToolUse or UserPromptSubmit
 //! `hookSpecificOutput.additionalContext` is handed to the model (recorded, nothing drawn); a
 //! Stop `{"decision": "block", "reason": …}` keeps the turn going. Every run is one JSON line
-//! in `--hook-log` (`event`, `exit`, `stdout`, `text`: what the model would have been handed).
+//! in `--hook-log` (`event`, `exit`, `stdout`, `text`: what the model would have been handed,
+//! `ms`: how long the hook ran, wall clock, as the CLI waits for it).
 //!
 //! The facts here are the vendors' (the captures and measurements), never `team`'s code.
 
@@ -64,7 +65,9 @@ impl Hooks {
         }
         let mut answer = Answer::default();
         for cmd in self.commands(event) {
+            let started = std::time::Instant::now();
             let (exit, stdout) = run_one(&cmd, &input.to_string(), &self.cwd);
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
             let v: Option<serde_json::Value> = serde_json::from_str(stdout.trim()).ok();
             let text = v.as_ref().and_then(|v| {
                 v["hookSpecificOutput"]["additionalContext"]
@@ -74,8 +77,7 @@ impl Hooks {
             });
             let block = event == "Stop" && v.as_ref().is_some_and(|v| v["decision"] == "block");
             if let Some(f) = &mut self.log {
-                let line =
-                    serde_json::json!({"event": event, "command": cmd, "exit": exit, "stdout": stdout, "text": text});
+                let line = serde_json::json!({"event": event, "command": cmd, "exit": exit, "stdout": stdout, "text": text, "ms": ms});
                 let _ = f.write_all(format!("{line}\n").as_bytes());
             }
             if exit == Some(0) {
