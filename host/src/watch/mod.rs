@@ -300,6 +300,8 @@ impl<'a> Watch<'a> {
     /// Claims of the seats' inboxes whose hook died before handing them: offered again (a later
     /// hook hands them), or moved on when their receipt was written.
     fn recover_inboxes(&mut self, ledger: &Ledger, pass: &mut Pass) {
+        // (a seat with no inbox folder costs one failed directory read; a project with no inbox
+        // leg sends none at all)
         let mut seats: Vec<String> = ledger
             .entries
             .iter()
@@ -321,6 +323,31 @@ impl<'a> Watch<'a> {
                 let said = format!("{seat}: its inbox could not be recovered: {e}");
                 if self.said.insert(said.clone()) {
                     pass.problems.push(said);
+                }
+            }
+        }
+        self.clear_companions(ledger);
+    }
+
+    /// A typed trigger's companion still waiting a minute after the trigger was delivered: the
+    /// seat's CLI ran no hook for it (none installed any more, or not trusted), and the typed
+    /// leg's delivery stands alone; it is withdrawn, so no later hook hands it out of its time.
+    fn clear_companions(&self, ledger: &Ledger) {
+        let now = self.ctx.clock.now();
+        let f = &self.team.file;
+        for seat in &f.seats {
+            let Some(b) =
+                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat.name)
+            else {
+                continue;
+            };
+            // one directory read per seat; a seat never sent to by the inbox has no folder
+            for k in b.waiting().unwrap_or_default() {
+                let Some(d) = ledger.entry(k.id()).and_then(|e| e.delivered) else { continue };
+                let line = ledger.line(d);
+                let old = history::ledger::instant(&line.ts).is_some_and(|t| now - t >= self.limits.free);
+                if line.via.as_deref() == Some("typed") && old && b.read(&k).is_ok_and(|m| m.typed) {
+                    let _ = b.withdraw(&k);
                 }
             }
         }

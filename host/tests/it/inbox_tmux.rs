@@ -33,8 +33,15 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
     let specs: Vec<SeatSpec> = seats
         .iter()
         .map(|(name, cli, mode)| {
-            let hooks = match *cli {
-                "codex" => w.repo.join(".codex/hooks.json"),
+            // `<mode>,no-hooks`: a CLI that runs no hook although they are installed (Codex
+            // before the person trusts them)
+            let (mode, runs_hooks) = match mode.strip_suffix(",no-hooks") {
+                Some(m) => (m, false),
+                None => (*mode, true),
+            };
+            let hooks = match (*cli, runs_hooks) {
+                (_, false) => base.path().join("no-hooks.json"),
+                ("codex", _) => w.repo.join(".codex/hooks.json"),
                 _ => w.repo.join(".claude/settings.local.json"),
             };
             let mut s = SeatSpec::new(name, cli, mode).cwd(&w.repo).delay(400);
@@ -249,4 +256,18 @@ fn a_message_held_in_the_inbox_of_a_seat_gone_idle_is_withdrawn_and_typed_once_b
     let h = s.jsonl("messages.jsonl");
     assert_eq!(h.last().unwrap()["via"], "typed", "{h:?}");
     assert_eq!(h.last().unwrap()["retry"], 1);
+}
+
+#[test]
+fn a_companion_no_hook_took_is_withdrawn_by_the_watch_after_the_trigger_s_delivery() {
+    let s = scene(&[("rev", "claude-code", "takes-line,no-hooks")], None);
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(s.keys("rev").contains("Please read the team message at "));
+    assert_eq!(s.waiting("rev").len(), 1, "the companion waits: no hook ran");
+    // a watch a minute later than the send (the world's clock is pinned: move it)
+    let w = s.w.sh("TEAM_NOW=2026-10-01T09:05:00Z team watch --once");
+    assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
+    assert!(s.waiting("rev").is_empty(), "withdrawn");
+    assert_eq!(s.jsonl("messages.jsonl").len(), 1, "the typed leg's line stands alone");
 }
