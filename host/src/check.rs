@@ -34,6 +34,9 @@ pub enum NoteKind {
     /// A seat's CLI configuration names a `team` MCP server that is not this one's, or cannot
     /// be read (`crate::mcp::install`).
     Mcp,
+    /// A seat's CLI does not run team's hooks while the team's other seats do, or its hooks
+    /// are stale, incomplete or unreadable (`crate::hooks`).
+    Hooks,
 }
 
 impl NoteKind {
@@ -48,6 +51,7 @@ impl NoteKind {
             NoteKind::NoSeat => "no-seat",
             NoteKind::File => "file",
             NoteKind::Mcp => "mcp",
+            NoteKind::Hooks => "hooks",
         }
     }
 }
@@ -143,6 +147,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
         notes.push(n);
     }
     notes.extend(mcp_notes(loaded));
+    notes.extend(hooks_notes(loaded, profiles));
     // in file order; a note about no one line last (the sort is stable)
     notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
     CheckReport {
@@ -178,6 +183,51 @@ fn mcp_notes(loaded: &Loaded) -> Vec<Note> {
                 _ => None,
             };
             note(NoteKind::Mcp, None, format!("mcp ({}): {}", seats.join(", "), state.detail(place)), repair)
+        })
+        .collect()
+}
+
+/// The seats whose CLI does not take its inbox through team's hooks, one note a state: stale,
+/// incomplete or unreadable hooks always; hooks simply missing once another seat of the team
+/// has them (installing is the team's choice, as for MCP: a team that never did reads as
+/// before; `team hooks status` lists every seat).
+fn hooks_notes(loaded: &Loaded, profiles: &ProfileHost) -> Vec<Note> {
+    use crate::hooks::{self, Action, State};
+    let format_of = |cli: &str| crate::hooks::format_of(profiles, cli, &loaded.file.profiles);
+    let Ok(rows) = hooks::run(loaded, &[], "", Action::Status, format_of) else { return Vec::new() };
+    let some_run = rows.iter().any(|r| r.state.runs());
+    let mut out: Vec<(&State, Option<crate::legs::HookFormat>, Vec<&str>)> = Vec::new();
+    for r in &rows {
+        let noted = match &r.state {
+            State::Installed | State::Unsupported => false,
+            // a stale path still runs a team: `team hooks status` says which
+            State::Stale { .. } => false,
+            State::Missing => some_run,
+            State::Incomplete { .. } | State::Unreadable { .. } => true,
+        };
+        if !noted {
+            continue;
+        }
+        match out.iter_mut().find(|(s, f, _)| *s == &r.state && *f == r.format) {
+            Some((_, _, seats)) => seats.push(&r.seat),
+            None => out.push((&r.state, r.format, vec![&r.seat])),
+        }
+    }
+    out.into_iter()
+        .map(|(state, format, seats)| {
+            let repair = match state {
+                State::Unreadable { .. } => None,
+                _ => Some(format!("team hooks install {}", seats.join(" "))),
+            };
+            let text = match state {
+                State::Missing => format!(
+                    "hooks ({}): its CLI does not run team's hooks, so a message reaches it only by a typed trigger ({})",
+                    seats.join(", "),
+                    state.detail(format)
+                ),
+                _ => format!("hooks ({}): {}", seats.join(", "), state.detail(format)),
+            };
+            note(NoteKind::Hooks, None, text, repair)
         })
         .collect()
 }

@@ -97,6 +97,10 @@ pub enum Cannot {
     NotInBuild,
     /// The receiving CLI carries no native channel (its profile says so).
     NoNativeChannel,
+    /// The CLI has no hooks team can install (its profile names no hook format).
+    NoHooks,
+    /// The CLI has hooks, and the seat's checkout has no team hooks installed for it.
+    HooksNotInstalled,
     /// The leg tried and could not take it, with why (a leg's own words).
     Declined(String),
 }
@@ -107,6 +111,8 @@ impl Cannot {
         match self {
             Cannot::NotInBuild => "unavailable in this build",
             Cannot::NoNativeChannel => "the CLI carries no native channel",
+            Cannot::NoHooks => "its CLI has no hooks team can install",
+            Cannot::HooksNotInstalled => "its CLI has no team hooks installed",
             Cannot::Declined(why) => why,
         }
     }
@@ -205,6 +211,45 @@ pub fn order_in_force(levels: &[(Level, Option<Vec<Leg>>)]) -> Order {
     Order { legs, set_aside }
 }
 
+/// How a CLI is told to run `team hook` at its hook events: the closed set of configuration
+/// formats the host knows how to write (`crate::hooks`). Which one a CLI has is a vendor fact:
+/// its profile's description says `hooks=<format word>` among its `features`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookFormat {
+    /// Claude Code: `hooks` in the checkout's `.claude/settings.local.json`.
+    ClaudeSettings,
+    /// Codex: `<checkout>/.codex/hooks.json`, and `[features] codex_hooks = true` in the
+    /// `.codex/config.toml` beside it.
+    CodexHooksJson,
+}
+
+impl HookFormat {
+    /// The feature word a profile declares its CLI's format with.
+    pub const FEATURE: &'static str = "hooks=";
+
+    pub fn word(self) -> &'static str {
+        match self {
+            HookFormat::ClaudeSettings => "claude-settings",
+            HookFormat::CodexHooksJson => "codex-hooks-json",
+        }
+    }
+
+    /// The format a description's `features` name (the first `hooks=` word this host knows).
+    pub fn from_features(features: &[String]) -> Option<HookFormat> {
+        features.iter().filter_map(|f| f.strip_prefix(Self::FEATURE)).find_map(|w| match w {
+            "claude-settings" => Some(HookFormat::ClaudeSettings),
+            "codex-hooks-json" => Some(HookFormat::CodexHooksJson),
+            _ => None,
+        })
+    }
+}
+
+impl Serialize for HookFormat {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
 /// What the profiles say about one seat's CLI that decides its walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Facts {
@@ -212,6 +257,12 @@ pub struct Facts {
     pub native_channel: bool,
     /// The profile has a compose module.
     pub has_compose: bool,
+    /// How the CLI runs hooks, when it has hooks team can install.
+    pub hooks: Option<HookFormat>,
+    /// Whether the seat's checkout has team's hooks installed for that format — the one fact
+    /// here not read from the profile: `send::decide` reads it from the checkout
+    /// (`crate::hooks::installed`).
+    pub hooks_installed: bool,
 }
 
 /// The leg that walks an order's place `leg` for a seat with `facts`: the compose leg walks
@@ -228,7 +279,12 @@ pub fn leg_for(leg: Leg, facts: Facts) -> Leg {
 pub fn ready(leg: Leg, facts: Facts) -> Result<(), Cannot> {
     match leg {
         Leg::Native if !facts.native_channel => Err(Cannot::NoNativeChannel),
-        Leg::Native | Leg::McpInbox => Err(Cannot::NotInBuild),
+        Leg::McpInbox if facts.hooks.is_none() => Err(Cannot::NoHooks),
+        Leg::McpInbox if !facts.hooks_installed => Err(Cannot::HooksNotInstalled),
+        Leg::Native => Err(Cannot::NotInBuild),
+        // whether the hooks are installed, and whether the seat is idle, is the carrier's to
+        // read (`send::walk`): both are the seat's state, not its CLI's
+        Leg::McpInbox => Ok(()),
         // The compose leg is `crate::compose` (team:profile@0.2's compose modules); a
         // compose seat's body never becomes a trigger line.
         Leg::Typed | Leg::Compose => Ok(()),
@@ -284,6 +340,8 @@ impl Plan {
 #[serde(rename_all = "lowercase")]
 pub enum Reach {
     Socket,
+    #[serde(rename = "mcp-inbox")]
+    McpInbox,
     Compose,
     Typed,
 }
@@ -292,6 +350,7 @@ impl Reach {
     pub fn word(self) -> &'static str {
         match self {
             Reach::Socket => "socket",
+            Reach::McpInbox => "mcp-inbox",
             Reach::Compose => "compose",
             Reach::Typed => "typed",
         }
@@ -299,11 +358,14 @@ impl Reach {
 }
 
 /// `socket` for a seat whose CLI carries the native channel while its order keeps native,
-/// `compose` for a seat whose profile has a compose module, else `typed` — the channel the
-/// seat is reachable by once every leg ships.
+/// `mcp-inbox` for one whose checkout runs team's hooks for its CLI while its order keeps the
+/// inbox, `compose` for a seat whose profile has a compose module, else `typed` — the channel
+/// the seat is reachable by once every leg ships.
 pub fn reach(facts: Facts, order: &Order) -> Reach {
     if facts.native_channel && order.keeps(Leg::Native) {
         Reach::Socket
+    } else if facts.hooks.is_some() && facts.hooks_installed && order.keeps(Leg::McpInbox) {
+        Reach::McpInbox
     } else if facts.has_compose {
         Reach::Compose
     } else {
@@ -324,9 +386,9 @@ mod tests {
         Some(parse_order(&v(w)))
     }
 
-    const CLAUDE: Facts = Facts { native_channel: true, has_compose: false };
-    const CODEX: Facts = Facts { native_channel: false, has_compose: false };
-    const CLOUD: Facts = Facts { native_channel: false, has_compose: true };
+    const CLAUDE: Facts = Facts { native_channel: true, has_compose: false, hooks: None, hooks_installed: false };
+    const CODEX: Facts = Facts { native_channel: false, has_compose: false, hooks: None, hooks_installed: false };
+    const CLOUD: Facts = Facts { native_channel: false, has_compose: true, hooks: None, hooks_installed: false };
 
     #[test]
     fn words_round_trip_and_compose_is_no_order_word() {
@@ -373,16 +435,40 @@ mod tests {
     fn the_walk_fails_native_and_mcp_inbox_and_ends_typed() {
         let all = order_in_force(&[]);
         let p = Plan::walk(CLAUDE, all.clone());
-        assert_eq!(p.failed_words(), v(&["native: unavailable in this build", "mcp-inbox: unavailable in this build"]));
+        assert_eq!(
+            p.failed_words(),
+            v(&["native: unavailable in this build", "mcp-inbox: its CLI has no hooks team can install"])
+        );
         assert_eq!(p.terminal, Some(Leg::Typed));
         let p = Plan::walk(CODEX, all);
         assert_eq!(
             p.failed_words(),
-            v(&["native: the CLI carries no native channel", "mcp-inbox: unavailable in this build"])
+            v(&["native: the CLI carries no native channel", "mcp-inbox: its CLI has no hooks team can install"])
         );
         let p = Plan::walk(CODEX, order_in_force(&[(Level::Team, o(&["typed", "native"]))]));
         assert!(p.failed.is_empty());
         assert_eq!(p.terminal, Some(Leg::Typed));
+    }
+
+    #[test]
+    fn the_inbox_takes_a_seat_whose_cli_runs_team_s_hooks() {
+        let hooked = Facts { hooks: Some(HookFormat::CodexHooksJson), ..CODEX };
+        let p = Plan::walk(hooked, order_in_force(&[]));
+        assert_eq!(
+            p.failed_words(),
+            v(&["native: the CLI carries no native channel", "mcp-inbox: its CLI has no team hooks installed"])
+        );
+        assert_eq!(p.terminal, Some(Leg::Typed));
+        let installed = Facts { hooks_installed: true, ..hooked };
+        let p = Plan::walk(installed, order_in_force(&[]));
+        assert_eq!(p.terminal, Some(Leg::McpInbox));
+        assert_eq!(reach(installed, &order_in_force(&[])), Reach::McpInbox);
+        assert_eq!(reach(installed, &order_in_force(&[(Level::Seat, o(&["typed"]))])), Reach::Typed);
+        assert_eq!(
+            HookFormat::from_features(&v(&["faint-placeholder", "hooks=later-format", "hooks=claude-settings"])),
+            Some(HookFormat::ClaudeSettings)
+        );
+        assert_eq!(HookFormat::from_features(&v(&["hooks=later-format"])), None);
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub mod output;
 // Use-cases: one command's logic each, returning a typed report.
 pub mod check;
 pub mod demo;
+// `team hooks` (the CLIs' hook configuration in a checkout; the walk asks it too)
+pub mod hooks;
 pub mod init;
 pub mod mark;
 pub mod mcp;
@@ -42,6 +44,7 @@ pub mod names;
 
 // Legs: the ways into an agent.
 pub mod compose;
+pub mod inbox;
 pub mod native;
 pub mod typed;
 

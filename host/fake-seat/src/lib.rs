@@ -25,6 +25,12 @@
 //! | `narrow-cursor` | a Cursor-agent-like seat (synthesized: no capture exists) whose `ctrl+c to stop` hint wraps in a narrow pane; takes the line |
 //! | `already-working` | working from the start; a line sent then is queued (Claude: drawn as 2.1.295 draws a queued line) or steered (Codex) and taken when the turn ends |
 //!
+//! With `--hooks <file>` the double runs that file's hooks as the CLI would (`hooks`): with
+//! `--tool-ms <n>` a working seat makes a tool call every `n` ms and runs its PostToolUse
+//! hooks; a turn's end runs its Stop hooks (a block keeps it working one more `--delay-ms`);
+//! a line taken at the prompt runs its UserPromptSubmit hooks first. `--hook-log` records
+//! every run.
+//!
 //! Codex's paste-burst rule is reproduced: an Enter that arrives within 30 ms of typed text
 //! (or in the same read) becomes a newline in the composer, as the real CLI does.
 //!
@@ -49,6 +55,7 @@
 
 mod ansi;
 mod codex_cloud;
+mod hooks;
 mod layout;
 mod native;
 mod screens;
@@ -103,6 +110,16 @@ pub struct Args {
     /// and its listening socket), `socket-only`, `none`.
     #[arg(long, default_value = "full")]
     pub native: String,
+    /// Run the hooks this file lists as the CLI would (`hooks`): PostToolUse at each
+    /// simulated tool call, Stop when a turn ends, UserPromptSubmit when a line is taken.
+    #[arg(long)]
+    pub hooks: Option<PathBuf>,
+    /// While working, one simulated tool call every this many milliseconds (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub tool_ms: u64,
+    /// Append one JSON line per hook run (what it answered, and what the model was handed).
+    #[arg(long)]
+    pub hook_log: Option<PathBuf>,
 }
 
 /// Runs the double with the process's arguments; its exit code (2: a usage error or a refusal).
@@ -175,7 +192,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 fn checked(args: &Args) -> Result<PathBuf, String> {
     let home = std::env::var("HOME").ok();
     let home = world::checked_home(home.as_deref(), &std::env::temp_dir(), world::passwd_home().as_deref())?;
-    for p in args.log.iter() {
+    for p in args.log.iter().chain(args.hook_log.iter()) {
         world::refuse_link(p)?;
     }
     for p in args.drawn.iter().chain(args.acted.iter()) {
@@ -229,7 +246,11 @@ pub fn run(args: Args) -> Result<(), String> {
     // the CLI's process name and, for a native-channel CLI, its registry entry and socket
     let _shown = native::show(cli, mode == Mode::Exited, native, &home)?;
     let mut term = Term::enter(args.drawn)?;
+    let hook_log = open_log(args.hook_log.as_deref())?;
+    let hooks = args.hooks.clone().map(|f| hooks::Hooks::new(f, hook_log, cwd.clone()));
     let mut seat = Seat::new(cli, mode, args.delay_ms, log, transcript, cwd);
+    seat.hooks = hooks;
+    seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));
     serve(&mut seat, &mut term, args.acted.as_deref())
 }
 

@@ -55,6 +55,10 @@ pub(super) struct Seat {
     pending: Vec<u8>,
     /// A `reads-late` seat's taken line, and when its turn shows.
     late: Option<(Instant, String)>,
+    /// The hooks the CLI runs (`--hooks`), and how often a working seat calls a tool.
+    pub(super) hooks: Option<super::hooks::Hooks>,
+    pub(super) tool_every: Option<Duration>,
+    last_tool: Option<Instant>,
 }
 
 impl Seat {
@@ -91,6 +95,9 @@ impl Seat {
             shell: Vec::new(),
             pending: Vec::new(),
             late: None,
+            hooks: None,
+            tool_every: None,
+            last_tool: None,
             mode,
         };
         if s.mode == Mode::Draft {
@@ -123,7 +130,7 @@ impl Seat {
     pub(super) fn next_timeout(&self) -> Option<Duration> {
         match &self.phase {
             Phase::Working { until, .. } => {
-                let spin = Duration::from_millis(100);
+                let spin = self.tool_every.unwrap_or(Duration::from_millis(100)).min(Duration::from_millis(100));
                 Some(match until {
                     Some(u) => u.saturating_duration_since(Instant::now()).min(spin),
                     None => spin,
@@ -142,14 +149,41 @@ impl Seat {
             self.phase = Phase::Working { line: Some(line), started: now, until: Some(now) };
             self.finish_turn();
         }
+        if let (Phase::Working { started, .. }, Some(every)) = (&self.phase, self.tool_every) {
+            let since = self.last_tool.filter(|t| t >= started).unwrap_or(*started);
+            if since.elapsed() >= every {
+                self.last_tool = Some(Instant::now());
+                self.tool_call();
+            }
+        }
         if let Phase::Working { until: Some(u), .. } = &self.phase {
-            if Instant::now() >= *u {
+            if Instant::now() >= *u && !self.stop_blocks() {
                 self.finish_turn();
             }
         }
         if matches!(self.phase, Phase::Working { .. }) {
             self.spin = self.spin.wrapping_add(1);
         }
+    }
+
+    /// A simulated tool call: its PostToolUse hooks run (what they answer goes to the model).
+    fn tool_call(&mut self) {
+        if let Some(h) = &mut self.hooks {
+            h.run("PostToolUse", serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "true"}}));
+        }
+    }
+
+    /// The turn is due to end: its Stop hooks run; one that blocks keeps it working one more
+    /// delay (the CLI hands the model its reason and goes on).
+    fn stop_blocks(&mut self) -> bool {
+        let Some(h) = &mut self.hooks else { return false };
+        if !h.run("Stop", serde_json::json!({"stop_hook_active": false})).block {
+            return false;
+        }
+        if let Phase::Working { until, .. } = &mut self.phase {
+            *until = Some(Instant::now() + self.delay);
+        }
+        true
     }
 
     /// Seconds into the current turn, while working.
@@ -294,6 +328,9 @@ impl Seat {
                 }
                 self.composer.clear();
                 self.show_placeholder = false;
+                if let Some(h) = &mut self.hooks {
+                    h.run("UserPromptSubmit", serde_json::json!({"prompt": line}));
+                }
                 self.push_echo(&line);
                 if self.thread.is_none() {
                     self.thread = Some(line.clone());

@@ -123,9 +123,17 @@ fn table(rows: &[Row], total: Option<&Row>) -> String {
             spread(&r.ms_to_read),
         ]
     };
-    let mut all: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.to_string()).collect()];
-    all.extend(rows.iter().map(cells));
-    all.extend(total.map(cells));
+    // the inbox leg's column only once some send went by it (a history without reads as before)
+    let inbox = rows.iter().any(|r| r.inbox > 0);
+    let with_inbox = |mut cells: Vec<String>, n: String| {
+        if inbox {
+            cells.insert(9, n);
+        }
+        cells
+    };
+    let mut all: Vec<Vec<String>> = vec![with_inbox(HEAD.iter().map(|h| h.to_string()).collect(), "MCP-INBOX".into())];
+    all.extend(rows.iter().map(|r| with_inbox(cells(r), r.inbox.to_string())));
+    all.extend(total.map(|r| with_inbox(cells(r), r.inbox.to_string())));
     super::table::table(&all)
 }
 
@@ -156,5 +164,10 @@ mod tests {
             lines[1],
             "  codex  0.1.0    3      2          1     1      1     0              0            130 / 20031 ms               -"
         );
+        let inbox = Row { cli: "codex".into(), profile: "0.1.0".into(), sends: 1, inbox: 1, ..Row::default() };
+        let t = table(std::slice::from_ref(&inbox), None);
+        assert!(t.lines().next().unwrap().contains("UNREACHABLE  MCP-INBOX  TO DELIVERED"), "{t}");
+        assert_eq!(serde_json::to_value(&inbox).unwrap()["inbox"], 1);
+        assert!(serde_json::to_value(Row::default()).unwrap().get("inbox").is_none());
     }
 }

@@ -195,6 +195,10 @@ fn said(p: &Plan, w: &init::Written) -> String {
         }
     }
     steps.push(("team check".into(), "reads the file back, with a note for anything it would not act on".into()));
+    steps.push((
+        "team hooks install".into(),
+        "lets each seat's CLI take messages mid-turn through its own hooks (docs/inbox.md)".into(),
+    ));
     steps.push(("team status".into(), "what each seat's screen shows now".into()));
     let first = each[0];
     steps.push((format!("team send {first} \"hello\""), "one message, proven taken; team feed shows it".into()));

@@ -20,6 +20,8 @@ pub mod demo;
 pub mod feed;
 mod feed_read;
 mod feed_stats;
+pub mod hook;
+pub mod hooks;
 pub mod init;
 pub mod mark;
 pub mod mcp;
@@ -73,6 +75,11 @@ enum Command {
     Demo(demo::Args),
     /// Serve the team_send and team_list tools to an agent CLI over MCP (stdio).
     Mcp(mcp::Args),
+    /// Install, show or remove the hooks through which each seat's CLI takes its inbox.
+    Hooks(hooks::Args),
+    /// Hand a seat's waiting messages to its CLI (run by the CLI's hooks, not by hand).
+    #[command(hide = true)]
+    Hook(hook::Args),
     /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]
     DemoSeat(demo::SeatArgs),
@@ -108,6 +115,11 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => return parse_error(e, std::env::args_os().collect(), &mut out),
     };
+    // The hook runs on every tool call: its empty inbox is answered before any context is built.
+    let cli = match cli.command {
+        Command::Hook(a) => return hook::run(a, &mut out),
+        command => Cli { command },
+    };
     if let Command::Mcp(_) = &cli.command {
         mcp::adopt_pane_env();
     }
@@ -128,6 +140,8 @@ pub fn main() -> i32 {
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
         Command::DemoSeat(a) => demo::run_seat(a, &mut out),
+        Command::Hook(a) => hook::run(a, &mut out),
+        Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
     }
 }
 
@@ -146,8 +160,8 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 10] =
-    ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch", "mcp"];
+const JSON_COMMANDS: [&str; 11] =
+    ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch", "mcp", "hooks"];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

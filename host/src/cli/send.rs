@@ -293,7 +293,7 @@ fn via_words(leg: Leg) -> &'static str {
         Leg::Typed => "a 0600 drop file and one trigger line",
         Leg::Compose => "a 0600 drop file and its compose module's screens",
         Leg::Native => "a socket frame",
-        Leg::McpInbox => "its MCP inbox",
+        Leg::McpInbox => "a 0600 drop file and the seat's inbox, which its CLI's hooks hand to the model (an idle seat gets the trigger line too)",
     }
 }
 

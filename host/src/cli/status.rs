@@ -44,8 +44,15 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     if !a.watch {
         let r = read();
         let mcp = mcp_rows(&file);
+        let hooks = hooks_rows(ctx, &profiles, &file);
         if a.json {
             let mut d = document(&r);
+            if !hooks_line(&hooks).is_empty() {
+                d["hooks"] = hooks
+                    .iter()
+                    .map(|h| json!({"seat": h.seat, "state": h.state.word(), "last_handed": h.last_handed, "waiting": h.waiting}))
+                    .collect();
+            }
             // (only once some seat's CLI names the server, as the plain line)
             if !mcp_line(&mcp).is_empty() {
                 d["mcp"] = mcp
@@ -55,7 +62,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             }
             out.doc(&d);
         } else {
-            out.out(&format!("{}{}", plain(&r), mcp_line(&mcp)));
+            out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
         return 0;
     }
@@ -94,6 +101,60 @@ fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
     }
     let cells: Vec<String> = rows.iter().map(|r| format!("{} {}", one_line(&r.seat), r.state.word())).collect();
     format!("MCP (team mcp status): {}\n", cells.join(", "))
+}
+
+/// One seat's hooks as `team status` shows them.
+struct HooksRow {
+    seat: String,
+    state: crate::hooks::State,
+    last_handed: Option<String>,
+    /// Messages waiting (or claimed) in the seat's inbox.
+    waiting: usize,
+}
+
+/// Each seat's hooks (`team hooks status`), when they last handed a message, and its inbox.
+fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &crate::team_file::Loaded) -> Vec<HooksRow> {
+    let format_of = |cli: &str| crate::hooks::format_of(profiles, cli, &file.file.profiles);
+    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
+    let rows = crate::hooks::run(file, &[], &exe, crate::hooks::Action::Status, format_of).unwrap_or_default();
+    let (config, f) = (&ctx.paths.config, &file.file);
+    rows.into_iter()
+        .map(|r| {
+            let inbox = crate::inbox::seat_box_at(config, &f.project, &file.root, &f.session, &r.seat);
+            let waiting = inbox
+                .map_or(0, |b| b.waiting().map(|w| w.len()).unwrap_or(0) + b.claims().map(|c| c.len()).unwrap_or(0));
+            let last_handed = crate::hooks::last_seen(config, &f.project, &file.root, &r.seat);
+            HooksRow { seat: r.seat, state: r.state, last_handed, waiting }
+        })
+        .collect()
+}
+
+/// `Hooks (team hooks status): rev runs them (last handed a message 2026-…), keeper missing` —
+/// only once some seat's checkout runs team's hooks or an inbox holds a message (a team that
+/// never installed them reads as before).
+fn hooks_line(rows: &[HooksRow]) -> String {
+    use crate::hooks::State;
+    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported) && r.waiting == 0) {
+        return String::new();
+    }
+    let cells: Vec<String> = rows
+        .iter()
+        .filter(|r| r.state != State::Unsupported || r.waiting > 0)
+        .map(|r| {
+            let seen = match (&r.last_handed, r.state.runs()) {
+                (Some(t), _) => format!(" (last handed a message {t})"),
+                (None, true) => " (never seen running)".into(),
+                _ => String::new(),
+            };
+            let waiting = match r.waiting {
+                0 => String::new(),
+                1 => "; 1 message waits in its inbox".into(),
+                n => format!("; {n} messages wait in its inbox"),
+            };
+            format!("{} {}{seen}{waiting}", one_line(&r.seat), r.state.word())
+        })
+        .collect();
+    format!("Hooks (team hooks status): {}\n", cells.join(", "))
 }
 
 /// What the READS cell says.

@@ -148,6 +148,13 @@ fn plain(e: &Event) -> String {
         Event::NeverActedOn { seat, from, drop, .. } => {
             format!("{seat}: a send from {from} was taken but never acted on; the message is at {}", drop.display())
         }
+        Event::Handed { seat, from, note, ms, drop, .. } => {
+            let after = ms.map(|ms| format!(", {ms} ms after the send")).unwrap_or_default();
+            format!(
+                "{seat}: a send from {from} held in its inbox was delivered ({note}{after}); the message is at {}",
+                drop.display()
+            )
+        }
         Event::Resolved { seat, from, n, outcome, sign, drop, .. } => format!(
             "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {sign} shows the message read: {outcome}; the message is at {}",
             drop.display()

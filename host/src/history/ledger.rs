@@ -128,7 +128,8 @@ impl<'a> Ledger<'a> {
             let Some(&n) = by_id.get(r.id.as_str()) else { continue };
             let e = &mut entries[n];
             match r.receipt {
-                ReceiptKind::Read => {
+                // a message handed whole by the seat's own hook is in the model's context
+                ReceiptKind::Read | ReceiptKind::Handed => {
                     e.read.get_or_insert(i);
                 }
                 ReceiptKind::RetriesStopped => {
@@ -224,6 +225,8 @@ mod tests {
             ms,
             why: None,
             attempt: None,
+            event: None,
+            session: None,
         }
     }
 

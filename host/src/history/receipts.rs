@@ -33,6 +33,9 @@ pub enum ReceiptKind {
     /// is typed; the retry's history line (`retry: <try>`) ends it. One with no such line is a
     /// retry cut off, whose end is read from the seat, never guessed.
     RetryStarted,
+    /// The seat's own CLI ran `team hook` and the message was handed to it from the seat's
+    /// inbox (`crate::inbox`): written, and fsync'd, before the hook prints its answer.
+    Handed,
 }
 
 /// The sign a confirmation was read from.
@@ -46,6 +49,9 @@ pub enum Sign {
     /// The seat, seen free after the send, was later seen working (herdr's status, or the
     /// profile's reading of the screen where the multiplexer has none).
     Status,
+    /// The seat's own CLI ran `team hook`, which handed it the message whole (a `handed`
+    /// receipt): the model had the text in its next request.
+    Hook,
 }
 
 impl Sign {
@@ -55,6 +61,7 @@ impl Sign {
             Sign::Transcript => "transcript",
             Sign::Screen => "screen",
             Sign::Status => "status",
+            Sign::Hook => "hook",
         }
     }
 }
@@ -81,6 +88,12 @@ pub struct Receipt {
     /// The try a `retry-started` receipt announces, 1 to 3.
     #[serde(default, rename = "try", skip_serializing_if = "Option::is_none")]
     pub attempt: Option<u32>,
+    /// The hook event a `handed` receipt was written by (`post-tool-use`, `stop`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The CLI's own session id, as the hook's input gave it (a `handed` receipt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
 }
 
 impl Keyed for Receipt {
@@ -126,6 +139,8 @@ mod tests {
             ms: Some(5_000),
             why: None,
             attempt: None,
+            event: None,
+            session: None,
         }
     }
 

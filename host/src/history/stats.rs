@@ -12,6 +12,10 @@ use super::ledger::{Ledger, ReadState};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// The word a line without the field is counted under.
 pub const UNKNOWN: &str = "-";
 
@@ -51,6 +55,10 @@ pub struct Row {
     pub unreachable: usize,
     /// Any other outcome (answered, timeout: the native leg's, not reached by this build).
     pub other: usize,
+    /// The sends that went by the inbox leg (`via mcp-inbox`: handed by the seat's own hook,
+    /// or held in its inbox); left out of the document while none did.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub inbox: usize,
     pub ms_to_delivered: Spread,
     pub ms_to_read: Spread,
 }
@@ -97,8 +105,10 @@ impl Tally {
                 .groups
                 .entry((cli.clone(), profile.clone()))
                 .or_insert_with(|| Acc { row: Row { cli, profile, ..Row::default() }, ..Acc::default() });
+            let inbox = last.via.as_deref() == Some(crate::legs::Leg::McpInbox.word());
             for a in [acc, &mut self.total] {
                 a.row.sends += 1;
+                a.row.inbox += usize::from(inbox);
                 match read {
                     Some(r) => {
                         a.row.delivered += 1;

@@ -64,7 +64,12 @@ impl<'a> FactsBook<'a> {
 
     fn read(&self, cli: &str, pins: &BTreeMap<String, String>) -> Result<Facts, NoFacts> {
         match self.profiles.description(cli, pins) {
-            Ok((d, _)) => Ok(Facts { native_channel: d.native_channel, has_compose: d.has_compose }),
+            Ok((d, _)) => Ok(Facts {
+                native_channel: d.native_channel,
+                has_compose: d.has_compose,
+                hooks: crate::legs::HookFormat::from_features(&d.features),
+                hooks_installed: false,
+            }),
             Err(_) if !self.profiles.installed_ids().contains(cli) => {
                 Err(no_profile(cli, &self.profiles.installed_ids(), self.profiles.config_dir()))
             }

@@ -22,7 +22,10 @@ use super::{order_for, pins_of, FactsBook};
 fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: bool) -> ListRow {
     let cli = s.cli().to_string();
     let (reach, problem) = match book.of(&cli, pins_of(team)) {
-        Ok(facts) => (Some(legs::reach(facts, &order_for(reg, team, s))), None),
+        Ok(facts) => {
+            let facts = super::with_hooks(facts, team.root.as_deref());
+            (Some(legs::reach(facts, &order_for(reg, team, s))), None)
+        }
         Err(n) => (None, Some(n.why)),
     };
     ListRow {

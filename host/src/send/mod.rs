@@ -121,6 +121,16 @@ pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
     ])
 }
 
+/// `facts` with whether the seat's checkout runs team's hooks for its CLI (read from the
+/// checkout's files: the one fact of a walk that is not the profile's).
+pub fn with_hooks(facts: Facts, root: Option<&Path>) -> Facts {
+    let installed = match (facts.hooks, root) {
+        (Some(f), Some(r)) => crate::hooks::installed(r, f),
+        _ => false,
+    };
+    Facts { hooks_installed: installed, ..facts }
+}
+
 /// The team's profile pins (none when its file could not be read).
 pub fn pins_of(team: &TeamView) -> &std::collections::BTreeMap<String, String> {
     static NONE: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
@@ -142,6 +152,7 @@ pub fn decide(
     let target = address::resolve(&world, spec)?;
     let rule = admission::admit(&world, &caller, &target, m.ctx.clock.now())?;
     let facts = book.of(target.cli(), pins_of(&target.team)).map_err(|n| n.refusal(target.name(), what))?;
+    let facts = with_hooks(facts, target.team.root.as_deref());
     let order = order_for(&reg, &target.team, &target.seat);
     let plan = Plan::walk(facts, order);
     let header = admission::sender_header(&world, &caller, &rule);
@@ -257,7 +268,7 @@ fn send(
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: &d, root: &root, id: &id, text: &text };
+    let job = walk::Job { decision: &d, root: &root, id: &id, text: &text, body };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {
@@ -289,7 +300,8 @@ fn send(
         };
         r.history = append_history(m.ctx, &d, &root, &line);
         // A send a running watch will retry says so (and only then: nothing is promised).
-        if t.leg == Leg::Typed && crate::watch::retryable(t.outcome.word(), t.dialog.as_deref()) {
+        if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(t.outcome.word(), t.dialog.as_deref())
+        {
             r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(&d), &root).map(|h| h.pid);
         }
     }
@@ -465,13 +477,13 @@ fn history_detail(h: &HistoryWrite) -> String {
 }
 
 /// The project key the receiving team's history lives under.
-fn history_project(d: &Decision) -> String {
+pub(crate) fn history_project(d: &Decision) -> String {
     d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone())
 }
 
 /// The history's `from`: `owner`, the seat in its own team's history, `<seat>@<team>` in
 /// another team's.
-fn from_of(d: &Decision) -> String {
+pub(crate) fn from_of(d: &Decision) -> String {
     match &d.caller {
         Caller::Seat { team, seat, .. } if *team != d.target.team.name => format!("{seat}@{team}"),
         c => c.from_name(),

@@ -7,8 +7,10 @@
 //! history records the failure.
 //!
 //! Invariant: a leg that answers `Err` has written and typed nothing. This build carries the
-//! typed leg and the compose leg (`crate::compose`, a `team:profile@0.2` compose module typing
-//! the body through the CLI's own screens).
+//! typed leg, the compose leg (`crate::compose`, a `team:profile@0.2` compose module typing
+//! the body through the CLI's own screens) and the inbox leg (`crate::inbox`: the seat's own
+//! CLI takes the message from its inbox through its hooks; a seat idle at an empty prompt is
+//! woken by the typed leg, with the message queued beside the trigger).
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +30,8 @@ pub struct Job<'a> {
     pub id: &'a str,
     /// The drop file's whole text: the sender header, a blank line, the body.
     pub text: &'a str,
+    /// The body alone (the inbox hands it under its own header).
+    pub body: &'a str,
 }
 
 /// What a leg that took the send did.
@@ -59,11 +63,12 @@ pub trait Carrier {
 pub struct Legs<'a> {
     typed: TypedLeg<'a>,
     compose: ComposeLeg<'a>,
+    inbox: InboxLeg<'a>,
 }
 
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
-        Legs { typed: TypedLeg { means }, compose: ComposeLeg { means } }
+        Legs { typed: TypedLeg { means }, compose: ComposeLeg { means }, inbox: InboxLeg { means } }
     }
 
     /// The carrier of `leg`, when this build has one.
@@ -71,7 +76,8 @@ impl<'a> Legs<'a> {
         match leg {
             Leg::Typed => Some(&mut self.typed),
             Leg::Compose => Some(&mut self.compose),
-            Leg::Native | Leg::McpInbox => None,
+            Leg::McpInbox => Some(&mut self.inbox),
+            Leg::Native => None,
         }
     }
 }
@@ -206,3 +212,87 @@ impl Carrier for ComposeLeg<'_> {
         })
     }
 }
+
+/// The inbox leg (`inbox::leg`): for a seat working, at a dialog or holding a draft, the
+/// message goes to its inbox and the send waits for the hook's receipt; an idle seat is the
+/// typed leg's, with the message queued as the trigger's companion.
+struct InboxLeg<'a> {
+    means: &'a Means<'a>,
+}
+
+impl Carrier for InboxLeg<'_> {
+    fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
+        use crate::inbox::leg::{self, Ended, Look};
+        let d = job.decision;
+        let no_pins = std::collections::BTreeMap::new();
+        let team_file = d.target.team.file.as_ref();
+        let project = super::history_project(d);
+        let from = super::from_of(d);
+        let rule = d.rule.words();
+        let req = leg::InboxSend {
+            session: &d.target.team.session,
+            team: &d.target.team.name,
+            seat: d.target.name(),
+            cli: d.target.cli(),
+            root: job.root,
+            project: &project,
+            id: job.id,
+            text: job.text,
+            header: &d.header,
+            body: job.body,
+            from: &from,
+            rule: &rule,
+            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
+            record: d.target.seat.agent.as_ref(),
+            config: &self.means.ctx.paths.config,
+        };
+        let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        let lm = leg_means(self.means, mux.as_ref());
+        let sent_ms = self.means.ctx.clock.now().timestamp_millis();
+        let r = leg::deliver(&req, &lm);
+        let taken = |outcome, carried| Taken {
+            leg: Leg::McpInbox,
+            outcome,
+            drop: r.drop.clone(),
+            ms: r.ms,
+            enters: 0,
+            carried,
+            profile: r.profile.clone(),
+            dialog: None,
+        };
+        match r.ended {
+            Ended::Handed(e) => Ok(taken(Outcome::Delivered { note: Some(crate::inbox::hook::note(e)) }, true)),
+            Ended::Held(reason) => Ok(taken(Outcome::Held { reason }, true)),
+            Ended::Refused(reason) => Ok(taken(Outcome::Refused { reason }, false)),
+            Ended::Unreachable(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
+            Ended::Typed(look) => {
+                if !d.plan.order.keeps(Leg::Typed) {
+                    return Err(Cannot::Declined(match look {
+                        Look::Idle => {
+                            "the seat is idle at an empty prompt, where its CLI runs no hook until something reaches it"
+                                .into()
+                        }
+                        Look::NotForInbox(why) | Look::Busy { dialog: Some(why), .. } => why,
+                        Look::Busy { .. } => "the seat is busy".into(),
+                    }));
+                }
+                // the trigger's companion: its UserPromptSubmit hook hands the body whole
+                let companion = if look == Look::Idle { leg::queue_companion(&req, &lm, sent_ms).ok() } else { None };
+                drop(mux);
+                let mut t = TypedLeg { means: self.means }.carry(job)?;
+                if let Some(b) = companion {
+                    if !matches!(t.outcome, Outcome::Delivered { .. }) {
+                        // the trigger did not get through: the companion goes nowhere now, unless
+                        // a hook of the seat handed it whole already
+                        if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
+                            t.outcome = Outcome::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.into()) };
+                        }
+                    }
+                }
+                Ok(t)
+            }
+        }
+    }
+}
+
+use crate::inbox::{Where, Withdraw};

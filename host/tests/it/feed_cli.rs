@@ -121,7 +121,7 @@ fn spec_line() -> Value {
     json!({"ts":"2026-11-29T09:00:00Z","from":"owner","to":"gpt-reviewer",
            "body":"from the owner — admitted by: the owner\n\nthe gate is green",
            "id":"00000000-0000-4007-8000-000000000000","outcome":"delivered","ms":0,"via":"typed",
-           "failed":["native: codex carries no native channel","mcp-inbox: unavailable in this build"]})
+           "failed":["native: codex carries no native channel","mcp-inbox: its CLI has no team hooks installed"]})
 }
 
 fn line(ts: &str, from: &str, to: &str, body: &str) -> Value {

@@ -100,7 +100,7 @@ fn stats_over_ten_thousand_lines_match_an_independent_count() {
             let mut l = json!({"ts": ts(when), "from": "owner", "to": seat,
                 "body": format!("from the owner — admitted by: the owner\n\nmessage {n} {}", "x".repeat(rng_len(n))),
                 "id": id, "outcome": outcome, "ms": ms, "via": "typed",
-                "failed": ["native: the CLI carries no native channel", "mcp-inbox: unavailable in this build"]});
+                "failed": ["native: the CLI carries no native channel", "mcp-inbox: its CLI has no team hooks installed"]});
             if let Some(c) = cli {
                 l["cli"] = json!(c);
                 l["profile"] = json!(profile);

@@ -15,6 +15,7 @@ mod feed_stats;
 mod first_contact;
 mod hardening;
 mod history_concurrency;
+mod inbox_tmux;
 mod mcp_stdio;
 mod mux_caller;
 mod output_cli;

@@ -111,7 +111,12 @@ fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&
     } else {
         "native: the CLI carries no native channel"
     };
-    assert_eq!(line["failed"], serde_json::json!([native, "mcp-inbox: unavailable in this build"]));
+    let inbox = if matches!(cli.as_str(), "claude-code" | "codex") {
+        "mcp-inbox: its CLI has no team hooks installed"
+    } else {
+        "mcp-inbox: its CLI has no hooks team can install"
+    };
+    assert_eq!(line["failed"], serde_json::json!([native, inbox]));
     drop
 }
 

@@ -44,6 +44,8 @@ pub struct SeatSpec {
     /// a shell line the pane's shell starts in the background before the fake seat: a process
     /// that descends from the pane's shell, as a command an agent's shell tool runs does
     pub beside: Option<String>,
+    /// more `fake-seat` arguments (`--hooks <file>`, …)
+    pub args: Vec<String>,
 }
 
 impl SeatSpec {
@@ -61,7 +63,14 @@ impl SeatSpec {
             env: Vec::new(),
             mark: None,
             beside: None,
+            args: Vec::new(),
         }
+    }
+    /// One more `fake-seat` flag and its value.
+    pub fn arg(mut self, flag: &str, value: &str) -> Self {
+        self.args.push(flag.into());
+        self.args.push(value.into());
+        self
     }
     /// Runs `line` in the background from the pane's shell, beside the fake seat (see `beside`).
     pub fn beside(mut self, line: &str) -> Self {
@@ -179,6 +188,9 @@ impl TmuxWorld {
         );
         if spec.transcript {
             cmd.push_str(" --transcript auto");
+        }
+        for a in &spec.args {
+            cmd.push_str(&format!(" {}", super::shell_quote(a)));
         }
         // `; exec sh` keeps sh the fake's parent (and the pane open after it exits).
         let cmd = match &spec.beside {

@@ -1,0 +1,122 @@
+//! `team hook <event>`: run by a seat's CLI at its hook events (`team hooks install` writes
+//! the command), never by hand. It answers the CLI in the CLI's hook protocol with the seat's
+//! waiting messages, or prints nothing.
+//!
+//! Invariants:
+//! - the empty inbox costs one small file read and one directory read, before any team file,
+//!   registry, profile or caller is looked at, and before stdin is read;
+//! - stdout carries the CLI's answer and nothing else; any failure prints nothing there (a CLI
+//!   would show it as garbage or as the hook's own words) and says why in the checkout's
+//!   team.log (or on stderr when no checkout is known); the exit is always 0, so the CLI's turn
+//!   goes on whatever happened;
+//! - `Stop` blocks only while something is handed (a Stop hook that always blocks keeps the
+//!   turn going forever).
+
+use std::io::Read;
+
+use serde_json::json;
+
+use crate::ctx::Ctx;
+use crate::inbox::{self, Event, HookInput};
+use crate::output::Output;
+
+/// Arguments of `team hook`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Run by a seat's CLI at its hook events (team hooks install writes the command); \
+not by hand. With nothing in the seat's inbox it prints nothing. docs/inbox.md says more.")]
+pub struct Args {
+    /// The hook event: post-tool-use, stop, user-prompt-submit or session-start.
+    #[arg(value_parser = parse_event)]
+    pub event: Event,
+}
+
+fn parse_event(s: &str) -> Result<Event, String> {
+    Event::from_word(s)
+        .ok_or_else(|| format!("{s} is no hook event team answers ({})", Event::ALL.map(Event::word).join(", ")))
+}
+
+/// The largest stdin read: a PostToolUse input carries the tool's whole output, and only its
+/// first fields are wanted; past this the session id is simply not recorded.
+const INPUT_MAX: u64 = 4 << 20;
+
+/// Runs the hook. Always 0.
+pub fn run(a: Args, out: &mut Output) -> i32 {
+    let var = |k: &str| std::env::var(k).ok();
+    let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
+    // a CLI that starts its hooks with a bare environment: the nearest ancestor's pane hint
+    let key = inbox::bell::hinted(var).or_else(|| {
+        let adopted = crate::mcp::pane_env_from_ancestors(var);
+        inbox::bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+    });
+    let Some(key) = key else { return 0 };
+    let dirs = inbox::hook::waiting_dirs(&paths.config, &key);
+    if dirs.is_empty() {
+        return 0;
+    }
+    let mut raw = Vec::new();
+    let _ = std::io::stdin().lock().take(INPUT_MAX).read_to_end(&mut raw);
+    let input = HookInput::parse(&raw);
+    let ctx = Ctx::from_env();
+    let handed = match inbox::hook::hand(&ctx, a.event, &input, &dirs) {
+        Ok(h) => h,
+        Err(why) => {
+            say(&ctx, &dirs, &format!("{} hook: {why}", a.event.vendor()), out);
+            return 0;
+        }
+    };
+    for p in &handed.problems {
+        say(&ctx, &dirs, p, out);
+    }
+    if handed.messages.is_empty() {
+        return 0;
+    }
+    out.json_line(&answer(a.event, &inbox::text::handed_text(&handed.messages)));
+    0
+}
+
+/// The CLI's answer: `additionalContext` for the events that take it, a block with the text
+/// as its reason for `Stop` (both CLIs read the same shapes: docs/inbox.md).
+pub fn answer(event: Event, text: &str) -> serde_json::Value {
+    match event {
+        Event::Stop => json!({"decision": "block", "reason": text}),
+        e => json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
+    }
+}
+
+/// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
+/// message names, else stderr.
+fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
+    let root = dirs.iter().find_map(|d| {
+        let b = inbox::SeatBox::at(d.clone());
+        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
+    });
+    let line = crate::history::LogLine {
+        command: "hook".into(),
+        caller: "a hook".into(),
+        seat: None,
+        outcome: "failed".into(),
+        bytes: None,
+        detail: Some(why.to_string()),
+    };
+    let written = root.is_some_and(|r| crate::history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok());
+    if !written {
+        out.err(&format!("team hook: {}\n", crate::output::one_line(why)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_in_the_cli_s_shapes() {
+        assert_eq!(
+            answer(Event::PostToolUse, "hi"),
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+        );
+        assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
+        assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+        assert!(parse_event("post-tool-use").is_ok());
+        assert!(parse_event("PostToolUse").unwrap_err().contains("post-tool-use, stop"));
+    }
+}

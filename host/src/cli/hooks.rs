@@ -1,0 +1,112 @@
+//! `team hooks install | status | remove [<seat>…]`: its arguments and the rendering of what
+//! `crate::hooks` answers. This file decides nothing: which file a CLI reads is its profile's
+//! word, and what each file holds is `crate::hooks`'s.
+
+use serde_json::{json, Value};
+
+use crate::ctx::Ctx;
+use crate::hooks::{self, Action};
+use crate::legs::HookFormat;
+use crate::outcome::TeamError;
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+
+/// Arguments of `team hooks`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "install writes, in the team's checkout, the hooks each seat's CLI runs: `<this team> hook \
+post-tool-use | stop | user-prompt-submit`, which hand the seat's inbox to its model mid-turn. Claude Code reads \
+them from .claude/settings.local.json; Codex from .codex/hooks.json, with [features] codex_hooks = true in \
+.codex/config.toml, and asks once to trust them. docs/inbox.md says more.")]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Verb,
+}
+
+/// `team hooks install | status | remove`.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Verb {
+    /// Write team's hooks where each seat's CLI reads them (merging; never clobbering).
+    Install(Seats),
+    /// Say, for each seat, whether its CLI runs team's hooks, and when they last handed a message.
+    Status(Seats),
+    /// Take team's hooks out (only team's; the rest stays).
+    Remove(Seats),
+}
+
+/// The seats an action covers.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Seats {
+    /// Seats of the team file (all when none is named).
+    pub seats: Vec<String>,
+    /// Print one JSON document instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let (action, s) = match a.action {
+        Verb::Install(s) => (Action::Install, s),
+        Verb::Status(s) => (Action::Status, s),
+        Verb::Remove(s) => (Action::Remove, s),
+    };
+    let rows = ctx.cwd().and_then(|cwd| {
+        let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
+        let profiles = ProfileHost::new(&ctx.paths);
+        let format_of = |cli: &str| hooks::format_of(&profiles, cli, &l.file.profiles);
+        let rows = hooks::run(&l, &s.seats, &exe.display().to_string(), action, format_of)?;
+        Ok((l, rows))
+    });
+    let (l, rows) = match rows {
+        Ok(x) => x,
+        Err(e) => return super::report_error("hooks", s.json, &e, out),
+    };
+    let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
+    if s.json {
+        let seats: Vec<Value> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "seat": r.seat,
+                    "cli": r.cli,
+                    "format": r.format.map(HookFormat::word),
+                    "file": r.path.as_ref().map(|p| p.display().to_string()),
+                    "state": r.state.word(),
+                    "detail": r.state.detail(r.format),
+                    "done": r.done.map(hooks::Done::word),
+                    "last_handed": seen(&r.seat),
+                })
+            })
+            .collect();
+        out.doc(&json!({
+            "schema": {"name": "team.hooks", "version": 1},
+            "format": 1,
+            "project": l.file.project,
+            "session": l.file.session,
+            "seats": seats,
+        }));
+        return 0;
+    }
+    let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
+    for r in &rows {
+        let done = r.done.map(|d| format!(" → {}", d.word())).unwrap_or_default();
+        let last = match (action, r.format) {
+            (Action::Status, Some(_)) => {
+                format!("; last handed a message: {}", seen(&r.seat).unwrap_or_else(|| "never".into()))
+            }
+            _ => String::new(),
+        };
+        text.push_str(&format!(
+            "{}: {}{done} ({}{last})\n",
+            one_line(&r.seat),
+            r.state.word(),
+            one_line(&r.state.detail(r.format))
+        ));
+    }
+    if action == Action::Install && rows.iter().any(|r| r.format == Some(HookFormat::CodexHooksJson)) {
+        text.push_str("Codex asks once to trust new hooks (its `Hooks need review` screen): answer it in each Codex seat's pane.\n");
+    }
+    out.out(&text);
+    0
+}

@@ -1,0 +1,117 @@
+use super::*;
+
+fn team(d: &Path) -> Loaded {
+    std::fs::create_dir_all(d.join(".agents")).unwrap();
+    std::fs::create_dir_all(d.join(".git")).unwrap();
+    std::fs::write(
+        d.join(".agents/team.yaml"),
+        "format: 1\nproject: beacon\nteam: beacon\nsession: beacon\nseats:\n  - name: keeper\n    cli: claude-code\n    leads: true\n  - name: rev\n    cli: codex\n  - name: cur\n    cli: cursor\n",
+    )
+    .unwrap();
+    crate::team_file::load(&d.join(".agents/team.yaml")).unwrap()
+}
+
+fn format_of(cli: &str) -> Option<HookFormat> {
+    match cli {
+        "claude-code" => Some(HookFormat::ClaudeSettings),
+        "codex" => Some(HookFormat::CodexHooksJson),
+        _ => None,
+    }
+}
+
+fn words(rows: &[Row]) -> Vec<(String, &'static str, Option<&'static str>)> {
+    rows.iter().map(|r| (r.seat.clone(), r.state.word(), r.done.map(Done::word))).collect()
+}
+
+#[test]
+fn install_status_remove_round_trip_keeping_the_user_s_own() {
+    let d = tempfile::tempdir().unwrap();
+    let l = team(d.path());
+    let root = &l.root;
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let mine = r#"{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}"#;
+    std::fs::write(root.join(".claude/settings.local.json"), mine).unwrap();
+    std::fs::create_dir_all(root.join(".codex")).unwrap();
+    std::fs::write(root.join(".codex/config.toml"), "# mine\nmodel = \"m\"\n").unwrap();
+
+    let st = run(&l, &[], "/bin/team", Action::Status, format_of).unwrap();
+    assert_eq!(
+        words(&st),
+        [("keeper".into(), "missing", None), ("rev".into(), "missing", None), ("cur".into(), "unsupported", None)]
+    );
+    let inst = run(&l, &[], "/bin/team", Action::Install, format_of).unwrap();
+    assert_eq!(words(&inst)[0], ("keeper".into(), "missing", Some("written")));
+    let st = run(&l, &[], "/bin/team", Action::Status, format_of).unwrap();
+    assert_eq!(words(&st)[..2], [("keeper".into(), "installed", None), ("rev".into(), "installed", None)]);
+    assert!(installed(root, HookFormat::CodexHooksJson));
+    assert_eq!(state(root, HookFormat::ClaudeSettings, "/other/team"), State::Stale { command: "/bin/team".into() });
+    let settings = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap();
+    assert!(settings.contains("\"command\": \"/bin/team hook post-tool-use\""), "{settings}");
+    assert!(settings.contains("say done") && settings.contains("Bash(ls)"));
+    let toml = std::fs::read_to_string(root.join(".codex/config.toml")).unwrap();
+    assert!(toml.starts_with("# mine\nmodel = \"m\"\n") && toml.contains("codex_hooks = true"), "{toml}");
+    assert_eq!(
+        words(&run(&l, &["keeper".into()], "/bin/team", Action::Install, format_of).unwrap()),
+        [("keeper".into(), "installed", Some("unchanged"))]
+    );
+
+    let rm = run(&l, &[], "/bin/team", Action::Remove, format_of).unwrap();
+    assert_eq!(words(&rm)[1], ("rev".into(), "installed", Some("removed")));
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap()).unwrap();
+    assert_eq!(back, serde_json::from_str::<serde_json::Value>(mine).unwrap());
+    assert_eq!(std::fs::read_to_string(root.join(".codex/config.toml")).unwrap(), "# mine\nmodel = \"m\"\n");
+    assert_eq!(std::fs::read_to_string(root.join(".codex/hooks.json")).unwrap(), "{}\n");
+}
+
+#[test]
+fn a_broken_or_linked_file_is_refused_and_left_as_it_is() {
+    let d = tempfile::tempdir().unwrap();
+    let l = team(d.path());
+    std::fs::create_dir_all(l.root.join(".claude")).unwrap();
+    std::fs::write(l.root.join(".claude/settings.local.json"), "{ not json").unwrap();
+    let e = run(&l, &["keeper".into()], "/bin/team", Action::Install, format_of).unwrap_err();
+    assert!(e.message.contains(".claude/settings.local.json is not JSON"), "{}", e.message);
+    assert!(e.message.ends_with("nothing was written"), "{}", e.message);
+    assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), "{ not json");
+    let st = run(&l, &["keeper".into()], "/bin/team", Action::Status, format_of).unwrap();
+    assert_eq!(st[0].state.word(), "unreadable");
+
+    let elsewhere = d.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, l.root.join(".codex")).unwrap();
+    assert!(run(&l, &["rev".into()], "/bin/team", Action::Install, format_of).is_err());
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    assert!(run(&l, &["nobody".into()], "/bin/team", Action::Status, format_of)
+        .unwrap_err()
+        .message
+        .contains("is not a seat of beacon"));
+}
+
+#[test]
+fn codex_without_its_switch_is_incomplete() {
+    let d = tempfile::tempdir().unwrap();
+    let l = team(d.path());
+    run(&l, &["rev".into()], "/bin/team", Action::Install, format_of).unwrap();
+    std::fs::write(l.root.join(".codex/config.toml"), "").unwrap();
+    let s = state(&l.root, HookFormat::CodexHooksJson, "/bin/team");
+    assert_eq!(s.word(), "incomplete");
+    assert!(s.detail(Some(HookFormat::CodexHooksJson)).contains("codex_hooks = true"), "{}", s.detail(None));
+    assert!(!s.runs());
+}
+
+#[test]
+fn the_bundled_profiles_name_their_hook_formats() {
+    let d = tempfile::tempdir().unwrap();
+    let host = crate::profiles::ProfileHost::new(&crate::paths::Paths::under(d.path()));
+    let none = std::collections::BTreeMap::new();
+    let of = |cli: &str| host.description(cli, &none).map(|(d, _)| HookFormat::from_features(&d.features));
+    assert_eq!(
+        of("claude-code").unwrap(),
+        Some(HookFormat::ClaudeSettings),
+        "{:?}",
+        host.description("claude-code", &none).map(|d| d.0.features)
+    );
+    assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
+    assert_eq!(of("cursor").unwrap(), None);
+}

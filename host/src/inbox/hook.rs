@@ -1,0 +1,288 @@
+//! `team hook <event>`: what a seat's CLI runs at its hook events. It hands the seat's waiting
+//! messages to the CLI (the model has them in its next request), writes a `handed` receipt per
+//! message and the history's `delivered` line, and returns them for `cli::hook` to answer with.
+//!
+//! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
+//! names, then one directory read per seat folder it lists; nothing found is the end (nothing
+//! parsed, loaded or written). The slow one ([`hand`]) runs only when a folder holds a message
+//! or a claim: it finds the caller from the process tree (`caller::find`, as every caller is
+//! found) and claims only the messages whose own team and seat that caller is.
+//!
+//! Invariants: a message is claimed before anything else is done with it, and its receipt is
+//! written (fsync'd) before the hook answers; a message whose receipt cannot be written is
+//! given back (waiting again), never answered with; the `delivered` line is the waiting send's
+//! or the hook's, never both ([`super::store::Token`]); a companion of a typed trigger gets its
+//! receipt only (the typed leg wrote its line).
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::caller::{self, Caller, Vendors};
+use crate::ctx::Ctx;
+use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
+use crate::legs::Leg;
+use crate::profiles::ProfileHost;
+use crate::registry::Registry;
+
+use super::bell;
+use super::store::{Claim, Claimer, Message, SeatBox};
+
+/// The hook events `team hook` answers (the words `team hooks install` writes after `hook`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    SessionStart,
+    UserPromptSubmit,
+    PostToolUse,
+    Stop,
+}
+
+impl Event {
+    pub const ALL: [Event; 4] = [Event::SessionStart, Event::UserPromptSubmit, Event::PostToolUse, Event::Stop];
+
+    /// `post-tool-use`: the word on `team hook`'s command line, in receipts and notes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Event::SessionStart => "session-start",
+            Event::UserPromptSubmit => "user-prompt-submit",
+            Event::PostToolUse => "post-tool-use",
+            Event::Stop => "stop",
+        }
+    }
+
+    /// `PostToolUse`: the event's name in both CLIs' configuration and answers.
+    pub fn vendor(self) -> &'static str {
+        match self {
+            Event::SessionStart => "SessionStart",
+            Event::UserPromptSubmit => "UserPromptSubmit",
+            Event::PostToolUse => "PostToolUse",
+            Event::Stop => "Stop",
+        }
+    }
+
+    pub fn from_word(w: &str) -> Option<Event> {
+        Event::ALL.into_iter().find(|e| e.word() == w)
+    }
+
+    pub fn from_vendor(w: &str) -> Option<Event> {
+        Event::ALL.into_iter().find(|e| e.vendor() == w)
+    }
+}
+
+/// What the CLI's JSON on stdin says that the hook uses. Untrusted: the session id is kept
+/// only when it is a short printable word.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookInput {
+    pub session_id: Option<String>,
+    pub event_name: Option<String>,
+}
+
+impl HookInput {
+    /// Reads what it can; anything it cannot read is left out.
+    pub fn parse(bytes: &[u8]) -> HookInput {
+        #[derive(serde::Deserialize)]
+        struct Raw {
+            session_id: Option<String>,
+            hook_event_name: Option<String>,
+        }
+        let Ok(raw) = serde_json::from_slice::<Raw>(bytes) else { return HookInput::default() };
+        let word = |s: Option<String>| {
+            s.filter(|s| {
+                !s.is_empty()
+                    && s.len() <= 128
+                    && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+            })
+        };
+        HookInput { session_id: word(raw.session_id), event_name: word(raw.hook_event_name) }
+    }
+}
+
+/// The fast path: the seat folders the pane's bell names that hold anything a hook acts on.
+/// One small file and one directory read per folder; nothing else.
+pub fn waiting_dirs(config: &Path, bell_key: &str) -> Vec<PathBuf> {
+    bell::read(config, bell_key).into_iter().filter(|d| SeatBox::anything(d)).collect()
+}
+
+/// What one hook handed, in queue order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Handed {
+    pub messages: Vec<Message>,
+    /// What went wrong on the way (a receipt, a history line, a message file): said in
+    /// team.log, never to the CLI.
+    pub problems: Vec<String>,
+}
+
+/// Who the hook's process is, when it is a seat: (team, seat, pane).
+pub type SeatOf = (String, String, String);
+
+/// The slow path: finds the caller, then claims and hands the messages of `dirs` that are its
+/// own. `Err` (nothing claimed) when the caller is no seat.
+pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, String> {
+    let root = first_root(dirs).ok_or("no message in the inbox names its checkout")?;
+    let file = crate::team_file::load(&root.join(".agents").join("team.yaml")).map_err(|e| e.message)?;
+    let reg = Registry::load(&ctx.paths.config).map_err(|e| e.message)?;
+    let profiles = ProfileHost::new(&ctx.paths);
+    let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
+    let mux = crate::mux::choose(file.file.multiplexer.as_deref());
+    let who = match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
+        Caller::Seat { team, seat, pane, .. } => (team, seat, pane),
+        other => return Err(format!("its caller is {}, not a seat: nothing was handed", other.describe())),
+    };
+    Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
+}
+
+/// The checkout root the first readable waiting message names.
+fn first_root(dirs: &[PathBuf]) -> Option<PathBuf> {
+    dirs.iter().find_map(|d| {
+        let b = SeatBox::at(d.clone());
+        let keys = b.waiting().ok()?;
+        keys.iter()
+            .find_map(|k| b.read(k).ok())
+            .map(|m| m.root)
+            .or_else(|| b.claims().ok()?.iter().find_map(|c| b.read_claimed(c).ok()).map(|m| m.root))
+    })
+}
+
+/// [`hand`] for a caller already found: `who` is (team, seat, pane).
+pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who: &SeatOf, by: Claimer) -> Handed {
+    let (team, seat, _) = who;
+    let mut out = Handed::default();
+    for dir in dirs {
+        let b = SeatBox::at(dir.clone());
+        recover(ctx, &b, &mut out);
+        let Ok(keys) = b.waiting() else { continue };
+        for k in keys {
+            // read before the claim: a message for another seat (a bell shared by two
+            // servers' panes) is never taken
+            let Ok(m) = b.read(&k) else { continue };
+            if m.team != *team || m.seat != *seat || m.id != k.id() {
+                continue;
+            }
+            match b.claim(&k, by) {
+                Ok(Some(c)) => {
+                    if let Some(m) = finish(ctx, &b, &c, m, event, input, &mut out) {
+                        out.messages.push(m);
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => out.problems.push(format!("{}: the claim failed: {e}", k.id())),
+            }
+        }
+    }
+    out
+}
+
+/// Claims whose claimer died: offered again, or moved on when their receipt was written.
+fn recover(ctx: &Ctx, b: &SeatBox, out: &mut Handed) {
+    let handed: OnceCell<HashSet<String>> = OnceCell::new();
+    let was_handed = |id: &str| {
+        handed
+            .get_or_init(|| {
+                let Some(project_dir) = b.dir.parent().and_then(Path::parent).and_then(Path::parent) else {
+                    return HashSet::new();
+                };
+                history::read_receipts(&ctx.paths.config, project_dir)
+                    .map(|(rs, _)| rs.into_iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id).collect())
+                    .unwrap_or_default()
+            })
+            .contains(id)
+    };
+    if let Err(e) = b.recover(Claimer::alive, was_handed) {
+        out.problems.push(format!("{}: recovery failed: {e}", b.dir.display()));
+    }
+}
+
+/// A claimed message: its receipt, its history line (unless the waiting send or the typed leg
+/// writes it), then `handed/`. `None` (given back, waiting again) when the receipt cannot be
+/// written.
+fn finish(
+    ctx: &Ctx,
+    b: &SeatBox,
+    c: &Claim,
+    m: Message,
+    event: Event,
+    input: &HookInput,
+    out: &mut Handed,
+) -> Option<Message> {
+    let ms = ms_since(ctx, m.sent_ms);
+    let receipt = Receipt {
+        ts: ctx.clock.now_iso(),
+        id: m.id.clone(),
+        to: m.seat.clone(),
+        receipt: ReceiptKind::Handed,
+        sign: Some(Sign::Hook),
+        ms: Some(ms),
+        why: None,
+        attempt: None,
+        event: Some(event.word().to_string()),
+        session: input.session_id.clone(),
+    };
+    if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
+        out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));
+        if let Err(e) = b.unclaim(c) {
+            out.problems.push(format!("{}: and could not be given back: {e}", m.id));
+        }
+        return None;
+    }
+    let send_waits = !m.typed && b.token(&m.id).take_for_hook(event.word());
+    if !m.typed && !send_waits {
+        let line = MessageLine {
+            ts: ctx.clock.now_iso(),
+            from: m.from.clone(),
+            to: m.seat.clone(),
+            body: whole_text(&m),
+            id: m.id.clone(),
+            outcome: "delivered".into(),
+            ms: Some(ms),
+            via: Some(Leg::McpInbox.word().into()),
+            note: Some(note(event)),
+            ..Default::default()
+        };
+        if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {
+            out.problems.push(format!("{}: the delivered line could not be written: {e}", m.id));
+        }
+    }
+    if let Err(e) = b.handed(c) {
+        out.problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", m.id));
+    }
+    let log = LogLine {
+        command: "hook".into(),
+        caller: format!("seat {} of {}", m.seat, m.team),
+        seat: Some(m.seat.clone()),
+        outcome: "handed".into(),
+        bytes: Some(m.bytes),
+        detail: Some(format!("id {}, {} hook, {ms} ms from the send", m.id, event.vendor())),
+    };
+    let _ = history::append_log(&m.root, &ctx.clock.now_iso(), &log);
+    Some(m)
+}
+
+/// The largest drop file read back for the history line: a send's largest body (1 MiB) and
+/// its header.
+const DROP_MAX: u64 = (1 << 20) + 64 * 1024;
+
+/// The note of a send whose trigger did not get through while its companion was handed.
+pub const HANDED_WHOLE: &str = "handed whole by its hook";
+
+/// The note of a delivery the hook made: `handed by its PostToolUse hook`.
+pub fn note(event: Event) -> String {
+    format!("handed by its {} hook", event.vendor())
+}
+
+/// Whole milliseconds from the send's start (ms since the epoch) to now.
+fn ms_since(ctx: &Ctx, sent_ms: i64) -> u64 {
+    (ctx.clock.now().timestamp_millis() - sent_ms).max(0) as u64
+}
+
+/// The history body: the drop file's text (header and body, whole), or the header and the
+/// inline body when the drop cannot be read.
+fn whole_text(m: &Message) -> String {
+    match crate::fsx::read_capped(&m.drop, DROP_MAX) {
+        Ok(Some(t)) => t,
+        _ => crate::admission::with_header(&m.header, &m.body),
+    }
+}
+
+#[cfg(test)]
+#[path = "hook_tests.rs"]
+mod tests;

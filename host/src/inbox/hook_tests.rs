@@ -1,0 +1,154 @@
+use super::*;
+use crate::inbox::store::Where;
+
+struct World {
+    _d: tempfile::TempDir,
+    ctx: Ctx,
+    root: PathBuf,
+}
+
+fn world() -> World {
+    let d = tempfile::tempdir().unwrap();
+    let ctx = Ctx::under(d.path());
+    let root = d.path().join("repo");
+    std::fs::create_dir_all(root.join(".agents")).unwrap();
+    World { _d: d, ctx, root }
+}
+
+fn msg(w: &World, n: usize, seat: &str) -> Message {
+    Message {
+        id: format!("00000000-0000-4000-8000-{n:012x}"),
+        from: "keeper".into(),
+        team: "beacon".into(),
+        session: "beacon".into(),
+        seat: seat.into(),
+        project: "beacon".into(),
+        root: w.root.clone(),
+        rule: "its lead".into(),
+        header: "[from keeper]".into(),
+        drop: w.root.join(format!(".agents/send-drops/beacon/{seat}/{n}")),
+        body: format!("body {n}"),
+        bytes: 6,
+        queued_at: String::new(),
+        sent_ms: 0,
+        typed: false,
+    }
+}
+
+fn rev() -> SeatOf {
+    ("beacon".into(), "rev".into(), "%1".into())
+}
+
+fn queue(w: &World, m: &Message) -> SeatBox {
+    let b = crate::inbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", &m.seat).unwrap();
+    b.queue(m).unwrap();
+    b
+}
+
+fn history_of(w: &World) -> (Vec<MessageLine>, Vec<Receipt>) {
+    let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
+    let lines = crate::history::read_messages(&w.ctx.paths.config, &dir).unwrap_or_default();
+    let receipts = crate::history::read_receipts(&w.ctx.paths.config, &dir).map(|r| r.0).unwrap_or_default();
+    (lines, receipts)
+}
+
+#[test]
+fn event_words_round_trip() {
+    for e in Event::ALL {
+        assert_eq!(Event::from_word(e.word()), Some(e));
+        assert_eq!(Event::from_vendor(e.vendor()), Some(e));
+    }
+    assert_eq!(Event::PostToolUse.word(), "post-tool-use");
+    assert_eq!(note(Event::Stop), "handed by its Stop hook");
+}
+
+#[test]
+fn input_keeps_only_a_plain_session_word() {
+    let i = HookInput::parse(br#"{"session_id":"abc-123","hook_event_name":"PostToolUse","tool_response":{"x":1}}"#);
+    assert_eq!(i.session_id.as_deref(), Some("abc-123"));
+    assert_eq!(i.event_name.as_deref(), Some("PostToolUse"));
+    assert_eq!(HookInput::parse(br#"{"session_id":"a\nb"}"#).session_id, None);
+    assert_eq!(HookInput::parse(b"not json"), HookInput::default());
+}
+
+#[test]
+fn hands_its_own_messages_in_order_once_with_receipts_and_lines() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    queue(&w, &msg(&w, 2, "rev"));
+    let other = queue(&w, &msg(&w, 3, "keeper"));
+    let dirs = vec![b.dir.clone(), other.dir.clone()];
+    let input = HookInput { session_id: Some("s-1".into()), event_name: None };
+    let got = hand_as(&w.ctx, Event::PostToolUse, &input, &dirs, &rev(), Claimer::me());
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+    let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, [msg(&w, 1, "rev").id, msg(&w, 2, "rev").id]);
+    let again = hand_as(&w.ctx, Event::Stop, &input, &dirs, &rev(), Claimer::me());
+    assert!(again.messages.is_empty(), "never twice");
+    assert_eq!(other.waiting().unwrap().len(), 1, "another seat's message is left alone");
+    let (lines, receipts) = history_of(&w);
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l.outcome == "delivered"
+        && l.via.as_deref() == Some("mcp-inbox")
+        && l.note.as_deref() == Some("handed by its PostToolUse hook")));
+    assert_eq!(receipts.len(), 2);
+    assert_eq!(receipts[0].receipt, ReceiptKind::Handed);
+    assert_eq!((receipts[0].event.as_deref(), receipts[0].session.as_deref()), (Some("post-tool-use"), Some("s-1")));
+    assert!(matches!(b.find(&msg(&w, 1, "rev").id).unwrap(), Where::Handed(_)));
+}
+
+#[test]
+fn a_waiting_send_writes_the_line_and_a_typed_companion_gets_a_receipt_only() {
+    let w = world();
+    let m1 = msg(&w, 1, "rev");
+    let b = crate::inbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    b.token(&m1.id).make().unwrap();
+    b.queue(&m1).unwrap();
+    b.queue(&Message { typed: true, ..msg(&w, 2, "rev") }).unwrap();
+    let got = hand_as(
+        &w.ctx,
+        Event::UserPromptSubmit,
+        &HookInput::default(),
+        std::slice::from_ref(&b.dir),
+        &rev(),
+        Claimer::me(),
+    );
+    assert_eq!(got.messages.len(), 2);
+    assert_eq!(b.token(&m1.id).taken().as_deref(), Some("user-prompt-submit"), "the waiting send is told");
+    let (lines, receipts) = history_of(&w);
+    assert!(lines.is_empty(), "neither writes a line: the send and the typed leg do");
+    assert_eq!(receipts.len(), 2);
+}
+
+#[test]
+fn a_message_whose_receipt_cannot_be_written_is_given_back() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
+    std::os::unix::fs::symlink("/nonexistent", dir.join(crate::history::RECEIPTS)).unwrap();
+    let got =
+        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
+    assert!(got.messages.is_empty());
+    assert!(got.problems[0].contains("given back"), "{:?}", got.problems);
+    assert_eq!(b.waiting().unwrap().len(), 1, "waiting again");
+}
+
+#[test]
+fn a_dead_hook_s_claim_is_handed_by_the_next_hook() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    let k = b.waiting().unwrap().remove(0);
+    b.claim(&k, Claimer { pid: u32::MAX - 3, start: 9 }).unwrap().unwrap();
+    assert!(!waiting_dirs(&w.ctx.paths.config, "tmux-1").contains(&b.dir), "no bell rung");
+    crate::inbox::bell::ring(
+        &w.ctx.paths.config,
+        "tmux-1",
+        &bell::line(&crate::history::project_dir_name("beacon", &w.root), "beacon", "rev"),
+    )
+    .unwrap();
+    assert_eq!(waiting_dirs(&w.ctx.paths.config, "tmux-1"), vec![b.dir.clone()], "a claim alone wakes the hook");
+    let got =
+        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
+    assert_eq!(got.messages.len(), 1);
+    assert!(waiting_dirs(&w.ctx.paths.config, "tmux-1").is_empty(), "the fast path finds nothing now");
+}
