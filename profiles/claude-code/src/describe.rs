@@ -30,6 +30,7 @@ pub fn describe() -> Description {
             "held-message",
             "transcript-read-proof",
             "native-sessions={home}/.claude/sessions/{pid}.json",
+            "hooks=claude-settings",
         ]),
     }
 }

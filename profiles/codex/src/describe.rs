@@ -30,6 +30,7 @@ pub fn describe() -> Description {
             "title-spinner",
             "transcript-read-proof",
             "unverifiable-ancestor=codex app-server|start Codex with `codex --no-daemon`, so each window runs its own commands",
+            "hooks=codex-hooks-json",
         ]),
     }
 }
