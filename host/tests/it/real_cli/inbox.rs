@@ -193,11 +193,8 @@ fn wait_delivered_by_inbox(rw: &RealWorld, id: &str) -> Value {
 
 /// The one drop file for `seat` whose text holds `body`.
 fn drop_for(rw: &RealWorld, seat: &str, body: &str) -> std::path::PathBuf {
-    let found: Vec<_> = rw
-        .drops(seat)
-        .into_iter()
-        .filter(|d| std::fs::read_to_string(d).unwrap_or_default().contains(body))
-        .collect();
+    let found: Vec<_> =
+        rw.drops(seat).into_iter().filter(|d| std::fs::read_to_string(d).unwrap_or_default().contains(body)).collect();
     assert_eq!(found.len(), 1, "one drop for {seat} holding {body:?}: {:?}", rw.drops(seat));
     found[0].clone()
 }
@@ -214,7 +211,10 @@ fn working_seat_gets_it_at_its_next_tool_call(cli: Cli) {
     let t0 = now_ms();
     let run = rw.w.team(&["send", cli.seat(), &body]);
     let t1 = now_ms();
-    assert_eq!((run.stdout.as_str(), run.stderr.as_str(), run.code), (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0));
+    assert_eq!(
+        (run.stdout.as_str(), run.stderr.as_str(), run.code),
+        (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0)
+    );
     let carried = wait_carried(&rw, cli, before, &body);
     let drop = drop_for(&rw, cli.seat(), &body);
     let line = wait_delivered_by_inbox(&rw, &id_of(&drop));
@@ -223,7 +223,12 @@ fn working_seat_gets_it_at_its_next_tool_call(cli: Cli) {
     // its hook had run) the one after that
     let steps = steps_after(&rw, cli, before);
     let at = steps.iter().position(|r| r.n == carried.n).unwrap();
-    assert!(at <= 1, "the message rode step {} after the send: {:?}", at + 1, steps.iter().map(|r| r.n).collect::<Vec<_>>());
+    assert!(
+        at <= 1,
+        "the message rode step {} after the send: {:?}",
+        at + 1,
+        steps.iter().map(|r| r.n).collect::<Vec<_>>()
+    );
     // the hook's text reached the model as the hook's own context, once
     let holding: Vec<String> = context(cli, &carried).into_iter().filter(|c| c.contains(&body)).collect();
     assert_eq!(holding.len(), 1, "{holding:#?}");
@@ -278,7 +283,9 @@ fn dialog_holds_then_the_next_hook_hands_it(cli: Cli) {
     let step = match cli {
         // writing outside the working folder needs approval in manual mode
         Cli::Claude => json!({ "bash": format!("touch {}; tty", outside.display()), "description": "Check the box" }),
-        Cli::Codex => json!({ "bash": format!("touch {}", outside.display()), "escalated": "Check the box outside the workspace" }),
+        Cli::Codex => {
+            json!({ "bash": format!("touch {}", outside.display()), "escalated": "Check the box outside the workspace" })
+        }
     };
     rw.mock.script(json!({
         "root": rw.w.repo,
@@ -331,7 +338,11 @@ fn dialog_holds_then_the_next_hook_hands_it(cli: Cli) {
         person_keys(&rw, &seat, &[key]);
         let gone = (0..40).any(|_| {
             std::thread::sleep(Duration::from_millis(50));
-            !dialog_of(&rw.screen(&seat)).contains(if cli == Cli::Claude { "Do you want to proceed?" } else { "Would you like to run" })
+            !dialog_of(&rw.screen(&seat)).contains(if cli == Cli::Claude {
+                "Do you want to proceed?"
+            } else {
+                "Would you like to run"
+            })
         });
         if gone {
             break;
@@ -395,7 +406,10 @@ fn idle_seat_is_typed_to(cli: Cli) {
     let t0 = now_ms();
     let run = rw.w.team(&["send", cli.seat(), &body]);
     let t1 = now_ms();
-    assert_eq!((run.stdout.as_str(), run.stderr.as_str(), run.code), (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0));
+    assert_eq!(
+        (run.stdout.as_str(), run.stderr.as_str(), run.code),
+        (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0)
+    );
     let drop = drop_for(&rw, cli.seat(), &body);
     let id = id_of(&drop);
     let trigger = super::checks::trigger(&rw, &drop);
@@ -434,7 +448,10 @@ fn two_sends_are_handed_in_order_once_each(cli: Cli) {
         (first.join().unwrap(), second)
     });
     for (r, _) in [(&ra, &a), (&rb, &b)] {
-        assert_eq!((r.stdout.as_str(), r.stderr.as_str(), r.code), (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0));
+        assert_eq!(
+            (r.stdout.as_str(), r.stderr.as_str(), r.code),
+            (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0)
+        );
     }
     let ca = wait_carried(&rw, cli, before, &a);
     let cb = wait_carried(&rw, cli, before, &b);
