@@ -32,6 +32,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
+. "$here/lib.sh"
 RUNS="${RUNS:-200}"
 MSG_RUNS="${MSG_RUNS:-60}"
 
@@ -49,15 +50,9 @@ case "${1:-}" in
   TEAM_BIN="$(cd "$(dirname "$TEAM_BIN")" && pwd)/$(basename "$TEAM_BIN")"
   FAKE_SEAT_BIN="$(cd "$(dirname "$FAKE_SEAT_BIN")" && pwd)/$(basename "$FAKE_SEAT_BIN")"
   export TEAM_BIN FAKE_SEAT_BIN RUNS MSG_RUNS
-  for tool in hyperfine script tmux python3; do
-    command -v "$tool" >/dev/null || { echo "bench/hook.sh: $tool is not installed" >&2; exit 2; }
-  done
-  out="$(mktemp -d)"
-  export BENCH_OUT="$out"
-  # The owner's terminal (team send refuses a run with none); the inner run reports to $out.
-  script -qec "bash '$here/hook.sh' --inner" /dev/null </dev/null >/dev/null
-  cat "$out/report.txt"
-  rm -rf "$out"
+  need hook.sh hyperfine script tmux python3
+  # The owner's terminal (team send refuses a run with none).
+  run_inner_in_pty "$here/hook.sh"
   exit 0
   ;;
 --queue)
