@@ -213,7 +213,7 @@ fn working_seat_gets_it_at_its_next_tool_call(cli: Cli) {
     let t1 = now_ms();
     assert_eq!(
         (run.stdout.as_str(), run.stderr.as_str(), run.code),
-        (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0)
+        (format!("{CONTEXT}\n{}: delivered (handed by its PostToolUse hook)\n", cli.seat()).as_str(), "", 0)
     );
     let carried = wait_carried(&rw, cli, before, &body);
     let drop = drop_for(&rw, cli.seat(), &body);
@@ -281,8 +281,11 @@ fn dialog_holds_then_the_next_hook_hands_it(cli: Cli) {
     let seat = start(&rw, cli, true);
     let outside = rw.top().join("outside.txt");
     let step = match cli {
-        // writing outside the working folder needs approval in manual mode
-        Cli::Claude => json!({ "bash": format!("touch {}; tty", outside.display()), "description": "Check the box" }),
+        // writing outside the working folder needs approval in manual mode; the command
+        // succeeds (a failed call runs no PostToolUse hook: the message would ride the Stop)
+        Cli::Claude => {
+            json!({ "bash": format!("touch {}; echo checked", outside.display()), "description": "Check the box" })
+        }
         Cli::Codex => {
             json!({ "bash": format!("touch {}", outside.display()), "escalated": "Check the box outside the workspace" })
         }
@@ -450,7 +453,7 @@ fn two_sends_are_handed_in_order_once_each(cli: Cli) {
     for (r, _) in [(&ra, &a), (&rb, &b)] {
         assert_eq!(
             (r.stdout.as_str(), r.stderr.as_str(), r.code),
-            (format!("{CONTEXT}\n{}: delivered\n", cli.seat()).as_str(), "", 0)
+            (format!("{CONTEXT}\n{}: delivered (handed by its PostToolUse hook)\n", cli.seat()).as_str(), "", 0)
         );
     }
     let ca = wait_carried(&rw, cli, before, &a);
