@@ -459,6 +459,7 @@ fn two_sends_are_handed_in_order_once_each(cli: Cli) {
     let ca = wait_carried(&rw, cli, before, &a);
     let cb = wait_carried(&rw, cli, before, &b);
     assert!(ca.n <= cb.n, "the first rode request #{}, the second #{}", ca.n, cb.n);
+    eprintln!("INBOX-MS {cli:?} two sends: the first rode request #{}, the second #{}", ca.n, cb.n);
     if ca.n == cb.n {
         let all = context(cli, &ca).join("\n");
         assert!(all.find(&a).unwrap() < all.find(&b).unwrap(), "in order: {all}");
