@@ -16,8 +16,9 @@
 # hooks written for it. The hook must be the seat's own (it finds its seat from its process
 # tree, as every caller is found), so hyperfine runs inside that pane, as a child of the pane's
 # process, the way the CLI's hooks run; the screen stays the double's. hyperfine 1.15 has no
-# `--input`, so each run is `team hook post-tool-use <stdin.json` under `sh`, and hyperfine
-# subtracts the shell's own start (it measures it first).
+# `--input`, so each run with a message is `team hook post-tool-use <stdin.json` under `sh`,
+# and hyperfine subtracts the shell's own start (it measures it first); with nothing waiting the
+# hook reads no stdin, so those runs are timed with no shell (-N).
 #
 # One message waiting: before each run (hyperfine's --prepare, not timed) the owner — a loop
 # outside the session, on `script`'s terminal — starts `team send gpt-reviewer "…"`, which
@@ -57,11 +58,15 @@ case "${1:-}" in
   ;;
 --queue)
   # hyperfine's --prepare, in the seat's pane: ask the owner for a send, wait until it is queued.
-  before="$(ls "$TEAM_CONFIG_DIR"/*/inbox/beacon/gpt-reviewer/*.json 2>/dev/null | wc -l)"
+  waiting() {
+    local n=0 f
+    for f in "$TEAM_CONFIG_DIR"/*/inbox/beacon/gpt-reviewer/*.json; do [ -e "$f" ] && n=$((n + 1)); done
+    echo "$n"
+  }
+  before="$(waiting)"
   echo send >"$BENCH_WORLD/owner.fifo"
   for _ in $(seq 2000); do
-    now="$(ls "$TEAM_CONFIG_DIR"/*/inbox/beacon/gpt-reviewer/*.json 2>/dev/null | wc -l)"
-    [ "$now" -gt "$before" ] && exit 0
+    [ "$(waiting)" -gt "$before" ] && exit 0
     sleep 0.005
   done
   echo "bench/hook.sh: the send never queued a message in gpt-reviewer's inbox" >&2
@@ -76,8 +81,9 @@ case "${1:-}" in
     --prepare "bash '$here/hook.sh' --queue" \
     --export-json "$BENCH_WORLD/one.json" -n "team hook post-tool-use (one message waiting)" "$hook" \
     >"$BENCH_WORLD/one.txt" 2>&1 || echo "hyperfine failed (one message)" >>"$BENCH_WORLD/one.txt"
-  hyperfine --shell sh --warmup 20 --runs "$RUNS" \
-    --export-json "$BENCH_WORLD/empty.json" -n "team hook post-tool-use (empty inbox)" "$hook" \
+  # (with nothing waiting the hook reads no stdin: no shell needed, -N)
+  hyperfine -N --warmup 20 --runs "$RUNS" \
+    --export-json "$BENCH_WORLD/empty.json" -n "team hook post-tool-use (empty inbox)" "$TEAM_BIN hook post-tool-use" \
     >"$BENCH_WORLD/empty.txt" 2>&1 || echo "hyperfine failed (empty)" >>"$BENCH_WORLD/empty.txt"
   touch "$BENCH_WORLD/done"
   exit 0
@@ -160,7 +166,8 @@ w = sys.argv[1]
 for name in ("one", "empty"):
     try:
         for r in json.load(open(f"{w}/{name}.json"))["results"]:
-            print(f"  {r['command']:<48} median {r['median'] * 1000:7.2f} ms  (min {r['min'] * 1000:.2f}, max {r['max'] * 1000:.2f})")
+            cpu = (r["user"] + r["system"]) * 1000
+            print(f"  {r['command']:<48} median {r['median'] * 1000:7.2f} ms  (min {r['min'] * 1000:.2f}, max {r['max'] * 1000:.2f}; CPU user+sys mean {cpu:.2f} ms)")
     except (OSError, ValueError) as e:
         print(f"  {name}: no result ({e})")
 lines = []
