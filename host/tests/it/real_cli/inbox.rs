@@ -92,16 +92,28 @@ fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
     }
 }
 
-/// The person answers Codex's `Hooks need review` with `2. Trust all and continue` (the digit
-/// picks the option; Enter confirms it if the screen is still up); waits for the prompt.
+/// The person answers Codex's `Hooks need review` with `2. Trust all and continue`: the digit
+/// moves the selection there (or confirms it at once); Enter confirms only once the screen
+/// shows option 2 selected (a key that came while the screen was not yet taking keys is pressed
+/// again; Enter on option 1 would open the review pages). Waits for the prompt.
 fn trust_hooks(rw: &RealWorld, seat: &Seat) {
-    person_keys(rw, seat, &["2"]);
-    let gone = (0..40).any(|_| {
-        std::thread::sleep(Duration::from_millis(50));
-        !rw.screen(seat).contains("Hooks need review")
-    });
-    if !gone {
-        person_keys(rw, seat, &["Enter"]);
+    let t = Instant::now();
+    loop {
+        let s = rw.screen(seat);
+        if !s.contains("Hooks need review") {
+            break;
+        }
+        assert!(t.elapsed() < BOUND, "Codex never took the person's `2`:\n{s}");
+        if s.contains("› 2. Trust all and continue") {
+            person_keys(rw, seat, &["Enter"]);
+        } else {
+            person_keys(rw, seat, &["2"]);
+        }
+        (0..20).find(|_| {
+            std::thread::sleep(Duration::from_millis(50));
+            let now = rw.screen(seat);
+            now != s
+        });
     }
     rw.wait_screen(seat, "Codex's status line", |s| s.contains("› ") && s.contains("gpt-5.1-codex default ·"));
 }
