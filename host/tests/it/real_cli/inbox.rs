@@ -572,6 +572,8 @@ fn codex_hooks_review_screen_is_a_dialog_and_gets_no_key() {
     let held = format!("{CONTEXT}\ngpt-reviewer: held (in gpt-reviewer's inbox");
     let unreachable = format!("{CONTEXT}\ngpt-reviewer: unreachable (the pane shows a trust dialog");
     assert!(run.stdout.starts_with(&held) || run.stdout.starts_with(&unreachable), "{}", run.stdout);
+    // read as what it is: the codex profile's trust dialog, titled by its first line
+    assert!(run.stdout.contains("trust dialog"), "{}", run.stdout);
     let drop = drop_for(&rw, cli.seat(), body);
     let id = id_of(&drop);
     let review = |s: &str| -> String {
