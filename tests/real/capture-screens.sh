@@ -9,6 +9,9 @@
 #     Anthropic services` and exits; the shell's prompt comes back under that text.
 #   codex-0.171.0/onboarding-signin-logo: Codex started with no config and no auth: its sign-in
 #     screen, under the big braille logo it keeps there in a 120x50 pane.
+#   codex-0.171.0/hooks-need-review: Codex signed in to a provider, in a trusted git checkout
+#     whose `.codex/hooks.json` holds the three hooks `team hooks install` writes, with
+#     `[features] codex_hooks = true`: the `Hooks need review` screen it shows before its prompt.
 #
 # Usage: bash tests/real/capture-screens.sh <out-dir>   (root: `unshare --net` needs it)
 # Writes <out-dir>/<cli>-<version>/<state>.{txt,ansi,title,meta.json}; the meta's `expect` is
@@ -140,4 +143,49 @@ save "$p" codex-0.171.0 onboarding-signin-logo codex 0.171.0 \
     "composer": null,
     "working_hint": null,
     "title": "Welcome to Codex, OpenAI'"'"'s command-line coding agent"
+  }'
+
+# Codex with hooks that are new to it: a provider configured (nothing is sent at startup), the
+# checkout trusted, the hooks feature on and the checkout's `.codex/hooks.json` holding the
+# PostToolUse, Stop and UserPromptSubmit hooks `team hooks install` writes (docs/inbox.md).
+mkdir -p "$top/hooks/.codex" "$top/hooked/.codex"
+git -C "$top/hooked" init -q
+cat >"$top/hooks/.codex/config.toml" <<EOF
+model = "gpt-5.1-codex"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "Mock"
+base_url = "http://127.0.0.1:9/v1"
+env_key = "MOCK_API_KEY"
+wire_api = "responses"
+
+[analytics]
+enabled = false
+
+[features]
+codex_hooks = true
+
+[projects."$top/hooked"]
+trust_level = "trusted"
+EOF
+hook() { printf '[{%s"hooks":[{"type":"command","command":"/usr/local/bin/team hook %s"}]}]' "$1" "$2"; }
+printf '{"hooks":{"PostToolUse":%s,"Stop":%s,"UserPromptSubmit":%s}}\n' \
+  "$(hook '"matcher":"*",' post-tool-use)" "$(hook '' stop)" "$(hook '' user-prompt-submit)" \
+  >"$top/hooked/.codex/hooks.json"
+p="$(pane hooks 120 40 CODEX_HOME="$top/hooks/.codex" MOCK_API_KEY=mock-key)"
+wait_for "$p" '$'
+t send-keys -t "$p" -l "cd $top/hooked && codex --no-daemon"
+t send-keys -t "$p" Enter
+wait_for "$p" "Hooks need review" "3. Continue without trusting (hooks won't run)" "enter confirm"
+save "$p" codex-0.171.0 hooks-need-review codex 0.171.0 \
+  "CODEX_HOME with the mock provider, [features] codex_hooks = true and the checkout trusted; the checkout (git init) holds .codex/hooks.json with the PostToolUse (matcher *), Stop and UserPromptSubmit hooks team hooks install writes, none trusted yet; codex --no-daemon started from an sh, offline (private network namespace, loopback only), 120x40. Codex shows this before its prompt; 2 (Trust all and continue) writes [hooks.state.\\\"<checkout>/.codex/hooks.json:<event>:0:0\\\"] trusted_hash into config.toml. tests/real/capture-screens.sh" \
+  '{
+    "state": "dialog",
+    "dialog": "trust",
+    "composer": null,
+    "working_hint": null,
+    "title": "Hooks need review",
+    "note": "never typed into: a key here trusts (or refuses) hooks nobody approved; team send leaves the message in the inbox of the seat, or says unreachable"
   }'

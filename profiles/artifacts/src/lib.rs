@@ -126,7 +126,7 @@ mod tests {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
         // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 150, "{per_cli:?}");
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 151, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 

@@ -35,6 +35,10 @@ pub use describe::describe;
 /// Dialog phrases, most specific first: (phrase, kind).
 const DIALOGS: &[(&str, DialogKind)] = &[
     ("Trust this folder?", DialogKind::Trust),
+    // New or changed hooks (`.codex/hooks.json`) wait for this answer before the prompt: a key
+    // here would trust, or turn off, hooks nobody approved.
+    ("Hooks need review", DialogKind::Trust),
+    ("Continue without trusting (hooks won't run)", DialogKind::Trust),
     ("Trust and continue", DialogKind::Trust),
     ("Approaching rate limits", DialogKind::RateLimit),
     ("for lower credit usage?", DialogKind::RateLimit),

@@ -22,7 +22,7 @@ pub enum DialogKind {
     Question,
     /// The CLI asks to run a command or touch a file.
     Permission,
-    /// The CLI asks whether to trust a folder.
+    /// The CLI asks whether to trust a folder, or hooks it would run (Codex's `Hooks need review`).
     Trust,
     /// A vendor notice, sign-in or API-key screen that wants an answer.
     VendorNotice,

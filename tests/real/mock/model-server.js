@@ -30,9 +30,9 @@
 //   Past the last step the turn ends with the text "done". A prompt that is a team trigger line
 //   ("Please read the team message at <path>") and matches no rule reads <path>, then ends.
 // - <dir>/requests.jsonl: one line per request, appended before it is answered:
-//     {"n", "api": "anthropic"|"openai"|"other", "method", "path", "kind": "main"|"side",
-//      "prompt": <the turn's user prompt text>, "results": [<tool outputs since that prompt>],
-//      "headers", "body"}
+//     {"n", "at": <ms since the epoch, when the request was whole>, "api": "anthropic"|"openai"|"other",
+//      "method", "path", "kind": "main"|"side", "prompt": <the turn's user prompt text>,
+//      "results": [<tool outputs since that prompt>], "headers", "body"}
 // - <dir>/ready: written once listening, holding the port.
 'use strict';
 const http = require('http');
@@ -279,7 +279,7 @@ const server = http.createServer((req, res) => {
     const main = !!(body && Array.isArray(body.tools) && body.tools.length > 0);
     const turn = api === 'anthropic' && body ? anthropicTurn(body) : api === 'openai' && body ? openaiTurn(body) : {};
     log({
-      n: num, api, method: req.method, path: req.url, kind: main ? 'main' : 'side',
+      n: num, at: Date.now(), api, method: req.method, path: req.url, kind: main ? 'main' : 'side',
       prompt: turn.prompt || '', results: turn.results || [], headers: req.headers, body,
     });
     if (api === 'other' || req.method !== 'POST') {

@@ -259,6 +259,15 @@ impl RealWorld {
     /// Starts the real Codex in a pane marked `mark` (`""`: unmarked), with its own HOME
     /// (`CODEX_HOME=<home>/.codex`) unless `home` names another seat's; waits for its status line.
     pub fn codex(&self, name: &str, mark: &str, home: Option<&Path>, opts: CodexOpts) -> Seat {
+        let seat = self.codex_started(name, mark, home, opts);
+        // The composer comes first, the status line after it: ready only with the status line.
+        self.wait_screen(&seat, "Codex's status line", |s| s.contains("› ") && s.contains("gpt-5.1-codex default ·"));
+        seat
+    }
+
+    /// Starts Codex as [`RealWorld::codex`] does, without waiting for its prompt (a screen it
+    /// shows before the prompt, such as `Hooks need review`, is the caller's to wait for).
+    pub fn codex_started(&self, name: &str, mark: &str, home: Option<&Path>, opts: CodexOpts) -> Seat {
         let home = home.map(Path::to_path_buf).unwrap_or_else(|| self.top().join("seats").join(name));
         let codex_home = home.join(".codex");
         std::fs::create_dir_all(codex_home.join("rules")).unwrap();
@@ -278,10 +287,7 @@ impl RealWorld {
         env.push(("MOCK_API_KEY".into(), "mock-key".into()));
         let cmd = if opts.daemon { "codex" } else { "codex --no-daemon" };
         let pane = self.window(name, mark, &env, cmd);
-        let seat = Seat { name: name.into(), pane, home };
-        // The composer comes first, the status line after it: ready only with the status line.
-        self.wait_screen(&seat, "Codex's status line", |s| s.contains("› ") && s.contains("gpt-5.1-codex default ·"));
-        seat
+        Seat { name: name.into(), pane, home }
     }
 
     /// The pane's plain screen.

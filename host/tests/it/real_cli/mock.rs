@@ -19,6 +19,8 @@ pub const BOUND: Duration = crate::common::BOUND;
 #[derive(Debug, Clone)]
 pub struct Request {
     pub n: u64,
+    /// When the whole request had arrived, in ms since the epoch (the mock's clock: this machine's).
+    pub at_ms: i64,
     /// `anthropic` | `openai` | `other`
     pub api: String,
     /// `main` (a model step: the request carries tools) | `side` (a title request)
@@ -101,6 +103,7 @@ impl Mock {
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .map(|v| Request {
                 n: v["n"].as_u64().unwrap_or(0),
+                at_ms: v["at"].as_i64().unwrap_or(0),
                 api: v["api"].as_str().unwrap_or("").to_string(),
                 kind: v["kind"].as_str().unwrap_or("").to_string(),
                 prompt: v["prompt"].as_str().unwrap_or("").to_string(),

@@ -23,6 +23,7 @@ mod mock;
 
 mod agents;
 mod first_team;
+mod inbox;
 mod mcp;
 mod owner;
 mod register;
