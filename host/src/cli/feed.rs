@@ -41,7 +41,7 @@
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
-use super::feed_read::ReadMark;
+use super::feed_read::{threaded, AckMark, ReadMark};
 use crate::ctx::Ctx;
 use crate::history::ledger::NOTE_NEVER_ACTED;
 use crate::history::{self, Ledger, MessageLine};
@@ -291,6 +291,8 @@ enum Event {
         project: Option<String>,
         /// Where a delivered message waiting for its sign stands (from the receipts).
         read: Option<ReadMark>,
+        /// Its seat acked it (`team ack`, or its reply), on the line that delivered it.
+        acked: Option<AckMark>,
     },
     Brief {
         ts: String,
@@ -348,7 +350,7 @@ impl Event {
         Tz::Offset: std::fmt::Display,
     {
         match self {
-            Event::Message { line, read, .. } => {
+            Event::Message { line, read, acked, .. } => {
                 let mut parts: Vec<String> = Vec::new();
                 if let Some(n) = line.retry {
                     parts.push(format!("retry {n}"));
@@ -363,6 +365,7 @@ impl Event {
                     (None, None) => {}
                 }
                 parts.extend(read.as_ref().map(|r| r.words(|ts| local_time(ts, now))));
+                parts.extend(acked.as_ref().map(|a| a.words(|ts| local_time(ts, now))));
                 if parts.is_empty() {
                     line.outcome.clone()
                 } else {
@@ -399,8 +402,13 @@ impl Event {
             Some(n) if line.outcome == "unreachable" => format!("({}) ", collapse(n)),
             _ => String::new(),
         };
+        // a reply's header has a second line, `in-reply-to: <id> (<question>)`
+        let one_header = |h: &str| {
+            !h.contains('\n')
+                || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'))
+        };
         match line.body.split_once("\n\n") {
-            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && !h.contains('\n') => {
+            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && one_header(h) => {
                 (lead, Some(collapse(h)), collapse(b))
             }
             _ => (lead, None, collapse(&line.body)),
@@ -429,13 +437,16 @@ impl Event {
     /// message belongs to when the run names no single team.
     fn to_json(&self, with_project: bool) -> Value {
         match self {
-            Event::Message { line, project, read } => {
+            Event::Message { line, project, read, acked } => {
                 let mut v = serde_json::to_value(line).expect("a history line always serialises");
                 if let (true, Some(p), Value::Object(m)) = (with_project, project, &mut v) {
                     m.insert("project".into(), json!(p));
                 }
                 if let (Some(r), Value::Object(m)) = (read, &mut v) {
                     m.insert("read".into(), r.to_json());
+                }
+                if let (Some(a), Value::Object(m)) = (acked, &mut v) {
+                    m.insert("acked".into(), a.to_json());
                 }
                 v
             }
@@ -513,17 +524,22 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
         let receipts = r.lines;
         // Each delivered line a send could not confirm shows where its message stands.
         let mut marks: Vec<Option<ReadMark>> = vec![None; h.lines.len()];
+        let mut acks: Vec<Option<AckMark>> = vec![None; h.lines.len()];
         let ledger = Ledger::build(&h.lines, &receipts);
         for e in &ledger.entries {
             if let (Some(d), Some(state)) = (e.delivered, ledger.read_state(e)) {
                 marks[d] = ReadMark::of(&ledger, state);
             }
+            if let Some(r) = e.acked {
+                acks[e.delivered.unwrap_or(e.first)] = Some(AckMark::of(&ledger, r));
+            }
         }
         drop(ledger);
-        events.extend(h.lines.into_iter().zip(marks).map(|(line, read)| Event::Message {
+        events.extend(h.lines.into_iter().zip(marks).zip(acks).map(|((line, read), acked)| Event::Message {
             line,
             project: project.clone(),
             read,
+            acked,
         }));
     }
     if let Some(dir) = &scope.briefs {
@@ -582,7 +598,17 @@ where
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
     // Every cell is text from outside (history lines, brief names, audit records): escaped.
     let cell = |s: String| one_line(&s).into_owned();
-    rows.extend(events.iter().map(|e| {
+    // a reply follows its question, its DETAIL marked `↳` (once per depth)
+    let keys: Vec<(Option<&str>, Option<&str>)> = events
+        .iter()
+        .map(|e| match e {
+            Event::Message { line, .. } => (Some(line.id.as_str()), line.reply_to.as_deref()),
+            _ => (None, None),
+        })
+        .collect();
+    rows.extend(threaded(&keys).into_iter().map(|(i, depth)| {
+        let e = &events[i];
+        let mark = "↳ ".repeat(depth);
         let mut r = vec![cell(e.time_cell(now))];
         if with_project {
             r.push(cell(e.project_cell()));
@@ -590,9 +616,9 @@ where
         let detail = match (styled, e.detail_parts()) {
             // SGR 2 (faint) around the escaped header: the escape codes are ours, never the text's
             (true, (lead, Some(header), body)) => {
-                format!("{}\x1b[2m{}\x1b[22m {}", cell(lead), cell(header), cell(body))
+                format!("{mark}{}\x1b[2m{}\x1b[22m {}", cell(lead), cell(header), cell(body))
             }
-            _ => cell(e.detail_cell()),
+            _ => format!("{mark}{}", cell(e.detail_cell())),
         };
         r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), detail]);
         r

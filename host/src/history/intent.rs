@@ -90,6 +90,8 @@ mod tests {
             ms: None,
             why: None,
             attempt: Some(n),
+            note: None,
+            by: None,
         }
     }
 

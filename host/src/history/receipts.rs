@@ -6,7 +6,8 @@
 //! "taken but never acted on"); a confirmation is no send run, and it is silent, so it lives
 //! here. One receipt says either that the seat showed the sign it acted on a delivered line
 //! (`read`, with the sign and the milliseconds from the send's start), or that the watch stopped
-//! retrying a send (`retries-stopped`), so that neither is said twice.
+//! retrying a send (`retries-stopped`), so that neither is said twice; or that the receiving
+//! model acknowledged it (`acked`, with its note: `team ack`, docs/conversations.md).
 //!
 //! Invariants: the same rules as the history — one `write(2)` per line on an `O_APPEND` file
 //! under the folder's one `messages.lock`, rotation at 1 MB keeping three files, files 0600,
@@ -33,6 +34,10 @@ pub enum ReceiptKind {
     /// is typed; the retry's history line (`retry: <try>`) ends it. One with no such line is a
     /// retry cut off, whose end is read from the seat, never guessed.
     RetryStarted,
+    /// The receiving model said it read the message and will act on it (or why not: `note`),
+    /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
+    /// message is acked by its seat, the watch stops looking for a sign.
+    Acked,
 }
 
 /// The sign a confirmation was read from.
@@ -81,6 +86,12 @@ pub struct Receipt {
     /// The try a `retry-started` receipt announces, 1 to 3.
     #[serde(default, rename = "try", skip_serializing_if = "Option::is_none")]
     pub attempt: Option<u32>,
+    /// What an `acked` receipt's model said (`team ack --note`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Who acked, when it is not the seat the message went to: `owner` (an alert set aside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 impl Keyed for Receipt {
@@ -126,6 +137,8 @@ mod tests {
             ms: Some(5_000),
             why: None,
             attempt: None,
+            note: None,
+            by: None,
         }
     }
 

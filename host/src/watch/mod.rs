@@ -199,6 +199,15 @@ impl<'a> Watch<'a> {
         for a in actions {
             self.act(a, &ledger, &mut pass);
         }
+        // the owner's digest, when one is due (its events are read from what is on disk now)
+        if self.team.file.notify.is_some() {
+            let h = history::read_history(&config, &dir).map(|h| h.lines).unwrap_or_default();
+            let r = history::read_receipts(&config, &dir).map(|r| r.0).unwrap_or_default();
+            let (file, root) = (&self.team.file, &self.team.root);
+            if let Some(p) = crate::converse::notify::digest(self.ctx, file, root, &h, &r, now) {
+                self.problem(&mut pass, p);
+            }
+        }
         Ok(pass)
     }
 
@@ -229,6 +238,8 @@ impl<'a> Watch<'a> {
                     ms: Some(ms),
                     why: None,
                     attempt: None,
+                    note: None,
+                    by: None,
                 };
                 match self.receipt(&r) {
                     Ok(()) => pass.confirmed += 1,
@@ -255,6 +266,16 @@ impl<'a> Watch<'a> {
                     // Not kept on disk: only this process's memory keeps it from being said again.
                     self.memory.give_up(&id);
                     self.problem(pass, format!("{seat}: its history line could not be written: {e}"));
+                }
+                // the owner is told at once (once: the line above keeps it from being said again)
+                let ev = crate::converse::notify::Event::of_line(
+                    crate::team_file::notify::Event::NeverActedOn,
+                    &line,
+                    None,
+                    Some(&drop),
+                );
+                if let Some(p) = crate::converse::notify::urgent(self.ctx, &self.team, ev) {
+                    self.problem(pass, p);
                 }
                 pass.events.push(Event::NeverActedOn { seat, from: first.from.clone(), id, drop });
             }
@@ -291,6 +312,8 @@ impl<'a> Watch<'a> {
             ms: None,
             why: None,
             attempt: Some(n),
+            note: None,
+            by: None,
         };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
@@ -385,6 +408,8 @@ impl<'a> Watch<'a> {
             ms: Some(ms),
             why: None,
             attempt: None,
+            note: None,
+            by: None,
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -417,6 +442,8 @@ impl<'a> Watch<'a> {
             ms: None,
             why: Some(why.words()),
             attempt: None,
+            note: None,
+            by: None,
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);

@@ -125,6 +125,8 @@ fn the_fourth_try_is_a_stop_and_a_stop_is_said_once() {
         ms: None,
         why: Some(StopWhy::Tries.words()),
         attempt: None,
+        note: None,
+        by: None,
     };
     assert_eq!(pass(&lines, &[stopped], at(3, 2), Some(ready()), &mut m), vec![]);
 }
@@ -226,6 +228,8 @@ fn started(id: &str, n: u32, when: String) -> Receipt {
         ms: None,
         why: None,
         attempt: Some(n),
+        note: None,
+        by: None,
     }
 }
 
