@@ -267,7 +267,7 @@ fn digest_events(
     out
 }
 
-/// `team digest: 3 delivered, 1 acked`.
+/// `digest: 3 delivered, 1 acked`.
 fn digest_text(events: &[Event]) -> String {
     let mut counts: Vec<(Kind, usize)> = Vec::new();
     for e in events {
@@ -278,7 +278,7 @@ fn digest_text(events: &[Event]) -> String {
     }
     counts.sort();
     let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {}", k.word())).collect();
-    format!("team digest: {}", parts.join(", "))
+    format!("digest: {}", parts.join(", "))
 }
 
 #[cfg(test)]
@@ -330,7 +330,7 @@ mod tests {
         let now = instant("2026-10-01T10:00:00Z").unwrap();
         let two = [l.clone(), MessageLine { id: "00000000-0000-4000-8000-000000000002".into(), ..l.clone() }];
         let evs = digest_events(&n, &two, &[], since, now);
-        assert_eq!(digest_text(&evs), "team digest: 2 delivered");
+        assert_eq!(digest_text(&evs), "digest: 2 delivered");
         assert!(digest_events(&n, &two, &[], now, now).is_empty());
     }
 }

@@ -160,7 +160,7 @@ fn a_broadcast_holds_at_the_draft_and_delivers_the_rest_and_the_owner_hears_once
     let r = w.team(&["watch", "--once"]);
     assert_eq!(r.code, 0, "{r:?}");
     let told = std::fs::read_to_string(&log).unwrap();
-    assert_eq!(told.lines().collect::<Vec<_>>()[1..], ["team digest: 3 delivered, 1 acked"], "{told}");
+    assert_eq!(told.lines().collect::<Vec<_>>()[1..], ["digest: 3 delivered, 1 acked"], "{told}");
     // a second pass has nothing new: no digest, and the held send is not told again
     let r = w.team(&["watch", "--once"]);
     assert_eq!(r.code, 0, "{r:?}");

@@ -172,6 +172,41 @@ fn working_is_a_sign_only_after_the_seat_was_seen_free_since_the_send() {
 }
 
 #[test]
+fn an_acked_message_is_not_looked_at_again_and_never_said_unacted() {
+    let free = || Some(Look { free: true, ..Look::default() });
+    let lines = vec![taken("a", ts(0, 20))];
+    let ack = |to: &str, by: Option<&str>| Receipt {
+        ts: ts(0, 25),
+        id: uid("a"),
+        to: to.into(),
+        receipt: ReceiptKind::Acked,
+        sign: None,
+        ms: Some(5_000),
+        why: None,
+        attempt: None,
+        note: Some("on it".into()),
+        by: by.map(str::to_string),
+    };
+    let mut m = Memory::default();
+    // the seat's own ack: no look, no "never acted on", even thirty minutes on
+    let acked = [ack("rev", None)];
+    let ledger = Ledger::build(&lines, &acked);
+    let (wanted, _) = plan(&ledger, at(1, 30), &Limits::SPEC, &any_seat, &m);
+    assert!(wanted.is_empty(), "{wanted:?}");
+    assert_eq!(pass(&lines, &acked, at(30, 0), None, &mut m), vec![]);
+    // the owner setting an alert aside, or another seat's word, is no ack of the seat's
+    for other in [ack("rev", Some("owner")), ack("keeper", None)] {
+        let mut m = Memory::default();
+        assert_eq!(pass(&lines, std::slice::from_ref(&other), at(0, 30), free(), &mut m), vec![]);
+        assert_eq!(
+            pass(&lines, std::slice::from_ref(&other), at(1, 30), free(), &mut m),
+            vec![Action::NeverActed { id: uid("a"), seat: "rev".into() }],
+            "{other:?}"
+        );
+    }
+}
+
+#[test]
 fn a_minute_free_past_the_send_or_thirty_minutes_is_never_acted_on_once() {
     let free = || Some(Look { free: true, ..Look::default() });
     let mut lines = vec![taken("a", ts(0, 20))];
