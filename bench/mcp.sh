@@ -22,6 +22,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
+. "$here/lib.sh"
 RUNS="${RUNS:-60}"
 
 if [ "${1:-}" != "--inner" ]; then
@@ -31,14 +32,8 @@ if [ "${1:-}" != "--inner" ]; then
     FAKE_SEAT_BIN="${CARGO_TARGET_DIR:-$repo/target}/release/fake-seat"
   fi
   export TEAM_BIN FAKE_SEAT_BIN RUNS
-  for tool in script tmux python3; do
-    command -v "$tool" >/dev/null || { echo "bench/mcp.sh: $tool is not installed" >&2; exit 2; }
-  done
-  out="$(mktemp -d)"
-  export BENCH_OUT="$out"
-  script -qec "bash '$here/mcp.sh' --inner" /dev/null </dev/null >/dev/null
-  cat "$out/report.txt"
-  rm -rf "$out"
+  need mcp.sh script tmux python3
+  run_inner_in_pty "$here/mcp.sh"
   exit 0
 fi
 

@@ -22,6 +22,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
+. "$here/lib.sh"
 
 if [ "${1:-}" != "--inner" ]; then
   if [ -z "${TEAM_BIN:-}" ]; then
@@ -29,14 +30,9 @@ if [ "${1:-}" != "--inner" ]; then
     TEAM_BIN="${CARGO_TARGET_DIR:-$repo/target}/release/team"
   fi
   export TEAM_BIN
-  command -v hyperfine >/dev/null || { echo "bench/startup.sh: hyperfine is not installed" >&2; exit 2; }
-  command -v script >/dev/null || { echo "bench/startup.sh: script (util-linux) is not installed" >&2; exit 2; }
-  out="$(mktemp -d)"
-  export BENCH_OUT="$out"
-  # A pty for hyperfine and its children; the inner run writes its report to $out.
-  script -qec "bash '$here/startup.sh' --inner" /dev/null </dev/null >/dev/null
-  cat "$out/report.txt"
-  rm -rf "$out"
+  need startup.sh hyperfine script
+  # A pty for hyperfine and its children.
+  run_inner_in_pty "$here/startup.sh"
   exit 0
 fi
 

@@ -202,7 +202,13 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
                 })
             })
             .collect();
-        out.doc(&json!({"project": l.file.project, "session": l.file.session, "seats": seats}));
+        out.doc(&json!({
+            "schema": {"name": "team.mcp", "version": 1},
+            "action": action.word(),
+            "project": l.file.project,
+            "session": l.file.session,
+            "seats": seats,
+        }));
         return 0;
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);

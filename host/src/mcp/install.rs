@@ -311,6 +311,17 @@ pub enum Action {
     Remove,
 }
 
+impl Action {
+    /// The subcommand's word: `status`, `install`, `remove`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Status => "status",
+            Action::Install => "install",
+            Action::Remove => "remove",
+        }
+    }
+}
+
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
 /// `team` the entries run. A seat whose file could not be written is refused (the rows before
 /// it stand: each file is written whole or not at all).

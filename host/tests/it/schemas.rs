@@ -59,6 +59,7 @@ fn the_documents_the_spec_names_have_schemas() {
         "check",
         "status",
         "rename",
+        "mcp",
     ] {
         assert!(stems.iter().any(|s| s == want), "schema/{want}.schema.json is missing");
     }

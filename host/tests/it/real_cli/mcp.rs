@@ -65,19 +65,31 @@ fn claude_calls_team_send_and_codex_receives_it() {
     let out = rw.mock.wait_result("anthropic", "tell the reviewer", 1);
     rw.mock.open("reviewer-reads");
 
-    let drop = one_drop(&rw, "gpt-reviewer", "claude-keeper", "lead of beacon", body);
-    let id = super::checks::id_of(&drop);
     // Claude Code hands its model the structured result (the text beside it says the same)
     let got: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    assert_eq!(got["from"], "claude-keeper", "{out}");
+    delivered_through_the_tool(&rw, &got, ("claude-keeper", "gpt-reviewer"), "lead of beacon", body, "openai");
+}
+
+/// The tool's answer `got` says `to` was delivered the message `from` sent, with the id of the
+/// one drop file; the history holds that one line admitted by `rule`; and the receiving
+/// model (`reader_api`'s) read the drop.
+fn delivered_through_the_tool(
+    rw: &RealWorld,
+    got: &serde_json::Value,
+    (from, to): (&str, &str),
+    rule: &str,
+    body: &str,
+    reader_api: &str,
+) {
+    assert_eq!(got["from"], from, "{got}");
+    let drop = one_drop(rw, to, from, rule, body);
+    let id = super::checks::id_of(&drop);
     let row = &got["recipients"][0];
-    assert_eq!(
-        (row["outcome"].as_str(), row["sentence"].as_str()),
-        (Some("delivered"), Some("gpt-reviewer: delivered"))
-    );
-    assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
-    one_history(&rw, "claude-keeper", "gpt-reviewer", "delivered", "lead of beacon", body, &drop);
-    model_read_the_drop(&rw, "openai", &drop, body);
+    let sentence = format!("{to}: delivered");
+    assert_eq!((row["outcome"].as_str(), row["sentence"].as_str()), (Some("delivered"), Some(sentence.as_str())));
+    assert_eq!(row["id"].as_str(), Some(id.as_str()), "{got}");
+    one_history(rw, from, to, "delivered", rule, body, &drop);
+    model_read_the_drop(rw, reader_api, &drop, body);
 }
 
 #[test]
@@ -109,18 +121,7 @@ fn codex_calls_team_send_in_its_default_sandbox_and_claude_receives_it() {
         .split_once("Output:\n")
         .and_then(|(_, j)| serde_json::from_str(j.trim()).ok())
         .unwrap_or_else(|| panic!("what Codex's model got back: {out}; tools offered: {tools:?}"));
-    assert_eq!(got["from"], "gpt-reviewer", "{out}");
-
-    let drop = one_drop(&rw, "claude-keeper", "gpt-reviewer", "own lead", body);
-    let id = super::checks::id_of(&drop);
-    let row = &got["recipients"][0];
-    assert_eq!(
-        (row["outcome"].as_str(), row["sentence"].as_str()),
-        (Some("delivered"), Some("claude-keeper: delivered"))
-    );
-    assert_eq!(row["id"].as_str(), Some(id.as_str()), "{out}");
-    one_history(&rw, "gpt-reviewer", "claude-keeper", "delivered", "own lead", body, &drop);
-    model_read_the_drop(&rw, "anthropic", &drop, body);
+    delivered_through_the_tool(&rw, &got, ("gpt-reviewer", "claude-keeper"), "own lead", body, "anthropic");
 }
 
 /// Codex started plainly (`codex`, its shared `codex app-server` daemon running) starts its MCP
