@@ -46,7 +46,7 @@ use crate::ctx::Ctx;
 use crate::history::ledger::NOTE_NEVER_ACTED;
 use crate::history::{self, Ledger, MessageLine};
 use crate::outcome::{self, TeamError};
-use crate::output::{one_line, Output};
+use crate::output::Output;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -560,72 +560,6 @@ fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| t.with_timezone(&chrono::Utc))
 }
 
-/// The plain output: the context line (when the run names one team), the table or nothing,
-/// then `<n> event(s)`; and the line for stderr that says how many lines were skipped.
-fn plain<Tz: chrono::TimeZone>(
-    scope: &Scope,
-    events: &[Event],
-    skipped: Skipped,
-    now: chrono::DateTime<Tz>,
-    styled: bool,
-) -> (String, Option<String>)
-where
-    Tz::Offset: std::fmt::Display,
-{
-    let mut out = String::new();
-    if let Some((project, session)) = &scope.team {
-        out.push_str(&outcome::context_line(project, session));
-    }
-    if !events.is_empty() {
-        out.push_str(&table(events, &now, scope.team.is_none(), styled));
-    }
-    let n = events.len();
-    out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
-    (out, skipped_note(skipped))
-}
-
-/// The table (`super::table`'s layout): TIME, KIND, SEAT, DETAIL, and PROJECT after TIME when
-/// the run names no single team (`--all`).
-fn table<Tz: chrono::TimeZone>(events: &[Event], now: &chrono::DateTime<Tz>, with_project: bool, styled: bool) -> String
-where
-    Tz::Offset: std::fmt::Display,
-{
-    let head = if with_project {
-        &["TIME", "PROJECT", "KIND", "SEAT", "DETAIL"][..]
-    } else {
-        &["TIME", "KIND", "SEAT", "DETAIL"][..]
-    };
-    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
-    // Every cell is text from outside (history lines, brief names, audit records): escaped.
-    let cell = |s: String| one_line(&s).into_owned();
-    // a reply follows its question, its DETAIL marked `↳` (once per depth)
-    let keys: Vec<(Option<&str>, Option<&str>)> = events
-        .iter()
-        .map(|e| match e {
-            Event::Message { line, .. } => (Some(line.id.as_str()), line.reply_to.as_deref()),
-            _ => (None, None),
-        })
-        .collect();
-    rows.extend(threaded(&keys).into_iter().map(|(i, depth)| {
-        let e = &events[i];
-        let mark = "↳ ".repeat(depth);
-        let mut r = vec![cell(e.time_cell(now))];
-        if with_project {
-            r.push(cell(e.project_cell()));
-        }
-        let detail = match (styled, e.detail_parts()) {
-            // SGR 2 (faint) around the escaped header: the escape codes are ours, never the text's
-            (true, (lead, Some(header), body)) => {
-                format!("{mark}{}\x1b[2m{}\x1b[22m {}", cell(lead), cell(header), cell(body))
-            }
-            _ => format!("{mark}{}", cell(e.detail_cell())),
-        };
-        r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), detail]);
-        r
-    }));
-    super::table::table(&rows)
-}
-
 fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
     let (project, session) = match &scope.team {
         Some((p, s)) => (json!(p), json!(s)),
@@ -644,6 +578,9 @@ fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
     }
     doc
 }
+
+mod table;
+use table::plain;
 
 #[cfg(test)]
 mod tests;

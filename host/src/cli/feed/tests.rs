@@ -147,7 +147,7 @@ fn columns_pad_to_the_widest_cell() {
         line.ms = None;
         line.outcome = "not-submitted".into();
     }
-    let t = table(&[a, b], &now(), false, false);
+    let t = super::table::table(&[a, b], &now(), false, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
     assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
@@ -183,7 +183,7 @@ fn all_projects_add_a_project_column_and_unreachable_says_why() {
     line.outcome = "unreachable".into();
     line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
     let events = [Event::Message { line, project: Some("beacon".into()), read: None, acked: None }];
-    let t = table(&events, &now(), true, false);
+    let t = super::table::table(&events, &now(), true, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
     assert_eq!(
