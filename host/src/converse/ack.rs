@@ -5,8 +5,9 @@
 //! reply left in the owner's inbox the same way, and sets an alert aside (`by: owner`).
 //!
 //! Invariants: only the seat a message was delivered to acks it (the owner: a message to the
-//! owner, or an alert); a message is acked once — a second ack is refused and writes nothing;
-//! a message never delivered is not acked (there is nothing its seat could have read); the
+//! owner, or an alert); a message is acked once — a second ack is refused and writes nothing,
+//! checked again under the receipts' lock (`history::append_ack_once`), so of two acks racing
+//! one is written; a message never delivered is not acked (there is nothing its seat could have read); the
 //! note is bounded and kept as text, never a path or a typed line.
 
 use crate::caller::Caller;
@@ -114,7 +115,11 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
         by: alert.then(|| OWNER.to_string()),
     };
     drop(ledger);
-    history::append_receipt(&m.ctx.paths.config, &book.project, &book.root, &receipt)
+    // checked again under the receipts' lock: of two acks racing, one is written
+    let written = history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
         .map_err(|e| TeamError::refused(format!("the ack of {id} could not be written ({e}); nothing was acked")))?;
+    if !written {
+        return Err(TeamError::refused(format!("message {id} was acked already; nothing was acked")));
+    }
     Ok(out)
 }

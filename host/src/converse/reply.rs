@@ -200,7 +200,10 @@ fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Resu
         }),
         by: None,
     };
-    history::append_receipt(&m.ctx.paths.config, &book.project, &book.root, &receipt).map_err(|e| e.to_string())
+    // (an ack that raced it in is no problem: the question is acked either way)
+    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// The leg a dry run's reply would take, for the renderer.

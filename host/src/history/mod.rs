@@ -42,7 +42,9 @@ pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};
 pub use read::{history_files, read_history, read_messages, History, Keyed, PassedOver, Read};
 use read::{read_lines, read_unlocked};
-pub use receipts::{append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS};
+pub use receipts::{
+    append_ack_once, append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS,
+};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};

@@ -111,6 +111,23 @@ pub fn append_receipt_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<()> 
     append_jsonl_in(dir, RECEIPTS, LOCK, r, limit)
 }
 
+/// Appends an `acked` receipt under `config` only when no `acked` receipt of the same id and
+/// the same acker (`to`, `by`) is there already — the check and the append under the folder's
+/// one exclusive lock, so two acks racing write one line. `Ok(false)`: acked already, nothing
+/// written.
+pub fn append_ack_once(config: &Path, project: &str, root: &Path, r: &Receipt) -> io::Result<bool> {
+    if r.receipt != ReceiptKind::Acked {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "an ack is an acked receipt"));
+    }
+    super::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let dir = fsx::ensure_dirs(config, Path::new(&super::project_dir_name(project, root)), DIR_MODE)?;
+    let fresh = |dir: &Path| -> io::Result<bool> {
+        let seen = super::read_unlocked::<Receipt>(dir, RECEIPTS)?;
+        Ok(!seen.lines.iter().any(|x| x.receipt == ReceiptKind::Acked && x.id == r.id && x.to == r.to && x.by == r.by))
+    };
+    super::append_admitted(&dir, RECEIPTS, LOCK, r, ROTATE_BYTES, super::Durability::Buffered, fresh)
+}
+
 /// Every receipt of a project folder, oldest first, and how many lines were skipped (did not
 /// parse, or name no message id). Writes nothing.
 pub fn read_receipts(config: &Path, dir: &Path) -> io::Result<(Vec<Receipt>, usize)> {
@@ -161,6 +178,21 @@ mod tests {
         let s = serde_json::to_string(&started).unwrap();
         assert!(s.ends_with(r#""receipt":"retry-started","try":2}"#), "{s}");
         assert_eq!(serde_json::from_str::<Receipt>(&s).unwrap(), started);
+    }
+
+    #[test]
+    fn an_ack_is_written_once_per_acker() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("repo");
+        std::fs::create_dir_all(&root).unwrap();
+        let ack = Receipt { receipt: ReceiptKind::Acked, sign: None, ms: None, note: Some("on it".into()), ..read(1) };
+        assert!(append_ack_once(d.path(), "beacon", &root, &ack).unwrap());
+        assert!(!append_ack_once(d.path(), "beacon", &root, &Receipt { note: None, ..ack.clone() }).unwrap());
+        let owner = Receipt { by: Some("owner".into()), ..ack.clone() };
+        assert!(append_ack_once(d.path(), "beacon", &root, &owner).unwrap(), "the owner's is another acker's");
+        let dir = d.path().join(super::super::project_dir_name("beacon", &root));
+        assert_eq!(read_receipts(d.path(), &dir).unwrap().0, vec![ack, owner]);
+        assert!(append_ack_once(d.path(), "beacon", &root, &read(2)).is_err(), "only an acked receipt");
     }
 
     #[test]
