@@ -9,6 +9,7 @@
 //! | a lead of T → the lead of another team of the same entity | `orchestrator of <U>` |
 //! | the entity's assistant ↔ any lead of the entity's teams | `the entity's assistant` |
 //! | a pair an unexpired owner-signed grant names | `grant <file name>` |
+//! | the seat a message was delivered to → its sender, about that message (`team reply`) | `reply to <id>` |
 //!
 //! A refusal between two seats carries a repair line naming what would admit the pair (a lead,
 //! a grant, `team register` where a record is needed) and the grants found for the pair and
@@ -37,6 +38,9 @@ pub enum Rule {
     OrchestratorOf(String),
     Assistant,
     Grant(String),
+    /// `team reply <id>`: the seat a message was delivered to answers its sender, about that
+    /// message only, whatever the rules above say (docs/conversations.md).
+    ReplyTo(String),
 }
 
 impl Rule {
@@ -49,6 +53,7 @@ impl Rule {
             Rule::OrchestratorOf(u) => format!("orchestrator of {u}"),
             Rule::Assistant => "the entity's assistant".into(),
             Rule::Grant(f) => format!("grant {f}"),
+            Rule::ReplyTo(id) => format!("reply to {id}"),
         }
     }
 }
@@ -81,7 +86,8 @@ fn spelled(t: &Target) -> String {
     }
 }
 
-/// Judges `caller → target`; `Ok(rule)` names the first rule that admits, else the refusal.
+/// Judges `caller → target` for a plain send (a reply is admitted by its own rule,
+/// [`Rule::ReplyTo`], in `converse::reply`); `Ok(rule)` names the first rule that admits, else the refusal.
 pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>) -> outcome::Result<Rule> {
     let who = caller.describe();
     let to = spelled(target);

@@ -17,7 +17,7 @@ use crate::mux::{Mux, MuxError};
 use crate::outcome::Kind;
 use crate::profiles::ProfileHost;
 use crate::send::facts::FactsBook;
-use crate::team_file::{Loaded, RESERVED_LEAD};
+use crate::team_file::{Loaded, RESERVED_ALL, RESERVED_LEAD};
 
 /// What a note is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub enum NoteKind {
     UnknownKey,
     UnknownCli,
     LegacyLead,
+    /// A seat named `all`, the broadcast's word.
+    LegacyAll,
     Pin,
     Session,
     /// The file declares no seat.
@@ -46,6 +48,7 @@ impl NoteKind {
             NoteKind::UnknownKey => "unknown-key",
             NoteKind::UnknownCli => "unknown-cli",
             NoteKind::LegacyLead => "legacy-lead",
+            NoteKind::LegacyAll => "legacy-all",
             NoteKind::Pin => "pin",
             NoteKind::Session => "session",
             NoteKind::NoSeat => "no-seat",
@@ -114,10 +117,19 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
             Some("team rename lead <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
         ));
     }
+    for s in f.seats.iter().filter(|s| s.name == RESERVED_ALL) {
+        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
+        notes.push(note(
+            NoteKind::LegacyAll,
+            line.or(Some(s.line)),
+            "seat \"all\" takes the word reserved for team send all: team send all reaches every seat you may reach, and this seat answers only as all@<team>".into(),
+            Some("team rename all <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
+        ));
+    }
     for n in &f.notes {
         match n {
-            // noted above, with its repair, for every seat named `lead`
-            crate::team_file::FileNote::LegacyLead { .. } => {}
+            // noted above, with its repair, for every seat named `lead` or `all`
+            crate::team_file::FileNote::LegacyLead { .. } | crate::team_file::FileNote::LegacyAll { .. } => {}
         }
     }
     for (cli, pin) in &f.profiles {

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fsx;
 use crate::outcome::{self, TeamError};
-use crate::team_file::{self, valid_name, RESERVED_LEAD};
+use crate::team_file::{self, valid_name, RESERVED_ALL, RESERVED_LEAD};
 
 mod instructions;
 pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
@@ -111,6 +111,11 @@ pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> outcome::Result<Sea
     if name == RESERVED_LEAD {
         return Err(TeamError::usage(format!(
             "--seat {word:?}: \"lead\" is reserved for the lead@<team> address; name the seat otherwise and give it leads: true"
+        )));
+    }
+    if name == RESERVED_ALL {
+        return Err(TeamError::usage(format!(
+            "--seat {word:?}: \"all\" is reserved for team send all (every seat you may reach); name the seat otherwise"
         )));
     }
     if !installed.contains(cli) {

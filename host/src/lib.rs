@@ -21,6 +21,7 @@ pub mod output;
 
 // Use-cases: one command's logic each, returning a typed report.
 pub mod check;
+pub mod converse;
 pub mod demo;
 // `team hooks` (the CLIs' hook configuration in a checkout; the walk asks it too)
 pub mod hooks;

@@ -11,6 +11,7 @@ pub mod edit;
 mod keys;
 pub mod lock;
 mod mistakes;
+pub mod notify;
 mod place;
 
 use std::collections::BTreeMap;
@@ -25,6 +26,7 @@ use crate::outcome::{self, TeamError};
 
 mod who;
 pub use keys::{KeyLines, UnknownKey};
+pub use notify::Notify;
 use place::located;
 pub use place::shown;
 pub use who::{valid_seat_spelling, Delegates, FileGrant};
@@ -74,6 +76,8 @@ pub struct TeamFile {
     pub delegates: Delegates,
     /// The owner's grant to one seat (verified only by an approval in the owner's grants folder).
     pub grant: Option<FileGrant>,
+    /// `notify:`: the owner's notification command and its events (docs/conversations.md).
+    pub notify: Option<Notify>,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<FileNote>,
     /// Keys this build does not know (kept and ignored), for `team check`.
@@ -98,6 +102,9 @@ pub use crate::names::valid_name;
 
 /// The word reserved for the `lead@<team>` address.
 pub const RESERVED_LEAD: &str = "lead";
+
+/// The word reserved for `team send all` (the broadcast).
+pub const RESERVED_ALL: &str = "all";
 
 impl TeamFile {
     /// The seat the file declares under `name`.
@@ -169,6 +176,7 @@ struct RawFile {
     seats: Option<Sp<Vec<Sp<RawSeat>>>>,
     delegates: Option<Sp<BTreeMap<String, SpWords>>>,
     grant: Option<Sp<who::RawGrant>>,
+    notify: Option<Sp<notify::RawNotify>>,
 }
 
 #[derive(Deserialize)]
@@ -357,6 +365,9 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         if name == RESERVED_LEAD {
             notes.push(FileNote::LegacyLead { line: nl as usize });
         }
+        if name == RESERVED_ALL {
+            notes.push(FileNote::LegacyAll { line: nl as usize });
+        }
         let nickname = match r.nickname {
             None => None,
             Some(n) => {
@@ -365,6 +376,12 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
                     return Err(at(
                         line_of(&n),
                         format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>"),
+                    ));
+                }
+                if v == RESERVED_ALL {
+                    return Err(at(
+                        line_of(&n),
+                        format!("seat \"{name}\": nickname \"all\" is reserved for team send all"),
                     ));
                 }
                 if !valid_name(&v) {
@@ -413,6 +430,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         });
     }
     let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
+    let notify = raw.notify.map(notify::read).transpose()?;
     if let Some(c) = &raw.coordinator {
         let who = c.value.trim();
         match seats.iter_mut().find(|s| s.name == who) {
@@ -432,6 +450,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         seats,
         delegates,
         grant,
+        notify,
         notes,
         unknown: keys.unknown,
         lines: keys.lines,
@@ -443,6 +462,8 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
 pub enum FileNote {
     /// A seat named `lead`, the word reserved for `lead@<team>`, on this line.
     LegacyLead { line: usize },
+    /// A seat named `all`, the word reserved for `team send all`, on this line.
+    LegacyAll { line: usize },
 }
 
 impl std::fmt::Display for FileNote {
@@ -451,6 +472,10 @@ impl std::fmt::Display for FileNote {
             FileNote::LegacyLead { line } => write!(
                 f,
                 "line {line}: seat \"lead\" takes the word reserved for lead@<team>; it answers its bare name in this team (repair: team rename lead <new-name>)"
+            ),
+            FileNote::LegacyAll { line } => write!(
+                f,
+                "line {line}: seat \"all\" takes the word reserved for team send all; it answers only as all@<team> (repair: team rename all <new-name>)"
             ),
         }
     }

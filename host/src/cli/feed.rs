@@ -41,12 +41,12 @@
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
-use super::feed_read::ReadMark;
+use super::feed_read::{threaded, AckMark, ReadMark};
 use crate::ctx::Ctx;
 use crate::history::ledger::NOTE_NEVER_ACTED;
 use crate::history::{self, Ledger, MessageLine};
 use crate::outcome::{self, TeamError};
-use crate::output::{one_line, Output};
+use crate::output::Output;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -291,6 +291,8 @@ enum Event {
         project: Option<String>,
         /// Where a delivered message waiting for its sign stands (from the receipts).
         read: Option<ReadMark>,
+        /// Its seat acked it (`team ack`, or its reply), on the line that delivered it.
+        acked: Option<AckMark>,
     },
     Brief {
         ts: String,
@@ -348,7 +350,7 @@ impl Event {
         Tz::Offset: std::fmt::Display,
     {
         match self {
-            Event::Message { line, read, .. } => {
+            Event::Message { line, read, acked, .. } => {
                 let mut parts: Vec<String> = Vec::new();
                 if let Some(n) = line.retry {
                     parts.push(format!("retry {n}"));
@@ -363,6 +365,7 @@ impl Event {
                     (None, None) => {}
                 }
                 parts.extend(read.as_ref().map(|r| r.words(|ts| local_time(ts, now))));
+                parts.extend(acked.as_ref().map(|a| a.words(|ts| local_time(ts, now))));
                 if parts.is_empty() {
                     line.outcome.clone()
                 } else {
@@ -399,8 +402,13 @@ impl Event {
             Some(n) if line.outcome == "unreachable" => format!("({}) ", collapse(n)),
             _ => String::new(),
         };
+        // a reply's header has a second line, `in-reply-to: <id> (<question>)`
+        let one_header = |h: &str| {
+            !h.contains('\n')
+                || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'))
+        };
         match line.body.split_once("\n\n") {
-            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && !h.contains('\n') => {
+            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && one_header(h) => {
                 (lead, Some(collapse(h)), collapse(b))
             }
             _ => (lead, None, collapse(&line.body)),
@@ -429,13 +437,16 @@ impl Event {
     /// message belongs to when the run names no single team.
     fn to_json(&self, with_project: bool) -> Value {
         match self {
-            Event::Message { line, project, read } => {
+            Event::Message { line, project, read, acked } => {
                 let mut v = serde_json::to_value(line).expect("a history line always serialises");
                 if let (true, Some(p), Value::Object(m)) = (with_project, project, &mut v) {
                     m.insert("project".into(), json!(p));
                 }
                 if let (Some(r), Value::Object(m)) = (read, &mut v) {
                     m.insert("read".into(), r.to_json());
+                }
+                if let (Some(a), Value::Object(m)) = (acked, &mut v) {
+                    m.insert("acked".into(), a.to_json());
                 }
                 v
             }
@@ -513,17 +524,22 @@ fn read(scope: &Scope) -> outcome::Result<Read> {
         let receipts = r.lines;
         // Each delivered line a send could not confirm shows where its message stands.
         let mut marks: Vec<Option<ReadMark>> = vec![None; h.lines.len()];
+        let mut acks: Vec<Option<AckMark>> = vec![None; h.lines.len()];
         let ledger = Ledger::build(&h.lines, &receipts);
         for e in &ledger.entries {
             if let (Some(d), Some(state)) = (e.delivered, ledger.read_state(e)) {
                 marks[d] = ReadMark::of(&ledger, state);
             }
+            if let Some(r) = e.acked {
+                acks[e.delivered.unwrap_or(e.first)] = Some(AckMark::of(&ledger, r));
+            }
         }
         drop(ledger);
-        events.extend(h.lines.into_iter().zip(marks).map(|(line, read)| Event::Message {
+        events.extend(h.lines.into_iter().zip(marks).zip(acks).map(|((line, read), acked)| Event::Message {
             line,
             project: project.clone(),
             read,
+            acked,
         }));
     }
     if let Some(dir) = &scope.briefs {
@@ -544,62 +560,6 @@ fn sort_key(ts: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| t.with_timezone(&chrono::Utc))
 }
 
-/// The plain output: the context line (when the run names one team), the table or nothing,
-/// then `<n> event(s)`; and the line for stderr that says how many lines were skipped.
-fn plain<Tz: chrono::TimeZone>(
-    scope: &Scope,
-    events: &[Event],
-    skipped: Skipped,
-    now: chrono::DateTime<Tz>,
-    styled: bool,
-) -> (String, Option<String>)
-where
-    Tz::Offset: std::fmt::Display,
-{
-    let mut out = String::new();
-    if let Some((project, session)) = &scope.team {
-        out.push_str(&outcome::context_line(project, session));
-    }
-    if !events.is_empty() {
-        out.push_str(&table(events, &now, scope.team.is_none(), styled));
-    }
-    let n = events.len();
-    out.push_str(&format!("{n} event{}\n", if n == 1 { "" } else { "s" }));
-    (out, skipped_note(skipped))
-}
-
-/// The table (`super::table`'s layout): TIME, KIND, SEAT, DETAIL, and PROJECT after TIME when
-/// the run names no single team (`--all`).
-fn table<Tz: chrono::TimeZone>(events: &[Event], now: &chrono::DateTime<Tz>, with_project: bool, styled: bool) -> String
-where
-    Tz::Offset: std::fmt::Display,
-{
-    let head = if with_project {
-        &["TIME", "PROJECT", "KIND", "SEAT", "DETAIL"][..]
-    } else {
-        &["TIME", "KIND", "SEAT", "DETAIL"][..]
-    };
-    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
-    // Every cell is text from outside (history lines, brief names, audit records): escaped.
-    let cell = |s: String| one_line(&s).into_owned();
-    rows.extend(events.iter().map(|e| {
-        let mut r = vec![cell(e.time_cell(now))];
-        if with_project {
-            r.push(cell(e.project_cell()));
-        }
-        let detail = match (styled, e.detail_parts()) {
-            // SGR 2 (faint) around the escaped header: the escape codes are ours, never the text's
-            (true, (lead, Some(header), body)) => {
-                format!("{}\x1b[2m{}\x1b[22m {}", cell(lead), cell(header), cell(body))
-            }
-            _ => cell(e.detail_cell()),
-        };
-        r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), detail]);
-        r
-    }));
-    super::table::table(&rows)
-}
-
 fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
     let (project, session) = match &scope.team {
         Some((p, s)) => (json!(p), json!(s)),
@@ -618,6 +578,9 @@ fn document(scope: &Scope, events: &[Event], skipped: usize) -> Value {
     }
     doc
 }
+
+mod table;
+use table::plain;
 
 #[cfg(test)]
 mod tests;

@@ -95,13 +95,14 @@ fn spread(s: &Spread) -> String {
 
 /// The table: two-space indent, columns padded to their widest cell, no trailing spaces.
 fn table(rows: &[Row], total: Option<&Row>) -> String {
-    const HEAD: [&str; 11] = [
+    const HEAD: [&str; 12] = [
         "CLI",
         "PROFILE",
         "SENDS",
         "DELIVERED",
         "READ",
         "TAKEN",
+        "ACKED",
         "HELD",
         "NOT-SUBMITTED",
         "UNREACHABLE",
@@ -116,6 +117,7 @@ fn table(rows: &[Row], total: Option<&Row>) -> String {
             r.delivered.to_string(),
             r.read.to_string(),
             r.taken_not_confirmed.to_string(),
+            r.acked.to_string(),
             r.held.to_string(),
             r.not_submitted.to_string(),
             r.unreachable.to_string(),
@@ -158,11 +160,11 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(
             lines[0],
-            "  CLI    PROFILE  SENDS  DELIVERED  READ  TAKEN  HELD  NOT-SUBMITTED  UNREACHABLE  TO DELIVERED (MEDIAN / P90)  TO READ (MEDIAN / P90)"
+            "  CLI    PROFILE  SENDS  DELIVERED  READ  TAKEN  ACKED  HELD  NOT-SUBMITTED  UNREACHABLE  TO DELIVERED (MEDIAN / P90)  TO READ (MEDIAN / P90)"
         );
         assert_eq!(
             lines[1],
-            "  codex  0.1.0    3      2          1     1      1     0              0            130 / 20031 ms               -"
+            "  codex  0.1.0    3      2          1     1      0      1     0              0            130 / 20031 ms               -"
         );
         let inbox = Row { cli: "codex".into(), profile: "0.1.0".into(), sends: 1, inbox: 1, ..Row::default() };
         let t = table(std::slice::from_ref(&inbox), None);

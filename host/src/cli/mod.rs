@@ -14,6 +14,7 @@ use crate::ctx::Ctx;
 use crate::outcome::TeamError;
 use crate::output::{self, Output};
 
+pub mod ack;
 pub mod check;
 pub mod completions;
 pub mod demo;
@@ -22,6 +23,7 @@ mod feed_read;
 mod feed_stats;
 pub mod hook;
 pub mod hooks;
+pub mod inbox;
 pub mod init;
 pub mod mark;
 pub mod mcp;
@@ -29,8 +31,10 @@ pub mod profile;
 mod profile_test;
 pub mod register;
 pub mod rename;
+pub mod reply;
 pub mod route;
 pub mod send;
+mod send_all;
 pub mod status;
 mod table;
 pub mod watch;
@@ -47,8 +51,14 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Send one message to one seat (or list the seats, or record a native delivery).
+    /// Send one message to one seat, or to all you may reach (or list the seats, or record a native delivery).
     Send(send::Args),
+    /// Answer a message you were sent: to its sender, about that message.
+    Reply(reply::Args),
+    /// What waits for you: messages not yet acked (a seat), or replies and alerts (the owner).
+    Inbox(inbox::Args),
+    /// Say you read a message and will act on it (or why not).
+    Ack(ack::Args),
     /// Write the record for one seat that is already running, without touching it.
     Register(register::Args),
     /// Answer one seat's native-channel address (then deliver with your own tool, and record it).
@@ -126,6 +136,9 @@ pub fn main() -> i32 {
     let ctx = Ctx::from_env();
     match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
+        Command::Reply(a) => reply::run(a, &ctx, &mut out),
+        Command::Inbox(a) => inbox::run(a, &ctx, &mut out),
+        Command::Ack(a) => ack::run(a, &ctx, &mut out),
         Command::Register(a) => register::run(a, &ctx, &mut out),
         Command::Route(a) => route::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
@@ -160,8 +173,10 @@ pub fn report_error(command: &str, json: bool, e: &TeamError, out: &mut Output) 
 }
 
 /// The commands that take `--json`: their invocation errors are documents under it.
-const JSON_COMMANDS: [&str; 11] =
-    ["send", "feed", "profile", "register", "rename", "route", "status", "check", "watch", "mcp", "hooks"];
+const JSON_COMMANDS: [&str; 14] = [
+    "send", "reply", "inbox", "ack", "feed", "profile", "register", "rename", "route", "status", "check", "watch",
+    "mcp", "hooks",
+];
 
 /// A command line clap cannot read. Help and version are clap's own; a non-UTF-8 word is a
 /// usage error in this project's words; under `--json` (before any `--`) a command that takes

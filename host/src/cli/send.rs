@@ -217,6 +217,12 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     if body.trim().is_empty() {
         return Err(usage("the message is empty: nothing to send"));
     }
+    if target == crate::team_file::RESERVED_ALL {
+        if a.wait || a.timeout.is_some() {
+            return Err(usage("--wait and --timeout go with one seat, not with all"));
+        }
+        return Ok(Ask::All { body });
+    }
     Ok(Ask::Send { target, body, wait: a.wait })
 }
 
@@ -243,34 +249,33 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let caller = find_caller(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
     // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
     // `--list` is no exception (spec "Who may send to whom").
-    match &caller {
-        Caller::NoTerminal => {
-            return super::report_error("send", json, &TeamError::new(Kind::Refused, NO_TERMINAL), out)
-        }
-        Caller::Unreachable { why } => {
-            return super::report_error(
-                "send",
-                json,
-                &TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was sent")),
-                out,
-            )
-        }
-        Caller::Blocked { why, repair } => {
-            let mut e = TeamError::refused(format!("{why}; nothing was sent"));
-            if let Some(r) = repair {
-                e = e.with_repair(r.clone());
-            }
-            return super::report_error("send", json, &e, out);
-        }
-        _ => {}
+    if let Some(e) = caller_refusal(&caller) {
+        return super::report_error("send", json, &e, out);
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let means = send::Means { ctx, profiles: &profiles, mux: &mux };
     match send::run(&means, load, caller, &ask, a.dry_run) {
         Ok(Report::List(l)) => render_list(&l, json, out),
+        Ok(Report::All(f)) => super::send_all::render(&f, a.dry_run, json, out),
         Ok(Report::Send(r)) => render_send(&r, json, out),
         Err(e) => super::report_error("send", json, &e, out),
     }
+}
+
+/// The refusal of a caller that is neither a verified pane's seat nor the owner at a terminal
+/// (`team send`, `team reply`, `team ack`, `team inbox` all meet it before anything is read).
+pub(super) fn caller_refusal(caller: &Caller) -> Option<TeamError> {
+    crate::mcp::refusal(caller)
+}
+
+/// A body read from `--file` (a regular file, or `-` for standard input), bounded.
+pub(super) fn body_of_file(p: &Path) -> outcome::Result<String> {
+    read_body(p)
+}
+
+/// A body of words, bounded.
+pub(super) fn bounded_body(body: String) -> outcome::Result<String> {
+    bounded("", body)
 }
 
 /// The caller, found through the multiplexer the team file (or the environment) chooses and
@@ -288,7 +293,7 @@ pub(super) fn find_caller(
 }
 
 /// How a dry run names the channel a leg would carry the send by.
-fn via_words(leg: Leg) -> &'static str {
+pub(super) fn via_words(leg: Leg) -> &'static str {
     match leg {
         Leg::Typed => "a 0600 drop file and one trigger line",
         Leg::Compose => "a 0600 drop file and its compose module's screens",
@@ -347,6 +352,7 @@ fn send_doc(
 /// Prints one send's report: exit 0 for delivered, recorded and a dry run; every other
 /// outcome is the error it exits 1 with.
 fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
+    super::send_all::notify_words(r, json, out);
     let seat = &r.seat;
     let (line, doc) = match &r.outcome {
         Outcome::DryRun(DryRun::Send { channel, compose }) => {

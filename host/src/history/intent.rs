@@ -92,6 +92,8 @@ mod tests {
             attempt: Some(n),
             event: None,
             session: None,
+            note: None,
+            by: None,
         }
     }
 

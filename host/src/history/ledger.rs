@@ -44,6 +44,9 @@ pub enum ReadState {
     NotYet,
 }
 
+/// The word the history and the receipts use for the owner, who is no seat.
+pub const OWNER: &str = "owner";
+
 /// One message id: indexes into the ledger's lines and receipts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -64,6 +67,10 @@ pub struct Entry {
     /// The highest try a `retry-started` receipt announced (0: none), and that receipt.
     pub started: u32,
     pub started_at: Option<usize>,
+    /// The first `acked` receipt of the seat the message went to (`team ack`).
+    pub acked: Option<usize>,
+    /// The first `acked` receipt of the owner (an alert about it set aside).
+    pub set_aside: Option<usize>,
 }
 
 impl Entry {
@@ -107,6 +114,8 @@ impl<'a> Ledger<'a> {
                         stopped: None,
                         started: 0,
                         started_at: None,
+                        acked: None,
+                        set_aside: None,
                     });
                     entries.last_mut().expect("just pushed")
                 }
@@ -141,6 +150,14 @@ impl<'a> Ledger<'a> {
                         (e.started, e.started_at) = (n, Some(i));
                     }
                 }
+                // only the seat the message went to acks it; the owner's ack sets an alert aside
+                ReceiptKind::Acked if r.by.as_deref() == Some(OWNER) => {
+                    e.set_aside.get_or_insert(i);
+                }
+                ReceiptKind::Acked if r.by.is_none() && r.to == lines[e.first].to => {
+                    e.acked.get_or_insert(i);
+                }
+                ReceiptKind::Acked => {}
             }
         }
         Ledger { lines, receipts, entries, by_id }
@@ -227,6 +244,8 @@ mod tests {
             attempt: None,
             event: None,
             session: None,
+            note: None,
+            by: None,
         }
     }
 

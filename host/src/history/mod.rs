@@ -42,7 +42,9 @@ pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};
 pub use read::{history_files, read_history, read_messages, History, Keyed, PassedOver, Read};
 use read::{read_lines, read_unlocked};
-pub use receipts::{append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS};
+pub use receipts::{
+    append_ack_once, append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS,
+};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};
@@ -71,7 +73,8 @@ const DIR_MODE: u32 = 0o700;
 /// `profile` (the profile id and version that read the seat's screens, on a line whose leg
 /// loaded one: the figures of `team feed --stats`), `dialog` (the dialog kind that stopped a
 /// send before anything was typed: what `team watch` retries once it is gone), and `retry`
-/// (the watch's try that wrote this line, 1 to 3).
+/// (the watch's try that wrote this line, 1 to 3); and `reply_to`, the id a `team reply`
+/// answers (docs/conversations.md).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct MessageLine {
     pub ts: String,
@@ -100,6 +103,9 @@ pub struct MessageLine {
     pub dialog: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry: Option<u32>,
+    /// The id of the message this one answers (`team reply`; docs/conversations.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
 }
 
 /// The first 8 hex digits of the sha256 of the canonical checkout root (the root as given

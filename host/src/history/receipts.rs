@@ -6,7 +6,8 @@
 //! "taken but never acted on"); a confirmation is no send run, and it is silent, so it lives
 //! here. One receipt says either that the seat showed the sign it acted on a delivered line
 //! (`read`, with the sign and the milliseconds from the send's start), or that the watch stopped
-//! retrying a send (`retries-stopped`), so that neither is said twice.
+//! retrying a send (`retries-stopped`), so that neither is said twice; or that the receiving
+//! model acknowledged it (`acked`, with its note: `team ack`, docs/conversations.md).
 //!
 //! Invariants: the same rules as the history — one `write(2)` per line on an `O_APPEND` file
 //! under the folder's one `messages.lock`, rotation at 1 MB keeping three files, files 0600,
@@ -36,6 +37,10 @@ pub enum ReceiptKind {
     /// The seat's own CLI ran `team hook` and the message was handed to it from the seat's
     /// inbox (`crate::inbox`): written, and fsync'd, before the hook prints its answer.
     Handed,
+    /// The receiving model said it read the message and will act on it (or why not: `note`),
+    /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
+    /// message is acked by its seat, the watch stops looking for a sign.
+    Acked,
 }
 
 /// The sign a confirmation was read from.
@@ -94,6 +99,12 @@ pub struct Receipt {
     /// The CLI's own session id, as the hook's input gave it (a `handed` receipt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// What an `acked` receipt's model said (`team ack --note`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Who acked, when it is not the seat the message went to: `owner` (an alert set aside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 impl Keyed for Receipt {
@@ -111,6 +122,23 @@ pub fn append_receipt(config: &Path, project: &str, root: &Path, r: &Receipt) ->
 /// Appends one receipt to `dir/receipts.jsonl`, rotating at `limit` bytes.
 pub fn append_receipt_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<()> {
     append_jsonl_in(dir, RECEIPTS, LOCK, r, limit)
+}
+
+/// Appends an `acked` receipt under `config` only when no `acked` receipt of the same id and
+/// the same acker (`to`, `by`) is there already — the check and the append under the folder's
+/// one exclusive lock, so two acks racing write one line. `Ok(false)`: acked already, nothing
+/// written.
+pub fn append_ack_once(config: &Path, project: &str, root: &Path, r: &Receipt) -> io::Result<bool> {
+    if r.receipt != ReceiptKind::Acked {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "an ack is an acked receipt"));
+    }
+    super::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let dir = fsx::ensure_dirs(config, Path::new(&super::project_dir_name(project, root)), DIR_MODE)?;
+    let fresh = |dir: &Path| -> io::Result<bool> {
+        let seen = super::read_unlocked::<Receipt>(dir, RECEIPTS)?;
+        Ok(!seen.lines.iter().any(|x| x.receipt == ReceiptKind::Acked && x.id == r.id && x.to == r.to && x.by == r.by))
+    };
+    super::append_admitted(&dir, RECEIPTS, LOCK, r, ROTATE_BYTES, super::Durability::Buffered, fresh)
 }
 
 /// Every receipt of a project folder, oldest first, and how many lines were skipped (did not
@@ -141,6 +169,8 @@ mod tests {
             attempt: None,
             event: None,
             session: None,
+            note: None,
+            by: None,
         }
     }
 
@@ -163,6 +193,21 @@ mod tests {
         let s = serde_json::to_string(&started).unwrap();
         assert!(s.ends_with(r#""receipt":"retry-started","try":2}"#), "{s}");
         assert_eq!(serde_json::from_str::<Receipt>(&s).unwrap(), started);
+    }
+
+    #[test]
+    fn an_ack_is_written_once_per_acker() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("repo");
+        std::fs::create_dir_all(&root).unwrap();
+        let ack = Receipt { receipt: ReceiptKind::Acked, sign: None, ms: None, note: Some("on it".into()), ..read(1) };
+        assert!(append_ack_once(d.path(), "beacon", &root, &ack).unwrap());
+        assert!(!append_ack_once(d.path(), "beacon", &root, &Receipt { note: None, ..ack.clone() }).unwrap());
+        let owner = Receipt { by: Some("owner".into()), ..ack.clone() };
+        assert!(append_ack_once(d.path(), "beacon", &root, &owner).unwrap(), "the owner's is another acker's");
+        let dir = d.path().join(super::super::project_dir_name("beacon", &root));
+        assert_eq!(read_receipts(d.path(), &dir).unwrap().0, vec![ack, owner]);
+        assert!(append_ack_once(d.path(), "beacon", &root, &read(2)).is_err(), "only an acked receipt");
     }
 
     #[test]

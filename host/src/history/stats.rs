@@ -50,6 +50,9 @@ pub struct Row {
     pub read: usize,
     /// Delivered, and no sign yet (or the watch said it was never acted on).
     pub taken_not_confirmed: usize,
+    /// Delivered and acked by the receiving model (`team ack`, or its reply): counted beside
+    /// read/taken, not instead of them.
+    pub acked: usize,
     pub held: usize,
     pub not_submitted: usize,
     pub unreachable: usize,
@@ -112,6 +115,7 @@ impl Tally {
                 match read {
                     Some(r) => {
                         a.row.delivered += 1;
+                        a.row.acked += usize::from(e.acked.is_some());
                         match r {
                             ReadState::AtSend | ReadState::Receipt(_) => a.row.read += 1,
                             ReadState::NeverActed(_) | ReadState::NotYet => a.row.taken_not_confirmed += 1,

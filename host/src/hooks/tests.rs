@@ -71,8 +71,8 @@ fn a_broken_or_linked_file_is_refused_and_left_as_it_is() {
     std::fs::create_dir_all(l.root.join(".claude")).unwrap();
     std::fs::write(l.root.join(".claude/settings.local.json"), "{ not json").unwrap();
     let e = run(&l, &["keeper".into()], "/bin/team", Action::Install, format_of).unwrap_err();
-    assert!(e.message.contains(".claude/settings.local.json is not JSON"), "{}", e.message);
-    assert!(e.message.ends_with("nothing was written"), "{}", e.message);
+    assert!(e.message().contains(".claude/settings.local.json is not JSON"), "{}", e.message());
+    assert!(e.message().ends_with("nothing was written"), "{}", e.message());
     assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), "{ not json");
     let st = run(&l, &["keeper".into()], "/bin/team", Action::Status, format_of).unwrap();
     assert_eq!(st[0].state.word(), "unreadable");
@@ -84,7 +84,7 @@ fn a_broken_or_linked_file_is_refused_and_left_as_it_is() {
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
     assert!(run(&l, &["nobody".into()], "/bin/team", Action::Status, format_of)
         .unwrap_err()
-        .message
+        .message()
         .contains("is not a seat of beacon"));
 }
 

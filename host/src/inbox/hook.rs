@@ -119,11 +119,11 @@ pub type SeatOf = (String, String, String);
 /// own. `Err` (nothing claimed) when the caller is no seat.
 pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, String> {
     let root = first_root(dirs).ok_or("no message in the inbox names its checkout")?;
-    let file = crate::team_file::load(&root.join(".agents").join("team.yaml")).map_err(|e| e.message)?;
-    let reg = Registry::load(&ctx.paths.config).map_err(|e| e.message)?;
+    let file = crate::team_file::load(&root.join(".agents").join("team.yaml")).map_err(|e| e.message())?;
+    let reg = Registry::load(&ctx.paths.config).map_err(|e| e.message())?;
     let profiles = ProfileHost::new(&ctx.paths);
     let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
-    let mux = crate::mux::choose(file.file.multiplexer.as_deref());
+    let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
     let who = match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
         Caller::Seat { team, seat, pane, .. } => (team, seat, pane),
         other => return Err(format!("its caller is {}, not a seat: nothing was handed", other.describe())),
@@ -216,6 +216,8 @@ fn finish(
         attempt: None,
         event: Some(event.word().to_string()),
         session: input.session_id.clone(),
+        note: None,
+        by: None,
     };
     if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
         out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));

@@ -170,7 +170,7 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 
 /// The one look: the seat's profile reads its screen (nothing typed).
 fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, String), String> {
-    let mut profile = means.profiles.load(req.cli, req.pins).map_err(|e| e.message)?;
+    let mut profile = means.profiles.load(req.cli, req.pins).map_err(|e| e.message())?;
     let version = profile.describe().version.clone();
     let mut seat =
         typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };

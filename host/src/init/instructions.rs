@@ -61,7 +61,14 @@ the seats and, for each, the rule that lets you message it (`admitted_by`; `null
 `delivered` means the seat took the message; `held`, `not-submitted`, `unreachable` and `refused`
 say why it did not, and the message stays on disk either way: do not send it twice.
 A message to you arrives as one line naming a file: read that file. It says who sent the message
-and the rule that let them, then the message.
+and the rule that let them, then the message, and its id is the file's name.
+To answer it, reply to its sender about that message (whatever the rules above say):
+
+    team reply <id> \"<answer>\"
+
+When you have read a message and will act on it, and are not replying now, say so once:
+`team ack <id>` (`--note \"<why not>\"` when you will not act on it). A reply acks its message.
+`team inbox` lists the messages you have not acked or answered, each with its id.
 "
     )
 }

@@ -275,7 +275,7 @@ impl<'a> Server<'a> {
         match call {
             Call::List => match send::run(&means, load, caller.clone(), &Ask::List, false) {
                 Ok(Report::List(list)) => Answer::Listed { caller: caller.describe(), list },
-                Ok(Report::Send(_)) => Answer::Refused(TeamError::failed("a list run answered with a send")),
+                Ok(_) => Answer::Refused(TeamError::failed("a list run answered with a send")),
                 Err(e) => Answer::Refused(e),
             },
             Call::Send { to, message } => {
@@ -287,12 +287,30 @@ impl<'a> Server<'a> {
                         send::load(self.ctx, &self.cwd).and_then(|l| send::run(&means, l, caller.clone(), &ask, false));
                     let result = match result {
                         Ok(Report::Send(r)) => Ok(*r),
-                        Ok(Report::List(_)) => Err(TeamError::failed("a send run answered with a list")),
+                        Ok(_) => Err(TeamError::failed("a send run answered with a list")),
                         Err(e) => Err(e),
                     };
                     recipients.push(Recipient { to: target.clone(), result });
                 }
                 Answer::Sent { from: caller.from_name(), recipients }
+            }
+            Call::Broadcast { message } => {
+                let ask = Ask::All { body: message };
+                match send::run(&means, load, caller.clone(), &ask, false) {
+                    Ok(Report::All(f)) => {
+                        let recipients = f
+                            .rows
+                            .into_iter()
+                            .map(|r| match r {
+                                send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
+                                send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
+                            })
+                            .collect();
+                        Answer::Sent { from: caller.from_name(), recipients }
+                    }
+                    Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
+                    Err(e) => Answer::Refused(e),
+                }
             }
         }
     }

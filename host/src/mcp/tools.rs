@@ -16,8 +16,9 @@ pub const TEAM_SEND_JSON: &str = include_str!("../../../schema/tools/team_send.j
 /// The word the spec reserves for a broadcast.
 pub const ALL: &str = "all";
 
-/// The refusal a broadcast meets until the conversations issue lands.
-pub const NO_BROADCAST: &str = "[\"all\"] is the broadcast, which this build does not carry yet; name each seat (team_list shows whom you can reach); nothing was sent";
+/// `all` beside other names: the broadcast already reaches them.
+pub const ALL_ALONE: &str =
+    "`to`: \"all\" is the broadcast to every seat you may reach, and stands alone: give [\"all\"], or name seats";
 
 /// The tools of this server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +63,10 @@ pub enum Call {
     /// The addresses (as written, each once, in order) and the body.
     Send {
         to: Vec<String>,
+        message: String,
+    },
+    /// `to: ["all"]`: every seat the caller may reach (`send::all`).
+    Broadcast {
         message: String,
     },
     List,
@@ -115,9 +120,6 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
                 if n.trim().is_empty() {
                     return Err(wrong(tool, "a name in `to` is empty"));
                 }
-                if n.trim() == ALL {
-                    return Err(TeamError::refused(NO_BROADCAST));
-                }
                 if !names.iter().any(|m| m == n) {
                     names.push(n.to_string());
                 }
@@ -136,6 +138,12 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
                     message.len(),
                     crate::send::MAX_BODY >> 20
                 )));
+            }
+            if names.iter().any(|n| n.trim() == ALL) {
+                if names.len() > 1 {
+                    return Err(wrong(tool, ALL_ALONE));
+                }
+                return Ok(Call::Broadcast { message: message.clone() });
             }
             Ok(Call::Send { to: names, message: message.clone() })
         }
@@ -161,9 +169,13 @@ mod tests {
         let e = err(Tool::Send, json!({"to": ["a"], "message": "hi", "from": "lead"}));
         assert_eq!(e.kind, Kind::Usage);
         assert!(e.message().contains("not `from`; the sender is never an argument"), "{}", e.message());
-        let e = err(Tool::Send, json!({"to": ["all"], "message": "hi"}));
-        assert_eq!(e.kind, Kind::Refused);
-        assert_eq!(e.message(), format!("refused: {NO_BROADCAST}"));
+        assert_eq!(
+            read(Tool::Send, &json!({"to": ["all"], "message": "hi"})).unwrap(),
+            Call::Broadcast { message: "hi".into() }
+        );
+        let e = err(Tool::Send, json!({"to": ["all", "a"], "message": "hi"}));
+        assert_eq!(e.kind, Kind::Usage);
+        assert!(e.message().contains("stands alone"), "{}", e.message());
         assert!(err(Tool::Send, json!({"to": "a", "message": "hi"})).message().contains("is an array"));
         assert!(err(Tool::Send, json!({"to": [], "message": "hi"})).message().contains("names no one"));
         assert!(err(Tool::Send, json!({"to": [3], "message": "hi"})).message().contains("is a string"));

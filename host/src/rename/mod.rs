@@ -38,7 +38,7 @@ use crate::outcome::{Kind, TeamError};
 use crate::registry::{self, Registry};
 use crate::state::{self, State};
 use crate::team_file::edit::{self, EditError};
-use crate::team_file::{Loaded, TeamFile, RESERVED_LEAD};
+use crate::team_file::{Loaded, TeamFile, RESERVED_ALL, RESERVED_LEAD};
 
 pub use steps::Step;
 
@@ -178,6 +178,13 @@ fn check_new(old: &str, new: &str) -> Result<(), TeamError> {
             "\"lead\" is reserved for the lead@<team> address, and no seat takes it; nothing was renamed",
         )
         .with_repair("name the seat otherwise; leads: true on a seat makes lead@<team> reach it"));
+    }
+    if new == RESERVED_ALL {
+        return Err(refuse(
+            "reserved",
+            "\"all\" is reserved for team send all, and no seat takes it; nothing was renamed",
+        )
+        .with_repair("name the seat otherwise"));
     }
     if new == old {
         return Err(refuse("same", format!("the seat is already named {old}; nothing was renamed")));

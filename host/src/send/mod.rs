@@ -12,6 +12,7 @@
 //!   report (and the team.log line), never dropped silently;
 //! - nothing here prints; `cli::send` renders the report.
 
+pub mod all;
 pub mod facts;
 pub mod list;
 pub mod report;
@@ -50,11 +51,24 @@ pub struct Means<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ask {
     List,
-    Send { target: String, body: String, wait: bool },
-    Record { target: String, body: Option<String>, ms: u64 },
+    Send {
+        target: String,
+        body: String,
+        wait: bool,
+    },
+    /// `team send all <message>`: every seat the caller may reach (`all`).
+    All {
+        body: String,
+    },
+    Record {
+        target: String,
+        body: Option<String>,
+        ms: u64,
+    },
 }
 
 /// The run's world: the cwd's team file and the registry.
+#[derive(Clone)]
 pub struct Loadout {
     pub file: Option<Loaded>,
     pub reg: Registry,
@@ -97,7 +111,7 @@ impl Decision {
     }
 }
 
-fn context_of(file: Option<&Loaded>, team: Option<&TeamView>) -> (String, String) {
+pub(crate) fn context_of(file: Option<&Loaded>, team: Option<&TeamView>) -> (String, String) {
     match (file, team) {
         (Some(l), _) => (l.file.project.clone(), l.file.session.clone()),
         (None, Some(t)) => (t.file_project.clone().unwrap_or_else(|| t.project.clone()), t.session.clone()),
@@ -189,6 +203,15 @@ pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -
         Ask::List => {
             return Ok(Report::List(list::list(&book, load.file.as_ref(), &load.reg, &caller, m.ctx.clock.now())))
         }
+        Ask::All { body } => {
+            let res = all::all(m, load, caller.clone(), body, dry_run);
+            if let Err(e) = &res {
+                if !dry_run {
+                    log(m.ctx, caller_root.as_deref(), &caller, None, e.kind.row(), None, Some(e.message()));
+                }
+            }
+            return res.map(Report::All);
+        }
         Ask::Send { target, body, wait } => send(m, &book, load, caller.clone(), target, body, *wait, dry_run),
         Ask::Record { target, body, ms } => {
             record(m, &book, load, caller.clone(), target, body.as_deref(), *ms, dry_run)
@@ -198,7 +221,7 @@ pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -
         if !dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
             let seat = match ask {
                 Ask::Send { target, .. } | Ask::Record { target, .. } => Some(target.as_str()),
-                Ask::List => None,
+                Ask::List | Ask::All { .. } => None,
             };
             log(m.ctx, caller_root.as_deref(), &caller, seat, e.kind.row(), None, Some(e.message()));
         }
@@ -206,8 +229,21 @@ pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -
     res.map(|r| Report::Send(Box::new(r)))
 }
 
+/// The team.log line of one seat's send refused in a broadcast (as `run` writes a refusal's).
+fn log_refusal(m: &Means, load: &Loadout, caller: &Caller, ask: &Ask, e: &TeamError) {
+    if matches!(e.kind, Kind::Usage | Kind::BadFile) {
+        return;
+    }
+    let root = load.file.as_ref().map(|l| l.root.clone());
+    let seat = match ask {
+        Ask::Send { target, .. } => Some(target.as_str()),
+        _ => None,
+    };
+    log(m.ctx, root.as_deref(), caller, seat, e.kind.row(), None, Some(e.message()));
+}
+
 /// The report of a decided run, before its outcome is filled in.
-fn report(d: &Decision, outcome: Outcome) -> SendReport {
+pub(crate) fn report(d: &Decision, outcome: Outcome) -> SendReport {
     let (project, session) = d.context();
     SendReport {
         project,
@@ -226,6 +262,7 @@ fn report(d: &Decision, outcome: Outcome) -> SendReport {
         ms: None,
         history: HistoryWrite::None,
         watch_retry: None,
+        notify: None,
     }
 }
 
@@ -260,22 +297,29 @@ fn send(
         let compose = if d.plan.terminal == Some(Leg::Compose) { compose_plan(m, &d) } else { Vec::new() };
         return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose })));
     }
+    carry(m, &d, body, None)
+}
+
+/// Carries a decided send (or a reply, `reply_to` naming the message it answers): a fresh id,
+/// the walk over the legs, the history line and the team.log line. `Err` only when the
+/// seat's checkout is unknown (nothing was written).
+pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>) -> outcome::Result<SendReport> {
     let seat = d.target.name().to_string();
     let id = m.ctx.ids.new_id();
     let root = d.root().map(Path::to_path_buf);
     if d.plan.terminal.is_none() {
-        return Ok(ran_out(m, &d, d.plan.failed.clone(), &id, body, root.as_deref()));
+        return Ok(ran_out(m, d, d.plan.failed.clone(), &id, body, root.as_deref(), reply_to));
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: &d, root: &root, id: &id, text: &text, body };
+    let job = walk::Job { decision: d, root: &root, id: &id, text: &text, body };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {
         // every leg the plan could walk declined once it ran
-        return Ok(ran_out(m, &d, walked.failed, &id, body, Some(&root)));
+        return Ok(ran_out(m, d, walked.failed, &id, body, Some(&root), reply_to));
     };
-    let mut r = report(&d, t.outcome.clone());
+    let mut r = report(d, t.outcome.clone());
     r.failed = walked.failed;
     let note = match &t.outcome {
         Outcome::Delivered { note } => note.clone(),
@@ -296,13 +340,15 @@ fn send(
             cli: t.profile.as_ref().map(|_| d.target.cli().to_string()),
             profile: t.profile.clone(),
             dialog: t.dialog.clone(),
-            ..history_line(m.ctx, &d, &id, body, t.outcome.word())
+            reply_to: reply_to.map(str::to_string),
+            ..history_line(m.ctx, d, &id, body, t.outcome.word())
         };
-        r.history = append_history(m.ctx, &d, &root, &line);
+        r.history = append_history(m.ctx, d, &root, &line);
+        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), t.outcome.failure().map(|(_, why)| why));
         // A send a running watch will retry says so (and only then: nothing is promised).
         if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(t.outcome.word(), t.dialog.as_deref())
         {
-            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(&d), &root).map(|h| h.pid);
+            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
         }
     }
     let mut detail = format!("id {id}, {} Enter(s)", t.enters);
@@ -317,6 +363,9 @@ fn send(
         detail.push_str(&format!(", drop {}", p.display()));
     }
     detail.push_str(&history_detail(&r.history));
+    if let Some(n) = &r.notify {
+        detail.push_str(&format!(", {n}"));
+    }
     log(m.ctx, Some(&root), &d.caller, Some(&seat), t.outcome.word(), Some(body.len()), Some(detail));
     if matches!(t.outcome, Outcome::Delivered { .. }) {
         r.channel = Some(t.leg);
@@ -325,6 +374,32 @@ fn send(
     r.drop = t.drop;
     r.ms = Some(t.ms);
     Ok(r)
+}
+
+/// An urgent notification to the receiving team's owner for a send that needs them (held,
+/// not-submitted, unreachable), when its team file asks for one and the sender is not the
+/// owner (who reads the outcome on their own screen). Returns a failure to say, said once.
+fn tell_owner(
+    m: &Means,
+    d: &Decision,
+    line: &MessageLine,
+    root: &Path,
+    drop: Option<&Path>,
+    why: Option<&str>,
+) -> Option<String> {
+    use crate::team_file::notify::Event as N;
+    let kind = match line.outcome.as_str() {
+        "held" => N::Held,
+        "not-submitted" => N::NotSubmitted,
+        "unreachable" => N::Unreachable,
+        _ => return None,
+    };
+    if matches!(d.caller, Caller::Owner) {
+        return None;
+    }
+    let file = d.target.team.file.as_ref()?;
+    let ev = crate::converse::notify::Event::of_line(kind, line, why, drop);
+    crate::converse::notify::urgent_in(m.ctx, file, root, ev)
 }
 
 /// A compose seat's dry run: its module's plan for the repo of the seat's own folder, read as
@@ -362,22 +437,35 @@ fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
 
 /// A walk that ran out of legs (`failed`: every leg it passed): unreachable, and a completed
 /// run — one history line (when the seat's checkout is known) and one team.log line.
-fn ran_out(m: &Means, d: &Decision, failed: Vec<Failed>, id: &str, body: &str, root: Option<&Path>) -> SendReport {
+fn ran_out(
+    m: &Means,
+    d: &Decision,
+    failed: Vec<Failed>,
+    id: &str,
+    body: &str,
+    root: Option<&Path>,
+    reply_to: Option<&str>,
+) -> SendReport {
     let plan = Plan { failed, terminal: None, ..d.plan.clone() };
     let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
     let line = MessageLine {
         failed: plan.failed_words(),
         note: Some(plan.ran_out()),
+        reply_to: reply_to.map(str::to_string),
         ..history_line(m.ctx, d, id, body, "unreachable")
     };
     if let Some(root) = root {
         r.history = append_history(m.ctx, d, root, &line);
+        r.notify = tell_owner(m, d, &line, root, None, line.note.as_deref());
     }
     let mut detail = plan.ran_out();
     for s in &plan.order.set_aside {
         detail.push_str(&format!("; {}", s.sentence()));
     }
     detail.push_str(&history_detail(&r.history));
+    if let Some(n) = &r.notify {
+        detail.push_str(&format!(", {n}"));
+    }
     log(m.ctx, root, &d.caller, Some(d.target.name()), "unreachable", Some(body.len()), Some(detail));
     r.failed = plan.failed;
     r.id = Some(id.to_string());

@@ -116,6 +116,8 @@ pub struct SendReport {
     /// The pid of the running `team watch` that will retry this send (a held, not-submitted
     /// or dialog-stopped typed send, while a watch runs for the receiving project).
     pub watch_retry: Option<u32>,
+    /// The owner's notification command failed (said once: `converse::notify`).
+    pub notify: Option<String>,
 }
 
 /// One `--list` row.
@@ -155,11 +157,14 @@ impl ListReport {
 }
 
 /// What `send::run` answers.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum Report {
     Send(Box<SendReport>),
     List(ListReport),
+    /// `team send all`: one row per seat (rendered by `cli::send`, never serialised whole).
+    #[serde(skip)]
+    All(super::all::Fanout),
 }
 
 #[cfg(test)]
@@ -186,6 +191,7 @@ mod tests {
             ms: Some(12),
             history: HistoryWrite::NotWritten("/c is read-only here".into()),
             watch_retry: None,
+            notify: None,
         };
         let v = serde_json::to_value(Report::Send(Box::new(r))).unwrap();
         assert_eq!(v["outcome"], serde_json::json!({"status": "delivered", "note": "taken, not yet confirmed"}));

@@ -23,6 +23,7 @@ pub const TOP: &[&str] = &[
     "seats",
     "delegates",
     "grant",
+    "notify",
     "operator",
     "trust",
     "workspace",

@@ -205,7 +205,8 @@ pub fn plan(
             continue;
         }
         match ledger.read_state(e) {
-            Some(ReadState::NotYet) => {
+            // an acked message was read by its model's own word: no sign is looked for
+            Some(ReadState::NotYet) if e.acked.is_none() => {
                 let line = ledger.line(e.delivered.expect("delivered"));
                 let Some(taken) = instant(&line.ts) else { continue };
                 if line.via.as_deref() == Some("typed") && now - taken <= limits.window + limits.grace {

@@ -210,6 +210,15 @@ impl<'a> Watch<'a> {
         for a in actions {
             self.act(a, &ledger, &mut pass);
         }
+        // the owner's digest, when one is due (its events are read from what is on disk now)
+        if self.team.file.notify.is_some() {
+            let h = history::read_history(&config, &dir).map(|h| h.lines).unwrap_or_default();
+            let r = history::read_receipts(&config, &dir).map(|r| r.0).unwrap_or_default();
+            let (file, root) = (&self.team.file, &self.team.root);
+            if let Some(p) = crate::converse::notify::digest(self.ctx, file, root, &h, &r, now) {
+                self.problem(&mut pass, p);
+            }
+        }
         Ok(pass)
     }
 
@@ -242,6 +251,8 @@ impl<'a> Watch<'a> {
                     attempt: None,
                     event: None,
                     session: None,
+                    note: None,
+                    by: None,
                 };
                 match self.receipt(&r) {
                     Ok(()) => pass.confirmed += 1,
@@ -268,6 +279,16 @@ impl<'a> Watch<'a> {
                     // Not kept on disk: only this process's memory keeps it from being said again.
                     self.memory.give_up(&id);
                     self.problem(pass, format!("{seat}: its history line could not be written: {e}"));
+                }
+                // the owner is told at once (once: the line above keeps it from being said again)
+                let ev = crate::converse::notify::Event::of_line(
+                    crate::team_file::notify::Event::NeverActedOn,
+                    &line,
+                    None,
+                    Some(&drop),
+                );
+                if let Some(p) = crate::converse::notify::urgent(self.ctx, &self.team, ev) {
+                    self.problem(pass, p);
                 }
                 pass.events.push(Event::NeverActedOn { seat, from: first.from.clone(), id, drop });
             }
@@ -410,6 +431,8 @@ impl<'a> Watch<'a> {
             attempt: Some(n),
             event: None,
             session: None,
+            note: None,
+            by: None,
         };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
@@ -506,6 +529,8 @@ impl<'a> Watch<'a> {
             attempt: None,
             event: None,
             session: None,
+            note: None,
+            by: None,
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -540,6 +565,8 @@ impl<'a> Watch<'a> {
             attempt: None,
             event: None,
             session: None,
+            note: None,
+            by: None,
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);

@@ -270,7 +270,9 @@ fn stats_over_ten_thousand_lines_match_an_independent_count() {
     let out: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(out[0], "team beacon, session \"beacon\"");
     assert!(
-        out[1].starts_with("  CLI          PROFILE  SENDS  DELIVERED  READ  TAKEN  HELD  NOT-SUBMITTED  UNREACHABLE"),
+        out[1].starts_with(
+            "  CLI          PROFILE  SENDS  DELIVERED  READ  TAKEN  ACKED  HELD  NOT-SUBMITTED  UNREACHABLE"
+        ),
         "{}",
         out[1]
     );

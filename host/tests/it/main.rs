@@ -7,6 +7,7 @@
 mod common;
 
 mod compose_tmux;
+mod conversations_tmux;
 mod demo;
 mod docs_refs;
 mod fake_seat_tmux;

@@ -103,7 +103,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_goes_on() {
         call(8, "team_nope", json!({})),
         request(9, "tools/call", json!({"arguments": {}})),
         call(10, "team_send", json!({"to": "gpt-reviewer", "message": "hi"})),
-        call(11, "team_send", json!({"to": ["all"], "message": "hi"})),
+        call(11, "team_send", json!({"to": ["all", "gpt-reviewer"], "message": "hi"})),
         call(12, "team_send", json!({"to": ["gpt-reviewer"], "message": "hi", "from": "claude-keeper"})),
         String::new(),
         request(13, "ping", json!({})),
@@ -123,7 +123,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_goes_on() {
     // argument problems are tool results the model can act on, never protocol errors
     for (id, says) in [
         (10, "`to` is an array of seat addresses"),
-        (11, "[\"all\"] is the broadcast, which this build does not carry yet"),
+        (11, "\"all\" is the broadcast to every seat you may reach, and stands alone"),
         (12, "not `from`; the sender is never an argument"),
     ] {
         let res = &answer(&all, id)["result"];
@@ -211,6 +211,29 @@ fn from_a_seats_pane_the_sender_is_that_seat_and_the_send_is_written_down() {
     assert_eq!(h[0]["id"], json!(id));
     assert_eq!(h[0]["outcome"], "delivered");
     assert!(h[0]["body"].as_str().unwrap().contains("the gate is green"));
+}
+
+#[test]
+fn to_all_is_the_broadcast_one_recipient_per_seat_the_caller_may_reach() {
+    let w = seat_world();
+    let mut lines = hello();
+    lines.push(call(2, "team_send", json!({"to": ["all"], "message": "the gate is green"})));
+    let r = w.sh(&format!("as_seat claude-keeper sh -c \"team mcp < {}\"", input(&w, "in.jsonl", &lines)));
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let all = answers(&r.stdout);
+    let sent = &answer(&all, 2)["result"];
+    assert_eq!(sent["isError"], false, "{sent}");
+    // the lead reaches its reviewer, never itself
+    let rows = sent["structuredContent"]["recipients"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{sent}");
+    assert_eq!(
+        (rows[0]["to"].as_str(), rows[0]["outcome"].as_str()),
+        (Some("gpt-reviewer"), Some("delivered")),
+        "{sent}"
+    );
+    let h = history(&w);
+    assert_eq!(h.len(), 1, "{h:#?}");
+    assert_eq!((h[0]["from"].as_str(), h[0]["to"].as_str()), (Some("claude-keeper"), Some("gpt-reviewer")));
 }
 
 #[test]

@@ -11,6 +11,8 @@
 //! Helpers the commands may use (a prelude sourced through `BASH_ENV`):
 //! `as_seat <seat> <cmd…>` runs the command from a real tmux pane marked `@team-seat <seat>`
 //! (a pane of the seats' session `beacon` once `fake_seats` started it);
+//! `in_seat <seat> <cmd…>` runs it through the seat's "shell tool" (`fake_seats --tool`): below
+//! the shell of the pane its fake seat runs in, with no terminal, as the agent's CLI would;
 //! `as_agent <name> <cmd…>` runs it under a process named `<name>` (an agent CLI ancestor);
 //! `no_tty <cmd…>` runs it with no terminal at all;
 //! `as_daemon <cmd…>` runs it, with no terminal, under a process whose argv is Codex's shared
@@ -75,6 +77,23 @@ RUN
   tmux -S "$sock" kill-pane -t "$pane" 2>/dev/null
   rm -rf "$d"
   return "$rc"
+}
+in_seat() {
+  # Runs the command through seat <seat>'s shell tool (`fake_seats --tool`): a process below
+  # the seat's own pane's shell, with no terminal, as the agent in that pane runs a command.
+  # The run's environment is carried over (not TMUX/TMUX_PANE: the pane's own stand); its
+  # stdout, stderr and exit code are handed back.
+  local seat="$1"; shift
+  local d="$WORLD/tool/$seat" b n
+  mkdir -p "$d"
+  b="$d/$(date +%s%N)-$$"
+  printf '%q ' "$@" > "$b.tmp"
+  export -p | grep -v -E '^declare -x (TMUX|TMUX_PANE|OLDPWD|PWD|SHLVL)=' > "$b.env"
+  echo "$PWD" > "$b.cwd"
+  mv "$b.tmp" "$b.cmd"
+  for n in $(seq 2400); do [ -e "$b.rc" ] && break; sleep 0.05; done
+  cat "$b.out"; cat "$b.err" >&2
+  return "$(cat "$b.rc")"
 }
 as_agent() {
   local name="$1"; shift
@@ -175,13 +194,33 @@ fake_seats() {
   # Starts the world's seats: a private tmux server ($TEAM_TMUX_SOCKET) whose session
   # `beacon` holds one pane per `<seat>:<cli>[:<mode>]`, running `fake-seat` (real vendor
   # screens), marked `@team-seat <seat>`. Waits until each has drawn its screen.
-  local sock="$TEAM_TMUX_SOCKET" spec seat cli mode pane
+  # `fake_seats --tool …`: each pane's shell also runs the seat's "shell tool" in the
+  # background (`in_seat` hands it commands), as an agent's CLI runs its commands.
+  local sock="$TEAM_TMUX_SOCKET" spec seat cli mode pane tool=""
+  if [ "$1" = --tool ]; then
+    shift
+    cat > "$WORLD/seat-tool.sh" <<'TOOL'
+# the seat's shell tool: runs each command file dropped in $1, below the pane's shell, with no
+# terminal (setsid), in the environment the command was handed with and the pane's TMUX
+d="$1"; mkdir -p "$d"
+while :; do
+  for f in "$d"/*.cmd; do
+    [ -e "$f" ] || continue
+    b="${f%.cmd}"; mv "$f" "$b.run"
+    ( . "$b.env"; cd "$(cat "$b.cwd")" && setsid -w bash -c "$(cat "$b.run")" > "$b.out" 2> "$b.err" < /dev/null
+      echo $? > "$b.rc.tmp"; mv "$b.rc.tmp" "$b.rc" )
+  done
+  sleep 0.05
+done
+TOOL
+  fi
   # (the server must not keep the run's output pipe open: it outlives this block)
   tmux -S "$sock" -f /dev/null new-session -d -s beacon -x 120 -y 40 -n keep sh </dev/null >/dev/null 2>&1
   for spec in "$@"; do
     IFS=: read -r seat cli mode <<< "$spec"
+    [ -f "$WORLD/seat-tool.sh" ] && tool="bash --norc --noprofile '$WORLD/seat-tool.sh' '$WORLD/tool/$seat' </dev/null >/dev/null 2>&1 & "
     pane=$(tmux -S "$sock" new-window -d -P -F '#{pane_id}' -t beacon: -c "$PWD" \
-      "fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
+      "${tool}fake-seat --cli $cli --mode ${mode:-takes-line} --delay-ms 200; exec sh")
     tmux -S "$sock" set-option -p -t "$pane" @team-seat "$seat"
     for _ in $(seq 2400); do
       [ -n "$(tmux -S "$sock" capture-pane -p -t "$pane" | tr -d '[:space:]')" ] && break

@@ -17,6 +17,7 @@ fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
         },
         project: None,
         read: None,
+        acked: None,
     }
 }
 
@@ -94,7 +95,8 @@ fn empty_history_is_context_and_zero_events() {
 #[test]
 fn kind_cell_shows_what_the_line_carries() {
     let Event::Message { mut line, .. } = msg("t", "a", "b", "x") else { unreachable!() };
-    let cell = |l: &MessageLine| Event::Message { line: l.clone(), project: None, read: None }.kind_cell(&now());
+    let cell =
+        |l: &MessageLine| Event::Message { line: l.clone(), project: None, read: None, acked: None }.kind_cell(&now());
     assert_eq!(cell(&line), "delivered (via typed in 0 ms)");
     line.ms = None;
     assert_eq!(cell(&line), "delivered (via typed)");
@@ -111,7 +113,7 @@ fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
     line.ms = Some(20_031);
     line.note = Some("taken, not yet confirmed".into());
     let cell = |read: Option<ReadMark>, l: &MessageLine| {
-        Event::Message { line: l.clone(), project: None, read }.kind_cell(&now())
+        Event::Message { line: l.clone(), project: None, read, acked: None }.kind_cell(&now())
     };
     assert_eq!(cell(Some(ReadMark::NotYet), &line), "delivered (via typed in 20031 ms, not yet read)");
     let at = |sign| Some(ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) });
@@ -119,7 +121,8 @@ fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
     assert_eq!(cell(at(crate::history::Sign::Status), &line), "delivered (via typed in 20031 ms, acted on 09:00:41)");
     let never = Some(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() });
     assert_eq!(cell(never.clone(), &line), "delivered (via typed in 20031 ms, never acted on)");
-    let v = Event::Message { line: line.clone(), project: None, read: at(crate::history::Sign::Screen) }.to_json(false);
+    let v = Event::Message { line: line.clone(), project: None, read: at(crate::history::Sign::Screen), acked: None }
+        .to_json(false);
     assert_eq!(v["read"], json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000}));
     // The watch's own lines.
     let mut retry = line.clone();
@@ -144,7 +147,7 @@ fn columns_pad_to_the_widest_cell() {
         line.ms = None;
         line.outcome = "not-submitted".into();
     }
-    let t = table(&[a, b], &now(), false, false);
+    let t = super::table::table(&[a, b], &now(), false, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
     assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
@@ -179,8 +182,8 @@ fn all_projects_add_a_project_column_and_unreachable_says_why() {
     let Event::Message { mut line, .. } = msg("2026-11-29T09:00:00Z", "owner", "rev", "hello") else { unreachable!() };
     line.outcome = "unreachable".into();
     line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
-    let events = [Event::Message { line, project: Some("beacon".into()), read: None }];
-    let t = table(&events, &now(), true, false);
+    let events = [Event::Message { line, project: Some("beacon".into()), read: None, acked: None }];
+    let t = super::table::table(&events, &now(), true, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
     assert_eq!(
@@ -264,7 +267,11 @@ fn document_shape() {
     assert_eq!(doc["events"][0]["via"], "typed");
     assert!(doc["events"][0].get("failed").is_none() && doc.get("skipped").is_none());
     let Event::Message { line, .. } = e else { unreachable!() };
-    let all = document(&Scope::default(), &[Event::Message { line, project: Some("beacon".into()), read: None }], 1);
+    let all = document(
+        &Scope::default(),
+        &[Event::Message { line, project: Some("beacon".into()), read: None, acked: None }],
+        1,
+    );
     assert!(all["project"].is_null() && all["session"].is_null());
     assert_eq!(all["events"][0]["project"], "beacon");
     assert_eq!(all["skipped"], 1);

@@ -127,6 +127,8 @@ fn the_fourth_try_is_a_stop_and_a_stop_is_said_once() {
         attempt: None,
         event: None,
         session: None,
+        note: None,
+        by: None,
     };
     assert_eq!(pass(&lines, &[stopped], at(3, 2), Some(ready()), &mut m), vec![]);
 }
@@ -169,6 +171,43 @@ fn working_is_a_sign_only_after_the_seat_was_seen_free_since_the_send() {
     assert_eq!(pass(&lines, &[], at(0, 35), Some(transcribed), &mut m2), vec![]);
     let got = pass(&lines, &[], at(0, 35), Some(working), &mut m);
     assert!(matches!(got[0], Action::Confirm { sign: Sign::Status, .. }), "{got:?}");
+}
+
+#[test]
+fn an_acked_message_is_not_looked_at_again_and_never_said_unacted() {
+    let free = || Some(Look { free: true, ..Look::default() });
+    let lines = vec![taken("a", ts(0, 20))];
+    let ack = |to: &str, by: Option<&str>| Receipt {
+        ts: ts(0, 25),
+        id: uid("a"),
+        to: to.into(),
+        receipt: ReceiptKind::Acked,
+        sign: None,
+        ms: Some(5_000),
+        why: None,
+        attempt: None,
+        note: Some("on it".into()),
+        by: by.map(str::to_string),
+        event: None,
+        session: None,
+    };
+    let mut m = Memory::default();
+    // the seat's own ack: no look, no "never acted on", even thirty minutes on
+    let acked = [ack("rev", None)];
+    let ledger = Ledger::build(&lines, &acked);
+    let (wanted, _) = plan(&ledger, at(1, 30), &Limits::SPEC, &any_seat, &m);
+    assert!(wanted.is_empty(), "{wanted:?}");
+    assert_eq!(pass(&lines, &acked, at(30, 0), None, &mut m), vec![]);
+    // the owner setting an alert aside, or another seat's word, is no ack of the seat's
+    for other in [ack("rev", Some("owner")), ack("keeper", None)] {
+        let mut m = Memory::default();
+        assert_eq!(pass(&lines, std::slice::from_ref(&other), at(0, 30), free(), &mut m), vec![]);
+        assert_eq!(
+            pass(&lines, std::slice::from_ref(&other), at(1, 30), free(), &mut m),
+            vec![Action::NeverActed { id: uid("a"), seat: "rev".into() }],
+            "{other:?}"
+        );
+    }
 }
 
 #[test]
@@ -230,6 +269,8 @@ fn started(id: &str, n: u32, when: String) -> Receipt {
         attempt: Some(n),
         event: None,
         session: None,
+        note: None,
+        by: None,
     }
 }
 

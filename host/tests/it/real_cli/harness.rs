@@ -241,12 +241,15 @@ impl RealWorld {
     }
 
     /// Starts the real Claude Code in a pane marked `mark`, in manual permission mode, with
-    /// `Bash(team send:*)` allowed (docs/agents.md); waits for its prompt.
+    /// `team send`, `team reply`, `team ack` and `team inbox` allowed (docs/agents.md); waits
+    /// for its prompt.
     pub fn claude(&self, name: &str, mark: &str) -> Seat {
         let home = self.top().join("seats").join(name);
         std::fs::create_dir_all(home.join(".claude")).unwrap();
         signed_in_claude(&home, &self.w.repo);
-        let settings = json!({ "permissions": { "allow": ["Bash(team send:*)"] } });
+        let settings = json!({ "permissions": { "allow": [
+            "Bash(team send:*)", "Bash(team reply:*)", "Bash(team ack:*)", "Bash(team inbox:*)"
+        ] } });
         std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
         let mut env = self.seat_env(&home);
         env.extend(claude_env());
@@ -275,7 +278,9 @@ impl RealWorld {
         if opts.rule {
             std::fs::write(
                 codex_home.join("rules/default.rules"),
-                "prefix_rule(pattern=[\"team\", \"send\"], decision=\"allow\")\n",
+                ["send", "reply", "ack", "inbox"]
+                    .map(|c| format!("prefix_rule(pattern=[\"team\", \"{c}\"], decision=\"allow\")\n"))
+                    .concat(),
             )
             .unwrap();
         }

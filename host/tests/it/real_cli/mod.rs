@@ -22,6 +22,7 @@ mod harness;
 mod mock;
 
 mod agents;
+mod conversations;
 mod first_team;
 mod inbox;
 mod mcp;

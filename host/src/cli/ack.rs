@@ -1,0 +1,81 @@
+//! `team ack <id> [--note <text>]`: its arguments, and the rendering of what `converse::ack`
+//! wrote — one line, or the `team.ack` document.
+
+use serde_json::json;
+
+use crate::converse::ack;
+use crate::ctx::Ctx;
+use crate::outcome::{context_line, TeamError};
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+use crate::send;
+
+/// Arguments of `team ack`.
+#[derive(clap::Args, Debug, Default, Clone)]
+#[command(after_help = "Ack a message once you have read it and know what you will do: you will act on it, or \
+(--note) why not. The message leaves your team inbox, team feed shows it acked, and team watch \
+stops looking for a sign. A question you answer with team reply is acked by the reply. The \
+owner acks a message left in the owner's inbox, or sets an alert aside (docs/conversations.md).")]
+pub struct Args {
+    /// The id of the message (team inbox lists them).
+    pub id: Option<String>,
+    /// What you will do, or why not (kept with the ack, at most 4096 bytes).
+    #[arg(long, value_name = "text")]
+    pub note: Option<String>,
+    /// Print one JSON document instead of a line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let json = a.json;
+    let Some(id) = a.id.clone() else {
+        let e = TeamError::usage("a message id is required (team inbox lists them)")
+            .with_repair("usage: team ack <id> [--note <text>] [--json]");
+        return super::report_error("ack", json, &e, out);
+    };
+    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
+        Ok(l) => l,
+        Err(e) => return super::report_error("ack", json, &e, out),
+    };
+    let Some(file) = load.file.as_ref() else {
+        let e = match ctx.cwd() {
+            Ok(cwd) => super::check::no_team_file(&cwd),
+            Err(e) => e,
+        };
+        return super::report_error("ack", json, &e, out);
+    };
+    let profiles = ProfileHost::new(&ctx.paths);
+    let caller = super::send::find_caller(&load.reg, Some(file), &profiles, &ctx.mux);
+    if let Some(e) = super::send::caller_refusal(&caller) {
+        return super::report_error("ack", json, &e, out);
+    }
+    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
+    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
+    let r = match ack::ack(&means, file, &caller, &id, a.note.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return super::report_error("ack", json, &e, out),
+    };
+    let what = if r.alert { "alert set aside" } else { "acked" };
+    let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
+    let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
+    let line = line.replacen(&format!("({} from ", r.by), "(from ", 1);
+    if json {
+        out.doc(&json!({
+            "schema": {"name": "team.ack", "version": 1},
+            "format": 1,
+            "status": if r.alert { "set-aside" } else { "acked" },
+            "action_summary": line,
+            "project": r.project,
+            "session": r.session,
+            "id": r.id,
+            "by": r.by,
+            "from": r.from,
+            "question": r.first_line,
+            "note": r.note,
+        }));
+    } else {
+        out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
+    }
+    0
+}

@@ -1,0 +1,82 @@
+//! `team inbox`: what waits for the caller (`converse::inbox`), one row per item, newest
+//! last, or the `team.inbox` document.
+
+use serde_json::json;
+
+use crate::converse::inbox::{self, What};
+use crate::ctx::Ctx;
+use crate::outcome::context_line;
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+use crate::send;
+
+/// Arguments of `team inbox`.
+#[derive(clap::Args, Debug, Default, Clone)]
+#[command(after_help = "Run from a seat's pane: the messages delivered to that seat and not yet acked, newest \
+last, each with the id team reply and team ack take. Run by the owner: the messages and replies \
+left in the owner's inbox, and the alerts (sends held, not-submitted or unreachable and never \
+delivered since, messages never acted on) not set aside (docs/conversations.md).")]
+pub struct Args {
+    /// Print one JSON document instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let json = a.json;
+    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
+        Ok(l) => l,
+        Err(e) => return super::report_error("inbox", json, &e, out),
+    };
+    let Some(file) = load.file.as_ref() else {
+        let e = match ctx.cwd() {
+            Ok(cwd) => super::check::no_team_file(&cwd),
+            Err(e) => e,
+        };
+        return super::report_error("inbox", json, &e, out);
+    };
+    let profiles = ProfileHost::new(&ctx.paths);
+    let caller = super::send::find_caller(&load.reg, Some(file), &profiles, &ctx.mux);
+    if let Some(e) = super::send::caller_refusal(&caller) {
+        return super::report_error("inbox", json, &e, out);
+    }
+    let b = match inbox::inbox(ctx, file, &caller) {
+        Ok(b) => b,
+        Err(e) => return super::report_error("inbox", json, &e, out),
+    };
+    let n = b.items.len();
+    let summary = format!("{n} waiting for {}", b.who);
+    if json {
+        out.doc(&json!({
+            "schema": {"name": "team.inbox", "version": 1},
+            "format": 1,
+            "project": b.project,
+            "session": b.session,
+            "who": b.who,
+            "items": b.items,
+            "summary": summary,
+        }));
+        return 0;
+    }
+    let mut rows: Vec<Vec<String>> =
+        vec![["ID", "WHAT", "FROM", "TIME", "MESSAGE"].iter().map(|s| s.to_string()).collect()];
+    for i in &b.items {
+        let what = match (&i.what, &i.alert, &i.reply_to) {
+            (What::Alert, Some(a), _) => format!("alert: {a}"),
+            (What::Reply, _, Some(q)) => format!("reply to {q}"),
+            (What::Reply, _, None) => "reply".into(),
+            _ => "message".into(),
+        };
+        let from = if i.what == What::Alert { format!("{} -> {}", i.from, i.to) } else { i.from.clone() };
+        let time = i.ts.get(11..19).unwrap_or(&i.ts).to_string();
+        rows.push([i.id.clone(), what, from, time, i.first_line.clone()].map(|c| one_line(&c).into_owned()).to_vec());
+    }
+    let mut text = context_line(&b.project, &b.session);
+    if n > 0 {
+        text.push_str(&super::table::table(&rows));
+    }
+    text.push_str(&summary);
+    text.push('\n');
+    out.out(&text);
+    0
+}

@@ -1,0 +1,187 @@
+//! `team reply <id> <message>`: its arguments, and the rendering of what `converse::reply`
+//! reports — the reply's outcome line (a send's words), or the owner's-inbox line, and the
+//! `team.reply` document. This file decides nothing about the reply itself.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use crate::converse::reply::{self, Ask, Replied, Went};
+use crate::ctx::Ctx;
+use crate::legs::Leg;
+use crate::outcome::{self, context_line, Kind, TeamError};
+use crate::output::{one_line, Output};
+use crate::profiles::ProfileHost;
+use crate::send::{self, HistoryWrite, Outcome};
+
+const USAGE: &str =
+    "usage: team reply <id> <message> [--json] [--dry-run]\n       team reply <id> --file <path> [--json] [--dry-run]";
+
+/// Arguments of `team reply`.
+#[derive(clap::Args, Debug, Default, Clone)]
+#[command(after_help = "The reply goes to the message's sender only, admitted by its own rule (reply to <id>), and \
+is delivered as any send is; its drop opens with in-reply-to: <id> and the question's first line. \
+A reply to the owner is left in the owner's inbox (team inbox, run by the owner). A delivered \
+reply acks its question. team inbox lists the ids (docs/conversations.md).")]
+pub struct Args {
+    /// The id of the message you answer (team inbox lists them).
+    pub id: Option<String>,
+    /// The reply: every remaining word, joined with single spaces.
+    pub message: Vec<String>,
+    /// Read the whole reply from a file instead of message words (`-`: standard input).
+    #[arg(long, value_name = "path")]
+    pub file: Option<PathBuf>,
+    /// Print one JSON document instead of lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Find the asker and name the channel; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+fn usage(msg: impl Into<String>) -> TeamError {
+    TeamError::usage(msg).with_repair(USAGE)
+}
+
+/// Checks the invocation.
+pub fn ask(a: &Args) -> outcome::Result<Ask> {
+    let Some(id) = a.id.clone() else { return Err(usage("a message id is required (team inbox lists them)")) };
+    if !a.message.is_empty() && a.file.is_some() {
+        return Err(usage("a reply and --file together: give the body one way"));
+    }
+    let body = match &a.file {
+        Some(p) => super::send::body_of_file(p)?,
+        None if a.message.is_empty() => return Err(usage("a reply is required: words after the id, or --file <path>")),
+        None => super::send::bounded_body(a.message.join(" "))?,
+    };
+    if body.trim().is_empty() {
+        return Err(usage("the reply is empty: nothing to send"));
+    }
+    Ok(Ask { id, body, dry_run: a.dry_run })
+}
+
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+    let json = a.json;
+    let ask = match ask(&a) {
+        Ok(x) => x,
+        Err(e) => return super::report_error("reply", json, &e, out),
+    };
+    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
+        Ok(l) => l,
+        Err(e) => return super::report_error("reply", json, &e, out),
+    };
+    let profiles = ProfileHost::new(&ctx.paths);
+    let caller = super::send::find_caller(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
+    if let Some(e) = super::send::caller_refusal(&caller) {
+        return super::report_error("reply", json, &e, out);
+    }
+    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
+    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
+    match reply::reply(&means, load, caller, &ask) {
+        Ok(r) => render(&r, ask.dry_run, json, out),
+        Err(e) => super::report_error("reply", json, &e, out),
+    }
+}
+
+fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> Value {
+    let (seat, channel, id, drop, ms, note) = match &r.went {
+        Went::Seat(s) => (
+            s.seat.clone(),
+            s.channel.map(Leg::word).map(str::to_string),
+            if dry_run { None } else { s.id.clone() },
+            s.drop.as_ref().map(|p| p.display().to_string()),
+            s.ms,
+            match &s.outcome {
+                Outcome::Delivered { note } => note.clone(),
+                _ => None,
+            },
+        ),
+        Went::Owner(o) => (
+            crate::converse::OWNER.to_string(),
+            (!dry_run).then(|| crate::converse::owner::VIA.to_string()),
+            o.as_ref().map(|o| o.id.clone()),
+            o.as_ref().map(|o| o.drop.display().to_string()),
+            o.as_ref().map(|_| 0),
+            None,
+        ),
+    };
+    json!({
+        "schema": {"name": "team.reply", "version": 1},
+        "format": 1,
+        "dry_run": dry_run,
+        "status": status,
+        "action_summary": summary,
+        "project": r.project,
+        "session": r.session,
+        "seat": seat,
+        "channel": channel,
+        "reply_to": r.question,
+        "question": r.question_line,
+        "ids": {"sent": id},
+        "drop": drop,
+        "ms": ms,
+        "note": note,
+    })
+}
+
+fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
+    let about = format!("(reply to {}: {})", r.question, r.question_line);
+    let (line, status) = match &r.went {
+        Went::Owner(None) => (
+            format!("owner: dry-run: the reply would be left in the owner's inbox {about}; nothing was written"),
+            "dry-run",
+        ),
+        Went::Owner(Some(o)) => (
+            format!(
+                "owner: left in the owner's inbox at {} {about}{}",
+                r.shown(&o.drop).display(),
+                history_words(&o.history)
+            ),
+            "delivered",
+        ),
+        Went::Seat(s) => match &s.outcome {
+            Outcome::DryRun(_) => {
+                let how = match reply::dry_channel(r) {
+                    Some(leg) => format!("{} via {}", s.cli, super::send::via_words(leg)),
+                    None => "unreachable: no leg of its delivery order would take the reply".to_string(),
+                };
+                (format!("{}: dry-run: {how} {about}; nothing was written", s.seat), "dry-run")
+            }
+            Outcome::Delivered { note } => {
+                let n = note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
+                (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), "delivered")
+            }
+            other => {
+                let (kind, reason) = other.failure().expect("every other outcome exits 1");
+                let e = match kind {
+                    Kind::Refused => TeamError::refused(format!("{}: {reason}", s.seat)),
+                    k => TeamError::new(
+                        k,
+                        format!(
+                            "{}: {} ({reason}) {about}{}{}",
+                            s.seat,
+                            other.word(),
+                            history_words(&s.history),
+                            super::send::watch_words(s)
+                        ),
+                    )
+                    .with_context((r.project.clone(), r.session.clone())),
+                };
+                return super::report_error("reply", json, &e, out);
+            }
+        },
+    };
+    if json {
+        out.doc(&doc(r, dry_run, status, &line));
+    } else {
+        out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
+        if let Some(p) = &r.ack_problem {
+            out.err(&format!("team reply: the question could not be marked acked: {}\n", one_line(p)));
+        }
+    }
+    0
+}
+
+fn history_words(h: &HistoryWrite) -> String {
+    super::send::history_words(h)
+}

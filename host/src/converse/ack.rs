@@ -1,0 +1,127 @@
+//! `team ack <id> [--note <text>]`: the receiving model says it read the message and will act
+//! on it (or, in its note, why not). An `acked` receipt beside the history
+//! (`history::receipts`): `team feed` shows it, `--stats` counts it, the watch stops looking
+//! for a sign, and the message leaves the seat's `team inbox`. The owner acks a message or
+//! reply left in the owner's inbox the same way, and sets an alert aside (`by: owner`).
+//!
+//! Invariants: only the seat a message was delivered to acks it (the owner: a message to the
+//! owner, or an alert); a message is acked once — a second ack is refused and writes nothing,
+//! checked again under the receipts' lock (`history::append_ack_once`), so of two acks racing
+//! one is written; a message never delivered is not acked (there is nothing its seat could have read); the
+//! note is bounded and kept as text, never a path or a typed line.
+
+use crate::caller::Caller;
+use crate::history::{self, Receipt, ReceiptKind};
+use crate::outcome::{self, TeamError};
+use crate::send::Means;
+use crate::team_file::Loaded;
+
+use super::{inbox, Book, Who, OWNER};
+
+/// The longest note an ack keeps, in bytes.
+pub const MAX_NOTE: usize = 4096;
+
+/// What `team ack` wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Acked {
+    pub project: String,
+    pub session: String,
+    pub id: String,
+    /// Who acked: a seat, or `owner`.
+    pub by: String,
+    /// What it acked: the message's sender and first line.
+    pub from: String,
+    pub first_line: String,
+    pub note: Option<String>,
+    /// The owner set an alert aside (a message to a seat), rather than acked its own message.
+    pub alert: bool,
+}
+
+/// Acks `id` for `caller` standing in `file`'s checkout.
+pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&str>) -> outcome::Result<Acked> {
+    let id = super::checked_id(id)?;
+    if let Some(n) = note {
+        if n.len() > MAX_NOTE {
+            return Err(TeamError::usage(format!(
+                "--note is {} bytes, more than an ack keeps ({MAX_NOTE}); say it in a reply (team reply {id} …)",
+                n.len()
+            )));
+        }
+    }
+    let book = Book::open(m.ctx, file)?;
+    let who = super::who(caller, &book.team, "acks")?;
+    let ledger = book.ledger();
+    let e = super::entry(&ledger, id, &book)?;
+    let first = ledger.line(e.first);
+    let me = who.name().to_string();
+    let alert = who == Who::Owner && first.to != OWNER;
+    if alert {
+        if inbox::alert_of(&ledger, e).is_none() {
+            return Err(TeamError::refused(format!(
+                "message {id} went to {}, and no alert about it waits for you; nothing was acked",
+                first.to
+            )));
+        }
+        if let Some(r) = e.set_aside {
+            return Err(TeamError::refused(format!(
+                "the alert about {id} was set aside already at {}; nothing was acked",
+                ledger.receipts[r].ts
+            )));
+        }
+    } else {
+        if first.to != me {
+            return Err(TeamError::refused(format!(
+                "message {id} went to {}, not to {me}: only the seat a message was delivered to acks it; nothing was acked",
+                first.to
+            )));
+        }
+        if e.delivered.is_none() {
+            return Err(TeamError::refused(format!(
+                "message {id} was never delivered to {me} (it ended {}), so there is nothing to ack; nothing was acked",
+                ledger.line(e.last_try).outcome
+            )));
+        }
+        if let Some(r) = e.acked {
+            let prior = &ledger.receipts[r];
+            let said = prior.note.as_deref().map(|n| format!(" ({})", crate::output::one_line(n))).unwrap_or_default();
+            return Err(TeamError::refused(format!(
+                "message {id} was acked already at {}{said}; nothing was acked",
+                prior.ts
+            )));
+        }
+    }
+    let ms = crate::history::ledger::instant(&first.ts)
+        .map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
+    let out = Acked {
+        project: book.project.clone(),
+        session: book.session.clone(),
+        id: id.to_string(),
+        by: me.clone(),
+        from: first.from.clone(),
+        first_line: super::first_line(&first.body),
+        note: note.map(str::to_string),
+        alert,
+    };
+    let receipt = Receipt {
+        ts: m.ctx.clock.now_iso(),
+        id: id.to_string(),
+        to: if alert { first.to.clone() } else { me },
+        receipt: ReceiptKind::Acked,
+        sign: None,
+        ms,
+        why: None,
+        attempt: None,
+        note: note.map(str::to_string),
+        by: alert.then(|| OWNER.to_string()),
+        event: None,
+        session: None,
+    };
+    drop(ledger);
+    // checked again under the receipts' lock: of two acks racing, one is written
+    let written = history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
+        .map_err(|e| TeamError::refused(format!("the ack of {id} could not be written ({e}); nothing was acked")))?;
+    if !written {
+        return Err(TeamError::refused(format!("message {id} was acked already; nothing was acked")));
+    }
+    Ok(out)
+}

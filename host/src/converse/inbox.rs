@@ -1,0 +1,116 @@
+//! `team inbox`: what waits for the caller, newest last. For a seat, every message delivered
+//! to it that it has not acked (each with the id `team reply` and `team ack` take); for the
+//! owner, the messages and replies left in the owner's inbox and not acked, and the alerts not
+//! set aside — sends that ended held, not-submitted or unreachable and were never delivered
+//! since, and messages taken but never acted on.
+//!
+//! Invariant: it reads the history and the receipts and writes nothing; a drop path is built
+//! only from an id the history's reader checked.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::caller::Caller;
+use crate::ctx::Ctx;
+use crate::history::{Entry, Ledger, ReadState};
+use crate::outcome;
+use crate::team_file::Loaded;
+
+use super::{owner, Book, Who, OWNER};
+
+/// What an item of the inbox is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum What {
+    /// A message to answer or ack.
+    Message,
+    /// A reply to a message the caller sent (`reply_to` names it).
+    Reply,
+    /// For the owner: a send that needs them (`alert` names why).
+    Alert,
+}
+
+/// One item waiting.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    pub what: What,
+    pub id: String,
+    pub ts: String,
+    pub from: String,
+    pub to: String,
+    /// The message's first line (escaped, bounded).
+    pub first_line: String,
+    /// A reply's question.
+    pub reply_to: Option<String>,
+    /// An alert's word: held, not-submitted, unreachable, never-acted-on.
+    pub alert: Option<String>,
+    /// Where the message is on disk, relative to the checkout.
+    pub drop: Option<PathBuf>,
+}
+
+/// The caller's inbox.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inbox {
+    pub project: String,
+    pub session: String,
+    /// `owner`, or the seat.
+    pub who: String,
+    pub items: Vec<Item>,
+}
+
+/// Why a message to a seat needs the owner, if it does and nothing since settled it.
+pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<&'static str> {
+    if e.delivered.is_none() {
+        return match ledger.line(e.last_try).outcome.as_str() {
+            "held" => Some("held"),
+            "not-submitted" => Some("not-submitted"),
+            "unreachable" => Some("unreachable"),
+            _ => None,
+        };
+    }
+    (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none()).then_some("never-acted-on")
+}
+
+/// The inbox of `caller` standing in `file`'s checkout.
+pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox> {
+    let book = Book::open(ctx, file)?;
+    let who = super::who(caller, &book.team, "reads")?;
+    let ledger = book.ledger();
+    let mut items = Vec::new();
+    for e in &ledger.entries {
+        let first = ledger.line(e.first);
+        let mine = first.to == who.name();
+        let item = |what: What, alert: Option<&str>, drop: Option<PathBuf>, ts: &str| Item {
+            what,
+            id: first.id.clone(),
+            ts: ts.to_string(),
+            from: first.from.clone(),
+            to: first.to.clone(),
+            first_line: super::first_line(&first.body),
+            reply_to: first.reply_to.clone(),
+            alert: alert.map(str::to_string),
+            drop: drop.map(|p| p.strip_prefix(&book.root).map(PathBuf::from).unwrap_or(p)),
+        };
+        if mine && e.delivered.is_some() && e.acked.is_none() {
+            let what = if first.reply_to.is_some() { What::Reply } else { What::Message };
+            let drop = match &who {
+                Who::Owner => Some(owner::inbox_dir(&book.root).join(&first.id)),
+                Who::Seat(s) => crate::typed::drop_path(&book.root, &book.session, s, &first.id).ok(),
+            };
+            items.push(item(what, None, drop.filter(|p| p.exists()), &first.ts));
+        } else if who == Who::Owner && first.to != OWNER && e.set_aside.is_none() {
+            if let Some(a) = alert_of(&ledger, e) {
+                let at = match ledger.read_state(e) {
+                    Some(ReadState::NeverActed(n)) => ledger.line(n).ts.clone(),
+                    _ => ledger.line(e.last_try).ts.clone(),
+                };
+                let drop = crate::typed::drop_path(&book.root, &book.session, &first.to, &first.id).ok();
+                items.push(item(What::Alert, Some(a), drop.filter(|p| p.exists()), &at));
+            }
+        }
+    }
+    // newest last (stable: equal times keep the history's order)
+    items.sort_by_key(|i| crate::history::ledger::instant(&i.ts));
+    Ok(Inbox { project: book.project.clone(), session: book.session.clone(), who: who.name().to_string(), items })
+}

@@ -1,0 +1,220 @@
+//! `team reply <id> <message>`: the seat a message was delivered to answers its sender.
+//!
+//! The reply is admitted by a rule of its own, `reply to <id>` (`admission::Rule::ReplyTo`):
+//! whoever sent you a message may be answered about that message, whatever the other rules
+//! say. It then travels as any send does (`send::carry`: the walk, the legs, the outcomes), so
+//! the asker is woken the way any seat is; its drop's header carries `in-reply-to: <id>` and
+//! the question's first line, and its history line `reply_to`. A reply to the owner goes to the
+//! owner's inbox (`owner`) and notifies the owner at once (`notify`).
+//!
+//! Invariants: the caller must be the seat the question's history line names as its `to`, and
+//! the question must have been delivered; the reply goes only to the question's `from` (never
+//! to an address the caller names); a reply that was delivered acks the question (a receipt
+//! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
+//! decided before anything is written.
+
+use crate::address::{self, World};
+use crate::admission::{self, Rule};
+use crate::caller::Caller;
+use crate::history::{self, MessageLine, Receipt, ReceiptKind};
+use crate::legs::{Leg, Plan};
+use crate::outcome::{self, TeamError};
+use crate::send::{self, Decision, DryRun, FactsBook, Loadout, Means, Outcome, SendReport};
+
+use super::owner::{self, OwnerDrop};
+use super::{notify, Book, Who, OWNER};
+
+/// What a reply asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ask {
+    pub id: String,
+    pub body: String,
+    pub dry_run: bool,
+}
+
+/// Where the reply went.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Went {
+    /// To a seat: the send's own report (a dry run's too).
+    Seat(Box<SendReport>),
+    /// To the owner's inbox (`None` on a dry run).
+    Owner(Option<OwnerDrop>),
+}
+
+/// A reply's report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replied {
+    pub project: String,
+    pub session: String,
+    /// The message answered, and its first line.
+    pub question: String,
+    pub question_line: String,
+    /// Who asked it (the history's `from`), whom the reply goes to.
+    pub to: String,
+    pub went: Went,
+    /// Why the question could not be marked acked, when it could not.
+    pub ack_problem: Option<String>,
+    /// The replier's checkout root (paths under it are shown relative to it).
+    pub root: std::path::PathBuf,
+}
+
+impl Replied {
+    /// `p` as the replier reads it: relative to its checkout when under it.
+    pub fn shown<'p>(&self, p: &'p std::path::Path) -> &'p std::path::Path {
+        p.strip_prefix(&self.root).unwrap_or(p)
+    }
+
+    /// Whether the reply reached its asker (or a dry run found the way).
+    pub fn done(&self) -> bool {
+        match &self.went {
+            Went::Seat(r) => r.outcome.failure().is_none(),
+            Went::Owner(_) => true,
+        }
+    }
+}
+
+/// Runs a reply for `caller` standing in `load`'s team file.
+pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Result<Replied> {
+    let id = super::checked_id(&ask.id)?.to_string();
+    let Some(file) = load.file.clone() else {
+        return Err(TeamError::refused(
+            "a reply is written from the replying seat's checkout, and no team file was found here; nothing was sent",
+        ));
+    };
+    let book = Book::open(m.ctx, &file)?;
+    let me = match super::who(&caller, &book.team, "answers")? {
+        Who::Seat(s) => s,
+        Who::Owner => {
+            return Err(TeamError::refused(
+                "the owner answers with team send: team reply answers a message delivered to a seat, from that seat's pane; nothing was sent",
+            ))
+        }
+    };
+    let ledger = book.ledger();
+    let e = super::entry(&ledger, &id, &book)?;
+    let question = ledger.line(e.first).clone();
+    if question.to != me {
+        return Err(TeamError::refused(format!(
+            "message {id} went to {}, not to {me}: only the seat a message was delivered to answers it; nothing was sent",
+            question.to
+        )));
+    }
+    if e.delivered.is_none() {
+        let last = ledger.line(e.last_try);
+        return Err(TeamError::refused(format!(
+            "message {id} was never delivered to {me} (it ended {}), so there is nothing to answer; nothing was sent",
+            last.outcome
+        )));
+    }
+    let acked = e.acked.is_some();
+    drop(ledger);
+    let header_extra = super::in_reply_to(&id, &question.body);
+    let mut out = Replied {
+        project: book.project.clone(),
+        session: book.session.clone(),
+        question: id.clone(),
+        question_line: super::first_line(&question.body),
+        to: question.from.clone(),
+        went: Went::Owner(None),
+        ack_problem: None,
+        root: book.root.clone(),
+    };
+    if question.from == OWNER {
+        if ask.dry_run {
+            return Ok(out);
+        }
+        let world = World::new(&load.reg, load.file.as_ref());
+        let header =
+            format!("{}\n{header_extra}", admission::sender_header(&world, &caller, &Rule::ReplyTo(id.clone())));
+        drop(world);
+        let line = MessageLine {
+            ts: m.ctx.clock.now_iso(),
+            from: me.clone(),
+            to: OWNER.into(),
+            body: admission::with_header(&header, &ask.body),
+            id: m.ctx.ids.new_id(),
+            outcome: "delivered".into(),
+            ms: Some(0),
+            via: Some(owner::VIA.into()),
+            reply_to: Some(id.clone()),
+            ..Default::default()
+        };
+        let left = owner::leave(m.ctx, &book.project, &book.root, &line)?;
+        notify::urgent(m.ctx, &file, notify::Event::to_owner(&line, &left.drop));
+        out.went = Went::Owner(Some(left));
+    } else {
+        let d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        if ask.dry_run {
+            let r = send::report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose: Vec::new() }));
+            out.went = Went::Seat(Box::new(r));
+            return Ok(out);
+        }
+        let r = send::carry(m, &d, &ask.body, Some(&id))?;
+        out.went = Went::Seat(Box::new(r));
+    }
+    if out.done() && !acked {
+        out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err();
+    }
+    Ok(out)
+}
+
+/// The reply's decision: its target is the question's sender as the history spells it
+/// (`<seat>` of this team, `<seat>@<team>` of another), its rule `reply to <id>`.
+fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra: &str) -> outcome::Result<Decision> {
+    let Loadout { file, reg } = load;
+    let book = FactsBook::new(m.profiles);
+    let world = World::new(&reg, file.as_ref());
+    let target = address::resolve(&world, from).map_err(|e| {
+        TeamError::refused(format!(
+            "the asker of {id}, {from}, cannot be found any more ({}); nothing was sent",
+            e.sentence.as_str()
+        ))
+    })?;
+    let rule = Rule::ReplyTo(id.to_string());
+    let facts = book.of(target.cli(), send::pins_of(&target.team)).map_err(|n| n.refusal(target.name(), "sent"))?;
+    let order = send::order_for(&reg, &target.team, &target.seat);
+    let plan = Plan::walk(facts, order);
+    let header = format!("{}\n{extra}", admission::sender_header(&world, &caller, &rule));
+    drop(world);
+    Ok(Decision { caller, file, target, rule, facts, plan, header })
+}
+
+/// A delivered reply acks its question, unless it was acked already.
+fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Result<(), String> {
+    let reply_id = match &r.went {
+        Went::Seat(s) => s.id.clone(),
+        Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
+    };
+    let receipt = Receipt {
+        ts: m.ctx.clock.now_iso(),
+        id: id.to_string(),
+        to: me.to_string(),
+        receipt: ReceiptKind::Acked,
+        sign: None,
+        ms: None,
+        why: None,
+        attempt: None,
+        note: Some(match reply_id {
+            Some(rid) => format!("replied {rid}"),
+            None => "replied".into(),
+        }),
+        by: None,
+        event: None,
+        session: None,
+    };
+    // (an ack that raced it in is no problem: the question is acked either way)
+    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// The leg a dry run's reply would take, for the renderer.
+pub fn dry_channel(r: &Replied) -> Option<Leg> {
+    match &r.went {
+        Went::Seat(s) => match &s.outcome {
+            Outcome::DryRun(DryRun::Send { channel, .. }) => *channel,
+            _ => None,
+        },
+        Went::Owner(_) => None,
+    }
+}
