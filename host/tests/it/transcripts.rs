@@ -202,8 +202,10 @@ fake_seats() {
     cat > "$WORLD/seat-tool.sh" <<'TOOL'
 # the seat's shell tool: runs each command file dropped in $1, below the pane's shell, with no
 # terminal (setsid), in the environment the command was handed with and the pane's TMUX
+# It ends with the pane's shell (its parent) or its world: a loop left behind would poll for
+# ever and load every later test.
 d="$1"; mkdir -p "$d"
-while :; do
+while [ -d "$d" ] && kill -0 "$PPID" 2>/dev/null; do
   for f in "$d"/*.cmd; do
     [ -e "$f" ] || continue
     b="${f%.cmd}"; mv "$f" "$b.run"
