@@ -129,7 +129,9 @@ fn table(rows: &[Row], total: Option<&Row>) -> String {
     let inbox = rows.iter().any(|r| r.inbox > 0);
     let with_inbox = |mut cells: Vec<String>, n: String| {
         if inbox {
-            cells.insert(9, n);
+            // right after UNREACHABLE, wherever the columns before it move
+            let at = HEAD.iter().position(|h| *h == "UNREACHABLE").map_or(cells.len(), |i| i + 1);
+            cells.insert(at, n);
         }
         cells
     };

@@ -112,6 +112,9 @@ fn a_working_seat_takes_the_message_at_its_next_tool_call_with_no_key_typed() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.ends_with("rev: delivered (handed by its PostToolUse hook)\n"), "{}", r.stdout);
     assert_eq!(s.keys("rev"), "", "nothing typed into a working seat");
+    // the send ends on the hook's receipt, written before the hook answers: the seat logs
+    // what it was handed only after the answer
+    s.tw.wait_until(common::BOUND, || !s.handed("rev").is_empty());
     let handed = s.handed("rev");
     assert_eq!(handed.len(), 1, "{handed:?}");
     assert_eq!(handed[0].0, "PostToolUse");
@@ -137,6 +140,10 @@ fn two_sends_to_one_working_seat_are_handed_in_order_once_each() {
     let one = s.send("rev", "first", 7);
     let two = s.send("rev", "second", 8);
     assert_eq!((one.code, two.code), (0, 0), "{}{}{}{}", one.stdout, one.stderr, two.stdout, two.stderr);
+    // (the seat logs a hand-over after the hook's receipt, which ended the send)
+    let both =
+        |t: &[(String, String)]| t.iter().map(|(_, t)| t.matches("A message for you").count()).sum::<usize>() >= 2;
+    s.tw.wait_until(common::BOUND, || both(&s.handed("rev")));
     let texts: Vec<String> = s.handed("rev").into_iter().map(|(_, t)| t).collect();
     let bodies: Vec<&str> =
         texts.iter().flat_map(|t| t.split("\n\n---\n\n")).map(|t| t.rsplit("\n\n").next().unwrap()).collect();
@@ -190,7 +197,8 @@ fn a_draft_is_left_untouched_and_the_person_s_prompt_carries_the_message() {
     assert_eq!(s.keys("rev"), "", "not a key over the draft");
     // the person submits their draft: the prompt's hook hands the message with it
     s.tw.tmux(&["send-keys", "-t", &s.tw.seat("rev").pane, "Enter"]);
-    let seen = s.tw.wait_until(common::BOUND, || s.jsonl("messages.jsonl").len() == 2);
+    // the hook writes the history line before it answers; the seat logs the answer after
+    let seen = s.tw.wait_until(common::BOUND, || s.jsonl("messages.jsonl").len() == 2 && !s.handed("rev").is_empty());
     assert!(seen, "the hook's delivered line: {:?}", s.jsonl("messages.jsonl"));
     let handed = s.handed("rev");
     assert_eq!(handed[0].0, "UserPromptSubmit", "{handed:?}");
