@@ -477,9 +477,12 @@ impl World {
 
 impl Drop for World {
     fn drop(&mut self) {
-        let sock = self.base().join("tmux.sock");
-        if sock.exists() {
-            let _ = Command::new("tmux").args(["-S", &sock.display().to_string(), "kill-server"]).status();
+        // every private tmux server the world stood up (`tmux.sock`, the transcripts' and the
+        // scenario tests' `seats.sock`, …): one left running outlives the temp dir and its seats
+        // poll for ever, loading every later test
+        let socks = std::fs::read_dir(self.base()).into_iter().flatten().flatten().map(|e| e.path());
+        for sock in socks.filter(|p| p.extension().is_some_and(|x| x == "sock")) {
+            let _ = Command::new("tmux").arg("-S").arg(&sock).arg("kill-server").output();
         }
     }
 }
