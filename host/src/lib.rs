@@ -29,6 +29,7 @@ pub mod init;
 pub mod mark;
 pub mod mcp;
 pub mod profile_tool;
+pub mod project_files;
 pub mod register;
 pub mod rename;
 pub mod route;

@@ -20,10 +20,11 @@ pub mod edit;
 
 use std::path::{Path, PathBuf};
 
-use crate::fsx;
 use crate::inbox::Event;
 use crate::legs::HookFormat;
 use crate::outcome::TeamError;
+use crate::project_files::read;
+pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 
 /// The events team's hooks answer, in the order they are written.
@@ -93,26 +94,6 @@ impl State {
     }
 }
 
-/// What install or remove did to one seat's files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Done {
-    Written,
-    Removed,
-    Unchanged,
-    LeftAlone,
-}
-
-impl Done {
-    pub fn word(self) -> &'static str {
-        match self {
-            Done::Written => "written",
-            Done::Removed => "removed",
-            Done::Unchanged => "unchanged",
-            Done::LeftAlone => "left alone",
-        }
-    }
-}
-
 /// One seat's row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -124,34 +105,6 @@ pub struct Row {
     /// Before install/remove acted (status: now).
     pub state: State,
     pub done: Option<Done>,
-}
-
-/// What to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Status,
-    Install,
-    Remove,
-}
-
-fn read(root: &Path, rel: &str) -> Result<Option<String>, String> {
-    let path = root.join(rel);
-    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
-    fsx::read_capped(&path, fsx::RECORD_MAX * 16).map_err(|e| e.to_string())
-}
-
-fn write(root: &Path, rel: &str, text: &str) -> Result<(), String> {
-    let path = root.join(rel);
-    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
-    if let Some(parent) = Path::new(rel).parent().filter(|p| !p.as_os_str().is_empty()) {
-        fsx::ensure_dirs(root, parent, 0o755).map_err(|e| e.to_string())?;
-    }
-    let r = if fsx::check_entry(&path).map_err(|e| e.to_string())? {
-        fsx::rewrite_keeping_mode(&path, text.as_bytes())
-    } else {
-        fsx::write_atomic(&path, text.as_bytes(), 0o600)
-    };
-    r.map_err(|e| e.to_string())
 }
 
 /// The state of a format's files in `root` for the team at `exe`.
@@ -318,3 +271,8 @@ pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Optio
 
 #[cfg(test)]
 mod tests;
+
+/// Hook files are the owner's alone: a new one is made 0600 (an existing one keeps its mode).
+fn write(root: &Path, rel: &str, text: &str) -> Result<(), String> {
+    crate::project_files::write(root, rel, text, 0o600)
+}

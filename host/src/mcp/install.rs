@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::fsx;
 use crate::outcome::TeamError;
+pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 
 /// The server's name in every CLI's configuration.
@@ -90,30 +90,6 @@ impl State {
             State::Foreign => format!("{file} has a `{NAME}` server that is not team's MCP server; it is left alone"),
             State::Unsupported => "its CLI reads no project-level MCP configuration team knows".into(),
             State::Unreadable { why } => why.clone(),
-        }
-    }
-}
-
-/// What install or remove did to one seat's place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Done {
-    /// The entry was written (added or pointed at this `team`).
-    Written,
-    /// The entry was taken out.
-    Removed,
-    /// Nothing to do: already as asked.
-    Unchanged,
-    /// Left alone: a foreign entry, an unreadable file, an unsupported CLI.
-    LeftAlone,
-}
-
-impl Done {
-    pub fn word(self) -> &'static str {
-        match self {
-            Done::Written => "written",
-            Done::Removed => "removed",
-            Done::Unchanged => "unchanged",
-            Done::LeftAlone => "left alone",
         }
     }
 }
@@ -283,45 +259,6 @@ fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<Str
     }
 }
 
-fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
-    let path = root.join(place.rel());
-    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
-    fsx::read_capped(&path, fsx::RECORD_MAX * 16).map_err(|e| e.to_string())
-}
-
-fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
-    let path = root.join(place.rel());
-    fsx::check_ladder(root, &path).map_err(|e| e.to_string())?;
-    if let Some(parent) = Path::new(place.rel()).parent().filter(|p| !p.as_os_str().is_empty()) {
-        fsx::ensure_dirs(root, parent, 0o755).map_err(|e| e.to_string())?;
-    }
-    let r = if fsx::check_entry(&path).map_err(|e| e.to_string())? {
-        fsx::rewrite_keeping_mode(&path, text.as_bytes())
-    } else {
-        fsx::write_atomic(&path, text.as_bytes(), 0o644)
-    };
-    r.map_err(|e| e.to_string())
-}
-
-/// What to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Status,
-    Install,
-    Remove,
-}
-
-impl Action {
-    /// The subcommand's word: `status`, `install`, `remove`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Action::Status => "status",
-            Action::Install => "install",
-            Action::Remove => "remove",
-        }
-    }
-}
-
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
 /// `team` the entries run. A seat whose file could not be written is refused (the rows before
 /// it stand: each file is written whole or not at all).
@@ -412,4 +349,13 @@ mod tests {
         assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));
         assert!(matches!(entry_state(Place::CodexConfigToml, Some("= ="), "t"), State::Unreadable { .. }));
     }
+}
+
+fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
+    crate::project_files::read(root, place.rel())
+}
+
+/// A new MCP configuration file is made 0644, as the CLIs make their own.
+fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
+    crate::project_files::write(root, place.rel(), text, 0o644)
 }
