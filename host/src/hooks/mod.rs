@@ -269,10 +269,10 @@ pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Optio
     rs.into_iter().rev().find(|r| r.receipt == crate::history::ReceiptKind::Handed && r.to == seat).map(|r| r.ts)
 }
 
-#[cfg(test)]
-mod tests;
-
 /// Hook files are the owner's alone: a new one is made 0600 (an existing one keeps its mode).
 fn write(root: &Path, rel: &str, text: &str) -> Result<(), String> {
     crate::project_files::write(root, rel, text, 0o600)
 }
+
+#[cfg(test)]
+mod tests;

@@ -315,6 +315,15 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
     Ok((state, Some(done)))
 }
 
+fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
+    crate::project_files::read(root, place.rel())
+}
+
+/// A new MCP configuration file is made 0644, as the CLIs make their own.
+fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
+    crate::project_files::write(root, place.rel(), text, 0o644)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,13 +358,4 @@ mod tests {
         assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));
         assert!(matches!(entry_state(Place::CodexConfigToml, Some("= ="), "t"), State::Unreadable { .. }));
     }
-}
-
-fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
-    crate::project_files::read(root, place.rel())
-}
-
-/// A new MCP configuration file is made 0644, as the CLIs make their own.
-fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
-    crate::project_files::write(root, place.rel(), text, 0o644)
 }
