@@ -191,7 +191,7 @@ fn mcp_notes(loaded: &Loaded) -> Vec<Note> {
     out.into_iter()
         .map(|(place, state, seats)| {
             let repair = match state {
-                State::Stale { .. } => Some(format!("team mcp install {}", seats.join(" "))),
+                State::Stale { .. } | State::Incomplete { .. } => Some(format!("team mcp install {}", seats.join(" "))),
                 _ => None,
             };
             note(NoteKind::Mcp, None, format!("mcp ({}): {}", seats.join(", "), state.detail(place)), repair)

@@ -1,9 +1,9 @@
 //! `team ack <id> [--note <text>]`: its arguments, and the rendering of what `converse::ack`
 //! wrote — one line, or the `team.ack` document.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::converse::ack;
+use crate::converse::ack::{self, Acked};
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
 use crate::output::{one_line, Output};
@@ -56,26 +56,36 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Ok(r) => r,
         Err(e) => return super::report_error("ack", json, &e, out),
     };
-    let what = if r.alert { "alert set aside" } else { "acked" };
-    let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
-    let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
-    let line = line.replacen(&format!("({} from ", r.by), "(from ", 1);
+    let line = line(&r);
     if json {
-        out.doc(&json!({
-            "schema": {"name": "team.ack", "version": 1},
-            "format": 1,
-            "status": if r.alert { "set-aside" } else { "acked" },
-            "action_summary": line,
-            "project": r.project,
-            "session": r.session,
-            "id": r.id,
-            "by": r.by,
-            "from": r.from,
-            "question": r.first_line,
-            "note": r.note,
-        }));
+        out.doc(&doc(&r, &line));
     } else {
         out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
     }
     0
+}
+
+/// The ack's line, as `team ack` and the MCP tool `team_ack` say it.
+pub fn line(r: &Acked) -> String {
+    let what = if r.alert { "alert set aside" } else { "acked" };
+    let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
+    let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
+    line.replacen(&format!("({} from ", r.by), "(from ", 1)
+}
+
+/// The `team.ack` document (`schema/ack.schema.json`).
+pub fn doc(r: &Acked, line: &str) -> Value {
+    json!({
+        "schema": {"name": "team.ack", "version": 1},
+        "format": 1,
+        "status": if r.alert { "set-aside" } else { "acked" },
+        "action_summary": line,
+        "project": r.project,
+        "session": r.session,
+        "id": r.id,
+        "by": r.by,
+        "from": r.from,
+        "question": r.first_line,
+        "note": r.note,
+    })
 }

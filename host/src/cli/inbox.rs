@@ -1,9 +1,9 @@
 //! `team inbox`: what waits for the caller (`converse::inbox`), one row per item, newest
 //! last, or the `team.inbox` document.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::converse::inbox::{self, What};
+use crate::converse::inbox::{self, Inbox, What};
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
 use crate::output::{one_line, Output};
@@ -44,20 +44,34 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Ok(b) => b,
         Err(e) => return super::report_error("inbox", json, &e, out),
     };
-    let n = b.items.len();
-    let summary = format!("{n} waiting for {}", b.who);
     if json {
-        out.doc(&json!({
-            "schema": {"name": "team.inbox", "version": 1},
-            "format": 1,
-            "project": b.project,
-            "session": b.session,
-            "who": b.who,
-            "items": b.items,
-            "summary": summary,
-        }));
-        return 0;
+        out.doc(&doc(&b));
+    } else {
+        out.out(&format!("{}{}", context_line(&b.project, &b.session), text(&b)));
     }
+    0
+}
+
+fn summary(b: &Inbox) -> String {
+    format!("{} waiting for {}", b.items.len(), b.who)
+}
+
+/// The `team.inbox` document (`schema/inbox.schema.json`).
+pub fn doc(b: &Inbox) -> Value {
+    json!({
+        "schema": {"name": "team.inbox", "version": 1},
+        "format": 1,
+        "project": b.project,
+        "session": b.session,
+        "who": b.who,
+        "items": b.items,
+        "summary": summary(b),
+    })
+}
+
+/// The inbox as `team inbox` prints it under its context line (and the MCP tool `team_inbox`
+/// answers it): a table when anything waits, then the summary line.
+pub fn text(b: &Inbox) -> String {
     let mut rows: Vec<Vec<String>> =
         vec![["ID", "WHAT", "FROM", "TIME", "MESSAGE"].iter().map(|s| s.to_string()).collect()];
     for i in &b.items {
@@ -71,12 +85,11 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         let time = i.ts.get(11..19).unwrap_or(&i.ts).to_string();
         rows.push([i.id.clone(), what, from, time, i.first_line.clone()].map(|c| one_line(&c).into_owned()).to_vec());
     }
-    let mut text = context_line(&b.project, &b.session);
-    if n > 0 {
+    let mut text = String::new();
+    if !b.items.is_empty() {
         text.push_str(&super::table::table(&rows));
     }
-    text.push_str(&summary);
+    text.push_str(&summary(b));
     text.push('\n');
-    out.out(&text);
-    0
+    text
 }

@@ -48,7 +48,7 @@ pub struct Seats {
 }
 
 /// What the server tells a client about itself (`initialize`'s `instructions`).
-const INSTRUCTIONS: &str = "team_send sends a message to other seats of your team (AI coding agents in their own terminal panes) as `team send` run from your pane would; team_list shows whom you can reach. You are the sender: the seat whose pane started this server.";
+const INSTRUCTIONS: &str = "team_send sends a message to other seats of your team (AI coding agents in their own terminal panes) as `team send` run from your pane would; team_list shows whom you can reach. team_inbox lists the messages waiting for you with their ids; answer one with team_reply (it goes to its sender), or say you read it with team_ack. You are the sender: the seat whose pane started this server.";
 
 /// Before the run's context is built: a CLI that starts its servers with a bare environment
 /// (Codex) hides where the pane and the team's folders are, so they are read from the nearest
@@ -148,6 +148,35 @@ fn render(id: &Value, a: Answer) -> Value {
                 "summary": list.summary(),
             });
             rpc::result(id, tool_result(text, doc, false))
+        }
+        Answer::Inbox(b) => rpc::result(id, tool_result(super::inbox::text(&b), super::inbox::doc(&b), false)),
+        Answer::Acked(a) => {
+            let line = super::ack::line(&a);
+            rpc::result(id, tool_result(line.clone(), super::ack::doc(&a, &line), false))
+        }
+        Answer::Replied(r) => {
+            let sent = match &r.went {
+                crate::converse::reply::Went::Seat(s) => s.id.clone(),
+                crate::converse::reply::Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
+            };
+            let with_id = |line: String| match &sent {
+                Some(i) => format!("{line} [id {i}]"),
+                None => line,
+            };
+            // a reply held or unreachable is a call that ran and says so; only a refusal
+            // (nothing sent) is a tool error
+            let (text, doc, is_error) = match super::reply::said(&r, false) {
+                Ok((line, status)) => (with_id(line.clone()), super::reply::doc(&r, false, status, &line), false),
+                Err(e) => {
+                    let word = Word::of_kind(e.kind).word();
+                    let mut text = with_id(e.message());
+                    if let Some(rep) = &e.repair {
+                        text.push_str(&format!("\n{rep}"));
+                    }
+                    (text, super::reply::doc(&r, false, word, &e.message()), word == "refused")
+                }
+            };
+            rpc::result(id, tool_result(text, doc, is_error))
         }
     }
 }

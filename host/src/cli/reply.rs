@@ -83,7 +83,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
 }
 
-fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> Value {
+/// The `team.reply` document (`schema/reply.schema.json`).
+pub fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> Value {
     let (seat, channel, id, drop, ms, note) = match &r.went {
         Went::Seat(s) => (
             s.seat.clone(),
@@ -124,9 +125,12 @@ fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> Value {
     })
 }
 
-fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
+/// The reply's line and status word (`delivered`, `dry-run`), or — a reply that was not
+/// delivered — the error `team reply` reports (held, unreachable, refused…), whose message is
+/// the line. `team reply` and the MCP tool `team_reply` both say it this way.
+pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamError> {
     let about = format!("(reply to {}: {})", r.question, r.question_line);
-    let (line, status) = match &r.went {
+    Ok(match &r.went {
         Went::Owner(None) => (
             format!("owner: dry-run: the reply would be left in the owner's inbox {about}; nothing was written"),
             "dry-run",
@@ -140,7 +144,7 @@ fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
             "delivered",
         ),
         Went::Seat(s) => match &s.outcome {
-            Outcome::DryRun(_) => {
+            Outcome::DryRun(_) if dry_run => {
                 let how = match reply::dry_channel(r) {
                     Some(leg) => format!("{} via {}", s.cli, super::send::via_words(leg)),
                     None => "unreachable: no leg of its delivery order would take the reply".to_string(),
@@ -152,8 +156,10 @@ fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
                 (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), "delivered")
             }
             other => {
-                let (kind, reason) = other.failure().expect("every other outcome exits 1");
-                let e = match kind {
+                let Some((kind, reason)) = other.failure() else {
+                    return Err(TeamError::failed(format!("{}: the reply ended {}", s.seat, other.word())));
+                };
+                return Err(match kind {
                     Kind::Refused => TeamError::refused(format!("{}: {reason}", s.seat)),
                     k => TeamError::new(
                         k,
@@ -166,10 +172,16 @@ fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
                         ),
                     )
                     .with_context((r.project.clone(), r.session.clone())),
-                };
-                return super::report_error("reply", json, &e, out);
+                });
             }
         },
+    })
+}
+
+fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
+    let (line, status) = match said(r, dry_run) {
+        Ok(x) => x,
+        Err(e) => return super::report_error("reply", json, &e, out),
     };
     if json {
         out.doc(&doc(r, dry_run, status, &line));

@@ -69,6 +69,9 @@ To answer it, reply to its sender about that message (whatever the rules above s
 When you have read a message and will act on it, and are not replying now, say so once:
 `team ack <id>` (`--note \"<why not>\"` when you will not act on it). A reply acks its message.
 `team inbox` lists the messages you have not acked or answered, each with its id.
+Where your CLI offers the `team` MCP server's tools (`team mcp install` adds them), call them
+instead: `team_send`, `team_reply`, `team_ack`, `team_inbox` and `team_list` do the same as these
+commands, and need no shell.
 "
     )
 }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
+use super::tools::Tool;
 use crate::outcome::TeamError;
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
@@ -58,6 +59,9 @@ pub enum State {
     Missing,
     /// This server's entry, running another `team` (the path it names).
     Stale { command: String },
+    /// This server's entry, running this `team`, written before these tools were served: the
+    /// CLI asks before each call of them (Codex's per-tool approval).
+    Incomplete { tools: Vec<String> },
     /// An entry named `team` that is not this server's.
     Foreign,
     /// The seat's CLI reads no project-level MCP configuration.
@@ -72,6 +76,7 @@ impl State {
             State::Installed => "installed",
             State::Missing => "missing",
             State::Stale { .. } => "stale",
+            State::Incomplete { .. } => "incomplete",
             State::Foreign => "foreign",
             State::Unsupported => "unsupported",
             State::Unreadable { .. } => "unreadable",
@@ -87,6 +92,10 @@ impl State {
             State::Stale { command } => {
                 format!("{file} runs `{command} mcp`, not this team (team mcp install points it here)")
             }
+            State::Incomplete { tools } => format!(
+                "{file} runs this team's MCP server but does not approve {} (team mcp install approves every tool)",
+                tools.join(", ")
+            ),
             State::Foreign => format!("{file} has a `{NAME}` server that is not team's MCP server; it is left alone"),
             State::Unsupported => "its CLI reads no project-level MCP configuration team knows".into(),
             State::Unreadable { why } => why.clone(),
@@ -140,18 +149,21 @@ fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
     match found {
         Err(why) => State::Unreadable { why },
         Ok(None) => State::Missing,
-        Ok(Some((cmd, args))) if args == ["mcp"] => {
-            if cmd == command {
-                State::Installed
-            } else {
+        Ok(Some((cmd, args, unapproved))) if args == ["mcp"] => {
+            if cmd != command {
                 State::Stale { command: cmd }
+            } else if !unapproved.is_empty() {
+                State::Incomplete { tools: unapproved }
+            } else {
+                State::Installed
             }
         }
         Ok(Some(_)) => State::Foreign,
     }
 }
 
-type Entry = Option<(String, Vec<String>)>;
+/// An entry's command, its args, and the served tools it does not approve (Codex only).
+type Entry = Option<(String, Vec<String>, Vec<String>)>;
 
 fn json_root(text: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str::<Value>(text) {
@@ -171,7 +183,7 @@ fn json_entry(text: &str) -> Result<Entry, String> {
     Ok(servers.get(NAME).map(|e| {
         let cmd = e["command"].as_str().unwrap_or("").to_string();
         let args = e["args"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect());
-        (cmd, args.unwrap_or_default())
+        (cmd, args.unwrap_or_default(), Vec::new())
     }))
 }
 
@@ -193,7 +205,12 @@ fn toml_entry(text: &str) -> Result<Entry, String> {
             .and_then(|a| a.as_array())
             .map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect())
             .unwrap_or_default();
-        (cmd, args)
+        let approved = |tool: &str| {
+            e.get("tools").and_then(|t| t.get(tool)).and_then(|t| t.get("approval_mode")).and_then(|m| m.as_str())
+                == Some("approve")
+        };
+        let unapproved = Tool::ALL.iter().map(|t| t.name()).filter(|t| !approved(t)).map(str::to_string).collect();
+        (cmd, args, unapproved)
     }))
 }
 
@@ -237,10 +254,10 @@ fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<Str
                     args.push("mcp");
                     t["args"] = toml_edit::value(args);
                     // Codex asks before each MCP tool call; installing is the owner's approval
-                    // of these two, written as Codex writes its own "Always allow" (measured).
+                    // of every tool served, written as Codex writes its own "Always allow" (measured).
                     let mut tools = toml_edit::Table::new();
                     tools.set_implicit(true);
-                    for tool in ["team_send", "team_list"] {
+                    for tool in Tool::ALL.map(Tool::name) {
                         let mut a = toml_edit::Table::new();
                         a["approval_mode"] = toml_edit::value("approve");
                         tools.insert(tool, toml_edit::Item::Table(a));
@@ -353,6 +370,16 @@ mod tests {
         let back = edited(Place::CodexConfigToml, Some(&t), None).unwrap();
         assert!(back.contains("[mcp_servers.other]") && !back.contains("mcp_servers.team"), "{back}");
 
+        // an entry written when fewer tools were served: install approves the rest
+        let older = "[mcp_servers.team]\ncommand = \"/bin/team\"\nargs = [\"mcp\"]\n\n[mcp_servers.team.tools.team_send]\napproval_mode = \"approve\"\n";
+        assert_eq!(
+            entry_state(Place::CodexConfigToml, Some(older), "/bin/team"),
+            State::Incomplete {
+                tools: vec!["team_list".into(), "team_inbox".into(), "team_reply".into(), "team_ack".into()]
+            }
+        );
+        let t = edited(Place::CodexConfigToml, Some(older), Some("/bin/team")).unwrap();
+        assert_eq!(entry_state(Place::CodexConfigToml, Some(&t), "/bin/team"), State::Installed, "{t}");
         let foreign = "[mcp_servers.team]\ncommand = \"npx\"\nargs = [\"some-team-server\"]\n";
         assert_eq!(entry_state(Place::CodexConfigToml, Some(foreign), "/bin/team"), State::Foreign);
         assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));

@@ -1,5 +1,6 @@
 //! The MCP face (issue 22): `team mcp`, a stdio MCP server an agent CLI starts, serving the
-//! `team_send` and `team_list` tools. The protocol is MCP's JSON-RPC read directly with
+//! `team_send` and `team_list` tools and the conversation's `team_inbox`, `team_reply` and
+//! `team_ack` (`converse`, as `team inbox`, `team reply` and `team ack` run them). The protocol is MCP's JSON-RPC read directly with
 //! serde_json (docs/mcp.md says why no SDK): `frame` reads lines, `rpc` judges them, this
 //! module answers them with typed [`Answer`]s that `cli::mcp` renders.
 //!
@@ -96,6 +97,12 @@ pub enum Answer {
     Sent { from: String, recipients: Vec<Recipient> },
     /// `team_list`: the roster as `team send --list` computes it, for this caller.
     Listed { caller: String, list: ListReport },
+    /// `team_inbox`: what waits for this caller.
+    Inbox(crate::converse::inbox::Inbox),
+    /// `team_reply`: where the reply went and how its send ended.
+    Replied(Box<crate::converse::reply::Replied>),
+    /// `team_ack`: the receipt written.
+    Acked(crate::converse::ack::Acked),
     /// A tool call refused as a whole before anything was sent (its arguments, its caller).
     Refused(TeamError),
     /// A JSON-RPC error.
@@ -134,7 +141,8 @@ impl Word {
         }
     }
 
-    fn of_kind(k: Kind) -> Word {
+    /// The word for a run that ended with an error of kind `k`.
+    pub fn of_kind(k: Kind) -> Word {
         match k {
             Kind::Refused | Kind::Usage => Word::Refused,
             Kind::Held => Word::Held,
@@ -259,7 +267,7 @@ impl<'a> Server<'a> {
         let Some(tool) = Tool::named(name) else {
             return Answer::Error(RpcError::new(
                 Code::InvalidParams,
-                format!("there is no tool {name}: this server serves team_send and team_list"),
+                format!("there is no tool {name}: this server serves {}", Tool::names()),
             ));
         };
         let call = match tools::read(tool, params.get("arguments").unwrap_or(&Value::Null)) {
@@ -294,6 +302,27 @@ impl<'a> Server<'a> {
                 }
                 Answer::Sent { from: caller.from_name(), recipients }
             }
+            Call::Inbox => match load.file.as_ref() {
+                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
+                    Ok(b) => Answer::Inbox(b),
+                    Err(e) => Answer::Refused(e),
+                },
+            },
+            Call::Reply { id, message } => {
+                let ask = crate::converse::reply::Ask { id, body: message, dry_run: false };
+                match crate::converse::reply::reply(&means, load, caller, &ask) {
+                    Ok(r) => Answer::Replied(Box::new(r)),
+                    Err(e) => Answer::Refused(e),
+                }
+            }
+            Call::Ack { id, note } => match load.file.as_ref() {
+                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                Some(file) => match crate::converse::ack::ack(&means, file, &caller, &id, note.as_deref()) {
+                    Ok(a) => Answer::Acked(a),
+                    Err(e) => Answer::Refused(e),
+                },
+            },
             Call::Broadcast { message } => {
                 let ask = Ask::All { body: message };
                 match send::run(&means, load, caller.clone(), &ask, false) {

@@ -1,6 +1,8 @@
 //! The tools `team mcp` serves and the reading of their arguments: `team_send` (the spec's
 //! harness tool, `schema/tools/team_send.json`, whose `parameters` are served byte for byte as
-//! its `inputSchema`) and `team_list` (the roster, and whom this caller may reach).
+//! its `inputSchema`), `team_list` (the roster, and whom this caller may reach), and the
+//! conversation's three (docs/conversations.md): `team_inbox` (what waits for the caller),
+//! `team_reply` (answer a message by its id) and `team_ack` (say a message was read).
 //!
 //! Invariant: no argument names the sender, and none is taken that the schema does not name;
 //! every argument problem is a sentence the model can act on (a tool error, never a protocol
@@ -25,15 +27,30 @@ pub const ALL_ALONE: &str =
 pub enum Tool {
     Send,
     List,
+    Inbox,
+    Reply,
+    Ack,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 2] = [Tool::Send, Tool::List];
+    pub const ALL: [Tool; 5] = [Tool::Send, Tool::List, Tool::Inbox, Tool::Reply, Tool::Ack];
 
     pub fn name(self) -> &'static str {
         match self {
             Tool::Send => "team_send",
             Tool::List => "team_list",
+            Tool::Inbox => "team_inbox",
+            Tool::Reply => "team_reply",
+            Tool::Ack => "team_ack",
+        }
+    }
+
+    /// Every tool's name, for a sentence (`team_send, team_list, … and team_ack`).
+    pub fn names() -> String {
+        let n: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
+        match n.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => n.join(""),
         }
     }
 
@@ -53,6 +70,37 @@ impl Tool {
                 "description": "List the seats of your team (and of the other teams of its entity you may address): each seat's address, nickname, CLI, role, project, how it is reached, and whether you may send to it — admitted_by names the rule that admits you, null when a send would be refused. You are the seat whose pane started this server. Takes no arguments.",
                 "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
             }),
+            Tool::Inbox => json!({
+                "name": "team_inbox",
+                "description": "What waits for you, newest last: the messages delivered to you that you have not acked, each with the id team_reply and team_ack take, its sender and its first line (the whole message is in the drop file named). You are the seat whose pane started this server. Takes no arguments.",
+                "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
+            }),
+            Tool::Reply => json!({
+                "name": "team_reply",
+                "description": "Answer a message you received, by its id (team_inbox lists them): the reply goes to that message's sender only — admitted because they wrote to you, about that message — and is delivered as any send is; the result says whether the asker's seat took it (delivered) or not (held, not-submitted, unreachable, refused). A reply to the owner is left in the owner's inbox. A delivered reply also acks the message.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "minLength": 1, "description": "The id of the message you answer"},
+                        "message": {"type": "string", "minLength": 1},
+                    },
+                    "required": ["id", "message"],
+                    "additionalProperties": false,
+                },
+            }),
+            Tool::Ack => json!({
+                "name": "team_ack",
+                "description": "Say you read a message you received (by its id; team_inbox lists them) and will act on it — or, in `note`, why not. It leaves your inbox and its sender sees it acked. A message you answer with team_reply needs no ack. A message is acked once.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "minLength": 1, "description": "The id of the message"},
+                        "note": {"type": "string", "description": "What you will do, or why not (at most 4096 bytes)"},
+                    },
+                    "required": ["id"],
+                    "additionalProperties": false,
+                },
+            }),
         }
     }
 }
@@ -70,6 +118,17 @@ pub enum Call {
         message: String,
     },
     List,
+    Inbox,
+    /// `team_reply`: the id answered and the reply.
+    Reply {
+        id: String,
+        message: String,
+    },
+    /// `team_ack`: the id and the note.
+    Ack {
+        id: String,
+        note: Option<String>,
+    },
 }
 
 fn wrong(tool: Tool, what: impl AsRef<str>) -> TeamError {
@@ -102,6 +161,24 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
     };
     match tool {
         Tool::List => only(tool, args, &[]).map(|()| Call::List),
+        Tool::Inbox => only(tool, args, &[]).map(|()| Call::Inbox),
+        Tool::Reply => {
+            only(tool, args, &["id", "message"])?;
+            let id = id_of(tool, args)?;
+            let message = message_of(tool, args, "the reply")?;
+            Ok(Call::Reply { id, message })
+        }
+        Tool::Ack => {
+            only(tool, args, &["id", "note"])?;
+            let id = id_of(tool, args)?;
+            let note = match args.get("note") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) if s.trim().is_empty() => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(_) => return Err(wrong(tool, "`note` is a string")),
+            };
+            Ok(Call::Ack { id, note })
+        }
         Tool::Send => {
             only(tool, args, &["to", "message"])?;
             let to = match args.get("to") {
@@ -124,30 +201,46 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
                     names.push(n.to_string());
                 }
             }
-            let message = match args.get("message") {
-                None => return Err(wrong(tool, "`message` is required: the text to send")),
-                Some(Value::String(s)) => s,
-                Some(_) => return Err(wrong(tool, "`message` is a string")),
-            };
-            if message.trim().is_empty() {
-                return Err(wrong(tool, "the message is empty: nothing to send"));
-            }
-            if message.len() > crate::send::MAX_BODY {
-                return Err(TeamError::refused(format!(
-                    "the message is {} bytes, larger than a message may be ({} MiB, the largest frame a seat's socket takes); nothing was sent",
-                    message.len(),
-                    crate::send::MAX_BODY >> 20
-                )));
-            }
+            let message = message_of(tool, args, "the message")?;
             if names.iter().any(|n| n.trim() == ALL) {
                 if names.len() > 1 {
                     return Err(wrong(tool, ALL_ALONE));
                 }
-                return Ok(Call::Broadcast { message: message.clone() });
+                return Ok(Call::Broadcast { message });
             }
-            Ok(Call::Send { to: names, message: message.clone() })
+            Ok(Call::Send { to: names, message })
         }
     }
+}
+
+/// The `id` a reply or an ack names (its grammar is checked where it is looked up).
+fn id_of(tool: Tool, args: &Map<String, Value>) -> Result<String, TeamError> {
+    match args.get("id") {
+        None => Err(wrong(tool, "`id` is required: the message's id (team_inbox lists them)")),
+        Some(Value::String(s)) if s.trim().is_empty() => Err(wrong(tool, "`id` is empty (team_inbox lists the ids)")),
+        Some(Value::String(s)) => Ok(s.trim().to_string()),
+        Some(_) => Err(wrong(tool, "`id` is a string, such as the id team_inbox lists")),
+    }
+}
+
+/// The `message` of a send or a reply: a string, not blank, no larger than a send carries.
+fn message_of(tool: Tool, args: &Map<String, Value>, what: &str) -> Result<String, TeamError> {
+    let message = match args.get("message") {
+        None => return Err(wrong(tool, "`message` is required: the text to send")),
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(wrong(tool, "`message` is a string")),
+    };
+    if message.trim().is_empty() {
+        return Err(wrong(tool, format!("{what} is empty: nothing to send")));
+    }
+    if message.len() > crate::send::MAX_BODY {
+        return Err(TeamError::refused(format!(
+            "{what} is {} bytes, larger than a message may be ({} MiB, the largest frame a seat's socket takes); nothing was sent",
+            message.len(),
+            crate::send::MAX_BODY >> 20
+        )));
+    }
+    Ok(message.clone())
 }
 
 #[cfg(test)]
@@ -184,6 +277,37 @@ mod tests {
         let big = "x".repeat(crate::send::MAX_BODY + 1);
         assert_eq!(err(Tool::Send, json!({"to": ["a"], "message": big})).kind, Kind::Refused);
         assert!(err(Tool::List, json!({"x": 1})).message().contains("takes no arguments"));
+        assert!(err(Tool::Inbox, json!({"from": "lead"})).message().contains("takes no arguments"));
+    }
+
+    #[test]
+    fn conversation_tools_read_their_arguments() {
+        assert_eq!(read(Tool::Inbox, &json!({})).unwrap(), Call::Inbox);
+        assert_eq!(
+            read(Tool::Reply, &json!({"id": " 1a ", "message": "done"})).unwrap(),
+            Call::Reply { id: "1a".into(), message: "done".into() }
+        );
+        assert_eq!(
+            read(Tool::Ack, &json!({"id": "1a", "note": "on it"})).unwrap(),
+            Call::Ack { id: "1a".into(), note: Some("on it".into()) }
+        );
+        assert_eq!(
+            read(Tool::Ack, &json!({"id": "1a", "note": " "})).unwrap(),
+            Call::Ack { id: "1a".into(), note: None }
+        );
+        assert!(err(Tool::Reply, json!({"message": "x"})).message().contains("`id` is required"));
+        assert!(err(Tool::Reply, json!({"id": "", "message": "x"})).message().contains("`id` is empty"));
+        assert!(err(Tool::Reply, json!({"id": 7, "message": "x"})).message().contains("`id` is a string"));
+        assert!(err(Tool::Reply, json!({"id": "a", "message": "  "})).message().contains("the reply is empty"));
+        assert!(err(Tool::Reply, json!({"id": "a", "message": "x", "to": "lead"})).message().contains("not `to`"));
+        assert!(err(Tool::Ack, json!({"id": "a", "note": 3})).message().contains("`note` is a string"));
+        let big = "x".repeat(crate::send::MAX_BODY + 1);
+        assert_eq!(err(Tool::Reply, json!({"id": "a", "message": big})).kind, Kind::Refused);
+        assert_eq!(Tool::names(), "team_send, team_list, team_inbox, team_reply and team_ack");
+        for t in Tool::ALL {
+            assert_eq!(Tool::named(t.name()), Some(t));
+            assert_eq!(t.definition()["name"], t.name());
+        }
     }
 
     #[test]

@@ -9,31 +9,12 @@
 use crate::common::{self, World};
 use serde_json::Value;
 
-/// A world whose seats `seats` (`<seat>:<cli>[:<mode>]`) run in a private tmux server, and
-/// whose `as_seat` panes are of that server; its team file first (`file`, or the spec's).
 fn seat_world(file: Option<&str>, seats: &str) -> World {
-    let mut w = World::beacon();
-    if let Some(f) = file {
-        w.team_file(f);
-    }
-    let prelude = w.base().join("prelude.sh");
-    std::fs::write(&prelude, crate::transcripts::PRELUDE).unwrap();
-    w.extra_env.push(("BASH_ENV".into(), prelude.display().to_string()));
-    w.tmux_pane();
-    w.extra_env.push(("TEAM_TMUX_SOCKET".into(), w.base().join("seats.sock").display().to_string()));
-    let r = w.sh(&format!("fake_seats --tool {seats}"));
-    assert_eq!(r.code, 0, "{r:?}");
-    w
+    World::with_fake_seats(file, &format!("--tool {seats}"))
 }
 
 fn history(w: &World) -> Vec<Value> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(&w.config).into_iter().flatten().flatten() {
-        if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
-            out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
-        }
-    }
-    out
+    w.history()
 }
 
 /// The plain screen of the pane marked `seat` in the seats' server.

@@ -72,7 +72,12 @@ fn initialize_tools_list_and_ping_serve_the_spec_schema() {
     assert_eq!(init["capabilities"]["tools"], json!({"listChanged": false}));
     let tools = answer(&all, 2)["result"]["tools"].as_array().unwrap().clone();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["team_send", "team_list"]);
+    assert_eq!(names, ["team_send", "team_list", "team_inbox", "team_reply", "team_ack"]);
+    for t in &tools {
+        // every other tool's input schema is a schema that takes its arguments and nothing else
+        jsonschema::validator_for(&t["inputSchema"]).unwrap_or_else(|e| panic!("{}: {e}", t["name"]));
+        assert!(t["description"].as_str().is_some_and(|d| d.len() > 80), "{t}");
+    }
     // byte for byte: the compact text of the spec's parameters, key order and all
     let spec = serde_json::to_string(&spec_tool()["parameters"]).unwrap();
     let served = serde_json::to_string(&tools[0]["inputSchema"]).unwrap();
@@ -153,28 +158,14 @@ fn a_ten_mebibyte_message_is_refused_unread() {
     assert!(!w.repo.join(".agents/send-drops").exists(), "nothing was written");
 }
 
-/// A world whose seats run in a private tmux server (`fake_seats`, the transcripts' prelude)
-/// and whose `as_seat` panes are of that server.
+/// A world whose seat gpt-reviewer is a fake Codex in a private tmux server, and whose
+/// `as_seat` panes are of that server.
 fn seat_world() -> World {
-    let mut w = World::beacon();
-    let prelude = w.base().join("prelude.sh");
-    std::fs::write(&prelude, crate::transcripts::PRELUDE).unwrap();
-    w.extra_env.push(("BASH_ENV".into(), prelude.display().to_string()));
-    w.tmux_pane();
-    w.extra_env.push(("TEAM_TMUX_SOCKET".into(), w.base().join("seats.sock").display().to_string()));
-    let r = w.sh("fake_seats gpt-reviewer:codex");
-    assert_eq!(r.code, 0, "{r:?}");
-    w
+    World::with_fake_seats(None, "gpt-reviewer:codex")
 }
 
 fn history(w: &World) -> Vec<Value> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(&w.config).into_iter().flatten().flatten() {
-        if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
-            out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
-        }
-    }
-    out
+    w.history()
 }
 
 #[test]
@@ -333,4 +324,144 @@ fn a_pane_that_changes_seat_under_a_running_server_sends_nothing() {
         "{text}"
     );
     assert!(history(&w).is_empty(), "nothing was written down");
+}
+
+/// The tool result of request `id`: (isError, text, structuredContent).
+fn result(all: &[Value], id: u64) -> (bool, String, Value) {
+    let r = &answer(all, id)["result"];
+    let text = r["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text: {r}")).to_string();
+    (r["isError"].as_bool().unwrap(), text, r["structuredContent"].clone())
+}
+
+/// The lines `team mcp` answered, run through `seat`'s shell tool (below its pane's shell, no
+/// terminal, as the agent's CLI starts its servers).
+fn serve_in_seat(w: &World, seat: &str, seed: u32, lines: &[String]) -> Vec<Value> {
+    let file = input(w, &format!("{seat}-{seed}.jsonl"), lines);
+    let r = w.sh(&format!("in_seat {seat} env TEAM_ID_SEED={seed} sh -c \"team mcp < {file}\""));
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    answers(&r.stdout)
+}
+
+#[test]
+fn a_seat_reads_answers_and_acks_through_the_conversation_tools() {
+    let w = World::with_fake_seats(None, "--tool claude-keeper:claude-code gpt-reviewer:codex");
+    let r = w.sh("in_seat claude-keeper team send gpt-reviewer \"is the gate green?\"");
+    assert_eq!((r.code, r.stdout.lines().last()), (0, Some("gpt-reviewer: delivered")), "{r:?}");
+    let q = w.history()[0]["id"].as_str().unwrap().to_string();
+
+    // the worker: its inbox, its reply, an ack the reply made needless, its inbox again, ids
+    // that are not its own
+    let mut lines = hello();
+    lines.push(call(2, "team_inbox", json!({})));
+    lines.push(call(3, "team_reply", json!({"id": q, "message": "green since 09:00"})));
+    lines.push(call(4, "team_ack", json!({"id": q})));
+    lines.push(call(5, "team_inbox", json!({})));
+    lines.push(call(6, "team_reply", json!({"id": "../../etc/passwd", "message": "x"})));
+    lines.push(call(7, "team_ack", json!({"id": "00000000-0000-4000-8000-00000000dead"})));
+    let all = serve_in_seat(&w, "gpt-reviewer", 8, &lines);
+
+    let (err, text, doc) = result(&all, 2);
+    assert!(!err, "{text}");
+    common::validate(&doc).unwrap();
+    assert_eq!(
+        (doc["who"].as_str(), doc["items"][0]["id"].as_str()),
+        (Some("gpt-reviewer"), Some(q.as_str())),
+        "{doc}"
+    );
+    assert!(
+        text.contains(&q) && text.contains("is the gate green?") && text.ends_with("1 waiting for gpt-reviewer\n"),
+        "{text}"
+    );
+
+    let (err, text, doc) = result(&all, 3);
+    assert!(!err, "{text}");
+    common::validate(&doc).unwrap();
+    assert_eq!((doc["seat"].as_str(), doc["status"].as_str()), (Some("claude-keeper"), Some("delivered")), "{doc}");
+    assert_eq!(doc["reply_to"], json!(q));
+    let a = doc["ids"]["sent"].as_str().unwrap().to_string();
+    assert!(
+        text.starts_with(&format!("claude-keeper: delivered (reply to {q}: is the gate green?)"))
+            && text.ends_with(&format!("[id {a}]")),
+        "{text}"
+    );
+
+    let (err, text, _) = result(&all, 4);
+    assert!(err && text.contains(&format!("message {q} was acked already")), "the reply acked it: {text}");
+    let (err, text, doc) = result(&all, 5);
+    assert!(!err && doc["items"] == json!([]) && text == "0 waiting for gpt-reviewer\n", "{text} {doc}");
+    let (err, text, doc) = result(&all, 6);
+    assert!(err && text.contains("team inbox lists the ids"), "{text}");
+    common::validate(&doc).unwrap();
+    let (err, text, _) = result(&all, 7);
+    assert!(err && text.contains("no message 00000000-0000-4000-8000-00000000dead in the history of beacon"), "{text}");
+
+    // the lead: the reply waits in its inbox; it acks it once; it may not answer its own question
+    let mut lines = hello();
+    lines.push(call(2, "team_inbox", json!({})));
+    lines.push(call(3, "team_ack", json!({"id": a, "note": "thanks, merging"})));
+    lines.push(call(4, "team_ack", json!({"id": a})));
+    lines.push(call(5, "team_reply", json!({"id": q, "message": "answering myself"})));
+    let all = serve_in_seat(&w, "claude-keeper", 9, &lines);
+    let (err, text, doc) = result(&all, 2);
+    assert!(!err, "{text}");
+    assert_eq!(
+        (doc["items"][0]["what"].as_str(), doc["items"][0]["reply_to"].as_str(), doc["items"][0]["id"].as_str()),
+        (Some("reply"), Some(q.as_str()), Some(a.as_str())),
+        "{doc}"
+    );
+    let (err, text, doc) = result(&all, 3);
+    assert!(!err, "{text}");
+    common::validate(&doc).unwrap();
+    assert_eq!(
+        (doc["status"].as_str(), doc["by"].as_str(), doc["note"].as_str()),
+        (Some("acked"), Some("claude-keeper"), Some("thanks, merging"))
+    );
+    assert_eq!(text, format!("{a}: acked (from gpt-reviewer: green since 09:00, note: thanks, merging)"));
+    let (err, text, _) = result(&all, 4);
+    assert!(err && text.contains("was acked already"), "{text}");
+    let (err, text, _) = result(&all, 5);
+    assert!(err && text.contains(&format!("message {q} went to gpt-reviewer, not to claude-keeper")), "{text}");
+
+    // written down as the shell commands write it: the pair threaded, each acked once
+    let h = w.history();
+    assert_eq!(h.len(), 2, "{h:#?}");
+    assert_eq!(
+        (h[1]["from"].as_str(), h[1]["to"].as_str(), h[1]["reply_to"].as_str()),
+        (Some("gpt-reviewer"), Some("claude-keeper"), Some(q.as_str()))
+    );
+    let r = w.sh("team feed --json");
+    let feed: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"));
+    let acked: Vec<&str> = feed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["acked"]["ts"].is_string())
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(acked, [q.as_str(), a.as_str()], "{feed:#}");
+}
+
+#[test]
+fn a_reply_the_asker_cannot_take_is_a_call_that_says_held() {
+    // the lead's box holds a draft: the reply is held, said as the call's result, not an error
+    let w = World::with_fake_seats(None, "--tool claude-keeper:claude-code:draft gpt-reviewer:codex");
+    let r = w.sh("in_seat claude-keeper team send gpt-reviewer \"is the gate green?\"");
+    assert_eq!(r.code, 0, "{r:?}");
+    let q = w.history()[0]["id"].as_str().unwrap().to_string();
+    let mut lines = hello();
+    lines.push(call(2, "team_reply", json!({"id": q, "message": "green"})));
+    let all = serve_in_seat(&w, "gpt-reviewer", 8, &lines);
+    let (err, text, doc) = result(&all, 2);
+    assert!(!err, "a held reply is no tool error: {text}");
+    common::validate(&doc).unwrap();
+    assert_eq!((doc["status"].as_str(), doc["seat"].as_str()), (Some("held"), Some("claude-keeper")), "{doc}");
+    assert!(text.starts_with("claude-keeper: held ("), "{text}");
+    let a = doc["ids"]["sent"].as_str().unwrap();
+    assert!(text.contains(&format!("[id {a}]")), "{text}");
+    let h = w.history();
+    assert_eq!(
+        (h.len(), h[1]["outcome"].as_str(), h[1]["reply_to"].as_str()),
+        (2, Some("held"), Some(q.as_str())),
+        "{h:#?}"
+    );
 }

@@ -456,6 +456,35 @@ impl World {
         pane
     }
 
+    /// A world whose seats `seats` (`[--tool] <seat>:<cli>[:<mode>]…`, the transcripts'
+    /// `fake_seats`) run in a private tmux server, and whose `as_seat` panes are of that server;
+    /// its team file first (`file`, or the spec's).
+    pub fn with_fake_seats(file: Option<&str>, seats: &str) -> World {
+        let mut w = World::beacon();
+        if let Some(f) = file {
+            w.team_file(f);
+        }
+        let prelude = w.base().join("prelude.sh");
+        std::fs::write(&prelude, crate::transcripts::PRELUDE).unwrap();
+        w.extra_env.push(("BASH_ENV".into(), prelude.display().to_string()));
+        w.tmux_pane();
+        w.extra_env.push(("TEAM_TMUX_SOCKET".into(), w.base().join("seats.sock").display().to_string()));
+        let r = w.sh(&format!("fake_seats {seats}"));
+        assert_eq!(r.code, 0, "{r:?}");
+        w
+    }
+
+    /// Every history line of every project under the world's config, in file order.
+    pub fn history(&self) -> Vec<Value> {
+        let mut out = vec![];
+        for e in std::fs::read_dir(&self.config).into_iter().flatten().flatten() {
+            if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
+                out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
+            }
+        }
+        out
+    }
+
     /// Marks the tmux pane as `seat` (`<seat>` or `<seat>@<team>`); empty clears it.
     pub fn mark_pane(&self, seat: &str) {
         let s = self.base().join("tmux.sock").display().to_string();
