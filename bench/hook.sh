@@ -35,7 +35,15 @@
 #   team hook post-tool-use (empty inbox)           median 15.63 ms (min  3.67; CPU user 1.8 + sys 2.2 ms)
 #   history: 33 sends (3 warm-ups + 30), 33 lines via mcp-inbox, all delivered
 # At that load the wall medians are mostly waiting for a core; the CPU time is the steadier
-# figure. The goal is for a release build on a quiet machine: run it with TEAM_BIN as above.
+# figure.
+#
+# Measured 2026-12-03 on the same machine, idle (load 0.48), RELEASE build (f02846e; the pair
+# from `cargo build --release -p team --features test-fakes --bins --locked`), RUNS=400
+# MSG_RUNS=100 — the goal's figures:
+#   team hook post-tool-use (one message waiting)   median 11.94 ms (min  9.85; CPU user 6.5 + sys 4.5 ms)
+#   team hook post-tool-use (empty inbox)           median  2.13 ms (min  1.52; CPU user 1.3 + sys 0.7 ms)
+#   history: 103 sends (3 warm-ups + 100), 103 lines via mcp-inbox, all delivered
+# Two shorter runs just before (load 1.7, 60/200 runs): 13.14 / 2.51 ms and 14.81 / 2.20 ms.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"

@@ -18,6 +18,10 @@
 #   team_send tool call (server running)  127.63 ms
 #   team send (a process each)            133.91 ms     tool call minus process  -6.28 ms
 #   server RSS idle 17 280 KiB; after 90 sends 34 544 KiB (30 sends: 35 012 KiB)
+# Measured 2026-12-03, the same machine idle (load 0.56), RELEASE builds (f02846e), RUNS=300:
+#   team_send tool call (server running)  122.42 ms
+#   team send (a process each)            125.78 ms     tool call minus process  -3.36 ms
+#   server RSS idle 11 288 KiB; after 300 sends 28 180 KiB (after 90: 28 024 KiB)
 # docs/mcp.md ("Performance") says what the figures mean.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
