@@ -23,6 +23,8 @@ pub mod output;
 pub mod check;
 pub mod converse;
 pub mod demo;
+// `team feed` (reading the history, its receipts, briefs and audit lines; following; --stats)
+pub mod feed;
 // `team hooks` (the CLIs' hook configuration in a checkout; the walk asks it too)
 pub mod hooks;
 pub mod init;

@@ -1,31 +1,17 @@
-//! `team feed --stats`: the delivery figures per CLI and profile version over the history in
-//! view (`history::stats`), as a table or one `team.feed.stats` document
-//! (`schema/feed-stats.schema.json`). It reads what the feed reads — the history files and the
-//! receipts beside them, with the same ladder checks — and writes nothing.
+//! `team feed --stats`'s rendering: the figures `feed::stats` counted, as a table under the
+//! context line or one `team.feed.stats` document (`schema/feed-stats.schema.json`).
 
 use serde_json::{json, Value};
-use std::path::PathBuf;
 
-use super::feed::Skipped;
-use crate::history::stats::{Row, Spread, Tally};
-use crate::history::{self, Ledger};
-use crate::outcome::{self, TeamError};
+use crate::feed::stats::Stats;
+use crate::history::stats::{Row, Spread};
+use crate::outcome;
 use crate::output::{one_line, Output};
 
-/// What a `--stats` run reads (the feed's scope).
-pub struct StatsScope<'a> {
-    pub team: Option<&'a (String, String)>,
-    pub dirs: &'a [(Option<String>, PathBuf)],
-    pub config: &'a std::path::Path,
-    /// (seat, cli) of the team file in view.
-    pub clis: &'a [(String, String)],
-}
-
-/// Counts and prints. `seat`: only the messages to that seat.
-pub fn run(scope: &StatsScope, seat: Option<&str>, json: bool, out: &mut Output) -> outcome::Result<i32> {
-    let (rows, total, skipped) = tally(scope, seat)?;
+/// Prints the figures: the table and the count of sends (plain), or the document.
+pub fn render(s: &Stats, json: bool, out: &mut Output) {
     if json {
-        let (project, session) = match scope.team {
+        let (project, session) = match &s.team {
             Some((p, s)) => (json!(p), json!(s)),
             None => (Value::Null, Value::Null),
         };
@@ -34,56 +20,28 @@ pub fn run(scope: &StatsScope, seat: Option<&str>, json: bool, out: &mut Output)
             "format": 1,
             "project": project,
             "session": session,
-            "rows": rows,
-            "total": total,
+            "rows": s.rows,
+            "total": s.total,
         });
-        if skipped.lines > 0 {
-            doc["skipped"] = json!(skipped.lines);
+        if s.skipped.lines > 0 {
+            doc["skipped"] = json!(s.skipped.lines);
         }
         out.doc(&doc);
-        return Ok(0);
+        return;
     }
     let mut text = String::new();
-    if let Some((p, s)) = scope.team {
+    if let Some((p, s)) = &s.team {
         text.push_str(&outcome::context_line(p, s));
     }
-    if !rows.is_empty() {
-        text.push_str(&table(&rows, (rows.len() > 1).then_some(&total)));
+    if !s.rows.is_empty() {
+        text.push_str(&table(&s.rows, (s.rows.len() > 1).then_some(&s.total)));
     }
-    let n = total.sends;
+    let n = s.total.sends;
     text.push_str(&format!("{n} send{}\n", if n == 1 { "" } else { "s" }));
     out.out(&text);
-    if let Some(note) = super::feed::skipped_note(skipped) {
+    if let Some(note) = super::feed::skipped_note(s.skipped) {
         out.err(&note);
     }
-    Ok(0)
-}
-
-/// The rows, the total and the skipped lines of every folder in view.
-pub fn tally(scope: &StatsScope, seat: Option<&str>) -> outcome::Result<(Vec<Row>, Row, Skipped)> {
-    let refusal = |e: std::io::Error| TeamError::refused(e.to_string());
-    let cli_of = |s: &str| scope.clis.iter().find(|(name, _)| name == s).map(|(_, c)| c.clone());
-    let mut t = Tally::new();
-    let mut skipped = Skipped::default();
-    for (_, dir) in scope.dirs {
-        let mut h = history::read_history(scope.config, dir).map_err(refusal)?;
-        let r = history::read_receipts_checked(scope.config, dir).map_err(refusal)?;
-        skipped.lines += h.skipped + r.skipped;
-        skipped.bad_ids += h.bad_ids() + r.bad_ids();
-        let receipts = r.lines;
-        if let Some(seat) = seat {
-            h.lines.retain(|l| l.to == seat);
-        }
-        let ledger = Ledger::build(&h.lines, &receipts);
-        // Another project's file is not this one's: its seats' CLIs are not known here.
-        if scope.team.is_some() {
-            t.add(&ledger, &cli_of);
-        } else {
-            t.add(&ledger, &|_| None);
-        }
-    }
-    let (rows, total) = t.finish();
-    Ok((rows, total, skipped))
 }
 
 fn spread(s: &Spread) -> String {

@@ -19,7 +19,6 @@ pub mod check;
 pub mod completions;
 pub mod demo;
 pub mod feed;
-mod feed_read;
 mod feed_stats;
 pub mod hook;
 pub mod hooks;

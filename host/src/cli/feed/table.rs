@@ -4,7 +4,10 @@
 //! Invariant: every cell is text from outside, escaped; the only escape codes are ours (the
 //! faint sender header on a terminal).
 
-use super::{outcome, skipped_note, threaded, Event, Scope, Skipped};
+use super::cells::Cells;
+use super::skipped_note;
+use crate::feed::{threaded, Event, Scope, Skipped};
+use crate::outcome;
 use crate::output::one_line;
 
 /// The plain output: the context line (when the run names one team), the table or nothing,
@@ -51,13 +54,7 @@ where
     // Every cell is text from outside (history lines, brief names, audit records): escaped.
     let cell = |s: String| one_line(&s).into_owned();
     // a reply follows its question, its DETAIL marked `↳` (once per depth)
-    let keys: Vec<(Option<&str>, Option<&str>)> = events
-        .iter()
-        .map(|e| match e {
-            Event::Message { line, .. } => (Some(line.id.as_str()), line.reply_to.as_deref()),
-            _ => (None, None),
-        })
-        .collect();
+    let keys: Vec<(Option<&str>, Option<&str>)> = events.iter().map(Event::thread_key).collect();
     rows.extend(threaded(&keys).into_iter().map(|(i, depth)| {
         let e = &events[i];
         let mark = "↳ ".repeat(depth);

@@ -1,6 +1,10 @@
-//! The feed command's reading, filtering and rendering, on histories built in the test.
+//! The feed's rendering (its table, cells and document), on entries built in the test.
 
+use super::cells::Cells;
 use super::*;
+use crate::feed::{Event, ReadMark};
+use crate::history::{self, ledger::NOTE_NEVER_ACTED, MessageLine};
+use std::path::Path;
 
 fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
     Event::Message {
@@ -122,7 +126,7 @@ fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
     let never = Some(ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() });
     assert_eq!(cell(never.clone(), &line), "delivered (via typed in 20031 ms, never acted on)");
     let v = Event::Message { line: line.clone(), project: None, read: at(crate::history::Sign::Screen), acked: None }
-        .to_json(false);
+        .to_json();
     assert_eq!(v["read"], json!({"state": "read", "ts": "2026-11-29T09:00:41Z", "sign": "screen", "ms": 41_000}));
     // The watch's own lines.
     let mut retry = line.clone();
@@ -147,7 +151,7 @@ fn columns_pad_to_the_widest_cell() {
         line.ms = None;
         line.outcome = "not-submitted".into();
     }
-    let t = super::table::table(&[a, b], &now(), false, false);
+    let t = table::table(&[a, b], &now(), false, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
     assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
@@ -183,22 +187,13 @@ fn all_projects_add_a_project_column_and_unreachable_says_why() {
     line.outcome = "unreachable".into();
     line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
     let events = [Event::Message { line, project: Some("beacon".into()), read: None, acked: None }];
-    let t = super::table::table(&events, &now(), true, false);
+    let t = table::table(&events, &now(), true, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
     assert_eq!(
         lines[1],
         "  09:00:00  beacon   unreachable (via typed in 0 ms)  owner -> rev  (the pane shows a permission dialog; nothing was pressed) hello"
     );
-}
-
-#[test]
-fn limit_keeps_the_last_events() {
-    let ev: Vec<Event> = (0..5).map(|i| msg(&format!("2026-11-29T09:00:0{i}Z"), "a", "b", &i.to_string())).collect();
-    let got = limited(ev.clone(), Some(2));
-    assert_eq!(got, ev[3..].to_vec());
-    assert_eq!(limited(ev.clone(), Some(9)), ev);
-    assert!(limited(ev, Some(0)).is_empty());
 }
 
 #[test]
@@ -219,7 +214,7 @@ not json
     assert_eq!(out[1].kind_cell(&now()), "audit (bridged)");
     assert_eq!(out[1].seat_cell(), "-");
     assert!(out[0].involves("gpt-reviewer") && !out[1].involves("gpt-reviewer"));
-    let v = out[0].to_json(false);
+    let v = out[0].to_json();
     assert_eq!(v["kind"], "audit");
     assert_eq!(v["record"]["reason"], "not  granted");
 }
@@ -240,22 +235,7 @@ fn briefs_are_read_from_their_names() {
     assert_eq!(e.kind_cell(&now()), "brief");
     assert_eq!(e.seat_cell(), "claude-keeper -> gpt-reviewer");
     assert_eq!(e.detail_cell(), "claude-keeper-to-gpt-reviewer.md: # Review the gate");
-    assert_eq!(e.to_json(false)["body"], "\n# Review the gate\n\nDetails.\n");
-}
-
-#[test]
-fn seat_filter_reads_a_nickname_of_the_file() {
-    let s = Scope { nicknames: vec![("agamemnon".into(), "claude-keeper".into())], ..Default::default() };
-    assert_eq!(s.seat_name("@agamemnon"), "claude-keeper");
-    assert_eq!(s.seat_name("claude-keeper"), "claude-keeper");
-    assert_eq!(s.seat_name("@nobody"), "@nobody");
-}
-
-#[test]
-fn follow_keys_tell_identical_lines_apart() {
-    let a = msg("2026-11-29T09:00:00Z", "a", "b", "x");
-    let k = keys(&[a.clone(), a]);
-    assert_ne!(k[0], k[1]);
+    assert_eq!(e.to_json()["body"], "\n# Review the gate\n\nDetails.\n");
 }
 
 #[test]
@@ -275,4 +255,15 @@ fn document_shape() {
     assert!(all["project"].is_null() && all["session"].is_null());
     assert_eq!(all["events"][0]["project"], "beacon");
     assert_eq!(all["skipped"], 1);
+}
+
+trait ToJson {
+    fn to_json(&self) -> serde_json::Value;
+}
+
+/// An event as the document carries it.
+impl ToJson for Event {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap()
+    }
 }

@@ -1,0 +1,183 @@
+//! The words of a feed entry's cells: its TIME, PROJECT, KIND, SEAT and DETAIL, and what a
+//! read or an ack mark adds to the KIND cell.
+//!
+//! Invariant: a cell is the entry's own text with whitespace runs made one space; escaping is
+//! the table's (`table`), and times are shown in the zone of the run's now.
+
+use crate::feed::{AckMark, Event, ReadMark};
+use crate::history::ledger::NOTE_NEVER_ACTED;
+use crate::history::Sign;
+
+/// A history time as the table shows it: in `now`'s time zone (the local one, `TZ` honoured),
+/// with its date when it is not `now`'s day.
+pub(super) fn local_time<Tz: chrono::TimeZone>(ts: &str, now: &chrono::DateTime<Tz>) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
+    match chrono::DateTime::parse_from_rfc3339(ts) {
+        Ok(t) => {
+            let local = t.with_timezone(&now.timezone());
+            let form = if local.date_naive() == now.date_naive() { "%H:%M:%S" } else { "%Y-%m-%d %H:%M:%S" };
+            local.format(form).to_string()
+        }
+        Err(_) => ts.to_string(),
+    }
+}
+
+/// The words a read mark adds to the KIND cell, its time as `time` spells the table's times.
+pub(super) fn read_words(m: &ReadMark, time: impl Fn(&str) -> String) -> String {
+    match m {
+        ReadMark::At { ts, sign: Sign::Status, .. } => format!("acted on {}", time(ts)),
+        ReadMark::At { ts, .. } => format!("read {}", time(ts)),
+        ReadMark::NotYet => "not yet read".to_string(),
+        ReadMark::NeverActed { .. } => "never acted on".to_string(),
+    }
+}
+
+/// The words an ack mark adds to the KIND cell.
+pub(super) fn ack_words(a: &AckMark, time: impl Fn(&str) -> String) -> String {
+    format!("acked {}", time(&a.ts))
+}
+
+/// Whitespace runs (newlines included) become one space; the ends are trimmed.
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An entry's cells.
+pub(super) trait Cells {
+    /// The time in `now`'s time zone (the local one, `TZ` honoured), with its date when it is
+    /// not `now`'s day.
+    fn time_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display;
+    /// The project a message belongs to (`--all`); `-` for a brief or an audit line.
+    fn project_cell(&self) -> String;
+    fn kind_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display;
+    fn seat_cell(&self) -> String;
+    /// A message's DETAIL in its parts: what leads it (an unreachable send's note, with its
+    /// space), the sender header its body opens with (`from … — admitted by: …`), the body.
+    fn detail_parts(&self) -> (String, Option<String>, String);
+    fn detail_cell(&self) -> String;
+}
+
+impl Cells for Event {
+    fn time_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display,
+    {
+        local_time(self.ts(), now)
+    }
+
+    fn project_cell(&self) -> String {
+        match self {
+            Event::Message { project: Some(p), .. } => p.clone(),
+            _ => "-".to_string(),
+        }
+    }
+
+    fn kind_cell<Tz: chrono::TimeZone>(&self, now: &chrono::DateTime<Tz>) -> String
+    where
+        Tz::Offset: std::fmt::Display,
+    {
+        match self {
+            Event::Message { line, read, acked, .. } => {
+                let mut parts: Vec<String> = Vec::new();
+                if let Some(n) = line.retry {
+                    parts.push(format!("retry {n}"));
+                }
+                if line.note.as_deref() == Some(NOTE_NEVER_ACTED) {
+                    parts.push(NOTE_NEVER_ACTED.to_string());
+                }
+                match (&line.via, line.ms) {
+                    (Some(v), Some(ms)) => parts.push(format!("via {v} in {ms} ms")),
+                    (Some(v), None) => parts.push(format!("via {v}")),
+                    (None, Some(ms)) => parts.push(format!("in {ms} ms")),
+                    (None, None) => {}
+                }
+                parts.extend(read.as_ref().map(|r| read_words(r, |ts| local_time(ts, now))));
+                parts.extend(acked.as_ref().map(|a| ack_words(a, |ts| local_time(ts, now))));
+                if parts.is_empty() {
+                    line.outcome.clone()
+                } else {
+                    format!("{} ({})", line.outcome, parts.join(", "))
+                }
+            }
+            Event::Brief { .. } => "brief".to_string(),
+            Event::Audit { action, .. } => match action {
+                Some(a) => format!("audit ({a})"),
+                None => "audit".to_string(),
+            },
+        }
+    }
+
+    fn seat_cell(&self) -> String {
+        let pair = |f: &str, t: &str| format!("{f} -> {t}");
+        match self {
+            Event::Message { line, .. } => pair(&line.from, &line.to),
+            Event::Brief { from, to, .. } => pair(from, to),
+            Event::Audit { from, to, .. } => match (from, to) {
+                (Some(f), Some(t)) => pair(f, t),
+                (Some(f), None) => f.clone(),
+                (None, Some(t)) => pair("-", t),
+                (None, None) => "-".to_string(),
+            },
+        }
+    }
+
+    fn detail_parts(&self) -> (String, Option<String>, String) {
+        let Event::Message { line, .. } = self else { return (String::new(), None, self.detail_cell()) };
+        let lead = match &line.note {
+            Some(n) if line.outcome == "unreachable" => format!("({}) ", collapse(n)),
+            _ => String::new(),
+        };
+        // a reply's header has a second line, `in-reply-to: <id> (<question>)`
+        let one_header = |h: &str| {
+            !h.contains('\n')
+                || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'))
+        };
+        match line.body.split_once("\n\n") {
+            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && one_header(h) => {
+                (lead, Some(collapse(h)), collapse(b))
+            }
+            _ => (lead, None, collapse(&line.body)),
+        }
+    }
+
+    fn detail_cell(&self) -> String {
+        match self {
+            // an unreachable send says why, from its history line's note
+            Event::Message { line, .. } => match &line.note {
+                Some(n) if line.outcome == "unreachable" => format!("({}) {}", collapse(n), collapse(&line.body)),
+                _ => collapse(&line.body),
+            },
+            Event::Brief { body, path, .. } => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                match body.lines().map(str::trim).find(|l| !l.is_empty()) {
+                    Some(first) => format!("{name}: {}", collapse(first)),
+                    None => name,
+                }
+            }
+            Event::Audit { detail, .. } => detail.as_deref().map(collapse).unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_of_each_mark() {
+        let at = |sign| ReadMark::At { ts: "2026-11-29T09:00:41Z".into(), sign, ms: Some(41_000) };
+        let t = |ts: &str| ts[11..19].to_string();
+        assert_eq!(read_words(&at(Sign::Transcript), t), "read 09:00:41");
+        assert_eq!(read_words(&at(Sign::Screen), t), "read 09:00:41");
+        assert_eq!(read_words(&at(Sign::Status), t), "acted on 09:00:41");
+        assert_eq!(read_words(&ReadMark::NotYet, t), "not yet read");
+        assert_eq!(read_words(&ReadMark::NeverActed { ts: "2026-11-29T09:01:00Z".into() }, t), "never acted on");
+        assert_eq!(ack_words(&AckMark { ts: "2026-11-29T09:02:03Z".into(), note: None }, t), "acked 09:02:03");
+    }
+}
