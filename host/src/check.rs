@@ -88,8 +88,9 @@ fn note(kind: NoteKind, line: Option<usize>, text: String, repair: Option<String
     Note { kind, line, message, repair }
 }
 
-/// Checks `loaded` against the installed profiles and the multiplexer's panes.
-pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckReport {
+/// Checks `loaded` against the installed profiles, the multiplexer's panes and the MCP entries
+/// (which should start `exe`, this `team`).
+pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) -> CheckReport {
     let f = &loaded.file;
     let mut notes: Vec<Note> = Vec::new();
     for u in &f.unknown {
@@ -158,7 +159,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
     if let Some(n) = session_note(loaded, mux) {
         notes.push(n);
     }
-    notes.extend(mcp_notes(loaded));
+    notes.extend(mcp_notes(loaded, exe));
     notes.extend(hooks_notes(loaded, profiles));
     // in file order; a note about no one line last (the sort is stable)
     notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
@@ -173,11 +174,10 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux) -> CheckRep
 
 /// The MCP entries that would not serve this team (stale, foreign, unreadable), one note a
 /// file naming the seats that read it; an entry simply missing is no note (installing is a
-/// choice, `team mcp status` lists it).
-fn mcp_notes(loaded: &Loaded) -> Vec<Note> {
+/// choice, `team mcp status` lists it). `exe`: the `team` an entry should start.
+fn mcp_notes(loaded: &Loaded, exe: &str) -> Vec<Note> {
     use crate::mcp::install::{self, Action, State};
-    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
-    let Ok(rows) = install::run(loaded, &[], &exe, Action::Status) else { return Vec::new() };
+    let Ok(rows) = install::run(loaded, &[], exe, Action::Status) else { return Vec::new() };
     let mut out: Vec<(Option<install::Place>, &State, Vec<&str>)> = Vec::new();
     for r in &rows {
         if matches!(r.state, State::Installed | State::Missing | State::Unsupported) {

@@ -12,7 +12,9 @@
 //! run), is read through [`test_hook`] too. The variables that say which multiplexer server and
 //! pane to ask — `TMUX`, `TMUX_PANE`, `HERDR_PANE_ID`, `TEAM_TMUX_SOCKET` — are read here too,
 //! into [`Ctx::mux`] (`mux::Hints`), and passed down: hints the adapters verify against the
-//! process tree; none of them names a program or an identity.
+//! process tree; none of them names a program or an identity. So is `PWD`, the name the
+//! shell gives the current folder, kept only when it names the very folder the process
+//! stands in ([`Ctx::cwd`]).
 
 use std::ffi::OsString;
 
@@ -56,7 +58,9 @@ pub struct Ctx {
     pub paths: Paths,
     pub clock: Clock,
     pub ids: Ids,
-    /// The folder the run started in, read once (or why it could not be: removed, renamed).
+    /// The folder the run started in, read once (or why it could not be: removed, renamed),
+    /// as the user's shell names it (`fsx::logical_dir`: `PWD` when it names this very
+    /// folder, else the canonical path): every walk up to a checkout's root starts here.
     pub cwd: Result<std::path::PathBuf, String>,
     /// The user's home as the password database says (`mux::program::home`), never `$HOME`:
     /// nothing below `cli` reads the process environment.
@@ -67,9 +71,12 @@ pub struct Ctx {
     pub mux: crate::mux::Hints,
 }
 
-/// The folder this process runs in, as every command is given it.
-fn current_dir() -> Result<std::path::PathBuf, String> {
-    std::env::current_dir().map_err(|e| e.to_string())
+/// The folder this process runs in, as every command is given it: named as the shell that
+/// started it names it (`PWD`, when it names this very folder: `fsx::logical_dir`).
+fn current_dir(var: &impl Fn(&str) -> Option<OsString>) -> Result<std::path::PathBuf, String> {
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let pwd = var("PWD").map(std::path::PathBuf::from);
+    Ok(crate::fsx::logical_dir(&cwd, pwd.as_deref()))
 }
 
 impl Ctx {
@@ -88,7 +95,7 @@ impl Ctx {
             paths: Paths::resolve(&var),
             clock: Clock::real(),
             ids: Ids::random(),
-            cwd: current_dir(),
+            cwd: current_dir(&var),
             home: crate::mux::program::home(),
             mux: crate::mux::Hints::read(&var),
         }
@@ -118,7 +125,7 @@ impl Ctx {
             paths: Paths::resolve(&var),
             clock,
             ids,
-            cwd: current_dir(),
+            cwd: current_dir(&var),
             home: crate::mux::program::home(),
             mux: crate::mux::Hints::read(&var),
         }
@@ -131,7 +138,7 @@ impl Ctx {
             paths: Paths::under(base),
             clock: Clock::real(),
             ids: Ids::random(),
-            cwd: current_dir(),
+            cwd: current_dir(&|_| None),
             home: crate::mux::program::home(),
             mux: crate::mux::Hints::default(),
         }

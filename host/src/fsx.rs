@@ -15,21 +15,34 @@ fn refuse(path: &Path, what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, format!("{} is {what}; refusing to follow it", path.display()))
 }
 
-/// The folder `cwd` as the user's shell names it: `$PWD` when that is an absolute, plain
-/// path (no `.` or `..`) to the very same folder (device and inode), else `cwd` made
-/// canonical. A folder entered through a symbolic link then keeps its place in the checkout it
-/// was entered from — walking up from it reaches that checkout's root, never the link
-/// target's parents. `$PWD` only picks among names of the folder the process already stands
-/// in, so it grants nothing a `cd` would not.
-pub fn logical_dir(cwd: &Path) -> PathBuf {
+/// The folder the process stands in (`cwd`, as `getcwd` gives it) as the user's shell names
+/// it: `pwd` (the shell's `$PWD`, which `ctx` reads once) when that is an absolute, plain path
+/// (no `.` or `..`) to the very same folder (device and inode), else `cwd` made canonical. A
+/// folder entered through a symbolic link then keeps its place in the checkout it was entered
+/// from — walking up from it reaches that checkout's root, never the link target's parents.
+/// `pwd` only picks among names of the folder the process already stands in, so it grants
+/// nothing a `cd` would not.
+pub fn logical_dir(cwd: &Path, pwd: Option<&Path>) -> PathBuf {
     use std::os::unix::fs::MetadataExt;
     let canon = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    let Some(pwd) = std::env::var_os("PWD").map(PathBuf::from) else { return canon };
+    let Some(pwd) = pwd else { return canon };
     let plain = pwd.is_absolute()
         && pwd.components().all(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Normal(_)));
-    match (plain, fs::metadata(&pwd), fs::metadata(&canon)) {
-        (true, Ok(a), Ok(b)) if a.dev() == b.dev() && a.ino() == b.ino() => pwd,
+    match (plain, fs::metadata(pwd), fs::metadata(&canon)) {
+        (true, Ok(a), Ok(b)) if a.dev() == b.dev() && a.ino() == b.ino() => pwd.to_path_buf(),
         _ => canon,
+    }
+}
+
+/// Where a walk up from `cwd` starts: `cwd` as given when it is absolute and plain (the run's
+/// folder always is: `ctx` makes it with [`logical_dir`]), else made canonical.
+pub fn walk_start(cwd: &Path) -> PathBuf {
+    let plain = cwd.is_absolute()
+        && cwd.components().all(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Normal(_)));
+    if plain {
+        cwd.to_path_buf()
+    } else {
+        cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf())
     }
 }
 
@@ -336,6 +349,26 @@ pub fn sandboxed(e: &io::Error) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shell_s_name_of_the_folder_counts_only_when_it_names_this_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().canonicalize().unwrap().join("repo");
+        fs::create_dir_all(real.join("sub")).unwrap();
+        let link = real.parent().unwrap().join("linked");
+        std::os::unix::fs::symlink(real.join("sub"), &link).unwrap();
+        let here = real.join("sub");
+        // the link the user entered by names this very folder: kept
+        assert_eq!(logical_dir(&here, Some(&link)), link);
+        // no name, another folder's name, a relative or a dotted name: the canonical path
+        assert_eq!(logical_dir(&here, None), here);
+        assert_eq!(logical_dir(&here, Some(&real)), here);
+        assert_eq!(logical_dir(&here, Some(Path::new("linked"))), here);
+        assert_eq!(logical_dir(&here, Some(&link.join("..").join("linked"))), here);
+        // a walk starts from a plain absolute folder as given, anything else made canonical
+        assert_eq!(walk_start(&link), link);
+        assert_eq!(walk_start(&link.join("..").join("sub")), here);
+    }
     use std::os::unix::fs::PermissionsExt;
 
     #[test]

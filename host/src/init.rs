@@ -131,10 +131,10 @@ pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> outcome::Result<Sea
 }
 
 /// The checkout root for `cwd`: the first folder up from it holding `.git`, else `cwd` —
-/// walked up the logical path (`fsx::logical_dir`), so a subfolder that is a link to elsewhere
+/// walked up the logical path (`ctx.cwd`, `fsx::logical_dir`), so a subfolder that is a link to elsewhere
 /// is rooted at the checkout it was entered from.
 pub fn root_of(cwd: &Path) -> (PathBuf, bool) {
-    let start = crate::fsx::logical_dir(cwd);
+    let start = crate::fsx::walk_start(cwd);
     let mut d = Some(start.as_path());
     // the root found on the logical path, then made canonical: what is written goes to the
     // real folder, never through a link

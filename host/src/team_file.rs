@@ -123,11 +123,13 @@ impl TeamFile {
 
 /// Walks up from `cwd` to the git root (the first folder holding `.git`), looking for
 /// `.agents/team.yaml`. `Ok(None)` when no folder on the way holds one. A symlink or FIFO
-/// at `.agents` or the file is refused, never followed.
+/// at `.agents` or the file is refused, never followed. `cwd` is the folder as the run names
+/// it (`ctx.cwd`: through the link the user entered by); any other path is walked as given
+/// when absolute and plain, else from its canonical form (`fsx::walk_start`).
 pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
     // walked up the logical path (a subfolder entered through a link belongs to the checkout
     // it was entered from); each folder's file is checked and read in the real folder
-    let start = fsx::logical_dir(cwd);
+    let start = fsx::walk_start(cwd);
     let mut dir: Option<&Path> = Some(start.as_path());
     while let Some(d) = dir {
         let real = d.canonicalize().unwrap_or_else(|_| d.to_path_buf());

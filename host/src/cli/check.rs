@@ -21,7 +21,7 @@ pub struct Args {
 /// The error of a run standing in `cwd` that finds no team file, for every command that needs
 /// one: it says where the file was looked for (exit 2).
 pub fn no_team_file(cwd: &std::path::Path) -> TeamError {
-    let start = crate::fsx::logical_dir(cwd);
+    let start = crate::fsx::walk_start(cwd);
     match start.ancestors().find(|d| d.join(".git").exists()) {
         Some(root) if root == start => TeamError::bad_file(
             "no team file: .agents/team.yaml is not in this folder, the checkout's root",
@@ -52,8 +52,12 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     };
     let profiles = ProfileHost::new(&ctx.paths);
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(loaded.file.multiplexer.as_deref());
-    let r = check::check(&loaded, &profiles, mux.as_ref());
-    let shown = crate::team_file::shown(&r.path, &cwd);
+    // the `team` an MCP entry should start: this very program
+    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
+    let r = check::check(&loaded, &profiles, mux.as_ref(), &exe);
+    // the file as reached from the real folder, as `team check` has always shown it
+    let real = cwd.canonicalize().unwrap_or_else(|_| cwd.clone());
+    let shown = crate::team_file::shown(&r.path, &real);
     if a.json {
         out.doc(&document(&r, &shown));
     } else {

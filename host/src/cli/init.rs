@@ -102,7 +102,7 @@ fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
     let session = tmux_session.unwrap_or_else(|| project.clone());
     Ok(Plan {
         root,
-        cwd: crate::fsx::logical_dir(&cwd),
+        cwd: cwd.clone(),
         in_git,
         project,
         session,

@@ -190,7 +190,8 @@ pub fn load_file(cwd: &std::path::Path) -> Result<team_file::Loaded, TeamError> 
             start.display()
         )));
     }
-    team_file::find(&start)?.ok_or_else(|| {
+    // the walk starts from the folder as the run names it (`ctx.cwd`), as every command's does
+    team_file::find(cwd)?.ok_or_else(|| {
         TeamError::bad_file(format!(
             "no .agents/team.yaml in {} or above it up to the repository's root",
             start.display()
