@@ -164,6 +164,21 @@ pub fn sidebar_lines(team: &str, seat: &Seat) -> (String, String) {
     (team.to_string(), display)
 }
 
+/// What the checks found: the seat of the file, the session, the pane (and whether this run
+/// names it), the seat's record on that pane (a repair), the CLI in front of the shell, its
+/// process identity, and the profile's description.
+struct Found<'f> {
+    seat: &'f Seat,
+    session: String,
+    pane: PaneInfo,
+    adopt: bool,
+    state: State,
+    recorded: Option<state::SeatState>,
+    cli: crate::mux::Proc,
+    identity: Option<ProcessIdentity>,
+    desc: Description,
+}
+
 fn register(
     m: &Means,
     file: &Loaded,
@@ -172,8 +187,58 @@ fn register(
     admitted: &Admitted,
     req: &Request,
 ) -> Result<Report, TeamError> {
+    let found = check(m, file, reg, req)?;
+    let (f, name) = (&file.file, req.seat.as_str());
+    let gaps = registry::seat_gaps(reg, &f.team, name);
+    let repair = found.recorded.is_some();
+    let mut notes = Vec::new();
+    if repair && gaps.team_was_missing {
+        notes.push(format!(
+            "{name}: the team registry held no record of team {}; the team record, the seat's agent record and its roster line {}",
+            f.team,
+            if req.dry_run { "would be written" } else { "were written" }
+        ));
+    }
+    let report = |status, line: String, notes: Vec<String>| Report {
+        project: f.project.clone(),
+        session: found.session.clone(),
+        seat: name.to_string(),
+        pane: found.pane.id.clone(),
+        status,
+        notes,
+        line,
+    };
+    if req.dry_run {
+        let line = dry_run_line(name, &found.pane.id, repair, gaps.roster_was_missing, found.adopt);
+        return Ok(report(Status::DryRun, line, notes));
+    }
+    let (status, line, detail) = write(m, file, reg, &found, name, &mut notes)?;
+    log(
+        m.ctx,
+        &file.root,
+        caller,
+        Some(admitted),
+        name,
+        if repair { "already registered" } else { "registered" },
+        detail,
+    );
+    Ok(report(status, line, notes))
+}
+
+/// Every check, in the spec's order, before anything is written.
+fn check<'f>(m: &Means, file: &'f Loaded, reg: &Registry, req: &Request) -> Result<Found<'f>, TeamError> {
+    let (seat, session) = seat_and_session(m, file, req)?;
+    let (pane, adopt) = the_pane(m.mux, &session, &req.seat, req.pane.as_deref())?;
+    let state = State::load(&file.root)?;
+    let recorded = pane_free(&state, reg, &file.file.team, &session, &req.seat, &pane)?;
+    let (cli, identity, desc) = the_cli(m, file, seat, &session, &pane, recorded.as_ref())?;
+    Ok(Found { seat, session, pane, adopt, state, recorded, cli, identity, desc })
+}
+
+/// The file's seat (declared, not stopped) and the session to register it into (not
+/// `default`, and not one launched from another team file).
+fn seat_and_session<'f>(m: &Means, file: &'f Loaded, req: &Request) -> Result<(&'f Seat, String), TeamError> {
     let f = &file.file;
-    let (config, state_dir) = (&m.ctx.paths.config, &m.ctx.paths.state);
     let name = req.seat.as_str();
     let seat = f.seat(name).ok_or_else(|| refuse("no-seat", format!("the file has no seat \"{name}\"")))?;
     if seat.stopped {
@@ -186,7 +251,7 @@ fn register(
     if session == "default" {
         return Err(refuse("default-session", "session can't be \"default\", herdr's own session"));
     }
-    if let Some(l) = state::read_launched(state_dir, &session) {
+    if let Some(l) = state::read_launched(&m.ctx.paths.state, &session) {
         if Path::new(&l.file) != file.path {
             return Err(refuse(
                 "other-session",
@@ -197,73 +262,74 @@ fn register(
             ));
         }
     }
-    let mux = m.mux;
-    let named = mux.named(&session, name).map_err(|e| mux_refusal(mux, &session, e))?;
-    // the pane, and whether this run names it (`--pane` on a pane the multiplexer never named)
-    let (pane, adopt) = match &req.pane {
-        None => match named.as_slice() {
+    Ok((seat, session))
+}
+
+/// The pane, and whether this run names it: the one the multiplexer names the seat, or
+/// `--pane`'s (`given`) when the multiplexer never named it and no other pane has the name.
+fn the_pane(mux: &dyn Mux, session: &str, name: &str, given: Option<&str>) -> Result<(PaneInfo, bool), TeamError> {
+    let named = mux.named(session, name).map_err(|e| mux_refusal(mux, session, e))?;
+    let Some(id) = given else {
+        return match named.as_slice() {
             [] => {
                 let e = refuse(
                     "no-agent",
                     format!("no agent named {name} is running in session \"{session}\"; nothing was registered"),
                 );
                 // tmux names a seat only by the mark a user sets: say how
-                return Err(match mux.name() {
+                Err(match mux.name() {
                     "tmux" => e.with_repair(format!(
                         "mark its pane (tmux set -p -t <pane> @team-seat {name}), or let this run name it: team register {name} --pane <pane>"
                     )),
                     _ => e,
-                });
+                })
             }
-            [one] => (one.clone(), false),
-            many => {
-                return Err(refuse(
-                    "many-agents",
-                    format!(
-                        "session \"{session}\" has {} agents named {name}; registering one would guess",
-                        many.len()
-                    ),
-                ))
-            }
-        },
-        Some(id) => {
-            let p = match mux.pane(&session, id) {
-                Ok(p) => p,
-                Err(MuxError::NoSeat(_)) => {
-                    return Err(refuse(
-                        "no-pane",
-                        format!("no pane {id} in session \"{session}\"; nothing was registered"),
-                    ))
-                }
-                Err(e) => return Err(mux_refusal(mux, &session, e)),
-            };
-            if !p.name.is_empty() && p.name != name {
-                return Err(refuse(
-                    "pane-named",
-                    format!(
-                        "pane {id} is named {} in session \"{session}\"; --pane names a pane {} never named, nothing was registered",
-                        p.name,
-                        mux.name()
-                    ),
-                ));
-            }
-            if let Some(other) = named.iter().find(|n| n.id != p.id) {
-                return Err(refuse(
-                    "name-taken",
-                    format!(
-                        "{name} is already pane {}'s name in session \"{session}\"; nothing was registered",
-                        other.id
-                    ),
-                ));
-            }
-            let adopt = p.name.is_empty();
-            (p, adopt)
-        }
+            [one] => Ok((one.clone(), false)),
+            many => Err(refuse(
+                "many-agents",
+                format!("session \"{session}\" has {} agents named {name}; registering one would guess", many.len()),
+            )),
+        };
     };
-    let st = State::load(&file.root)?;
-    // another seat's record holding the pane
+    let p = match mux.pane(session, id) {
+        Ok(p) => p,
+        Err(MuxError::NoSeat(_)) => {
+            return Err(refuse("no-pane", format!("no pane {id} in session \"{session}\"; nothing was registered")))
+        }
+        Err(e) => return Err(mux_refusal(mux, session, e)),
+    };
+    if !p.name.is_empty() && p.name != name {
+        return Err(refuse(
+            "pane-named",
+            format!(
+                "pane {id} is named {} in session \"{session}\"; --pane names a pane {} never named, nothing was registered",
+                p.name,
+                mux.name()
+            ),
+        ));
+    }
+    if let Some(other) = named.iter().find(|n| n.id != p.id) {
+        return Err(refuse(
+            "name-taken",
+            format!("{name} is already pane {}'s name in session \"{session}\"; nothing was registered", other.id),
+        ));
+    }
+    let adopt = p.name.is_empty();
+    Ok((p, adopt))
+}
+
+/// No other seat's record (the state's, or the registry's of any team) holds the pane, and
+/// this seat's record names no other pane. Returns this seat's record on the pane (a repair).
+fn pane_free(
+    st: &State,
+    reg: &Registry,
+    team: &str,
+    session: &str,
+    name: &str,
+    pane: &PaneInfo,
+) -> Result<Option<state::SeatState>, TeamError> {
     let holder = st
-        .seats(&session)
+        .seats(session)
         .into_iter()
         .find(|(s, r)| s != name && r.pane.as_deref() == Some(pane.id.as_str()))
         .map(|(s, _)| s)
@@ -271,11 +337,11 @@ fn register(
             reg.agents
                 .iter()
                 .find(|a| {
-                    a.session.as_deref() == Some(session.as_str())
+                    a.session.as_deref() == Some(session)
                         && a.pane.as_deref() == Some(pane.id.as_str())
-                        && !(a.team == f.team && a.seat == name)
+                        && !(a.team == team && a.seat == name)
                 })
-                .map(|a| if a.team == f.team { a.seat.clone() } else { format!("{}@{}", a.seat, a.team) })
+                .map(|a| if a.team == team { a.seat.clone() } else { format!("{}@{}", a.seat, a.team) })
         });
     if let Some(other) = holder {
         return Err(refuse(
@@ -283,7 +349,7 @@ fn register(
             format!("pane {} is {other}'s in session \"{session}\"; nothing was registered", pane.id),
         ));
     }
-    let recorded = st.seat(&session, name);
+    let recorded = st.seat(session, name);
     if let Some(r) = &recorded {
         if r.pane.as_deref() != Some(pane.id.as_str()) {
             let on = r.pane.as_ref().map(|p| format!("on pane {p}")).unwrap_or_else(|| "with no pane".into());
@@ -296,10 +362,23 @@ fn register(
             ));
         }
     }
-    // the CLI in front of the shell, and the screen at its prompt
-    let mut profile = m.profiles.load(&seat.cli, &f.profiles)?;
+    Ok(recorded)
+}
+
+/// The profile's CLI in front of the pane's shell (the very process recorded, on a repair),
+/// its identity, and the screen read as the seat at its prompt.
+fn the_cli(
+    m: &Means,
+    file: &Loaded,
+    seat: &Seat,
+    session: &str,
+    pane: &PaneInfo,
+    recorded: Option<&state::SeatState>,
+) -> Result<(crate::mux::Proc, Option<ProcessIdentity>, Description), TeamError> {
+    let (mux, name) = (m.mux, seat.name.as_str());
+    let mut profile = m.profiles.load(&seat.cli, &file.file.profiles)?;
     let desc = profile.describe().clone();
-    let (procs, own) = pane::processes(mux, &pane, name).map_err(|e| mux_refusal(mux, &session, e))?;
+    let (procs, own) = pane::processes(mux, pane, name).map_err(|e| mux_refusal(mux, session, e))?;
     let cli = pane::cli_process(&procs, own, &desc.process_names, pane.label.as_deref()).map_err(|why| match why {
         pane::NoCli::Nothing => refuse(
             "no-process",
@@ -315,7 +394,7 @@ fn register(
         ),
     })?;
     let identity = (m.identity)(cli.pid);
-    if let (Some(r), Some(now)) = (recorded.as_ref().and_then(|r| r.process), identity) {
+    if let (Some(r), Some(now)) = (recorded.and_then(|r| r.process), identity) {
         if r != now {
             return Err(refuse(
                 "replaced",
@@ -326,130 +405,66 @@ fn register(
             ));
         }
     }
-    pane::at_prompt(mux, &pane, name, &mut profile).map_err(|reading| {
+    pane::at_prompt(mux, pane, name, &mut profile).map_err(|reading| {
         refuse(
             "not-at-prompt",
             format!("{name}: its pane is not the seat at its prompt ({reading}); nothing was registered"),
         )
     })?;
+    Ok((cli, identity, desc))
+}
 
-    let gaps = registry::seat_gaps(reg, &f.team, name);
-    let repair = recorded.is_some();
-    let mut notes = Vec::new();
-    if repair && gaps.team_was_missing {
-        notes.push(format!(
-            "{name}: the team registry held no record of team {}; the team record, the seat's agent record and its roster line {}",
-            f.team,
-            if req.dry_run { "would be written" } else { "were written" }
-        ));
+/// A dry run's closing line.
+fn dry_run_line(name: &str, p: &str, repair: bool, roster_missing: bool, adopt: bool) -> String {
+    match (repair, roster_missing, adopt) {
+        (true, true, _) => {
+            format!("{name}: already registered — pane {p}; the team registry's roster would be written")
+        }
+        (true, false, _) => {
+            format!("{name}: already registered — pane {p}; the record would be refreshed from the file, nothing relaunched")
+        }
+        (false, _, true) => format!(
+            "{name}: would register — pane {p}; the pane would be named {name} and recorded, nothing would be launched"
+        ),
+        (false, _, false) => format!("{name}: would register — pane {p}; nothing would be launched"),
     }
-    let report = |status, line: String, notes: Vec<String>| Report {
-        project: f.project.clone(),
-        session: session.clone(),
-        seat: name.to_string(),
-        pane: pane.id.clone(),
-        status,
-        notes,
-        line,
+}
+
+/// The writes: the pane's name (`--pane`), the sidebar, the state's record, the launched
+/// pointer, the registry's records. Returns the status, the closing line and the log's detail.
+fn write(
+    m: &Means,
+    file: &Loaded,
+    reg: &Registry,
+    found: &Found,
+    name: &str,
+    notes: &mut Vec<String>,
+) -> Result<(Status, String, String), TeamError> {
+    let (f, mux, p, session) = (&file.file, m.mux, &found.pane.id, &found.session);
+    let took = if found.adopt {
+        Some(mux.name_pane(session, p, name).map_err(|e| mux_refusal(mux, session, e))?)
+    } else {
+        None
     };
-    let p = &pane.id;
-    if req.dry_run {
-        let line = match (repair, gaps.roster_was_missing, adopt) {
-            (true, true, _) => format!("{name}: already registered — pane {p}; the team registry's roster would be written"),
-            (true, false, _) => {
-                format!("{name}: already registered — pane {p}; the record would be refreshed from the file, nothing relaunched")
-            }
-            (false, _, true) => format!(
-                "{name}: would register — pane {p}; the pane would be named {name} and recorded, nothing would be launched"
-            ),
-            (false, _, false) => format!("{name}: would register — pane {p}; nothing would be launched"),
-        };
-        return Ok(report(Status::DryRun, line, notes));
-    }
-
-    // the writes: the name, the sidebar, then the records
-    let took =
-        if adopt { Some(mux.name_pane(&session, p, name).map_err(|e| mux_refusal(mux, &session, e))?) } else { None };
-    let shown = PaneInfo { name: name.to_string(), ..pane.clone() };
-    let (label, display) = sidebar_lines(&f.team, seat);
+    let shown = PaneInfo { name: name.to_string(), ..found.pane.clone() };
+    let (label, display) = sidebar_lines(&f.team, found.seat);
     if let Err(e) = mux.sidebar(&shown, &label, &display) {
         notes.push(format!("{name}: the sidebar lines could not be written ({e})"));
     }
     let old = reg.agent_for(&f.team, name);
-    let id = match recorded.as_ref().and_then(|r| r.id.clone()).or_else(|| old.map(|a| a.id.clone())) {
+    let id = match found.recorded.as_ref().and_then(|r| r.id.clone()).or_else(|| old.map(|a| a.id.clone())) {
         Some(id) => id,
-        None => registry::new_agent_id(config, &m.ctx.ids)?,
+        None => registry::new_agent_id(&m.ctx.paths.config, &m.ctx.ids)?,
     };
-    let home = cli.home.clone().or_else(|| m.ctx.home.clone());
-    let address = match (desc.native_channel, identity, &home) {
-        (true, Some(who), Some(h)) => (m.native)(&desc, h, who),
+    let home = found.cli.home.clone().or_else(|| m.ctx.home.clone());
+    let address = match (found.desc.native_channel, found.identity, &home) {
+        (true, Some(who), Some(h)) => (m.native)(&found.desc, h, who),
         _ => None,
     };
-    let mut st = st;
     let registered = m.ctx.clock.now_iso();
-    if repair {
-        let added = st.complete(&session, name, &file.path, &id, identity);
-        if !added.is_empty() {
-            notes.push(format!(
-                "{name}: its record lacked {}, which a launch before this version did not write; completed",
-                added
-                    .iter()
-                    .map(|a| if *a == "id" { "an id" } else { "a process identity" })
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ));
-        }
-    } else {
-        st.insert(
-            &session,
-            name,
-            &file.path,
-            &NewSeat {
-                id: id.clone(),
-                cli: seat.cli.clone(),
-                pane: p.clone(),
-                workspace: pane.workspace.clone(),
-                process: identity,
-                agent_session: pane.agent_session.clone(),
-                registered: registered.clone(),
-            },
-        );
-    }
-    st.save(&file.root)?;
-    state::write_launched(state_dir, &session, &file.path, name, p)?;
-    let rec = AgentRecord {
-        id: id.clone(),
-        name: old.and_then(|a| a.name.clone()),
-        seat: name.to_string(),
-        team: f.team.clone(),
-        session: Some(session.clone()),
-        cli: Some(seat.cli.clone()),
-        project: Some(f.project.clone()),
-        root: Some(file.root.clone()),
-        pane: Some(p.clone()),
-        socket: address.as_ref().map(|a| a.socket.display().to_string()),
-        native_session: address.as_ref().and_then(|a| a.name.clone()),
-        process: identity.or_else(|| old.and_then(|a| a.process)),
-        created: old.and_then(|a| a.created.clone()).or(Some(registered)),
-    };
-    let line = RosterLine {
-        seat: name.to_string(),
-        agent: Some(id.clone()),
-        nickname: seat.nickname.clone(),
-        role: seat.role.clone(),
-        cli: Some(seat.cli.clone()),
-        leads: seat.leads,
-        assistant: seat.assistant,
-        stopped: seat.stopped,
-    };
-    let pointers = TeamPointers {
-        entity: f.entity.clone(),
-        project: f.project.clone(),
-        session: f.session.clone(),
-        root: file.root.clone(),
-    };
-    let wrote = registry::write_seat(config, &f.team, &pointers, &line, &rec)?;
-    let (status, closing) = if repair {
+    write_state(m, file, found, name, &id, &registered, notes)?;
+    let wrote = write_registry(m, file, found, old, &id, address.as_ref(), registered)?;
+    let (status, closing) = if found.recorded.is_some() {
         let tail = if wrote.roster_was_missing {
             "the team registry's roster did not list it, and was written"
         } else {
@@ -468,16 +483,98 @@ fn register(
     if let Some(a) = &address {
         detail.push_str(&format!(", socket {}", a.socket.display()));
     }
-    log(
-        m.ctx,
-        &file.root,
-        caller,
-        Some(admitted),
-        name,
-        if repair { "already registered" } else { "registered" },
-        detail,
-    );
-    Ok(report(status, closing, notes))
+    Ok((status, closing, detail))
+}
+
+/// The seat's state record (completed on a repair, inserted otherwise) and the launched
+/// pointer.
+fn write_state(
+    m: &Means,
+    file: &Loaded,
+    found: &Found,
+    name: &str,
+    id: &str,
+    registered: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), TeamError> {
+    let (session, p) = (&found.session, &found.pane.id);
+    let mut st = found.state.clone();
+    if found.recorded.is_some() {
+        let added = st.complete(session, name, &file.path, id, found.identity);
+        if !added.is_empty() {
+            notes.push(format!(
+                "{name}: its record lacked {}, which a launch before this version did not write; completed",
+                added
+                    .iter()
+                    .map(|a| if *a == "id" { "an id" } else { "a process identity" })
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ));
+        }
+    } else {
+        st.insert(
+            session,
+            name,
+            &file.path,
+            &NewSeat {
+                id: id.to_string(),
+                cli: found.seat.cli.clone(),
+                pane: p.clone(),
+                workspace: found.pane.workspace.clone(),
+                process: found.identity,
+                agent_session: found.pane.agent_session.clone(),
+                registered: registered.to_string(),
+            },
+        );
+    }
+    st.save(&file.root)?;
+    state::write_launched(&m.ctx.paths.state, session, &file.path, name, p)?;
+    Ok(())
+}
+
+/// The registry's agent record, team record and roster line.
+fn write_registry(
+    m: &Means,
+    file: &Loaded,
+    found: &Found,
+    old: Option<&AgentRecord>,
+    id: &str,
+    address: Option<&LiveAddress>,
+    registered: String,
+) -> Result<registry::SeatWrite, TeamError> {
+    let (f, seat) = (&file.file, found.seat);
+    let rec = AgentRecord {
+        id: id.to_string(),
+        name: old.and_then(|a| a.name.clone()),
+        seat: seat.name.clone(),
+        team: f.team.clone(),
+        session: Some(found.session.clone()),
+        cli: Some(seat.cli.clone()),
+        project: Some(f.project.clone()),
+        root: Some(file.root.clone()),
+        pane: Some(found.pane.id.clone()),
+        socket: address.map(|a| a.socket.display().to_string()),
+        native_session: address.and_then(|a| a.name.clone()),
+        process: found.identity.or_else(|| old.and_then(|a| a.process)),
+        created: old.and_then(|a| a.created.clone()).or(Some(registered)),
+    };
+    let line = RosterLine {
+        seat: seat.name.clone(),
+        agent: Some(id.to_string()),
+        nickname: seat.nickname.clone(),
+        role: seat.role.clone(),
+        cli: Some(seat.cli.clone()),
+        leads: seat.leads,
+        assistant: seat.assistant,
+        stopped: seat.stopped,
+    };
+    let pointers = TeamPointers {
+        entity: f.entity.clone(),
+        project: f.project.clone(),
+        session: f.session.clone(),
+        root: file.root.clone(),
+    };
+    registry::write_seat(&m.ctx.paths.config, &f.team, &pointers, &line, &rec)
 }
 
 #[cfg(test)]
