@@ -13,6 +13,7 @@ pub mod lock;
 mod mistakes;
 pub mod notify;
 mod place;
+mod seats;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -175,28 +176,10 @@ struct RawFile {
     multiplexer: Option<Sp<String>>,
     delivery_order: Option<Sp<Vec<Sp<String>>>>,
     profiles: Option<Sp<BTreeMap<String, Scalar>>>,
-    seats: Option<Sp<Vec<Sp<RawSeat>>>>,
+    seats: Option<Sp<Vec<Sp<seats::RawSeat>>>>,
     delegates: Option<Sp<BTreeMap<String, SpWords>>>,
     grant: Option<Sp<who::RawGrant>>,
     notify: Option<Sp<notify::RawNotify>>,
-}
-
-#[derive(Deserialize)]
-struct RawSeat {
-    name: Option<Sp<String>>,
-    nickname: Option<Sp<String>>,
-    role: Option<Scalar>,
-    cli: Option<Sp<String>>,
-    leads: Option<bool>,
-    assistant: Option<bool>,
-    stopped: Option<bool>,
-    delivery_order: Option<Sp<Vec<Sp<String>>>>,
-    label: Option<Scalar>,
-    vendor: Option<Scalar>,
-    model: Option<Scalar>,
-    version: Option<Scalar>,
-    launch: Option<Scalar>,
-    effort: Option<Scalar>,
 }
 
 /// A YAML scalar read as text whatever its type (`version: 5.5`, `codex: 1.4`).
@@ -281,6 +264,58 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         }
     })?;
     let keys = keys::read(text);
+    let head = header(&raw)?;
+    let profiles = raw.profiles.map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect()).unwrap_or_default();
+    // `seats:` with no value (every entry commented out, as `team init` writes it) is no seat.
+    let raw_seats = match raw.seats {
+        Some(s) => s.value,
+        None if keys.lines.line("seats").is_some() => Vec::new(),
+        None => return Err(at(1, "seats: is missing; the file declares no seat")),
+    };
+    let (mut seats, notes) = seats::read(raw_seats)?;
+    let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
+    let notify = raw.notify.map(notify::read).transpose()?;
+    if let Some(c) = &raw.coordinator {
+        let who = c.value.trim();
+        match seats.iter_mut().find(|s| s.name == who) {
+            Some(s) => s.leads = true,
+            None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
+        }
+    }
+    let Header { format, project, team, entity, session, multiplexer, delivery_order } = head;
+    Ok(TeamFile {
+        format,
+        project,
+        team,
+        entity,
+        session,
+        multiplexer,
+        delivery_order,
+        profiles,
+        seats,
+        delegates,
+        grant,
+        notify,
+        notes,
+        unknown: keys.unknown,
+        lines: keys.lines,
+    })
+}
+
+/// The file's words above its seats, checked.
+struct Header {
+    format: u32,
+    project: String,
+    team: String,
+    entity: Option<String>,
+    session: String,
+    multiplexer: Option<String>,
+    delivery_order: Option<Vec<String>>,
+}
+
+/// Reads and checks `format`, `project`, `team`, `entity`, `session`, `multiplexer` and the
+/// file's `delivery_order`.
+fn header(raw: &RawFile) -> outcome::Result<Header> {
     let format = match &raw.format {
         None => 1,
         Some(f) if f.value == 1 => 1,
@@ -330,133 +365,7 @@ pub fn parse(text: &str) -> outcome::Result<TeamFile> {
         None => None,
         Some(o) => Some(check_order(line_of(o), &o.value)?),
     };
-    let profiles = raw.profiles.map(|p| p.value.into_iter().map(|(k, v)| (k, v.0)).collect()).unwrap_or_default();
-
-    // `seats:` with no value (every entry commented out, as `team init` writes it) is no seat.
-    let raw_seats = match raw.seats {
-        Some(s) => s.value,
-        None if keys.lines.line("seats").is_some() => Vec::new(),
-        None => return Err(at(1, "seats: is missing; the file declares no seat")),
-    };
-    let mut seats: Vec<Seat> = Vec::new();
-    // the names and nicknames taken so far (a nickname with its seat): each seat is checked
-    // against them by lookup, so a file of n seats loads in time linear in n
-    let mut names_taken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut nicks_taken: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    let mut notes = Vec::new();
-    for rs in raw_seats {
-        let line = line_of(&rs) as usize;
-        let r = rs.value;
-        let name = match r.name {
-            Some(n) => n,
-            None => return Err(at(line as u64, "a seat has no name:")),
-        };
-        let nl = line_of(&name);
-        let name = name.value.trim().to_string();
-        if !valid_name(&name) {
-            return Err(at(
-                nl,
-                format!(
-                    "seat name \"{name}\" is not a seat name (lower-case letters, digits, '.', '_' or '-', at most 63)"
-                ),
-            ));
-        }
-        if !names_taken.insert(name.clone()) {
-            return Err(at(nl, format!("seat \"{name}\" is declared twice")));
-        }
-        if name == RESERVED_LEAD {
-            notes.push(FileNote::LegacyLead { line: nl as usize });
-        }
-        if name == RESERVED_ALL {
-            notes.push(FileNote::LegacyAll { line: nl as usize });
-        }
-        let nickname = match r.nickname {
-            None => None,
-            Some(n) => {
-                let v = n.value.trim().trim_start_matches('@').to_string();
-                if v == RESERVED_LEAD {
-                    return Err(at(
-                        line_of(&n),
-                        format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>"),
-                    ));
-                }
-                if v == RESERVED_ALL {
-                    return Err(at(
-                        line_of(&n),
-                        format!("seat \"{name}\": nickname \"all\" is reserved for team send all"),
-                    ));
-                }
-                if !valid_name(&v) {
-                    return Err(at(line_of(&n), format!("seat \"{name}\": nickname \"{v}\" is not a name (lower-case letters, digits, '.', '_' or '-')")));
-                }
-                if let Some(o) = nicks_taken.get(&v) {
-                    return Err(at(
-                        line_of(&n),
-                        format!("seat \"{name}\": nickname \"{v}\" is already seat \"{o}\"'s"),
-                    ));
-                }
-                nicks_taken.insert(v.clone(), name.clone());
-                Some(v)
-            }
-        };
-        let cli = match r.cli {
-            Some(c) if !c.value.trim().is_empty() => c.value.trim().to_string(),
-            Some(c) => return Err(at(line_of(&c), format!("seat \"{name}\": cli: is empty"))),
-            None => {
-                return Err(at(
-                    line as u64,
-                    format!("seat \"{name}\" has no cli: (claude-code, codex, cursor, agy, grok, …)"),
-                ))
-            }
-        };
-        let delivery_order = match &r.delivery_order {
-            None => None,
-            Some(o) => Some(check_order(line_of(o), &o.value)?),
-        };
-        seats.push(Seat {
-            name,
-            nickname,
-            role: r.role.map(|s| s.0),
-            cli,
-            leads: r.leads.unwrap_or(false),
-            assistant: r.assistant.unwrap_or(false),
-            stopped: r.stopped.unwrap_or(false),
-            delivery_order,
-            label: r.label.map(|s| s.0),
-            vendor: r.vendor.map(|s| s.0),
-            model: r.model.map(|s| s.0),
-            version: r.version.map(|s| s.0),
-            launch: r.launch.map(|s| s.0),
-            effort: r.effort.map(|s| s.0),
-            line,
-        });
-    }
-    let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
-    let notify = raw.notify.map(notify::read).transpose()?;
-    if let Some(c) = &raw.coordinator {
-        let who = c.value.trim();
-        match seats.iter_mut().find(|s| s.name == who) {
-            Some(s) => s.leads = true,
-            None => return Err(at(line_of(c), format!("coordinator: names no seat of this file (\"{who}\")"))),
-        }
-    }
-    Ok(TeamFile {
-        format,
-        project,
-        team,
-        entity,
-        session,
-        multiplexer,
-        delivery_order,
-        profiles,
-        seats,
-        delegates,
-        grant,
-        notify,
-        notes,
-        unknown: keys.unknown,
-        lines: keys.lines,
-    })
+    Ok(Header { format, project, team, entity, session, multiplexer, delivery_order })
 }
 
 /// What a team file says that loads but deserves a note (`team check` words it).
