@@ -26,6 +26,7 @@
 //! running the same rename again completes one.
 
 mod steps;
+mod write;
 
 use std::path::Path;
 use std::time::Duration;
@@ -350,6 +351,20 @@ fn edited_meanwhile(file: &Loaded, old: &str, new: &str) -> TeamError {
     .with_repair(format!("look at the file, then run team rename {old} {new} again"))
 }
 
+/// What a run will do, planned on the file's text as read under its edit lock.
+struct Plan {
+    /// The file as read.
+    before: TeamFile,
+    /// Its text, which the writes compare the file with (a hand edit takes no lock).
+    text: String,
+    /// The edited text (`None`: the file already names the seat `new`, the resumed case).
+    edited: Option<String>,
+    /// Each place, in the order it is written.
+    steps: Vec<Step>,
+    /// The state file as read.
+    state: State,
+}
+
 fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Request) -> Result<Report, TeamError> {
     let (old, new) = (req.seat.as_str(), req.new.as_str());
     check_new(old, new)?;
@@ -365,6 +380,46 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
                 })?,
         ),
     };
+    let plan = plan(m, file, reg, old, new)?;
+    let (f, config) = (&plan.before, &m.ctx.paths.config);
+    let session = f.session.clone();
+    let mut notes: Vec<String> = registry::grants_naming(config, &f.team, &session, old)
+        .into_iter()
+        .map(|g| {
+            format!(
+                "{old}: the owner's grant {} names {old}; it is not rewritten here: write {new} in it",
+                config.join("grants").join(g).display()
+            )
+        })
+        .collect();
+    let report = |status, steps: Vec<Step>, notes: Vec<String>| Report {
+        project: f.project.clone(),
+        session: session.clone(),
+        mux: m.mux.name(),
+        seat: old.to_string(),
+        new: new.to_string(),
+        status,
+        line: steps::closing(old, new, &steps, status == Status::DryRun),
+        steps,
+        notes,
+    };
+    if req.dry_run {
+        return Ok(report(Status::DryRun, plan.steps.clone(), notes));
+    }
+    // the writes, under the seat's lock: no send types into the pane while it changes name (a
+    // send holds it for one delivery: waited out, briefly)
+    let _locks = write::seat_locks(m, &session, old, new)?;
+    write::write(m, file, &plan, old, new, &mut notes)?;
+    let done = report(Status::Renamed, plan.steps.clone(), notes);
+    let detail = format!("to {new}: {}", done.steps.iter().map(|s| done.detail(s)).collect::<Vec<_>>().join("; "));
+    log(m.ctx, &file.root, caller, old, "renamed", detail);
+    Ok(done)
+}
+
+/// Reads the file once and plans each place: the file's sites, the pane, the state's record,
+/// the launched pointer, the registry's records. A place that already holds the new name is
+/// refused; a run that finds nothing naming the old seat at all is too.
+fn plan(m: &Means, file: &Loaded, reg: &Registry, old: &str, new: &str) -> Result<Plan, TeamError> {
     // the file as it is now, read once: its sites are edited in this very text
     let text = read_now(file)?.ok_or_else(|| changed(file))?;
     let before = crate::team_file::parse(&text).map_err(|_| changed(file))?;
@@ -376,7 +431,6 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
         Some((sites, _)) => Step::File { sites: sites.iter().map(edit::Site::words).collect() },
         None => Step::FileAlready,
     }];
-
     let (config, state_dir) = (&m.ctx.paths.config, &m.ctx.paths.state);
     let st = State::load(&file.root)?;
     let move_state = plan_store(
@@ -422,106 +476,9 @@ fn rename(m: &Means, file: &Loaded, reg: &Registry, caller: &Caller, req: &Reque
         steps.push(Step::Launched);
     }
     if move_registry {
-        steps.push(Step::Registry { agents: was.agents.clone(), roster: was.roster });
+        steps.push(Step::Registry { agents: was.agents, roster: was.roster });
     }
-    let mut notes: Vec<String> = registry::grants_naming(config, &f.team, &session, old)
-        .into_iter()
-        .map(|g| {
-            format!(
-                "{old}: the owner's grant {} names {old}; it is not rewritten here: write {new} in it",
-                config.join("grants").join(g).display()
-            )
-        })
-        .collect();
-    let report = |status, steps: Vec<Step>, notes: Vec<String>| Report {
-        project: f.project.clone(),
-        session: session.clone(),
-        mux: m.mux.name(),
-        seat: old.to_string(),
-        new: new.to_string(),
-        status,
-        line: steps::closing(old, new, &steps, status == Status::DryRun),
-        steps,
-        notes,
-    };
-    if req.dry_run {
-        return Ok(report(Status::DryRun, steps, notes));
-    }
-
-    // the writes, under the seat's lock: no send types into the pane while it changes name (a
-    // send holds it for one delivery: waited out, briefly)
-    let lock = |seat: &str| {
-        crate::typed::lock_seat(state_dir, &session, seat, "rename", SEND_WAIT)
-            .map_err(|e| refuse("lock", e.replace("nothing was sent", "nothing was renamed")))
-    };
-    let _locks = (lock(old)?, lock(new)?);
-    // a hand edit takes no lock: the file must still be the text the plan was made on
-    if read_now(file)?.as_deref() != Some(text.as_str()) {
-        return Err(edited_meanwhile(file, old, new));
-    }
-    let mux = m.mux;
-    if let Some(Step::Pane { pane, mark }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
-        let took = mux
-            .name_pane(&session, &pane.id, mark)
-            .map_err(|e| refuse("mux", format!("{} doesn't answer: {e}; nothing was renamed", mux.name())))?;
-        if !took {
-            return Err(refuse(
-                "pane-name",
-                format!("{} did not take the name {mark} for pane {}; nothing was renamed", mux.name(), pane.id),
-            )
-            .with_repair(format!("choose a name {} takes (docs/multiplexers.md)", mux.name())));
-        }
-        let after = crate::team_file::parse(planned.as_ref().map(|(_, t)| t.as_str()).unwrap_or(&text));
-        if let Some(seat) = after.as_ref().ok().and_then(|a| a.seat(new).cloned()) {
-            let (label, display) = crate::register::sidebar_lines(&f.team, &seat);
-            let shown = PaneInfo { name: mark.clone(), ..pane.clone() };
-            if let Err(e) = mux.sidebar(&shown, &label, &display) {
-                notes.push(format!("{new}: the sidebar lines could not be written ({e})"));
-            }
-        }
-    }
-    // a write that fails after the first: say what was renamed, and that the same run again
-    // finishes the rest (it renames what still names the old seat)
-    let part_way = |upto: &Step, e: TeamError| {
-        let done = steps::done_before(&steps, upto);
-        TeamError::failed(format!("{}; {done} renamed, the rest still names {old}", e.message()))
-            .with_id("rename.part-way")
-            .with_repair(format!("run team rename {old} {new} again: it renames what still names {old}"))
-    };
-    // the pane goes back to the name the file still gives it
-    let unname = || {
-        if let Some(Step::Pane { pane, .. }) = steps.iter().find(|s| matches!(s, Step::Pane { .. })) {
-            let _ = mux.name_pane(&session, &pane.id, &pane.name);
-        }
-    };
-    // the pane step waited on the multiplexer: an edit made meanwhile is never written over
-    if read_now(file)?.as_deref() != Some(text.as_str()) {
-        unname();
-        return Err(edited_meanwhile(file, old, new));
-    }
-    if let Some((_, edited)) = &planned {
-        if let Err(e) = crate::fsx::rewrite_keeping_mode(&file.path, edited.as_bytes()) {
-            unname();
-            return Err(TeamError::failed(format!("the team file could not be written ({e}); nothing was renamed"))
-                .with_id("rename.write"));
-        }
-    }
-    if move_state {
-        let mut st = st;
-        st.rename_seat(&session, old, new);
-        st.save(&file.root).map_err(|e| part_way(&Step::State, e))?;
-    }
-    if launched {
-        state::rename_launched(state_dir, &session, old, new).map_err(|e| part_way(&Step::Launched, e))?;
-    }
-    if move_registry {
-        let step = Step::Registry { agents: was.agents.clone(), roster: was.roster };
-        registry::rename_seat(config, &f.team, old, new).map_err(|e| part_way(&step, e))?;
-    }
-    let done = report(Status::Renamed, steps, notes);
-    let detail = format!("to {new}: {}", done.steps.iter().map(|s| done.detail(s)).collect::<Vec<_>>().join("; "));
-    log(m.ctx, &file.root, caller, old, "renamed", detail);
-    Ok(done)
+    Ok(Plan { before, text, edited: planned.map(|(_, t)| t), steps, state: st })
 }
 
 #[cfg(test)]
