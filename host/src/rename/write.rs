@@ -51,24 +51,7 @@ pub(super) fn write(
         _ => None,
     });
     if let Some((pane, mark)) = pane_step {
-        let took = mux
-            .name_pane(session, &pane.id, mark)
-            .map_err(|e| refuse("mux", format!("{} doesn't answer: {e}; nothing was renamed", mux.name())))?;
-        if !took {
-            return Err(refuse(
-                "pane-name",
-                format!("{} did not take the name {mark} for pane {}; nothing was renamed", mux.name(), pane.id),
-            )
-            .with_repair(format!("choose a name {} takes (docs/multiplexers.md)", mux.name())));
-        }
-        let after = crate::team_file::parse(plan.edited.as_deref().unwrap_or(text));
-        if let Some(seat) = after.as_ref().ok().and_then(|a| a.seat(new).cloned()) {
-            let (label, display) = crate::register::sidebar_lines(&f.team, &seat);
-            let shown = PaneInfo { name: mark.clone(), ..pane.clone() };
-            if let Err(e) = mux.sidebar(&shown, &label, &display) {
-                notes.push(format!("{new}: the sidebar lines could not be written ({e})"));
-            }
-        }
+        name_pane(m, plan, pane, mark, new, notes)?;
     }
     // a write that fails after the first: say what was renamed, and that the same run again
     // finishes the rest (it renames what still names the old seat)
@@ -110,6 +93,38 @@ pub(super) fn write(
                 registry::rename_seat(&m.ctx.paths.config, &f.team, old, new).map_err(|e| part_way(step, e))?;
             }
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Gives the pane its new name (refused when the multiplexer does not take it: nothing is
+/// written then) and its sidebar lines from the edited file.
+fn name_pane(
+    m: &Means,
+    plan: &Plan,
+    pane: &PaneInfo,
+    mark: &str,
+    new: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), TeamError> {
+    let (mux, f) = (m.mux, &plan.before);
+    let took = mux
+        .name_pane(&f.session, &pane.id, mark)
+        .map_err(|e| refuse("mux", format!("{} doesn't answer: {e}; nothing was renamed", mux.name())))?;
+    if !took {
+        return Err(refuse(
+            "pane-name",
+            format!("{} did not take the name {mark} for pane {}; nothing was renamed", mux.name(), pane.id),
+        )
+        .with_repair(format!("choose a name {} takes (docs/multiplexers.md)", mux.name())));
+    }
+    let after = crate::team_file::parse(plan.edited.as_deref().unwrap_or(&plan.text));
+    if let Some(seat) = after.as_ref().ok().and_then(|a| a.seat(new).cloned()) {
+        let (label, display) = crate::register::sidebar_lines(&f.team, &seat);
+        let shown = PaneInfo { name: mark.to_string(), ..pane.clone() };
+        if let Err(e) = mux.sidebar(&shown, &label, &display) {
+            notes.push(format!("{new}: the sidebar lines could not be written ({e})"));
         }
     }
     Ok(())
