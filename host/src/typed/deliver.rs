@@ -152,168 +152,205 @@ pub fn deliver(
     t: &Timings,
     clock: &dyn Timer,
 ) -> Run {
+    let mut a = Attempt { seat, traits, trigger, id, drop_path, t, clock, seen_before: BeforeEnter::default() };
     let not_typed = |verdict| Run { verdict, typed: false, enters: 0 };
-    if let Err(why) = check_trigger(trigger, traits) {
-        return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
-    }
-    let mut before = match seat.observe(id, trigger) {
-        Ok(o) => o,
-        Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
+    let readable = match a.look_before() {
+        Ok(before) => before.boxed != BoxText::Unreadable,
+        Err(v) => return not_typed(v),
     };
-    // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
-    // (between the clear and the rows): look again, briefly, before calling the seat unreadable
-    // or still starting. Nothing has been typed, so looking costs nothing.
-    let settle_until = clock.now() + t.settle;
-    while matches!(before.seen, Seen::Unknown(_) | Seen::Starting) && clock.now() < settle_until {
-        clock.sleep(t.poll);
-        match seat.observe(id, trigger) {
-            Ok(o) => before = o,
-            Err(e) => return not_typed(Verdict::Unreachable(format!("{e}; the message is at {drop_path}"))),
-        }
-    }
-    if let Some(v) = judge_before(&before, traits, drop_path) {
-        return not_typed(v);
-    }
-    let readable = before.boxed != BoxText::Unreadable;
-    // Every look until Enter: none of it can be evidence that the seat took the line.
-    let mut seen_before = BeforeEnter::default();
-    seen_before.note(&before);
-
     // Intent before action: a retry's record is on the disk before its first keystroke.
-    if let Err(why) = seat.before_typing() {
+    if let Err(why) = a.seat.before_typing() {
         return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
     }
-    if let Err(e) = seat.type_text(trigger) {
-        return Run {
-            verdict: Verdict::Unreachable(format!(
-                "the pane would not take the trigger ({e}); the message is at {drop_path}"
-            )),
-            typed: false,
-            enters: 0,
-        };
+    if let Err(e) = a.seat.type_text(trigger) {
+        return not_typed(Verdict::Unreachable(format!(
+            "the pane would not take the trigger ({e}); the message is at {drop_path}"
+        )));
     }
-    let typed = |verdict, enters| Run { verdict, typed: true, enters };
-
-    // Read back: the box must hold exactly the trigger before any Enter.
     if readable {
-        let until = clock.now() + t.readback;
-        let mut last: BoxText;
-        loop {
-            match seat.observe(id, trigger) {
-                Ok(o) => {
-                    seen_before.note(&o);
-                    if let Some(mode) = &o.mode {
-                        return typed(
-                            Verdict::Held(format!(
-                                "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
-                                mode.replace('-', " ")
-                            )),
-                            0,
-                        );
-                    }
-                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
-                        return typed(
-                            Verdict::Held(format!(
-                                "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
-                            )),
-                            0,
-                        );
-                    }
-                    if holds_trigger(&o.boxed, trigger) {
-                        break;
-                    }
-                    last = o.boxed;
-                }
-                Err(e) => last = BoxText::Holds(format!("<{e}>")),
-            }
-            if clock.now() >= until {
-                return typed(
-                    Verdict::Held(format!(
-                        "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
-                        describe_box(&last, trigger)
-                    )),
-                    0,
-                );
-            }
-            clock.sleep(t.poll);
+        if let Err(v) = a.read_back() {
+            return Run { verdict: v, typed: true, enters: 0 };
         }
     }
     // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
     // the text into a newline), not a wait to shorten: never scaled.
     clock.sleep(Duration::from_millis(traits.enter_pause_ms));
+    a.enters(readable)
+}
 
-    let start = clock.now();
-    let mut enters = 0u32;
-    let mut last_box = BoxText::Holds(trigger.to_string());
-    let mut left_box = false;
-    for (i, wait) in t.enter_waits.iter().enumerate() {
-        if let Err(e) = seat.press_enter() {
-            if enters == 0 {
-                return typed(
-                    Verdict::Unreachable(format!("the pane would not take Enter ({e}); the message is at {drop_path}")),
-                    0,
-                );
-            }
-            break;
+/// One delivery under way: the seat, what it is given, and every look before Enter (none of
+/// which can be evidence that the seat took the line).
+struct Attempt<'a> {
+    seat: &'a mut dyn Seat,
+    traits: &'a Traits,
+    trigger: &'a str,
+    id: &'a str,
+    drop_path: &'a str,
+    t: &'a Timings,
+    clock: &'a dyn Timer,
+    seen_before: BeforeEnter,
+}
+
+impl Attempt<'_> {
+    /// The checks before anything is typed: the trigger, then one look at the seat (looked at
+    /// again, briefly, while it cannot be read or is still starting), judged.
+    fn look_before(&mut self) -> Result<Observation, Verdict> {
+        let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
+        if let Err(why) = check_trigger(trigger, self.traits) {
+            return Err(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
         }
-        enters += 1;
-        let last_try = i + 1 == t.enter_waits.len() || !readable;
-        let until = clock.now() + *wait;
+        let unreachable = |e| Verdict::Unreachable(format!("{e}; the message is at {drop_path}"));
+        let mut before = self.seat.observe(id, trigger).map_err(unreachable)?;
+        // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
+        // (between the clear and the rows): look again, briefly, before calling the seat
+        // unreadable or still starting. Nothing has been typed, so looking costs nothing.
+        let settle_until = self.clock.now() + self.t.settle;
+        while matches!(before.seen, Seen::Unknown(_) | Seen::Starting) && self.clock.now() < settle_until {
+            self.clock.sleep(self.t.poll);
+            before = self.seat.observe(id, trigger).map_err(unreachable)?;
+        }
+        if let Some(v) = judge_before(&before, self.traits, drop_path) {
+            return Err(v);
+        }
+        self.seen_before.note(&before);
+        Ok(before)
+    }
+
+    /// Read back: the box must hold exactly the trigger before any Enter. A dialog or a mode
+    /// the pane went into meanwhile, or a box that never shows the trigger, holds the send.
+    fn read_back(&mut self) -> Result<(), Verdict> {
+        let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
+        let until = self.clock.now() + self.t.readback;
+        let mut last: BoxText;
         loop {
-            clock.sleep(t.poll);
-            if let Ok(o) = seat.observe(id, trigger) {
-                let gone = if readable { !holds_trigger(&o.boxed, trigger) } else { true };
+            match self.seat.observe(id, trigger) {
+                Ok(o) => {
+                    self.seen_before.note(&o);
+                    if let Some(mode) = &o.mode {
+                        return Err(Verdict::Held(format!(
+                            "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
+                            mode.replace('-', " ")
+                        )));
+                    }
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
+                        return Err(Verdict::Held(format!(
+                            "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
+                        )));
+                    }
+                    if holds_trigger(&o.boxed, trigger) {
+                        return Ok(());
+                    }
+                    last = o.boxed;
+                }
+                Err(e) => last = BoxText::Holds(format!("<{e}>")),
+            }
+            if self.clock.now() >= until {
+                return Err(Verdict::Held(format!(
+                    "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
+                    describe_box(&last, trigger)
+                )));
+            }
+            self.clock.sleep(self.t.poll);
+        }
+    }
+
+    /// The Enters, each followed by its wait for evidence; another Enter goes only to a box
+    /// still holding exactly the trigger. Ends in the verdict.
+    fn enters(&mut self, readable: bool) -> Run {
+        let (trigger, drop_path) = (self.trigger, self.drop_path);
+        let typed = |verdict, enters| Run { verdict, typed: true, enters };
+        let start = self.clock.now();
+        let mut enters = 0u32;
+        let mut last_box = BoxText::Holds(trigger.to_string());
+        let mut left_box = false;
+        for (i, wait) in self.t.enter_waits.iter().enumerate() {
+            if let Err(e) = self.seat.press_enter() {
+                if enters == 0 {
+                    return typed(
+                        Verdict::Unreachable(format!(
+                            "the pane would not take Enter ({e}); the message is at {drop_path}"
+                        )),
+                        0,
+                    );
+                }
+                break;
+            }
+            enters += 1;
+            let last_try = i + 1 == self.t.enter_waits.len() || !readable;
+            let until = self.clock.now() + *wait;
+            let window = Window { start, until, readable };
+            if let Some(v) = self.watch(window, &mut last_box, &mut left_box) {
+                return typed(v, enters);
+            }
+            if left_box || last_try {
+                break;
+            }
+            if !holds_trigger(&last_box, trigger) {
+                // Another Enter goes only to a box holding exactly the trigger.
+                break;
+            }
+        }
+        if left_box {
+            return typed(Verdict::Delivered { note: Some(NOTE_TAKEN.to_string()) }, enters);
+        }
+        let what =
+            if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
+        typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+    }
+
+    /// Looks after one Enter until evidence that the seat took the line (`Some`: delivered),
+    /// or until its wait ends — the whole window once the box cleared or cannot be read.
+    fn watch(&mut self, w: Window, last_box: &mut BoxText, left_box: &mut bool) -> Option<Verdict> {
+        let (id, trigger) = (self.id, self.trigger);
+        loop {
+            self.clock.sleep(self.t.poll);
+            if let Ok(o) = self.seat.observe(id, trigger) {
+                let gone = if w.readable { !holds_trigger(&o.boxed, trigger) } else { true };
                 if gone {
-                    left_box = left_box || readable;
+                    *left_box = *left_box || w.readable;
                     if let Seen::Dialog { kind, .. } = &o.seen {
                         // The seat asks about what our line asked it to do: it is acting on it
                         // — unless it was already working, when the dialog is its turn's.
-                        if readable && !seen_before.was_working() {
-                            return typed(
-                                Verdict::Delivered {
-                                    note: Some(format!("the seat opened a {kind} dialog after taking the line")),
-                                },
-                                enters,
-                            );
+                        if w.readable && !self.seen_before.was_working() {
+                            return Some(Verdict::Delivered {
+                                note: Some(format!("the seat opened a {kind} dialog after taking the line")),
+                            });
                         }
                     }
-                    if evidence(&o, &seen_before).is_some() || seat.transcript_shows_read(id) {
-                        return typed(Verdict::Delivered { note: None }, enters);
+                    if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
+                        return Some(Verdict::Delivered { note: None });
                     }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
-                        return typed(Verdict::Delivered { note: Some(NOTE_QUEUED.to_string()) }, enters);
+                        return Some(Verdict::Delivered { note: Some(NOTE_QUEUED.to_string()) });
                     }
                 }
-                last_box = o.boxed;
-            } else if seat.transcript_shows_read(id) && (left_box || !readable) {
-                return typed(Verdict::Delivered { note: None }, enters);
+                *last_box = o.boxed;
+            } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
+                return Some(Verdict::Delivered { note: None });
             }
-            let now = clock.now();
-            if left_box || !readable {
+            let now = self.clock.now();
+            if *left_box || !w.readable {
                 // A cleared box, or one that cannot be read (judged by status alone), is waited
                 // on for the whole window; no more Enters.
-                if now >= start + t.window {
-                    break;
+                if now >= w.start + self.t.window {
+                    return None;
                 }
-            } else if now >= until {
-                break;
+            } else if now >= w.until {
+                return None;
             }
         }
-        if left_box || last_try {
-            break;
-        }
-        if !holds_trigger(&last_box, trigger) {
-            // Another Enter goes only to a box holding exactly the trigger.
-            break;
-        }
     }
-    if left_box {
-        return typed(Verdict::Delivered { note: Some(NOTE_TAKEN.to_string()) }, enters);
-    }
-    let what = if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
-    typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+}
+
+/// When one Enter's wait ends: at `until`, or (a cleared or unreadable box) at the window
+/// from the first Enter's `start`.
+#[derive(Clone, Copy)]
+struct Window {
+    start: std::time::Instant,
+    until: std::time::Instant,
+    readable: bool,
 }
 
 #[cfg(test)]
