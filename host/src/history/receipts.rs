@@ -41,6 +41,10 @@ pub enum ReceiptKind {
     /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
     /// message is acked by its seat, the watch stops looking for a sign.
     Acked,
+    /// `team watch` saw the seat work and then sit free while the message waited in its inbox,
+    /// unclaimed: the seat's CLI ran none of team's hooks for it (untrusted, removed, or not
+    /// loaded). Said once (the owner's urgent `hook-stopped`); the message is typed instead.
+    HookStopped,
 }
 
 /// The sign a confirmation was read from.
