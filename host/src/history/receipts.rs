@@ -111,6 +111,27 @@ pub struct Receipt {
     pub by: Option<String>,
 }
 
+impl Receipt {
+    /// A receipt of `kind` for message `id` to `to`, at `ts`, with no other field set (the
+    /// caller sets the ones its kind carries).
+    pub fn new(kind: ReceiptKind, ts: String, id: &str, to: &str) -> Receipt {
+        Receipt {
+            ts,
+            id: id.to_string(),
+            to: to.to_string(),
+            receipt: kind,
+            sign: None,
+            ms: None,
+            why: None,
+            attempt: None,
+            event: None,
+            session: None,
+            note: None,
+            by: None,
+        }
+    }
+}
+
 impl Keyed for Receipt {
     fn id(&self) -> &str {
         &self.id

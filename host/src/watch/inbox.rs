@@ -186,18 +186,8 @@ impl Watch<'_> {
             "{seat} worked and then sat free while the message waited in its inbox, and its CLI ran none of team's hooks for it: its hooks may be untrusted (Codex's Hooks need review), removed or not loaded (team hooks status {seat})"
         );
         let r = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.to_string(),
-            to: seat.to_string(),
-            receipt: ReceiptKind::HookStopped,
-            sign: None,
-            ms: None,
             why: Some(why.clone()),
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(ReceiptKind::HookStopped, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.receipt(&r);
         self.log(seat, "hook-stopped", format!("id {id}, drop {}{}", drop.display(), not_written(&written)));

@@ -326,20 +326,8 @@ impl<'a> Watch<'a> {
             state: &self.ctx.paths.state,
         };
         // Intent before action: the try is on the disk before the first keystroke.
-        let intent = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::RetryStarted,
-            sign: None,
-            ms: None,
-            why: None,
-            attempt: Some(n),
-            event: None,
-            session: None,
-            note: None,
-            by: None,
-        };
+        let intent =
+            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_iso(), id, seat) };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
         let mut record = || {
@@ -425,18 +413,9 @@ impl<'a> Watch<'a> {
             ..copy_of(first)
         };
         let read = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::Read,
             sign: Some(sign),
             ms: Some(ms),
-            why: None,
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -461,18 +440,8 @@ impl<'a> Watch<'a> {
     fn stop(&mut self, id: &str, seat: &str, why: StopWhy, ledger: &Ledger, pass: &mut Pass) {
         let from = ledger.entry(id).map(|e| ledger.line(e.first).from.clone()).unwrap_or_default();
         let r = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::RetriesStopped,
-            sign: None,
-            ms: None,
             why: Some(why.words()),
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
