@@ -3,7 +3,9 @@
 //! typed trigger's companion no hook took is cleared; a hook's later delivery is reported once;
 //! and a seat that worked and then sat free while a send waited unclaimed in its inbox — its
 //! CLI ran none of team's hooks through a turn — is said once (`hook-stopped`), to the owner
-//! at once when the team file's `notify:` names it urgent.
+//! at once when the team file's `notify:` names it urgent. A send whose retries stop while it
+//! still waits in the inbox is said to wait there (`STILL_WAITING`): it is not withdrawn, and a
+//! later hook may still hand it.
 //!
 //! The "seen working" marks (`decide::Action::SeenWorking`) are kept on disk, one empty file
 //! per id under `<project folder>/watch-seen-working/`, so a restarted watch keeps what it saw;
@@ -18,6 +20,11 @@ use std::path::Path;
 
 use super::{not_written, Event, Pass, Watch};
 use crate::history::{self, Ledger, MessageLine, Receipt, ReceiptKind};
+
+/// What a stop adds for a send still waiting in its seat's inbox (`{seat}` is the seat): it
+/// stays there, and a hook may still hand it.
+pub const STILL_WAITING: &str =
+    "it is still waiting, unclaimed, in {seat}'s inbox: its CLI takes it at its next tool call or turn end";
 
 /// The folder of the "seen working" marks, below the project's history folder.
 const MARKS: &str = "watch-seen-working";
@@ -122,6 +129,17 @@ impl Watch<'_> {
                 drop: self.drop_of(&line.to, &line.id),
             });
         }
+    }
+
+    /// Whether `id` was held in `seat`'s inbox and waits there still.
+    pub(super) fn still_in_inbox(&self, id: &str, seat: &str, ledger: &Ledger) -> bool {
+        let Some(e) = ledger.entry(id) else { return false };
+        if ledger.line(e.last_try).via.as_deref() != Some(crate::legs::Leg::McpInbox.word()) {
+            return false;
+        }
+        let (config, f) = (&self.ctx.paths.config, &self.team.file);
+        crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat)
+            .is_some_and(|b| matches!(b.find(id), Ok(crate::inbox::Where::Waiting(_))))
     }
 
     /// The marks on disk become the memory's "seen working" ids; a mark whose send is no

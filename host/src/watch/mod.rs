@@ -439,23 +439,23 @@ impl<'a> Watch<'a> {
 
     fn stop(&mut self, id: &str, seat: &str, why: StopWhy, ledger: &Ledger, pass: &mut Pass) {
         let from = ledger.entry(id).map(|e| ledger.line(e.first).from.clone()).unwrap_or_default();
+        let words = match self.still_in_inbox(id, seat, ledger) {
+            true => format!("{} — {}", why.words(), inbox::STILL_WAITING.replace("{seat}", seat)),
+            false => why.words(),
+        };
         let r = Receipt {
-            why: Some(why.words()),
+            why: Some(words.clone()),
             ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
-        self.log(
-            seat,
-            "stopped",
-            format!("{}, id {id}, drop {}{}", why.words(), drop.display(), not_written(&written)),
-        );
+        self.log(seat, "stopped", format!("{words}, id {id}, drop {}{}", drop.display(), not_written(&written)));
         // Said once: kept by the receipt, and when that cannot be written, by this process.
         self.memory.give_up(id);
         if let Err(e) = written {
             self.problem(pass, format!("{seat}: the stop could not be written down: {e}"));
         }
-        pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: why.words(), drop });
+        pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: words, drop });
     }
 
     /// A history line of the watch's, fsync'd (it ends a try, or says what was said).

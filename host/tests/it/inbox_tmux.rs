@@ -351,3 +351,36 @@ fn a_seat_that_finishes_its_turn_without_running_a_hook_is_said_once_and_the_mes
     assert!(!again.stdout.contains("hooks"), "{}", again.stdout);
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1);
 }
+
+#[test]
+fn a_message_still_unclaimed_when_the_retries_stop_is_said_once_to_wait_in_the_inbox() {
+    let s = scene(&[("rev", "claude-code", "dialog:permission")], Some("0.05"));
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let drop =
+        s.w.repo.join(".agents/send-drops/beacon/rev").join(s.jsonl("messages.jsonl")[0]["id"].as_str().unwrap());
+    // nobody answers the dialog; a watch past the window (thirty minutes, scaled by 0.05 here:
+    // 90 s, and as much grace) stops, and says where it waits
+    let late = "TEAM_NOW=2026-10-01T09:02:00Z team watch --once";
+    let w = s.w.sh(late);
+    assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
+    assert!(
+        w.stdout.contains(&format!(
+            "rev: stopped retrying a send from owner after thirty minutes without the seat idle with an empty box — it is still waiting, unclaimed, in rev's inbox: its CLI takes it at its next tool call or turn end; the message is at {}",
+            drop.display()
+        )),
+        "{}",
+        w.stdout
+    );
+    assert_eq!(s.waiting("rev").len(), 1, "left in the inbox: a later hook may still hand it");
+    assert_eq!(s.keys("rev"), "", "nothing typed into the dialog");
+    let again = s.w.sh(late);
+    assert!(!again.stdout.contains("stopped"), "said once: {}", again.stdout);
+    let stops: Vec<Value> =
+        s.jsonl("receipts.jsonl").into_iter().filter(|r| r["receipt"] == "retries-stopped").collect();
+    assert_eq!(stops.len(), 1, "{stops:?}");
+    assert!(stops[0]["why"]
+        .as_str()
+        .unwrap()
+        .ends_with("in rev's inbox: its CLI takes it at its next tool call or turn end"));
+}
