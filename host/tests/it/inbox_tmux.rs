@@ -375,7 +375,8 @@ fn a_message_still_unclaimed_when_the_retries_stop_is_said_once_to_wait_in_the_i
     assert_eq!(s.waiting("rev").len(), 1, "left in the inbox: a later hook may still hand it");
     assert_eq!(s.keys("rev"), "", "nothing typed into the dialog");
     let again = s.w.sh(late);
-    assert!(!again.stdout.contains("stopped"), "said once: {}", again.stdout);
+    assert!(!again.stdout.contains("rev: stopped"), "said once: {}", again.stdout);
+    assert!(again.stdout.contains("one pass: 0 retried, 0 stopped"), "{}", again.stdout);
     let stops: Vec<Value> =
         s.jsonl("receipts.jsonl").into_iter().filter(|r| r["receipt"] == "retries-stopped").collect();
     assert_eq!(stops.len(), 1, "{stops:?}");
