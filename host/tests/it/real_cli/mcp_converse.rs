@@ -109,32 +109,42 @@ fn turn(rw: &RealWorld, api: &str, prompt: &str) -> Vec<Request> {
 
 #[test]
 fn claude_asks_through_team_send_codex_answers_through_team_reply_and_claude_acks() {
-    conversation(Cli::Claude, Cli::Codex, "lead of beacon");
+    conversation(Cli::Claude, Cli::Codex, "lead of beacon", None);
+}
+
+#[test]
+fn codex_asks_through_team_send_claude_answers_through_team_reply_and_codex_acks() {
+    conversation(Cli::Codex, Cli::Claude, "own lead", None);
+}
+
+/// The asker's box holds a draft when the answer comes: the reply is `held`, and the replying
+/// model is told so by a successful call (not a tool error); the question stays unanswered.
+#[test]
+fn a_reply_held_by_claudes_draft_is_a_successful_call_that_says_held() {
+    conversation(Cli::Claude, Cli::Codex, "lead of beacon", Some("half a thought about the gate"));
+}
+
+#[test]
+fn a_reply_held_by_codexs_draft_is_a_successful_call_that_says_held() {
+    conversation(Cli::Codex, Cli::Claude, "own lead", Some("half a thought about the gate"));
 }
 
 /// `asker` asks `replier` through `team_send` (admitted by `rule`); `replier` reads its inbox
 /// and answers through `team_reply`; `asker` reads the answer and acks it through `team_ack`.
-fn conversation(asker: Cli, replier: Cli, rule: &str) {
+/// With a `draft` typed into the asker's box once its turn is over, the reply is held there.
+fn conversation(asker: Cli, replier: Cli, rule: &str, draft: Option<&str>) {
     let rw = RealWorld::start();
     install(&rw);
     let (a_seat, r_seat) = (asker.seat(), replier.seat());
-    let mut seats = [(asker, None), (replier, None)];
-    // Claude Code first: Codex's window is the one a trigger is typed into last
-    seats.sort_by_key(|(c, _)| *c != Cli::Claude);
-    for (cli, seat) in seats.iter_mut() {
-        *seat = Some(cli.start(&rw));
-    }
-    let seat_of = |c: Cli| seats.iter().find(|(s, _)| *s == c).and_then(|(_, s)| s.clone()).unwrap();
-    let (asker_pane, replier_pane) = (seat_of(asker), seat_of(replier));
+    // (started in the order of every real-CLI scenario: Claude Code, then Codex)
+    let (claude, codex) = (Cli::Claude.start(&rw), Cli::Codex.start(&rw));
+    let (asker_pane, replier_pane) = if asker == Cli::Claude { (claude, codex) } else { (codex, claude) };
 
     let question = format!("{r_seat}, is the parser branch ready? (asked through team_send)");
     let answer = "yes: the parser branch passes its tests (answered through team_reply)";
     let note = "merging the parser branch now";
-    let (ask, asker_woken, replier_woken) = (
-        "ask the other seat",
-        format!("send-drops/beacon/{a_seat}/"),
-        format!("send-drops/beacon/{r_seat}/"),
-    );
+    let (ask, asker_woken, replier_woken) =
+        ("ask the other seat", format!("send-drops/beacon/{a_seat}/"), format!("send-drops/beacon/{r_seat}/"));
     // (each turn's first calls: the CLI's loading of the tools, if it has one)
     let (la, lr) = (asker.load().len(), replier.load().len());
     let mut replier_steps = replier.load();
@@ -146,7 +156,8 @@ fn conversation(asker: Cli, replier: Cli, rule: &str) {
     // (held until the asker's model has the send's result: one turn at a time)
     replier_steps[0] = merge(replier_steps[0].clone(), json!({ "hold": "replier-reads" }));
     let mut asker_steps = asker.load();
-    asker_steps.extend([asker.call("team_send", json!({ "to": [r_seat], "message": question })), json!({ "text": "Asked." })]);
+    asker_steps
+        .extend([asker.call("team_send", json!({ "to": [r_seat], "message": question })), json!({ "text": "Asked." })]);
     rw.mock.script(json!({
         "root": rw.w.repo,
         "rules": [
@@ -165,13 +176,18 @@ fn conversation(asker: Cli, replier: Cli, rule: &str) {
 
     // the asker's model: the send's result, one recipient delivered
     let sent = asker.doc(&rw.mock.wait_result(asker.api(), ask, la + 1));
+    if let Some(draft) = draft {
+        rw.wait_screen(&asker_pane, "the asker's turn over", |s| s.contains("Asked."));
+        rw.type_draft(&asker_pane, draft);
+    }
+    let asker_requests = rw.mock.main_requests(asker.api()).len();
     rw.mock.open("replier-reads");
     assert_eq!(sent["from"], a_seat, "{sent}");
     let row = &sent["recipients"][0];
     assert_eq!((row["outcome"].as_str(), row["seat"].as_str()), (Some("delivered"), Some(r_seat)), "{sent}");
     let q = row["id"].as_str().unwrap_or_else(|| panic!("no id: {sent}")).to_string();
     let asked = rw.drops(r_seat);
-    assert_eq!(asked.iter().map(|d| super::checks::id_of(d)).collect::<Vec<_>>(), [q.clone()], "one drop, the id");
+    assert_eq!(asked.iter().map(|d| super::checks::id_of(d)).collect::<Vec<_>>(), [q.as_str()], "one drop, the id");
 
     // the replier's model, woken by the trigger naming that drop: its inbox lists the question
     let woke = trigger(&rw, &asked[0]);
@@ -192,6 +208,9 @@ fn conversation(asker: Cli, replier: Cli, rule: &str) {
     let reply = replier.doc(&rw.mock.wait_result(replier.api(), &woke, lr + 2));
     crate::common::validate(&reply).unwrap_or_else(|e| panic!("{e}: {reply}"));
     assert_eq!(reply["schema"]["name"], "team.reply", "{reply}");
+    if let Some(draft) = draft {
+        return held(&rw, (&asker_pane, asker, draft, asker_requests), replier, &reply, &q);
+    }
     assert_eq!(
         (reply["status"].as_str(), reply["seat"].as_str(), reply["reply_to"].as_str()),
         (Some("delivered"), Some(a_seat), Some(q.as_str())),
@@ -199,7 +218,7 @@ fn conversation(asker: Cli, replier: Cli, rule: &str) {
     );
     let a = reply["ids"]["sent"].as_str().unwrap_or_else(|| panic!("no reply id: {reply}")).to_string();
     let answered = rw.drops(a_seat);
-    assert_eq!(answered.iter().map(|d| super::checks::id_of(d)).collect::<Vec<_>>(), [a.clone()], "one reply drop");
+    assert_eq!(answered.iter().map(|d| super::checks::id_of(d)).collect::<Vec<_>>(), [a.as_str()], "one reply drop");
     let reply_drop = std::fs::read_to_string(&answered[0]).unwrap();
     let reply_rule = format!("reply to {q}");
     assert_eq!(
@@ -268,6 +287,57 @@ fn conversation(asker: Cli, replier: Cli, rule: &str) {
         t_landed - t_reply
     );
     eprintln!("asker's screen:\n{}\nreplier's screen:\n{}", rw.screen(&asker_pane), rw.screen(&replier_pane));
+}
+
+/// The reply `reply` (to `q`) was held by the draft in the asker's box: the call said so (Claude
+/// Code marks a tool error `is_error`: this result is not marked), the draft is as typed, no
+/// trigger was typed, the asker's model was sent nothing past its first `requests`, the history
+/// holds the reply `held`, and nothing was acked (a reply not delivered acks nothing).
+fn held(
+    rw: &RealWorld,
+    (pane, asker, draft, requests): (&Seat, Cli, &str, usize),
+    replier: Cli,
+    reply: &Value,
+    q: &str,
+) {
+    let a_seat = asker.seat();
+    assert_eq!(
+        (reply["status"].as_str(), reply["seat"].as_str(), reply["reply_to"].as_str()),
+        (Some("held"), Some(a_seat), Some(q)),
+        "{reply}"
+    );
+    let a = reply["ids"]["sent"].as_str().unwrap_or_else(|| panic!("no reply id: {reply}")).to_string();
+    if replier == Cli::Claude {
+        let last = rw.mock.main_requests("anthropic").pop().map(|r| r.body).unwrap_or(Value::Null);
+        let results: Vec<&Value> = last["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["content"].as_array())
+            .flatten()
+            .filter(|b| b["type"] == "tool_result" && b["content"].to_string().contains("team.reply"))
+            .collect();
+        assert_eq!(results.len(), 1, "{last}");
+        assert_ne!(results[0]["is_error"], json!(true), "a held reply is no tool error: {}", results[0]);
+    }
+    let screen = rw.screen(pane);
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains(draft)).collect();
+    assert_eq!(rows.len(), 1, "the draft is there once, as typed:\n{screen}");
+    assert!(!screen.contains(&a), "no trigger was typed:\n{screen}");
+    assert_eq!(rw.mock.main_requests(asker.api()).len(), requests, "the asker's model was sent nothing");
+    let h = rw.history();
+    assert_eq!(h.len(), 2, "{h:#?}");
+    assert_eq!(
+        (h[1]["id"].as_str(), h[1]["outcome"].as_str(), h[1]["reply_to"].as_str(), h[1]["from"].as_str()),
+        (Some(a.as_str()), Some("held"), Some(q), Some(replier.seat())),
+        "{}",
+        h[1]
+    );
+    let r = rw.w.team(&["feed", "--json"]);
+    let feed: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"));
+    let acked = feed["events"].as_array().into_iter().flatten().filter(|e| e["acked"]["ts"].is_string()).count();
+    assert_eq!(acked, 0, "a reply not delivered acks nothing: {feed:#}");
+    eprintln!("MCP-CONVERSE held: {}\nasker's screen:\n{screen}", reply["action_summary"]);
 }
 
 /// `step` with the keys of `more` added.
