@@ -280,8 +280,10 @@ fn conversation(asker: Cli, replier: Cli, rule: &str, draft: Option<&str>) {
     let (t_reply, t_replied) = (at(replier.api(), &woke, lr + 1), at(replier.api(), &woke, lr + 2));
     let t_landed = at(asker.api(), &woke_back, 0);
     eprintln!(
-        "MCP-CONVERSE {asker:?} asks {replier:?}: team_send call {} ms; team_reply call {} ms; \
-         reply called → asker's model woken {} ms; tools offered: {offered:?}",
+        "MCP-CONVERSE {asker:?} asks {replier:?}: asked → the asker's model woken by the answer {} ms \
+         (team_send call {} ms; team_reply call {} ms; reply called → asker's model woken {} ms); \
+         tools offered: {offered:?}",
+        t_landed - t_send,
         t_sent - t_send,
         t_replied - t_reply,
         t_landed - t_reply
