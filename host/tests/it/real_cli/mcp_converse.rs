@@ -86,14 +86,20 @@ impl Cli {
 /// The server's tools.
 const TOOLS: [&str; 5] = ["team_send", "team_list", "team_inbox", "team_reply", "team_ack"];
 
-/// The tool names the CLI's last model request offered (Codex: `mcp__team.<tool>`). For Claude
-/// Code, checks first that its first request named the server's tools as deferred ones.
+/// A sentence of the server's `initialize` instructions, which both CLIs give their model.
+const INSTRUCTED: &str = "team_inbox lists the messages waiting for you with their ids";
+
+/// The tool names the CLI's last model request offered (Codex: `mcp__team.<tool>`), once its
+/// first request was checked to carry the server's instructions (Codex: the namespace's
+/// description; Claude Code: its system prompt, which names the tools as deferred ones).
 fn offered(rw: &RealWorld, cli: Cli) -> Vec<String> {
+    let requests = rw.mock.main_requests(cli.api());
+    let first = requests.first().map(|r| r.body.to_string()).unwrap_or_default();
+    assert!(first.contains(INSTRUCTED), "the {cli:?} model is given the server's instructions: {first}");
     if cli == Cli::Codex {
         return codex_tools(rw);
     }
-    let requests = rw.mock.main_requests("anthropic");
-    let first = requests.first().map(|r| r.body.to_string()).unwrap_or_default();
+    assert!(first.contains("The following MCP servers have provided instructions"), "{first}");
     assert!(first.contains("The following deferred tools are now available via ToolSearch"), "{first}");
     for t in TOOLS {
         assert!(first.contains(&format!("mcp__team__{t}")), "Claude's system prompt names {t} as deferred");
