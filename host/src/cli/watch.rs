@@ -155,6 +155,10 @@ fn plain(e: &Event) -> String {
                 drop.display()
             )
         }
+        Event::HookStopped { seat, from, drop, .. } => format!(
+            "{seat}: a send from {from} waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status {seat}); it is typed instead when the seat is ready; the message is at {}",
+            drop.display()
+        ),
         Event::Resolved { seat, from, n, outcome, sign, drop, .. } => format!(
             "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {sign} shows the message read: {outcome}; the message is at {}",
             drop.display()
