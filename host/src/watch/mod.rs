@@ -30,6 +30,7 @@ pub mod decide;
 mod inbox;
 pub mod lock;
 pub mod look;
+pub mod run;
 
 pub use decide::{retryable, Limits, StopWhy, TRIES};
 pub use lock::{acquire, running, Holder, ProjectLock};
