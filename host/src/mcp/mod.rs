@@ -170,27 +170,6 @@ impl Recipient {
         }
     }
 
-    /// The sentence `team send` prints for this outcome (its line, or its error's message).
-    pub fn sentence(&self) -> String {
-        use crate::cli::send::{history_words, watch_words};
-        let r = match &self.result {
-            Ok(r) => r,
-            Err(e) => return e.message(),
-        };
-        let seat = &r.seat;
-        match &r.outcome {
-            Outcome::Delivered { note: Some(n) } => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-            Outcome::Delivered { note: None } => format!("{seat}: delivered{}", history_words(&r.history)),
-            Outcome::Refused { reason } => format!("refused: {seat}: {reason}{}", history_words(&r.history)),
-            o => match o.failure() {
-                Some((_, reason)) => {
-                    format!("{seat}: {} ({reason}){}{}", o.word(), history_words(&r.history), watch_words(r))
-                }
-                None => format!("{seat}: {}", o.word()),
-            },
-        }
-    }
-
     /// The message id the send composed (none for a send refused before it had one).
     pub fn id(&self) -> Option<&str> {
         self.result.as_ref().ok().and_then(|r| r.id.as_deref())
@@ -303,7 +282,7 @@ impl<'a> Server<'a> {
                 Answer::Sent { from: caller.from_name(), recipients }
             }
             Call::Inbox => match load.file.as_ref() {
-                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
                     Ok(b) => Answer::Inbox(b),
                     Err(e) => Answer::Refused(e),
@@ -317,7 +296,7 @@ impl<'a> Server<'a> {
                 }
             }
             Call::Ack { id, note } => match load.file.as_ref() {
-                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::ack::ack(&means, file, &caller, &id, note.as_deref()) {
                     Ok(a) => Answer::Acked(a),
                     Err(e) => Answer::Refused(e),
