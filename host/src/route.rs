@@ -20,7 +20,9 @@ use serde::Serialize;
 
 use crate::caller::Caller;
 use crate::history::{self, LogLine};
+use crate::mux::{Mux, PaneInfo, Proc};
 use crate::outcome::{Kind, TeamError};
+use crate::profiles::Description;
 use crate::register::pane;
 use crate::registry::ProcessIdentity;
 use crate::send;
@@ -189,19 +191,7 @@ pub fn judge_socket(recorded: Option<&str>, readings: Option<&[Reading]>, exists
 
 /// Answers the route for `spec`, as `caller`.
 pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: bool) -> Result<Report, TeamError> {
-    match &caller {
-        Caller::NoTerminal => return Err(refuse("no-terminal", NO_TERMINAL.into())),
-        Caller::Unreachable { why } => {
-            return Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; no address was answered"))
-                .with_id("route.unreachable"))
-        }
-        Caller::Blocked { why, repair } => {
-            let mut e = refuse("caller", format!("{why}; no address was answered"));
-            e.repair = repair.clone();
-            return Err(e);
-        }
-        _ => {}
-    }
+    refuse_caller(&caller)?;
     // admission: the send's own code path
     let book = send::FactsBook::new(m.send.profiles);
     let d = send::decide(m.send, &book, load, caller, spec, "answered")?;
@@ -226,63 +216,23 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
     let (desc, _) = m.send.profiles.description(&cli, &pins)?;
     let mux = (m.send.mux)(team.file.as_ref().and_then(|f| f.multiplexer.as_deref()));
     let mux = mux.as_ref();
-    let none = |why: String| refuse("unresolved", format!("{seat}: {why}; no address was answered"));
     // live resolution: named once, on its recorded pane, running its recorded CLI
-    let named = mux.named(&rsession, &seat).map_err(|e| none(e.to_string()))?;
-    let pane = match named.as_slice() {
-        [] => return Err(none(format!("{} names no pane {seat} in session \"{rsession}\"", mux.name()))),
-        [one] => one.clone(),
-        many => {
-            return Err(none(format!("{} names {} panes {seat} in session \"{rsession}\"", mux.name(), many.len())))
-        }
-    };
-    if let Some(p) = rec.pane.as_deref().filter(|p| *p != pane.id) {
-        return Err(none(format!(
-            "{} names it on pane {}, but its record names pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
-            mux.name(),
-            pane.id
-        )));
-    }
-    let read = pane::processes(mux, &pane, &seat);
-    let procs = match &read {
-        Ok((procs, own)) => {
-            let cli_proc =
-                pane::cli_process(procs, own.clone(), &desc.process_names, pane.label.as_deref()).map_err(|_| {
-                    none(format!(
-                        "pane {} runs no `{}`, the CLI its record names ({cli})",
-                        pane.id,
-                        desc.process_names.first().map(String::as_str).unwrap_or(&cli)
-                    ))
-                })?;
-            Some((cli_proc, procs.clone(), own.clone()))
-        }
-        // the pane's processes cannot be read: only herdr's own word that the CLI runs there
-        Err(_) if pane.label.as_deref().is_some_and(|l| desc.process_names.iter().any(|n| n == l)) => None,
-        Err(e) => return Err(none(format!("pane {} could not be read: {e}", pane.id))),
-    };
+    let pane = live_pane(mux, &rsession, &seat, rec.pane.as_deref())?;
+    let (procs, read_error) = pane_processes(mux, &pane, &seat, &desc, &cli)?;
     // every process of the pane with the listening sockets it holds (`None`: unreadable)
     let readings: Option<Vec<Reading>> = procs
         .as_ref()
         .map(|(_, all, own)| all.iter().chain(own.iter()).map(|p| (p.pid, (m.listeners)(p.pid))).collect());
     let judged = judge_socket(rec.socket.as_deref(), readings.as_deref(), &m.exists);
-    let unread_why = (judged.state == SocketState::Unread).then(|| match &read {
-        Err(e) => e.to_string(),
-        Ok(_) => format!("the open files of pane {}'s processes cannot be read", pane.id),
+    let unread_why = (judged.state == SocketState::Unread).then(|| match read_error {
+        Some(e) => e,
+        None => format!("the open files of pane {}'s processes cannot be read", pane.id),
     });
     let (state, address) = (judged.state, judged.address);
     // the process whose sessions-registry entry names the session: the socket's holder, else the CLI
     let holder = judged.holder.or_else(|| procs.as_ref().map(|(c, _, _)| c.pid));
-    // the name SendMessage addresses: the entry of the process in the pane, else the record's
-    let recipient_session = if desc.native_channel {
-        let home = procs.as_ref().and_then(|(c, _, _)| c.home.clone()).or_else(|| m.send.ctx.home.clone());
-        let live = match (holder.and_then(m.identity), home) {
-            (Some(who), Some(h)) => crate::native::session_name(&desc, &h, who),
-            _ => None,
-        };
-        live.or_else(|| rec.native_session.clone())
-    } else {
-        None
-    };
+    let cli_proc = procs.as_ref().map(|(c, _, _)| c);
+    let recipient_session = recipient_session(m, &desc, cli_proc, holder, rec.native_session.as_deref());
     let native = desc.native_channel;
     let config = &m.send.ctx.paths.config;
     let record = history::routes_path(config, &history_project(&d), &root);
@@ -305,6 +255,119 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
     if dry_run {
         return Ok(report);
     }
+    let record = write_down(m, &d, &root, &report)?;
+    Ok(Report { record, ..report })
+}
+
+/// A caller no pane vouches for is answered no address: no terminal, a multiplexer that does
+/// not answer, a pane that cannot vouch.
+fn refuse_caller(caller: &Caller) -> Result<(), TeamError> {
+    match caller {
+        Caller::NoTerminal => Err(refuse("no-terminal", NO_TERMINAL.into())),
+        Caller::Unreachable { why } => {
+            Err(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; no address was answered"))
+                .with_id("route.unreachable"))
+        }
+        Caller::Blocked { why, repair } => {
+            let mut e = refuse("caller", format!("{why}; no address was answered"));
+            e.repair = repair.clone();
+            Err(e)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The seat's address could not be resolved live: why.
+fn unresolved(seat: &str, why: String) -> TeamError {
+    refuse("unresolved", format!("{seat}: {why}; no address was answered"))
+}
+
+/// The one pane the multiplexer names the seat in `rsession`, which must be the pane its
+/// record names (`recorded`).
+fn live_pane(mux: &dyn Mux, rsession: &str, seat: &str, recorded: Option<&str>) -> Result<PaneInfo, TeamError> {
+    let named = mux.named(rsession, seat).map_err(|e| unresolved(seat, e.to_string()))?;
+    let pane = match named.as_slice() {
+        [] => return Err(unresolved(seat, format!("{} names no pane {seat} in session \"{rsession}\"", mux.name()))),
+        [one] => one.clone(),
+        many => {
+            return Err(unresolved(
+                seat,
+                format!("{} names {} panes {seat} in session \"{rsession}\"", mux.name(), many.len()),
+            ))
+        }
+    };
+    if let Some(p) = recorded.filter(|p| *p != pane.id) {
+        return Err(unresolved(
+            seat,
+            format!(
+                "{} names it on pane {}, but its record names pane {p}; a lead stops the team and starts it again (`team down`, then `team up`)",
+                mux.name(),
+                pane.id
+            ),
+        ));
+    }
+    Ok(pane)
+}
+
+/// A pane's CLI process, the tree below its shell, and its own first process.
+type PaneProcs = (Proc, Vec<Proc>, Option<Proc>);
+
+/// The pane's CLI process with every process of the pane (`None`: they cannot be read, and
+/// herdr's own word says the CLI runs there), and why they could not be read.
+fn pane_processes(
+    mux: &dyn Mux,
+    pane: &PaneInfo,
+    seat: &str,
+    desc: &Description,
+    cli: &str,
+) -> Result<(Option<PaneProcs>, Option<String>), TeamError> {
+    match pane::processes(mux, pane, seat) {
+        Ok((procs, own)) => {
+            let cli_proc =
+                pane::cli_process(&procs, own.clone(), &desc.process_names, pane.label.as_deref()).map_err(|_| {
+                    unresolved(
+                        seat,
+                        format!(
+                            "pane {} runs no `{}`, the CLI its record names ({cli})",
+                            pane.id,
+                            desc.process_names.first().map(String::as_str).unwrap_or(cli)
+                        ),
+                    )
+                })?;
+            Ok((Some((cli_proc, procs, own)), None))
+        }
+        // the pane's processes cannot be read: only herdr's own word that the CLI runs there
+        Err(e) if pane.label.as_deref().is_some_and(|l| desc.process_names.iter().any(|n| n == l)) => {
+            Ok((None, Some(e.to_string())))
+        }
+        Err(e) => Err(unresolved(seat, format!("pane {} could not be read: {e}", pane.id))),
+    }
+}
+
+/// The name SendMessage addresses: the sessions-registry entry of the process in the pane
+/// (`holder`), else the record's (`recorded`); none for a CLI with no native channel.
+fn recipient_session(
+    m: &Means,
+    desc: &Description,
+    cli: Option<&Proc>,
+    holder: Option<u32>,
+    recorded: Option<&str>,
+) -> Option<String> {
+    if !desc.native_channel {
+        return None;
+    }
+    let home = cli.and_then(|c| c.home.clone()).or_else(|| m.send.ctx.home.clone());
+    let live = match (holder.and_then(m.identity), home) {
+        (Some(who), Some(h)) => crate::native::session_name(desc, &h, who),
+        _ => None,
+    };
+    live.or_else(|| recorded.map(str::to_string))
+}
+
+/// Writes the route down (the receiving project's `routes.jsonl`; refused when it cannot be)
+/// and the team.log line. Returns the file written.
+fn write_down(m: &Means, d: &send::Decision, root: &Path, report: &Report) -> Result<PathBuf, TeamError> {
+    let (seat, native, state) = (&report.seat, report.native, report.state);
     let (spec_written, _) = d.target.spec_and_resolved();
     let line = RouteLine {
         ts: m.send.ctx.clock.now_iso(),
@@ -313,7 +376,7 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
             c => c.from_name(),
         },
         to: seat.clone(),
-        agent: rec.id.clone(),
+        agent: report.agent.clone(),
         spec: spec_written,
         rule: report.rule.clone(),
         pane: report.pane.clone(),
@@ -322,11 +385,12 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
         native,
         recipient_session: report.recipient_session.clone(),
     };
-    let record = history::append_route(config, &history_project(&d), &root, &line).map_err(|e| {
+    let config = &m.send.ctx.paths.config;
+    let record = history::append_route(config, &history_project(d), root, &line).map_err(|e| {
         refuse("not-recorded", format!("{seat}: the route could not be written down ({e}); no address was answered"))
     })?;
     let _ = history::append_log(
-        &root,
+        root,
         &m.send.ctx.clock.now_iso(),
         &LogLine {
             command: "route".into(),
@@ -337,7 +401,7 @@ pub fn run(m: &Means, load: send::Loadout, caller: Caller, spec: &str, dry_run: 
             detail: Some(format!("looked up {seat}: {}, native {}", state.word(), if native { "yes" } else { "no" })),
         },
     );
-    Ok(Report { record, ..report })
+    Ok(record)
 }
 
 /// The project key the receiving team's history lives under (the send's own).
