@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# An idle Claude Code, side by side: how long from a send's start until the model request that
+# carries the message's body reaches the model — `team send` to a seat with `team hooks install`'s
+# hooks (the typed trigger wakes it; its UserPromptSubmit hook hands the header and body with it)
+# against hcom's own `hcom send` to a Claude launched through hcom's wrapper (`hcom claude`), in
+# hcom's default idle delivery (`native`: its bundled Claude mod submits the wake) and in its
+# `inject` mode (its PTY wrapper types the wake). Goal (issue 20): team at or under hcom's median.
+#
+#   bash bench/idle-claude.sh                        # target/release/team, 20 trials per arm
+#   TRIALS=30 TEAM_BIN=target/debug/team bash bench/idle-claude.sh
+#   HCOM=0 bash bench/idle-claude.sh                 # team's arm only
+#   KEEP=1 bash bench/idle-claude.sh                 # leaves the world's folder for reading
+#
+# Needs: root (the world's private network namespace), tmux, script, node, unshare, nsenter, ip,
+# python3 with venv, the real Claude Code 2.1.332 (`bash tests/real/install.sh`), a `team` built
+# with `--features test-fakes --bins` (the release one: `cargo build --release -p team
+# --features test-fakes --bins --locked`), and PyPI reachable once (`pip install hcom==0.7.31`
+# into a venv in the world; HCOM_VERSION picks another).
+#
+# The world (all under one temp folder in /var/tmp; HOME, team's config/state/cache and
+# HCOM_DIR are in it, never the real ones): the project's mock model server
+# (tests/real/mock/model-server.js, script `drops: false`: every turn is answered with one text
+# and ends — the first request of a turn is the one measured) as the first process of a private
+# network namespace with only loopback up; a tmux server started inside it; three windows, each
+# the real `claude --permission-mode default` offline (docs/offline-vendor-clis.md §1) with its
+# own HOME and checkout:
+#   team         the seat claude-keeper of the spec's team file, marked, `team hooks install`ed
+#   hcom-native  `hcom claude --permission-mode default` (hcom's default delivery)
+#   hcom-inject  `HCOM_CLAUDE_DELIVERY=inject hcom claude --permission-mode default`
+# The driver runs inside the namespace (hcom's sender wakes its delivery thread over loopback
+# TCP: a sender outside the namespace falls back to hcom's polling, ~8–9 s) on `script`'s
+# terminal, the owner's (team send refuses a run with none). Each send is a process started by
+# the driver, timed from just before it starts: `team send claude-keeper <body>` and
+# `hcom send -b @<name> -- <body>` (hcom's external sender, `bigboss`).
+#
+# A trial: every seat idle at an empty prompt (waited on, never slept: each seat's transcript has
+# ended every turn it began — a `turn_duration` row per prompt row — its screen shows the empty
+# box and no `esc to interrupt`, and hcom's own `hcom list` says `listening`), then one send
+# whose body holds a token of its own; measured: the ms to the send's exit (its outcome), and to
+# the mock's log line (`at`: when the request was whole) of the first request whose JSON holds
+# the token. The arms alternate, rotating which goes first, so a load change hits each alike;
+# WARMUP (default 2) sends per arm first are not counted. From each seat's transcript, per trial
+# (read at the end: Claude writes its rows a moment after the request): when Claude took the
+# prompt (its prompt row: the typed trigger's Enter, or hcom's wake), when the UserPromptSubmit
+# hook's context holding the token was recorded, and when it sent the request (`api-request`), to
+# say where the time goes.
+#
+# Honesty: a send that said success (team: `delivered`; hcom: exit 0 and `Sent to:`) whose body
+# never reached the model within 30 s is counted, and so is the reverse.
+#
+# Measured: see the end of this header (filled in from the runs quoted in docs/inbox.md).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+. "$here/lib.sh"
+TRIALS="${TRIALS:-20}"
+WARMUP="${WARMUP:-2}"
+HCOM="${HCOM:-1}"
+HCOM_VERSION="${HCOM_VERSION:-0.7.31}"
+KEEP="${KEEP:-0}"
+
+if [ "${1:-}" != "--inner" ]; then
+  target="${CARGO_TARGET_DIR:-$repo/target}"
+  TEAM_BIN="${TEAM_BIN:-$target/release/team}"
+  [ -x "$TEAM_BIN" ] || {
+    echo "bench/idle-claude.sh: $TEAM_BIN is not built (cargo build --release -p team --features test-fakes --bins --locked)" >&2
+    exit 2
+  }
+  TEAM_BIN="$(cd "$(dirname "$TEAM_BIN")" && pwd)/$(basename "$TEAM_BIN")"
+  CLAUDE_DIR="$repo/tests/real/node_modules/.bin"
+  [ -x "$CLAUDE_DIR/claude" ] || { echo "bench/idle-claude.sh: no Claude Code in $CLAUDE_DIR: bash tests/real/install.sh" >&2; exit 2; }
+  [ "$(id -u)" = 0 ] || { echo "bench/idle-claude.sh: needs root (unshare --net)" >&2; exit 2; }
+  need idle-claude.sh script tmux node unshare nsenter ip python3
+  export TEAM_BIN CLAUDE_DIR TRIALS WARMUP HCOM HCOM_VERSION KEEP
+  # (as lib.sh's run_inner_in_pty, but the report is shown even when the inner run failed)
+  out="$(mktemp -d)"
+  rc=0
+  BENCH_OUT="$out" script -qec "bash '$here/idle-claude.sh' --inner" /dev/null </dev/null >/dev/null || rc=$?
+  cat "$out/report.txt" 2>/dev/null || echo "bench/idle-claude.sh: the inner run wrote no report"
+  rm -rf "$out"
+  exit "$rc"
+fi
+
+# ---- inner: runs with a controlling terminal (the owner's) -----------------------------------
+exec >"$BENCH_OUT/report.txt" 2>&1
+world="$(mktemp -d /var/tmp/idle-claude-XXXXXX)"
+sock="$world/tmux.sock"
+mock_pid=""
+netns=""
+# Every process of the world's namespace by pid (the CLIs, hcom's wrappers, tmux), TERM then KILL.
+teardown() {
+  set +e
+  if [ -n "$netns" ]; then
+    for sig in TERM TERM KILL; do
+      for p in /proc/[0-9]*; do
+        if [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$netns" ]; then kill -s "$sig" "${p#/proc/}" 2>/dev/null; fi
+      done
+      sleep 0.3
+    done
+  fi
+  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; fi
+  if [ "$KEEP" = 1 ]; then echo "the world is left at $world"; else rm -rf "$world"; fi
+  rm -rf "/tmp/claude-$(id -u)/$(echo "$world" | sed 's/[^A-Za-z0-9]/-/g')"-*
+}
+trap teardown EXIT
+mkdir -p "$world/mock/gates" "$world/home" "$world/config" "$world/state" "$world/cache" "$world/bin" "$world/hcom"
+cp "$TEAM_BIN" "$world/bin/team"
+export HOME="$world/home" TEAM_CONFIG_DIR="$world/config" TEAM_STATE_DIR="$world/state" TEAM_CACHE_DIR="$world/cache"
+export TEAM_TMUX_SOCKET="$sock" BENCH_WORLD="$world" HCOM_DIR="$world/hcom"
+unset TMUX TMUX_PANE HERDR_PANE_ID
+echo "bench/idle-claude.sh: $("$world/bin/team" --version) ($TEAM_BIN), Claude Code $("$CLAUDE_DIR/claude" --version | cut -d' ' -f1); $TRIALS trials per arm after $WARMUP warm-ups; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+hcom_bin=""
+if [ "$HCOM" = 1 ]; then
+  if python3 -m venv "$world/venv" >"$world/venv.log" 2>&1 &&
+    "$world/venv/bin/pip" install -q --disable-pip-version-check "hcom==$HCOM_VERSION" >>"$world/venv.log" 2>&1; then
+    hcom_bin="$world/venv/bin/hcom"
+    echo "hcom: $("$hcom_bin" --version) (pip, in the world's venv)"
+  else
+    echo "hcom $HCOM_VERSION could not be installed; team's arm only:"
+    tail -n 5 "$world/venv.log"
+  fi
+fi
+export HCOM_BIN="$hcom_bin"
+
+# The mock, first process of a network namespace with only loopback up.
+echo '{"rules": [], "drops": false}' >"$world/mock/script.json"
+unshare --net -- /bin/sh -c 'ip link set lo up && exec node "$0" "$1" 8765' \
+  "$repo/tests/real/mock/model-server.js" "$world/mock" >"$world/mock/server.log" 2>&1 &
+mock_pid=$!
+for _ in $(seq 400); do [ -e "$world/mock/ready" ] && break; sleep 0.05; done
+[ -e "$world/mock/ready" ] || { echo "the mock never listened:"; cat "$world/mock/server.log"; exit 1; }
+netns="$(readlink "/proc/$mock_pid/ns/net")"
+[ "$netns" != "$(readlink /proc/self/ns/net)" ] || { echo "the mock is not in a namespace of its own"; exit 1; }
+
+# The team checkout (the spec's file; only claude-keeper is started).
+mkdir -p "$world/beacon/.agents"
+git -C "$world/beacon" init -q
+cat >"$world/beacon/.agents/team.yaml" <<'YAML'
+format: 1
+project: beacon
+session: beacon
+multiplexer: tmux
+seats:
+  - name: claude-keeper
+    cli: claude-code
+    leads: true
+  - name: gpt-reviewer
+    cli: codex
+YAML
+(cd "$world/beacon" && "$world/bin/team" hooks install claude-keeper) || { echo "team hooks install failed"; exit 1; }
+
+printf 'set -g default-terminal tmux-256color\nset -g status off\n' >"$world/tmux.conf"
+nsenter --net="/proc/$mock_pid/ns/net" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$world/home" LANG=C.UTF-8 \
+  tmux -S "$sock" -f "$world/tmux.conf" new-session -d -s beacon -x 120 -y 40 -n keep sh
+
+export REPO="$repo" TRIALS WARMUP
+nsenter --net="/proc/$mock_pid/ns/net" -- python3 - <<'PY'
+import glob, json, os, re, statistics, subprocess, sys, time, uuid
+
+W = os.environ["BENCH_WORLD"]
+SOCK = os.environ["TEAM_TMUX_SOCKET"]
+TEAM = f"{W}/bin/team"
+HCOM = os.environ.get("HCOM_BIN") or ""
+CLAUDE_DIR = os.environ["CLAUDE_DIR"]
+TRIALS, WARMUP = int(os.environ["TRIALS"]), int(os.environ["WARMUP"])
+KEY = "sk-ant-test-" + "0" * 40
+BOUND = 60.0      # every wait on a condition
+ARRIVE = 30.0     # a body not in a request by then never arrived
+CLAUDE_ENV = {
+    "ANTHROPIC_BASE_URL": "http://127.0.0.1:8765", "ANTHROPIC_API_KEY": KEY,
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
+    "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
+    "CLAUDE_CODE_MAX_RETRIES": "2", "LANG": "C.UTF-8", "COLORTERM": "truecolor",
+}
+
+def now_ms():
+    return time.time() * 1000
+
+def tmux(*args):
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": f"{W}/home", "LANG": "C.UTF-8"}
+    return subprocess.run(["tmux", "-S", SOCK, *args], capture_output=True, text=True, env=env)
+
+def screen(pane):
+    return tmux("capture-pane", "-p", "-t", pane).stdout
+
+def wait(what, pred, bound=BOUND, every=0.02):
+    t = time.time()
+    while True:
+        v = pred()
+        if v:
+            return v
+        if time.time() - t > bound:
+            raise SystemExit(f"never: {what}")
+        time.sleep(every)
+
+class Arm:
+    def __init__(self, name, cwd, env, cmd, mark=""):
+        self.name, self.cwd = name, cwd
+        self.home = f"{W}/seats/{name}"
+        os.makedirs(f"{self.home}/.claude", exist_ok=True)
+        os.makedirs(cwd, exist_ok=True)
+        if not os.path.isdir(f"{cwd}/.git"):
+            subprocess.run(["git", "init", "-q", cwd], check=True)
+        # signed in once, the key approved, the checkout trusted (offline-vendor-clis.md §1.4)
+        json.dump({"hasCompletedOnboarding": True,
+                   "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+                   "projects": {cwd: {"hasTrustDialogAccepted": True}}}, open(f"{self.home}/.claude.json", "w"))
+        env = dict(CLAUDE_ENV, HOME=self.home, **env)
+        path = env.pop("PATH")
+        args = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=beacon:", "-n", name, "-c", cwd]
+        for k, v in env.items():
+            args += ["-e", f"{k}={v}"]
+        args.append(f"export PATH={path}; {cmd}; echo '[exited]'; exec sh")
+        self.pane = tmux(*args).stdout.strip()
+        if mark:
+            tmux("set", "-p", "-t", self.pane, "@team-seat", mark)
+        self.hcom_name = None
+
+    def transcript(self):
+        rows = []
+        for f in glob.glob(f"{self.home}/.claude/projects/*/*.jsonl"):
+            for line in open(f, errors="replace"):
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    pass
+        return rows
+
+    def turns_ended(self):
+        rows = self.transcript()
+        prompts = sum(1 for r in rows if r.get("type") == "user" and isinstance(r.get("message", {}).get("content"), str))
+        ended = sum(1 for r in rows if r.get("type") == "system" and r.get("subtype") == "turn_duration")
+        return ended >= prompts
+
+    def screen_idle(self):
+        s = screen(self.pane)
+        rows = s.splitlines()
+        # the input box is the last `❯` row (earlier ones are past prompts)
+        box = [r for r in rows if r.startswith("❯")]
+        return "? for shortcuts" in s and "esc to interrupt" not in s and bool(box) and box[-1].strip() == "❯"
+
+    def idle(self):
+        if not (self.turns_ended() and self.screen_idle()):
+            return False
+        if self.hcom_name:
+            out = hcom("list", "--format", "{name} {status}").stdout
+            return f"{self.hcom_name} listening" in out
+        return True
+
+def hcom(*args):
+    return subprocess.run([HCOM, *args], capture_output=True, text=True)
+
+team_path = f"{W}/bin:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"
+arms = [Arm("team", f"{W}/beacon", {"PATH": team_path, "TEAM_CONFIG_DIR": os.environ["TEAM_CONFIG_DIR"],
+                                      "TEAM_STATE_DIR": os.environ["TEAM_STATE_DIR"], "TEAM_CACHE_DIR": os.environ["TEAM_CACHE_DIR"]},
+            "claude --permission-mode default", mark="claude-keeper")]
+if HCOM:
+    hpath = f"{os.path.dirname(HCOM)}:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"
+    arms.append(Arm("hcom-native", f"{W}/hcn", {"PATH": hpath, "HCOM_DIR": os.environ["HCOM_DIR"]},
+                    "hcom claude --permission-mode default"))
+    arms.append(Arm("hcom-inject", f"{W}/hci", {"PATH": hpath, "HCOM_DIR": os.environ["HCOM_DIR"],
+                                               "HCOM_CLAUDE_DELIVERY": "inject"},
+                    "hcom claude --permission-mode default"))
+for a in arms:
+    wait(f"{a.name}'s prompt", a.screen_idle)
+    if a.name.startswith("hcom"):
+        def named(a=a):
+            for line in hcom("list", "--format", "{name}\t{directory}\t{status}").stdout.splitlines():
+                f = line.split("\t")
+                if len(f) == 3 and f[1] == a.cwd and f[2] == "listening":
+                    return f[0]
+        a.hcom_name = wait(f"hcom's agent in {a.cwd} listening", named, every=0.2)
+print("seats: " + ", ".join(f"{a.name} ({a.hcom_name or 'claude-keeper'}, pane {a.pane})" for a in arms), flush=True)
+
+# --- the mock's request log, read incrementally -------------------------------------------------
+log_at, reqs = 0, []
+def requests():
+    global log_at
+    try:
+        with open(f"{W}/mock/requests.jsonl", "rb") as f:
+            f.seek(log_at)
+            data = f.read()
+    except OSError:
+        return reqs
+    end = data.rfind(b"\n") + 1
+    for line in data[:end].splitlines():
+        r = json.loads(line)
+        reqs.append({"n": r["n"], "at": r["at"], "kind": r["kind"], "text": json.dumps(r["body"])})
+    log_at += end
+    return reqs
+
+def carrying(token, after_n):
+    for r in requests():
+        if r["n"] > after_n and r["kind"] == "main" and token in r["text"]:
+            return r
+
+def iso_ms(ts):
+    # 2026-12-03T02:26:05.515Z -> ms since the epoch
+    import datetime
+    return datetime.datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
+
+def cli_marks(arm, t0, token):
+    """From the seat's transcript (written a moment after the request, so read at the end): when
+    Claude took the prompt (its prompt row), when the UserPromptSubmit hook's context holding the
+    token was recorded, and when it sent the request (`api-request`) — ms from the send's start."""
+    took = hooked = api = None
+    for r in arm.transcript():
+        ts = r.get("timestamp")
+        if not ts or iso_ms(ts) < t0 - 5 or iso_ms(ts) > t0 + ARRIVE * 1000:
+            continue
+        t = iso_ms(ts) - t0
+        if took is None and r.get("type") == "user" and isinstance(r.get("message", {}).get("content"), str):
+            took = t
+        at = r.get("attachment") or {}
+        if hooked is None and at.get("type") == "hook_additional_context" and token in json.dumps(at):
+            hooked = t
+        if api is None and took is not None and r.get("type") == "api-request":
+            api = t
+    return took, hooked, api
+
+def trial(arm, i, counted):
+    for a in arms:
+        wait(f"{a.name} idle", a.idle)
+    token = f"tok{uuid.uuid4().hex[:12]}"
+    body = f"idle bench {arm.name} {i}: please note {token}"
+    before = requests()[-1]["n"] if requests() else 0
+    if arm.name == "team":
+        cmd = [TEAM, "send", "claude-keeper", body]
+        cwd = f"{W}/beacon"
+    else:
+        cmd = [HCOM, "send", "-b", f"@{arm.hcom_name}", "--", body]
+        cwd = W
+    t0 = now_ms()
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    t1 = now_ms()
+    out = (p.stdout + p.stderr).strip()
+    if arm.name == "team":
+        said = out.splitlines()[-1] if out else ""
+        ok = p.returncode == 0 and said.startswith("claude-keeper: delivered")
+    else:
+        said = out.splitlines()[0] if out else ""
+        ok = p.returncode == 0 and "Sent to:" in out
+    try:
+        r = wait(f"{token} at the model", lambda: carrying(token, before), bound=ARRIVE)
+    except SystemExit:
+        r = None
+    rec = {"arm": arm.name, "i": i, "counted": counted, "ok": ok, "said": said, "outcome_ms": t1 - t0,
+           "model_ms": (r["at"] - t0) if r else None, "t0": t0, "token": token,
+           "load": open("/proc/loadavg").read().split()[0]}
+    print(json.dumps(rec), flush=True)
+    return rec
+
+results = []
+names = [a.name for a in arms]
+for i in range(WARMUP + TRIALS):
+    order = arms[i % len(arms):] + arms[:i % len(arms)]
+    for a in order:
+        results.append(trial(a, i, i >= WARMUP))
+for a in arms:
+    wait(f"{a.name} idle", a.idle)
+by_name = {a.name: a for a in arms}
+for r in results:
+    r["took_ms"], r["hook_ms"], r["api_ms"] = cli_marks(by_name[r["arm"]], r["t0"], r["token"])
+
+def fmt(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "n/a"
+    return f"median {statistics.median(xs):7.1f} ms  (min {min(xs):.1f}, max {max(xs):.1f}; n={len(xs)})"
+
+print()
+print("send start → the model request carrying the body (the mock's log):")
+med = {}
+for n in names:
+    rs = [r for r in results if r["arm"] == n and r["counted"]]
+    med[n] = statistics.median([r["model_ms"] for r in rs if r["model_ms"] is not None] or [float("nan")])
+    print(f"  {n:<12} {fmt([r['model_ms'] for r in rs])}")
+print("send start → the send's exit (its outcome):")
+for n in names:
+    rs = [r for r in results if r["arm"] == n and r["counted"]]
+    print(f"  {n:<12} {fmt([r['outcome_ms'] for r in rs])}")
+print("where the time goes, from the seat's transcript (ms from the send's start): Claude took the prompt /")
+print("its UserPromptSubmit hook's context recorded / Claude sent the request:")
+for n in names:
+    rs = [r for r in results if r["arm"] == n and r["counted"]]
+    print(f"  {n:<12} prompt taken  {fmt([r['took_ms'] for r in rs])}")
+    print(f"  {'':<12} hook context  {fmt([r['hook_ms'] for r in rs])}")
+    print(f"  {'':<12} api-request   {fmt([r['api_ms'] for r in rs])}")
+for n in names[1:]:
+    print(f"ratio team / {n} (medians, to the model): {med['team'] / med[n]:.2f}")
+print("honesty (counted and warm-up trials):")
+for n in names:
+    rs = [r for r in results if r["arm"] == n]
+    said_ok = sum(r["ok"] for r in rs)
+    arrived = sum(r["model_ms"] is not None for r in rs)
+    false_ok = sum(r["ok"] and r["model_ms"] is None for r in rs)
+    false_fail = sum((not r["ok"]) and r["model_ms"] is not None for r in rs)
+    words = sorted({r["said"] for r in rs})
+    print(f"  {n:<12} {len(rs)} sends: success said {said_ok}, body at the model {arrived}; "
+          f"success said but never arrived {false_ok}; failure said but arrived {false_fail}; answers {words}")
+loads = [float(r["load"]) for r in results]
+print(f"load (1-min) during the trials: {min(loads):.2f}–{max(loads):.2f}, now {open('/proc/loadavg').read().split()[0]}")
+PY
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
