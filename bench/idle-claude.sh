@@ -41,9 +41,9 @@
 # the token. The arms alternate, rotating which goes first, so a load change hits each alike;
 # WARMUP (default 2) sends per arm first are not counted. From each seat's transcript, per trial
 # (read at the end: Claude writes its rows a moment after the request): when Claude took the
-# prompt (its prompt row: the typed trigger's Enter, or hcom's wake), when the UserPromptSubmit
-# hook's context holding the token was recorded, and when it sent the request (`api-request`), to
-# say where the time goes.
+# prompt (its prompt row: the typed trigger's Enter, or hcom's wake) and when the UserPromptSubmit
+# hook's context holding the token was recorded, to say where the time goes. TRACE_TEAM=1 (with
+# KEEP=1) runs each team send under `strace -f -ttt` into the world's trace-<i>.txt.
 #
 # Honesty: a send that said success (team: `delivered`; hcom: exit 0 and `Sent to:`) whose body
 # never reached the model within 30 s is counted, and so is the reverse.
@@ -302,9 +302,10 @@ def iso_ms(ts):
 
 def cli_marks(arm, t0, token):
     """From the seat's transcript (written a moment after the request, so read at the end): when
-    Claude took the prompt (its prompt row), when the UserPromptSubmit hook's context holding the
-    token was recorded, and when it sent the request (`api-request`) — ms from the send's start."""
-    took = hooked = api = None
+    Claude took the prompt (its prompt row) and when the UserPromptSubmit hook's context holding
+    the token was recorded — ms from the send's start. (Its `api-request` row is stamped later
+    than the mock's receipt: not a mark of the request leaving.)"""
+    took = hooked = None
     for r in arm.transcript():
         ts = r.get("timestamp")
         if not ts or iso_ms(ts) < t0 - 5 or iso_ms(ts) > t0 + ARRIVE * 1000:
@@ -315,9 +316,7 @@ def cli_marks(arm, t0, token):
         at = r.get("attachment") or {}
         if hooked is None and at.get("type") == "hook_additional_context" and token in json.dumps(at):
             hooked = t
-        if api is None and took is not None and r.get("type") == "api-request":
-            api = t
-    return took, hooked, api
+    return took, hooked
 
 def trial(arm, i, counted):
     for a in arms:
@@ -328,6 +327,9 @@ def trial(arm, i, counted):
     if arm.name == "team":
         cmd = [TEAM, "send", "claude-keeper", body]
         cwd = f"{W}/beacon"
+        if os.environ.get("TRACE_TEAM") == "1":
+            # diagnosis only (KEEP=1 to read them): the send's system calls, with times
+            cmd = ["strace", "-f", "-ttt", "-o", f"{W}/trace-{i}.txt"] + cmd
     else:
         cmd = [HCOM, "send", "-b", f"@{arm.hcom_name}", "--", body]
         cwd = W
@@ -361,7 +363,7 @@ for a in arms:
     wait(f"{a.name} idle", a.idle)
 by_name = {a.name: a for a in arms}
 for r in results:
-    r["took_ms"], r["hook_ms"], r["api_ms"] = cli_marks(by_name[r["arm"]], r["t0"], r["token"])
+    r["took_ms"], r["hook_ms"] = cli_marks(by_name[r["arm"]], r["t0"], r["token"])
 
 def fmt(xs):
     xs = [x for x in xs if x is not None]
@@ -380,13 +382,12 @@ print("send start → the send's exit (its outcome):")
 for n in names:
     rs = [r for r in results if r["arm"] == n and r["counted"]]
     print(f"  {n:<12} {fmt([r['outcome_ms'] for r in rs])}")
-print("where the time goes, from the seat's transcript (ms from the send's start): Claude took the prompt /")
-print("its UserPromptSubmit hook's context recorded / Claude sent the request:")
+print("where the time goes, from the seat's transcript (ms from the send's start): Claude took the prompt,")
+print("then its UserPromptSubmit hook's context was recorded (the request follows: the first line above):")
 for n in names:
     rs = [r for r in results if r["arm"] == n and r["counted"]]
     print(f"  {n:<12} prompt taken  {fmt([r['took_ms'] for r in rs])}")
     print(f"  {'':<12} hook context  {fmt([r['hook_ms'] for r in rs])}")
-    print(f"  {'':<12} api-request   {fmt([r['api_ms'] for r in rs])}")
 for n in names[1:]:
     print(f"ratio team / {n} (medians, to the model): {med['team'] / med[n]:.2f}")
 print("honesty (counted and warm-up trials):")
