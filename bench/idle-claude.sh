@@ -329,7 +329,7 @@ def trial(arm, i, counted):
         cwd = f"{W}/beacon"
         if os.environ.get("TRACE_TEAM") == "1":
             # diagnosis only (KEEP=1 to read them): the send's system calls, with times
-            cmd = ["strace", "-f", "-ttt", "-o", f"{W}/trace-{i}.txt"] + cmd
+            cmd = ["strace", "-f", "-ttt", "--seccomp-bpf", "-e", "trace=execve,openat", "-o", f"{W}/trace-{i}.txt"] + cmd
     else:
         cmd = [HCOM, "send", "-b", f"@{arm.hcom_name}", "--", body]
         cwd = W
