@@ -400,6 +400,43 @@ for n in names:
     words = sorted({r["said"] for r in rs})
     print(f"  {n:<12} {len(rs)} sends: success said {said_ok}, body at the model {arrived}; "
           f"success said but never arrived {false_ok}; failure said but arrived {false_fail}; answers {words}")
+if os.environ.get("TRACE_TEAM") == "1":
+    # The team send's own steps, from its strace (ms from the send's start; strace's cost included).
+    def phases(i):
+        try:
+            lines = open(f"{W}/trace-{i}.txt").read().splitlines()
+        except OSError:
+            return {}
+        t0, got, tmux_n = float(lines[0].split()[1]), {}, 0
+        for l in lines:
+            f = l.split(None, 2)
+            if len(f) < 3:
+                continue
+            t, what = (float(f[1]) - t0) * 1000, f[2]
+            if what.startswith("execve(\"/usr/bin/tmux\""):
+                tmux_n += 1
+                if '"send-keys", "-l"' in what:
+                    got.setdefault("trigger typed", t)
+                elif '"Enter"' in what:
+                    got.setdefault("Enter", t)
+                elif '"capture-pane"' in what and "Enter" not in got:
+                    got.setdefault("first look", t)
+                got.setdefault("first tmux", t)
+                if "Enter" not in got:
+                    got["tmux calls before Enter"] = tmux_n
+            elif ".cwasm" in what:
+                got["profile loads"] = got.get("profile loads", 0) + 1 if "Enter" not in got else got.get("profile loads", 0)
+            elif "/inbox/" in what and ".tmp." in what:
+                got.setdefault("companion queued", t)
+        return got
+    team = [r for r in results if r["arm"] == "team" and r["counted"]]
+    ph = [phases(r["i"]) for r in team]
+    print("team send's steps under strace (execve/openat, --seccomp-bpf), ms from its start:")
+    for k in ["first tmux", "first look", "companion queued", "trigger typed", "Enter"]:
+        print(f"  {k:<24} {fmt([p.get(k) for p in ph])}")
+    for k in ["tmux calls before Enter", "profile loads"]:
+        xs = [p[k] for p in ph if k in p]
+        print(f"  {k:<24} median {statistics.median(xs) if xs else 'n/a'} (min {min(xs, default='n/a')}, max {max(xs, default='n/a')})")
 loads = [float(r["load"]) for r in results]
 print(f"load (1-min) during the trials: {min(loads):.2f}–{max(loads):.2f}, now {open('/proc/loadavg').read().split()[0]}")
 PY
