@@ -48,7 +48,38 @@
 # Honesty: a send that said success (team: `delivered`; hcom: exit 0 and `Sent to:`) whose body
 # never reached the model within 30 s is counted, and so is the reverse.
 #
-# Measured: see the end of this header (filled in from the runs quoted in docs/inbox.md).
+# hcom offline: it runs as is in the namespace (no relay configured, nothing else asked for); its
+# default `native` delivery needs Claude Code ≥ 2.1.287 (2.1.332 here) and loads its mod with
+# `--plugin-dir`. Its sender must share the receiver's network namespace (above).
+#
+# Measured 2026-12-03 on the 2-core machine shared with three other agents' builds and tests,
+# RELEASE team (f02846e, `--features test-fakes --bins`), hcom 0.7.31 from PyPI, Claude Code
+# 2.1.332; three runs, the arms alternating; ms from the send's start to the model request
+# carrying the body (medians; min–max):
+#   run (trials per arm, 1-min load)   team               hcom native        hcom inject
+#   02:33 (20, load 4.8–6.9)           371.5 (250–996)    351.0 (197–1112)   560.9 (236–1103)
+#   02:39 (40, load 4.8–8.7)           399.1 (277–808)    315.3 (160–904)    616.0 (158–1171)
+#   02:45 (40, load 3.8–4.6)           297.4 (205–550)    215.0 (130–496)    924.4 (151–1271)
+#   all 100                            350.1              254.4              699.0
+# team / hcom native 1.38 over the 100 (1.06, 1.27, 1.38 per run; team was the faster of the two
+# in 24 of the 100 rounds); team / hcom inject 0.50. The send's own answer: team `delivered`
+# after a median 295 ms (the screen showed Claude took the line), hcom `Sent to:` after 24 ms
+# (its message is in its database; nothing has reached the model yet). Honesty: of the 106
+# sends per arm (warm-ups included) every one said success and every body reached the model —
+# no false success on either side, at an idle seat. One team send (02:45) said `delivered (taken,
+# not yet confirmed)` only after its 20 s window, though its body had reached the model at 205
+# ms: the mock ends the turn at once, so no look after Enter saw Claude working, and the model
+# had the body inline and never read the drop (the typed leg does not take the companion's
+# `handed` receipt as evidence).
+# Where team's extra ~80 ms goes (run 02:45, transcript marks, ms from the send's start): Claude
+# took the prompt at 166.9 (hcom native 98.3): +69 before Claude has the line; its hook's context
+# 62.8 later (hcom's 49.8): +13; the request 67.7 after that (hcom's 66.9). The send's steps
+# (TRACE_TEAM=1, 15 trials at load 2.9–4.8, strace's cost included): first tmux call 10.0 ms,
+# first look 33.7, companion queued 55.1, trigger typed 97.3, Enter 213.1 — 9 tmux calls and 2
+# profile loads before Enter; from typing to Enter is the read-back (a look right after typing
+# usually lands before Claude has echoed the line; the next comes a 40 ms poll later) and the
+# claude-code profile's 30 ms Enter pause. docs/inbox.md ("Measured") has the table and what
+# would close the gap.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
