@@ -10,6 +10,8 @@
 #   TRIALS=30 TEAM_BIN=target/debug/team bash bench/idle-claude.sh
 #   HCOM=0 bash bench/idle-claude.sh                 # team's arm only
 #   KEEP=1 bash bench/idle-claude.sh                 # leaves the world's folder for reading
+#   TEAM_BIN_B=/tmp/team-new bash bench/idle-claude.sh   # one more arm, `team-b`: another build
+#                                                    # (before/after a change), its own checkout
 #
 # Needs: root (the world's private network namespace), tmux, script, node, unshare, nsenter, ip,
 # python3 with venv, the real Claude Code 2.1.332 (`bash tests/real/install.sh`), a `team` built
@@ -102,7 +104,11 @@ if [ "${1:-}" != "--inner" ]; then
   [ -x "$CLAUDE_DIR/claude" ] || { echo "bench/idle-claude.sh: no Claude Code in $CLAUDE_DIR: bash tests/real/install.sh" >&2; exit 2; }
   [ "$(id -u)" = 0 ] || { echo "bench/idle-claude.sh: needs root (unshare --net)" >&2; exit 2; }
   need idle-claude.sh script tmux node unshare nsenter ip python3
-  export TEAM_BIN CLAUDE_DIR TRIALS WARMUP HCOM HCOM_VERSION KEEP
+  if [ -n "${TEAM_BIN_B:-}" ]; then
+    [ -x "$TEAM_BIN_B" ] || { echo "bench/idle-claude.sh: TEAM_BIN_B=$TEAM_BIN_B is not an executable" >&2; exit 2; }
+    TEAM_BIN_B="$(cd "$(dirname "$TEAM_BIN_B")" && pwd)/$(basename "$TEAM_BIN_B")"
+  fi
+  export TEAM_BIN CLAUDE_DIR TRIALS WARMUP HCOM HCOM_VERSION KEEP TEAM_BIN_B
   # (as lib.sh's run_inner_in_pty, but the report is shown even when the inner run failed)
   out="$(mktemp -d)"
   rc=0
@@ -164,13 +170,15 @@ for _ in $(seq 400); do [ -e "$world/mock/ready" ] && break; sleep 0.05; done
 netns="$(readlink "/proc/$mock_pid/ns/net")"
 [ "$netns" != "$(readlink /proc/self/ns/net)" ] || { echo "the mock is not in a namespace of its own"; exit 1; }
 
-# The team checkout (the spec's file; only claude-keeper is started).
-mkdir -p "$world/beacon/.agents"
-git -C "$world/beacon" init -q
-cat >"$world/beacon/.agents/team.yaml" <<'YAML'
+# The team checkout (the spec's file; only claude-keeper is started); with TEAM_BIN_B, a second
+# one (`beacon-b`, its own session) whose seat runs that build's hooks and gets that build's sends.
+team_world() { # <checkout name> <bin dir>
+  mkdir -p "$world/$1/.agents"
+  git -C "$world/$1" init -q
+  cat >"$world/$1/.agents/team.yaml" <<YAML
 format: 1
-project: beacon
-session: beacon
+project: $1
+session: $1
 multiplexer: tmux
 seats:
   - name: claude-keeper
@@ -179,11 +187,22 @@ seats:
   - name: gpt-reviewer
     cli: codex
 YAML
-(cd "$world/beacon" && "$world/bin/team" hooks install claude-keeper) || { echo "team hooks install failed"; exit 1; }
-
+  (cd "$world/$1" && "$world/$2/team" hooks install claude-keeper) || { echo "team hooks install failed ($1)"; exit 1; }
+}
+team_world beacon bin
+if [ -n "${TEAM_BIN_B:-}" ]; then
+  mkdir -p "$world/bin-b"
+  cp "$TEAM_BIN_B" "$world/bin-b/team"
+  echo "team-b: $("$world/bin-b/team" --version) ($TEAM_BIN_B)"
+  team_world beacon-b bin-b
+fi
 printf 'set -g default-terminal tmux-256color\nset -g status off\n' >"$world/tmux.conf"
 nsenter --net="/proc/$mock_pid/ns/net" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$world/home" LANG=C.UTF-8 \
   tmux -S "$sock" -f "$world/tmux.conf" new-session -d -s beacon -x 120 -y 40 -n keep sh
+if [ -n "${TEAM_BIN_B:-}" ]; then
+  nsenter --net="/proc/$mock_pid/ns/net" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$world/home" LANG=C.UTF-8 \
+    tmux -S "$sock" new-session -d -s beacon-b -x 120 -y 40 -n keep sh
+fi
 
 export REPO="$repo" TRIALS WARMUP
 nsenter --net="/proc/$mock_pid/ns/net" -- python3 - <<'PY'
@@ -226,8 +245,8 @@ def wait(what, pred, bound=BOUND, every=0.02):
         time.sleep(every)
 
 class Arm:
-    def __init__(self, name, cwd, env, cmd, mark=""):
-        self.name, self.cwd = name, cwd
+    def __init__(self, name, cwd, env, cmd, mark="", session="beacon", team=None):
+        self.name, self.cwd, self.team = name, cwd, team
         self.home = f"{W}/seats/{name}"
         os.makedirs(f"{self.home}/.claude", exist_ok=True)
         os.makedirs(cwd, exist_ok=True)
@@ -239,7 +258,7 @@ class Arm:
                    "projects": {cwd: {"hasTrustDialogAccepted": True}}}, open(f"{self.home}/.claude.json", "w"))
         env = dict(CLAUDE_ENV, HOME=self.home, **env)
         path = env.pop("PATH")
-        args = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=beacon:", "-n", name, "-c", cwd]
+        args = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", f"={session}:", "-n", name, "-c", cwd]
         for k, v in env.items():
             args += ["-e", f"{k}={v}"]
         args.append(f"export PATH={path}; {cmd}; echo '[exited]'; exec sh")
@@ -282,10 +301,12 @@ class Arm:
 def hcom(*args):
     return subprocess.run([HCOM, *args], capture_output=True, text=True)
 
-team_path = f"{W}/bin:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"
-arms = [Arm("team", f"{W}/beacon", {"PATH": team_path, "TEAM_CONFIG_DIR": os.environ["TEAM_CONFIG_DIR"],
-                                      "TEAM_STATE_DIR": os.environ["TEAM_STATE_DIR"], "TEAM_CACHE_DIR": os.environ["TEAM_CACHE_DIR"]},
-            "claude --permission-mode default", mark="claude-keeper")]
+team_env = {k: os.environ[k] for k in ("TEAM_CONFIG_DIR", "TEAM_STATE_DIR", "TEAM_CACHE_DIR")}
+arms = [Arm("team", f"{W}/beacon", dict(team_env, PATH=f"{W}/bin:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"),
+            "claude --permission-mode default", mark="claude-keeper", team=TEAM)]
+if os.environ.get("TEAM_BIN_B"):
+    arms.append(Arm("team-b", f"{W}/beacon-b", dict(team_env, PATH=f"{W}/bin-b:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"),
+                    "claude --permission-mode default", mark="claude-keeper", session="beacon-b", team=f"{W}/bin-b/team"))
 if HCOM:
     hpath = f"{os.path.dirname(HCOM)}:{CLAUDE_DIR}:/usr/local/bin:/usr/bin:/bin"
     arms.append(Arm("hcom-native", f"{W}/hcn", {"PATH": hpath, "HCOM_DIR": os.environ["HCOM_DIR"]},
@@ -355,10 +376,10 @@ def trial(arm, i, counted):
     token = f"tok{uuid.uuid4().hex[:12]}"
     body = f"idle bench {arm.name} {i}: please note {token}"
     before = requests()[-1]["n"] if requests() else 0
-    if arm.name == "team":
-        cmd = [TEAM, "send", "claude-keeper", body]
-        cwd = f"{W}/beacon"
-        if os.environ.get("TRACE_TEAM") == "1":
+    if arm.team:
+        cmd = [arm.team, "send", "claude-keeper", body]
+        cwd = arm.cwd
+        if arm.name == "team" and os.environ.get("TRACE_TEAM") == "1":
             # diagnosis only (KEEP=1 to read them): the send's system calls, with times
             cmd = ["strace", "-f", "-ttt", "--seccomp-bpf", "-e", "trace=execve,openat", "-o", f"{W}/trace-{i}.txt"] + cmd
     else:
@@ -368,7 +389,7 @@ def trial(arm, i, counted):
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     t1 = now_ms()
     out = (p.stdout + p.stderr).strip()
-    if arm.name == "team":
+    if arm.team:
         said = out.splitlines()[-1] if out else ""
         ok = p.returncode == 0 and said.startswith("claude-keeper: delivered")
     else:
@@ -421,6 +442,8 @@ for n in names:
     print(f"  {'':<12} hook context  {fmt([r['hook_ms'] for r in rs])}")
 for n in names[1:]:
     print(f"ratio team / {n} (medians, to the model): {med['team'] / med[n]:.2f}")
+if "team-b" in med and "hcom-native" in med:
+    print(f"ratio team-b / hcom-native (medians, to the model): {med['team-b'] / med['hcom-native']:.2f}")
 print("honesty (counted and warm-up trials):")
 for n in names:
     rs = [r for r in results if r["arm"] == n]
