@@ -197,6 +197,8 @@ pub fn deliver(
     // Read back: the box must hold exactly the trigger before any Enter.
     if readable {
         let until = clock.now() + t.readback;
+        // the echo usually comes within tens of ms: look often at first, then every poll
+        let fast_until = clock.now() + t.readback_fast;
         let mut last: BoxText;
         loop {
             match seat.observe(id, trigger) {
@@ -235,7 +237,7 @@ pub fn deliver(
                     0,
                 );
             }
-            clock.sleep(t.poll);
+            clock.sleep(if clock.now() < fast_until { t.readback_poll } else { t.poll });
         }
     }
     // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
