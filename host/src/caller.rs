@@ -24,6 +24,7 @@ use std::path::Path;
 
 use crate::mux::procfs::{self, Ancestor, Tty};
 use crate::mux::{Mux, MuxError, PaneRef};
+use crate::outcome::{Kind, TeamError};
 use crate::profiles::Description;
 use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;
@@ -257,6 +258,42 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
     };
     let terminals = terminals(&ancestry);
     judge(&Facts { terminals, ancestry, pane, server, mux: mux.name(), marks }, vendors, reg, file)
+}
+
+/// The caller of this run for the world a command read: found through the multiplexer the
+/// team file (or the environment) chooses, with the installed profiles' facts about their CLIs
+/// (`team send`, `reply`, `ack`, `inbox`, `status` and the MCP server all find it so).
+pub fn find_with_profiles(
+    reg: &Registry,
+    file: Option<&Loaded>,
+    profiles: &crate::profiles::ProfileHost,
+    hints: &crate::mux::Hints,
+) -> Caller {
+    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
+    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
+    let vendors = Vendors::from_descriptions(&profiles.descriptions(&pins));
+    find(reg, file, mux.as_ref(), &vendors)
+}
+
+/// The refusal a caller meets before anything is read or sent (spec "Who may send to whom"):
+/// no terminal, a multiplexer that does not answer, a pane that cannot vouch. `None` for the
+/// owner, a seat, and an unplaced caller (whom admission judges). `team send` (`--list`
+/// included), `team reply`, `team ack`, `team inbox` and every MCP tool call give the same one.
+pub fn refusal(c: &Caller) -> Option<TeamError> {
+    match c {
+        Caller::NoTerminal => Some(TeamError::new(Kind::Refused, NO_TERMINAL)),
+        Caller::Unreachable { why } => {
+            Some(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was sent")))
+        }
+        Caller::Blocked { why, repair } => {
+            let e = TeamError::refused(format!("{why}; nothing was sent"));
+            Some(match repair {
+                Some(r) => e.with_repair(r.clone()),
+                None => e,
+            })
+        }
+        Caller::Owner | Caller::Seat { .. } | Caller::Unplaced { .. } => None,
+    }
 }
 
 /// This process's terminals, each with the ancestor that provides it.

@@ -481,6 +481,28 @@ impl std::fmt::Display for FileNote {
     }
 }
 
+/// The error of a run standing in `cwd` that finds no team file, for every command that needs
+/// one: it says where the file was looked for (exit 2).
+pub fn no_team_file(cwd: &std::path::Path) -> TeamError {
+    let start = crate::fsx::logical_dir(cwd);
+    match start.ancestors().find(|d| d.join(".git").exists()) {
+        Some(root) if root == start => TeamError::bad_file(
+            "no team file: .agents/team.yaml is not in this folder, the checkout's root",
+        )
+        .with_repair("team init writes one here (docs/team-file.md says what it holds)"),
+        Some(root) => TeamError::bad_file(format!(
+            "no team file: .agents/team.yaml is neither in this folder nor in one above it up to the checkout's root, {}",
+            root.display()
+        ))
+        .with_repair("team init writes one at the checkout's root (docs/team-file.md says what it holds)"),
+        None => TeamError::bad_file(format!(
+            "no team file: {} is in no git checkout, and neither it nor a folder above it holds .agents/team.yaml",
+            start.display()
+        ))
+        .with_repair("a team file lives in a checkout's .agents/team.yaml: run team init in the checkout (docs/team-file.md says what it holds)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@
 //! | `placeholder` | an empty composer showing a faint (SGR 2) placeholder; otherwise `takes-line` |
 //! | `exited` | the CLI has exited: a shell prompt; typed lines are echoed, never run |
 //! | `narrow-cursor` | a Cursor-agent-like seat (synthesized: no capture exists) whose `ctrl+c to stop` hint wraps in a narrow pane; takes the line |
-//! | `already-working` | working from the start; a line sent then is queued (Claude: drawn as 2.1.295 draws a queued line) or steered (Codex) and taken when the turn ends |
+//! | `already-working` | working from the start; a line sent then is queued (Claude: drawn as 2.1.295 draws a queued line) or steered (Codex) and taken when the turn ends — with `--turn-ends-when <file>`, once that file exists; otherwise never |
 //!
 //! With `--hooks <file>` the double runs that file's hooks as the CLI would (`hooks`): with
 //! `--tool-ms <n>` a working seat makes a tool call every `n` ms and runs its PostToolUse
@@ -120,6 +120,10 @@ pub struct Args {
     /// Append one JSON line per hook run (what it answered, and what the model was handed).
     #[arg(long)]
     pub hook_log: Option<PathBuf>,
+    /// An open-ended turn (`already-working`) ends once this file exists, as any turn ends (its
+    /// Stop hooks run): the test's stand-in for the model finishing its work.
+    #[arg(long)]
+    pub turn_ends_when: Option<PathBuf>,
 }
 
 /// Runs the double with the process's arguments; its exit code (2: a usage error or a refusal).
@@ -251,6 +255,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let mut seat = Seat::new(cli, mode, args.delay_ms, log, transcript, cwd);
     seat.hooks = hooks;
     seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));
+    seat.turn_ends_when = args.turn_ends_when.clone();
     serve(&mut seat, &mut term, args.acted.as_deref())
 }
 

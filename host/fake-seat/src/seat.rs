@@ -59,6 +59,8 @@ pub(super) struct Seat {
     pub(super) hooks: Option<super::hooks::Hooks>,
     pub(super) tool_every: Option<Duration>,
     last_tool: Option<Instant>,
+    /// The file whose existence ends an open-ended turn (`--turn-ends-when`).
+    pub(super) turn_ends_when: Option<PathBuf>,
 }
 
 impl Seat {
@@ -98,6 +100,7 @@ impl Seat {
             hooks: None,
             tool_every: None,
             last_tool: None,
+            turn_ends_when: None,
             mode,
         };
         if s.mode == Mode::Draft {
@@ -154,6 +157,11 @@ impl Seat {
             if since.elapsed() >= every {
                 self.last_tool = Some(Instant::now());
                 self.tool_call();
+            }
+        }
+        if let (Phase::Working { until: until @ None, .. }, Some(f)) = (&mut self.phase, &self.turn_ends_when) {
+            if f.exists() {
+                *until = Some(Instant::now());
             }
         }
         if let Phase::Working { until: Some(u), .. } = &self.phase {

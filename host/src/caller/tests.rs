@@ -377,3 +377,22 @@ fn two_panes_claiming_one_seat_in_any_spelling_vouch_for_neither() {
     let f = Facts { marks, ..facts(false, claude_bash_tree(), Ok(Some(pane("%1", "claude-keeper", 4000)))) };
     assert!(matches!(judge(&f, &v, &reg, Some(&file)), Caller::Seat { .. }));
 }
+
+#[test]
+fn the_refusal_each_caller_meets_before_anything_is_read() {
+    let no_terminal = refusal(&Caller::NoTerminal).unwrap();
+    assert_eq!(no_terminal.kind, Kind::Refused);
+    assert!(no_terminal.message().ends_with(NO_TERMINAL), "{}", no_terminal.message());
+    let down = refusal(&Caller::Unreachable { why: "the tmux server of beacon does not answer".into() }).unwrap();
+    assert_eq!(down.kind, Kind::Unreachable);
+    assert_eq!(down.message(), "unreachable: the tmux server of beacon does not answer; nothing was sent");
+    let blocked =
+        refusal(&Caller::Blocked { why: "a sandbox hides the pane".into(), repair: Some("run it outside".into()) })
+            .unwrap();
+    assert_eq!(blocked.kind, Kind::Refused);
+    assert!(blocked.message().ends_with("a sandbox hides the pane; nothing was sent"), "{}", blocked.message());
+    assert_eq!(blocked.repair.as_deref(), Some("run it outside"));
+    for admitted in [Caller::Owner, Caller::Unplaced { why: "a pane no seat holds".into() }] {
+        assert!(refusal(&admitted).is_none(), "{admitted:?}");
+    }
+}

@@ -46,8 +46,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         return super::report_error("ack", json, &e, out);
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let caller = super::send::find_caller(&load.reg, Some(file), &profiles, &ctx.mux);
-    if let Some(e) = super::send::caller_refusal(&caller) {
+    let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
+    if let Some(e) = crate::caller::refusal(&caller) {
         return super::report_error("ack", json, &e, out);
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);

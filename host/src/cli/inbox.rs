@@ -36,8 +36,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         return super::report_error("inbox", json, &e, out);
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let caller = super::send::find_caller(&load.reg, Some(file), &profiles, &ctx.mux);
-    if let Some(e) = super::send::caller_refusal(&caller) {
+    let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
+    if let Some(e) = crate::caller::refusal(&caller) {
         return super::report_error("inbox", json, &e, out);
     }
     let b = match inbox::inbox(ctx, file, &caller) {

@@ -187,8 +187,8 @@ fn tool_result(text: String, structured: Value, is_error: bool) -> Value {
 
 fn recipient_line(r: &Recipient) -> String {
     match r.id() {
-        Some(id) => format!("{} [id {id}]", r.sentence()),
-        None => r.sentence(),
+        Some(id) => format!("{} [id {id}]", sentence(r)),
+        None => sentence(r),
     }
 }
 
@@ -199,7 +199,7 @@ fn recipient_doc(r: &Recipient) -> Value {
         "to": r.to,
         "seat": r.seat(),
         "outcome": word.word(),
-        "sentence": r.sentence(),
+        "sentence": sentence(r),
         "id": r.id(),
         "repair": repair,
     })
@@ -252,4 +252,26 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
     }
     out.out(&text);
     0
+}
+
+/// The sentence `team send` prints for this outcome (its line, or its error's message).
+fn sentence(r: &Recipient) -> String {
+    use crate::cli::send::{history_words, watch_words};
+    use crate::send::Outcome;
+    let r = match &r.result {
+        Ok(r) => r,
+        Err(e) => return e.message(),
+    };
+    let seat = &r.seat;
+    match &r.outcome {
+        Outcome::Delivered { note: Some(n) } => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
+        Outcome::Delivered { note: None } => format!("{seat}: delivered{}", history_words(&r.history)),
+        Outcome::Refused { reason } => format!("refused: {seat}: {reason}{}", history_words(&r.history)),
+        o => match o.failure() {
+            Some((_, reason)) => {
+                format!("{seat}: {} ({reason}){}{}", o.word(), history_words(&r.history), watch_words(r))
+            }
+            None => format!("{seat}: {}", o.word()),
+        },
+    }
 }

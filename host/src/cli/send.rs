@@ -10,19 +10,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::caller::{self, Caller};
+use crate::caller;
 use crate::ctx::Ctx;
 use crate::legs::Leg;
 use crate::outcome::{self, context_line, Kind, TeamError};
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
-use crate::registry::Registry;
 use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
-use crate::team_file::Loaded;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
-
-pub use crate::caller::NO_TERMINAL;
 
 /// Arguments of `team send`.
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -246,10 +242,10 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         Err(e) => return super::report_error("send", json, &e, out),
     };
     let profiles = ProfileHost::new(&ctx.paths);
-    let caller = find_caller(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
+    let caller = caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
     // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
     // `--list` is no exception (spec "Who may send to whom").
-    if let Some(e) = caller_refusal(&caller) {
+    if let Some(e) = caller::refusal(&caller) {
         return super::report_error("send", json, &e, out);
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
@@ -262,12 +258,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
 }
 
-/// The refusal of a caller that is neither a verified pane's seat nor the owner at a terminal
-/// (`team send`, `team reply`, `team ack`, `team inbox` all meet it before anything is read).
-pub(super) fn caller_refusal(caller: &Caller) -> Option<TeamError> {
-    crate::mcp::refusal(caller)
-}
-
 /// A body read from `--file` (a regular file, or `-` for standard input), bounded.
 pub(super) fn body_of_file(p: &Path) -> outcome::Result<String> {
     read_body(p)
@@ -276,20 +266,6 @@ pub(super) fn body_of_file(p: &Path) -> outcome::Result<String> {
 /// A body of words, bounded.
 pub(super) fn bounded_body(body: String) -> outcome::Result<String> {
     bounded("", body)
-}
-
-/// The caller, found through the multiplexer the team file (or the environment) chooses and
-/// the installed profiles' facts about their CLIs.
-pub(super) fn find_caller(
-    reg: &Registry,
-    file: Option<&Loaded>,
-    profiles: &ProfileHost,
-    hints: &crate::mux::Hints,
-) -> Caller {
-    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
-    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
-    let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
-    caller::find(reg, file, mux.as_ref(), &vendors)
 }
 
 /// How a dry run names the channel a leg would carry the send by.

@@ -39,7 +39,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     };
     let profiles = ProfileHost::new(&ctx.paths);
     let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let caller = super::send::find_caller(&reg, Some(&file), &profiles, &ctx.mux);
+    let caller = crate::caller::find_with_profiles(&reg, Some(&file), &profiles, &ctx.mux);
     let read = || status::status(ctx, &profiles, Some(&file), &reg, &mux_for, &caller);
     if !a.watch {
         let r = read();

@@ -1,18 +1,16 @@
-//! `team watch`: its arguments, the project lock, the pass loop, and the rendering of what each
+//! `team watch`: its arguments and the rendering of what each
 //! pass did — one plain line per thing done (never a body), or under `--json` one JSON object
 //! per line (JSON Lines, `schema/watch.schema.json`), since a watch runs until it is stopped.
 //!
-//! Order of a run: the team file (found like every command) → the project's watch lock (a
-//! second watch is refused naming the holder) → passes, one every 2 s (`--once`: one pass and
-//! exit). This file decides nothing about what a pass does (`crate::watch`).
+//! The run itself — the team file, the project's watch lock, the passes every 2 s (`--once`:
+//! one) — is `watch::run`; this file is its listener and decides nothing.
 
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
-use crate::outcome::{self, context_line, TeamError};
+use crate::outcome::context_line;
 use crate::output::{one_line, Output};
-use crate::profiles::ProfileHost;
-use crate::watch::{self, Event, Pass, Watch};
+use crate::watch::{self, Event, Pass};
 
 /// Arguments of `team watch`.
 #[derive(clap::Args, Debug)]
@@ -30,8 +28,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    match watch_loop(&args, ctx, out) {
-        Ok(code) => code,
+    let mut l = Lines { json: args.json, once: args.once, ctx, out, context: None };
+    let ran = ctx.cwd().and_then(|cwd| watch::run::run(ctx, &cwd, args.once, &mut l));
+    match ran {
+        Ok(()) => 0,
         Err(e) if args.json => {
             out.json_line(&e.document("watch"));
             e.kind.exit_code()
@@ -40,98 +40,88 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     }
 }
 
-fn watch_loop(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
-    let cwd = ctx.cwd()?;
-    let Some(team) = crate::team_file::find(&cwd)? else {
-        return Err(TeamError::bad_file(
-            "no .agents/team.yaml in this folder or above it up to the checkout's root: a watch watches one team's project",
-        )
-        .with_repair("run team watch in the team's checkout"));
-    };
-    let (project, session) = (team.file.project.clone(), team.file.session.clone());
-    let _lock = watch::acquire(&ctx.paths.state, &project, &team.root)
-        .map_err(|why| TeamError::refused(format!("{why} ({}); this one did not start", team.root.display())))?;
-    let host = ProfileHost::new(&ctx.paths);
-    let mut w = Watch::new(ctx, &host, team);
-    let stamp = |ctx: &Ctx, mut v: Value| {
+/// The watch's lines (or JSON Lines) as its passes come.
+struct Lines<'a> {
+    json: bool,
+    once: bool,
+    ctx: &'a Ctx,
+    out: &'a mut Output,
+    /// The project and session, once started.
+    context: Option<(String, String)>,
+}
+
+impl Lines<'_> {
+    fn stamp(&self, mut v: Value) -> Value {
+        let (project, session) = self.context.clone().unwrap_or_default();
         v["schema"] = json!({"name": "team.watch", "version": 1});
         v["format"] = json!(1);
-        v["ts"] = json!(ctx.clock.now_iso());
+        v["ts"] = json!(self.ctx.clock.now_iso());
         v["project"] = json!(project);
         v["session"] = json!(session);
         v
-    };
-    if args.json {
-        if !args.once {
-            out.json_line(&stamp(ctx, json!({"event": "started", "pid": std::process::id()})));
-        }
-    } else {
-        out.out(&context_line(&project, &session));
-        if !args.once {
-            out.out(&format!(
-                "watching {} (pid {}): held, not-submitted and dialog-stopped sends are retried, delivered ones confirmed\n",
-                one_line(&project),
-                std::process::id()
-            ));
+    }
+}
+
+impl watch::run::Listener for Lines<'_> {
+    fn started(&mut self, project: &str, session: &str, once: bool) {
+        self.context = Some((project.to_string(), session.to_string()));
+        if self.json {
+            if !once {
+                let v = self.stamp(json!({"event": "started", "pid": std::process::id()}));
+                self.out.json_line(&v);
+            }
+        } else {
+            self.out.out(&context_line(project, session));
+            if !once {
+                self.out.out(&format!(
+                    "watching {} (pid {}): held, not-submitted and dialog-stopped sends are retried, delivered ones confirmed\n",
+                    one_line(project),
+                    std::process::id()
+                ));
+            }
         }
     }
-    let mut last_problem: Option<String> = None;
-    loop {
-        let pass = match w.pass() {
-            Ok(p) => p,
-            Err(e) if args.once => return Err(e),
-            Err(e) => {
-                if !w.team().path.exists() {
-                    return Err(TeamError::failed(format!("{} is gone; the watch stopped", w.team().path.display())));
-                }
-                // Said once, not on every pass, until it changes.
-                if last_problem.as_deref() != Some(e.message().as_str()) {
-                    problem(args.json, &e.message(), out, |v| stamp(ctx, v));
-                    last_problem = Some(e.message());
-                }
-                Pass::default()
-            }
-        };
+
+    fn pass(&mut self, pass: &Pass) {
         for e in &pass.events {
-            if args.json {
-                out.json_line(&stamp(ctx, serde_json::to_value(e).expect("an event serialises")));
+            if self.json {
+                let v = self.stamp(serde_json::to_value(e).expect("an event serialises"));
+                self.out.json_line(&v);
             } else {
-                out.out(&format!("{}\n", one_line(&plain(e))));
+                self.out.out(&format!("{}\n", one_line(&plain(e))));
             }
         }
         for p in &pass.problems {
-            problem(args.json, p, out, |v| stamp(ctx, v));
+            self.problem(p);
         }
-        if args.once {
+        if self.once {
             let count = |f: fn(&Event) -> bool| pass.events.iter().filter(|e| f(e)).count();
             let retried = count(|e| matches!(e, Event::Retried { .. }));
             let stopped = count(|e| matches!(e, Event::Stopped { .. }));
             let never = count(|e| matches!(e, Event::NeverActedOn { .. }));
-            if args.json {
-                let v = json!({"event": "pass", "retried": retried, "stopped": stopped, "never_acted_on": never});
-                out.json_line(&stamp(ctx, v));
+            if self.json {
+                let v = self
+                    .stamp(json!({"event": "pass", "retried": retried, "stopped": stopped, "never_acted_on": never}));
+                self.out.json_line(&v);
             } else {
-                out.out(&format!("one pass: {retried} retried, {stopped} stopped, {never} taken but never acted on\n"));
+                self.out.out(&format!(
+                    "one pass: {retried} retried, {stopped} stopped, {never} taken but never acted on\n"
+                ));
             }
-            return Ok(0);
-        }
-        // Until stopped, or until nobody reads what it prints.
-        let wait = ctx.clock.scaled(watch::PASS_MS);
-        let until = std::time::Instant::now() + wait;
-        while std::time::Instant::now() < until {
-            if out.closed() || out.reader_gone() {
-                return Ok(0);
-            }
-            std::thread::sleep(wait.min(std::time::Duration::from_millis(100)));
         }
     }
-}
 
-fn problem(json: bool, message: &str, out: &mut Output, stamp: impl Fn(Value) -> Value) {
-    if json {
-        out.json_line(&stamp(json!({"event": "problem", "message": message})));
-    } else {
-        out.err(&format!("team watch: {}\n", one_line(message)));
+    fn problem(&mut self, message: &str) {
+        if self.json {
+            let v = self.stamp(json!({"event": "problem", "message": message}));
+            self.out.json_line(&v);
+        } else {
+            self.out.err(&format!("team watch: {}\n", one_line(message)));
+        }
+    }
+
+    fn gone(&mut self) -> bool {
+        self.out.closed() || self.out.reader_gone()
     }
 }
 
@@ -155,6 +145,10 @@ fn plain(e: &Event) -> String {
                 drop.display()
             )
         }
+        Event::HookStopped { seat, from, drop, .. } => format!(
+            "{seat}: a send from {from} waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status {seat}); it is typed instead when the seat is ready; the message is at {}",
+            drop.display()
+        ),
         Event::Resolved { seat, from, n, outcome, sign, drop, .. } => format!(
             "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {sign} shows the message read: {outcome}; the message is at {}",
             drop.display()

@@ -71,6 +71,8 @@ pub struct Entry {
     pub acked: Option<usize>,
     /// The first `acked` receipt of the owner (an alert about it set aside).
     pub set_aside: Option<usize>,
+    /// The `hook-stopped` receipt: the watch said the seat's CLI ran no hook for it.
+    pub hook_stopped: Option<usize>,
 }
 
 impl Entry {
@@ -116,6 +118,7 @@ impl<'a> Ledger<'a> {
                         started_at: None,
                         acked: None,
                         set_aside: None,
+                        hook_stopped: None,
                     });
                     entries.last_mut().expect("just pushed")
                 }
@@ -158,6 +161,9 @@ impl<'a> Ledger<'a> {
                     e.acked.get_or_insert(i);
                 }
                 ReceiptKind::Acked => {}
+                ReceiptKind::HookStopped => {
+                    e.hook_stopped.get_or_insert(i);
+                }
             }
         }
         Ledger { lines, receipts, entries, by_id }

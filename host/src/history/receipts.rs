@@ -41,6 +41,10 @@ pub enum ReceiptKind {
     /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
     /// message is acked by its seat, the watch stops looking for a sign.
     Acked,
+    /// `team watch` saw the seat work and then sit free while the message waited in its inbox,
+    /// unclaimed: the seat's CLI ran none of team's hooks for it (untrusted, removed, or not
+    /// loaded). Said once (the owner's urgent `hook-stopped`); the message is typed instead.
+    HookStopped,
 }
 
 /// The sign a confirmation was read from.
@@ -105,6 +109,27 @@ pub struct Receipt {
     /// Who acked, when it is not the seat the message went to: `owner` (an alert set aside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
+}
+
+impl Receipt {
+    /// A receipt of `kind` for message `id` to `to`, at `ts`, with no other field set (the
+    /// caller sets the ones its kind carries).
+    pub fn new(kind: ReceiptKind, ts: String, id: &str, to: &str) -> Receipt {
+        Receipt {
+            ts,
+            id: id.to_string(),
+            to: to.to_string(),
+            receipt: kind,
+            sign: None,
+            ms: None,
+            why: None,
+            attempt: None,
+            event: None,
+            session: None,
+            note: None,
+            by: None,
+        }
+    }
 }
 
 impl Keyed for Receipt {

@@ -118,6 +118,50 @@ mod tests {
         assert_eq!(hinted(env(&[])), None);
     }
 
+    /// Under herdr the send rings the bell of the `pane_id` herdr's own agent list reports for
+    /// the seat, and the hook reads the bell of the `HERDR_PANE_ID` herdr puts in the pane's
+    /// environment: the recorded outputs of herdr 0.7.1 and 0.8.2 (tests/data) show both in one
+    /// grammar (`w<workspace>:p<n>`), and `herdr pane current`, which answers from that
+    /// variable, reports it as its `pane_id` — so the two keys meet.
+    #[test]
+    fn under_herdr_the_send_s_pane_id_and_the_hook_s_variable_name_one_bell() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+        let grammar = |id: &str| {
+            id.strip_prefix('w').and_then(|r| r.split_once(":p")).is_some_and(|(w, p)| {
+                !w.is_empty() && !p.is_empty() && (w.to_owned() + p).bytes().all(|b| b.is_ascii_digit())
+            })
+        };
+        for version in ["herdr-0.7.1", "herdr-0.8.2"] {
+            let dir = data.join(version);
+            let env = std::fs::read_to_string(dir.join("pane-env.txt")).unwrap();
+            let var = env.lines().find_map(|l| l.strip_prefix("HERDR_PANE_ID=")).expect("the pane's variable");
+            assert!(grammar(var), "{version}: {var}");
+            let current: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("pane-current-env.json")).unwrap()).unwrap();
+            let answered = current["result"]["pane"]["pane_id"].as_str().expect("pane current's pane_id");
+            assert!(grammar(answered), "{version}: {answered}");
+            let mut listed = 0;
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if !name.starts_with("agent-list") || !name.ends_with(".json") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                for (i, _) in text.match_indices("\"pane_id\":\"") {
+                    let id = &text[i + 11..];
+                    let id = &id[..id.find('"').unwrap()];
+                    assert!(grammar(id), "{version}/{name}: {id}");
+                    listed += 1;
+                }
+            }
+            assert!(listed > 0, "{version}: agent list reported panes");
+            // the hook's key from the variable is the send's key from the same pane's id
+            let from_env = hinted(|k| (k == "HERDR_PANE_ID").then(|| var.to_string()));
+            assert_eq!(from_env, key("herdr", var), "{version}");
+            assert!(from_env.is_some_and(|k| k == format!("herdr-{}", var.replace(':', "_"))));
+        }
+    }
+
     #[test]
     fn a_bell_names_seat_folders_checked_and_bounded() {
         let d = tempfile::tempdir().unwrap();

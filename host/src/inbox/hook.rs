@@ -206,18 +206,11 @@ fn finish(
 ) -> Option<Message> {
     let ms = ms_since(ctx, m.sent_ms);
     let receipt = Receipt {
-        ts: ctx.clock.now_iso(),
-        id: m.id.clone(),
-        to: m.seat.clone(),
-        receipt: ReceiptKind::Handed,
         sign: Some(Sign::Hook),
         ms: Some(ms),
-        why: None,
-        attempt: None,
         event: Some(event.word().to_string()),
         session: input.session_id.clone(),
-        note: None,
-        by: None,
+        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_iso(), &m.id, &m.seat)
     };
     if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
         out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));

@@ -170,27 +170,6 @@ impl Recipient {
         }
     }
 
-    /// The sentence `team send` prints for this outcome (its line, or its error's message).
-    pub fn sentence(&self) -> String {
-        use crate::cli::send::{history_words, watch_words};
-        let r = match &self.result {
-            Ok(r) => r,
-            Err(e) => return e.message(),
-        };
-        let seat = &r.seat;
-        match &r.outcome {
-            Outcome::Delivered { note: Some(n) } => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-            Outcome::Delivered { note: None } => format!("{seat}: delivered{}", history_words(&r.history)),
-            Outcome::Refused { reason } => format!("refused: {seat}: {reason}{}", history_words(&r.history)),
-            o => match o.failure() {
-                Some((_, reason)) => {
-                    format!("{seat}: {} ({reason}){}{}", o.word(), history_words(&r.history), watch_words(r))
-                }
-                None => format!("{seat}: {}", o.word()),
-            },
-        }
-    }
-
     /// The message id the send composed (none for a send refused before it had one).
     pub fn id(&self) -> Option<&str> {
         self.result.as_ref().ok().and_then(|r| r.id.as_deref())
@@ -216,7 +195,7 @@ impl<'a> Server<'a> {
     pub fn start(ctx: &'a Ctx, cwd: &Path) -> Server<'a> {
         let profiles = ProfileHost::new(&ctx.paths);
         let started_as = match send::load(ctx, cwd) {
-            Ok(l) => find_caller(&l, &profiles, &ctx.mux),
+            Ok(l) => crate::caller::find_with_profiles(&l.reg, l.file.as_ref(), &profiles, &ctx.mux),
             // every call reads the world again and meets the same error while it stands
             Err(e) => {
                 Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
@@ -303,7 +282,7 @@ impl<'a> Server<'a> {
                 Answer::Sent { from: caller.from_name(), recipients }
             }
             Call::Inbox => match load.file.as_ref() {
-                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
                     Ok(b) => Answer::Inbox(b),
                     Err(e) => Answer::Refused(e),
@@ -317,7 +296,7 @@ impl<'a> Server<'a> {
                 }
             }
             Call::Ack { id, note } => match load.file.as_ref() {
-                None => Answer::Refused(crate::cli::check::no_team_file(&self.cwd)),
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::ack::ack(&means, file, &caller, &id, note.as_deref()) {
                     Ok(a) => Answer::Acked(a),
                     Err(e) => Answer::Refused(e),
@@ -348,8 +327,8 @@ impl<'a> Server<'a> {
     /// the refusal every tool answers with.
     fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
         let load = send::load(self.ctx, &self.cwd)?;
-        let now = find_caller(&load, &self.profiles, &self.ctx.mux);
-        if let Some(e) = refusal(&now) {
+        let now = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &self.profiles, &self.ctx.mux);
+        if let Some(e) = crate::caller::refusal(&now) {
             return Err(e);
         }
         if !same(&now, &self.started_as) {
@@ -364,15 +343,6 @@ impl<'a> Server<'a> {
     }
 }
 
-/// The caller of this process for the world `load` read.
-fn find_caller(load: &Loadout, profiles: &ProfileHost, hints: &crate::mux::Hints) -> Caller {
-    let file = load.file.as_ref();
-    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
-    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
-    let vendors = crate::caller::Vendors::from_descriptions(&profiles.descriptions(&pins));
-    crate::caller::find(&load.reg, file, mux.as_ref(), &vendors)
-}
-
 /// Two findings of the caller name the same one (a seat: the same seat of the same team on
 /// the same pane; anyone else: the same description).
 fn same(a: &Caller, b: &Caller) -> bool {
@@ -381,24 +351,5 @@ fn same(a: &Caller, b: &Caller) -> bool {
             team == t && seat == s && pane == p
         }
         _ => a.describe() == b.describe(),
-    }
-}
-
-/// The refusal `team send` gives a caller before anything else (spec "Who may send to
-/// whom"): no terminal, a multiplexer that does not answer, a pane that cannot vouch.
-pub fn refusal(c: &Caller) -> Option<TeamError> {
-    match c {
-        Caller::NoTerminal => Some(TeamError::new(Kind::Refused, crate::cli::send::NO_TERMINAL)),
-        Caller::Unreachable { why } => {
-            Some(TeamError::new(Kind::Unreachable, format!("unreachable: {why}; nothing was sent")))
-        }
-        Caller::Blocked { why, repair } => {
-            let e = TeamError::refused(format!("{why}; nothing was sent"));
-            Some(match repair {
-                Some(r) => e.with_repair(r.clone()),
-                None => e,
-            })
-        }
-        Caller::Owner | Caller::Seat { .. } | Caller::Unplaced { .. } => None,
     }
 }

@@ -33,7 +33,8 @@ pub enum Event {
     NeverActedOn,
     /// A message or a reply to the owner.
     ToOwner,
-    /// A hook that stopped running (issue 20's hook receipts; not yet raised by this build).
+    /// `team watch`: a seat worked and finished its turn while a send waited in its inbox, and
+    /// its CLI ran none of team's hooks (docs/inbox.md).
     HookStopped,
     /// Digest words: a delivered send, a message acked, a sign read, a retry.
     Delivered,

@@ -19,6 +19,11 @@
 //!   the seat — the screen or the transcript showing the drop read ends it delivered; a seat
 //!   idle with an empty box and no such sign, or thirty minutes, stops the retries — and
 //!   nothing is ever typed for it again on a guess (`history::intent`);
+//! - a message held in a seat's inbox (the inbox leg) whose seat is seen working is marked so
+//!   (`Action::SeenWorking`); seen free later with the message still unclaimed, the seat's CLI
+//!   ran none of team's hooks through a turn that should have run one (the PostToolUse of a
+//!   tool call, the Stop of a turn's end, the UserPromptSubmit of a prompt): said once
+//!   (`Action::HookStopped`), before the retry that types it;
 //! - a message the watch gave up on (a record it could not write) is left alone for the life of
 //!   the process.
 //!
@@ -126,6 +131,9 @@ pub struct Memory {
     /// The ids this process leaves alone: their stop (or another record) could not be kept on
     /// disk, so only this memory keeps the watch from acting, and saying, again.
     given_up: HashSet<String>,
+    /// The inbox-held ids whose seat was seen working while they waited (read from the watch's
+    /// marks on disk at each pass: a restarted watch keeps them).
+    pub inbox_working: HashSet<String>,
 }
 
 impl Memory {
@@ -153,6 +161,10 @@ pub enum Action {
     Resolve { id: String, seat: String, n: u32, sign: Sign, ms: u64 },
     /// Say the send was taken but never acted on, and keep it.
     NeverActed { id: String, seat: String },
+    /// Mark that the seat of an inbox-held send was seen working while it waited.
+    SeenWorking { id: String, seat: String },
+    /// Say the seat's CLI ran no hook for an inbox-held send through a turn, and keep it.
+    HookStopped { id: String, seat: String },
 }
 
 /// The sends a pass has to look at a seat for.
@@ -164,6 +176,9 @@ pub struct Wanted {
     pub awaiting: Vec<(String, DateTime<Utc>)>,
     /// Retries started and never ended: the id, the try, and when it was started.
     pub doubt: Vec<(String, u32, DateTime<Utc>)>,
+    /// Of `retry`, the ids held in the seat's inbox (their last line went via the inbox leg)
+    /// and not yet said to have met no hook.
+    pub inbox: Vec<String>,
 }
 
 impl Wanted {
@@ -238,7 +253,11 @@ pub fn plan(
                         stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::Window });
                     }
                 } else {
-                    wanted.entry(seat).or_default().retry.push((first.id.clone(), e.retries + 1));
+                    let w = wanted.entry(seat).or_default();
+                    w.retry.push((first.id.clone(), e.retries + 1));
+                    if last.via.as_deref() == Some(crate::legs::Leg::McpInbox.word()) && e.hook_stopped.is_none() {
+                        w.inbox.push(first.id.clone());
+                    }
                 }
             }
         }
@@ -249,7 +268,8 @@ pub fn plan(
 /// What a pass does for one seat after its look (`None`: the seat could not be looked at).
 /// A retry in doubt comes first (ended by a sign, stopped on a ready seat with none, else
 /// waited on — and while one is, nothing is retried for the seat), then a sign, then "never
-/// acted on", then at most one retry.
+/// acted on", then what an inbox-held send's look shows of the seat's hooks, then at most one
+/// retry.
 pub fn after_look(
     seat: &str,
     wanted: &Wanted,
@@ -316,6 +336,18 @@ pub fn after_look(
         if old || sat_free {
             memory.free_seen.remove(id);
             out.push(Action::NeverActed { id: id.clone(), seat: seat.to_string() });
+        }
+    }
+    for id in &wanted.inbox {
+        match look {
+            Some(l) if l.working && !memory.inbox_working.contains(id) => {
+                memory.inbox_working.insert(id.clone());
+                out.push(Action::SeenWorking { id: id.clone(), seat: seat.to_string() });
+            }
+            Some(l) if l.free && memory.inbox_working.remove(id) => {
+                out.push(Action::HookStopped { id: id.clone(), seat: seat.to_string() })
+            }
+            _ => {}
         }
     }
     if let (Some((id, n)), Some(true), true) = (wanted.retry.first(), look.map(|l| l.ready), wanted.doubt.is_empty()) {

@@ -27,8 +27,10 @@
 //! - nothing here prints.
 
 pub mod decide;
+mod inbox;
 pub mod lock;
 pub mod look;
+pub mod run;
 
 pub use decide::{retryable, Limits, StopWhy, TRIES};
 pub use lock::{acquire, running, Holder, ProjectLock};
@@ -75,6 +77,9 @@ pub enum Event {
     /// A send held in the seat's inbox was handed by the seat's own hook after the send ended
     /// (`note`: which hook), `ms` after the send: the hook's `delivered` line, reported once.
     Handed { seat: String, from: String, id: String, note: String, ms: Option<u64>, drop: PathBuf },
+    /// The seat worked and then sat free while a send waited in its inbox, and its CLI ran none
+    /// of team's hooks for it: said once (a `hook-stopped` receipt); the send is typed instead.
+    HookStopped { seat: String, from: String, id: String, drop: PathBuf },
     /// A retry cut off before its end was written (the watch killed, or its line unwritten),
     /// ended from what the seat shows: delivered, read by `sign`. Nothing was typed.
     Resolved {
@@ -184,6 +189,7 @@ impl<'a> Watch<'a> {
                 self.composes.insert(cli, c);
             }
         }
+        self.read_marks(&ledger);
         let (file, composes) = (&self.team.file, &self.composes);
         let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
         let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat, &self.memory);
@@ -238,6 +244,8 @@ impl<'a> Watch<'a> {
     fn act(&mut self, a: Action, ledger: &Ledger, pass: &mut Pass) {
         match a {
             Action::Retry { id, seat, n } => self.retry(&id, &seat, n, ledger, pass),
+            Action::SeenWorking { id, seat } => self.seen_working(&id, &seat, pass),
+            Action::HookStopped { id, seat } => self.hook_stopped(&id, &seat, ledger, pass),
             Action::Stop { id, seat, why } => self.stop(&id, &seat, why, ledger, pass),
             Action::Confirm { id, seat, sign, ms } => {
                 let r = Receipt {
@@ -295,107 +303,6 @@ impl<'a> Watch<'a> {
         }
     }
 
-    /// A send held in the seat's inbox (its last line went `via mcp-inbox`) is withdrawn before
-    /// anything is typed for it, so no hook can hand it after the trigger: `false` (type
-    /// nothing) when a hook holds it or handed it (its line comes from the hook), or when the
-    /// inbox cannot be read.
-    fn taken_back(&mut self, id: &str, seat: &str, last: &MessageLine, pass: &mut Pass) -> bool {
-        use crate::inbox::{Where, Withdraw};
-        if last.via.as_deref() != Some(crate::legs::Leg::McpInbox.word()) {
-            return true;
-        }
-        let (config, f) = (&self.ctx.paths.config, &self.team.file);
-        let Some(b) = crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else {
-            return true;
-        };
-        match b.withdraw_id(id) {
-            Ok(Withdraw::Withdrawn(_) | Withdraw::NotWaiting(Where::Withdrawn(_) | Where::Nowhere)) => true,
-            Ok(Withdraw::NotWaiting(_)) => false,
-            Err(e) => {
-                self.problem(pass, format!("{seat}: its inbox could not be read ({e}); nothing was typed for {id}"));
-                false
-            }
-        }
-    }
-
-    /// Claims of the seats' inboxes whose hook died before handing them: offered again (a later
-    /// hook hands them), or moved on when their receipt was written.
-    fn recover_inboxes(&mut self, ledger: &Ledger, pass: &mut Pass) {
-        // (a seat with no inbox folder costs one failed directory read; a project with no inbox
-        // leg sends none at all)
-        let mut seats: Vec<String> = ledger
-            .entries
-            .iter()
-            .filter(|e| e.delivered.is_none() && ledger.line(e.last_try).via.as_deref() == Some("mcp-inbox"))
-            .map(|e| ledger.line(e.first).to.clone())
-            .collect();
-        seats.sort();
-        seats.dedup();
-        let handed: HashSet<&str> =
-            ledger.receipts.iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id.as_str()).collect();
-        let f = &self.team.file;
-        for seat in seats {
-            let Some(b) =
-                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat)
-            else {
-                continue;
-            };
-            if let Err(e) = b.recover(crate::inbox::Claimer::alive, |id| handed.contains(id)) {
-                let said = format!("{seat}: its inbox could not be recovered: {e}");
-                if self.said.insert(said.clone()) {
-                    pass.problems.push(said);
-                }
-            }
-        }
-        self.clear_companions(ledger);
-    }
-
-    /// A typed trigger's companion still waiting a minute after the trigger was delivered: the
-    /// seat's CLI ran no hook for it (none installed any more, or not trusted), and the typed
-    /// leg's delivery stands alone; it is withdrawn, so no later hook hands it out of its time.
-    fn clear_companions(&self, ledger: &Ledger) {
-        let now = self.ctx.clock.now();
-        let f = &self.team.file;
-        for seat in &f.seats {
-            let Some(b) =
-                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat.name)
-            else {
-                continue;
-            };
-            // one directory read per seat; a seat never sent to by the inbox has no folder
-            for k in b.waiting().unwrap_or_default() {
-                let Some(d) = ledger.entry(k.id()).and_then(|e| e.delivered) else { continue };
-                let line = ledger.line(d);
-                let old = history::ledger::instant(&line.ts).is_some_and(|t| now - t >= self.limits.free);
-                if line.via.as_deref() == Some("typed") && old && b.read(&k).is_ok_and(|m| m.typed) {
-                    let _ = b.withdraw(&k);
-                }
-            }
-        }
-    }
-
-    /// Reports, once, each send that ended held in a seat's inbox and was later handed by the
-    /// seat's own hook (its `delivered` line `via mcp-inbox` follows an earlier line), when that
-    /// line is news to this watch.
-    fn report_handed(&mut self, ledger: &Ledger, pass: &mut Pass) {
-        for e in &ledger.entries {
-            let Some(d) = e.delivered.filter(|d| *d != e.first) else { continue };
-            let line = ledger.line(d);
-            let fresh = history::ledger::instant(&line.ts).is_some_and(|t| t >= self.since);
-            if line.via.as_deref() != Some("mcp-inbox") || !fresh || !self.handed.insert(line.id.clone()) {
-                continue;
-            }
-            pass.events.push(Event::Handed {
-                seat: line.to.clone(),
-                from: line.from.clone(),
-                id: line.id.clone(),
-                note: line.note.clone().unwrap_or_default(),
-                ms: line.ms,
-                drop: self.drop_of(&line.to, &line.id),
-            });
-        }
-    }
-
     fn retry(&mut self, id: &str, seat: &str, n: u32, ledger: &Ledger, pass: &mut Pass) {
         let Some(e) = ledger.entry(id) else { return };
         if !self.taken_back(id, seat, ledger.line(e.last_try), pass) {
@@ -420,20 +327,8 @@ impl<'a> Watch<'a> {
             state: &self.ctx.paths.state,
         };
         // Intent before action: the try is on the disk before the first keystroke.
-        let intent = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::RetryStarted,
-            sign: None,
-            ms: None,
-            why: None,
-            attempt: Some(n),
-            event: None,
-            session: None,
-            note: None,
-            by: None,
-        };
+        let intent =
+            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_iso(), id, seat) };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
         let mut record = || {
@@ -519,18 +414,9 @@ impl<'a> Watch<'a> {
             ..copy_of(first)
         };
         let read = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::Read,
             sign: Some(sign),
             ms: Some(ms),
-            why: None,
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -554,33 +440,23 @@ impl<'a> Watch<'a> {
 
     fn stop(&mut self, id: &str, seat: &str, why: StopWhy, ledger: &Ledger, pass: &mut Pass) {
         let from = ledger.entry(id).map(|e| ledger.line(e.first).from.clone()).unwrap_or_default();
+        let words = match self.still_in_inbox(id, seat, ledger) {
+            true => format!("{} — {}", why.words(), inbox::STILL_WAITING.replace("{seat}", seat)),
+            false => why.words(),
+        };
         let r = Receipt {
-            ts: self.ctx.clock.now_iso(),
-            id: id.into(),
-            to: seat.into(),
-            receipt: ReceiptKind::RetriesStopped,
-            sign: None,
-            ms: None,
-            why: Some(why.words()),
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            why: Some(words.clone()),
+            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_iso(), id, seat)
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
-        self.log(
-            seat,
-            "stopped",
-            format!("{}, id {id}, drop {}{}", why.words(), drop.display(), not_written(&written)),
-        );
+        self.log(seat, "stopped", format!("{words}, id {id}, drop {}{}", drop.display(), not_written(&written)));
         // Said once: kept by the receipt, and when that cannot be written, by this process.
         self.memory.give_up(id);
         if let Err(e) = written {
             self.problem(pass, format!("{seat}: the stop could not be written down: {e}"));
         }
-        pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: why.words(), drop });
+        pass.events.push(Event::Stopped { seat: seat.into(), from, id: id.into(), why: words, drop });
     }
 
     /// A history line of the watch's, fsync'd (it ends a try, or says what was said).

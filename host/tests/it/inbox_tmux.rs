@@ -15,7 +15,7 @@ struct Scene {
     w: World,
     tw: TmuxWorld,
     /// The seats' hook logs.
-    _logs: tempfile::TempDir,
+    logs: tempfile::TempDir,
 }
 
 /// A scene of `seats` (name, cli, mode) whose hooks file is the checkout's (installed by
@@ -34,11 +34,12 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
         .iter()
         .map(|(name, cli, mode)| {
             // `<mode>,no-hooks`: a CLI that runs no hook although they are installed (Codex
-            // before the person trusts them)
-            let (mode, runs_hooks) = match mode.strip_suffix(",no-hooks") {
-                Some(m) => (m, false),
-                None => (*mode, true),
-            };
+            // before the person trusts them); `,ends-when-told`: an open-ended turn ends once
+            // the scene's `<seat>.end` file exists (`Scene::end_turn`)
+            let mut flags = mode.split(',');
+            let mode = flags.next().unwrap_or("");
+            let flags: Vec<&str> = flags.collect();
+            let runs_hooks = !flags.contains(&"no-hooks");
             let hooks = match (*cli, runs_hooks) {
                 (_, false) => base.path().join("no-hooks.json"),
                 ("codex", _) => w.repo.join(".codex/hooks.json"),
@@ -49,6 +50,9 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
                 if k.starts_with("TEAM_") && k != "TEAM_NOW" {
                     s = s.env(&k, &v);
                 }
+            }
+            if flags.contains(&"ends-when-told") {
+                s = s.arg("--turn-ends-when", &base.path().join(format!("{name}.end")).display().to_string());
             }
             s.arg("--hooks", &hooks.display().to_string())
                 .arg("--tool-ms", "150")
@@ -62,10 +66,14 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
     if let Some(s) = scale {
         w.extra_env.push(("TEAM_TIME_SCALE".into(), s.into()));
     }
-    Scene { w, tw, _logs: base }
+    Scene { w, tw, logs: base }
 }
 
 impl Scene {
+    /// Ends the open-ended turn of a seat started `,ends-when-told`.
+    fn end_turn(&self, seat: &str) {
+        std::fs::write(self.logs.path().join(format!("{seat}.end")), "").unwrap();
+    }
     fn send(&self, seat: &str, msg: &str, seed: u32) -> common::Run {
         self.w.sh(&format!("TEAM_ID_SEED={seed} team send {seat} {}", common::shell_quote(msg)))
     }
@@ -278,4 +286,102 @@ fn a_companion_no_hook_took_is_withdrawn_by_the_watch_after_the_trigger_s_delive
     assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
     assert!(s.waiting("rev").is_empty(), "withdrawn");
     assert_eq!(s.jsonl("messages.jsonl").len(), 1, "the typed leg's line stands alone");
+}
+
+#[test]
+fn a_seat_that_finishes_its_turn_without_running_a_hook_is_said_once_and_the_message_typed() {
+    // hooks installed, but the CLI runs none (Codex before the person trusts them): the seat
+    // works, the send waits in its inbox, the turn ends and nothing took it
+    let s = scene(&[("rev", "claude-code", "already-working,no-hooks,ends-when-told")], Some("0.05"));
+    let log = s.w.base().join("notify.log");
+    let file = std::fs::read_to_string(s.w.repo.join(".agents/team.yaml")).unwrap();
+    s.w.team_file(&format!(
+        "{file}notify:\n  command: [sh, -c, 'printf \"%s\\n\" \"$1\" >> \"{}\"', notify]\n",
+        log.display()
+    ));
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("rev: held (in rev's inbox"), "{}", r.stdout);
+    assert_eq!(s.waiting("rev").len(), 1);
+    let id = s.jsonl("messages.jsonl")[0]["id"].as_str().unwrap().to_string();
+
+    let watch = crate::watch_tmux::start_watch(&s.w, &s.tw, &[]);
+    // the watch saw the seat working while the message waited (its mark on disk)
+    let mark = || {
+        std::fs::read_dir(&s.w.config)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.path().join("watch-seen-working").join(&id).exists())
+    };
+    assert!(s.tw.wait_until(common::BOUND, mark), "the watch never marked the seat seen working");
+    assert!(std::fs::read_to_string(&log).unwrap_or_default().is_empty(), "nothing said while it works");
+    assert_eq!(s.keys("rev"), "", "nothing typed into a working seat");
+
+    s.end_turn("rev");
+    let typed = || s.jsonl("messages.jsonl").len() == 2;
+    assert!(s.tw.wait_until(common::BOUND, typed), "the watch's retry: {}{}", watch.stdout(), watch.stderr());
+    let out = watch.stdout();
+    assert!(
+        out.contains("rev: a send from owner waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status rev); it is typed instead"),
+        "{out}"
+    );
+    assert_eq!(s.keys("rev").matches("Please read the team message at ").count(), 1, "typed once");
+    let h = s.jsonl("messages.jsonl");
+    assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("typed")), "{h:?}");
+    let said: Vec<Value> = s.jsonl("receipts.jsonl").into_iter().filter(|r| r["receipt"] == "hook-stopped").collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0]["id"], id.as_str());
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(told.lines().count(), 1, "the owner told once: {told}");
+    assert!(
+        told.starts_with(
+            "owner -> rev: hook-stopped (its CLI ran no team hook; team hooks status rev): review the branch"
+        ),
+        "{told}"
+    );
+
+    // a watch started again says nothing more: the receipt keeps it
+    let pid = nix::unistd::Pid::from_raw(watch.pid);
+    drop(watch);
+    let gone = || nix::sys::signal::kill(pid, None).is_err();
+    assert!(s.tw.wait_until(common::BOUND, gone), "the watch ended");
+    let again = s.w.team(&["watch", "--once"]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(!again.stdout.contains("hooks"), "{}", again.stdout);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn a_message_still_unclaimed_when_the_retries_stop_is_said_once_to_wait_in_the_inbox() {
+    let s = scene(&[("rev", "claude-code", "dialog:permission")], Some("0.05"));
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let drop =
+        s.w.repo.join(".agents/send-drops/beacon/rev").join(s.jsonl("messages.jsonl")[0]["id"].as_str().unwrap());
+    // nobody answers the dialog; a watch past the window (thirty minutes, scaled by 0.05 here:
+    // 90 s, and as much grace) stops, and says where it waits
+    let late = "TEAM_NOW=2026-10-01T09:02:00Z team watch --once";
+    let w = s.w.sh(late);
+    assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
+    assert!(
+        w.stdout.contains(&format!(
+            "rev: stopped retrying a send from owner after thirty minutes without the seat idle with an empty box — it is still waiting, unclaimed, in rev's inbox: its CLI takes it at its next tool call or turn end; the message is at {}",
+            drop.display()
+        )),
+        "{}",
+        w.stdout
+    );
+    assert_eq!(s.waiting("rev").len(), 1, "left in the inbox: a later hook may still hand it");
+    assert_eq!(s.keys("rev"), "", "nothing typed into the dialog");
+    let again = s.w.sh(late);
+    assert!(!again.stdout.contains("rev: stopped"), "said once: {}", again.stdout);
+    assert!(again.stdout.contains("one pass: 0 retried, 0 stopped"), "{}", again.stdout);
+    let stops: Vec<Value> =
+        s.jsonl("receipts.jsonl").into_iter().filter(|r| r["receipt"] == "retries-stopped").collect();
+    assert_eq!(stops.len(), 1, "{stops:?}");
+    assert!(stops[0]["why"]
+        .as_str()
+        .unwrap()
+        .ends_with("in rev's inbox: its CLI takes it at its next tool call or turn end"));
 }

@@ -107,25 +107,31 @@ impl Scene {
 
     /// Starts `team watch <args>` in the background and waits until it holds the project's lock.
     pub fn start_watch(&self, args: &[&str]) -> Running {
-        let out = self.w.base().join(format!("watch-{}.out", args.join("")));
-        let err = self.w.base().join(format!("watch-{}.err", args.join("")));
-        let started = self.w.start(
-            &format!("team watch {}", args.join(" ")),
-            Stdio::from(std::fs::File::create(&out).unwrap()),
-            Stdio::from(std::fs::File::create(&err).unwrap()),
-        );
-        let mut pid = None;
-        let held = self.tw.wait_until(crate::common::BOUND, || {
-            pid = holder(&self.w.state);
-            pid.is_some()
-        });
-        assert!(held, "the watch never took its lock: {}", std::fs::read_to_string(&err).unwrap_or_default());
-        Running { pid: pid.unwrap(), out, err, _started: started }
+        start_watch(&self.w, &self.tw, args)
     }
 
     pub fn wait(&self, what: &str, cond: impl FnMut() -> bool) {
         assert!(self.tw.wait_until(crate::common::BOUND, cond), "waited {:?} for {what}", crate::common::BOUND);
     }
+}
+
+/// Starts `team watch <args>` in `w` in the background and waits until it holds the project's
+/// lock (its output in files beside the world; SIGTERM when the handle drops).
+pub fn start_watch(w: &World, tw: &TmuxWorld, args: &[&str]) -> Running {
+    let out = w.base().join(format!("watch-{}.out", args.join("")));
+    let err = w.base().join(format!("watch-{}.err", args.join("")));
+    let started = w.start(
+        &format!("team watch {}", args.join(" ")),
+        Stdio::from(std::fs::File::create(&out).unwrap()),
+        Stdio::from(std::fs::File::create(&err).unwrap()),
+    );
+    let mut pid = None;
+    let held = tw.wait_until(crate::common::BOUND, || {
+        pid = holder(&w.state);
+        pid.is_some()
+    });
+    assert!(held, "the watch never took its lock: {}", std::fs::read_to_string(&err).unwrap_or_default());
+    Running { pid: pid.unwrap(), out, err, _started: started }
 }
 
 /// The pid named by the one watch lock under `<state>/watch/`, when a watch holds it.

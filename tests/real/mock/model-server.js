@@ -27,6 +27,14 @@
 //                                             a function_call in that tool namespace
 //     + "hold": "<gate>" on any step          the stream opens, then waits until <dir>/gates/<gate>
 //                                             exists before it answers ("work slowly")
+//   In a "tool" step's input, a string that is exactly one of these is replaced when the step is
+//   answered, so a model may name an id the test cannot know when it writes the script:
+//     "@trigger-id"                           the file name (a message's id) of the drop the
+//                                             turn's trigger line names
+//     "@result:<k>:<pointer>"                 the value at the JSON pointer in the turn's k-th tool
+//                                             output (from 1; Codex's after its "Output:" line),
+//                                             e.g. "@result:1:/items/0/id" from a team_inbox
+//   (one it cannot resolve becomes "<unresolved ...>", which the tool refuses as it should).
 //   Past the last step the turn ends with the text "done". A prompt that is a team trigger line
 //   ("Please read the team message at <path>") and matches no rule reads <path>, then ends.
 // - <dir>/requests.jsonl: one line per request, appended before it is answered:
@@ -115,14 +123,44 @@ function openaiTurn(body) {
 
 const TRIGGER = /Please read the team message at (\S+)/;
 
-// The step that answers this request.
-function stepFor(sc, prompt, k) {
+// The value at JSON pointer `ptr` in a tool output (Codex's: the text after its "Output:" line).
+function fromResult(out, ptr) {
+  try {
+    const text = typeof out === 'string' && out.includes('Output:\n') ? out.split('Output:\n')[1] : out;
+    let v = JSON.parse(text);
+    for (const key of ptr.split('/').slice(1)) v = v[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (v === undefined) throw new Error('no such value');
+    return v;
+  } catch (e) {
+    return `<unresolved ${ptr}: ${e.message}>`;
+  }
+}
+
+// A tool step's input with "@trigger-id" and "@result:<k>:<pointer>" replaced (see the header).
+function fill(v, trigger, results) {
+  if (typeof v === 'string') {
+    if (v === '@trigger-id') return trigger ? path.basename(trigger) : '<unresolved @trigger-id: no trigger line>';
+    const m = v.match(/^@result:(\d+):(\/.*)$/);
+    return m ? fromResult(results[Number(m[1]) - 1], m[2]) : v;
+  }
+  if (Array.isArray(v)) return v.map((x) => fill(x, trigger, results));
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([key, x]) => [key, fill(x, trigger, results)]));
+  }
+  return v;
+}
+
+// The step that answers this request (`results`: the turn's tool outputs so far).
+function stepFor(sc, prompt, results) {
+  const k = results.length;
   const m = prompt.match(TRIGGER);
   for (const r of sc.rules || []) {
     if (r.when && prompt.includes(r.when)) {
-      const step = r.steps[k] || { text: 'done' };
+      let step = r.steps[k] || { text: 'done' };
       // "@trigger": the file the turn's trigger line names (known only once it was sent)
-      return step.read === '@trigger' && m ? Object.assign({}, step, { read: m[1] }) : step;
+      if (step.read === '@trigger' && m) step = Object.assign({}, step, { read: m[1] });
+      if (step.tool !== undefined) step = Object.assign({}, step, { input: fill(step.input || {}, m && m[1], results) });
+      return step;
     }
   }
   if (sc.drops === false) return k === 0 ? { text: 'Hello from the mock model.' } : { text: 'done' };
@@ -289,7 +327,7 @@ const server = http.createServer((req, res) => {
     }
     if (!main) return sideAnswer(res, api, num);
     const sc = script();
-    const step = stepFor(sc, turn.prompt, turn.results.length);
+    const step = stepFor(sc, turn.prompt, turn.results);
     if (api === 'anthropic') anthropicAnswer(res, step, num, sc);
     else openaiAnswer(res, step, num);
   });

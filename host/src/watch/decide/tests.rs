@@ -346,3 +346,49 @@ fn a_message_given_up_is_left_alone_for_the_life_of_the_process() {
         "(its records cannot be written: File too large (os error 27); nothing more is typed for it)"
     );
 }
+
+fn in_inbox(id: &str, when: String) -> MessageLine {
+    MessageLine { via: Some("mcp-inbox".into()), ..line(id, "held", when) }
+}
+
+#[test]
+fn a_seat_seen_working_then_free_with_its_inbox_message_unclaimed_met_no_hook() {
+    let lines = [in_inbox("a", ts(0, 0))];
+    let working = Look { working: true, ..Look::default() };
+    let (id, seat) = (uid("a"), "rev".to_string());
+    // free before it was ever seen working (a dialog cancelled, a draft cleared): no word
+    let mut m = Memory::default();
+    assert_eq!(
+        pass(&lines, &[], at(1, 0), Some(ready()), &mut m),
+        vec![Action::Retry { id: id.clone(), seat: seat.clone(), n: 1 }]
+    );
+    // working: marked once; then free with the message still there: said, before the retry
+    let mut m = Memory::default();
+    assert_eq!(
+        pass(&lines, &[], at(0, 30), Some(working.clone()), &mut m),
+        vec![Action::SeenWorking { id: id.clone(), seat: seat.clone() }]
+    );
+    assert_eq!(pass(&lines, &[], at(0, 40), Some(working), &mut m), vec![], "marked once");
+    assert_eq!(
+        pass(&lines, &[], at(1, 0), Some(ready()), &mut m),
+        vec![
+            Action::HookStopped { id: id.clone(), seat: seat.clone() },
+            Action::Retry { id: id.clone(), seat: seat.clone(), n: 1 }
+        ]
+    );
+    // a watch that starts again reads its marks; a hook-stopped receipt ends the rule for good
+    let mut m = Memory { inbox_working: [id.clone()].into(), ..Memory::default() };
+    let said: Receipt = serde_json::from_value(
+        serde_json::json!({"ts": ts(1, 0), "id": id, "to": seat, "receipt": "hook-stopped", "why": "no hook"}),
+    )
+    .unwrap();
+    assert_eq!(said.receipt, ReceiptKind::HookStopped);
+    assert_eq!(
+        pass(&lines, &[said], at(1, 5), Some(ready()), &mut m),
+        vec![Action::Retry { id: id.clone(), seat: seat.clone(), n: 1 }]
+    );
+    // a typed send held at a draft is no inbox message
+    let mut m = Memory::default();
+    let typed = [line("b", "held", ts(0, 0))];
+    assert_eq!(pass(&typed, &[], at(0, 30), Some(Look { working: true, ..Look::default() }), &mut m), vec![]);
+}

@@ -13,20 +13,23 @@ use serde_json::json;
 /// Installs the entries as the owner, and approves the project's server for Claude Code (the
 /// choice a person makes once at Claude's prompt: `enabledMcpjsonServers`), with its tools
 /// allowed as `Bash(team send:*)` is for the shell path.
-fn install(rw: &RealWorld) {
+pub(super) fn install(rw: &RealWorld) {
     let r = rw.w.team(&["mcp", "install"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("claude-keeper: missing → written"), "{}", r.stdout);
     assert!(r.stdout.contains("gpt-reviewer: missing → written"), "{}", r.stdout);
     let settings = json!({
         "enabledMcpjsonServers": ["team"],
-        "permissions": { "allow": ["mcp__team__team_send", "mcp__team__team_list"] },
+        "permissions": { "allow": [
+            "mcp__team__team_send", "mcp__team__team_list", "mcp__team__team_inbox",
+            "mcp__team__team_reply", "mcp__team__team_ack",
+        ] },
     });
     rw.w.write(&rw.w.repo.join(".claude/settings.local.json"), &settings.to_string());
 }
 
 /// The tool names a Codex request offered (a namespace's tools as `<namespace>.<tool>`).
-fn codex_tools(rw: &RealWorld) -> Vec<String> {
+pub(super) fn codex_tools(rw: &RealWorld) -> Vec<String> {
     let text = std::fs::read_to_string(rw.mock.dir.join("requests.jsonl")).unwrap_or_default();
     let mut out = vec![];
     for l in text.lines() {

@@ -26,6 +26,7 @@ mod conversations;
 mod first_team;
 mod inbox;
 mod mcp;
+mod mcp_converse;
 mod owner;
 mod register;
 mod screens;
