@@ -56,18 +56,19 @@
 #
 # Measured 2026-12-03 on the 2-core machine shared with three other agents' builds and tests,
 # RELEASE team (f02846e, `--features test-fakes --bins`), hcom 0.7.31 from PyPI, Claude Code
-# 2.1.332; three runs, the arms alternating; ms from the send's start to the model request
+# 2.1.332; four runs, the arms alternating; ms from the send's start to the model request
 # carrying the body (medians; min–max):
 #   run (trials per arm, 1-min load)   team               hcom native        hcom inject
 #   02:33 (20, load 4.8–6.9)           371.5 (250–996)    351.0 (197–1112)   560.9 (236–1103)
 #   02:39 (40, load 4.8–8.7)           399.1 (277–808)    315.3 (160–904)    616.0 (158–1171)
 #   02:45 (40, load 3.8–4.6)           297.4 (205–550)    215.0 (130–496)    924.4 (151–1271)
-#   all 100                            350.1              254.4              699.0
-# team / hcom native 1.38 over the 100 (1.06, 1.27, 1.38 per run; team was the faster of the two
-# in 24 of the 100 rounds); team / hcom inject 0.50. The send's own answer: team `delivered`
-# after a median 295 ms (the screen showed Claude took the line), hcom `Sent to:` after 24 ms
-# (its message is in its database; nothing has reached the model yet). Honesty: of the 106
-# sends per arm (warm-ups included) every one said success and every body reached the model —
+#   03:23 (40, load 3.0–4.0)           285.4 (188–669)    202.7 (96–551)     935.8 (129–1263)
+#   all 140                            319.6              236.1              758.3
+# team / hcom native 1.35 over the 140 (1.06, 1.27, 1.38, 1.41 per run; team was the faster of
+# the two in 30 of the 140 rounds); team / hcom inject 0.42. The send's own answer: team
+# `delivered` after a median 278 ms (the screen showed Claude took the line), hcom `Sent to:`
+# after 23 ms (its message is in its database; nothing has reached the model yet). Honesty: of
+# the 148 sends per arm (warm-ups included) every one said success and its body reached the model —
 # no false success on either side, at an idle seat. One team send (02:45) said `delivered (taken,
 # not yet confirmed)` only after its 20 s window, though its body had reached the model at 205
 # ms: the mock ends the turn at once, so no look after Enter saw Claude working, and the model
