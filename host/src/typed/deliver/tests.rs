@@ -458,3 +458,75 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     assert!(matches!(r.verdict, Verdict::Held(_)), "{r:?}");
     assert!(s.events.is_empty(), "{:?}", s.events);
 }
+
+/// A seat that echoes the typed line only at its `echo_at`-th look after typing (a real CLI
+/// draws it some ms later); it counts its looks and works once Enter reaches it.
+struct SlowEcho {
+    seat: Scripted,
+    echo_at: u32,
+    looks_after_typing: u32,
+}
+
+impl Seat for SlowEcho {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+        if self.seat.typed.is_empty() || self.seat.enters > 0 {
+            return self.seat.observe(id, trigger);
+        }
+        self.looks_after_typing += 1;
+        if self.looks_after_typing < self.echo_at {
+            return Ok(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Idle), false));
+        }
+        self.seat.observe(id, trigger)
+    }
+    fn type_text(&mut self, text: &str) -> Result<(), String> {
+        self.seat.type_text(text)
+    }
+    fn press_enter(&mut self) -> Result<(), String> {
+        self.seat.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.seat.transcript_shows_read(id)
+    }
+}
+
+fn slow_echo(echo_at: u32) -> SlowEcho {
+    let mut seat = Scripted::idle();
+    seat.after_take.push_back(Scripted::obs(
+        Seen::Working("esc to interrupt".into()),
+        BoxText::Empty,
+        Some(Status::Working),
+        false,
+    ));
+    SlowEcho { seat, echo_at, looks_after_typing: 0 }
+}
+
+/// The echo of a typed line comes within tens of ms: the read-back looks again after
+/// `readback_poll`, not a whole `poll`, so Enter follows the echo closely.
+#[test]
+fn the_read_back_looks_again_soon_after_typing() {
+    let mut s = slow_echo(3);
+    let (r, took) = timed(&mut s, &traits());
+    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!((s.seat.typed.len(), s.seat.enters, s.looks_after_typing), (1, 1, 3));
+    // two short waits to the echo, then (no pause in these traits) Enter and one poll to see it work
+    assert_eq!(took, TIMINGS.readback_poll * 2 + TIMINGS.poll);
+    assert!(TIMINGS.readback_poll < TIMINGS.poll && TIMINGS.readback_fast < TIMINGS.readback);
+}
+
+/// A seat slower to echo than `readback_fast` is looked at every `poll` after it, and one that
+/// never echoes gets no Enter: held after the whole read-back, with a bounded number of looks.
+#[test]
+fn a_slow_echo_is_looked_at_every_poll_after_the_fast_looks() {
+    let fast = (TIMINGS.readback_fast.as_millis() / TIMINGS.readback_poll.as_millis()) as u32;
+    let mut s = slow_echo(fast + 3);
+    let (r, took) = timed(&mut s, &traits());
+    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(took, TIMINGS.readback_fast + TIMINGS.poll * 2 + TIMINGS.poll);
+
+    let mut s = slow_echo(u32::MAX);
+    let (r, _) = timed(&mut s, &traits());
+    assert!(matches!(&r.verdict, Verdict::Held(why) if why.contains("read-back did not match")), "{r:?}");
+    assert_eq!(s.seat.enters, 0, "no Enter without the echo");
+    let slow = ((TIMINGS.readback - TIMINGS.readback_fast).as_millis() / TIMINGS.poll.as_millis()) as u32;
+    assert!(s.looks_after_typing <= fast + slow + 1, "{} looks", s.looks_after_typing);
+}
