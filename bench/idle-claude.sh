@@ -83,11 +83,11 @@
 # usually lands before Claude has echoed the line; the next comes a 40 ms poll later) and the
 # claude-code profile's 30 ms Enter pause. docs/inbox.md ("Measured") has the table and what
 # would close the gap.
-# After the read-back change (a look every 10 ms for the read-back's first 200 ms), DEBUG builds
-# before/after as two arms (TEAM_BIN, TEAM_BIN_B), 30 rounds, load 5.3–8.7 (a clippy run beside):
-#   to the model: before 446.6, after 455.2, hcom native 374.4, hcom inject 342.9 ms
-#   Claude took the prompt: before 250.2, after 212.1; the send's answer: 362.8 → 329.0 ms
-# (the Enter comes sooner; the hook's context came later: 84.6 → 131.9 ms after the prompt).
+# A read-back that looked every 10 ms for its first 200 ms, before/after as two arms
+# (TEAM_BIN, TEAM_BIN_B), 30 rounds: DEBUG (load 5.3–8.7) to the model 446.6 → 455.2 ms, prompt
+# taken 250.2 → 212.1, answer 362.8 → 329.0; RELEASE (2026-12-03, load 0.9–2.1, HCOM=0) to the
+# model 274.7 → 281.4 ms (0.98), prompt taken 156.0 → 144.8, answer 237.7 → 227.9. The model got
+# the body no sooner, so the change was taken out again (docs/inbox.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"

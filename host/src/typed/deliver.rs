@@ -221,8 +221,6 @@ impl Attempt<'_> {
     fn read_back(&mut self) -> Result<(), Verdict> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
         let until = self.clock.now() + self.t.readback;
-        // the echo usually comes within tens of ms: look often at first, then every poll
-        let fast_until = self.clock.now() + self.t.readback_fast;
         let mut last: BoxText;
         loop {
             match self.seat.observe(id, trigger) {
@@ -252,7 +250,7 @@ impl Attempt<'_> {
                     describe_box(&last, trigger)
                 )));
             }
-            self.clock.sleep(if self.clock.now() < fast_until { self.t.readback_poll } else { self.t.poll });
+            self.clock.sleep(self.t.poll);
         }
     }
 

@@ -52,14 +52,6 @@ pub struct Timings {
     /// starved on a loaded machine echoed after the run had given up, leaving the trigger in
     /// the box for every later send to be held on).
     pub readback: Duration,
-    /// How often the box is looked at during the read-back's first `readback_fast`: a CLI at an
-    /// idle prompt echoes a typed line within tens of ms (measured on Claude Code 2.1.332,
-    /// bench/idle-claude.sh), and a look taken right after typing usually comes before the echo;
-    /// waiting a whole `poll` for the next look was most of the time from typing to Enter.
-    /// After `readback_fast` a slow seat is looked at every `poll`. Never scaled.
-    pub readback_poll: Duration,
-    /// How long after typing the read-back looks every `readback_poll`. Never scaled.
-    pub readback_fast: Duration,
     /// How often the screen is re-read while waiting (each look is a multiplexer call): never
     /// scaled, so a shortened run does not look at a seat fifty times as often.
     pub poll: Duration,
@@ -78,8 +70,6 @@ pub struct Timings {
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
 pub const TIMINGS: Timings = Timings {
     readback: Duration::from_millis(2_000),
-    readback_poll: Duration::from_millis(10),
-    readback_fast: Duration::from_millis(200),
     poll: Duration::from_millis(40),
     enter_waits: [Duration::from_millis(1_000), Duration::from_millis(3_000), Duration::from_millis(9_000)],
     window: Duration::from_millis(20_000),
@@ -94,8 +84,6 @@ impl Timings {
         let s = |d: Duration| d.mul_f64(factor).max(Duration::from_millis(1));
         Timings {
             readback: self.readback,
-            readback_poll: self.readback_poll,
-            readback_fast: self.readback_fast,
             poll: self.poll,
             enter_waits: self.enter_waits.map(s),
             window: s(self.window),
