@@ -68,7 +68,7 @@ pub struct Legs<'a> {
 
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
-        Legs { typed: TypedLeg { means }, compose: ComposeLeg { means }, inbox: InboxLeg { means } }
+        Legs { typed: TypedLeg { means, companion: None }, compose: ComposeLeg { means }, inbox: InboxLeg { means } }
     }
 
     /// The carrier of `leg`, when this build has one.
@@ -114,6 +114,8 @@ fn leg_means<'m>(means: &'m Means, mux: &'m dyn Mux) -> typed::Means<'m> {
 /// The typed leg: the drop file and one trigger line (`typed::send_plain`).
 struct TypedLeg<'a> {
     means: &'a Means<'a>,
+    /// The seat's inbox holding the trigger's companion (the inbox leg's idle seat).
+    companion: Option<&'a crate::inbox::SeatBox>,
 }
 
 impl Carrier for TypedLeg<'_> {
@@ -131,6 +133,7 @@ impl Carrier for TypedLeg<'_> {
             id: job.id,
             pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
             record: d.target.seat.agent.as_ref(),
+            companion: self.companion,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()));
@@ -279,7 +282,7 @@ impl Carrier for InboxLeg<'_> {
                 // the trigger's companion: its UserPromptSubmit hook hands the body whole
                 let companion = if look == Look::Idle { leg::queue_companion(&req, &lm, sent_ms).ok() } else { None };
                 drop(mux);
-                let mut t = TypedLeg { means: self.means }.carry(job)?;
+                let mut t = TypedLeg { means: self.means, companion: companion.as_ref() }.carry(job)?;
                 if let Some(b) = companion {
                     if !matches!(t.outcome, Outcome::Delivered { .. }) {
                         // the trigger did not get through: the companion goes nowhere now, unless

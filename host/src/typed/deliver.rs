@@ -320,6 +320,10 @@ impl Attempt<'_> {
                     if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
                         return Some(Verdict::Delivered { note: None });
                     }
+                    if self.seat.hook_handed(id) {
+                        // its prompt hook handed the message whole: the CLI took a prompt
+                        return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
+                    }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
@@ -329,6 +333,8 @@ impl Attempt<'_> {
                 *last_box = o.boxed;
             } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
                 return Some(Verdict::Delivered { note: None });
+            } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
+                return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
             }
             let now = self.clock.now();
             if *left_box || !w.readable {

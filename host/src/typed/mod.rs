@@ -154,6 +154,12 @@ pub trait Seat {
     fn press_enter(&mut self) -> Result<(), String>;
     /// Whether rows appended to the seat's transcript since the send began prove the read.
     fn transcript_shows_read(&mut self, id: &str) -> bool;
+    /// Whether the seat's own hook handed the message `id` whole — the trigger's companion in
+    /// its inbox (`inbox::leg::queue_companion`) — since it was queued: the CLI took a prompt
+    /// and the model has the text. A seat with no companion: never.
+    fn hook_handed(&mut self, _id: &str) -> bool {
+        false
+    }
     /// Called once, after the look before typing allowed it and before the first keystroke:
     /// where a retry records its intent (`history::intent`). An `Err` (why) stops the run
     /// with nothing typed. A first send has nothing to record.

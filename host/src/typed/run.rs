@@ -41,6 +41,9 @@ pub struct PlainSend<'a> {
     /// The seat's registry record, when it has one: its pane and process come first
     /// (`state::locate_with`).
     pub record: Option<&'a crate::registry::AgentRecord>,
+    /// The seat's inbox holding the trigger's companion (an idle seat with team's hooks): its
+    /// hook's hand-over is evidence that the seat took the line.
+    pub companion: Option<&'a crate::inbox::SeatBox>,
 }
 
 /// What a plain send runs on, given by its caller: the receiving team's multiplexer, the
@@ -107,7 +110,7 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch, None)
+    trigger(&target, drop, means, &watch, None, req.companion)
 }
 
 /// Types the trigger for a drop file a send already wrote, as the send did: under the seat
@@ -152,7 +155,7 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch, Some(intent))
+    trigger(&target, drop, means, &watch, Some(intent), None)
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -191,6 +194,7 @@ fn trigger(
     means: &Means,
     watch: &crate::clock::Stopwatch,
     intent: Option<&mut dyn FnMut() -> Result<(), String>>,
+    companion: Option<&crate::inbox::SeatBox>,
 ) -> Report {
     let mux = means.mux;
     // the registry first: the seat's recorded pane while its recorded process runs there
@@ -222,7 +226,7 @@ fn trigger(
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false };
-    let mut seat = FirstLook { seat, first: None, intent };
+    let mut seat = FirstLook { seat, first: None, intent, companion };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
     // `deliver` judges its first look before typing: a dialog there stopped it.
@@ -242,13 +246,14 @@ pub const HERDR_BLOCKED: &str = "blocked";
 
 /// A seat that keeps its first observation (the look `deliver` judges before typing), and
 /// records a retry's intent before typing.
-struct FirstLook<'a, 'i> {
+struct FirstLook<'a, 'i, 'c> {
     seat: SeatPane<'a>,
     first: Option<Observation>,
     intent: Option<&'i mut dyn FnMut() -> Result<(), String>>,
+    companion: Option<&'c crate::inbox::SeatBox>,
 }
 
-impl Seat for FirstLook<'_, '_> {
+impl Seat for FirstLook<'_, '_, '_> {
     fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
         let o = self.seat.observe(id, trigger)?;
         if self.first.is_none() {
@@ -264,6 +269,9 @@ impl Seat for FirstLook<'_, '_> {
     }
     fn transcript_shows_read(&mut self, id: &str) -> bool {
         self.seat.transcript_shows_read(id)
+    }
+    fn hook_handed(&mut self, id: &str) -> bool {
+        self.companion.is_some_and(|b| matches!(b.find(id), Ok(crate::inbox::Where::Handed(_))))
     }
     fn before_typing(&mut self) -> Result<(), String> {
         match self.intent.take() {

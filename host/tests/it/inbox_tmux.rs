@@ -385,3 +385,19 @@ fn a_message_still_unclaimed_when_the_retries_stop_is_said_once_to_wait_in_the_i
         .unwrap()
         .ends_with("in rev's inbox: its CLI takes it at its next tool call or turn end"));
 }
+
+#[test]
+fn an_idle_seat_whose_screen_shows_no_sign_is_proven_by_its_prompt_hook_s_hand_over() {
+    // the CLI takes the line and shows no turn at all (no working, no read row): its
+    // UserPromptSubmit hook handing the companion whole is the proof the line was taken
+    let s = scene(&[("rev", "claude-code", "clears-without-working")], None);
+    let r = s.send("rev", "review the branch", 7);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout.lines().last(), Some("rev: delivered (handed whole by its hook)"), "{}", r.stdout);
+    let handed = s.handed("rev");
+    assert_eq!(handed.len(), 1, "handed once: {handed:?}");
+    assert_eq!(handed[0].0, "UserPromptSubmit");
+    assert_eq!(s.keys("rev").matches("Please read the team message at ").count(), 1, "typed once");
+    let h = s.jsonl("messages.jsonl");
+    assert_eq!((h.len(), h[0]["via"].as_str(), h[0]["note"].as_str()), (1, Some("typed"), Some("handed whole by its hook")), "{h:?}");
+}
