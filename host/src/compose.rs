@@ -203,7 +203,7 @@ pub fn run(
             Ok(a) => a,
             Err(e) => return p.stopped(format!("the compose module failed: {e}")),
         };
-        if let Err(why) = within_bounds(&action, &p.done, bounds) {
+        if let Some(why) = past_bounds(&action, &p.done, bounds) {
             return p.stopped(why);
         }
         if let Some(outcome) =
@@ -295,12 +295,12 @@ impl Progress {
     }
 }
 
-/// Whether the host takes `action` at all: no more keys than the bound, no control
-/// character, no more characters at once than the bound, only the allowed keys.
-fn within_bounds(action: &Action, done: &[Action], bounds: &Bounds) -> Result<(), String> {
+/// Why the host does not take `action` (`None`: it does): more keys than the bound, a
+/// control character, more characters at once than the bound, a key not allowed.
+fn past_bounds(action: &Action, done: &[Action], bounds: &Bounds) -> Option<String> {
     let keys = done.iter().filter(|a| matches!(a, Action::Type(_) | Action::Press(_))).count() as u32;
     if matches!(action, Action::Type(_) | Action::Press(_)) && keys >= bounds.max_keys {
-        return Err(format!(
+        return Some(format!(
             "the compose module asked to type more than {} times ({action}) and was stopped",
             bounds.max_keys
         ));
@@ -308,14 +308,14 @@ fn within_bounds(action: &Action, done: &[Action], bounds: &Bounds) -> Result<()
     match action {
         Action::Type(t) => {
             if let Some(c) = t.chars().find(|c| c.is_control()) {
-                return Err(format!(
+                return Some(format!(
                     "the compose module asked to type the control character U+{:04X}, which the host never types",
                     c as u32
                 ));
             }
             let n = t.chars().count();
             if n > bounds.max_type_chars {
-                return Err(format!(
+                return Some(format!(
                     "the compose module asked to type {n} characters at once; the host types at most {}",
                     bounds.max_type_chars
                 ));
@@ -323,14 +323,14 @@ fn within_bounds(action: &Action, done: &[Action], bounds: &Bounds) -> Result<()
         }
         Action::Press(k) if !Key::ALLOWED.contains(k) => {
             let allowed: Vec<&str> = Key::ALLOWED.iter().map(Key::name).collect();
-            return Err(format!(
+            return Some(format!(
                 "the compose module asked to press `{k}`; the host presses only {}",
                 allowed.join(", ")
             ));
         }
         _ => {}
     }
-    Ok(())
+    None
 }
 
 /// A refusal before the brief: `why`, and — when keys were typed — where the walk back left
