@@ -178,140 +178,159 @@ pub fn run(
     let start = Instant::now();
     let limit = clock.scaled(bounds.max_ms);
     let key = brief_key(brief);
-    let mut done: Vec<Action> = Vec::new();
-    let mut brief_typed = false;
-    let mut submitted = false;
+    let mut p = Progress::default();
     // where the pane was when the compose began: a refusal leads it back there
     let mut found: Option<back::Place> = None;
-    let end = |outcome, done: Vec<Action>, brief_typed| Run { outcome, done, brief_typed };
-    // Past a bound, what was done decides what the stop means.
-    let stop = |why: String, brief_typed: bool, submitted: bool| {
-        if submitted {
-            Outcome::Unconfirmed(format!("Enter was pressed on the brief, then {why}"))
-        } else if brief_typed {
-            Outcome::NotSubmitted(format!("the brief was typed and not submitted: {why}"))
-        } else {
-            Outcome::Stopped(why)
-        }
-    };
     loop {
-        if done.len() as u32 >= bounds.max_steps {
+        if p.done.len() as u32 >= bounds.max_steps {
             let why = format!("the compose module took {} steps without finishing and was stopped", bounds.max_steps);
-            return end(stop(why, brief_typed, submitted), done, brief_typed);
+            return p.stopped(why);
         }
         if start.elapsed() > limit {
             let why = format!("the compose ran past its {} ms and was stopped", limit.as_millis());
-            return end(stop(why, brief_typed, submitted), done, brief_typed);
+            return p.stopped(why);
         }
         let screen = match pane.read() {
             Ok(s) => s,
-            Err(e) => return end(Outcome::Unreachable(format!("the pane could not be read: {e}")), done, brief_typed),
+            Err(e) => return p.end(Outcome::Unreachable(format!("the pane could not be read: {e}"))),
         };
-        if done.is_empty() && found.is_none() {
+        if p.done.is_empty() && found.is_none() {
             found = module.read(&screen).map(|r| back::Place::of(&r));
         }
         let step =
-            Step { index: done.len() as u32, elapsed_ms: start.elapsed().as_millis() as u32, done: done.clone() };
+            Step { index: p.done.len() as u32, elapsed_ms: start.elapsed().as_millis() as u32, done: p.done.clone() };
         let action = match module.next(brief, repo, &screen, &step) {
             Ok(a) => a,
-            Err(e) => {
-                return end(stop(format!("the compose module failed: {e}"), brief_typed, submitted), done, brief_typed)
-            }
+            Err(e) => return p.stopped(format!("the compose module failed: {e}")),
         };
-        let keys = done.iter().filter(|a| matches!(a, Action::Type(_) | Action::Press(_))).count() as u32;
-        if matches!(action, Action::Type(_) | Action::Press(_)) && keys >= bounds.max_keys {
-            let why = format!(
-                "the compose module asked to type more than {} times ({action}) and was stopped",
-                bounds.max_keys
-            );
-            return end(stop(why, brief_typed, submitted), done, brief_typed);
+        if let Some(why) = past_bounds(&action, &p.done, bounds) {
+            return p.stopped(why);
+        }
+        if let Some(outcome) =
+            p.ending(&action, &screen, |why, done| refused(pane, module, why, done, found.as_ref(), clock))
+        {
+            return p.end(outcome);
         }
         let result = match &action {
             Action::Type(t) => {
-                if let Some(c) = t.chars().find(|c| c.is_control()) {
-                    let why = format!(
-                        "the compose module asked to type the control character U+{:04X}, which the host never types",
-                        c as u32
-                    );
-                    return end(stop(why, brief_typed, submitted), done, brief_typed);
-                }
-                let n = t.chars().count();
-                if n > bounds.max_type_chars {
-                    let why = format!(
-                        "the compose module asked to type {n} characters at once; the host types at most {}",
-                        bounds.max_type_chars
-                    );
-                    return end(stop(why, brief_typed, submitted), done, brief_typed);
-                }
-                brief_typed |= types_brief(t, &key);
+                p.brief_typed |= types_brief(t, &key);
                 pane.type_text(t)
             }
             Action::Press(k) => {
-                if !Key::ALLOWED.contains(k) {
-                    let allowed: Vec<&str> = Key::ALLOWED.iter().map(Key::name).collect();
-                    let why = format!(
-                        "the compose module asked to press `{k}`; the host presses only {}",
-                        allowed.join(", ")
-                    );
-                    return end(stop(why, brief_typed, submitted), done, brief_typed);
-                }
-                submitted |= brief_typed && *k == Key::Enter;
+                p.submitted |= p.brief_typed && *k == Key::Enter;
                 pane.press(k)
             }
             Action::Wait(ms) => {
                 std::thread::sleep(clock.scaled(u64::from((*ms).min(bounds.max_wait_ms))));
                 Ok(())
             }
-            Action::Created(e) => {
-                let outcome = if !submitted {
-                    stop(
-                        format!(
-                            "the compose module said the item was created (`{}`) before the brief was submitted",
-                            e.line
-                        ),
-                        brief_typed,
-                        submitted,
-                    )
-                } else if !shows(&screen, &e.line) {
-                    stop(
-                        format!(
-                            "the compose module said the item was created, but the screen does not show `{}`",
-                            e.line
-                        ),
-                        brief_typed,
-                        submitted,
-                    )
-                } else {
-                    Outcome::Delivered(e.clone())
-                };
-                return end(outcome, done, brief_typed);
-            }
-            Action::Refuse(why) => {
-                let outcome = if submitted {
-                    Outcome::Unconfirmed(format!(
-                        "Enter was pressed on the brief, then the compose module refused: {why}"
-                    ))
-                } else if brief_typed {
-                    Outcome::NotSubmitted(why.clone())
-                } else {
-                    Outcome::Refused(refused(pane, module, why, &done, found.as_ref(), clock))
-                };
-                return end(outcome, done, brief_typed);
-            }
-            Action::Failed(why) => {
-                let outcome = if brief_typed {
-                    Outcome::NotSubmitted(why.clone())
-                } else {
-                    Outcome::Refused(refused(pane, module, why, &done, found.as_ref(), clock))
-                };
-                return end(outcome, done, brief_typed);
-            }
+            // (ended above)
+            Action::Created(_) | Action::Refuse(_) | Action::Failed(_) => Ok(()),
         };
         if let Err(e) = result {
-            return end(Outcome::Unreachable(format!("the pane would not take `{action}`: {e}")), done, brief_typed);
+            return p.end(Outcome::Unreachable(format!("the pane would not take `{action}`: {e}")));
         }
-        done.push(action);
+        p.done.push(action);
     }
+}
+
+/// What a compose has done so far: its actions, whether any of the brief was typed, whether
+/// Enter was pressed on it.
+#[derive(Default)]
+struct Progress {
+    done: Vec<Action>,
+    brief_typed: bool,
+    submitted: bool,
+}
+
+impl Progress {
+    /// The run ending in `outcome`.
+    fn end(self, outcome: Outcome) -> Run {
+        Run { outcome, done: self.done, brief_typed: self.brief_typed }
+    }
+
+    /// The run stopped past a bound (`stop`).
+    fn stopped(self, why: String) -> Run {
+        let outcome = self.stop(why);
+        self.end(outcome)
+    }
+
+    /// Past a bound, what was done decides what the stop means.
+    fn stop(&self, why: String) -> Outcome {
+        if self.submitted {
+            Outcome::Unconfirmed(format!("Enter was pressed on the brief, then {why}"))
+        } else if self.brief_typed {
+            Outcome::NotSubmitted(format!("the brief was typed and not submitted: {why}"))
+        } else {
+            Outcome::Stopped(why)
+        }
+    }
+
+    /// The outcome of an action that ends the compose (`Created`, `Refuse`, `Failed`; `None`
+    /// for one that does not): a creation is believed only after the brief was submitted and
+    /// while the screen shows it; a refusal before the brief leads the pane back (`refuse`).
+    fn ending(
+        &self,
+        action: &Action,
+        screen: &Screen,
+        refuse: impl FnOnce(&str, &[Action]) -> String,
+    ) -> Option<Outcome> {
+        Some(match action {
+            Action::Created(e) if !self.submitted => self.stop(format!(
+                "the compose module said the item was created (`{}`) before the brief was submitted",
+                e.line
+            )),
+            Action::Created(e) if !shows(screen, &e.line) => self.stop(format!(
+                "the compose module said the item was created, but the screen does not show `{}`",
+                e.line
+            )),
+            Action::Created(e) => Outcome::Delivered(e.clone()),
+            Action::Refuse(why) if self.submitted => {
+                Outcome::Unconfirmed(format!("Enter was pressed on the brief, then the compose module refused: {why}"))
+            }
+            Action::Refuse(why) | Action::Failed(why) if self.brief_typed => Outcome::NotSubmitted(why.clone()),
+            Action::Refuse(why) | Action::Failed(why) => Outcome::Refused(refuse(why, &self.done)),
+            Action::Type(_) | Action::Press(_) | Action::Wait(_) => return None,
+        })
+    }
+}
+
+/// Why the host does not take `action` (`None`: it does): more keys than the bound, a
+/// control character, more characters at once than the bound, a key not allowed.
+fn past_bounds(action: &Action, done: &[Action], bounds: &Bounds) -> Option<String> {
+    let keys = done.iter().filter(|a| matches!(a, Action::Type(_) | Action::Press(_))).count() as u32;
+    if matches!(action, Action::Type(_) | Action::Press(_)) && keys >= bounds.max_keys {
+        return Some(format!(
+            "the compose module asked to type more than {} times ({action}) and was stopped",
+            bounds.max_keys
+        ));
+    }
+    match action {
+        Action::Type(t) => {
+            if let Some(c) = t.chars().find(|c| c.is_control()) {
+                return Some(format!(
+                    "the compose module asked to type the control character U+{:04X}, which the host never types",
+                    c as u32
+                ));
+            }
+            let n = t.chars().count();
+            if n > bounds.max_type_chars {
+                return Some(format!(
+                    "the compose module asked to type {n} characters at once; the host types at most {}",
+                    bounds.max_type_chars
+                ));
+            }
+        }
+        Action::Press(k) if !Key::ALLOWED.contains(k) => {
+            let allowed: Vec<&str> = Key::ALLOWED.iter().map(Key::name).collect();
+            return Some(format!(
+                "the compose module asked to press `{k}`; the host presses only {}",
+                allowed.join(", ")
+            ));
+        }
+        _ => {}
+    }
+    None
 }
 
 /// A refusal before the brief: `why`, and — when keys were typed — where the walk back left
