@@ -399,5 +399,9 @@ fn an_idle_seat_whose_screen_shows_no_sign_is_proven_by_its_prompt_hook_s_hand_o
     assert_eq!(handed[0].0, "UserPromptSubmit");
     assert_eq!(s.keys("rev").matches("Please read the team message at ").count(), 1, "typed once");
     let h = s.jsonl("messages.jsonl");
-    assert_eq!((h.len(), h[0]["via"].as_str(), h[0]["note"].as_str()), (1, Some("typed"), Some("handed whole by its hook")), "{h:?}");
+    assert_eq!(
+        (h.len(), h[0]["via"].as_str(), h[0]["note"].as_str()),
+        (1, Some("typed"), Some("handed whole by its hook")),
+        "{h:?}"
+    );
 }
