@@ -258,7 +258,7 @@ class Arm:
         os.makedirs(cwd, exist_ok=True)
         if not os.path.isdir(f"{cwd}/.git"):
             subprocess.run(["git", "init", "-q", cwd], check=True)
-        # signed in once, the key approved, the checkout trusted (offline-vendor-clis.md §1.4)
+        # signed in once, the key approved, the checkout trusted (docs/offline-vendor-clis.md §1.4)
         json.dump({"hasCompletedOnboarding": True,
                    "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
                    "projects": {cwd: {"hasTrustDialogAccepted": True}}}, open(f"{self.home}/.claude.json", "w"))
