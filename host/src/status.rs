@@ -104,11 +104,11 @@ impl Reads {
 pub struct Last {
     pub id: String,
     pub from: String,
-    pub outcome: String,
-    pub ts: String,
+    pub outcome: history::Outcome,
+    pub ts: history::Ts,
     /// Seconds from then to the run's now (`None` when the line's time cannot be read).
     pub age_s: Option<i64>,
-    pub note: Option<String>,
+    pub note: Option<history::Note>,
 }
 
 /// One seat's row.
@@ -303,7 +303,7 @@ fn last_message(
         lines.into_iter().map(|m| (m.to.clone(), m)).collect()
     });
     let m = lasts.get(&r.seat().name)?;
-    let age_s = DateTime::parse_from_rfc3339(&m.ts).ok().map(|t| (now - t.with_timezone(&Utc)).num_seconds().max(0));
+    let age_s = m.ts.at().map(|t| (now - t).num_seconds().max(0));
     Some(Last {
         id: m.id.clone(),
         from: m.from.clone(),

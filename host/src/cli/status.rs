@@ -181,7 +181,7 @@ fn last_cell(row: &Row) -> String {
         None => "-".into(),
         Some(l) => match l.age_s {
             Some(s) => format!("{} {} ago", l.outcome, age_words(s)),
-            None => l.outcome.clone(),
+            None => l.outcome.to_string(),
         },
     }
 }

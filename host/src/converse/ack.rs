@@ -90,8 +90,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
             )));
         }
     }
-    let ms = crate::history::ledger::instant(&first.ts)
-        .map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
+    let ms = first.ts.at().map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
     let out = Acked {
         project: book.project.clone(),
         session: book.session.clone(),

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
-use crate::history::{self, ledger::instant, MessageLine, Receipt, ReceiptKind};
+use crate::history::{self, ledger::instant, MessageLine, Note, Outcome, Receipt, ReceiptKind};
 use crate::output::{bound, one_line};
 use crate::team_file::notify::Event as Kind;
 use crate::team_file::{Loaded, Notify, TeamFile};
@@ -62,7 +62,7 @@ impl Event {
         let what = if line.reply_to.is_some() { "replied" } else { "wrote" };
         Event {
             event: Kind::ToOwner,
-            ts: line.ts.clone(),
+            ts: line.ts.to_string(),
             id: Some(line.id.clone()),
             from: line.from.clone(),
             to: line.to.clone(),
@@ -75,12 +75,12 @@ impl Event {
     pub fn of_line(event: Kind, line: &MessageLine, why: Option<&str>, drop: Option<&Path>) -> Event {
         let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
         let word = match event {
-            Kind::NeverActedOn => "taken but never acted on".to_string(),
+            Kind::NeverActedOn => Note::NeverActed.to_string(),
             e => e.word().to_string(),
         };
         Event {
             event,
-            ts: line.ts.clone(),
+            ts: line.ts.to_string(),
             id: Some(line.id.clone()),
             from: line.from.clone(),
             to: line.to.clone(),
@@ -238,11 +238,11 @@ fn digest_events(
     let inside = |ts: &str| instant(ts).is_some_and(|t| t > since && t <= now);
     let mut out = Vec::new();
     let by_id = |id: &str| lines.iter().find(|l| l.id == id);
-    for l in lines.iter().filter(|l| inside(&l.ts)) {
-        let kind = match (l.outcome.as_str(), l.retry) {
+    for l in lines.iter().filter(|l| inside(l.ts.as_str())) {
+        let kind = match (&l.outcome, l.retry) {
             (_, Some(_)) => Kind::Retried,
-            ("delivered", None) if l.note.as_deref() == Some(history::ledger::NOTE_NEVER_ACTED) => continue,
-            ("delivered", None) => Kind::Delivered,
+            (Outcome::Delivered, None) if l.note == Some(Note::NeverActed) => continue,
+            (Outcome::Delivered, None) => Kind::Delivered,
             _ => continue,
         };
         if n.in_digest(kind) {

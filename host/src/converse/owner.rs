@@ -18,7 +18,7 @@ use crate::send::HistoryWrite;
 pub const INBOX_DIR: &str = "owner-inbox";
 
 /// The history's `via` for a message left in the owner's inbox.
-pub const VIA: &str = "owner-inbox";
+pub const VIA: history::Via = history::Via::OwnerInbox;
 
 /// What a message to the owner left behind.
 #[derive(Debug, Clone, PartialEq)]

@@ -128,14 +128,14 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
             format!("{}\n{header_extra}", admission::sender_header(&world, &caller, &Rule::ReplyTo(id.clone())));
         drop(world);
         let line = MessageLine {
-            ts: m.ctx.clock.now_iso(),
+            ts: m.ctx.clock.now_ts(),
             from: me.clone(),
             to: OWNER.into(),
             body: admission::with_header(&header, &ask.body),
             id: m.ctx.ids.new_id(),
-            outcome: "delivered".into(),
+            outcome: history::Outcome::Delivered,
             ms: Some(0),
-            via: Some(owner::VIA.into()),
+            via: Some(owner::VIA),
             reply_to: Some(id.clone()),
             ..Default::default()
         };

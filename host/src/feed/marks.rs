@@ -39,7 +39,7 @@ impl ReadMark {
                 ReadMark::At { ts: r.ts.clone(), sign: r.sign.unwrap_or(Sign::Screen), ms: r.ms }
             }
             ReadState::NotYet => ReadMark::NotYet,
-            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.clone() },
+            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.to_string() },
         })
     }
 }

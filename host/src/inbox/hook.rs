@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::caller::{self, Caller, Vendors};
 use crate::ctx::Ctx;
-use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
+use crate::history::{self, LogLine, MessageLine, Note, Outcome, Receipt, ReceiptKind, Sign};
 use crate::legs::Leg;
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
@@ -222,14 +222,14 @@ fn finish(
     let send_waits = !m.typed && b.token(&m.id).take_for_hook(event.word());
     if !m.typed && !send_waits {
         let line = MessageLine {
-            ts: ctx.clock.now_iso(),
+            ts: ctx.clock.now_ts(),
             from: m.from.clone(),
             to: m.seat.clone(),
             body: whole_text(&m),
             id: m.id.clone(),
-            outcome: "delivered".into(),
+            outcome: Outcome::Delivered,
             ms: Some(ms),
-            via: Some(Leg::McpInbox.word().into()),
+            via: Some(Leg::McpInbox.into()),
             note: Some(note(event)),
             ..Default::default()
         };
@@ -256,12 +256,9 @@ fn finish(
 /// its header.
 const DROP_MAX: u64 = (1 << 20) + 64 * 1024;
 
-/// The note of a send whose trigger did not get through while its companion was handed.
-pub const HANDED_WHOLE: &str = "handed whole by its hook";
-
 /// The note of a delivery the hook made: `handed by its PostToolUse hook`.
-pub fn note(event: Event) -> String {
-    format!("handed by its {} hook", event.vendor())
+pub fn note(event: Event) -> Note {
+    Note::HandedBy(event.vendor().to_string())
 }
 
 /// Whole milliseconds from the send's start (ms since the epoch) to now.

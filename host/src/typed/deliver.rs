@@ -6,8 +6,9 @@
 //! sleeping; only the seat itself touches a terminal.
 
 use super::evidence::{evidence, BeforeEnter};
-use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict, NOTE_QUEUED, NOTE_TAKEN};
+use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict};
 use crate::clock::Timer;
+use crate::history::Note;
 use std::time::Duration;
 
 /// Checks a trigger against the profile before anything is typed. A trigger never holds a
@@ -291,7 +292,7 @@ impl Attempt<'_> {
             }
         }
         if left_box {
-            return typed(Verdict::Delivered { note: Some(NOTE_TAKEN.to_string()) }, enters);
+            return typed(Verdict::Delivered { note: Some(Note::Taken) }, enters);
         }
         let what =
             if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
@@ -312,9 +313,7 @@ impl Attempt<'_> {
                         // The seat asks about what our line asked it to do: it is acting on it
                         // — unless it was already working, when the dialog is its turn's.
                         if w.readable && !self.seen_before.was_working() {
-                            return Some(Verdict::Delivered {
-                                note: Some(format!("the seat opened a {kind} dialog after taking the line")),
-                            });
+                            return Some(Verdict::Delivered { note: Some(Note::DialogAfter(kind.to_string())) });
                         }
                     }
                     if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
@@ -322,19 +321,19 @@ impl Attempt<'_> {
                     }
                     if self.seat.hook_handed(id) {
                         // its prompt hook handed the message whole: the CLI took a prompt
-                        return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
+                        return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
                     }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
-                        return Some(Verdict::Delivered { note: Some(NOTE_QUEUED.to_string()) });
+                        return Some(Verdict::Delivered { note: Some(Note::Queued) });
                     }
                 }
                 *last_box = o.boxed;
             } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
                 return Some(Verdict::Delivered { note: None });
             } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
-                return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
+                return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
             }
             let now = self.clock.now();
             if *left_box || !w.readable {

@@ -208,7 +208,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     queued.queued = true;
     s.after_take.push_back(queued);
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_QUEUED.into()) });
+    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::history::Note::Queued) });
     assert_eq!(s.enters, 1);
     assert_eq!(took, TIMINGS.poll, "the first look after Enter decides");
 
@@ -217,7 +217,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     s.seen = busy();
     s.after_take.push_back(Scripted::obs(busy(), BoxText::Empty, None, false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_TAKEN.into()) });
+    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::history::Note::Taken) });
     assert_eq!(took, TIMINGS.window);
 }
 
@@ -340,7 +340,7 @@ fn a_dialog_after_the_line_left_is_delivered_naming_it() {
         false,
     ));
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.contains("permission")));
+    assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.to_string().contains("permission")));
 }
 
 #[test]

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::history::id::uid;
-use crate::history::ledger::NOTE_NEVER_ACTED;
 use crate::history::{Receipt, ReceiptKind};
 
 const T0: &str = "2026-11-29T09:00:00Z";
@@ -17,7 +16,7 @@ fn ts(min: i64, sec: i64) -> String {
 
 fn line(id: &str, outcome: &str, when: String) -> MessageLine {
     MessageLine {
-        ts: when,
+        ts: when.into(),
         from: "owner".into(),
         to: "rev".into(),
         body: "b".into(),
@@ -221,7 +220,7 @@ fn a_minute_free_past_the_send_or_thirty_minutes_is_never_acted_on_once() {
         pass(&lines, &[], at(1, 30), free(), &mut m),
         vec![Action::NeverActed { id: uid("a"), seat: "rev".into() }]
     );
-    lines.push(MessageLine { note: Some(NOTE_NEVER_ACTED.into()), ..line("a", "delivered", ts(1, 30)) });
+    lines.push(MessageLine { note: Some(crate::history::Note::NeverActed), ..line("a", "delivered", ts(1, 30)) });
     assert_eq!(pass(&lines, &[], at(1, 40), free(), &mut m), vec![], "said once");
     // A seat that works in between starts its minute again; a record 30 minutes old is said
     // whatever the seat does.
