@@ -11,7 +11,7 @@ use std::io::BufRead;
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
-use crate::mcp::{self, frame, install, rpc, tools::Tool, Answer, Recipient, Server, Word};
+use crate::mcp::{self, frame, install, rpc, tools::Tool, Answer, Recipient, Server};
 use crate::outcome::TeamError;
 use crate::output::Output;
 
@@ -168,12 +168,16 @@ fn render(id: &Value, a: Answer) -> Value {
             let (text, doc, is_error) = match super::reply::said(&r, false) {
                 Ok((line, status)) => (with_id(line.clone()), super::reply::doc(&r, false, status, &line), false),
                 Err(e) => {
-                    let word = Word::of_kind(e.kind).word();
+                    let outcome = mcp::outcome_of(e.kind);
                     let mut text = with_id(e.message());
                     if let Some(rep) = &e.repair {
                         text.push_str(&format!("\n{rep}"));
                     }
-                    (text, super::reply::doc(&r, false, word, &e.message()), word == "refused")
+                    (
+                        text,
+                        super::reply::doc(&r, false, outcome.word(), &e.message()),
+                        outcome == crate::history::Outcome::Refused,
+                    )
                 }
             };
             rpc::result(id, tool_result(text, doc, is_error))
@@ -194,11 +198,10 @@ fn recipient_line(r: &Recipient) -> String {
 
 fn recipient_doc(r: &Recipient) -> Value {
     let repair = r.result.as_ref().err().and_then(|e| e.repair.clone());
-    let word: Word = r.word();
     json!({
         "to": r.to,
         "seat": r.seat(),
-        "outcome": word.word(),
+        "outcome": r.outcome(),
         "sentence": sentence(r),
         "id": r.id(),
         "repair": repair,

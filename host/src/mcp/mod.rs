@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
+use crate::history;
 use crate::outcome::{Kind, TeamError};
 use crate::profiles::ProfileHost;
 use crate::send::{self, Ask, ListReport, Loadout, Outcome, Report, SendReport};
@@ -118,55 +119,30 @@ pub struct Recipient {
     pub result: Result<SendReport, TeamError>,
 }
 
-/// A recipient's outcome word (the send's own words; `failed` for a run stopped by an error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Word {
-    Delivered,
-    Held,
-    NotSubmitted,
-    Unreachable,
-    Refused,
-    Failed,
-}
-
-impl Word {
-    pub fn word(self) -> &'static str {
-        match self {
-            Word::Delivered => "delivered",
-            Word::Held => "held",
-            Word::NotSubmitted => "not-submitted",
-            Word::Unreachable => "unreachable",
-            Word::Refused => "refused",
-            Word::Failed => "failed",
-        }
-    }
-
-    /// The word for a run that ended with an error of kind `k`.
-    pub fn of_kind(k: Kind) -> Word {
-        match k {
-            Kind::Refused | Kind::Usage => Word::Refused,
-            Kind::Held => Word::Held,
-            Kind::NotSubmitted => Word::NotSubmitted,
-            Kind::Unreachable => Word::Unreachable,
-            Kind::BadFile | Kind::Timeout | Kind::Failed => Word::Failed,
-        }
+/// The outcome of a recipient whose run ended with an error of kind `k`: `refused` for one
+/// that sent nothing on purpose (or could not be read), the send's own word for one that
+/// reached no one, `failed` for a run stopped by anything else.
+pub fn outcome_of(k: Kind) -> history::Outcome {
+    match k {
+        Kind::Refused | Kind::Usage => history::Outcome::Refused,
+        Kind::Held => history::Outcome::Held,
+        Kind::NotSubmitted => history::Outcome::NotSubmitted,
+        Kind::Unreachable => history::Outcome::Unreachable,
+        Kind::BadFile | Kind::Timeout | Kind::Failed => history::Outcome::Failed,
     }
 }
 
 impl Recipient {
-    /// How the send to this recipient ended.
-    pub fn word(&self) -> Word {
+    /// How the send to this recipient ended (docs/mcp.md's words).
+    pub fn outcome(&self) -> history::Outcome {
         match &self.result {
             Ok(r) => match &r.outcome {
-                Outcome::Delivered { .. } | Outcome::Recorded { .. } => Word::Delivered,
-                Outcome::Held { .. } => Word::Held,
-                Outcome::NotSubmitted { .. } => Word::NotSubmitted,
-                Outcome::Unreachable { .. } => Word::Unreachable,
-                Outcome::Refused { .. } => Word::Refused,
+                Outcome::Recorded { .. } => history::Outcome::Delivered,
                 // a dry run is never asked for here
-                Outcome::DryRun(_) => Word::Failed,
+                Outcome::DryRun(_) => history::Outcome::Failed,
+                carried => carried.ended().unwrap_or(history::Outcome::Failed),
             },
-            Err(e) => Word::of_kind(e.kind),
+            Err(e) => outcome_of(e.kind),
         }
     }
 
