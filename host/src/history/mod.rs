@@ -37,7 +37,7 @@ mod vocab;
 
 pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
 pub use briefs::{read_briefs, Brief};
-pub use id::{check_id, valid_id, ID_RULE};
+pub use id::{check_id, valid_id, NotAnId, ID_RULE};
 pub use intent::{append_message_durably, append_receipt_durably, claim, Claim};
 pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};

@@ -33,10 +33,10 @@ mod pane;
 mod run;
 pub mod transcript;
 
-pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
-pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop, TRIGGER_PREFIX};
+pub use deliver::{check_trigger, deliver, holds_trigger, judge_before, BadTrigger};
+pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop, DropError, TRIGGER_PREFIX};
 pub use evidence::BeforeEnter;
-pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
+pub use lock::{lock_seat, SeatLock, SeatLockError, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
 pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Report, Retrigger, HERDR_BLOCKED};
 pub use transcript::{cwd_dashed, TranscriptWatch};

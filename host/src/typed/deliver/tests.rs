@@ -351,7 +351,7 @@ fn triggers_respect_length_and_forbidden_starts() {
     assert!(check_trigger("/clear", &t).is_err());
     let mut short = traits();
     short.max_trigger = 10;
-    assert!(check_trigger(TRIG, &short).unwrap_err().contains("at most 10"));
+    assert!(check_trigger(TRIG, &short).unwrap_err().to_string().contains("at most 10"));
 }
 
 #[test]
@@ -375,7 +375,7 @@ fn an_earlier_trigger_of_ours_in_the_box_is_named_with_its_id() {
 
 #[test]
 fn a_trigger_with_a_control_character_is_refused() {
-    let e = check_trigger("Please read the team message at /tmp/a\rb/.agents/x", &traits()).unwrap_err();
+    let e = check_trigger("Please read the team message at /tmp/a\rb/.agents/x", &traits()).unwrap_err().to_string();
     assert!(
         e.starts_with(
             "the trigger line would hold a control character (\\r) from the drop's path \"/tmp/a\\rb/.agents/x\""
