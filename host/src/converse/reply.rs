@@ -153,7 +153,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
         out.went = Went::Seat(Box::new(r));
     }
     if out.done() && !acked {
-        out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err();
+        out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err().map(|e| e.to_string());
     }
     Ok(out)
 }
@@ -180,7 +180,7 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
 }
 
 /// A delivered reply acks its question, unless it was acked already.
-fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Result<(), String> {
+fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> std::io::Result<()> {
     let reply_id = match &r.went {
         Went::Seat(s) => s.id.clone(),
         Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
@@ -203,9 +203,7 @@ fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Resu
         session: None,
     };
     // (an ack that raced it in is no problem: the question is acked either way)
-    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt).map(|_| ())
 }
 
 /// The leg a dry run's reply would take, for the renderer.

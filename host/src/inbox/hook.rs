@@ -115,18 +115,31 @@ pub struct Handed {
 /// Who the hook's process is, when it is a seat: (team, seat, pane).
 pub type SeatOf = (String, String, String);
 
+/// Why a hook handed nothing (and claimed nothing).
+#[derive(Debug, thiserror::Error)]
+pub enum NotHanded {
+    #[error("no message in the inbox names its checkout")]
+    NoCheckout,
+    /// The team file or the registry could not be read.
+    #[error("{}", .0.message())]
+    Unread(#[from] crate::outcome::TeamError),
+    /// The caller is no seat (how it was found instead).
+    #[error("its caller is {0}, not a seat: nothing was handed")]
+    NotASeat(String),
+}
+
 /// The slow path: finds the caller, then claims and hands the messages of `dirs` that are its
 /// own. `Err` (nothing claimed) when the caller is no seat.
-pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, String> {
-    let root = first_root(dirs).ok_or("no message in the inbox names its checkout")?;
-    let file = crate::team_file::load(&root.join(".agents").join("team.yaml")).map_err(|e| e.message())?;
-    let reg = Registry::load(&ctx.paths.config).map_err(|e| e.message())?;
+pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
+    let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
+    let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
+    let reg = Registry::load(&ctx.paths.config)?;
     let profiles = ProfileHost::new(&ctx.paths);
     let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
     let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
     let who = match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
         Caller::Seat { team, seat, pane, .. } => (team, seat, pane),
-        other => return Err(format!("its caller is {}, not a seat: nothing was handed", other.describe())),
+        other => return Err(NotHanded::NotASeat(other.describe())),
     };
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
 }
