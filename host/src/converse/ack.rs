@@ -102,7 +102,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
         alert,
     };
     let receipt = Receipt {
-        ts: m.ctx.clock.now_iso(),
+        ts: m.ctx.clock.now_ts(),
         id: id.to_string(),
         to: if alert { first.to.clone() } else { me },
         receipt: ReceiptKind::Acked,

@@ -252,10 +252,10 @@ fn digest_events(
     since: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Vec<Event> {
-    let inside = |ts: &str| instant(ts).is_some_and(|t| t > since && t <= now);
+    let inside = |ts: &history::Ts| ts.at().is_some_and(|t| t > since && t <= now);
     let mut out = Vec::new();
     let by_id = |id: &str| lines.iter().find(|l| l.id == id);
-    for l in lines.iter().filter(|l| inside(l.ts.as_str())) {
+    for l in lines.iter().filter(|l| inside(&l.ts)) {
         let kind = match (&l.outcome, l.retry) {
             (_, Some(_)) => Kind::Retried,
             (Outcome::Delivered, None) if l.note == Some(Note::NeverActed) => continue,
@@ -277,7 +277,7 @@ fn digest_events(
         }
         let Some(l) = by_id(&r.id) else { continue };
         let mut ev = Event::of_line(kind, l, r.note.as_deref(), None);
-        ev.ts = r.ts.clone();
+        ev.ts = r.ts.to_string();
         out.push(ev);
     }
     out.sort_by(|a, b| a.ts.cmp(&b.ts));

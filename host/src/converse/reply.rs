@@ -186,7 +186,7 @@ fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> std:
         Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
     };
     let receipt = Receipt {
-        ts: m.ctx.clock.now_iso(),
+        ts: m.ctx.clock.now_ts(),
         id: id.to_string(),
         to: me.to_string(),
         receipt: ReceiptKind::Acked,

@@ -223,7 +223,7 @@ fn finish(
         ms: Some(ms),
         event: Some(event.word().to_string()),
         session: input.session_id.clone(),
-        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_iso(), &m.id, &m.seat)
+        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_ts(), &m.id, &m.seat)
     };
     if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
         out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));

@@ -30,7 +30,7 @@
 //! A watch that starts late leaves alone what it could not have watched: a stop or a "never
 //! acted on" is said only within a grace of thirty more minutes after the window closed.
 
-use crate::history::ledger::{instant, Entry, Ledger, ReadState};
+use crate::history::ledger::{Entry, Ledger, ReadState};
 use crate::history::{MessageLine, Outcome, Sign};
 use crate::legs::Leg;
 use chrono::{DateTime, Duration, Utc};
@@ -240,7 +240,7 @@ pub fn plan(
                 if let Some(n) = e.in_doubt() {
                     // Its end is read from the seat before anything else; never typed again.
                     if age <= limits.window {
-                        let since = e.started_at.and_then(|r| instant(&ledger.receipts[r].ts)).unwrap_or(sent);
+                        let since = e.started_at.and_then(|r| ledger.receipts[r].ts.at()).unwrap_or(sent);
                         wanted.entry(seat).or_default().doubt.push((first.id.clone(), n, since));
                     } else if age <= limits.window + limits.grace {
                         stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::InDoubt(n) });

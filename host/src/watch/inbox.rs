@@ -203,14 +203,14 @@ impl Watch<'_> {
         );
         let r = Receipt {
             why: Some(why.clone()),
-            ..Receipt::new(ReceiptKind::HookStopped, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::HookStopped, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.receipt(&r);
         self.log(seat, "hook-stopped", format!("id {id}, drop {}{}", drop.display(), not_written(&written)));
         if let Err(e) = written {
             self.problem(pass, format!("{seat}: its hook-stopped receipt could not be written: {e}"));
         }
-        let line = MessageLine { ts: r.ts.as_str().into(), ..ledger.line(e.last_try).clone() };
+        let line = MessageLine { ts: r.ts.clone(), ..ledger.line(e.last_try).clone() };
         let ev = crate::converse::notify::Event::of_line(
             crate::team_file::notify::Event::HookStopped,
             &line,

@@ -249,7 +249,7 @@ impl<'a> Watch<'a> {
             Action::Stop { id, seat, why } => self.stop(&id, &seat, why, ledger, pass),
             Action::Confirm { id, seat, sign, ms } => {
                 let r = Receipt {
-                    ts: self.ctx.clock.now_iso(),
+                    ts: self.ctx.clock.now_ts(),
                     id,
                     to: seat,
                     receipt: ReceiptKind::Read,
@@ -328,7 +328,7 @@ impl<'a> Watch<'a> {
         };
         // Intent before action: the try is on the disk before the first keystroke.
         let intent =
-            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_iso(), id, seat) };
+            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_ts(), id, seat) };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
         let mut record = || {
@@ -416,7 +416,7 @@ impl<'a> Watch<'a> {
         let read = Receipt {
             sign: Some(sign),
             ms: Some(ms),
-            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
@@ -446,7 +446,7 @@ impl<'a> Watch<'a> {
         };
         let r = Receipt {
             why: Some(words.clone()),
-            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);
