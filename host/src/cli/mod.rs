@@ -2,7 +2,7 @@
 //!
 //! Invariants: this is the only layer that prints, and it prints through one
 //! [`Output`](crate::output::Output). The run's [`Ctx`] is built here, once, and passed down.
-//! Each command returns its exit code. Under `--json`, every invocation error of a command
+//! Each command returns its exit code or a [`Failure`], which [`main`] alone prints. Under `--json`, every invocation error of a command
 //! that takes `--json` is the `team.error` document on stdout (stderr empty, exit 2) — except
 //! `feed --follow --json`, the spec's one usage error that stays clap's own.
 
@@ -132,27 +132,52 @@ pub fn main() -> i32 {
         mcp::adopt_pane_env();
     }
     let ctx = Ctx::from_env();
-    match cli.command {
+    let ran = match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
         Command::Reply(a) => reply::run(a, &ctx, &mut out),
         Command::Inbox(a) => inbox::run(a, &ctx, &mut out),
         Command::Ack(a) => ack::run(a, &ctx, &mut out),
         Command::Register(a) => register::run(a, &ctx, &mut out),
         Command::Route(a) => route::run(a, &ctx, &mut out),
-        Command::Feed(a) => feed::run(a, &ctx, &mut out),
+        Command::Feed(a) => Ok(feed::run(a, &ctx, &mut out)),
         Command::Status(a) => status::run(a, &ctx, &mut out),
         Command::Init(a) => init::run(a, &ctx, &mut out),
         Command::Check(a) => check::run(a, &ctx, &mut out),
         Command::Mark(a) => mark::run(a, &ctx, &mut out),
         Command::Rename(a) => rename::run(a, &ctx, &mut out),
-        Command::Completions(a) => completions::run(a, &ctx, &mut out),
+        Command::Completions(a) => Ok(completions::run(a, &ctx, &mut out)),
         Command::Profile(a) => profile::run(a, &ctx, &mut out),
-        Command::Watch(a) => watch::run(a, &ctx, &mut out),
+        Command::Watch(a) => Ok(watch::run(a, &ctx, &mut out)),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
         Command::DemoSeat(a) => demo::run_seat(a, &mut out),
-        Command::Hook(a) => hook::run(a, &mut out),
+        Command::Hook(a) => Ok(hook::run(a, &mut out)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
+    };
+    // the one place an error becomes output and an exit code
+    match ran {
+        Ok(code) => code,
+        Err(f) => report_error(f.command, f.json, &f.error, &mut out),
+    }
+}
+
+/// What a command's run ends with: its exit code (0, or the worst outcome's), or the error
+/// [`main`] prints and exits with.
+pub type Ran = Result<i32, Failure>;
+
+/// A command stopped by an error: what [`report_error`] needs to print it.
+#[derive(Debug)]
+pub struct Failure {
+    pub command: &'static str,
+    /// Whether the run was asked for `--json` (the error is then the `team.error` document).
+    pub json: bool,
+    pub error: TeamError,
+}
+
+impl Failure {
+    /// `command`'s errors, for `map_err`: `let fail = Failure::of("check", a.json);`.
+    pub fn of(command: &'static str, json: bool) -> impl Fn(TeamError) -> Failure {
+        move |error| Failure { command, json, error }
     }
 }
 

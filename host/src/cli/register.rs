@@ -7,6 +7,7 @@
 
 use serde_json::{json, Value};
 
+use super::{Failure, Ran};
 use crate::caller;
 use crate::ctx::Ctx;
 use crate::outcome::TeamError;
@@ -125,29 +126,25 @@ pub fn document(r: &Report) -> Value {
     d
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (req, json) = (a.request(), a.json);
-    match run_it(&req, ctx) {
-        Ok(r) if json => {
-            out.doc(&document(&r));
-            0
-        }
-        Ok(r) => {
-            // at a terminal the run opens with the context line like every other command's;
-            // piped, its lines are the spec's transcript, which shows none
-            let mut text =
-                if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
-            for n in &r.notes {
-                text.push_str(&crate::output::one_line(n));
-                text.push('\n');
-            }
-            text.push_str(&crate::output::one_line(&r.line));
+    let r = run_it(&req, ctx).map_err(Failure::of("register", json))?;
+    if json {
+        out.doc(&document(&r));
+    } else {
+        // at a terminal the run opens with the context line like every other command's;
+        // piped, its lines are the spec's transcript, which shows none
+        let mut text =
+            if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
+        for n in &r.notes {
+            text.push_str(&crate::output::one_line(n));
             text.push('\n');
-            out.out(&text);
-            0
         }
-        Err(e) => super::report_error("register", json, &e, out),
+        text.push_str(&crate::output::one_line(&r.line));
+        text.push('\n');
+        out.out(&text);
     }
+    Ok(0)
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {

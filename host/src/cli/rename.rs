@@ -118,19 +118,15 @@ pub fn plain(r: &Report) -> String {
     text
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let (req, json) = (a.request(), a.json);
-    match run_it(&req, ctx) {
-        Ok(r) if json => {
-            out.doc(&document(&r));
-            0
-        }
-        Ok(r) => {
-            out.out(&plain(&r));
-            0
-        }
-        Err(e) => super::report_error("rename", json, &e, out),
+    let r = run_it(&req, ctx).map_err(super::Failure::of("rename", json))?;
+    if json {
+        out.doc(&document(&r));
+    } else {
+        out.out(&plain(&r));
     }
+    Ok(0)
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {

@@ -113,25 +113,21 @@ pub fn document(r: &Report) -> Value {
     d
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     if a.rules_item {
         out.out(&format!("{}\n", route::RULES_ITEM));
-        return 0;
+        return Ok(0);
     }
-    let Some(seat) = a.seat else {
-        return super::report_error("route", a.json, &refusal(super::Wrong::Missing(vec![])), out);
-    };
-    match answer(&seat, a.dry_run, ctx) {
-        Ok(r) if a.json => {
-            out.doc(&document(&r));
-            0
-        }
-        Ok(r) => {
-            out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
-            0
-        }
-        Err(e) => super::report_error("route", a.json, &e, out),
+    let fail = super::Failure::of("route", a.json);
+    // (clap requires the seat unless --rules-item is given)
+    let seat = a.seat.ok_or_else(|| fail(refusal(super::Wrong::Missing(vec![]))))?;
+    let r = answer(&seat, a.dry_run, ctx).map_err(&fail)?;
+    if a.json {
+        out.doc(&document(&r));
+    } else {
+        out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
     }
+    Ok(0)
 }
 
 /// Every line of `text` made one safe line (outside text — a session name, a path — cannot

@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
 use crate::output::{one_line, Output};
@@ -26,17 +27,14 @@ pub struct Args {
     pub watch: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     // a run outside a checkout has no team to read: exit 2 saying where the file was looked
     // for, as team check and team send --list do
     let load = ctx
         .cwd()
         .and_then(|cwd| crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd)))
         .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
-    let (file, reg) = match load {
-        Ok(x) => x,
-        Err(e) => return super::report_error("status", a.json, &e, out),
-    };
+    let (file, reg) = load.map_err(Failure::of("status", a.json))?;
     let profiles = ProfileHost::new(&ctx.paths);
     let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let caller = crate::caller::find_with_profiles(&reg, Some(&file), &profiles, &ctx.mux);
@@ -64,7 +62,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         } else {
             out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
-        return 0;
+        return Ok(0);
     }
     // A watch runs until its reader goes away (or it is stopped).
     let terminal = out.is_terminal();
@@ -79,7 +77,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         last = text;
         for _ in 0..10 {
             if out.closed() || out.reader_gone() {
-                return 0;
+                return Ok(0);
             }
             std::thread::sleep(ctx.clock.scaled(100));
         }
