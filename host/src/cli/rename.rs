@@ -59,13 +59,26 @@ impl Args {
 /// `rename`), with the usage.
 pub fn refusal(wrong: super::Wrong, words: &[String]) -> TeamError {
     use super::Wrong;
+    let dashes = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    // an unknown option is named before a name too many wherever it stands, as the names
+    // are counted once the words are read
+    let cmd = <Args as clap::Args>::augment_args(clap::Command::new("rename"));
+    let known = |w: &str| {
+        cmd.get_arguments().any(|a| {
+            a.get_long().is_some_and(|l| w == format!("--{l}")) || a.get_short().is_some_and(|c| w == format!("-{c}"))
+        })
+    };
+    let unknown = words[..dashes].iter().find(|w| w.len() > 1 && w.starts_with('-') && !known(w));
+    let wrong = match (wrong, unknown) {
+        (Wrong::Unexpected(_), Some(w)) => Wrong::UnknownOption(w.clone()),
+        (wrong, _) => wrong,
+    };
     let msg = match wrong {
         Wrong::UnknownOption(w) => format!("unknown option {w}"),
         Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
         Wrong::Missing(names) if names.iter().any(|n| n == "seat") => "a seat name is required".to_string(),
         Wrong::Missing(_) => {
             // the seat was given: the first name (every word after `--` is one)
-            let dashes = words.iter().position(|w| w == "--").unwrap_or(words.len());
             let seat = words[..dashes].iter().find(|w| !w.starts_with('-') || w.len() == 1).or(words.get(dashes + 1));
             format!("a new name is required (team rename {} <new-name>)", seat.map(String::as_str).unwrap_or(""))
         }
@@ -168,5 +181,7 @@ mod tests {
         assert_eq!(err(&["lead"]), "a new name is required (team rename lead <new-name>)");
         assert_eq!(err(&["--json", "--", "lead"]), "a new name is required (team rename lead <new-name>)");
         assert_eq!(err(&["lead", "a", "b"]), "unexpected \"b\"");
+        assert_eq!(err(&["lead", "a", "b", "--force"]), "unknown option --force", "as the hand reader said it");
+        assert_eq!(err(&["lead", "a", "--", "b", "--force"]), "unexpected \"b\"");
     }
 }

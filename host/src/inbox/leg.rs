@@ -233,7 +233,12 @@ fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Resul
 /// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
 /// message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole with
 /// the trigger). `Err`: not queued (the typed leg runs alone, as without hooks).
-pub fn queue_companion(req: &InboxSend, means: &typed::Means, sent_ms: i64, pane: &PaneRef) -> std::io::Result<SeatBox> {
+pub fn queue_companion(
+    req: &InboxSend,
+    means: &typed::Means,
+    sent_ms: i64,
+    pane: &PaneRef,
+) -> std::io::Result<SeatBox> {
     let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
     let b = super::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
     b.queue(&message(req, &drop, means, true, sent_ms))?;

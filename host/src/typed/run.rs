@@ -265,7 +265,8 @@ enum Unfound {
 /// The seat's pane (the registry first: its recorded pane while its recorded process runs
 /// there) and the profile that reads it.
 fn locate_and_load(req: &Target, means: &Means) -> Result<(mux::PaneRef, Profile), Unfound> {
-    let pane = crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record).map_err(Unfound::Pane)?;
+    let pane =
+        crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record).map_err(Unfound::Pane)?;
     let profile = means.profiles.load(req.cli, req.pins).map_err(Unfound::Profile)?;
     Ok((pane, profile))
 }
