@@ -102,13 +102,15 @@ pub fn command_names() -> Vec<String> {
     names
 }
 
-/// A command's full help as `team help <command>` prints it (plain text).
+/// A command's full help exactly as `team help <command>` prints it (plain text): clap's own
+/// answer to those words (its long help only where a command has long texts, as `--help`).
 pub fn help_of(command: &str) -> String {
     use clap::CommandFactory;
-    let mut cli = Cli::command().bin_name("team");
-    cli.build();
-    let sub = cli.find_subcommand_mut(command).expect("a command of this build");
-    let text = sub.render_long_help().to_string();
+    let answer = Cli::command().try_get_matches_from(["team", "help", command]);
+    let text = match answer {
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => e.render().to_string(),
+        _ => panic!("{command} is no command of this build"),
+    };
     if text.ends_with('\n') {
         text
     } else {
@@ -368,6 +370,28 @@ mod tests {
         assert_eq!(wrong(&["register", "a", "--pane"]), Some(Wrong::NeedsValue("--pane <id>".into())));
         assert_eq!(wrong(&["register", "a", "--session="]), Some(Wrong::NeedsValue("--session <name>".into())));
     }
+
+    #[test]
+    fn help_and_dash_h_and_team_help_print_the_same_for_the_commands_with_their_own_help_flag() {
+        use clap::CommandFactory;
+        for name in ["route", "register", "rename"] {
+            let mut cli = Cli::command().bin_name("team");
+            cli.build();
+            let short = cli.find_subcommand_mut(name).unwrap().render_help().to_string();
+            let long = help_of(name);
+            assert_eq!(long.trim_end(), short.trim_end(), "{name}");
+            assert!(long.contains("  -h, --help") && long.contains("Print this help"), "{long}");
+            assert!(long.contains(&format!("Usage: {}", USAGES[name])), "{long}");
+        }
+    }
+
+    /// The usage line each command's refusals repeat, after `usage: `.
+    static USAGES: std::sync::LazyLock<std::collections::HashMap<&str, &str>> = std::sync::LazyLock::new(|| {
+        [("route", route::USAGE), ("register", register::USAGE), ("rename", rename::USAGE)]
+            .into_iter()
+            .map(|(c, u)| (c, u.trim_start_matches("usage: ")))
+            .collect()
+    });
 
     #[test]
     fn the_commands_that_word_their_refusals_say_them_with_their_usage() {
