@@ -59,7 +59,7 @@ pub fn adopt_pane_env() {
     }
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     match a.action {
         None => {}
         Some(Action::Install(s)) => return configure(install::Action::Install, &s, ctx, out),
@@ -71,7 +71,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let mut server = Server::start(ctx, &cwd);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    serve(&mut server, &mut input, out)
+    Ok(serve(&mut server, &mut input, out))
 }
 
 /// Serves `input` until it ends; exit 0, or 1 when the client's reader went away mid-answer.
@@ -209,17 +209,14 @@ fn recipient_doc(r: &Recipient) -> Value {
 }
 
 /// `install | status | remove`: the team file of the cwd, each seat's row.
-fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> i32 {
+fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let rows = ctx.cwd().and_then(|cwd| {
         let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
         install::run(&l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
     });
-    let (l, rows) = match rows {
-        Ok(x) => x,
-        Err(e) => return super::report_error("mcp", s.json, &e, out),
-    };
+    let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
     if s.json {
         let seats: Vec<Value> = rows
             .iter()
@@ -241,7 +238,7 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
             "session": l.file.session,
             "seats": seats,
         }));
-        return 0;
+        return Ok(0);
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
     for r in &rows {
@@ -254,7 +251,7 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
         ));
     }
     out.out(&text);
-    0
+    Ok(0)
 }
 
 /// The sentence `team send` prints for this outcome (its line, or its error's message).

@@ -241,22 +241,7 @@ impl<'a> Server<'a> {
                 Ok(_) => Answer::Refused(TeamError::failed("a list run answered with a send")),
                 Err(e) => Answer::Refused(e),
             },
-            Call::Send { to, message } => {
-                let mut recipients = Vec::new();
-                for target in &to {
-                    // each send reads the world afresh, as a run of `team send` would
-                    let ask = Ask::Send { target: target.clone(), body: message.clone(), wait: false };
-                    let result =
-                        send::load(self.ctx, &self.cwd).and_then(|l| send::run(&means, l, caller.clone(), &ask, false));
-                    let result = match result {
-                        Ok(Report::Send(r)) => Ok(*r),
-                        Ok(_) => Err(TeamError::failed("a send run answered with a list")),
-                        Err(e) => Err(e),
-                    };
-                    recipients.push(Recipient { to: target.clone(), result });
-                }
-                Answer::Sent { from: caller.from_name(), recipients }
-            }
+            Call::Send { to, message } => self.send_each(&means, &caller, &to, &message),
             Call::Inbox => match load.file.as_ref() {
                 None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
@@ -278,25 +263,25 @@ impl<'a> Server<'a> {
                     Err(e) => Answer::Refused(e),
                 },
             },
-            Call::Broadcast { message } => {
-                let ask = Ask::All { body: message };
-                match send::run(&means, load, caller.clone(), &ask, false) {
-                    Ok(Report::All(f)) => {
-                        let recipients = f
-                            .rows
-                            .into_iter()
-                            .map(|r| match r {
-                                send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
-                                send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
-                            })
-                            .collect();
-                        Answer::Sent { from: caller.from_name(), recipients }
-                    }
-                    Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
-                    Err(e) => Answer::Refused(e),
-                }
-            }
+            Call::Broadcast { message } => broadcast(&means, load, &caller, message),
         }
+    }
+
+    /// `team_send`: one send a recipient, each reading the world afresh as a run of `team
+    /// send` would.
+    fn send_each(&self, means: &send::Means, caller: &Caller, to: &[String], message: &str) -> Answer {
+        let mut recipients = Vec::new();
+        for target in to {
+            let ask = Ask::Send { target: target.clone(), body: message.to_string(), wait: false };
+            let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
+            let result = match result {
+                Ok(Report::Send(r)) => Ok(*r),
+                Ok(_) => Err(TeamError::failed("a send run answered with a list")),
+                Err(e) => Err(e),
+            };
+            recipients.push(Recipient { to: target.clone(), result });
+        }
+        Answer::Sent { from: caller.from_name(), recipients }
     }
 
     /// The world read afresh and the caller found again: the one the server started as, or
@@ -327,5 +312,25 @@ fn same(a: &Caller, b: &Caller) -> bool {
             team == t && seat == s && pane == p
         }
         _ => a.describe() == b.describe(),
+    }
+}
+
+/// `team_broadcast`: a send to every seat the caller may reach, one recipient a row.
+fn broadcast(means: &send::Means, load: Loadout, caller: &Caller, message: String) -> Answer {
+    let ask = Ask::All { body: message };
+    match send::run(means, load, caller.clone(), &ask, false) {
+        Ok(Report::All(f)) => {
+            let recipients = f
+                .rows
+                .into_iter()
+                .map(|r| match r {
+                    send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
+                    send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
+                })
+                .collect();
+            Answer::Sent { from: caller.from_name(), recipients }
+        }
+        Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
+        Err(e) => Answer::Refused(e),
     }
 }
