@@ -11,6 +11,7 @@
 //! note is bounded and kept as text, never a path or a typed line.
 
 use crate::caller::Caller;
+use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, Receipt, ReceiptKind};
 use crate::outcome::{self, TeamError};
 use crate::send::Means;
@@ -55,8 +56,40 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
     let first = ledger.line(e.first);
     let me = who.name().to_string();
     let alert = who == Who::Owner && first.to != OWNER;
+    ackable(&ledger, e, id, &me, alert)?;
+    let ms = first.ts.at().map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
+    let out = Acked {
+        project: book.project.clone(),
+        session: book.session.clone(),
+        id: id.to_string(),
+        by: me.clone(),
+        from: first.from.clone(),
+        first_line: super::first_line(&first.body),
+        note: note.map(str::to_string),
+        alert,
+    };
+    let receipt = Receipt {
+        ms,
+        note: note.map(str::to_string),
+        by: alert.then(|| OWNER.to_string()),
+        ..Receipt::new(ReceiptKind::Acked, m.ctx.clock.now_ts(), id, if alert { &first.to } else { &me })
+    };
+    drop(ledger);
+    // checked again under the receipts' lock: of two acks racing, one is written
+    let written = history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
+        .map_err(|e| TeamError::refused(format!("the ack of {id} could not be written ({e}); nothing was acked")))?;
+    if !written {
+        return Err(TeamError::refused(format!("message {id} was acked already; nothing was acked")));
+    }
+    Ok(out)
+}
+
+/// Whether message `id` (its ledger entry `e`) may be acked by `me`: the seat it was delivered
+/// to, once; or the owner, for an alert about it that still waits (`alert`).
+fn ackable(ledger: &Ledger, e: &Entry, id: &str, me: &str, alert: bool) -> outcome::Result<()> {
+    let first = ledger.line(e.first);
     if alert {
-        if inbox::alert_of(&ledger, e).is_none() {
+        if inbox::alert_of(ledger, e).is_none() {
             return Err(TeamError::refused(format!(
                 "message {id} went to {}, and no alert about it waits for you; nothing was acked",
                 first.to
@@ -90,37 +123,5 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
             )));
         }
     }
-    let ms = first.ts.at().map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
-    let out = Acked {
-        project: book.project.clone(),
-        session: book.session.clone(),
-        id: id.to_string(),
-        by: me.clone(),
-        from: first.from.clone(),
-        first_line: super::first_line(&first.body),
-        note: note.map(str::to_string),
-        alert,
-    };
-    let receipt = Receipt {
-        ts: m.ctx.clock.now_ts(),
-        id: id.to_string(),
-        to: if alert { first.to.clone() } else { me },
-        receipt: ReceiptKind::Acked,
-        sign: None,
-        ms,
-        why: None,
-        attempt: None,
-        note: note.map(str::to_string),
-        by: alert.then(|| OWNER.to_string()),
-        event: None,
-        session: None,
-    };
-    drop(ledger);
-    // checked again under the receipts' lock: of two acks racing, one is written
-    let written = history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
-        .map_err(|e| TeamError::refused(format!("the ack of {id} could not be written ({e}); nothing was acked")))?;
-    if !written {
-        return Err(TeamError::refused(format!("message {id} was acked already; nothing was acked")));
-    }
-    Ok(out)
+    Ok(())
 }

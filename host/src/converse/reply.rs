@@ -16,6 +16,7 @@
 use crate::address::{self, World};
 use crate::admission::{self, Rule};
 use crate::caller::Caller;
+use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, MessageLine, Receipt, ReceiptKind};
 use crate::legs::{Leg, Plan};
 use crate::outcome::{self, TeamError};
@@ -93,19 +94,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
     let ledger = book.ledger();
     let e = super::entry(&ledger, &id, &book)?;
     let question = ledger.line(e.first).clone();
-    if question.to != me {
-        return Err(TeamError::refused(format!(
-            "message {id} went to {}, not to {me}: only the seat a message was delivered to answers it; nothing was sent",
-            question.to
-        )));
-    }
-    if e.delivered.is_none() {
-        let last = ledger.line(e.last_try);
-        return Err(TeamError::refused(format!(
-            "message {id} was never delivered to {me} (it ended {}), so there is nothing to answer; nothing was sent",
-            last.outcome
-        )));
-    }
+    answerable(&ledger, e, &id, &me)?;
     let acked = e.acked.is_some();
     drop(ledger);
     let header_extra = super::in_reply_to(&id, &question.body);
@@ -156,6 +145,26 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
         out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err().map(|e| e.to_string());
     }
     Ok(out)
+}
+
+/// Whether message `id` (its ledger entry `e`) may be answered by `me`: only the seat it was
+/// delivered to.
+fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> outcome::Result<()> {
+    let question = ledger.line(e.first);
+    if question.to != me {
+        return Err(TeamError::refused(format!(
+            "message {id} went to {}, not to {me}: only the seat a message was delivered to answers it; nothing was sent",
+            question.to
+        )));
+    }
+    if e.delivered.is_none() {
+        let last = ledger.line(e.last_try);
+        return Err(TeamError::refused(format!(
+            "message {id} was never delivered to {me} (it ended {}), so there is nothing to answer; nothing was sent",
+            last.outcome
+        )));
+    }
+    Ok(())
 }
 
 /// The reply's decision: its target is the question's sender as the history spells it

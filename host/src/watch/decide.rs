@@ -339,7 +339,18 @@ pub fn after_look(
             out.push(Action::NeverActed { id: id.clone(), seat: seat.to_string() });
         }
     }
-    for id in &wanted.inbox {
+    out.extend(inbox_actions(seat, &wanted.inbox, look, memory));
+    if let (Some((id, n)), Some(true), true) = (wanted.retry.first(), look.map(|l| l.ready), wanted.doubt.is_empty()) {
+        out.push(Action::Retry { id: id.clone(), seat: seat.to_string(), n: *n });
+    }
+    out
+}
+
+/// What a look shows of the hooks of a seat with messages held in its inbox (`inbox`): seen
+/// working, marked; seen free after that with the message still unclaimed, its CLI ran none.
+fn inbox_actions(seat: &str, inbox: &[String], look: Option<&Look>, memory: &mut Memory) -> Vec<Action> {
+    let mut out = Vec::new();
+    for id in inbox {
         match look {
             Some(l) if l.working && !memory.inbox_working.contains(id) => {
                 memory.inbox_working.insert(id.clone());
@@ -350,9 +361,6 @@ pub fn after_look(
             }
             _ => {}
         }
-    }
-    if let (Some((id, n)), Some(true), true) = (wanted.retry.first(), look.map(|l| l.ready), wanted.doubt.is_empty()) {
-        out.push(Action::Retry { id: id.clone(), seat: seat.to_string(), n: *n });
     }
     out
 }

@@ -308,39 +308,9 @@ impl<'a> Watch<'a> {
         if !self.taken_back(id, seat, ledger.line(e.last_try), pass) {
             return;
         }
-        let Some(s) = self.team.file.seat(seat) else { return };
+        let Some(cli) = self.team.file.seat(seat).map(|s| s.cli.clone()) else { return };
         let first = ledger.line(e.first);
-        let req = typed::Retrigger {
-            session: &self.team.file.session,
-            team: &self.team.file.team,
-            seat,
-            cli: &s.cli,
-            root: &self.team.root,
-            id,
-            pins: &self.team.file.profiles,
-            record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
-        };
-        let means = typed::Means {
-            mux: self.mux.as_ref(),
-            profiles: self.host,
-            clock: &self.ctx.clock,
-            state: &self.ctx.paths.state,
-        };
-        // Intent before action: the try is on the disk before the first keystroke.
-        let intent =
-            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_ts(), id, seat) };
-        let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
-        let mut claimed: Option<Result<history::Claim, String>> = None;
-        let mut record = || {
-            let c = history::claim(config, project, root, &intent).map_err(|e| e.to_string());
-            claimed = Some(c.clone());
-            match c {
-                Ok(history::Claim::Taken) => Ok(()),
-                Ok(history::Claim::Held) => Err("this try was already started by another watch".to_string()),
-                Err(e) => Err(format!("the retry could not be recorded before typing ({e})")),
-            }
-        };
-        let report = typed::retrigger(&req, &means, &mut record);
+        let (report, claimed) = self.type_again(id, seat, &cli, n);
         match claimed {
             Some(Err(e)) => return self.stop(id, seat, StopWhy::Unrecorded(e), ledger, pass),
             // Another process holds this try: its end is read from the seat on a later pass.
@@ -361,7 +331,7 @@ impl<'a> Watch<'a> {
             ms: Some(report.ms),
             via: report.run.typed.then_some(Via::Leg(Leg::Typed)),
             note,
-            cli: report.profile.as_ref().map(|_| s.cli.clone()),
+            cli: report.profile.as_ref().map(|_| cli.clone()),
             profile: report.profile.clone(),
             dialog: report.dialog.clone(),
             retry: Some(n),
@@ -393,6 +363,50 @@ impl<'a> Watch<'a> {
         if !delivered && n >= TRIES {
             self.stop(id, seat, StopWhy::Tries, ledger, pass);
         }
+    }
+
+    /// Types try `n` of `id` into `seat` again (`typed::retrigger`), its intent on the disk
+    /// before the first keystroke: the run's report, and how recording the intent went (`None`:
+    /// the run stopped before it came to type).
+    fn type_again(
+        &self,
+        id: &str,
+        seat: &str,
+        cli: &str,
+        n: u32,
+    ) -> (typed::Report, Option<Result<history::Claim, String>>) {
+        let req = typed::Retrigger {
+            session: &self.team.file.session,
+            team: &self.team.file.team,
+            seat,
+            cli,
+            root: &self.team.root,
+            id,
+            pins: &self.team.file.profiles,
+            record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
+        };
+        let means = typed::Means {
+            mux: self.mux.as_ref(),
+            profiles: self.host,
+            clock: &self.ctx.clock,
+            state: &self.ctx.paths.state,
+        };
+        // Intent before action: the try is on the disk before the first keystroke.
+        let intent =
+            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_ts(), id, seat) };
+        let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
+        let mut claimed: Option<Result<history::Claim, String>> = None;
+        let mut record = || {
+            let c = history::claim(config, project, root, &intent).map_err(|e| e.to_string());
+            claimed = Some(c.clone());
+            match c {
+                Ok(history::Claim::Taken) => Ok(()),
+                Ok(history::Claim::Held) => Err("this try was already started by another watch".to_string()),
+                Err(e) => Err(format!("the retry could not be recorded before typing ({e})")),
+            }
+        };
+        let report = typed::retrigger(&req, &means, &mut record);
+        (report, claimed)
     }
 
     /// Ends try `n`, cut off before its end was written, as delivered: the seat showed the
