@@ -93,5 +93,26 @@ fn refusal(e: std::io::Error) -> TeamError {
     TeamError::refused(e.to_string())
 }
 
+/// A delivered message from `from` to `to`, as the feed's tests and its renderer's build them.
+#[cfg(test)]
+pub(crate) fn sample_message(ts: &str, from: &str, to: &str, body: &str) -> Event {
+    Event::Message {
+        line: crate::history::MessageLine {
+            ts: ts.into(),
+            from: from.into(),
+            to: to.into(),
+            body: body.into(),
+            id: "00000000-0000-4000-8000-000000000000".into(),
+            outcome: "delivered".into(),
+            ms: Some(0),
+            via: Some("typed".into()),
+            ..Default::default()
+        },
+        project: None,
+        read: None,
+        acked: None,
+    }
+}
+
 #[cfg(test)]
 mod tests;

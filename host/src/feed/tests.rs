@@ -3,28 +3,10 @@
 
 use super::follow::keys;
 use super::*;
-use crate::history::MessageLine;
 use serde_json::json;
 use std::path::PathBuf;
 
-fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
-    Event::Message {
-        line: MessageLine {
-            ts: ts.into(),
-            from: from.into(),
-            to: to.into(),
-            body: body.into(),
-            id: "00000000-0000-4000-8000-000000000000".into(),
-            outcome: "delivered".into(),
-            ms: Some(0),
-            via: Some("typed".into()),
-            ..Default::default()
-        },
-        project: None,
-        read: None,
-        acked: None,
-    }
-}
+use super::sample_message as msg;
 
 #[test]
 fn limit_keeps_the_last_events() {

@@ -230,18 +230,9 @@ mod tests {
 
     fn receipt(id: &str, kind: ReceiptKind, ms: Option<u64>) -> Receipt {
         Receipt {
-            ts: "2026-11-29T09:05:00Z".into(),
-            id: uid(id),
-            to: "rev".into(),
-            receipt: kind,
             sign: ms.map(|_| Sign::Screen),
             ms,
-            why: None,
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(kind, "2026-11-29T09:05:00Z".into(), &uid(id), "rev")
         }
     }
 

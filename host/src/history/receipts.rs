@@ -183,19 +183,11 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     fn read(n: usize) -> Receipt {
+        let id = format!("00000000-0000-4000-8000-{n:012x}");
         Receipt {
-            ts: "2026-11-29T09:00:05Z".into(),
-            id: format!("00000000-0000-4000-8000-{n:012x}"),
-            to: "gpt-reviewer".into(),
-            receipt: ReceiptKind::Read,
             sign: Some(Sign::Transcript),
             ms: Some(5_000),
-            why: None,
-            attempt: None,
-            event: None,
-            session: None,
-            note: None,
-            by: None,
+            ..Receipt::new(ReceiptKind::Read, "2026-11-29T09:00:05Z".into(), &id, "gpt-reviewer")
         }
     }
 

@@ -249,18 +249,9 @@ impl<'a> Watch<'a> {
             Action::Stop { id, seat, why } => self.stop(&id, &seat, why, ledger, pass),
             Action::Confirm { id, seat, sign, ms } => {
                 let r = Receipt {
-                    ts: self.ctx.clock.now_ts(),
-                    id,
-                    to: seat,
-                    receipt: ReceiptKind::Read,
                     sign: Some(sign),
                     ms: Some(ms),
-                    why: None,
-                    attempt: None,
-                    event: None,
-                    session: None,
-                    note: None,
-                    by: None,
+                    ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_ts(), &id, &seat)
                 };
                 match self.receipt(&r) {
                     Ok(()) => pass.confirmed += 1,

@@ -6,24 +6,7 @@ use crate::feed::{Event, ReadMark};
 use crate::history::{self, MessageLine, Note};
 use std::path::Path;
 
-fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
-    Event::Message {
-        line: MessageLine {
-            ts: ts.into(),
-            from: from.into(),
-            to: to.into(),
-            body: body.into(),
-            id: "00000000-0000-4000-8000-000000000000".into(),
-            outcome: "delivered".into(),
-            ms: Some(0),
-            via: Some("typed".into()),
-            ..Default::default()
-        },
-        project: None,
-        read: None,
-        acked: None,
-    }
-}
+use crate::feed::sample_message as msg;
 
 /// The tests' now, in UTC: the day of their events.
 fn now() -> chrono::DateTime<chrono::Utc> {
