@@ -117,7 +117,7 @@ fn render(id: &Value, a: Answer) -> Value {
             if let Some(r) = &e.repair {
                 text.push_str(&format!("\n{r}"));
             }
-            rpc::result(id, tool_result(text, e.document("mcp"), true))
+            rpc::result(id, tool_result(text, json!(e.document("mcp")), true))
         }
         Answer::Sent { from, recipients } => {
             let text: Vec<String> = recipients.iter().map(recipient_line).collect();

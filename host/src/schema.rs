@@ -1,0 +1,208 @@
+//! The JSON Schemas of the `--json` documents, generated from the types that print them
+//! (uv's way): every document is a struct deriving `Serialize` and `schemars::JsonSchema`,
+//! [`DOCUMENTS`] lists each with its file under `schema/`, and the test
+//! `schemas::the_generated_schemas_are_fresh` fails when a committed `schema/<file>.schema.json`
+//! differs from what [`generate`] writes, naming the command that rewrites them.
+//!
+//! Invariant: a generated schema says what the type prints and no more. Field-level rules
+//! come from the types (an enum of words, a required field, `Option` as `null`), the
+//! `schema.name`/`version` pair and `format` from [`Named`] and [`FormatOne`]; a rule across
+//! fields (`plan` only on a dry run) is written beside the type as a `schemars(extend(...))`,
+//! so it sits next to the code that keeps it. Doc comments become the descriptions.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// A `--json` document: its name (`schema.name`), version and the file its schema lives in.
+pub trait Document: JsonSchema + Serialize {
+    /// `schema.name`, e.g. `team.route`; also the schema's `title`.
+    const NAME: &'static str;
+    /// `schema.version`.
+    const VERSION: u32 = 1;
+    /// The stem of `schema/<FILE>.schema.json`; the schema's `$id` is `urn:team:schema:<FILE>`.
+    const FILE: &'static str;
+}
+
+/// The `schema` member every document opens with: `{"name": D::NAME, "version": D::VERSION}`.
+pub struct Named<D>(PhantomData<fn() -> D>);
+
+impl<D> Named<D> {
+    pub const fn new() -> Self {
+        Named(PhantomData)
+    }
+}
+
+impl<D> Default for Named<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<D> std::fmt::Debug for Named<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Named")
+    }
+}
+
+impl<D: Document> Serialize for Named<D> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("schema", 2)?;
+        m.serialize_field("name", D::NAME)?;
+        m.serialize_field("version", &D::VERSION)?;
+        m.end()
+    }
+}
+
+impl<D: Document> JsonSchema for Named<D> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Named_{}", D::FILE).into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "required": ["name", "version"],
+            "properties": {
+                "name": { "const": D::NAME },
+                "version": { "const": D::VERSION }
+            },
+            "additionalProperties": false
+        })
+    }
+}
+
+/// `"format": 1`, the document layout's number.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FormatOne;
+
+impl Serialize for FormatOne {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(1)
+    }
+}
+
+impl JsonSchema for FormatOne {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "FormatOne".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "const": 1 })
+    }
+}
+
+/// One generated schema: its file stem and how to build it.
+pub struct Generated {
+    pub file: &'static str,
+    pub build: fn() -> Value,
+}
+
+fn entry<D: Document>() -> Generated {
+    Generated { file: D::FILE, build: root::<D> }
+}
+
+/// Every document whose schema is generated.
+pub fn documents() -> Vec<Generated> {
+    vec![entry::<crate::outcome::ErrorDoc>(), entry::<crate::route::RouteDoc>()]
+}
+
+/// The schemas under `schema/` still written by hand (each is judged by its examples, and
+/// the freshness test names them so what remains is visible).
+pub const HAND_WRITTEN: &[&str] = &[
+    "ack",
+    "check",
+    "feed",
+    "feed-stats",
+    "hooks",
+    "inbox",
+    "mcp",
+    "notify",
+    "profile-check",
+    "profile-explain",
+    "profile-list",
+    "profile-test",
+    "receipts",
+    "register",
+    "rename",
+    "reply",
+    "send",
+    "send-all",
+    "send-list",
+    "status",
+    "team-file",
+    "watch",
+];
+
+/// The schema of `D` as `schema/<D::FILE>.schema.json` holds it: draft 2020-12, every
+/// subschema inline, `$id` and `title` from the document's name, the type's doc comment as
+/// its description.
+pub fn root<D: Document>() -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize().with(|s| {
+        s.inline_subschemas = true;
+    });
+    let schema = settings.into_generator().into_root_schema_for::<D>();
+    let Value::Object(mut body) = schema.to_value() else { unreachable!("a struct's schema is an object") };
+    let mut out = Map::new();
+    out.insert("$schema".into(), body.remove("$schema").unwrap_or(Value::Null));
+    out.insert("$id".into(), Value::String(format!("urn:team:schema:{}", D::FILE)));
+    out.insert("title".into(), Value::String(D::NAME.into()));
+    body.remove("title");
+    if let Some(d) = body.remove("description") {
+        out.insert("description".into(), d);
+    }
+    out.extend(body);
+    let mut out = Value::Object(out);
+    unwrap_descriptions(&mut out);
+    out
+}
+
+/// Every `description` in `v` as one paragraph per blank-line-separated block.
+fn unwrap_descriptions(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x {
+                    Value::String(s) if k == "description" => *s = unwrap_doc(s),
+                    _ => unwrap_descriptions(x),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(unwrap_descriptions),
+        _ => {}
+    }
+}
+
+/// A doc comment's lines joined as one paragraph (rustdoc keeps the line breaks; a schema's
+/// description reads better without them). A blank line stays a paragraph break.
+fn unwrap_doc(text: &str) -> String {
+    text.split("\n\n")
+        .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The file text of a generated schema: two-space indent, a final newline.
+pub fn render(schema: &Value) -> String {
+    crate::outcome::render_json(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_document_is_both_generated_and_hand_written() {
+        for g in documents() {
+            assert!(!HAND_WRITTEN.contains(&g.file), "{} is listed twice", g.file);
+        }
+    }
+}
