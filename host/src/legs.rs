@@ -244,11 +244,7 @@ impl HookFormat {
     }
 }
 
-impl Serialize for HookFormat {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
-    }
-}
+crate::schema::words!(HookFormat: ClaudeSettings, CodexHooksJson);
 
 /// What the profiles say about one seat's CLI that decides its walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

@@ -42,6 +42,8 @@ pub enum Done {
     LeftAlone,
 }
 
+crate::schema::words!(Done: Written, Removed, Unchanged, LeftAlone);
+
 impl Done {
     pub fn word(self) -> &'static str {
         match self {

@@ -29,7 +29,7 @@ use crate::registry::ProcessIdentity;
 use crate::send;
 
 mod doc;
-pub use doc::{RouteDoc, RouteStatus};
+pub use doc::{PlusPrefix, RouteDoc, RouteStatus};
 
 /// What the socket reading found (spec "The address").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

@@ -117,7 +117,7 @@ fn render(id: &Value, a: Answer) -> Value {
             if let Some(r) = &e.repair {
                 text.push_str(&format!("\n{r}"));
             }
-            rpc::result(id, tool_result(text, json!(e.document("mcp")), true))
+            rpc::result(id, tool_result(text, e.document("mcp"), true))
         }
         Answer::Sent { from, recipients } => {
             let text: Vec<String> = recipients.iter().map(recipient_line).collect();
@@ -181,7 +181,7 @@ fn render(id: &Value, a: Answer) -> Value {
     }
 }
 
-fn tool_result(text: String, structured: Value, is_error: bool) -> Value {
+fn tool_result(text: String, structured: impl serde::Serialize, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": is_error})
 }
 
