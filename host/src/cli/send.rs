@@ -415,25 +415,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
     let summary = l.summary();
     if json {
-        let seats: Vec<Value> = l
-            .seats
-            .iter()
-            .map(|r| {
-                let mut v = json!({"name": r.name, "nickname": r.nickname, "cli": r.cli, "role": r.role, "project": r.project, "reach": r.reach.map(|x| x.word()), "stopped": r.stopped, "admitted_by": r.admitted_by});
-                if let Some(p) = &r.problem {
-                    v["problem"] = json!(p);
-                }
-                v
-            })
-            .collect();
-        out.doc(&json!({
-            "schema": {"name": "team.send.list", "version": 1},
-            "format": 1,
-            "project": l.context.as_ref().map(|c| c.0.clone()),
-            "session": l.context.as_ref().map(|c| c.1.clone()),
-            "seats": seats,
-            "summary": summary,
-        }));
+        out.doc(&l.document());
         return 0;
     }
     let dash = |o: &Option<String>| o.as_deref().map(|s| one_line(s).into_owned()).unwrap_or_else(|| "-".into());
