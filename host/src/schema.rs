@@ -171,6 +171,7 @@ pub fn documents() -> Vec<Generated> {
     vec![
         entry::<crate::converse::ack::AckDoc>(),
         entry::<crate::check::CheckDoc>(),
+        entry::<crate::converse::inbox::InboxDoc<'static>>(),
         entry::<crate::converse::notify::NotifyDoc>(),
         entry::<crate::converse::reply::ReplyDoc>(),
         entry::<crate::outcome::ErrorDoc>(),
@@ -188,7 +189,6 @@ pub fn documents() -> Vec<Generated> {
 pub const HAND_WRITTEN: &[&str] = &[
     "feed",
     "feed-stats",
-    "inbox",
     "mcp",
     "profile-check",
     "profile-explain",
