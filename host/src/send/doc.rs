@@ -36,7 +36,7 @@ impl Document for ListDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints admitted_by; the spec's own example predates it)
-#[schemars(transform = crate::schema::not_required("admitted_by"))]
+#[schemars(transform = crate::schema::not_required(&["admitted_by"]))]
 pub struct ListSeat {
     /// The seat's address: its name, or <seat>@<team> for another team's seat.
     #[schemars(length(min = 1))]
