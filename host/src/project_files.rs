@@ -18,6 +18,8 @@ pub enum Action {
     Remove,
 }
 
+crate::schema::words!(Action: Status, Install, Remove);
+
 impl Action {
     /// The subcommand's word: `status`, `install`, `remove`.
     pub fn word(self) -> &'static str {

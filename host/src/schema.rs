@@ -175,6 +175,7 @@ pub fn documents() -> Vec<Generated> {
         entry::<crate::converse::notify::NotifyDoc>(),
         entry::<crate::converse::reply::ReplyDoc>(),
         entry::<crate::outcome::ErrorDoc>(),
+        entry::<crate::mcp::doc::McpDoc>(),
         entry::<crate::hooks::doc::HooksDoc>(),
         entry::<crate::register::doc::RegisterDoc>(),
         entry::<crate::rename::doc::RenameDoc>(),
@@ -190,7 +191,6 @@ pub fn documents() -> Vec<Generated> {
 pub const HAND_WRITTEN: &[&str] = &[
     "feed",
     "feed-stats",
-    "mcp",
     "profile-check",
     "profile-explain",
     "profile-list",

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::{Reads, Row, StatusReport, Unplaced};
 use crate::schema::{Document, FormatOne, Named};
 
-crate::schema::words!(State = ["installed", "missing", "stale", "incomplete", "foreign", "unsupported", "unreadable"]);
 use crate::mcp::install::State;
 
 /// The document `team status --json` prints: one entry per seat of the roster `team send
