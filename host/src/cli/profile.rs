@@ -276,25 +276,7 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
 fn render_explain(e: &Explained, json: bool) -> String {
     let (profile, reading, d) = (&e.profile, &e.reading, e.profile.describe());
     if json {
-        let doc = json!({
-            "schema": schema("team.profile.explain"),
-            "format": 1,
-            "profile": {
-                "id": d.id,
-                "version": d.version,
-                "source": source_json(profile.source()),
-                "path": profile.source().path().map(|p| p.display().to_string()),
-                "pin": profile.pin(),
-            },
-            "screen": {
-                "file": e.screen_file.display().to_string(),
-                "cols": e.screen.cols,
-                "rows": e.screen.rows,
-                "title": e.screen.title,
-            },
-            "reading": reading_json(reading),
-            "why": reading.why,
-        });
+        let doc = e.document();
         return render_json(&doc);
     }
     let mut out = format!(

@@ -15,6 +15,7 @@ use crate::profiles::{Available, ProfileHost};
 
 mod check;
 mod conformance;
+pub mod doc;
 mod explain;
 
 pub use check::{check, CheckReport, Step, StepName};

@@ -11,14 +11,14 @@ use crate::schema::{Document, FormatOne, Named};
 
 crate::schema::words!(Status: Ready, Already, DryRun);
 
-/// The document `team register <seat> … --json` prints for a run that exits 0 (docs/spec/team-
-/// register.md "Output and exit codes"): project, session, the seat, its pane, the working
+/// The document `team register <seat> … --json` prints for a run that exits 0
+/// (docs/spec/team-register.md "Output and exit codes"): project, session, the seat, its pane, the working
 /// lines the run printed as notes, and the closing line as action_summary; status says what the
 /// run did — ready (the record was written) or already (the pane already held it ready: the
 /// repair). A dry run carries dry_run: true, status "dry-run", action_summary "dry run: nothing
 /// was run" and a plan of one register step whose detail is the line the real run would print.
-/// A refusal prints team.error instead, its id the contract row (register.caller, register.no-
-/// seat, register.cli, …).
+/// A refusal prints team.error instead, its id the contract row (register.caller,
+/// register.no-seat, register.cli, …).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(extend("allOf" = [{
