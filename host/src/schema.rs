@@ -178,6 +178,8 @@ pub fn documents() -> Vec<Generated> {
         entry::<crate::mcp::doc::McpDoc>(),
         entry::<crate::hooks::doc::HooksDoc>(),
         entry::<crate::profile_tool::doc::ExplainDoc>(),
+        entry::<crate::profile_tool::doc_list::CheckDoc>(),
+        entry::<crate::profile_tool::doc_list::ListDoc>(),
         entry::<crate::profile_tool::doc::TestDoc>(),
         entry::<crate::register::doc::RegisterDoc>(),
         entry::<crate::rename::doc::RenameDoc>(),
