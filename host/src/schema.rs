@@ -186,6 +186,7 @@ pub fn documents() -> Vec<Generated> {
         entry::<crate::route::RouteDoc>(),
         entry::<crate::send::doc::AllDoc>(),
         entry::<crate::send::doc::ListDoc>(),
+        entry::<crate::send::doc::SendDoc>(),
         entry::<crate::status::doc::StatusDoc>(),
     ]
 }

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::all::{Fanout, Row};
-use super::ListReport;
+use super::{ListReport, SendReport};
 use crate::legs::{Leg, Reach};
 use crate::schema::{Document, FormatOne, Named};
 
@@ -164,6 +164,158 @@ impl Fanout {
                 })
                 .collect(),
             summary: self.summary(dry_run),
+        }
+    }
+}
+
+/// The document `team send … --json` prints for a run that exits 0: the action surface and the
+/// outcome in one — {format, dry_run, status, action_summary, project, session, seat, channel,
+/// ids, reply?, plan?}. A run that exits 1 or 2 prints team.error instead (error.schema.json).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("allOf" = [{
+    "if": { "properties": { "dry_run": { "const": true } } },
+    "then": { "required": ["plan"], "properties": { "channel": { "const": null } } }
+}]))]
+pub struct SendDoc {
+    pub schema: Named<SendDoc>,
+    pub format: FormatOne,
+    pub dry_run: bool,
+    pub status: SendStatus,
+    /// The outcome line a plain run prints (`gpt-reviewer: delivered`, `claude-keeper: recorded
+    /// (native, 812 ms)`, `gpt-reviewer: dry-run: codex via …`).
+    #[schemars(length(min = 1))]
+    pub action_summary: String,
+    pub project: Option<String>,
+    pub session: Option<String>,
+    /// The seat the target resolved to.
+    #[schemars(length(min = 1))]
+    pub seat: String,
+    /// The leg that took the send; null on a dry run.
+    pub channel: Option<Leg>,
+    pub ids: SendIds,
+    /// The dry run's own step: the channel its walk would take and what it would write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<SendPlan>,
+    /// The short qualifier the outcome word cannot carry alone: `taken, not yet confirmed`
+    /// when the box cleared before the status or the transcript showed the seat act, or the
+    /// dialog the seat opened after taking the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<Option<String>>,
+    /// The drop file's path: the message, whole, on disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop: Option<Option<String>>,
+    /// Whole milliseconds from send to outcome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
+    pub ms: Option<Option<u64>>,
+    /// Present when the send's history line could not be written (messages.jsonl): why, in the
+    /// project's words — a read-only folder is named as a sandbox in the way. The send itself
+    /// is as status says; team.log says the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub history_error: Option<String>,
+}
+
+impl Document for SendDoc {
+    const NAME: &'static str = "team.send";
+    const FILE: &'static str = "send";
+}
+
+/// The outcome of a run that exits 0: delivered, recorded (--record), or the dry run's own
+/// word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SendStatus {
+    Delivered,
+    Recorded,
+    DryRun,
+}
+
+/// The ids of the run.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SendIds {
+    /// The id of the message this command composed.
+    pub sent: Option<String>,
+}
+
+/// A dry run's plan: the walk's, a waited send's refusal, or a record.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SendPlan {
+    Walk(WalkPlan),
+    WaitRefused(WaitRefusedPlan),
+    Record(RecordPlan),
+}
+
+/// The walk a send would take.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+// (every run prints order, set_aside and rule; the spec's own example predates them)
+#[schemars(transform = crate::schema::not_required(&["order", "set_aside", "rule"]))]
+pub struct WalkPlan {
+    /// The leg that would take the send; null when the walk runs out of legs.
+    pub channel: Option<Leg>,
+    /// The legs of the order in force.
+    pub order: Vec<Leg>,
+    /// The legs that could not take it before `channel` would, each with why.
+    pub failed: Vec<String>,
+    /// The legs a level of the seat's chain names that the order in force has not.
+    pub set_aside: Vec<String>,
+    /// The admission rule's words.
+    pub rule: String,
+    /// The compose leg's plan, one step a sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compose: Vec<String>,
+}
+
+/// A waited send to a seat whose CLI carries the native channel: refused.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitRefusedPlan {
+    pub refused: String,
+    pub order: Vec<Leg>,
+}
+
+/// A `--record` that would be written down.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordPlan {
+    #[schemars(extend("const" = "messages.jsonl"))]
+    pub record: &'static str,
+    pub via: Leg,
+    pub ms: u64,
+    pub rule: String,
+}
+
+impl SendDoc {
+    /// The parts every `team.send` carries; the delivered members are set by the caller.
+    pub fn new(
+        r: &SendReport,
+        status: SendStatus,
+        summary: &str,
+        channel: Option<Leg>,
+        plan: Option<SendPlan>,
+    ) -> SendDoc {
+        let dry_run = status == SendStatus::DryRun;
+        let opt = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        SendDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            dry_run,
+            status,
+            action_summary: summary.to_string(),
+            project: opt(&r.project),
+            session: opt(&r.session),
+            seat: r.seat.clone(),
+            channel,
+            ids: SendIds { sent: if dry_run { None } else { r.id.clone() } },
+            plan,
+            note: None,
+            drop: None,
+            ms: None,
+            history_error: None,
         }
     }
 }
