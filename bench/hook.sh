@@ -116,19 +116,7 @@ sock="$world/tmux.sock"
 owner=""
 trap '[ -n "$owner" ] && kill "$owner" 2>/dev/null; tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$world"' EXIT
 mkdir -p "$world/beacon/.agents" "$world/home" "$world/config" "$world/state" "$world/cache" "$world/bin"
-git -C "$world/beacon" init -q
-cat >"$world/beacon/.agents/team.yaml" <<'YAML'
-format: 1
-project: beacon
-session: beacon
-multiplexer: tmux
-seats:
-  - name: claude-keeper
-    cli: claude-code
-    leads: true
-  - name: gpt-reviewer
-    cli: codex
-YAML
+spec_team "$world/beacon" beacon
 cp "$TEAM_BIN" "$world/bin/team"
 cp "$FAKE_SEAT_BIN" "$world/bin/fake-seat"
 TEAM_BIN="$world/bin/team"

@@ -179,20 +179,7 @@ netns="$(readlink "/proc/$mock_pid/ns/net")"
 # The team checkout (the spec's file; only claude-keeper is started); with TEAM_BIN_B, a second
 # one (`beacon-b`, its own session) whose seat runs that build's hooks and gets that build's sends.
 team_world() { # <checkout name> <bin dir>
-  mkdir -p "$world/$1/.agents"
-  git -C "$world/$1" init -q
-  cat >"$world/$1/.agents/team.yaml" <<YAML
-format: 1
-project: $1
-session: $1
-multiplexer: tmux
-seats:
-  - name: claude-keeper
-    cli: claude-code
-    leads: true
-  - name: gpt-reviewer
-    cli: codex
-YAML
+  spec_team "$world/$1" "$1"
   (cd "$world/$1" && "$world/$2/team" hooks install claude-keeper) || { echo "team hooks install failed ($1)"; exit 1; }
 }
 team_world beacon bin

@@ -22,3 +22,22 @@ run_inner_in_pty() {
   cat "$out/report.txt"
   rm -rf "$out"
 }
+
+# spec_team <checkout> <project>: a git checkout whose .agents/team.yaml is the spec's two seats
+# (claude-keeper, who leads, and gpt-reviewer) in the tmux session named like the project.
+spec_team() {
+  mkdir -p "$1/.agents"
+  git -C "$1" init -q
+  cat >"$1/.agents/team.yaml" <<YAML
+format: 1
+project: $2
+session: $2
+multiplexer: tmux
+seats:
+  - name: claude-keeper
+    cli: claude-code
+    leads: true
+  - name: gpt-reviewer
+    cli: codex
+YAML
+}

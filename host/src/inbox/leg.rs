@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::mux::PaneRef;
+use crate::profiles::Profile;
 use crate::typed::{self, BoxText, Observation, Seat, Seen};
 
 use super::store::{Message, SeatBox};
@@ -76,13 +77,16 @@ pub struct Report {
     pub ms: u64,
     pub profile: Option<String>,
     pub dialog: Option<String>,
+    /// For [`Ended::Typed`]: the seat lock still held, the pane and the profile of the look, so
+    /// the typed leg neither locates the seat nor loads its profile again.
+    pub prepared: Option<typed::Prepared>,
 }
 
 /// Runs one inbox send on `means` (the typed leg's: the multiplexer, profiles, clock, state).
 pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let watch = means.clock.stopwatch();
     let sent_ms = means.clock.now().timestamp_millis();
-    let report = |ended, drop, profile, dialog| Report { ended, drop, ms: watch.ms(), profile, dialog };
+    let report = |ended, drop, profile, dialog| Report { ended, drop, ms: watch.ms(), profile, dialog, prepared: None };
     let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
     let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
         Ok(l) => l,
@@ -92,14 +96,20 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         Ok(p) => p,
         Err(e) => return report(Ended::Unreachable(e.to_string()), None, None, None),
     };
-    let (look, version) = match look(req, means, &pane) {
+    let (look, profile) = match look(req, means, &pane) {
         Ok(x) => x,
         Err(why) => return report(Ended::Unreachable(why), None, None, None),
     };
+    let version = profile.describe().version.clone();
     let (dialog, draft) = match &look {
         Look::Busy { dialog, draft } => (dialog.clone(), *draft),
-        other => return report(Ended::Typed(other.clone()), None, Some(version), None),
+        other => {
+            let mut r = report(Ended::Typed(other.clone()), None, Some(version), None);
+            r.prepared = Some(typed::Prepared { lock, pane, profile });
+            return r;
+        }
     };
+    drop(profile);
     let drop = match typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
         Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, Some(version), None),
@@ -168,14 +178,14 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
     }
 }
 
-/// The one look: the seat's profile reads its screen (nothing typed).
-fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, String), String> {
+/// The one look: the seat's profile reads its screen (nothing typed); the profile is kept for
+/// the typed leg.
+fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), String> {
     let mut profile = means.profiles.load(req.cli, req.pins).map_err(|e| e.message())?;
-    let version = profile.describe().version.clone();
     let mut seat =
         typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
     let o = seat.observe(req.id, "")?;
-    Ok((judge(&o), version))
+    Ok((judge(&o), profile))
 }
 
 /// What a look means for the inbox.
@@ -220,16 +230,19 @@ fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Resul
     bell::ring(req.config, &key, &bell::line(&project_dir, req.session, req.seat))
 }
 
-/// Before the typed leg runs for an idle seat: the message queued as the trigger's companion
-/// (its `UserPromptSubmit` hook hands it whole with the trigger). `Err`: not queued (the typed
-/// leg runs alone, as without hooks).
-pub fn queue_companion(req: &InboxSend, means: &typed::Means, sent_ms: i64) -> std::io::Result<SeatBox> {
+/// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
+/// message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole with
+/// the trigger). `Err`: not queued (the typed leg runs alone, as without hooks).
+pub fn queue_companion(
+    req: &InboxSend,
+    means: &typed::Means,
+    sent_ms: i64,
+    pane: &PaneRef,
+) -> std::io::Result<SeatBox> {
     let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
-    let pane = crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record)
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
     let b = super::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
     b.queue(&message(req, &drop, means, true, sent_ms))?;
-    ring(req, means, &pane)?;
+    ring(req, means, pane)?;
     Ok(b)
 }
 

@@ -68,7 +68,11 @@ pub struct Legs<'a> {
 
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
-        Legs { typed: TypedLeg { means, companion: None }, compose: ComposeLeg { means }, inbox: InboxLeg { means } }
+        Legs {
+            typed: TypedLeg { means, companion: None, prepared: None },
+            compose: ComposeLeg { means },
+            inbox: InboxLeg { means },
+        }
     }
 
     /// The carrier of `leg`, when this build has one.
@@ -116,6 +120,8 @@ struct TypedLeg<'a> {
     means: &'a Means<'a>,
     /// The seat's inbox holding the trigger's companion (the inbox leg's idle seat).
     companion: Option<&'a crate::inbox::SeatBox>,
+    /// The seat lock, pane and profile of the inbox leg's look, handed on (taken once).
+    prepared: Option<typed::Prepared>,
 }
 
 impl Carrier for TypedLeg<'_> {
@@ -136,7 +142,7 @@ impl Carrier for TypedLeg<'_> {
             companion: self.companion,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
-        let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()));
+        let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take());
         let outcome = match report.run.verdict {
             typed::Verdict::Delivered { note } => Outcome::Delivered { note },
             typed::Verdict::Held(reason) => Outcome::Held { reason },
@@ -252,7 +258,7 @@ impl Carrier for InboxLeg<'_> {
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let lm = leg_means(self.means, mux.as_ref());
         let sent_ms = self.means.ctx.clock.now().timestamp_millis();
-        let r = leg::deliver(&req, &lm);
+        let mut r = leg::deliver(&req, &lm);
         let taken = |outcome, carried| Taken {
             leg: Leg::McpInbox,
             outcome,
@@ -280,9 +286,13 @@ impl Carrier for InboxLeg<'_> {
                     }));
                 }
                 // the trigger's companion: its UserPromptSubmit hook hands the body whole
-                let companion = if look == Look::Idle { leg::queue_companion(&req, &lm, sent_ms).ok() } else { None };
+                let prepared = r.prepared.take();
+                let companion = match (&look, &prepared) {
+                    (Look::Idle, Some(p)) => leg::queue_companion(&req, &lm, sent_ms, &p.pane).ok(),
+                    _ => None,
+                };
                 drop(mux);
-                let mut t = TypedLeg { means: self.means, companion: companion.as_ref() }.carry(job)?;
+                let mut t = TypedLeg { means: self.means, companion: companion.as_ref(), prepared }.carry(job)?;
                 if let Some(b) = companion {
                     if !matches!(t.outcome, Outcome::Delivered { .. }) {
                         // the trigger did not get through: the companion goes nowhere now, unless

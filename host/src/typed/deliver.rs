@@ -167,14 +167,17 @@ pub fn deliver(
             "the pane would not take the trigger ({e}); the message is at {drop_path}"
         )));
     }
+    let typed_at = clock.now();
     if readable {
         if let Err(v) = a.read_back() {
             return Run { verdict: v, typed: true, enters: 0 };
         }
     }
-    // The profile's pause is a property of its CLI (Codex turns an Enter in the same burst as
-    // the text into a newline), not a wait to shorten: never scaled.
-    clock.sleep(Duration::from_millis(traits.enter_pause_ms));
+    // The profile's pause is the least time its CLI needs between the typed text and Enter
+    // (Codex turns an Enter in the same burst as the text into a newline): a property of the
+    // CLI, never scaled. It runs from the typing, so the read-back's own wait counts toward it.
+    let since = clock.now().saturating_duration_since(typed_at);
+    clock.sleep(Duration::from_millis(traits.enter_pause_ms).saturating_sub(since));
     a.enters(readable)
 }
 

@@ -38,7 +38,7 @@ pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop
 pub use evidence::BeforeEnter;
 pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
-pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Report, Retrigger, HERDR_BLOCKED};
+pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Prepared, Report, Retrigger, HERDR_BLOCKED};
 pub use transcript::{cwd_dashed, TranscriptWatch};
 
 use std::time::Duration;

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::clock::{Clock, RealTimer};
 use crate::mux::{self, Mux, MuxError};
-use crate::profiles::ProfileHost;
+use crate::profiles::{Profile, ProfileHost};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -44,6 +44,16 @@ pub struct PlainSend<'a> {
     /// The seat's inbox holding the trigger's companion (an idle seat with team's hooks): its
     /// hook's hand-over is evidence that the seat took the line.
     pub companion: Option<&'a crate::inbox::SeatBox>,
+}
+
+/// What a look before the typed leg already holds for the seat (the inbox leg's look at an idle
+/// seat): the seat lock, never let go in between, the pane that look found and the profile that
+/// read it. The seat is then located and its profile loaded once per send; the typed leg still
+/// takes its own look before typing, so nothing is typed on an older reading.
+pub struct Prepared {
+    pub lock: super::SeatLock,
+    pub pane: mux::PaneRef,
+    pub profile: Profile,
 }
 
 /// What a plain send runs on, given by its caller: the receiving team's multiplexer, the
@@ -90,11 +100,15 @@ fn unreachable(e: MuxError, drop: &Path) -> Verdict {
 }
 
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
-pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
+/// `prepared`: the lock, pane and profile a look before this leg holds for the seat.
+pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) -> Report {
     let watch = means.clock.stopwatch();
-    let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
-        Ok(l) => l,
-        Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
+    let (_lock, found) = match prepared {
+        Some(p) => (p.lock, Some((p.pane, p.profile))),
+        None => match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+            Ok(l) => (l, None),
+            Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
+        },
     };
     let drop = match write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
@@ -110,7 +124,7 @@ pub fn send_plain(req: &PlainSend, means: &Means) -> Report {
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch, None, req.companion)
+    trigger(&target, drop, means, &watch, None, req.companion, found)
 }
 
 /// Types the trigger for a drop file a send already wrote, as the send did: under the seat
@@ -155,7 +169,7 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
         pins: req.pins,
         record: req.record,
     };
-    trigger(&target, drop, means, &watch, Some(intent), None)
+    trigger(&target, drop, means, &watch, Some(intent), None, None)
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -187,7 +201,8 @@ struct Target<'a> {
 }
 
 /// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock
-/// held); `intent` is the retry's record before typing.
+/// held); `intent` is the retry's record before typing; `found`: the pane and profile a look
+/// under the same lock already has.
 fn trigger(
     req: &Target,
     drop: PathBuf,
@@ -195,19 +210,19 @@ fn trigger(
     watch: &crate::clock::Stopwatch,
     intent: Option<&mut dyn FnMut() -> Result<(), String>>,
     companion: Option<&crate::inbox::SeatBox>,
+    found: Option<(mux::PaneRef, Profile)>,
 ) -> Report {
     let mux = means.mux;
-    // the registry first: the seat's recorded pane while its recorded process runs there
-    let pane = match crate::state::locate_with(mux, req.session, req.seat, req.team, req.record) {
-        Ok(p) => p,
-        Err(e) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
-    };
-    let mut profile = match means.profiles.load(req.cli, req.pins) {
-        Ok(p) => p,
-        Err(e) => {
-            let why = format!("{}; the message is at {}", e.message(), drop.display());
-            return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
-        }
+    let (pane, mut profile) = match found {
+        Some(f) => f,
+        None => match locate_and_load(req, means) {
+            Ok(f) => f,
+            Err(Unfound::Pane(e)) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
+            Err(Unfound::Profile(e)) => {
+                let why = format!("{}; the message is at {}", e.message(), drop.display());
+                return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
+            }
+        },
     };
     let d = profile.describe().clone();
     let traits = Traits {
@@ -239,6 +254,21 @@ fn trigger(
         _ => None,
     };
     Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog }
+}
+
+/// Why a run found no pane or no profile for its seat.
+enum Unfound {
+    Pane(MuxError),
+    Profile(crate::outcome::TeamError),
+}
+
+/// The seat's pane (the registry first: its recorded pane while its recorded process runs
+/// there) and the profile that reads it.
+fn locate_and_load(req: &Target, means: &Means) -> Result<(mux::PaneRef, Profile), Unfound> {
+    let pane =
+        crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record).map_err(Unfound::Pane)?;
+    let profile = means.profiles.load(req.cli, req.pins).map_err(Unfound::Profile)?;
+    Ok((pane, profile))
 }
 
 /// The dialog word for a seat herdr reports `blocked` on a dialog its profile does not read.

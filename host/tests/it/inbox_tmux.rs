@@ -319,13 +319,16 @@ fn a_seat_that_finishes_its_turn_without_running_a_hook_is_said_once_and_the_mes
     assert_eq!(s.keys("rev"), "", "nothing typed into a working seat");
 
     s.end_turn("rev");
-    let typed = || s.jsonl("messages.jsonl").len() == 2;
-    assert!(s.tw.wait_until(common::BOUND, typed), "the watch's retry: {}{}", watch.stdout(), watch.stderr());
-    let out = watch.stdout();
+    // the retry's history line is written during the pass, the pass's lines printed at its end
+    let said = "rev: a send from owner waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status rev); it is typed instead";
+    let typed_and_said = || s.jsonl("messages.jsonl").len() == 2 && watch.stdout().contains(said);
     assert!(
-        out.contains("rev: a send from owner waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status rev); it is typed instead"),
-        "{out}"
+        s.tw.wait_until(common::BOUND, typed_and_said),
+        "the watch's retry and its line: {}{}",
+        watch.stdout(),
+        watch.stderr()
     );
+    assert_eq!(watch.stdout().matches(said).count(), 1, "said once: {}", watch.stdout());
     assert_eq!(s.keys("rev").matches("Please read the team message at ").count(), 1, "typed once");
     let h = s.jsonl("messages.jsonl");
     assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("typed")), "{h:?}");

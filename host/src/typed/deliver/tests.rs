@@ -4,6 +4,7 @@ use super::*;
 use crate::clock::TestTimer;
 use crate::typed::TIMINGS;
 use std::collections::VecDeque;
+use std::time::Instant;
 
 /// A seat scripted by what it shows after each action; it records what was pressed.
 struct Scripted {
@@ -457,4 +458,73 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     let (r, _) = timed(&mut s, &traits());
     assert!(matches!(r.verdict, Verdict::Held(_)), "{r:?}");
     assert!(s.events.is_empty(), "{:?}", s.events);
+}
+
+/// A scripted seat on a test clock: its echo shows after `echo_after` looks past the typing,
+/// and it notes the clock's time of the typing and of each Enter.
+struct Echoing<'c> {
+    seat: Scripted,
+    clock: &'c TestTimer,
+    echo_after: u32,
+    looks_since_typing: u32,
+    typed_at: Option<Instant>,
+    enter_at: Vec<Instant>,
+}
+
+impl Seat for Echoing<'_> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+        let mut o = self.seat.observe(id, trigger)?;
+        if self.typed_at.is_some() && self.enter_at.is_empty() {
+            self.looks_since_typing += 1;
+            if self.looks_since_typing <= self.echo_after {
+                o.boxed = BoxText::Empty;
+            }
+        }
+        Ok(o)
+    }
+    fn type_text(&mut self, text: &str) -> Result<(), String> {
+        self.typed_at = Some(self.clock.now());
+        self.seat.type_text(text)
+    }
+    fn press_enter(&mut self) -> Result<(), String> {
+        self.enter_at.push(self.clock.now());
+        self.seat.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.seat.transcript_shows_read(id)
+    }
+}
+
+/// From the typing to the first Enter, for a seat that echoes after `echo_after` looks and a
+/// profile pause of `pause_ms`; and whether it was delivered.
+fn typed_to_enter(echo_after: u32, pause_ms: u64, idle_box: BoxText) -> (Duration, bool) {
+    let clock = TestTimer::new();
+    let mut seat = Scripted::idle();
+    seat.idle_box = idle_box;
+    seat.after_take.push_back(Scripted::obs(Seen::Working("esc".into()), BoxText::Empty, None, true));
+    let mut s = Echoing { seat, clock: &clock, echo_after, looks_since_typing: 0, typed_at: None, enter_at: vec![] };
+    let t = Traits { enter_pause_ms: pause_ms, ..traits() };
+    let r = deliver(&mut s, &t, TRIG, "1", "x/1", &TIMINGS, &clock);
+    let gap = s.enter_at[0] - s.typed_at.unwrap();
+    (gap, matches!(r.verdict, Verdict::Delivered { .. }))
+}
+
+#[test]
+fn the_profile_s_pause_runs_from_the_typing_and_the_read_back_counts_toward_it() {
+    let pause = 50;
+    // echoed at the first look: the whole pause is waited after it
+    assert_eq!(typed_to_enter(0, pause, BoxText::Empty), (Duration::from_millis(pause), true));
+    // echoed one poll later (40 ms): only the rest of the pause
+    assert_eq!(typed_to_enter(1, pause, BoxText::Empty), (Duration::from_millis(pause), true));
+    // echoed two polls later (80 ms): the pause is served already, Enter at once
+    assert_eq!(typed_to_enter(2, pause, BoxText::Empty), (TIMINGS.poll * 2, true));
+    // a box that cannot be read has no read-back: the whole pause
+    assert_eq!(typed_to_enter(0, pause, BoxText::Unreadable), (Duration::from_millis(pause), true));
+    // never less than the pause, whatever it is
+    for p in [0, 30, 50, 300] {
+        for echo in 0..4 {
+            let (gap, ok) = typed_to_enter(echo, p, BoxText::Empty);
+            assert!(ok && gap >= Duration::from_millis(p), "pause {p}, echo after {echo}: {gap:?}");
+        }
+    }
 }

@@ -479,3 +479,27 @@ pub fn signed_in_codex(codex_home: &Path, repo: &Path) {
 pub fn claude_folder(cwd: &Path) -> String {
     cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }
+
+/// The two CLIs as the scenarios name them: each one's seat in the spec's team, and the mock's
+/// api word for its requests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cli {
+    Claude,
+    Codex,
+}
+
+impl Cli {
+    pub fn seat(self) -> &'static str {
+        match self {
+            Cli::Claude => "claude-keeper",
+            Cli::Codex => "gpt-reviewer",
+        }
+    }
+
+    pub fn api(self) -> &'static str {
+        match self {
+            Cli::Claude => "anthropic",
+            Cli::Codex => "openai",
+        }
+    }
+}

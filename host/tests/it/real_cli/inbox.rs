@@ -16,7 +16,7 @@
 //! Nothing here asserts a time.
 
 use super::checks::{id_of, CONTEXT};
-use super::harness::{CodexOpts, RealWorld, Seat};
+use super::harness::{Cli, CodexOpts, RealWorld, Seat};
 use super::mock::{Request, BOUND};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -26,28 +26,6 @@ const WORK: &str = "keep working on the build";
 
 fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
-}
-
-/// The two CLIs as the scenarios name them: the seat, the mock's api word.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Cli {
-    Claude,
-    Codex,
-}
-
-impl Cli {
-    fn seat(self) -> &'static str {
-        match self {
-            Cli::Claude => "claude-keeper",
-            Cli::Codex => "gpt-reviewer",
-        }
-    }
-    fn api(self) -> &'static str {
-        match self {
-            Cli::Claude => "anthropic",
-            Cli::Codex => "openai",
-        }
-    }
 }
 
 /// `team hooks install` as the owner; checks each CLI's file names the hook.

@@ -12,33 +12,13 @@
 //! the receipts (`team feed --json`).
 
 use super::checks::{header, trigger};
-use super::harness::{CodexOpts, RealWorld, Seat};
+use super::harness::{Cli, CodexOpts, RealWorld, Seat};
 use super::mcp::{codex_tools, install};
 use super::mock::Request;
 use serde_json::{json, Value};
 
-/// The two CLIs, as a scenario names them: each one's seat, API, and way to call a tool.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Cli {
-    Claude,
-    Codex,
-}
-
+/// What a scenario does through each CLI's way of calling a tool.
 impl Cli {
-    fn seat(self) -> &'static str {
-        match self {
-            Cli::Claude => "claude-keeper",
-            Cli::Codex => "gpt-reviewer",
-        }
-    }
-
-    fn api(self) -> &'static str {
-        match self {
-            Cli::Claude => "anthropic",
-            Cli::Codex => "openai",
-        }
-    }
-
     /// A mock step calling the server's `tool` (Claude Code offers it as `mcp__team__<tool>`,
     /// Codex 0.171 in the namespace `mcp__team`).
     fn call(self, tool: &str, input: Value) -> Value {
