@@ -230,7 +230,33 @@ fn build(
         at.entry(s.name.clone()).or_insert(i);
     }
     let roster = rec.map(|r| r.roster.as_slice()).unwrap_or(&[]);
-    // `Registry::roster_line`'s answer for each seat: its first line
+    let first_line = merge_roster(&mut seats, &mut at, roster);
+    let agents = index.team(name);
+    attach_agents(&mut seats, &mut at, index, name, agents, &first_line);
+    let entity = reg.entity_of(name, file.and_then(|f| f.entity.as_deref()));
+    let file_project = file.map(|f| f.project.clone());
+    let first_agent = agents.first();
+    let project = reg
+        .project_of(name)
+        .map(str::to_string)
+        .or_else(|| file_project.clone())
+        .or_else(|| first_agent.and_then(|a| a.project.clone()))
+        .unwrap_or_else(|| name.to_string());
+    let session = file
+        .map(|f| f.session.clone())
+        .or_else(|| rec.and_then(|r| r.session.clone()))
+        .or_else(|| first_agent.and_then(|a| a.session.clone()))
+        .unwrap_or_else(|| name.to_string());
+    TeamView { name: name.to_string(), entity, project, file_project, session, root, file: file.cloned(), seats, own }
+}
+
+/// Merges the roster's lines into the file's seats (a seat only the roster names is added);
+/// answers `Registry::roster_line` for each seat: its first line.
+fn merge_roster<'r>(
+    seats: &mut Vec<SeatView>,
+    at: &mut HashMap<String, usize>,
+    roster: &'r [RosterLine],
+) -> HashMap<&'r str, &'r RosterLine> {
     let mut first_line: HashMap<&str, &RosterLine> = HashMap::with_capacity(roster.len());
     for line in roster {
         first_line.entry(line.seat.as_str()).or_insert(line);
@@ -256,7 +282,18 @@ fn build(
             s.stopped = line.stopped;
         }
     }
-    let agents = index.team(name);
+    first_line
+}
+
+/// Adds a seat only agent records name, and gives each seat its agent record.
+fn attach_agents(
+    seats: &mut Vec<SeatView>,
+    at: &mut HashMap<String, usize>,
+    index: &Index,
+    name: &str,
+    agents: &[&AgentRecord],
+    first_line: &HashMap<&str, &RosterLine>,
+) {
     let mut by_seat: HashMap<&str, Vec<&AgentRecord>> = HashMap::new();
     for a in agents {
         by_seat.entry(a.seat.as_str()).or_default().push(a);
@@ -283,21 +320,6 @@ fn build(
             s.cli = s.agent.as_ref().and_then(|a| a.cli.clone());
         }
     }
-    let entity = reg.entity_of(name, file.and_then(|f| f.entity.as_deref()));
-    let file_project = file.map(|f| f.project.clone());
-    let first_agent = agents.first();
-    let project = reg
-        .project_of(name)
-        .map(str::to_string)
-        .or_else(|| file_project.clone())
-        .or_else(|| first_agent.and_then(|a| a.project.clone()))
-        .unwrap_or_else(|| name.to_string());
-    let session = file
-        .map(|f| f.session.clone())
-        .or_else(|| rec.and_then(|r| r.session.clone()))
-        .or_else(|| first_agent.and_then(|a| a.session.clone()))
-        .unwrap_or_else(|| name.to_string());
-    TeamView { name: name.to_string(), entity, project, file_project, session, root, file: file.cloned(), seats, own }
 }
 
 /// A spec resolved to one seat.
@@ -370,107 +392,128 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
     if spec.is_empty() {
         return Err(TeamError::usage("a target seat is required"));
     }
-    // an agent id
     if is_agent_id(spec) {
-        let a = world.reg.agent(spec).ok_or_else(|| refuse(format!("{spec}: no agent record holds this id")))?;
-        let view =
-            world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
-        let seat = view
-            .seat(&a.seat)
-            .ok_or_else(|| refuse(format!("{spec}: its seat {}@{} is not in the registry", a.seat, a.team)))?;
-        return Ok(target(&view, seat, Some(spec)));
+        return by_agent_id(world, spec);
     }
-    // @nickname: own team first, then the entity's other teams
     if let Some(nick) = spec.strip_prefix('@') {
-        if nick.is_empty() {
-            return Err(refuse(format!(
-                "{spec}: names no nickname; address @<nickname> (team send --list shows each seat's)"
-            )));
-        }
-        if let Some(own) = &world.own {
-            if let Some(s) = own.by_nickname(nick) {
-                return Ok(target(own, s, Some(spec)));
-            }
-        }
-        let entity = world.own_entity();
-        let own_name = world.own.as_ref().map(|o| o.name.clone());
-        let mut hits: Vec<(TeamView, SeatView)> = Vec::new();
-        for t in world.entity_teams(&entity) {
-            if Some(&t) == own_name.as_ref() {
-                continue;
-            }
-            if let Some(v) = world.team(&t) {
-                if let Some(s) = v.by_nickname(nick).filter(|s| TeamView::registered(s)) {
-                    let s = s.clone();
-                    hits.push((v, s));
-                }
-            }
-        }
-        return match hits.len() {
-            1 => Ok(target(&hits[0].0, &hits[0].1, Some(spec))),
-            0 => Err(refuse(match &own_name {
-                Some(o) => format!("{spec}: no seat of {o} or of the other teams of {entity} has the nickname {nick}"),
-                None => format!("{spec}: no seat of the teams of {entity} has the nickname {nick}"),
-            })),
-            _ => {
-                let each: Vec<String> = hits.iter().map(|(v, _)| format!("{nick}@{}", v.name)).collect();
-                Err(refuse(format!("{spec}: more than one team answers it; address one: {}", each.join(", "))))
-            }
-        };
+        return by_nickname(world, spec, nick);
     }
-    // <x>@<team>
     if let Some((x, team)) = spec.split_once('@') {
-        if x.is_empty() || team.is_empty() || team.contains('@') {
-            return Err(refuse(format!(
-                "{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)"
-            )));
-        }
-        let view = world.team(team).ok_or_else(|| {
-            let known: Vec<&str> = world.reg.teams.teams.keys().map(String::as_str).collect();
-            let holds = if known.is_empty() {
-                "the registry holds no team yet".to_string()
-            } else {
-                format!("the registry holds {}", known.join(", "))
-            };
-            refuse(format!("{spec}: the registry holds no team {team}")).with_repair(format!(
-                "a team enters the registry when one of its seats is registered: team register <seat>, run in {team}'s checkout from the seat's pane (or by the owner); in that checkout team send {x} reaches its own seat by name ({holds})"
-            ))
-        })?;
-        let external = !view.own;
-        if x == team_file::RESERVED_LEAD {
-            let leads = view.leads();
-            return match leads.as_slice() {
-                [] => Err(refuse(format!(
-                    "{spec}: team {team} names no lead, so there is no one to deliver to; run team send --list to name a seat, or set leads: true on one seat to give the team a lead"
-                ))),
-                [one] => {
-                    if external && !TeamView::registered(one) {
-                        Err(refuse(format!("{spec}: its lead {} has no registry record yet; team register writes it", one.name)))
-                    } else {
-                        Ok(target(&view, one, Some(spec)))
-                    }
-                }
-                many => {
-                    let names: Vec<&str> = many.iter().map(|s| s.name.as_str()).collect();
-                    Err(refuse(format!("{spec}: team {team} marks more than one lead: {}; nothing was sent", names.join(" and "))))
-                }
-            };
-        }
-        return match pick(spec, &view, x, external)? {
-            Some(s) => Ok(target(&view, s, Some(spec))),
-            None => {
-                let role_note = if view.seats.iter().any(|s| s.role.as_deref() == Some(x)) {
-                    format!(" ({x} is a role there, and a role is never an address)")
-                } else {
-                    String::new()
-                };
-                Err(refuse(format!(
-                    "{spec}: team {team} has no seat or nickname {x} in its roster or agent records{role_note}"
-                )))
-            }
-        };
+        return in_team(world, spec, x, team);
     }
-    // a bare name: the caller's own team
+    by_bare_name(world, spec)
+}
+
+/// An agent id: the seat its record holds.
+fn by_agent_id(world: &World, spec: &str) -> outcome::Result<Target> {
+    let a = world.reg.agent(spec).ok_or_else(|| refuse(format!("{spec}: no agent record holds this id")))?;
+    let view =
+        world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
+    let seat = view
+        .seat(&a.seat)
+        .ok_or_else(|| refuse(format!("{spec}: its seat {}@{} is not in the registry", a.seat, a.team)))?;
+    Ok(target(&view, seat, Some(spec)))
+}
+
+/// `@nickname`: the own team first, then the entity's other teams (one of them answering).
+fn by_nickname(world: &World, spec: &str, nick: &str) -> outcome::Result<Target> {
+    if nick.is_empty() {
+        return Err(refuse(format!(
+            "{spec}: names no nickname; address @<nickname> (team send --list shows each seat's)"
+        )));
+    }
+    if let Some(own) = &world.own {
+        if let Some(s) = own.by_nickname(nick) {
+            return Ok(target(own, s, Some(spec)));
+        }
+    }
+    let entity = world.own_entity();
+    let own_name = world.own.as_ref().map(|o| o.name.clone());
+    let mut hits: Vec<(TeamView, SeatView)> = Vec::new();
+    for t in world.entity_teams(&entity) {
+        if Some(&t) == own_name.as_ref() {
+            continue;
+        }
+        if let Some(v) = world.team(&t) {
+            if let Some(s) = v.by_nickname(nick).filter(|s| TeamView::registered(s)) {
+                let s = s.clone();
+                hits.push((v, s));
+            }
+        }
+    }
+    match hits.len() {
+        1 => Ok(target(&hits[0].0, &hits[0].1, Some(spec))),
+        0 => Err(refuse(match &own_name {
+            Some(o) => format!("{spec}: no seat of {o} or of the other teams of {entity} has the nickname {nick}"),
+            None => format!("{spec}: no seat of the teams of {entity} has the nickname {nick}"),
+        })),
+        _ => {
+            let each: Vec<String> = hits.iter().map(|(v, _)| format!("{nick}@{}", v.name)).collect();
+            Err(refuse(format!("{spec}: more than one team answers it; address one: {}", each.join(", "))))
+        }
+    }
+}
+
+/// `<x>@<team>`: a seat or nickname of that team, or its lead.
+fn in_team(world: &World, spec: &str, x: &str, team: &str) -> outcome::Result<Target> {
+    if x.is_empty() || team.is_empty() || team.contains('@') {
+        return Err(refuse(format!("{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)")));
+    }
+    let view = world.team(team).ok_or_else(|| no_team(world, spec, x, team))?;
+    let external = !view.own;
+    if x == team_file::RESERVED_LEAD {
+        return lead_of(&view, spec, team, external);
+    }
+    match pick(spec, &view, x, external)? {
+        Some(s) => Ok(target(&view, s, Some(spec))),
+        None => {
+            let role_note = if view.seats.iter().any(|s| s.role.as_deref() == Some(x)) {
+                format!(" ({x} is a role there, and a role is never an address)")
+            } else {
+                String::new()
+            };
+            Err(refuse(format!(
+                "{spec}: team {team} has no seat or nickname {x} in its roster or agent records{role_note}"
+            )))
+        }
+    }
+}
+
+/// `<x>@<team>` naming a team the registry does not hold: refused, saying how one enters it.
+fn no_team(world: &World, spec: &str, x: &str, team: &str) -> TeamError {
+    let known: Vec<&str> = world.reg.teams.teams.keys().map(String::as_str).collect();
+    let holds = if known.is_empty() {
+        "the registry holds no team yet".to_string()
+    } else {
+        format!("the registry holds {}", known.join(", "))
+    };
+    refuse(format!("{spec}: the registry holds no team {team}")).with_repair(format!(
+        "a team enters the registry when one of its seats is registered: team register <seat>, run in {team}'s checkout from the seat's pane (or by the owner); in that checkout team send {x} reaches its own seat by name ({holds})"
+    ))
+}
+
+/// `lead@<team>`: the team's one lead (another team's must have a registry record).
+fn lead_of(view: &TeamView, spec: &str, team: &str, external: bool) -> outcome::Result<Target> {
+    match view.leads().as_slice() {
+        [] => Err(refuse(format!(
+            "{spec}: team {team} names no lead, so there is no one to deliver to; run team send --list to name a seat, or set leads: true on one seat to give the team a lead"
+        ))),
+        [one] => {
+            if external && !TeamView::registered(one) {
+                Err(refuse(format!("{spec}: its lead {} has no registry record yet; team register writes it", one.name)))
+            } else {
+                Ok(target(view, one, Some(spec)))
+            }
+        }
+        many => {
+            let names: Vec<&str> = many.iter().map(|s| s.name.as_str()).collect();
+            Err(refuse(format!("{spec}: team {team} marks more than one lead: {}; nothing was sent", names.join(" and "))))
+        }
+    }
+}
+
+/// A bare name: a seat or nickname of the caller's own team.
+fn by_bare_name(world: &World, spec: &str) -> outcome::Result<Target> {
     let Some(own) = &world.own else {
         return Err(refuse(format!(
             "{spec}: a bare name needs a team folder (.agents/team.yaml above this one); from here, address <seat>@<team>"

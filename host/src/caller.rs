@@ -407,29 +407,8 @@ fn seat_or_none(
     reg: &Registry,
     file: Option<&Loaded>,
 ) -> Option<Caller> {
-    let in_session = |a: &AgentRecord| a.session.as_deref().is_none_or(|s| s == p.session);
-    let holders: Vec<&AgentRecord> = reg
-        .agents
-        .iter()
-        .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && in_session(a))
-        // the recorded process must run under the pane's real shell (verified by the adapter)
-        .filter(|a| a.process.is_none_or(|who| p.shell_pid.is_some() && who.runs_in(p.shell_pid)))
-        .collect();
-    match holders.as_slice() {
-        [a] => {
-            return Some(Caller::Seat {
-                team: a.team.clone(),
-                seat: a.seat.clone(),
-                agent: Some((*a).clone()),
-                pane: p.id.clone(),
-            })
-        }
-        [_, _, ..] => {
-            return Some(Caller::Unplaced {
-                why: format!("its {mux} pane {} is recorded for more than one seat", p.id),
-            })
-        }
-        [] => {}
+    if let Some(c) = by_record(p, mux, reg) {
+        return Some(c);
     }
     if p.seat.is_empty() {
         return None;
@@ -440,45 +419,83 @@ fn seat_or_none(
     };
     let team = team.or_else(|| team_of_session(&p.session, reg, file));
     Some(match team {
-        Some(team) => {
-            let session_team = || team_of_session(&p.session, reg, file);
-            let claims = |mark: &str| match mark.split_once('@') {
-                Some((s, t)) => s == seat && t == team,
-                None => mark == seat && session_team().as_deref() == Some(team.as_str()),
-            };
-            let rivals: Vec<String> = marks
-                .iter()
-                .filter(|(id, m)| *id != p.id && claims(m))
-                .map(|(id, m)| format!("pane {id} is marked {m}"))
-                .collect();
-            if !rivals.is_empty() {
-                return Some(Caller::Unplaced {
-                    why: format!(
-                        "its {mux} pane {} is marked {}, and {}: two panes claim seat {seat} of {team}, so neither vouches for it (mark one pane only)",
-                        p.id,
-                        p.seat,
-                        rivals.join(", ")
-                    ),
-                });
-            }
-            let agent = reg.agent_for(&team, &seat).cloned();
-            if let Some(other) = agent.as_ref().filter(|a| in_session(a)).and_then(|a| a.pane.as_deref()) {
-                if other != p.id {
-                    let word = if mux == "herdr" { "named" } else { "marked" };
-                    return Some(Caller::Unplaced {
-                        why: format!(
-                            "its {mux} pane {} is {word} {}, but {seat} is registered on pane {other}",
-                            p.id, p.seat
-                        ),
-                    });
-                }
-            }
-            Caller::Seat { team, seat, agent, pane: p.id.clone() }
-        }
+        Some(team) => by_mark(p, mux, marks, reg, file, seat, team),
         None => Caller::Unplaced {
             why: format!("its {mux} pane {} is marked {}, and no team file names the team", p.id, p.seat),
         },
     })
+}
+
+/// Whether an agent record is of the pane's session (a record naming none is of any).
+fn of_session(a: &AgentRecord, p: &PaneRef) -> bool {
+    a.session.as_deref().is_none_or(|s| s == p.session)
+}
+
+/// The seat the registry records on this pane, its process still running there; `None`
+/// when no record holds the pane.
+fn by_record(p: &PaneRef, mux: &str, reg: &Registry) -> Option<Caller> {
+    let holders: Vec<&AgentRecord> = reg
+        .agents
+        .iter()
+        .filter(|a| a.pane.as_deref() == Some(p.id.as_str()) && of_session(a, p))
+        // the recorded process must run under the pane's real shell (verified by the adapter)
+        .filter(|a| a.process.is_none_or(|who| p.shell_pid.is_some() && who.runs_in(p.shell_pid)))
+        .collect();
+    match holders.as_slice() {
+        [a] => Some(Caller::Seat {
+            team: a.team.clone(),
+            seat: a.seat.clone(),
+            agent: Some((*a).clone()),
+            pane: p.id.clone(),
+        }),
+        [_, _, ..] => {
+            Some(Caller::Unplaced { why: format!("its {mux} pane {} is recorded for more than one seat", p.id) })
+        }
+        [] => None,
+    }
+}
+
+/// The seat the pane's mark (or herdr name) claims in `team`, unless another pane claims it
+/// too or the seat is registered on another pane.
+fn by_mark(
+    p: &PaneRef,
+    mux: &str,
+    marks: &[(String, String)],
+    reg: &Registry,
+    file: Option<&Loaded>,
+    seat: String,
+    team: String,
+) -> Caller {
+    let session_team = || team_of_session(&p.session, reg, file);
+    let claims = |mark: &str| match mark.split_once('@') {
+        Some((s, t)) => s == seat && t == team,
+        None => mark == seat && session_team().as_deref() == Some(team.as_str()),
+    };
+    let rivals: Vec<String> = marks
+        .iter()
+        .filter(|(id, m)| *id != p.id && claims(m))
+        .map(|(id, m)| format!("pane {id} is marked {m}"))
+        .collect();
+    if !rivals.is_empty() {
+        return Caller::Unplaced {
+            why: format!(
+                "its {mux} pane {} is marked {}, and {}: two panes claim seat {seat} of {team}, so neither vouches for it (mark one pane only)",
+                p.id,
+                p.seat,
+                rivals.join(", ")
+            ),
+        };
+    }
+    let agent = reg.agent_for(&team, &seat).cloned();
+    if let Some(other) = agent.as_ref().filter(|a| of_session(a, p)).and_then(|a| a.pane.as_deref()) {
+        if other != p.id {
+            let word = if mux == "herdr" { "named" } else { "marked" };
+            return Caller::Unplaced {
+                why: format!("its {mux} pane {} is {word} {}, but {seat} is registered on pane {other}", p.id, p.seat),
+            };
+        }
+    }
+    Caller::Seat { team, seat, agent, pane: p.id.clone() }
 }
 
 /// The team whose session `session` is: the cwd's file's, else the one registry team with it.

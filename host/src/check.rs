@@ -21,7 +21,7 @@ use crate::outcome::Kind;
 use crate::profiles::ProfileHost;
 use crate::schema::{Document, FormatOne, Named};
 use crate::send::facts::FactsBook;
-use crate::team_file::{Loaded, RESERVED_ALL, RESERVED_LEAD};
+use crate::team_file::{Loaded, TeamFile, RESERVED_ALL, RESERVED_LEAD};
 
 /// What a note is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,58 +172,15 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) 
     for u in &f.unknown {
         notes.push(Note { kind: NoteKind::UnknownKey, line: Some(u.line), message: u.sentence(), repair: None });
     }
-    // A seat whose cli is no installed profile; the pins are judged once each, below.
-    let book = FactsBook::new(profiles);
-    let installed = profiles.installed_ids();
-    let none = std::collections::BTreeMap::new();
-    for (i, s) in f.seats.iter().enumerate() {
-        if installed.contains(&s.cli) {
-            continue;
-        }
-        if let Err(n) = book.of(&s.cli, &none) {
-            let line = f.lines.line(&format!("seats.{i}.cli")).unwrap_or(s.line);
-            notes.push(note(NoteKind::UnknownCli, Some(line), format!("seat {:?} {}", s.name, n.why), n.repair));
-        }
-    }
-    for s in f.seats.iter().filter(|s| s.name == RESERVED_LEAD) {
-        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
-        notes.push(note(
-            NoteKind::LegacyLead,
-            line.or(Some(s.line)),
-            "seat \"lead\" takes the word reserved for lead@<team>: it answers its bare name in this team, and lead@<team> reaches the seat the file names as lead".into(),
-            Some("team rename lead <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
-        ));
-    }
-    for s in f.seats.iter().filter(|s| s.name == RESERVED_ALL) {
-        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
-        notes.push(note(
-            NoteKind::LegacyAll,
-            line.or(Some(s.line)),
-            "seat \"all\" takes the word reserved for team send all: team send all reaches every seat you may reach, and this seat answers only as all@<team>".into(),
-            Some("team rename all <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
-        ));
-    }
+    notes.extend(cli_notes(f, profiles));
+    notes.extend(reserved_name_notes(f));
     for n in &f.notes {
         match n {
             // noted above, with its repair, for every seat named `lead` or `all`
             crate::team_file::FileNote::LegacyLead { .. } | crate::team_file::FileNote::LegacyAll { .. } => {}
         }
     }
-    for (cli, pin) in &f.profiles {
-        if let Err(e) = profiles.description(cli, &f.profiles) {
-            let line = f.lines.line(&format!("profiles.{cli}")).or_else(|| f.lines.line("profiles"));
-            let why = &e.sentence;
-            let text =
-                if e.kind == Kind::BadFile { why.to_string() } else { format!("profiles: {cli}: \"{pin}\": {why}") };
-            let repair = e.repair.clone().or_else(|| {
-                Some(
-                    "pin a version installed here, or drop the pin (`team profile list` shows what is installed)"
-                        .into(),
-                )
-            });
-            notes.push(note(NoteKind::Pin, line, text, repair));
-        }
-    }
+    notes.extend(pin_notes(f, profiles));
     if f.seats.is_empty() {
         notes.push(note(
             NoteKind::NoSeat,
@@ -246,6 +203,69 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) 
         seats: f.seats.len(),
         notes,
     }
+}
+
+/// A seat whose cli is no installed profile; the pins are judged once each ([`pin_notes`]).
+fn cli_notes(f: &TeamFile, profiles: &ProfileHost) -> Vec<Note> {
+    let book = FactsBook::new(profiles);
+    let installed = profiles.installed_ids();
+    let none = std::collections::BTreeMap::new();
+    let mut notes = Vec::new();
+    for (i, s) in f.seats.iter().enumerate() {
+        if installed.contains(&s.cli) {
+            continue;
+        }
+        if let Err(n) = book.of(&s.cli, &none) {
+            let line = f.lines.line(&format!("seats.{i}.cli")).unwrap_or(s.line);
+            notes.push(note(NoteKind::UnknownCli, Some(line), format!("seat {:?} {}", s.name, n.why), n.repair));
+        }
+    }
+    notes
+}
+
+/// Every seat named `lead` or `all`, the words an address reserves, with the rename that frees it.
+fn reserved_name_notes(f: &TeamFile) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for s in f.seats.iter().filter(|s| s.name == RESERVED_LEAD) {
+        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
+        notes.push(note(
+            NoteKind::LegacyLead,
+            line.or(Some(s.line)),
+            "seat \"lead\" takes the word reserved for lead@<team>: it answers its bare name in this team, and lead@<team> reaches the seat the file names as lead".into(),
+            Some("team rename lead <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
+        ));
+    }
+    for s in f.seats.iter().filter(|s| s.name == RESERVED_ALL) {
+        let line = f.lines.line(&format!("seats.{}.name", f.seats.iter().position(|x| x == s).unwrap_or(0)));
+        notes.push(note(
+            NoteKind::LegacyAll,
+            line.or(Some(s.line)),
+            "seat \"all\" takes the word reserved for team send all: team send all reaches every seat you may reach, and this seat answers only as all@<team>".into(),
+            Some("team rename all <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
+        ));
+    }
+    notes
+}
+
+/// A profile pin this build cannot honour, at its line.
+fn pin_notes(f: &TeamFile, profiles: &ProfileHost) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for (cli, pin) in &f.profiles {
+        if let Err(e) = profiles.description(cli, &f.profiles) {
+            let line = f.lines.line(&format!("profiles.{cli}")).or_else(|| f.lines.line("profiles"));
+            let why = &e.sentence;
+            let text =
+                if e.kind == Kind::BadFile { why.to_string() } else { format!("profiles: {cli}: \"{pin}\": {why}") };
+            let repair = e.repair.clone().or_else(|| {
+                Some(
+                    "pin a version installed here, or drop the pin (`team profile list` shows what is installed)"
+                        .into(),
+                )
+            });
+            notes.push(note(NoteKind::Pin, line, text, repair));
+        }
+    }
+    notes
 }
 
 /// The MCP entries that would not serve this team (stale, foreign, unreadable), one note a

@@ -110,6 +110,11 @@ impl Clock {
         self.now().to_rfc3339_opts(SecondsFormat::Secs, true)
     }
 
+    /// Now as a history line's `ts` (the same text as [`Clock::now_iso`]).
+    pub fn now_ts(&self) -> crate::history::Ts {
+        crate::history::Ts::of(self.now())
+    }
+
     /// The factor every wait is multiplied by.
     pub fn scale(&self) -> f64 {
         self.scale

@@ -468,7 +468,11 @@ pub fn deliver(req: &ComposeSend, means: &Means) -> Report {
     let _lock = match crate::typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
         Ok(l) => l,
         Err(why) => {
-            let run = Run { outcome: Outcome::Refused(why), done: Vec::new(), brief_typed: false };
+            let run = Run {
+                outcome: Outcome::Refused(format!("{why}; nothing was sent")),
+                done: Vec::new(),
+                brief_typed: false,
+            };
             return Report { run, drop: None, repo: None, ms: watch.ms() };
         }
     };

@@ -46,6 +46,14 @@ impl Leg {
         }
     }
 
+    /// Every leg, the order's first.
+    pub const ALL: [Leg; 4] = [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose];
+
+    /// The leg a word names (`compose` too: the history's `via` may say it).
+    pub fn from_word(word: &str) -> Option<Leg> {
+        Leg::ALL.into_iter().find(|l| l.word() == word)
+    }
+
     /// The leg a `delivery_order` word names (`compose` is no order word).
     pub fn from_order_word(word: &str) -> Option<Leg> {
         Leg::ORDER.into_iter().find(|l| l.word() == word)

@@ -1,4 +1,5 @@
-//! Outcome words, exit codes, and the one error type that crosses the command boundary.
+//! Error kinds and exit codes (a kind's row is its outcome's word, `history::Outcome`), and the one
+//! error type that crosses the command boundary.
 //!
 //! Invariant: nothing below `cli` prints. Lower layers return `TeamError` (or plain data);
 //! the command layer turns it into exactly one stderr line (plain runs) or exactly one
@@ -8,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
 
+use crate::history::Outcome;
 use crate::schema::{Document, Named};
 
 /// What went wrong, at the granularity that decides the exit code and the error id's row.
@@ -40,18 +42,27 @@ impl Kind {
         }
     }
 
-    /// The row part of an error id (`send.<row>`).
+    /// The row part of an error id (`send.<row>`): the outcome word of a kind that is one.
     pub fn row(self) -> &'static str {
         match self {
             Kind::Usage => "usage",
             Kind::BadFile => "bad-file",
-            Kind::Refused => "refused",
-            Kind::Held => "held",
-            Kind::NotSubmitted => "not-submitted",
-            Kind::Unreachable => "unreachable",
-            Kind::Timeout => "timeout",
-            Kind::Failed => "failed",
+            outcome => outcome.outcome().and_then(|o| o.known_word()).unwrap_or_default(),
         }
+    }
+
+    /// The outcome a run that stopped with this kind ended with (`None`: the invocation or
+    /// its file could not be read, and nothing ran).
+    pub fn outcome(self) -> Option<Outcome> {
+        Some(match self {
+            Kind::Usage | Kind::BadFile => return None,
+            Kind::Refused => Outcome::Refused,
+            Kind::Held => Outcome::Held,
+            Kind::NotSubmitted => Outcome::NotSubmitted,
+            Kind::Unreachable => Outcome::Unreachable,
+            Kind::Timeout => Outcome::Timeout,
+            Kind::Failed => Outcome::Failed,
+        })
     }
 }
 
@@ -214,6 +225,23 @@ mod tests {
         assert_eq!(Kind::BadFile.exit_code(), 2);
         assert_eq!(Kind::Refused.exit_code(), 1);
         assert_eq!(Kind::NotSubmitted.exit_code(), 1);
+    }
+
+    #[test]
+    fn rows_are_the_outcome_words() {
+        let rows: Vec<&str> = [
+            Kind::Usage,
+            Kind::BadFile,
+            Kind::Refused,
+            Kind::Held,
+            Kind::NotSubmitted,
+            Kind::Unreachable,
+            Kind::Timeout,
+            Kind::Failed,
+        ]
+        .map(Kind::row)
+        .to_vec();
+        assert_eq!(rows, ["usage", "bad-file", "refused", "held", "not-submitted", "unreachable", "timeout", "failed"]);
     }
 
     #[test]

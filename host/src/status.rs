@@ -19,6 +19,7 @@ use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::history::{self, MessageLine};
 use crate::mux::{AgentStatus, Mux, Panes};
+use crate::outcome::TeamError;
 use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
@@ -105,11 +106,11 @@ impl Reads {
 pub struct Last {
     pub id: String,
     pub from: String,
-    pub outcome: String,
-    pub ts: String,
+    pub outcome: history::Outcome,
+    pub ts: history::Ts,
     /// Seconds from then to the run's now (`None` when the line's time cannot be read).
     pub age_s: Option<i64>,
-    pub note: Option<String>,
+    pub note: Option<history::Note>,
 }
 
 /// One seat's row.
@@ -168,7 +169,7 @@ pub fn status(
         muxes.entry(l.file.multiplexer.clone()).or_insert_with_key(|c| choose(c.as_deref()));
     }
     let mut looks: HashMap<(Option<String>, String), Box<dyn Panes + '_>> = HashMap::new();
-    let mut loaded: HashMap<(String, Option<String>), Result<Profile, String>> = HashMap::new();
+    let mut loaded: HashMap<(String, Option<String>), Result<Profile, TeamError>> = HashMap::new();
     let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
     let now = ctx.clock.now();
     let mut rows = Vec::new();
@@ -181,9 +182,8 @@ pub fn status(
         let seat = r.seat();
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status) = read_seat(mux, look.as_ref(), r, || {
-            loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins).map_err(|e| e.sentence))
-        });
+        let (pane, reads, mux_status) =
+            read_seat(mux, look.as_ref(), r, || loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins)));
         let last = last_message(ctx, r, &mut histories, now);
         let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
         let admitted_by = crate::admission::admit(&world, caller, &target, now).ok().map(|rule| rule.words());
@@ -228,7 +228,7 @@ fn read_seat<'p>(
     mux: &dyn Mux,
     look: &dyn Panes,
     r: &RosterSeat,
-    profile: impl FnOnce() -> &'p mut Result<Profile, String>,
+    profile: impl FnOnce() -> &'p mut Result<Profile, TeamError>,
 ) -> (Option<String>, Reads, Option<AgentStatus>) {
     let seat = r.seat();
     // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
@@ -257,7 +257,7 @@ fn read_seat<'p>(
             Ok(reading) => Reads::of(reading.state, reading.composer, reading.last_error),
             Err(e) => Reads::Unreadable { why: e.message() },
         },
-        Err(why) => Reads::Unreadable { why: why.clone() },
+        Err(e) => Reads::Unreadable { why: e.sentence.clone() },
     };
     (id, reads, status)
 }
@@ -304,7 +304,7 @@ fn last_message(
         lines.into_iter().map(|m| (m.to.clone(), m)).collect()
     });
     let m = lasts.get(&r.seat().name)?;
-    let age_s = DateTime::parse_from_rfc3339(&m.ts).ok().map(|t| (now - t.with_timezone(&Utc)).num_seconds().max(0));
+    let age_s = m.ts.at().map(|t| (now - t).num_seconds().max(0));
     Some(Last {
         id: m.id.clone(),
         from: m.from.clone(),

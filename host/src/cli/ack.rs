@@ -25,42 +25,33 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
+    let fail = super::Failure::of("ack", json);
     let Some(id) = a.id.clone() else {
         let e = TeamError::usage("a message id is required (team inbox lists them)")
             .with_repair("usage: team ack <id> [--note <text>] [--json]");
-        return super::report_error("ack", json, &e, out);
+        return Err(fail(e));
     };
-    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
-        Ok(l) => l,
-        Err(e) => return super::report_error("ack", json, &e, out),
-    };
+    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
     let Some(file) = load.file.as_ref() else {
-        let e = match ctx.cwd() {
-            Ok(cwd) => super::check::no_team_file(&cwd),
-            Err(e) => e,
-        };
-        return super::report_error("ack", json, &e, out);
+        return Err(fail(ctx.cwd().map(|cwd| super::check::no_team_file(&cwd)).unwrap_or_else(|e| e)));
     };
     let profiles = ProfileHost::new(&ctx.paths);
     let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
     if let Some(e) = crate::caller::refusal(&caller) {
-        return super::report_error("ack", json, &e, out);
+        return Err(fail(e));
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    let r = match ack::ack(&means, file, &caller, &id, a.note.as_deref()) {
-        Ok(r) => r,
-        Err(e) => return super::report_error("ack", json, &e, out),
-    };
+    let r = ack::ack(&means, file, &caller, &id, a.note.as_deref()).map_err(&fail)?;
     let line = line(&r);
     if json {
         out.doc(&doc(&r, &line));
     } else {
         out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
     }
-    0
+    Ok(0)
 }
 
 /// The ack's line, as `team ack` and the MCP tool `team_ack` say it.

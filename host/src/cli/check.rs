@@ -2,6 +2,7 @@
 //! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
 //! loads (notes or none), 2 when it cannot be read.
 
+use super::{Failure, Ran};
 use crate::check::{self, CheckReport};
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
@@ -18,16 +19,10 @@ pub struct Args {
 
 pub use crate::team_file::no_team_file;
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    let cwd = match ctx.cwd() {
-        Ok(c) => c,
-        Err(e) => return super::report_error("check", a.json, &e, out),
-    };
-    let loaded = match crate::team_file::find(&cwd) {
-        Ok(Some(l)) => l,
-        Ok(None) => return super::report_error("check", a.json, &no_team_file(&cwd), out),
-        Err(e) => return super::report_error("check", a.json, &e, out),
-    };
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
+    let fail = Failure::of("check", a.json);
+    let cwd = ctx.cwd().map_err(&fail)?;
+    let loaded = crate::team_file::find(&cwd).map_err(&fail)?.ok_or_else(|| fail(no_team_file(&cwd)))?;
     let profiles = ProfileHost::new(&ctx.paths);
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(loaded.file.multiplexer.as_deref());
     // the `team` an MCP entry should start: this very program
@@ -41,7 +36,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     } else {
         out.out(&plain(&r, &shown));
     }
-    0
+    Ok(0)
 }
 
 fn plain(r: &CheckReport, shown: &str) -> String {

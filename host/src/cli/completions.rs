@@ -99,8 +99,6 @@ fn zsh_with_seats(script: &str) -> String {
         }
         s.push('\n');
     }
-    // register, route and rename read their own words: the first is the seat
-    let s = s.replace("'*::words:_default'", "'*::words:_team_seats'");
     match s.find("\n_team() {") {
         Some(i) => format!("{}{ZSH_SEATS}{}", &s[..i + 1], &s[i + 1..]),
         None => format!("{s}{ZSH_SEATS}"),
@@ -127,7 +125,11 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         cmd = cmd.arg(arg.clone());
     }
     for sub in full.get_subcommands().filter(|s| !s.is_hide_set()) {
-        cmd = cmd.subcommand(sub.clone());
+        // a help broken over lines for `--help` is one line in a script's descriptions
+        cmd = cmd.subcommand(sub.clone().mut_args(|a| match a.get_help().map(|h| h.to_string()) {
+            Some(h) if h.contains('\n') => a.help(h.replace('\n', " ")),
+            _ => a,
+        }));
     }
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, "team", &mut script);

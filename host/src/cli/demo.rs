@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use super::{Failure, Ran};
 use crate::demo::tour::{self, Given, Kept, Step};
 use crate::output::Output;
 
@@ -32,44 +33,39 @@ pub struct SeatArgs {
 }
 
 /// `team demo-seat`: draws the seat until its terminal closes.
-pub fn run_seat(args: SeatArgs, out: &mut Output) -> i32 {
+pub fn run_seat(args: SeatArgs, out: &mut Output) -> Ran {
     let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
         let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return super::report_error("demo-seat", false, &crate::outcome::TeamError::usage(e), out);
+        return Err(Failure::of("demo-seat", false)(crate::outcome::TeamError::usage(e)));
     };
     match crate::demo::seat::run(vendor, &args.log) {
-        Ok(()) => 0,
+        Ok(()) => Ok(0),
         Err(e) => {
             out.err(&format!("team demo-seat: {e}\n"));
-            1
+            Ok(1)
         }
     }
 }
 
-pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> i32 {
+pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> Ran {
     if !crate::caller::has_terminal() {
         out.err("team demo: the demo sends as the owner, a person at a terminal, and this run has none (no terminal on stdin, stdout, stderr or /dev/tty); run team demo from a terminal\n");
-        return 1;
+        return Ok(1);
     }
     let me = match std::env::current_exe() {
         Ok(me) => me,
         Err(e) => {
             out.err(&format!("team demo: cannot find the team binary: {e}\n"));
-            return 1;
+            return Ok(1);
         }
     };
     let given = Given { me, tmp: std::env::temp_dir(), cache: ctx.paths.cache.clone(), keep: args.keep };
-    let ended = tour::run(&given, &mut |step| show(step, out));
-    match ended {
-        Ok(ended) => {
-            if let Some(k) = &ended.kept {
-                out.out(&kept(k, &given.me));
-            }
-            out.out(NEXT);
-            ended.worst
-        }
-        Err(e) => super::report_error("demo", false, &e, out),
+    let ended = tour::run(&given, &mut |step| show(step, out)).map_err(Failure::of("demo", false))?;
+    if let Some(k) = &ended.kept {
+        out.out(&kept(k, &given.me));
     }
+    out.out(NEXT);
+    Ok(ended.worst)
 }
 
 /// One step of the demo, in words (the sends' and the feed's own words come from them).

@@ -48,11 +48,8 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    match feed(&args, ctx, out) {
-        Ok(code) => code,
-        Err(e) => super::report_error("feed", args.json, &e, out),
-    }
+pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
+    feed(&args, ctx, out).map_err(super::Failure::of("feed", args.json))
 }
 
 fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {

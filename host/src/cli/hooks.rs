@@ -2,6 +2,7 @@
 //! `crate::hooks` answers. This file decides nothing: which file a CLI reads is its profile's
 //! word, and what each file holds is `crate::hooks`'s.
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::hooks::{self, Action};
 use crate::legs::HookFormat;
@@ -41,7 +42,7 @@ pub struct Seats {
     pub json: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (action, s) = match a.action {
         Verb::Install(s) => (Action::Install, s),
         Verb::Status(s) => (Action::Status, s),
@@ -56,14 +57,11 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         let rows = hooks::run(&l, &s.seats, &exe.display().to_string(), action, format_of)?;
         Ok((l, rows))
     });
-    let (l, rows) = match rows {
-        Ok(x) => x,
-        Err(e) => return super::report_error("hooks", s.json, &e, out),
-    };
+    let (l, rows) = rows.map_err(Failure::of("hooks", s.json))?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));
-        return 0;
+        return Ok(0);
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
     for r in &rows {
@@ -85,5 +83,5 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         text.push_str("Codex asks once to trust new hooks (its `Hooks need review` screen): answer it in each Codex seat's pane.\n");
     }
     out.out(&text);
-    0
+    Ok(0)
 }

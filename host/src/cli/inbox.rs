@@ -20,34 +20,25 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
-        Ok(l) => l,
-        Err(e) => return super::report_error("inbox", json, &e, out),
-    };
+    let fail = super::Failure::of("inbox", json);
+    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
     let Some(file) = load.file.as_ref() else {
-        let e = match ctx.cwd() {
-            Ok(cwd) => super::check::no_team_file(&cwd),
-            Err(e) => e,
-        };
-        return super::report_error("inbox", json, &e, out);
+        return Err(fail(ctx.cwd().map(|cwd| super::check::no_team_file(&cwd)).unwrap_or_else(|e| e)));
     };
     let profiles = ProfileHost::new(&ctx.paths);
     let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
     if let Some(e) = crate::caller::refusal(&caller) {
-        return super::report_error("inbox", json, &e, out);
+        return Err(fail(e));
     }
-    let b = match inbox::inbox(ctx, file, &caller) {
-        Ok(b) => b,
-        Err(e) => return super::report_error("inbox", json, &e, out),
-    };
+    let b = inbox::inbox(ctx, file, &caller).map_err(&fail)?;
     if json {
         out.doc(&doc(&b));
     } else {
         out.out(&format!("{}{}", context_line(&b.project, &b.session), text(&b)));
     }
-    0
+    Ok(0)
 }
 
 /// The `team.inbox` document (`schema/inbox.schema.json`).

@@ -4,6 +4,7 @@
 //! file reads the invocation and the surroundings (the multiplexer the run sits in, else the
 //! one installed).
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::init::{self, MuxFrom, Plan, SeatAsk, Wrote};
 use crate::outcome::{context_line, TeamError};
@@ -33,14 +34,10 @@ pub struct Args {
     pub agent_instructions: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    match plan(&a, ctx).and_then(|p| init::write(&p).map(|w| (p, w))) {
-        Ok((p, w)) => {
-            out.out(&said(&p, &w));
-            0
-        }
-        Err(e) => super::report_error("init", false, &e, out),
-    }
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
+    let (p, w) = plan(&a, ctx).and_then(|p| init::write(&p).map(|w| (p, w))).map_err(Failure::of("init", false))?;
+    out.out(&said(&p, &w));
+    Ok(0)
 }
 
 /// The multiplexer to write: the one asked for, else the one the run sits in (or whose server

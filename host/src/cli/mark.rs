@@ -1,6 +1,7 @@
 //! `team mark <seat> [--pane <id>]`: the words of a pane marked as a seat (the use-case, and
 //! what it refuses, is `crate::mark`).
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::mark::Marked;
 use crate::mux::tmux::Tmux;
@@ -17,7 +18,7 @@ pub struct Args {
     pub pane: Option<String>,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let done = ctx.cwd().and_then(|cwd| {
         let loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
         let marked = crate::mark::mark(&loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
@@ -42,8 +43,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
                 }
             }
             out.out(&text);
-            0
+            Ok(0)
         }
-        Err(e) => super::report_error("mark", false, &e, out),
+        Err(e) => Err(Failure::of("mark", false)(e)),
     }
 }

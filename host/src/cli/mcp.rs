@@ -11,7 +11,7 @@ use std::io::BufRead;
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
-use crate::mcp::{self, frame, install, rpc, tools::Tool, Answer, Recipient, Server, Word};
+use crate::mcp::{self, frame, install, rpc, tools::Tool, Answer, Recipient, Server};
 use crate::outcome::TeamError;
 use crate::output::Output;
 
@@ -59,7 +59,7 @@ pub fn adopt_pane_env() {
     }
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     match a.action {
         None => {}
         Some(Action::Install(s)) => return configure(install::Action::Install, &s, ctx, out),
@@ -71,7 +71,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
     let mut server = Server::start(ctx, &cwd);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    serve(&mut server, &mut input, out)
+    Ok(serve(&mut server, &mut input, out))
 }
 
 /// Serves `input` until it ends; exit 0, or 1 when the client's reader went away mid-answer.
@@ -168,12 +168,16 @@ fn render(id: &Value, a: Answer) -> Value {
             let (text, doc, is_error) = match super::reply::said(&r, false) {
                 Ok((line, status)) => (with_id(line.clone()), super::reply::doc(&r, false, status, &line), false),
                 Err(e) => {
-                    let word = Word::of_kind(e.kind).word();
+                    let outcome = mcp::outcome_of(e.kind);
                     let mut text = with_id(e.message());
                     if let Some(rep) = &e.repair {
                         text.push_str(&format!("\n{rep}"));
                     }
-                    (text, super::reply::doc(&r, false, word, &e.message()), word == "refused")
+                    (
+                        text,
+                        super::reply::doc(&r, false, outcome.word(), &e.message()),
+                        outcome == crate::history::Outcome::Refused,
+                    )
                 }
             };
             rpc::result(id, tool_result(text, doc, is_error))
@@ -194,11 +198,10 @@ fn recipient_line(r: &Recipient) -> String {
 
 fn recipient_doc(r: &Recipient) -> Value {
     let repair = r.result.as_ref().err().and_then(|e| e.repair.clone());
-    let word: Word = r.word();
     json!({
         "to": r.to,
         "seat": r.seat(),
-        "outcome": word.word(),
+        "outcome": r.outcome(),
         "sentence": sentence(r),
         "id": r.id(),
         "repair": repair,
@@ -206,20 +209,17 @@ fn recipient_doc(r: &Recipient) -> Value {
 }
 
 /// `install | status | remove`: the team file of the cwd, each seat's row.
-fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> i32 {
+fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let rows = ctx.cwd().and_then(|cwd| {
         let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
         install::run(&l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
     });
-    let (l, rows) = match rows {
-        Ok(x) => x,
-        Err(e) => return super::report_error("mcp", s.json, &e, out),
-    };
+    let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
     if s.json {
         out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
-        return 0;
+        return Ok(0);
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
     for r in &rows {
@@ -232,7 +232,7 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
         ));
     }
     out.out(&text);
-    0
+    Ok(0)
 }
 
 /// The sentence `team send` prints for this outcome (its line, or its error's message).

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::outcome::{self, render_json, TeamError};
 use crate::output::{one_line, Output};
@@ -71,7 +72,7 @@ enum Cmd {
     },
 }
 
-pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let host = ProfileHost::new(&ctx.paths);
     let (json, res) = match args.command {
         Cmd::List { json } => (json, profile_tool::list(&host, ctx).map(|l| (render_list(&l, json), 0))),
@@ -93,14 +94,10 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             (json, profile_tool::conformance(&host, &file, &screens).map(|r| super::profile_test::render(&r, json)))
         }
     };
-    match res {
-        // (a document is already JSON: its control characters are escaped by serde_json)
-        Ok((text, code)) => {
-            out.out(&text);
-            code
-        }
-        Err(e) => super::report_error("profile", json, &e, out),
-    }
+    // (a document is already JSON: its control characters are escaped by serde_json)
+    let (text, code) = res.map_err(Failure::of("profile", json))?;
+    out.out(&text);
+    Ok(code)
 }
 
 /// Formats rows as columns separated by two spaces (the last column unpadded); every cell is

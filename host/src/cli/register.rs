@@ -1,9 +1,11 @@
 //! `team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]`: parses, finds
 //! the caller, runs `crate::register`, prints its lines or its `team.register` document.
 //!
-//! The words are read here, not by clap, so that every usage error is the spec's own sentence
-//! (`unknown option <option>`, `a seat name is required`, `unexpected "<word>"`) with the usage.
+//! Clap reads the words; what it finds wrong is refused in the spec's own sentences
+//! (`unknown option <option>`, `a seat name is required`, `unexpected "<word>"`) with the usage
+//! ([`refusal`], rendered by `cli::parse_error`).
 
+use super::{Failure, Ran};
 use crate::caller;
 use crate::ctx::Ctx;
 use crate::outcome::TeamError;
@@ -14,77 +16,91 @@ use crate::team_file;
 
 pub const USAGE: &str = "usage: team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]";
 
-/// Arguments of `team register`: every word, read by [`parse`]; clap only shows the help.
+/// Arguments of `team register`.
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(
+    // the help flag is declared below, to say "Print this help" as the spec's help does
     disable_help_flag = true,
+    // a flag given twice is given (the last value counts), as the hand reader took it
+    args_override_self = true,
     override_usage = "team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]",
-    after_help = "Arguments:
-  <seat>            A seat of this checkout's team file whose CLI already runs in a pane of the
-                    team's session (started by hand, or before this team managed it)
-
-Options:
-      --session <name>  The session the pane is verified in, instead of the file's session:
-                        the owner's alone
-      --pane <id>       A pane the multiplexer never named as the seat: it is named as the seat
-                        and recorded (a pane already named needs no flag)
-      --dry-run         Verify the seat and print the line the real run would print; write
-                        nothing
-      --json            Print one team.register document (a refusal: the team.error document)
-  -h, --help            Print this help
-
-It checks that the pane runs the seat's CLI at its prompt, types nothing into it, and writes
+    after_help = "It checks that the pane runs the seat's CLI at its prompt, types nothing into it, and writes
 the seat's record in .agents/team.state.json and the registry (docs/registry.md). A second run
 is the repair: the registry is written again from the file."
 )]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
-    pub words: Vec<String>,
+    #[arg(
+        value_name = "seat",
+        required = true,
+        help = "A seat of this checkout's team file whose CLI already runs in a pane of the
+team's session (started by hand, or before this team managed it)"
+    )]
+    pub seat: Option<String>,
+    #[arg(
+        long,
+        value_name = "name",
+        allow_hyphen_values = true,
+        value_parser = a_value,
+        help = "The session the pane is verified in, instead of the file's session:
+the owner's alone"
+    )]
+    pub session: Option<String>,
+    #[arg(
+        long,
+        value_name = "id",
+        allow_hyphen_values = true,
+        value_parser = a_value,
+        help = "A pane the multiplexer never named as the seat: it is named as the seat
+and recorded (a pane already named needs no flag)"
+    )]
+    pub pane: Option<String>,
+    #[arg(
+        long,
+        help = "Verify the seat and print the line the real run would print; write
+nothing"
+    )]
+    pub dry_run: bool,
+    /// Print one team.register document (a refusal: the team.error document)
+    #[arg(long)]
+    pub json: bool,
+    /// Print this help
+    #[arg(short, long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
 }
 
-/// What the words ask for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
-    Help,
-    Run { req: Request, json: bool },
+/// A value of `--session`/`--pane`: the next word, unless it is empty or an option (`--pane
+/// --json` is a pane left out, not a pane named `--json`).
+fn a_value(word: &str) -> Result<String, &'static str> {
+    if word.is_empty() || word.starts_with('-') {
+        Err("a value is required")
+    } else {
+        Ok(word.to_string())
+    }
 }
 
-fn usage(msg: impl Into<String>) -> TeamError {
-    TeamError::usage(msg).with_repair(USAGE).with_id("register.usage")
-}
-
-/// Reads the words: `<seat>` once, `--session <name>` / `--session=<name>`, `--pane <id>`,
-/// `--dry-run`, `--json`, `--help`/`-h`.
-pub fn parse(words: &[String]) -> Result<Ask, TeamError> {
-    let mut req = Request::default();
-    let mut json = false;
-    let mut seat: Option<String> = None;
-    let mut it = words.iter();
-    while let Some(w) = it.next() {
-        let (flag, inline) = match w.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (w.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, TeamError> {
-            match inline.clone().or_else(|| it.next().cloned()) {
-                Some(v) if !v.is_empty() && !v.starts_with('-') => Ok(v),
-                _ => Err(usage(format!("{name} needs a value"))),
-            }
-        };
-        match flag {
-            "--help" | "-h" => return Ok(Ask::Help),
-            "--json" => json = true,
-            "--dry-run" => req.dry_run = true,
-            "--session" => req.session = Some(value("--session <name>")?),
-            "--pane" => req.pane = Some(value("--pane <id>")?),
-            "--" => {}
-            f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown option {w}"))),
-            _ if seat.is_none() => seat = Some(w.clone()),
-            _ => return Err(usage(format!("unexpected \"{w}\""))),
+impl Args {
+    /// The request the words make (clap has required the seat).
+    pub fn request(&self) -> Request {
+        Request {
+            seat: self.seat.clone().unwrap_or_default(),
+            session: self.session.clone(),
+            pane: self.pane.clone(),
+            dry_run: self.dry_run,
         }
     }
-    req.seat = seat.ok_or_else(|| usage("a seat name is required"))?;
-    Ok(Ask::Run { req, json })
+}
+
+/// The spec's sentence for what clap found wrong in `team register`'s words, with the usage.
+pub fn refusal(wrong: super::Wrong) -> TeamError {
+    use super::Wrong;
+    let msg = match wrong {
+        Wrong::UnknownOption(w) => format!("unknown option {w}"),
+        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
+        Wrong::Missing(_) => "a seat name is required".to_string(),
+        Wrong::NeedsValue(name) => format!("{name} needs a value"),
+        Wrong::Conflict => "these options do not go together".to_string(),
+    };
+    TeamError::usage(msg).with_repair(USAGE).with_id("register.usage")
 }
 
 /// The `team.register` document.
@@ -92,37 +108,25 @@ pub fn document(r: &Report) -> crate::register::doc::RegisterDoc {
     r.document()
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    let json_words = a.words.iter().any(|w| w == "--json");
-    let (req, json) = match parse(&a.words) {
-        Ok(Ask::Help) => {
-            out.out(&super::help_of("register"));
-            return 0;
-        }
-        Ok(Ask::Run { req, json }) => (req, json),
-        Err(e) => return super::report_error("register", json_words, &e, out),
-    };
-    match run_it(&req, ctx) {
-        Ok(r) if json => {
-            out.doc(&document(&r));
-            0
-        }
-        Ok(r) => {
-            // at a terminal the run opens with the context line like every other command's;
-            // piped, its lines are the spec's transcript, which shows none
-            let mut text =
-                if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
-            for n in &r.notes {
-                text.push_str(&crate::output::one_line(n));
-                text.push('\n');
-            }
-            text.push_str(&crate::output::one_line(&r.line));
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
+    let (req, json) = (a.request(), a.json);
+    let r = run_it(&req, ctx).map_err(Failure::of("register", json))?;
+    if json {
+        out.doc(&document(&r));
+    } else {
+        // at a terminal the run opens with the context line like every other command's;
+        // piped, its lines are the spec's transcript, which shows none
+        let mut text =
+            if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
+        for n in &r.notes {
+            text.push_str(&crate::output::one_line(n));
             text.push('\n');
-            out.out(&text);
-            0
         }
-        Err(e) => super::report_error("register", json, &e, out),
+        text.push_str(&crate::output::one_line(&r.line));
+        text.push('\n');
+        out.out(&text);
     }
+    Ok(0)
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
@@ -183,34 +187,36 @@ pub fn load_file(cwd: &std::path::Path) -> Result<team_file::Loaded, TeamError> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::{parsed, Command};
     use super::*;
 
-    fn words(w: &[&str]) -> Vec<String> {
-        w.iter().map(|s| s.to_string()).collect()
+    fn args(words: &[&str]) -> Args {
+        match parsed(&[&["register"], words].concat()) {
+            Ok(Command::Register(a)) => a,
+            other => panic!("{other:?}"),
+        }
     }
 
-    fn err(w: &[&str]) -> String {
-        let e = parse(&words(w)).unwrap_err();
+    fn err(words: &[&str]) -> String {
+        let e = parsed(&[&["register"], words].concat()).err().flatten().expect("a refusal");
         assert_eq!(e.kind, crate::outcome::Kind::Usage);
-        assert_eq!(e.repair.as_deref(), Some(USAGE));
+        assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "register.usage"));
         e.message()
     }
 
     #[test]
     fn the_invocation() {
-        let Ask::Run { req, json } =
-            parse(&words(&["a", "--session=s", "--pane", "w1:p2", "--dry-run", "--json"])).unwrap()
-        else {
-            panic!()
-        };
-        assert!(json && req.dry_run);
+        let a = args(&["a", "--session=s", "--pane", "w1:p2", "--dry-run", "--json"]);
+        let req = a.request();
+        assert!(a.json && req.dry_run);
         assert_eq!((req.seat.as_str(), req.session.as_deref(), req.pane.as_deref()), ("a", Some("s"), Some("w1:p2")));
-        assert_eq!(parse(&words(&["-h"])).unwrap(), Ask::Help);
-        assert_eq!(parse(&words(&["a", "--help"])).unwrap(), Ask::Help);
+        assert_eq!(args(&["a", "--pane", "w1", "--pane", "w2"]).pane.as_deref(), Some("w2"), "the last one counts");
         assert_eq!(err(&["a", "--force"]), "unknown option --force");
         assert_eq!(err(&[]), "a seat name is required");
         assert_eq!(err(&["--json"]), "a seat name is required");
         assert_eq!(err(&["a", "b"]), "unexpected \"b\"");
         assert_eq!(err(&["a", "--pane"]), "--pane <id> needs a value");
+        assert_eq!(err(&["a", "--pane", "--json"]), "--pane <id> needs a value");
+        assert_eq!(err(&["a", "--session="]), "--session <name> needs a value");
     }
 }

@@ -1,9 +1,9 @@
 //! `team rename <seat> <new-name> [--dry-run] [--json]`: parses, finds the caller, runs
 //! `crate::rename`, prints its lines or its `team.rename` document.
 //!
-//! The words are read here, not by clap, so that every usage error is one sentence in the
-//! project's words (`unknown option <option>`, `a seat name is required`, `a new name is
-//! required`, `unexpected "<word>"`) with the usage, as `team register` reads its own.
+//! Clap reads the words; what it finds wrong is one sentence in the project's words (`unknown
+//! option <option>`, `a seat name is required`, `a new name is required`, `unexpected
+//! "<word>"`) with the usage ([`refusal`], rendered by `cli::parse_error`), as `team register`'s.
 
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
@@ -12,66 +12,78 @@ use crate::rename::{self, Means, Report, Request, Status};
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
 
-/// Arguments of `team rename`: every word, read by [`parse`]; clap only shows the help.
+/// Arguments of `team rename`.
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(
+    // the help flag is declared below, to say "Print this help" as the spec's help does
     disable_help_flag = true,
+    // a flag given twice is given (the last value counts), as the hand reader took it
+    args_override_self = true,
     override_usage = "team rename <seat> <new-name> [--dry-run] [--json]",
-    after_help = "Arguments:
-  <seat>      The seat to rename, as the team file names it
-  <new-name>  Its new name: lower-case letters, digits, '.', '_' or '-', at most 63; not lead
-
-Options:
-      --dry-run  Name each step the rename would take; change nothing
-      --json     Print one team.rename document (a refusal: the team.error document)
-  -h, --help     Print this help
-
-The owner's command: the team file's values (edited in place, comments kept), the pane's tmux
+    after_help = "The owner's command: the team file's values (edited in place, comments kept), the pane's tmux
 mark or herdr agent name, and the seat's state and registry records (its agent id kept) all
 follow. After -- every word is a name."
 )]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
-    pub words: Vec<String>,
+    /// The seat to rename, as the team file names it
+    #[arg(value_name = "seat", required = true)]
+    pub seat: Option<String>,
+    /// Its new name: lower-case letters, digits, '.', '_' or '-', at most 63; not lead
+    #[arg(value_name = "new-name", required = true)]
+    pub new_name: Option<String>,
+    /// Name each step the rename would take; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print one team.rename document (a refusal: the team.error document)
+    #[arg(long)]
+    pub json: bool,
+    /// Print this help
+    #[arg(short, long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
 }
 
-/// What the words ask for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
-    Help,
-    Run { req: Request, json: bool },
-}
-
-fn usage(msg: impl Into<String>) -> TeamError {
-    TeamError::usage(msg).with_repair(USAGE).with_id("rename.usage")
-}
-
-/// Reads the words: `<seat>` and `<new-name>` once each, `--dry-run`, `--json`,
-/// `--help`/`-h`; after `--` every word is a name.
-pub fn parse(words: &[String]) -> Result<Ask, TeamError> {
-    let mut req = Request::default();
-    let mut json = false;
-    let mut names: Vec<String> = Vec::new();
-    let mut dashes = false;
-    for w in words {
-        match w.as_str() {
-            _ if dashes => names.push(w.clone()),
-            "--" => dashes = true,
-            "--help" | "-h" => return Ok(Ask::Help),
-            "--json" => json = true,
-            "--dry-run" => req.dry_run = true,
-            f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown option {w}"))),
-            _ => names.push(w.clone()),
+impl Args {
+    /// The request the words make (clap has required both names).
+    pub fn request(&self) -> Request {
+        Request {
+            seat: self.seat.clone().unwrap_or_default(),
+            new: self.new_name.clone().unwrap_or_default(),
+            dry_run: self.dry_run,
         }
     }
-    let mut it = names.into_iter();
-    req.seat = it.next().ok_or_else(|| usage("a seat name is required"))?;
-    req.new =
-        it.next().ok_or_else(|| usage(format!("a new name is required (team rename {} <new-name>)", req.seat)))?;
-    if let Some(extra) = it.next() {
-        return Err(usage(format!("unexpected \"{extra}\"")));
-    }
-    Ok(Ask::Run { req, json })
+}
+
+/// The project's sentence for what clap found wrong in `team rename`'s `words` (those after
+/// `rename`), with the usage.
+pub fn refusal(wrong: super::Wrong, words: &[String]) -> TeamError {
+    use super::Wrong;
+    let dashes = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    // an unknown option is named before a name too many wherever it stands, as the names
+    // are counted once the words are read
+    let cmd = <Args as clap::Args>::augment_args(clap::Command::new("rename"));
+    let known = |w: &str| {
+        cmd.get_arguments().any(|a| {
+            a.get_long().is_some_and(|l| w == format!("--{l}")) || a.get_short().is_some_and(|c| w == format!("-{c}"))
+        })
+    };
+    let unknown = words[..dashes].iter().find(|w| w.len() > 1 && w.starts_with('-') && !known(w));
+    let wrong = match (wrong, unknown) {
+        (Wrong::Unexpected(_), Some(w)) => Wrong::UnknownOption(w.clone()),
+        (wrong, _) => wrong,
+    };
+    let msg = match wrong {
+        Wrong::UnknownOption(w) => format!("unknown option {w}"),
+        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
+        Wrong::Missing(names) if names.iter().any(|n| n == "seat") => "a seat name is required".to_string(),
+        Wrong::Missing(_) => {
+            // the seat was given: the first name (every word after `--` is one)
+            let seat = words[..dashes].iter().find(|w| !w.starts_with('-') || w.len() == 1).or(words.get(dashes + 1));
+            format!("a new name is required (team rename {} <new-name>)", seat.map(String::as_str).unwrap_or(""))
+        }
+        Wrong::NeedsValue(name) => format!("{name} needs a value"),
+        Wrong::Conflict => "these options do not go together".to_string(),
+    };
+    TeamError::usage(msg).with_repair(USAGE).with_id("rename.usage")
 }
 
 /// The `team.rename` document.
@@ -94,27 +106,15 @@ pub fn plain(r: &Report) -> String {
     text
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    let json_words = a.words.iter().any(|w| w == "--json");
-    let (req, json) = match parse(&a.words) {
-        Ok(Ask::Help) => {
-            out.out(&super::help_of("rename"));
-            return 0;
-        }
-        Ok(Ask::Run { req, json }) => (req, json),
-        Err(e) => return super::report_error("rename", json_words, &e, out),
-    };
-    match run_it(&req, ctx) {
-        Ok(r) if json => {
-            out.doc(&document(&r));
-            0
-        }
-        Ok(r) => {
-            out.out(&plain(&r));
-            0
-        }
-        Err(e) => super::report_error("rename", json, &e, out),
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
+    let (req, json) = (a.request(), a.json);
+    let r = run_it(&req, ctx).map_err(super::Failure::of("rename", json))?;
+    if json {
+        out.doc(&document(&r));
+    } else {
+        out.out(&plain(&r));
     }
+    Ok(0)
 }
 
 fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
@@ -124,14 +124,18 @@ fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{parsed, Command};
     use super::*;
 
-    fn words(w: &[&str]) -> Vec<String> {
-        w.iter().map(|s| s.to_string()).collect()
+    fn args(words: &[&str]) -> Args {
+        match parsed(&[&["rename"], words].concat()) {
+            Ok(Command::Rename(a)) => a,
+            other => panic!("{other:?}"),
+        }
     }
 
-    fn err(w: &[&str]) -> String {
-        let e = parse(&words(w)).unwrap_err();
+    fn err(words: &[&str]) -> String {
+        let e = parsed(&[&["rename"], words].concat()).err().flatten().expect("a refusal");
         assert_eq!(e.kind, crate::outcome::Kind::Usage);
         assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "rename.usage"));
         e.message()
@@ -139,20 +143,20 @@ mod tests {
 
     #[test]
     fn the_invocation() {
-        let Ask::Run { req, json } = parse(&words(&["lead", "keeper2", "--dry-run", "--json"])).unwrap() else {
-            panic!()
-        };
-        assert!(json && req.dry_run);
+        let a = args(&["lead", "keeper2", "--dry-run", "--json"]);
+        let req = a.request();
+        assert!(a.json && req.dry_run);
         assert_eq!((req.seat.as_str(), req.new.as_str()), ("lead", "keeper2"));
-        let Ask::Run { req, json } = parse(&words(&["--", "lead", "-x"])).unwrap() else { panic!() };
-        assert!(!json && !req.dry_run);
-        assert_eq!((req.seat.as_str(), req.new.as_str()), ("lead", "-x"), "after -- every word is a name");
-        assert_eq!(parse(&words(&["-h"])).unwrap(), Ask::Help);
-        assert_eq!(parse(&words(&["lead", "--help"])).unwrap(), Ask::Help);
+        let a = args(&["--", "lead", "-x"]);
+        assert!(!a.json && !a.dry_run);
+        assert_eq!(a.request().new, "-x", "after -- every word is a name");
         assert_eq!(err(&["lead", "keeper2", "--force"]), "unknown option --force");
         assert_eq!(err(&[]), "a seat name is required");
         assert_eq!(err(&["--json"]), "a seat name is required");
         assert_eq!(err(&["lead"]), "a new name is required (team rename lead <new-name>)");
+        assert_eq!(err(&["--json", "--", "lead"]), "a new name is required (team rename lead <new-name>)");
         assert_eq!(err(&["lead", "a", "b"]), "unexpected \"b\"");
+        assert_eq!(err(&["lead", "a", "b", "--force"]), "unknown option --force", "as the hand reader said it");
+        assert_eq!(err(&["lead", "a", "--", "b", "--force"]), "unexpected \"b\"");
     }
 }

@@ -57,31 +57,26 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     Ok(Ask { id, body, dry_run: a.dry_run })
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let ask = match ask(&a) {
-        Ok(x) => x,
-        Err(e) => return super::report_error("reply", json, &e, out),
-    };
-    let load = match ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)) {
-        Ok(l) => l,
-        Err(e) => return super::report_error("reply", json, &e, out),
-    };
+    let fail = super::Failure::of("reply", json);
+    let ask = ask(&a).map_err(&fail)?;
+    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
     let profiles = ProfileHost::new(&ctx.paths);
     let caller = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
     if let Some(e) = crate::caller::refusal(&caller) {
-        return super::report_error("reply", json, &e, out);
+        return Err(fail(e));
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    match reply::reply(&means, load, caller, &ask) {
-        Ok(r) => render(&r, ask.dry_run, json, out),
-        Err(e) => super::report_error("reply", json, &e, out),
-    }
+    let r = reply::reply(&means, load, caller, &ask).map_err(&fail)?;
+    let (line, status) = said(&r, ask.dry_run).map_err(&fail)?;
+    render(&r, ask.dry_run, status, &line, json, out);
+    Ok(0)
 }
 
 /// The `team.reply` document (`schema/reply.schema.json`).
-pub fn doc(r: &Replied, dry_run: bool, status: &'static str, summary: &str) -> crate::converse::reply::ReplyDoc {
+pub fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> crate::converse::reply::ReplyDoc {
     r.document(dry_run, status, summary)
 }
 
@@ -138,20 +133,15 @@ pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamEr
     })
 }
 
-fn render(r: &Replied, dry_run: bool, json: bool, out: &mut Output) -> i32 {
-    let (line, status) = match said(r, dry_run) {
-        Ok(x) => x,
-        Err(e) => return super::report_error("reply", json, &e, out),
-    };
+fn render(r: &Replied, dry_run: bool, status: &str, line: &str, json: bool, out: &mut Output) {
     if json {
-        out.doc(&doc(r, dry_run, status, &line));
+        out.doc(&doc(r, dry_run, status, line));
     } else {
-        out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
+        out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(line)));
         if let Some(p) = &r.ack_problem {
             out.err(&format!("team reply: the question could not be marked acked: {}\n", one_line(p)));
         }
     }
-    0
 }
 
 fn history_words(h: &HistoryWrite) -> String {

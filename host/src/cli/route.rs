@@ -12,64 +12,52 @@ use crate::send;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
 
-/// Arguments of `team route`: every word, read by [`parse`]; clap only shows the help.
+/// Arguments of `team route`. A bad word is refused in the spec's sentences ([`refusal`],
+/// through `cli::parse_error`), not clap's.
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(
+    // the help flag is declared below, to say "Print this help" as the spec's help does
     disable_help_flag = true,
+    // a flag given twice is given (the last value counts), as the hand reader took it
+    args_override_self = true,
     override_usage = "team route <seat> [--json] [--dry-run]\n       team route --rules-item",
-    after_help = "Arguments:
-  <seat>  The seat to reach, in the address grammar team send takes: a seat or nickname of
-          this team, @nickname, seat@team, nickname@team, lead@team, or an agent id
-
-Options:
-      --json        Print one team.route document (a refusal: the team.error document)
-      --dry-run     Resolve and admit the route, and append nothing to routes.jsonl
-      --rules-item  Print the rules item that tells a seat to use its own cross-session tool
-  -h, --help        Print this help
-
-The answer is the session name Claude Code's SendMessage addresses and its socket, with the
+    after_help = "The answer is the session name Claude Code's SendMessage addresses and its socket, with the
 state it was found in (live, stale, pane, unread, none), admitted exactly as a send is; the
 sender then delivers with its own tool and writes it down with team send --record."
 )]
 pub struct Args {
-    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0.., hide = true)]
-    pub words: Vec<String>,
+    #[arg(
+        value_name = "seat",
+        required = true,
+        help = "The seat to reach, in the address grammar team send takes: a seat or nickname of
+this team, @nickname, seat@team, nickname@team, lead@team, or an agent id"
+    )]
+    pub seat: Option<String>,
+    /// Print one team.route document (a refusal: the team.error document)
+    #[arg(long)]
+    pub json: bool,
+    /// Resolve and admit the route, and append nothing to routes.jsonl
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the rules item that tells a seat to use its own cross-session tool
+    #[arg(long, exclusive = true)]
+    pub rules_item: bool,
+    /// Print this help
+    #[arg(short, long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
-    Help,
-    RulesItem,
-    Route { seat: String, json: bool, dry_run: bool },
-}
-
-fn usage(msg: impl Into<String>) -> TeamError {
+/// The spec's sentence for what clap found wrong in `team route`'s words, with the usage.
+pub fn refusal(wrong: super::Wrong) -> TeamError {
+    use super::Wrong;
+    let msg = match wrong {
+        Wrong::UnknownOption(w) => format!("unknown option {w}"),
+        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
+        Wrong::Missing(_) => "a seat is required".to_string(),
+        Wrong::Conflict => "--rules-item takes no seat, --json or --dry-run".to_string(),
+        Wrong::NeedsValue(name) => format!("{name} needs a value"),
+    };
     TeamError::usage(msg).with_repair(USAGE)
-}
-
-pub fn parse(words: &[String]) -> Result<Ask, TeamError> {
-    let (mut json, mut dry_run, mut rules) = (false, false, false);
-    let mut seat: Option<String> = None;
-    for w in words {
-        match w.as_str() {
-            "--help" | "-h" => return Ok(Ask::Help),
-            "--json" => json = true,
-            "--dry-run" => dry_run = true,
-            "--rules-item" => rules = true,
-            "--" => {}
-            f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown option {w}"))),
-            _ if seat.is_none() => seat = Some(w.clone()),
-            _ => return Err(usage(format!("unexpected \"{w}\""))),
-        }
-    }
-    if rules {
-        if seat.is_some() || json || dry_run {
-            return Err(usage("--rules-item takes no seat, --json or --dry-run"));
-        }
-        return Ok(Ask::RulesItem);
-    }
-    let seat = seat.ok_or_else(|| usage("a seat is required"))?;
-    Ok(Ask::Route { seat, json, dry_run })
 }
 
 /// The answer's lines (after the context line).
@@ -92,31 +80,21 @@ pub fn lines(r: &Report) -> String {
     out
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
-    let json_words = a.words.iter().any(|w| w == "--json");
-    let (seat, json, dry_run) = match parse(&a.words) {
-        Ok(Ask::Help) => {
-            out.out(&super::help_of("route"));
-            return 0;
-        }
-        Ok(Ask::RulesItem) => {
-            out.out(&format!("{}\n", route::RULES_ITEM));
-            return 0;
-        }
-        Ok(Ask::Route { seat, json, dry_run }) => (seat, json, dry_run),
-        Err(e) => return super::report_error("route", json_words, &e, out),
-    };
-    match answer(&seat, dry_run, ctx) {
-        Ok(r) if json => {
-            out.doc(&r.document());
-            0
-        }
-        Ok(r) => {
-            out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
-            0
-        }
-        Err(e) => super::report_error("route", json, &e, out),
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
+    if a.rules_item {
+        out.out(&format!("{}\n", route::RULES_ITEM));
+        return Ok(0);
     }
+    let fail = super::Failure::of("route", a.json);
+    // (clap requires the seat unless --rules-item is given)
+    let seat = a.seat.ok_or_else(|| fail(refusal(super::Wrong::Missing(vec![]))))?;
+    let r = answer(&seat, a.dry_run, ctx).map_err(&fail)?;
+    if a.json {
+        out.doc(&r.document());
+    } else {
+        out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
+    }
+    Ok(0)
 }
 
 /// Every line of `text` made one safe line (outside text — a session name, a path — cannot
@@ -157,23 +135,31 @@ fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::{parsed, Command};
 
-    fn words(w: &[&str]) -> Vec<String> {
-        w.iter().map(|s| s.to_string()).collect()
+    fn args(words: &[&str]) -> super::Args {
+        match parsed(&[&["route"], words].concat()) {
+            Ok(Command::Route(a)) => a,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn refused(words: &[&str]) -> String {
+        parsed(&[&["route"], words].concat()).err().flatten().expect("a refusal").message()
     }
 
     #[test]
     fn the_invocation() {
-        assert_eq!(
-            parse(&words(&["k", "--json", "--dry-run"])).unwrap(),
-            Ask::Route { seat: "k".into(), json: true, dry_run: true }
-        );
-        assert_eq!(parse(&words(&["--rules-item"])).unwrap(), Ask::RulesItem);
-        assert_eq!(parse(&words(&["-h"])).unwrap(), Ask::Help);
-        assert_eq!(parse(&words(&["k", "--x"])).unwrap_err().message(), "unknown option --x");
-        assert_eq!(parse(&words(&["k", "j"])).unwrap_err().message(), "unexpected \"j\"");
-        assert_eq!(parse(&words(&[])).unwrap_err().message(), "a seat is required");
-        assert!(parse(&words(&["k", "--rules-item"])).is_err());
+        let a = args(&["k", "--json", "--dry-run"]);
+        assert_eq!((a.seat.as_deref(), a.json, a.dry_run, a.rules_item), (Some("k"), true, true, false));
+        let a = args(&["--rules-item"]);
+        assert!(a.rules_item && a.seat.is_none());
+        assert!(args(&["k", "--json", "--json"]).json, "a flag given twice is given");
+        assert_eq!(refused(&["k", "--x"]), "unknown option --x");
+        assert_eq!(refused(&["k", "j"]), "unexpected \"j\"");
+        assert_eq!(refused(&[]), "a seat is required");
+        assert_eq!(refused(&["--json"]), "a seat is required");
+        assert_eq!(refused(&["k", "--rules-item"]), "--rules-item takes no seat, --json or --dry-run");
+        assert_eq!(refused(&["--rules-item", "--dry-run"]), "--rules-item takes no seat, --json or --dry-run");
     }
 }

@@ -221,12 +221,10 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     Ok(Ask::Send { target, body, wait: a.wait })
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let ask = match ask(&a) {
-        Ok(x) => x,
-        Err(e) => return super::report_error("send", json, &e, out),
-    };
+    let fail = super::Failure::of("send", json);
+    let ask = ask(&a).map_err(&fail)?;
     let loaded = ctx.cwd().and_then(|cwd| {
         let load = send::load(ctx, &cwd)?;
         // --list lists a team's roster: outside a checkout there is none (exit 2, saying
@@ -236,24 +234,20 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
             _ => Ok(load),
         }
     });
-    let load = match loaded {
-        Ok(l) => l,
-        Err(e) => return super::report_error("send", json, &e, out),
-    };
+    let load = loaded.map_err(&fail)?;
     let profiles = ProfileHost::new(&ctx.paths);
     let caller = caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
     // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
     // `--list` is no exception (spec "Who may send to whom").
     if let Some(e) = caller::refusal(&caller) {
-        return super::report_error("send", json, &e, out);
+        return Err(fail(e));
     }
     let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    match send::run(&means, load, caller, &ask, a.dry_run) {
-        Ok(Report::List(l)) => render_list(&l, json, out),
-        Ok(Report::All(f)) => super::send_all::render(&f, a.dry_run, json, out),
-        Ok(Report::Send(r)) => render_send(&r, json, out),
-        Err(e) => super::report_error("send", json, &e, out),
+    match send::run(&means, load, caller, &ask, a.dry_run).map_err(&fail)? {
+        Report::List(l) => Ok(render_list(&l, json, out)),
+        Report::All(f) => Ok(super::send_all::render(&f, a.dry_run, json, out)),
+        Report::Send(r) => render_send(&r, json, out).map_err(&fail),
     }
 }
 
@@ -299,7 +293,7 @@ pub(crate) fn watch_words(r: &SendReport) -> String {
 
 /// Prints one send's report: exit 0 for delivered, recorded and a dry run; every other
 /// outcome is the error it exits 1 with.
-fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
+fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, TeamError> {
     super::send_all::notify_words(r, json, out);
     let seat = &r.seat;
     let (line, doc) = match &r.outcome {
@@ -357,7 +351,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
                 None => format!("{seat}: delivered{}", history_words(&r.history)),
             };
             let mut doc = SendDoc::new(r, SendStatus::Delivered, &line, r.channel, None);
-            doc.note = Some(note.clone());
+            doc.note = Some(note.as_ref().map(ToString::to_string));
             doc.drop = Some(r.drop.as_ref().map(|p| p.display().to_string()));
             doc.ms = Some(r.ms);
             if let HistoryWrite::NotWritten(why) = &r.history {
@@ -375,7 +369,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
                 )
                 .with_context((r.project.clone(), r.session.clone())),
             };
-            return super::report_error("send", json, &e, out);
+            return Err(e);
         }
     };
     if json {
@@ -383,7 +377,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> i32 {
     } else {
         out.out(&format!("{}{line}", context_line(&r.project, &r.session)));
     }
-    0
+    Ok(0)
 }
 
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {

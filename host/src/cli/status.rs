@@ -6,6 +6,7 @@
 
 use crate::status::doc::{HooksDoc, McpDoc};
 
+use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
 use crate::output::{one_line, Output};
@@ -26,17 +27,14 @@ pub struct Args {
     pub watch: bool,
 }
 
-pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     // a run outside a checkout has no team to read: exit 2 saying where the file was looked
     // for, as team check and team send --list do
     let load = ctx
         .cwd()
         .and_then(|cwd| crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd)))
         .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
-    let (file, reg) = match load {
-        Ok(x) => x,
-        Err(e) => return super::report_error("status", a.json, &e, out),
-    };
+    let (file, reg) = load.map_err(Failure::of("status", a.json))?;
     let profiles = ProfileHost::new(&ctx.paths);
     let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
     let caller = crate::caller::find_with_profiles(&reg, Some(&file), &profiles, &ctx.mux);
@@ -68,7 +66,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         } else {
             out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
-        return 0;
+        return Ok(0);
     }
     // A watch runs until its reader goes away (or it is stopped).
     let terminal = out.is_terminal();
@@ -83,7 +81,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> i32 {
         last = text;
         for _ in 0..10 {
             if out.closed() || out.reader_gone() {
-                return 0;
+                return Ok(0);
             }
             std::thread::sleep(ctx.clock.scaled(100));
         }
@@ -185,7 +183,7 @@ fn last_cell(row: &Row) -> String {
         None => "-".into(),
         Some(l) => match l.age_s {
             Some(s) => format!("{} {} ago", l.outcome, age_words(s)),
-            None => l.outcome.clone(),
+            None => l.outcome.to_string(),
         },
     }
 }
@@ -196,6 +194,27 @@ fn plain(r: &StatusReport) -> String {
     if let Some((p, s)) = &r.context {
         text.push_str(&context_line(p, s));
     }
+    if !r.rows.is_empty() {
+        text.push_str(&seat_table(r));
+    }
+    text.push_str(&summary(r));
+    text.push('\n');
+    text.push_str(&why_lines(r));
+    if r.caller_seat.is_some() {
+        text.push_str(&format!(
+            "SEND: the rule that admits {} sending to the seat, or no (docs/admission.md)\n",
+            one_line(&r.caller)
+        ));
+    }
+    if !r.unplaced.is_empty() {
+        text.push_str(&unplaced_table(r));
+    }
+    text
+}
+
+/// The seats' table: SEAT, PANE, CLI, READS, the multiplexer's STATUS when it gives one,
+/// LAST, and SEND when run from a seat's pane (which seats it may send to, by which rule).
+fn seat_table(r: &StatusReport) -> String {
     let with_status = r.rows.iter().any(|row| row.mux_status.is_some());
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut head: Vec<String> = ["SEAT", "PANE", "CLI", "READS"].map(String::from).to_vec();
@@ -203,7 +222,6 @@ fn plain(r: &StatusReport) -> String {
         head.push("STATUS".into());
     }
     head.push("LAST".into());
-    // run from a seat's pane: which seats it may send to, and by which rule
     let from_seat = r.caller_seat.is_some();
     if from_seat {
         head.push("SEND".into());
@@ -226,14 +244,13 @@ fn plain(r: &StatusReport) -> String {
         }
         rows.push(cells);
     }
-    if !r.rows.is_empty() {
-        text.push_str(&table(&rows));
-    }
-    text.push_str(&summary(r));
-    text.push('\n');
-    // one line per reason, naming every seat it holds for (a missing session is every seat's)
-    // (in the order the reasons first appear; found by a map, so n seats with n reasons of
-    // their own are grouped in linear time)
+    table(&rows)
+}
+
+/// One line per reason a screen is not read, naming every seat it holds for (a missing
+/// session is every seat's), in the order the reasons first appear (grouped through a map,
+/// so n seats with n reasons of their own take linear time).
+fn why_lines(r: &StatusReport) -> String {
     let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for row in &r.rows {
@@ -245,36 +262,30 @@ fn plain(r: &StatusReport) -> String {
             whys[i].1.push(&row.name);
         }
     }
-    for (why, names) in whys {
-        text.push_str(&format!("{}: {}\n", one_line(&names.join(", ")), one_line(why)));
-    }
-    if from_seat {
-        text.push_str(&format!(
-            "SEND: the rule that admits {} sending to the seat, or no (docs/admission.md)\n",
-            one_line(&r.caller)
-        ));
-    }
-    if !r.unplaced.is_empty() {
-        let session = r.context.as_ref().map(|c| c.1.as_str()).unwrap_or("");
-        text.push_str(&format!("panes of session \"{}\" that no seat holds:\n", one_line(session)));
-        let cells: Vec<Vec<String>> = r
-            .unplaced
-            .iter()
-            .map(|u| {
-                let mut cells = vec![
-                    one_line(&u.pane).into_owned(),
-                    format!("{} ({})", one_line(&u.process), one_line(&u.cli)),
-                    one_line(&u.mark_line()).into_owned(),
-                ];
-                // a pane two seats of its CLI may be: name them
-                if u.seats.len() > 1 {
-                    cells.push(format!("(<seat>: {})", one_line(&u.seats.join(" or "))));
-                }
-                cells
-            })
-            .collect();
-        text.push_str(&table(&cells));
-    }
+    whys.into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
+}
+
+/// The panes of the session no seat holds, after their heading line.
+fn unplaced_table(r: &StatusReport) -> String {
+    let session = r.context.as_ref().map(|c| c.1.as_str()).unwrap_or("");
+    let mut text = format!("panes of session \"{}\" that no seat holds:\n", one_line(session));
+    let cells: Vec<Vec<String>> = r
+        .unplaced
+        .iter()
+        .map(|u| {
+            let mut cells = vec![
+                one_line(&u.pane).into_owned(),
+                format!("{} ({})", one_line(&u.process), one_line(&u.cli)),
+                one_line(&u.mark_line()).into_owned(),
+            ];
+            // a pane two seats of its CLI may be: name them
+            if u.seats.len() > 1 {
+                cells.push(format!("(<seat>: {})", one_line(&u.seats.join(" or "))));
+            }
+            cells
+        })
+        .collect();
+    text.push_str(&table(&cells));
     text
 }
 

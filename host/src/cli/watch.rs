@@ -27,16 +27,17 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> i32 {
+pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let mut l = Lines { json: args.json, once: args.once, ctx, out, context: None };
     let ran = ctx.cwd().and_then(|cwd| watch::run::run(ctx, &cwd, args.once, &mut l));
     match ran {
-        Ok(()) => 0,
+        Ok(()) => Ok(0),
+        // under --json the error is one line of the watch's JSON Lines, not a document of its own
         Err(e) if args.json => {
             out.json_line(&e.document("watch"));
-            e.kind.exit_code()
+            Ok(e.kind.exit_code())
         }
-        Err(e) => super::report_error("watch", false, &e, out),
+        Err(e) => Err(super::Failure { command: "watch", json: false, error: e }),
     }
 }
 

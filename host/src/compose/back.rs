@@ -157,7 +157,13 @@ pub fn lead_back(
         let start = Instant::now();
         let answered = loop {
             if let Some(r) = read(pane, reader).filter(|r| Place::of(r) != here) {
-                break Some(r);
+                // A full-screen CLI redraws by clearing and repainting, and a look between the
+                // two reads a torn frame (a page with no composer drawn yet reads as the list):
+                // the screen has answered once a look a settle later reads the same place.
+                std::thread::sleep(crate::typed::TIMINGS.settle);
+                if let Some(again) = read(pane, reader).filter(|a| Place::of(a) == Place::of(&r)) {
+                    break Some(again);
+                }
             }
             if start.elapsed() > limit {
                 break None;
@@ -188,6 +194,9 @@ mod tests {
         at: usize,
         stuck: Option<usize>,
         typed: Vec<String>,
+        /// Reads after a press that show a torn frame (read as the list) before the new screen.
+        torn: usize,
+        torn_left: usize,
     }
 
     fn reading(at: usize) -> Reading {
@@ -202,10 +211,15 @@ mod tests {
 
     impl Pane for Cli {
         fn read(&mut self) -> Result<Screen, String> {
+            if self.torn_left > 0 {
+                self.torn_left -= 1;
+                return Ok(Screen::from_plain("0", ""));
+            }
             Ok(Screen::from_plain(&self.at.to_string(), ""))
         }
         fn type_text(&mut self, text: &str) -> Result<(), String> {
             self.typed.push(text.into());
+            self.torn_left = self.torn;
             if self.stuck != Some(self.at) {
                 self.at = if self.at == 3 { 0 } else { self.at.saturating_sub(1) };
             }
@@ -224,7 +238,11 @@ mod tests {
     }
 
     fn walk(at: usize, stuck: Option<usize>, key: Option<BackKey>) -> (Back, Vec<String>) {
-        let mut cli = Cli { at, stuck, typed: Vec::new() };
+        walk_torn(at, stuck, key, 0)
+    }
+
+    fn walk_torn(at: usize, stuck: Option<usize>, key: Option<BackKey>, torn: usize) -> (Back, Vec<String>) {
+        let mut cli = Cli { at, stuck, typed: Vec::new(), torn, torn_left: 0 };
         // (the CLI here answers a press at once, or never: the bound only ends the wait for
         // a screen that cannot change)
         let clock = Clock::real().with_scale(0.1);
@@ -253,6 +271,15 @@ mod tests {
         assert_eq!(why, "the page");
         assert!(stopped.starts_with("Esc closes only a dialog the compose opened"), "{stopped}");
         assert!(b.sentence(Some(BackKey::Esc)).starts_with("the pane was left where it stands: the page ("));
+    }
+
+    #[test]
+    fn a_torn_frame_after_the_press_is_not_taken_for_the_place_the_compose_began() {
+        // the chooser closes onto the page, whose first look is torn and reads as the list
+        let (b, typed) = walk_torn(2, None, Some(BackKey::Esc), 1);
+        assert_eq!(typed, ["\x1b"]);
+        let Back::Left { presses: 1, why, .. } = &b else { panic!("{b:?}") };
+        assert_eq!(why, "the page");
     }
 
     #[test]

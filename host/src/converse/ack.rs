@@ -150,8 +150,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
             )));
         }
     }
-    let ms = crate::history::ledger::instant(&first.ts)
-        .map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
+    let ms = first.ts.at().map(|t| (m.ctx.clock.now() - t).num_milliseconds().max(0) as u64 + first.ms.unwrap_or(0));
     let out = Acked {
         project: book.project.clone(),
         session: book.session.clone(),
@@ -163,7 +162,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
         alert,
     };
     let receipt = Receipt {
-        ts: m.ctx.clock.now_iso(),
+        ts: m.ctx.clock.now_ts(),
         id: id.to_string(),
         to: if alert { first.to.clone() } else { me },
         receipt: ReceiptKind::Acked,

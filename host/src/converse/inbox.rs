@@ -17,6 +17,7 @@ use crate::ctx::Ctx;
 use crate::history::{Entry, Ledger, ReadState};
 use crate::outcome;
 use crate::schema::{Document, FormatOne, Named};
+use crate::team_file::notify::Event as Alert;
 use crate::team_file::Loaded;
 
 use super::{owner, Book, Who, OWNER};
@@ -111,14 +112,10 @@ impl Inbox {
 /// Why a message to a seat needs the owner, if it does and nothing since settled it.
 pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<&'static str> {
     if e.delivered.is_none() {
-        return match ledger.line(e.last_try).outcome.as_str() {
-            "held" => Some("held"),
-            "not-submitted" => Some("not-submitted"),
-            "unreachable" => Some("unreachable"),
-            _ => None,
-        };
+        return Alert::of_stranded(&ledger.line(e.last_try).outcome).map(Alert::word);
     }
-    (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none()).then_some("never-acted-on")
+    (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none())
+        .then_some(Alert::NeverActedOn.word())
 }
 
 /// The inbox of `caller` standing in `file`'s checkout.
@@ -147,15 +144,15 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
                 Who::Owner => Some(owner::inbox_dir(&book.root).join(&first.id)),
                 Who::Seat(s) => crate::typed::drop_path(&book.root, &book.session, s, &first.id).ok(),
             };
-            items.push(item(what, None, drop.filter(|p| p.exists()), &first.ts));
+            items.push(item(what, None, drop.filter(|p| p.exists()), first.ts.as_str()));
         } else if who == Who::Owner && first.to != OWNER && e.set_aside.is_none() {
             if let Some(a) = alert_of(&ledger, e) {
                 let at = match ledger.read_state(e) {
-                    Some(ReadState::NeverActed(n)) => ledger.line(n).ts.clone(),
-                    _ => ledger.line(e.last_try).ts.clone(),
+                    Some(ReadState::NeverActed(n)) => ledger.line(n).ts.as_str(),
+                    _ => ledger.line(e.last_try).ts.as_str(),
                 };
                 let drop = crate::typed::drop_path(&book.root, &book.session, &first.to, &first.id).ok();
-                items.push(item(What::Alert, Some(a), drop.filter(|p| p.exists()), &at));
+                items.push(item(What::Alert, Some(a), drop.filter(|p| p.exists()), at));
             }
         }
     }

@@ -26,7 +26,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ctx::Ctx;
-use crate::history::{self, ledger::instant, MessageLine, Receipt, ReceiptKind};
+use crate::history::{self, ledger::instant, MessageLine, Note, Outcome, Receipt, ReceiptKind};
 use crate::output::{bound, one_line};
 use crate::schema::{Document, Named};
 use crate::team_file::notify::Event as Kind;
@@ -66,7 +66,7 @@ impl Event {
         let what = if line.reply_to.is_some() { "replied" } else { "wrote" };
         Event {
             event: Kind::ToOwner,
-            ts: line.ts.clone(),
+            ts: line.ts.to_string(),
             id: Some(line.id.clone()),
             from: line.from.clone(),
             to: line.to.clone(),
@@ -79,12 +79,12 @@ impl Event {
     pub fn of_line(event: Kind, line: &MessageLine, why: Option<&str>, drop: Option<&Path>) -> Event {
         let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
         let word = match event {
-            Kind::NeverActedOn => "taken but never acted on".to_string(),
+            Kind::NeverActedOn => Note::NeverActed.to_string(),
             e => e.word().to_string(),
         };
         Event {
             event,
-            ts: line.ts.clone(),
+            ts: line.ts.to_string(),
             id: Some(line.id.clone()),
             from: line.from.clone(),
             to: line.to.clone(),
@@ -143,18 +143,34 @@ fn document(tier: Tier, file: &TeamFile, events: Vec<Event>) -> NotifyDoc {
     NotifyDoc { schema: Named::new(), tier, project: file.project.clone(), session: file.session.clone(), events }
 }
 
+/// Why the notify command did not do its job; `shown` is its argv, escaped, one line.
+#[derive(Debug, thiserror::Error)]
+pub enum NotifyFailed {
+    #[error("the notify command ({shown}) could not be started: {error}")]
+    Start { shown: String, error: std::io::Error },
+    #[error("the notify command ({shown}) failed ({status})")]
+    Failed { shown: String, status: std::process::ExitStatus },
+    #[error("the notify command ({shown}) did not end within {secs} s and was stopped")]
+    Stopped { shown: String, secs: u64 },
+    #[error("the notify command ({shown}) could not be waited for: {error}")]
+    Wait { shown: String, error: std::io::Error },
+}
+
 /// Runs the command: `argv… <text>`, the document on stdin, bounded by `timeout:`.
-pub fn run<D: Serialize + ?Sized>(n: &Notify, text: &str, doc: &D) -> Result<(), String> {
+pub fn run<D: Serialize + ?Sized>(n: &Notify, text: &str, doc: &D) -> Result<(), NotifyFailed> {
     let shown = n.command.iter().map(|w| one_line(w).into_owned()).collect::<Vec<_>>().join(" ");
-    let mut child = Command::new(&n.command[0])
+    let spawned = Command::new(&n.command[0])
         .args(&n.command[1..])
         .arg(text)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
-        .spawn()
-        .map_err(|e| format!("the notify command ({shown}) could not be started: {e}"))?;
+        .spawn();
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(error) => return Err(NotifyFailed::Start { shown, error }),
+    };
     if let Some(mut stdin) = child.stdin.take() {
         // a document is a few KB, under a pipe's buffer: the write does not wait for a reader;
         // a command that reads nothing closes the pipe, which is no failure of ours
@@ -166,15 +182,15 @@ pub fn run<D: Serialize + ?Sized>(n: &Notify, text: &str, doc: &D) -> Result<(),
     loop {
         match child.try_wait() {
             Ok(Some(st)) if st.success() => return Ok(()),
-            Ok(Some(st)) => return Err(format!("the notify command ({shown}) failed ({st})")),
+            Ok(Some(status)) => return Err(NotifyFailed::Failed { shown, status }),
             Ok(None) if Instant::now() >= until => {
                 let pg = nix::unistd::Pid::from_raw(child.id() as i32);
                 let _ = nix::sys::signal::killpg(pg, nix::sys::signal::Signal::SIGKILL);
                 let _ = child.wait();
-                return Err(format!("the notify command ({shown}) did not end within {} s and was stopped", n.timeout));
+                return Err(NotifyFailed::Stopped { shown, secs: n.timeout });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("the notify command ({shown}) could not be waited for: {e}")),
+            Err(error) => return Err(NotifyFailed::Wait { shown, error }),
         }
     }
 }
@@ -185,7 +201,7 @@ fn dir_of(ctx: &Ctx, file: &TeamFile, root: &Path) -> PathBuf {
 }
 
 /// A failure is said the first time only; a success clears the mark.
-fn said_once(ctx: &Ctx, file: &TeamFile, root: &Path, res: Result<(), String>) -> Option<String> {
+fn said_once(ctx: &Ctx, file: &TeamFile, root: &Path, res: Result<(), NotifyFailed>) -> Option<String> {
     let dir = dir_of(ctx, file, root);
     let mark = dir.join(FAILED);
     match res {
@@ -194,6 +210,7 @@ fn said_once(ctx: &Ctx, file: &TeamFile, root: &Path, res: Result<(), String>) -
             None
         }
         Err(why) => {
+            let why = why.to_string();
             if crate::fsx::check_entry(&mark).unwrap_or(true) {
                 return None;
             }
@@ -260,14 +277,14 @@ fn digest_events(
     since: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Vec<Event> {
-    let inside = |ts: &str| instant(ts).is_some_and(|t| t > since && t <= now);
+    let inside = |ts: &history::Ts| ts.at().is_some_and(|t| t > since && t <= now);
     let mut out = Vec::new();
     let by_id = |id: &str| lines.iter().find(|l| l.id == id);
     for l in lines.iter().filter(|l| inside(&l.ts)) {
-        let kind = match (l.outcome.as_str(), l.retry) {
+        let kind = match (&l.outcome, l.retry) {
             (_, Some(_)) => Kind::Retried,
-            ("delivered", None) if l.note.as_deref() == Some(history::ledger::NOTE_NEVER_ACTED) => continue,
-            ("delivered", None) => Kind::Delivered,
+            (Outcome::Delivered, None) if l.note == Some(Note::NeverActed) => continue,
+            (Outcome::Delivered, None) => Kind::Delivered,
             _ => continue,
         };
         if n.in_digest(kind) {
@@ -285,7 +302,7 @@ fn digest_events(
         }
         let Some(l) = by_id(&r.id) else { continue };
         let mut ev = Event::of_line(kind, l, r.note.as_deref(), None);
-        ev.ts = r.ts.clone();
+        ev.ts = r.ts.to_string();
         out.push(ev);
     }
     out.sort_by(|a, b| a.ts.cmp(&b.ts));
@@ -330,11 +347,11 @@ mod tests {
         let n = notify(&["sh", "-c", &script, "notify"], 5);
         run(&n, "held: hi", &json!({"a": 1})).unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "held: hi\n{\"a\":1}\n");
-        let e = run(&notify(&["false"], 5), "x", &json!({})).unwrap_err();
+        let e = run(&notify(&["false"], 5), "x", &json!({})).unwrap_err().to_string();
         assert!(e.starts_with("the notify command (false) failed"), "{e}");
-        let e = run(&notify(&["sh", "-c", "sleep 30"], 1), "x", &json!({})).unwrap_err();
+        let e = run(&notify(&["sh", "-c", "sleep 30"], 1), "x", &json!({})).unwrap_err().to_string();
         assert!(e.ends_with("did not end within 1 s and was stopped"), "{e}");
-        let e = run(&notify(&["/nonexistent/notify"], 1), "x", &json!({})).unwrap_err();
+        let e = run(&notify(&["/nonexistent/notify"], 1), "x", &json!({})).unwrap_err().to_string();
         assert!(e.contains("could not be started"), "{e}");
     }
 

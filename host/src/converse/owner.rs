@@ -18,7 +18,7 @@ use crate::send::HistoryWrite;
 pub const INBOX_DIR: &str = "owner-inbox";
 
 /// The history's `via` for a message left in the owner's inbox.
-pub const VIA: &str = "owner-inbox";
+pub const VIA: history::Via = history::Via::OwnerInbox;
 
 /// What a message to the owner left behind.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +36,7 @@ pub fn inbox_dir(root: &Path) -> PathBuf {
 /// Writes `text` (its sender header first) to the owner's inbox of the team at `root`, and
 /// its history line (`line`'s `id` names the file).
 pub fn leave(ctx: &Ctx, project: &str, root: &Path, line: &MessageLine) -> outcome::Result<OwnerDrop> {
-    history::check_id(&line.id).map_err(TeamError::refused)?;
+    history::check_id(&line.id).map_err(|e| TeamError::refused(e.to_string()))?;
     let made =
         |e: std::io::Error| TeamError::refused(format!("the owner's inbox could not be made: {e}; nothing was sent"));
     let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(made)?;

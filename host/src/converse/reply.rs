@@ -76,7 +76,7 @@ pub struct ReplyDoc {
     /// unreachable, refused or failed with this document
     // (the outcome's word; typed when the one outcome vocabulary lands)
     #[schemars(extend("enum" = ["delivered", "dry-run", "held", "not-submitted", "unreachable", "refused", "failed"]))]
-    pub status: &'static str,
+    pub status: String,
     pub action_summary: String,
     pub project: String,
     pub session: String,
@@ -111,7 +111,7 @@ pub struct Ids {
 
 impl Replied {
     /// The `team.reply` document; `status` is the outcome's word, `summary` the line.
-    pub fn document(&self, dry_run: bool, status: &'static str, summary: &str) -> ReplyDoc {
+    pub fn document(&self, dry_run: bool, status: &str, summary: &str) -> ReplyDoc {
         let (seat, channel, id, drop, ms, note) = match &self.went {
             Went::Seat(s) => (
                 s.seat.clone(),
@@ -120,7 +120,7 @@ impl Replied {
                 s.drop.as_ref().map(|p| p.display().to_string()),
                 s.ms,
                 match &s.outcome {
-                    Outcome::Delivered { note } => note.clone(),
+                    Outcome::Delivered { note } => note.as_ref().map(ToString::to_string),
                     _ => None,
                 },
             ),
@@ -137,7 +137,7 @@ impl Replied {
             schema: Named::new(),
             format: FormatOne,
             dry_run,
-            status,
+            status: status.to_string(),
             action_summary: summary.to_string(),
             project: self.project.clone(),
             session: self.session.clone(),
@@ -223,14 +223,14 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
             format!("{}\n{header_extra}", admission::sender_header(&world, &caller, &Rule::ReplyTo(id.clone())));
         drop(world);
         let line = MessageLine {
-            ts: m.ctx.clock.now_iso(),
+            ts: m.ctx.clock.now_ts(),
             from: me.clone(),
             to: OWNER.into(),
             body: admission::with_header(&header, &ask.body),
             id: m.ctx.ids.new_id(),
-            outcome: "delivered".into(),
+            outcome: history::Outcome::Delivered,
             ms: Some(0),
-            via: Some(owner::VIA.into()),
+            via: Some(owner::VIA),
             reply_to: Some(id.clone()),
             ..Default::default()
         };
@@ -248,7 +248,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
         out.went = Went::Seat(Box::new(r));
     }
     if out.done() && !acked {
-        out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err();
+        out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err().map(|e| e.to_string());
     }
     Ok(out)
 }
@@ -275,13 +275,13 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
 }
 
 /// A delivered reply acks its question, unless it was acked already.
-fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Result<(), String> {
+fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> std::io::Result<()> {
     let reply_id = match &r.went {
         Went::Seat(s) => s.id.clone(),
         Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
     };
     let receipt = Receipt {
-        ts: m.ctx.clock.now_iso(),
+        ts: m.ctx.clock.now_ts(),
         id: id.to_string(),
         to: me.to_string(),
         receipt: ReceiptKind::Acked,
@@ -298,9 +298,7 @@ fn ack_by_reply(m: &Means, book: &Book, me: &str, id: &str, r: &Replied) -> Resu
         session: None,
     };
     // (an ack that raced it in is no problem: the question is acked either way)
-    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    history::append_ack_once(&m.ctx.paths.config, &book.project, &book.root, &receipt).map(|_| ())
 }
 
 /// The leg a dry run's reply would take, for the renderer.

@@ -51,7 +51,7 @@ impl Event {
     /// Its time as written (RFC 3339 when it parses).
     pub fn ts(&self) -> &str {
         match self {
-            Event::Message { line, .. } => &line.ts,
+            Event::Message { line, .. } => line.ts.as_str(),
             Event::Brief { ts, .. } | Event::Audit { ts, .. } => ts,
         }
     }

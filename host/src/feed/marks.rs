@@ -36,10 +36,10 @@ impl ReadMark {
             ReadState::AtSend => return None,
             ReadState::Receipt(i) => {
                 let r: &Receipt = &ledger.receipts[i];
-                ReadMark::At { ts: r.ts.clone(), sign: r.sign.unwrap_or(Sign::Screen), ms: r.ms }
+                ReadMark::At { ts: r.ts.to_string(), sign: r.sign.unwrap_or(Sign::Screen), ms: r.ms }
             }
             ReadState::NotYet => ReadMark::NotYet,
-            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.clone() },
+            ReadState::NeverActed(i) => ReadMark::NeverActed { ts: ledger.line(i).ts.to_string() },
         })
     }
 }
@@ -56,7 +56,7 @@ impl AckMark {
     /// The mark of the ack receipt at `receipt` of the ledger.
     pub fn of(ledger: &Ledger, receipt: usize) -> AckMark {
         let r: &Receipt = &ledger.receipts[receipt];
-        AckMark { ts: r.ts.clone(), note: r.note.clone() }
+        AckMark { ts: r.ts.to_string(), note: r.note.clone() }
     }
 }
 

@@ -24,12 +24,19 @@ pub fn valid_id(s: &str) -> bool {
         })
 }
 
-/// `Ok` when `id` is a message id; else the sentence saying it is not, the value escaped.
-pub fn check_id(id: &str) -> Result<(), String> {
+/// A value that is no message id, escaped and bounded for the sentence that names it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{shown}\" is not a message id ({ID_RULE})")]
+pub struct NotAnId {
+    shown: String,
+}
+
+/// `Ok` when `id` is a message id; else why not, the value escaped.
+pub fn check_id(id: &str) -> Result<(), NotAnId> {
     if valid_id(id) {
         return Ok(());
     }
-    Err(format!("\"{}\" is not a message id ({ID_RULE})", crate::output::one_line(&crate::output::bound(id, 80))))
+    Err(NotAnId { shown: crate::output::one_line(&crate::output::bound(id, 80)).into_owned() })
 }
 
 /// A message id for tests, named by a short word: its bytes in the last group
@@ -71,7 +78,7 @@ mod tests {
             assert!(!valid_id(bad), "{bad:?}");
         }
         assert_eq!(
-            check_id("/etc/hostname\r").unwrap_err(),
+            check_id("/etc/hostname\r").unwrap_err().to_string(),
             "\"/etc/hostname\\r\" is not a message id (a UUID as team writes one: 8-4-4-4-12 lower-case hex digits joined by '-')"
         );
     }

@@ -12,19 +12,9 @@
 //! own is in doubt — no delivery, and nothing to retry until its end is read from the seat.
 
 use super::receipts::{Receipt, ReceiptKind};
-use super::MessageLine;
+use super::{MessageLine, Note, Outcome};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
-
-/// The note of the later line the watch writes for an id whose sign never came (the spec's
-/// words, docs/spec/team-feed.md).
-pub const NOTE_NEVER_ACTED: &str = "taken but never acted on";
-
-/// Whether a delivered line's note says the seat's sign is still to come (`taken, not yet
-/// confirmed`, `queued, not yet confirmed`, and a compose leg's `taken, not yet confirmed: …`).
-pub fn awaits_sign(note: Option<&str>) -> bool {
-    note.is_some_and(|n| n.starts_with(crate::typed::NOTE_TAKEN) || n.starts_with(crate::typed::NOTE_QUEUED))
-}
 
 /// A history timestamp as an instant (`None` when it does not parse).
 pub fn instant(ts: &str) -> Option<DateTime<Utc>> {
@@ -123,14 +113,14 @@ impl<'a> Ledger<'a> {
                     entries.last_mut().expect("just pushed")
                 }
             };
-            if l.outcome == "delivered" && l.note.as_deref() == Some(NOTE_NEVER_ACTED) {
+            if l.outcome == Outcome::Delivered && l.note == Some(Note::NeverActed) {
                 e.never_acted.get_or_insert(i);
                 continue;
             }
             // A line after the id was delivered changes nothing: delivered is for good.
             if e.delivered.is_none() {
                 e.last_try = i;
-                if l.outcome == "delivered" {
+                if l.outcome == Outcome::Delivered {
                     e.delivered = Some(i);
                 }
             }
@@ -182,7 +172,7 @@ impl<'a> Ledger<'a> {
     /// Where a delivered entry stands; `None` for one never delivered.
     pub fn read_state(&self, e: &Entry) -> Option<ReadState> {
         let d = e.delivered?;
-        Some(if !awaits_sign(self.lines[d].note.as_deref()) {
+        Some(if !self.lines[d].note.as_ref().is_some_and(Note::awaits_sign) {
             ReadState::AtSend
         } else if let Some(r) = e.read {
             ReadState::Receipt(r)
@@ -202,7 +192,7 @@ impl<'a> Ledger<'a> {
         if d == e.first {
             return line.ms;
         }
-        let between = (instant(&line.ts)? - instant(&first.ts)?).num_milliseconds().max(0) as u64;
+        let between = (line.ts.at()? - first.ts.at()?).num_milliseconds().max(0) as u64;
         Some(between + first.ms.unwrap_or(0))
     }
 
@@ -232,7 +222,7 @@ mod tests {
             id: uid(id),
             outcome: outcome.into(),
             ms: Some(ms),
-            note: note.map(str::to_string),
+            note: note.map(Note::from),
             retry,
             ..Default::default()
         }
@@ -280,7 +270,7 @@ mod tests {
     fn delivered_is_for_good_and_never_acted_on_is_its_own_state() {
         let lines = vec![
             line("a", "delivered", Some("taken, not yet confirmed"), None, "2026-11-29T09:00:00Z", 20_000),
-            line("a", "delivered", Some(NOTE_NEVER_ACTED), None, "2026-11-29T09:30:00Z", 0),
+            line("a", "delivered", Some("taken but never acted on"), None, "2026-11-29T09:30:00Z", 0),
             line("a", "held", None, Some(1), "2026-11-29T09:31:00Z", 0),
         ];
         let l = Ledger::build(&lines, &[]);
@@ -333,12 +323,13 @@ mod tests {
 
     #[test]
     fn which_notes_wait_for_a_sign() {
-        assert!(awaits_sign(Some("taken, not yet confirmed")));
-        assert!(awaits_sign(Some("queued, not yet confirmed")));
-        assert!(awaits_sign(Some("taken, not yet confirmed: the task list did not show it")));
-        assert!(!awaits_sign(None));
-        assert!(!awaits_sign(Some("created task_e_1")));
-        assert!(!awaits_sign(Some("the seat opened a permission dialog after taking the line")));
-        assert!(!awaits_sign(Some("the text did not pass through this CLI")));
+        let awaits_sign = |n: &str| Note::parse(n).awaits_sign();
+        assert!(awaits_sign("taken, not yet confirmed"));
+        assert!(awaits_sign("queued, not yet confirmed"));
+        assert!(awaits_sign("taken, not yet confirmed: the task list did not show it"));
+        assert!(!awaits_sign("created task_e_1"));
+        assert!(!awaits_sign("the seat opened a permission dialog after taking the line"));
+        assert!(!awaits_sign("the text did not pass through this CLI"));
+        assert!(!awaits_sign("taken but never acted on"));
     }
 }

@@ -33,10 +33,11 @@ mod log;
 mod read;
 pub mod receipts;
 pub mod stats;
+mod vocab;
 
 pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
 pub use briefs::{read_briefs, Brief};
-pub use id::{check_id, valid_id, ID_RULE};
+pub use id::{check_id, valid_id, NotAnId, ID_RULE};
 pub use intent::{append_message_durably, append_receipt_durably, claim, Claim};
 pub use ledger::{Entry, Ledger, ReadState};
 pub use log::{append_log, LogLine};
@@ -45,6 +46,7 @@ use read::{read_lines, read_unlocked};
 pub use receipts::{
     append_ack_once, append_receipt, read_receipts, read_receipts_checked, Receipt, ReceiptKind, Sign, RECEIPTS,
 };
+pub use vocab::{Note, Outcome, Ts, Via};
 
 use crate::fsx;
 use serde::{Deserialize, Serialize};
@@ -77,12 +79,12 @@ const DIR_MODE: u32 = 0o700;
 /// answers (docs/conversations.md).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct MessageLine {
-    pub ts: String,
+    pub ts: Ts,
     pub from: String,
     pub to: String,
     pub body: String,
     pub id: String,
-    pub outcome: String,
+    pub outcome: Outcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,11 +92,11 @@ pub struct MessageLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub via: Option<String>,
+    pub via: Option<Via>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub note: Option<Note>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -106,6 +108,13 @@ pub struct MessageLine {
     /// The id of the message this one answers (`team reply`; docs/conversations.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
+}
+
+impl MessageLine {
+    /// Whether the message travelled by `leg` (its `via` names it).
+    pub fn went_by(&self, leg: crate::legs::Leg) -> bool {
+        self.via.as_ref().is_some_and(|v| v.is(leg))
+    }
 }
 
 /// The first 8 hex digits of the sha256 of the canonical checkout root (the root as given

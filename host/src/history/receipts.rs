@@ -14,7 +14,7 @@
 //! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body; a receipt
 //! whose id is no message id is passed over when read.
 
-use super::{append_jsonl_in, fsx, read_lines, Keyed, Read, DIR_MODE, LOCK, ROTATE_BYTES};
+use super::{append_jsonl_in, fsx, read_lines, Keyed, Read, Ts, DIR_MODE, LOCK, ROTATE_BYTES};
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::Path;
@@ -79,7 +79,7 @@ impl Sign {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Receipt {
     /// When the watch recorded it (ISO-8601, the run's clock).
-    pub ts: String,
+    pub ts: Ts,
     /// The message id.
     pub id: String,
     /// The seat.
@@ -114,7 +114,7 @@ pub struct Receipt {
 impl Receipt {
     /// A receipt of `kind` for message `id` to `to`, at `ts`, with no other field set (the
     /// caller sets the ones its kind carries).
-    pub fn new(kind: ReceiptKind, ts: String, id: &str, to: &str) -> Receipt {
+    pub fn new(kind: ReceiptKind, ts: Ts, id: &str, to: &str) -> Receipt {
         Receipt {
             ts,
             id: id.to_string(),

@@ -9,6 +9,7 @@
 //! figure is one of the measured values.
 
 use super::ledger::{Ledger, ReadState};
+use super::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -108,7 +109,7 @@ impl Tally {
                 .groups
                 .entry((cli.clone(), profile.clone()))
                 .or_insert_with(|| Acc { row: Row { cli, profile, ..Row::default() }, ..Acc::default() });
-            let inbox = last.via.as_deref() == Some(crate::legs::Leg::McpInbox.word());
+            let inbox = last.went_by(crate::legs::Leg::McpInbox);
             for a in [acc, &mut self.total] {
                 a.row.sends += 1;
                 a.row.inbox += usize::from(inbox);
@@ -121,10 +122,10 @@ impl Tally {
                             ReadState::NeverActed(_) | ReadState::NotYet => a.row.taken_not_confirmed += 1,
                         }
                     }
-                    None => match last.outcome.as_str() {
-                        "held" => a.row.held += 1,
-                        "not-submitted" => a.row.not_submitted += 1,
-                        "unreachable" => a.row.unreachable += 1,
+                    None => match last.outcome {
+                        Outcome::Held => a.row.held += 1,
+                        Outcome::NotSubmitted => a.row.not_submitted += 1,
+                        Outcome::Unreachable => a.row.unreachable += 1,
                         _ => a.row.other += 1,
                     },
                 }

@@ -269,7 +269,10 @@ pub fn format_of(
 pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Option<String> {
     let dir = crate::history::project_dir(config, project, root);
     let (rs, _) = crate::history::read_receipts(config, &dir).ok()?;
-    rs.into_iter().rev().find(|r| r.receipt == crate::history::ReceiptKind::Handed && r.to == seat).map(|r| r.ts)
+    rs.into_iter()
+        .rev()
+        .find(|r| r.receipt == crate::history::ReceiptKind::Handed && r.to == seat)
+        .map(|r| r.ts.to_string())
 }
 
 /// Hook files are the owner's alone: a new one is made 0600 (an existing one keeps its mode).

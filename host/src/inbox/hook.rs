@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::caller::{self, Caller, Vendors};
 use crate::ctx::Ctx;
-use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
+use crate::history::{self, LogLine, MessageLine, Note, Outcome, Receipt, ReceiptKind, Sign};
 use crate::legs::Leg;
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
@@ -115,18 +115,31 @@ pub struct Handed {
 /// Who the hook's process is, when it is a seat: (team, seat, pane).
 pub type SeatOf = (String, String, String);
 
+/// Why a hook handed nothing (and claimed nothing).
+#[derive(Debug, thiserror::Error)]
+pub enum NotHanded {
+    #[error("no message in the inbox names its checkout")]
+    NoCheckout,
+    /// The team file or the registry could not be read.
+    #[error("{}", .0.message())]
+    Unread(#[from] crate::outcome::TeamError),
+    /// The caller is no seat (how it was found instead).
+    #[error("its caller is {0}, not a seat: nothing was handed")]
+    NotASeat(String),
+}
+
 /// The slow path: finds the caller, then claims and hands the messages of `dirs` that are its
 /// own. `Err` (nothing claimed) when the caller is no seat.
-pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, String> {
-    let root = first_root(dirs).ok_or("no message in the inbox names its checkout")?;
-    let file = crate::team_file::load(&root.join(".agents").join("team.yaml")).map_err(|e| e.message())?;
-    let reg = Registry::load(&ctx.paths.config).map_err(|e| e.message())?;
+pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
+    let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
+    let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
+    let reg = Registry::load(&ctx.paths.config)?;
     let profiles = ProfileHost::new(&ctx.paths);
     let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
     let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
     let who = match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
         Caller::Seat { team, seat, pane, .. } => (team, seat, pane),
-        other => return Err(format!("its caller is {}, not a seat: nothing was handed", other.describe())),
+        other => return Err(NotHanded::NotASeat(other.describe())),
     };
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
 }
@@ -210,7 +223,7 @@ fn finish(
         ms: Some(ms),
         event: Some(event.word().to_string()),
         session: input.session_id.clone(),
-        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_iso(), &m.id, &m.seat)
+        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_ts(), &m.id, &m.seat)
     };
     if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
         out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));
@@ -222,14 +235,14 @@ fn finish(
     let send_waits = !m.typed && b.token(&m.id).take_for_hook(event.word());
     if !m.typed && !send_waits {
         let line = MessageLine {
-            ts: ctx.clock.now_iso(),
+            ts: ctx.clock.now_ts(),
             from: m.from.clone(),
             to: m.seat.clone(),
             body: whole_text(&m),
             id: m.id.clone(),
-            outcome: "delivered".into(),
+            outcome: Outcome::Delivered,
             ms: Some(ms),
-            via: Some(Leg::McpInbox.word().into()),
+            via: Some(Leg::McpInbox.into()),
             note: Some(note(event)),
             ..Default::default()
         };
@@ -256,12 +269,9 @@ fn finish(
 /// its header.
 const DROP_MAX: u64 = (1 << 20) + 64 * 1024;
 
-/// The note of a send whose trigger did not get through while its companion was handed.
-pub const HANDED_WHOLE: &str = "handed whole by its hook";
-
 /// The note of a delivery the hook made: `handed by its PostToolUse hook`.
-pub fn note(event: Event) -> String {
-    format!("handed by its {} hook", event.vendor())
+pub fn note(event: Event) -> Note {
+    Note::HandedBy(event.vendor().to_string())
 }
 
 /// Whole milliseconds from the send's start (ms since the epoch) to now.

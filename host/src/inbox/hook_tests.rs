@@ -59,7 +59,7 @@ fn event_words_round_trip() {
         assert_eq!(Event::from_vendor(e.vendor()), Some(e));
     }
     assert_eq!(Event::PostToolUse.word(), "post-tool-use");
-    assert_eq!(note(Event::Stop), "handed by its Stop hook");
+    assert_eq!(note(Event::Stop).to_string(), "handed by its Stop hook");
 }
 
 #[test]
@@ -88,9 +88,9 @@ fn hands_its_own_messages_in_order_once_with_receipts_and_lines() {
     assert_eq!(other.waiting().unwrap().len(), 1, "another seat's message is left alone");
     let (lines, receipts) = history_of(&w);
     assert_eq!(lines.len(), 2);
-    assert!(lines.iter().all(|l| l.outcome == "delivered"
-        && l.via.as_deref() == Some("mcp-inbox")
-        && l.note.as_deref() == Some("handed by its PostToolUse hook")));
+    assert!(lines.iter().all(|l| l.outcome == Outcome::Delivered
+        && l.went_by(Leg::McpInbox)
+        && l.note == Some(Note::HandedBy("PostToolUse".into()))));
     assert_eq!(receipts.len(), 2);
     assert_eq!(receipts[0].receipt, ReceiptKind::Handed);
     assert_eq!((receipts[0].event.as_deref(), receipts[0].session.as_deref()), (Some("post-tool-use"), Some("s-1")));

@@ -90,7 +90,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
     let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
         Ok(l) => l,
-        Err(why) => return report(Ended::Refused(why), None, None, None),
+        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, None, None),
     };
     let pane = match crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record) {
         Ok(p) => p,

@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
+use crate::history;
 use crate::outcome::{Kind, TeamError};
 use crate::profiles::ProfileHost;
 use crate::send::{self, Ask, ListReport, Loadout, Outcome, Report, SendReport};
@@ -119,55 +120,30 @@ pub struct Recipient {
     pub result: Result<SendReport, TeamError>,
 }
 
-/// A recipient's outcome word (the send's own words; `failed` for a run stopped by an error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Word {
-    Delivered,
-    Held,
-    NotSubmitted,
-    Unreachable,
-    Refused,
-    Failed,
-}
-
-impl Word {
-    pub fn word(self) -> &'static str {
-        match self {
-            Word::Delivered => "delivered",
-            Word::Held => "held",
-            Word::NotSubmitted => "not-submitted",
-            Word::Unreachable => "unreachable",
-            Word::Refused => "refused",
-            Word::Failed => "failed",
-        }
-    }
-
-    /// The word for a run that ended with an error of kind `k`.
-    pub fn of_kind(k: Kind) -> Word {
-        match k {
-            Kind::Refused | Kind::Usage => Word::Refused,
-            Kind::Held => Word::Held,
-            Kind::NotSubmitted => Word::NotSubmitted,
-            Kind::Unreachable => Word::Unreachable,
-            Kind::BadFile | Kind::Timeout | Kind::Failed => Word::Failed,
-        }
+/// The outcome of a recipient whose run ended with an error of kind `k`: `refused` for one
+/// that sent nothing on purpose (or could not be read), the send's own word for one that
+/// reached no one, `failed` for a run stopped by anything else.
+pub fn outcome_of(k: Kind) -> history::Outcome {
+    match k {
+        Kind::Refused | Kind::Usage => history::Outcome::Refused,
+        Kind::Held => history::Outcome::Held,
+        Kind::NotSubmitted => history::Outcome::NotSubmitted,
+        Kind::Unreachable => history::Outcome::Unreachable,
+        Kind::BadFile | Kind::Timeout | Kind::Failed => history::Outcome::Failed,
     }
 }
 
 impl Recipient {
-    /// How the send to this recipient ended.
-    pub fn word(&self) -> Word {
+    /// How the send to this recipient ended (docs/mcp.md's words).
+    pub fn outcome(&self) -> history::Outcome {
         match &self.result {
             Ok(r) => match &r.outcome {
-                Outcome::Delivered { .. } | Outcome::Recorded { .. } => Word::Delivered,
-                Outcome::Held { .. } => Word::Held,
-                Outcome::NotSubmitted { .. } => Word::NotSubmitted,
-                Outcome::Unreachable { .. } => Word::Unreachable,
-                Outcome::Refused { .. } => Word::Refused,
+                Outcome::Recorded { .. } => history::Outcome::Delivered,
                 // a dry run is never asked for here
-                Outcome::DryRun(_) => Word::Failed,
+                Outcome::DryRun(_) => history::Outcome::Failed,
+                carried => carried.ended().unwrap_or(history::Outcome::Failed),
             },
-            Err(e) => Word::of_kind(e.kind),
+            Err(e) => outcome_of(e.kind),
         }
     }
 
@@ -266,22 +242,7 @@ impl<'a> Server<'a> {
                 Ok(_) => Answer::Refused(TeamError::failed("a list run answered with a send")),
                 Err(e) => Answer::Refused(e),
             },
-            Call::Send { to, message } => {
-                let mut recipients = Vec::new();
-                for target in &to {
-                    // each send reads the world afresh, as a run of `team send` would
-                    let ask = Ask::Send { target: target.clone(), body: message.clone(), wait: false };
-                    let result =
-                        send::load(self.ctx, &self.cwd).and_then(|l| send::run(&means, l, caller.clone(), &ask, false));
-                    let result = match result {
-                        Ok(Report::Send(r)) => Ok(*r),
-                        Ok(_) => Err(TeamError::failed("a send run answered with a list")),
-                        Err(e) => Err(e),
-                    };
-                    recipients.push(Recipient { to: target.clone(), result });
-                }
-                Answer::Sent { from: caller.from_name(), recipients }
-            }
+            Call::Send { to, message } => self.send_each(&means, &caller, &to, &message),
             Call::Inbox => match load.file.as_ref() {
                 None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
                 Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
@@ -303,25 +264,25 @@ impl<'a> Server<'a> {
                     Err(e) => Answer::Refused(e),
                 },
             },
-            Call::Broadcast { message } => {
-                let ask = Ask::All { body: message };
-                match send::run(&means, load, caller.clone(), &ask, false) {
-                    Ok(Report::All(f)) => {
-                        let recipients = f
-                            .rows
-                            .into_iter()
-                            .map(|r| match r {
-                                send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
-                                send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
-                            })
-                            .collect();
-                        Answer::Sent { from: caller.from_name(), recipients }
-                    }
-                    Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
-                    Err(e) => Answer::Refused(e),
-                }
-            }
+            Call::Broadcast { message } => broadcast(&means, load, &caller, message),
         }
+    }
+
+    /// `team_send`: one send a recipient, each reading the world afresh as a run of `team
+    /// send` would.
+    fn send_each(&self, means: &send::Means, caller: &Caller, to: &[String], message: &str) -> Answer {
+        let mut recipients = Vec::new();
+        for target in to {
+            let ask = Ask::Send { target: target.clone(), body: message.to_string(), wait: false };
+            let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
+            let result = match result {
+                Ok(Report::Send(r)) => Ok(*r),
+                Ok(_) => Err(TeamError::failed("a send run answered with a list")),
+                Err(e) => Err(e),
+            };
+            recipients.push(Recipient { to: target.clone(), result });
+        }
+        Answer::Sent { from: caller.from_name(), recipients }
     }
 
     /// The world read afresh and the caller found again: the one the server started as, or
@@ -352,5 +313,25 @@ fn same(a: &Caller, b: &Caller) -> bool {
             team == t && seat == s && pane == p
         }
         _ => a.describe() == b.describe(),
+    }
+}
+
+/// `team_broadcast`: a send to every seat the caller may reach, one recipient a row.
+fn broadcast(means: &send::Means, load: Loadout, caller: &Caller, message: String) -> Answer {
+    let ask = Ask::All { body: message };
+    match send::run(means, load, caller.clone(), &ask, false) {
+        Ok(Report::All(f)) => {
+            let recipients = f
+                .rows
+                .into_iter()
+                .map(|r| match r {
+                    send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
+                    send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
+                })
+                .collect();
+            Answer::Sent { from: caller.from_name(), recipients }
+        }
+        Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
+        Err(e) => Answer::Refused(e),
     }
 }

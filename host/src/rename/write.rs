@@ -25,7 +25,7 @@ pub(super) fn seat_locks(
 ) -> Result<(crate::typed::SeatLock, crate::typed::SeatLock), TeamError> {
     let lock = |seat: &str| {
         crate::typed::lock_seat(&m.ctx.paths.state, session, seat, "rename", SEND_WAIT)
-            .map_err(|e| refuse("lock", e.replace("nothing was sent", "nothing was renamed")))
+            .map_err(|e| refuse("lock", format!("{e}; nothing was renamed")))
     };
     Ok((lock(old)?, lock(new)?))
 }

@@ -25,7 +25,7 @@ use crate::address::{self, SeatView, Target, TeamView, World};
 use crate::admission::{self, Rule};
 use crate::caller::Caller;
 use crate::ctx::Ctx;
-use crate::history::{self, LogLine, MessageLine};
+use crate::history::{self, LogLine, MessageLine, Note, Via};
 use crate::legs::{self, Facts, Failed, Leg, Level, Order, Plan};
 use crate::mux::Mux;
 use crate::outcome::{self, Kind, TeamError};
@@ -327,35 +327,35 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
         _ => None,
     };
     // A refusal sent nothing and is no completed send: it writes its log line only.
-    if t.drop.is_some() && !matches!(t.outcome, Outcome::Refused { .. }) {
+    let ended = t.outcome.ended().filter(|o| *o != history::Outcome::Refused);
+    if let (Some(_), Some(ended)) = (&t.drop, ended) {
         // an unreachable seat's reason is the line's note, so `team feed` can say why
         let history_note = match &t.outcome {
-            Outcome::Unreachable { reason } => Some(reason.clone()),
+            Outcome::Unreachable { reason } => Some(Note::from(reason.as_str())),
             _ => note.clone(),
         };
         let line = MessageLine {
             ms: Some(t.ms),
-            via: t.carried.then(|| t.leg.word().to_string()),
+            via: t.carried.then_some(Via::Leg(t.leg)),
             failed: r.failed.iter().map(ToString::to_string).collect(),
             note: history_note,
             cli: t.profile.as_ref().map(|_| d.target.cli().to_string()),
             profile: t.profile.clone(),
             dialog: t.dialog.clone(),
             reply_to: reply_to.map(str::to_string),
-            ..history_line(m.ctx, d, &id, body, t.outcome.word())
+            ..history_line(m.ctx, d, &id, body, ended)
         };
         r.history = append_history(m.ctx, d, &root, &line);
         r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), t.outcome.failure().map(|(_, why)| why));
         // A send a running watch will retry says so (and only then: nothing is promised).
-        if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(t.outcome.word(), t.dialog.as_deref())
-        {
+        if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(&line.outcome, t.dialog.as_deref()) {
             r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
         }
     }
     let mut detail = format!("id {id}, {} Enter(s)", t.enters);
     match &note {
         // A compose leg's note names the item it created.
-        Some(n) if t.leg == Leg::Compose && n.starts_with("created ") => detail.push_str(&format!(", {n}")),
+        Some(n @ Note::Created(_)) if t.leg == Leg::Compose => detail.push_str(&format!(", {n}")),
         // An unverified send is said once in the log, for the orchestrator to follow up.
         Some(n) => detail.push_str(&format!(", unverified: {n}")),
         None => {}
@@ -389,12 +389,7 @@ fn tell_owner(
     why: Option<&str>,
 ) -> Option<String> {
     use crate::team_file::notify::Event as N;
-    let kind = match line.outcome.as_str() {
-        "held" => N::Held,
-        "not-submitted" => N::NotSubmitted,
-        "unreachable" => N::Unreachable,
-        _ => return None,
-    };
+    let kind = N::of_stranded(&line.outcome)?;
     if matches!(d.caller, Caller::Owner) {
         return None;
     }
@@ -449,15 +444,16 @@ fn ran_out(
 ) -> SendReport {
     let plan = Plan { failed, terminal: None, ..d.plan.clone() };
     let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
+    let why = plan.ran_out();
     let line = MessageLine {
         failed: plan.failed_words(),
-        note: Some(plan.ran_out()),
+        note: Some(Note::from(why.as_str())),
         reply_to: reply_to.map(str::to_string),
-        ..history_line(m.ctx, d, id, body, "unreachable")
+        ..history_line(m.ctx, d, id, body, history::Outcome::Unreachable)
     };
     if let Some(root) = root {
         r.history = append_history(m.ctx, d, root, &line);
-        r.notify = tell_owner(m, d, &line, root, None, line.note.as_deref());
+        r.notify = tell_owner(m, d, &line, root, None, Some(&why));
     }
     let mut detail = plan.ran_out();
     for s in &plan.order.set_aside {
@@ -467,7 +463,7 @@ fn ran_out(
     if let Some(n) = &r.notify {
         detail.push_str(&format!(", {n}"));
     }
-    log(m.ctx, root, &d.caller, Some(d.target.name()), "unreachable", Some(body.len()), Some(detail));
+    log(m.ctx, root, &d.caller, Some(d.target.name()), line.outcome.word(), Some(body.len()), Some(detail));
     r.failed = plan.failed;
     r.id = Some(id.to_string());
     r
@@ -508,9 +504,9 @@ fn record(
     let id = m.ctx.ids.new_id();
     let line = MessageLine {
         ms: Some(ms),
-        via: Some(Leg::Native.word().into()),
-        note: body.is_none().then(|| "the text did not pass through this CLI".to_string()),
-        ..history_line(m.ctx, &d, &id, text, "delivered")
+        via: Some(Via::Leg(Leg::Native)),
+        note: body.is_none().then_some(Note::TextNotThrough),
+        ..history_line(m.ctx, &d, &id, text, history::Outcome::Delivered)
     };
     if let Err(e) = history::append_message(&m.ctx.paths.config, &history_project(&d), &root, &line) {
         return Err(TeamError::refused(format!(
@@ -535,15 +531,15 @@ fn record(
 
 /// The history line of a decided send: who to whom, the body under its sender header, and the
 /// address as written beside the seat it resolved to. Callers add `ms`, `via`, `failed`, `note`.
-fn history_line(ctx: &Ctx, d: &Decision, id: &str, text: &str, outcome: &str) -> MessageLine {
+fn history_line(ctx: &Ctx, d: &Decision, id: &str, text: &str, outcome: history::Outcome) -> MessageLine {
     let (spec, resolved) = d.target.spec_and_resolved();
     MessageLine {
-        ts: ctx.clock.now_iso(),
+        ts: ctx.clock.now_ts(),
         from: from_of(d),
         to: d.target.name().to_string(),
         body: admission::with_header(&d.header, text),
         id: id.to_string(),
-        outcome: outcome.into(),
+        outcome,
         spec,
         resolved,
         ..Default::default()

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::history::{self, Note};
 use crate::legs::{Facts, Failed, Leg, Reach, SetAside};
 use crate::outcome::Kind;
 
@@ -17,7 +18,7 @@ use crate::outcome::Kind;
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Outcome {
     /// The seat took the line; `note` qualifies it (`taken, not yet confirmed`, …).
-    Delivered { note: Option<String> },
+    Delivered { note: Option<Note> },
     /// A native delivery the sender made was written down.
     Recorded { ms: u64 },
     /// Nothing was written: what the run would do.
@@ -34,17 +35,27 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome word (`delivered`, `held`, …, `dry-run`).
+    /// The outcome word (`delivered`, `held`, …, `recorded`, `dry-run`): a carried send's is
+    /// its history outcome's ([`Outcome::ended`]).
     pub fn word(&self) -> &'static str {
         match self {
-            Outcome::Delivered { .. } => "delivered",
             Outcome::Recorded { .. } => "recorded",
             Outcome::DryRun(_) => "dry-run",
-            Outcome::Held { .. } => "held",
-            Outcome::NotSubmitted { .. } => "not-submitted",
-            Outcome::Unreachable { .. } => "unreachable",
-            Outcome::Refused { .. } => "refused",
+            carried => carried.ended().and_then(|o| o.known_word()).unwrap_or_default(),
         }
+    }
+
+    /// How a carried send ended, as its history line says it; `None` for a record (whose
+    /// line says `delivered`: `send::record`) and a dry run (which writes none).
+    pub fn ended(&self) -> Option<history::Outcome> {
+        Some(match self {
+            Outcome::Delivered { .. } => history::Outcome::Delivered,
+            Outcome::Held { .. } => history::Outcome::Held,
+            Outcome::NotSubmitted { .. } => history::Outcome::NotSubmitted,
+            Outcome::Unreachable { .. } => history::Outcome::Unreachable,
+            Outcome::Refused { .. } => history::Outcome::Refused,
+            Outcome::Recorded { .. } | Outcome::DryRun(_) => return None,
+        })
     }
 
     /// The error kind of an outcome that exits 1; `None` for one that exits 0.

@@ -14,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::history::Note;
 use crate::legs::{self, Cannot, Facts, Failed, Leg, Order};
 use crate::mux::Mux;
 use crate::typed;
@@ -192,10 +193,8 @@ impl Carrier for ComposeLeg<'_> {
             _ => why,
         };
         let outcome = match report.run.outcome.clone() {
-            compose::Outcome::Delivered(e) => Outcome::Delivered { note: e.task_id.map(|id| format!("created {id}")) },
-            compose::Outcome::Unconfirmed(why) => {
-                Outcome::Delivered { note: Some(format!("taken, not yet confirmed: {}", at(why))) }
-            }
+            compose::Outcome::Delivered(e) => Outcome::Delivered { note: e.task_id.map(Note::Created) },
+            compose::Outcome::Unconfirmed(why) => Outcome::Delivered { note: Some(Note::TakenUnconfirmed(at(why))) },
             compose::Outcome::Refused(why) => Outcome::Refused { reason: at(why) },
             compose::Outcome::NotSubmitted(why) => Outcome::NotSubmitted { reason: at(why) },
             compose::Outcome::Stopped(why) => {
@@ -298,7 +297,7 @@ impl Carrier for InboxLeg<'_> {
                         // the trigger did not get through: the companion goes nowhere now, unless
                         // a hook of the seat handed it whole already
                         if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                            t.outcome = Outcome::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.into()) };
+                            t.outcome = Outcome::Delivered { note: Some(Note::HandedWhole) };
                         }
                     }
                 }

@@ -219,10 +219,10 @@ fn seat(row: &Row) -> SeatDoc {
         last: row.last.as_ref().map(|l| LastDoc {
             id: l.id.clone(),
             from: l.from.clone(),
-            outcome: l.outcome.clone(),
-            ts: l.ts.clone(),
+            outcome: l.outcome.to_string(),
+            ts: l.ts.to_string(),
             age_s: l.age_s,
-            note: l.note.clone(),
+            note: l.note.as_ref().map(ToString::to_string),
         }),
     }
 }

@@ -72,6 +72,18 @@ impl Event {
         }
     }
 
+    /// The urgent event of a send that ended `outcome` and reached no one (held,
+    /// not-submitted, unreachable); `None` for any other outcome.
+    pub fn of_stranded(outcome: &crate::history::Outcome) -> Option<Event> {
+        use crate::history::Outcome as O;
+        match outcome {
+            O::Held => Some(Event::Held),
+            O::NotSubmitted => Some(Event::NotSubmitted),
+            O::Unreachable => Some(Event::Unreachable),
+            _ => None,
+        }
+    }
+
     pub fn from_word(w: &str) -> Option<Event> {
         Event::ALL.into_iter().find(|e| e.word() == w)
     }

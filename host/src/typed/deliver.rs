@@ -6,27 +6,35 @@
 //! sleeping; only the seat itself touches a terminal.
 
 use super::evidence::{evidence, BeforeEnter};
-use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict, NOTE_QUEUED, NOTE_TAKEN};
+use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict};
 use crate::clock::Timer;
+use crate::history::Note;
 use std::time::Duration;
+
+/// Why a trigger line cannot be typed into a seat's CLI (the values escaped for the sentence).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadTrigger {
+    #[error("the trigger line would hold a control character ({char}) from the drop's path \"{path}\", which the pane would read as keys; move the checkout to a folder whose name has none")]
+    Control { char: String, path: String },
+    #[error("the trigger line is {len} characters and {cli} takes at most {max} whole")]
+    TooLong { len: usize, cli: String, max: usize },
+    #[error("the trigger line would begin with {start:?}, which {cli} runs itself")]
+    RunByCli { start: String, cli: String },
+}
 
 /// Checks a trigger against the profile before anything is typed. A trigger never holds a
 /// control character: a carriage return or line feed in it (from a checkout folder's name)
 /// would submit half of it, an escape would be read as keys.
-pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), String> {
+pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), BadTrigger> {
     if let Some(c) = trigger.chars().find(|&c| crate::output::is_unsafe(c)) {
-        return Err(format!(
-            "the trigger line would hold a control character ({}) from the drop's path \"{}\", which the pane would read as keys; move the checkout to a folder whose name has none",
-            crate::output::one_line(&c.to_string()),
-            crate::output::one_line(trigger.strip_prefix(super::TRIGGER_PREFIX).unwrap_or(trigger)),
-        ));
+        return Err(BadTrigger::Control {
+            char: crate::output::one_line(&c.to_string()).into_owned(),
+            path: crate::output::one_line(trigger.strip_prefix(super::TRIGGER_PREFIX).unwrap_or(trigger)).into_owned(),
+        });
     }
-    let n = trigger.chars().count();
-    if n > traits.max_trigger {
-        return Err(format!(
-            "the trigger line is {n} characters and {} takes at most {} whole",
-            traits.cli, traits.max_trigger
-        ));
+    let len = trigger.chars().count();
+    if len > traits.max_trigger {
+        return Err(BadTrigger::TooLong { len, cli: traits.cli.clone(), max: traits.max_trigger });
     }
     let lower = trigger.to_lowercase();
     for f in &traits.forbidden_starts {
@@ -34,7 +42,7 @@ pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), String> {
         let word_like = f.chars().all(|c| c.is_alphanumeric());
         let hit = if word_like { lower.split_whitespace().next() == Some(f.as_str()) } else { lower.starts_with(&f) };
         if hit {
-            return Err(format!("the trigger line would begin with {f:?}, which {} runs itself", traits.cli));
+            return Err(BadTrigger::RunByCli { start: f, cli: traits.cli.clone() });
         }
     }
     Ok(())
@@ -294,7 +302,7 @@ impl Attempt<'_> {
             }
         }
         if left_box {
-            return typed(Verdict::Delivered { note: Some(NOTE_TAKEN.to_string()) }, enters);
+            return typed(Verdict::Delivered { note: Some(Note::Taken) }, enters);
         }
         let what =
             if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
@@ -315,9 +323,7 @@ impl Attempt<'_> {
                         // The seat asks about what our line asked it to do: it is acting on it
                         // — unless it was already working, when the dialog is its turn's.
                         if w.readable && !self.seen_before.was_working() {
-                            return Some(Verdict::Delivered {
-                                note: Some(format!("the seat opened a {kind} dialog after taking the line")),
-                            });
+                            return Some(Verdict::Delivered { note: Some(Note::DialogAfter(kind.to_string())) });
                         }
                     }
                     if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
@@ -325,19 +331,19 @@ impl Attempt<'_> {
                     }
                     if self.seat.hook_handed(id) {
                         // its prompt hook handed the message whole: the CLI took a prompt
-                        return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
+                        return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
                     }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
-                        return Some(Verdict::Delivered { note: Some(NOTE_QUEUED.to_string()) });
+                        return Some(Verdict::Delivered { note: Some(Note::Queued) });
                     }
                 }
                 *last_box = o.boxed;
             } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
                 return Some(Verdict::Delivered { note: None });
             } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
-                return Some(Verdict::Delivered { note: Some(crate::inbox::hook::HANDED_WHOLE.to_string()) });
+                return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
             }
             let now = self.clock.now();
             if *left_box || !w.readable {

@@ -8,32 +8,43 @@
 
 use std::path::{Path, PathBuf};
 
+/// Why a drop file was not written (or its place cannot be named).
+#[derive(Debug, thiserror::Error)]
+pub enum DropError {
+    /// The session or seat breaks the name rule (`names::check`'s sentence).
+    #[error("the drop folder cannot be named: {0}")]
+    BadFolderName(String),
+    #[error("the drop file cannot be named: {0}")]
+    BadId(#[from] crate::history::NotAnId),
+    #[error("the drop folder could not be made: {0}")]
+    Folder(std::io::Error),
+    /// It could not be written, or a file stands there already (never replaced).
+    #[error("the drop file could not be written: {0}")]
+    Write(std::io::Error),
+}
+
 /// Writes the drop file: `<root>/.agents/send-drops/<session>/<seat>/<id>`, each folder 0700.
 /// The names were checked when their files were read; a drop path is still built from
 /// nothing else. `.agents` is the checkout's (its mode is the user's); `send-drops` and below
 /// are `team`'s own and must be private.
-pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) -> Result<PathBuf, String> {
+pub fn write_drop(root: &Path, session: &str, seat: &str, id: &str, text: &str) -> Result<PathBuf, DropError> {
     use crate::names::{check, Kind};
-    check(Kind::Session, session)
-        .and_then(|()| check(Kind::Seat, seat))
-        .map_err(|why| format!("the drop folder cannot be named: {why}"))?;
-    crate::history::check_id(id).map_err(|why| format!("the drop file cannot be named: {why}"))?;
-    let made = |e: std::io::Error| format!("the drop folder could not be made: {e}");
-    let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(made)?;
+    check(Kind::Session, session).and_then(|()| check(Kind::Seat, seat)).map_err(DropError::BadFolderName)?;
+    crate::history::check_id(id)?;
+    let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(DropError::Folder)?;
     let dir = crate::fsx::ensure_private_dirs(&agents.join("send-drops"), &Path::new(session).join(seat), 0o700)
-        .map_err(made)?;
+        .map_err(DropError::Folder)?;
     crate::fsx::sweep_stale_temps(&dir);
     let path = dir.join(id);
-    crate::fsx::write_new(&path, text.as_bytes(), 0o600)
-        .map_err(|e| format!("the drop file could not be written: {e}"))?;
+    crate::fsx::write_new(&path, text.as_bytes(), 0o600).map_err(DropError::Write)?;
     Ok(path)
 }
 
 /// Where [`write_drop`] puts the drop of message `id` for `seat` of `session` under `root`;
 /// refused (the sentence says why) when `id` is no message id: an id from a file is never
 /// joined into a path unchecked (`/etc/hostname` would replace the whole path).
-pub fn drop_path(root: &Path, session: &str, seat: &str, id: &str) -> Result<PathBuf, String> {
-    crate::history::check_id(id).map_err(|why| format!("the drop file cannot be named: {why}"))?;
+pub fn drop_path(root: &Path, session: &str, seat: &str, id: &str) -> Result<PathBuf, DropError> {
+    crate::history::check_id(id)?;
     Ok(root.join(".agents").join("send-drops").join(session).join(seat).join(id))
 }
 
@@ -105,12 +116,12 @@ mod tests {
         let id = "00000000-0000-4007-8000-000000000000";
         let p = write_drop(d.path(), "s", "a", id, "from x\n\nbody").unwrap();
         assert_eq!(p, d.path().join(".agents/send-drops/s/a").join(id));
-        assert_eq!(Ok(p.clone()), drop_path(d.path(), "s", "a", id), "one spelling of where a drop is");
+        assert_eq!(p, drop_path(d.path(), "s", "a", id).unwrap(), "one spelling of where a drop is");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "from x\n\nbody");
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&p), 0o600);
         assert_eq!(mode(p.parent().unwrap()), 0o700);
-        let e = write_drop(d.path(), "s", "a", id, "again").unwrap_err();
+        let e = write_drop(d.path(), "s", "a", id, "again").unwrap_err().to_string();
         assert!(e.starts_with("the drop file could not be written: "), "{e}");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "from x\n\nbody", "never replaced");
     }
@@ -119,7 +130,7 @@ mod tests {
     fn an_id_that_is_no_message_id_never_becomes_a_drop_path() {
         let d = tempfile::tempdir().unwrap();
         for bad in ["/etc/hostname", "../../x", "", "id1", "00000000-0000-4007-8000-00000000000/"] {
-            let e = drop_path(d.path(), "s", "a", bad).unwrap_err();
+            let e = drop_path(d.path(), "s", "a", bad).unwrap_err().to_string();
             assert!(e.starts_with("the drop file cannot be named: \""), "{e}");
             assert!(write_drop(d.path(), "s", "a", bad, "x").is_err());
         }

@@ -33,10 +33,10 @@ mod pane;
 mod run;
 pub mod transcript;
 
-pub use deliver::{check_trigger, deliver, holds_trigger, judge_before};
-pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop, TRIGGER_PREFIX};
+pub use deliver::{check_trigger, deliver, holds_trigger, judge_before, BadTrigger};
+pub use drop_file::{drop_path, drop_ref, parse_trigger, trigger_line, write_drop, DropError, TRIGGER_PREFIX};
 pub use evidence::BeforeEnter;
-pub use lock::{lock_seat, SeatLock, LOCK_WAIT_MS};
+pub use lock::{lock_seat, SeatLock, SeatLockError, LOCK_WAIT_MS};
 pub use pane::{dialog_word, screen_of, SeatPane};
 pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Prepared, Report, Retrigger, HERDR_BLOCKED};
 pub use transcript::{cwd_dashed, TranscriptWatch};
@@ -91,11 +91,6 @@ impl Timings {
         }
     }
 }
-
-/// The note of a line that left the box with no sign yet that the seat acted on it.
-pub const NOTE_TAKEN: &str = "taken, not yet confirmed";
-/// The note of a line the CLI shows queued behind its current turn.
-pub const NOTE_QUEUED: &str = "queued, not yet confirmed";
 
 /// The multiplexer's status for a seat, where it has one (herdr); tmux has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,7 +177,7 @@ pub struct Traits {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// The seat took the line; `note` qualifies it (`taken, not yet confirmed`, queued, a dialog after Enter).
-    Delivered { note: Option<String> },
+    Delivered { note: Option<crate::history::Note> },
     /// Nothing typed (or typed and not submitted because the read-back failed): the reason.
     Held(String),
     /// The trigger was typed and never taken: the reason names the Enters and the box.

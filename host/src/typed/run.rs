@@ -107,7 +107,7 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
         Some(p) => (p.lock, Some((p.pane, p.profile))),
         None => match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
             Ok(l) => (l, None),
-            Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
+            Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
         },
     };
     let drop = match write_drop(req.root, req.session, req.seat, req.id, req.text) {
@@ -146,7 +146,7 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
     };
     let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
-        Err(why) => return not_typed(Verdict::Refused(why), None, watch.ms()),
+        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
     match std::fs::symlink_metadata(&drop) {
         Ok(m) if m.file_type().is_file() => {}

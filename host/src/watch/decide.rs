@@ -30,8 +30,9 @@
 //! A watch that starts late leaves alone what it could not have watched: a stop or a "never
 //! acted on" is said only within a grace of thirty more minutes after the window closed.
 
-use crate::history::ledger::{instant, Entry, Ledger, ReadState};
-use crate::history::{MessageLine, Sign};
+use crate::history::ledger::{Entry, Ledger, ReadState};
+use crate::history::{MessageLine, Outcome, Sign};
+use crate::legs::Leg;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::{HashMap, HashSet};
 
@@ -63,8 +64,8 @@ impl Limits {
 
 /// Whether the watch retries a send that ended with `outcome` (and, for an unreachable one,
 /// stopped at `dialog`): the one rule the send's "the watch will retry it" follows too.
-pub fn retryable(outcome: &str, dialog: Option<&str>) -> bool {
-    matches!(outcome, "held" | "not-submitted") || (outcome == "unreachable" && dialog.is_some())
+pub fn retryable(outcome: &Outcome, dialog: Option<&str>) -> bool {
+    matches!(outcome, Outcome::Held | Outcome::NotSubmitted) || (*outcome == Outcome::Unreachable && dialog.is_some())
 }
 
 /// Why the retries of a send stopped.
@@ -205,7 +206,7 @@ pub fn plan(
     for e in &ledger.entries {
         let first = ledger.line(e.first);
         let seat = first.to.clone();
-        let Some(sent) = instant(&first.ts) else { continue };
+        let Some(sent) = first.ts.at() else { continue };
         if memory.gave_up(&first.id) {
             continue;
         }
@@ -223,8 +224,8 @@ pub fn plan(
             // an acked message was read by its model's own word: no sign is looked for
             Some(ReadState::NotYet) if e.acked.is_none() => {
                 let line = ledger.line(e.delivered.expect("delivered"));
-                let Some(taken) = instant(&line.ts) else { continue };
-                if line.via.as_deref() == Some("typed") && now - taken <= limits.window + limits.grace {
+                let Some(taken) = line.ts.at() else { continue };
+                if line.went_by(Leg::Typed) && now - taken <= limits.window + limits.grace {
                     wanted.entry(seat).or_default().awaiting.push((first.id.clone(), taken));
                 }
             }
@@ -239,7 +240,7 @@ pub fn plan(
                 if let Some(n) = e.in_doubt() {
                     // Its end is read from the seat before anything else; never typed again.
                     if age <= limits.window {
-                        let since = e.started_at.and_then(|r| instant(&ledger.receipts[r].ts)).unwrap_or(sent);
+                        let since = e.started_at.and_then(|r| ledger.receipts[r].ts.at()).unwrap_or(sent);
                         wanted.entry(seat).or_default().doubt.push((first.id.clone(), n, since));
                     } else if age <= limits.window + limits.grace {
                         stops.push(Action::Stop { id: first.id.clone(), seat, why: StopWhy::InDoubt(n) });
@@ -255,7 +256,7 @@ pub fn plan(
                 } else {
                     let w = wanted.entry(seat).or_default();
                     w.retry.push((first.id.clone(), e.retries + 1));
-                    if last.via.as_deref() == Some(crate::legs::Leg::McpInbox.word()) && e.hook_stopped.is_none() {
+                    if last.went_by(Leg::McpInbox) && e.hook_stopped.is_none() {
                         w.inbox.push(first.id.clone());
                     }
                 }
@@ -359,7 +360,7 @@ pub fn after_look(
 /// Milliseconds from the start of the send of `e` (its first line's time less its span) to `now`.
 fn ms_since_start(ledger: &Ledger, e: &Entry, now: DateTime<Utc>) -> u64 {
     let first: &MessageLine = ledger.line(e.first);
-    let Some(t) = instant(&first.ts) else { return 0 };
+    let Some(t) = first.ts.at() else { return 0 };
     let since = (now - t).num_milliseconds().max(0) as u64;
     since + first.ms.unwrap_or(0)
 }

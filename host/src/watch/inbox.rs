@@ -19,7 +19,8 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::{not_written, Event, Pass, Watch};
-use crate::history::{self, Ledger, MessageLine, Receipt, ReceiptKind};
+use crate::history::{Ledger, MessageLine, Receipt, ReceiptKind};
+use crate::legs::Leg;
 
 /// What a stop adds for a send still waiting in its seat's inbox (`{seat}` is the seat): it
 /// stays there, and a hook may still hand it.
@@ -36,7 +37,7 @@ impl Watch<'_> {
     /// inbox cannot be read.
     pub(super) fn taken_back(&mut self, id: &str, seat: &str, last: &MessageLine, pass: &mut Pass) -> bool {
         use crate::inbox::{Where, Withdraw};
-        if last.via.as_deref() != Some(crate::legs::Leg::McpInbox.word()) {
+        if !last.went_by(Leg::McpInbox) {
             return true;
         }
         let (config, f) = (&self.ctx.paths.config, &self.team.file);
@@ -61,7 +62,7 @@ impl Watch<'_> {
         let mut seats: Vec<String> = ledger
             .entries
             .iter()
-            .filter(|e| e.delivered.is_none() && ledger.line(e.last_try).via.as_deref() == Some("mcp-inbox"))
+            .filter(|e| e.delivered.is_none() && ledger.line(e.last_try).went_by(Leg::McpInbox))
             .map(|e| ledger.line(e.first).to.clone())
             .collect();
         seats.sort();
@@ -101,8 +102,8 @@ impl Watch<'_> {
             for k in b.waiting().unwrap_or_default() {
                 let Some(d) = ledger.entry(k.id()).and_then(|e| e.delivered) else { continue };
                 let line = ledger.line(d);
-                let old = history::ledger::instant(&line.ts).is_some_and(|t| now - t >= self.limits.free);
-                if line.via.as_deref() == Some("typed") && old && b.read(&k).is_ok_and(|m| m.typed) {
+                let old = line.ts.at().is_some_and(|t| now - t >= self.limits.free);
+                if line.went_by(Leg::Typed) && old && b.read(&k).is_ok_and(|m| m.typed) {
                     let _ = b.withdraw(&k);
                 }
             }
@@ -116,15 +117,15 @@ impl Watch<'_> {
         for e in &ledger.entries {
             let Some(d) = e.delivered.filter(|d| *d != e.first) else { continue };
             let line = ledger.line(d);
-            let fresh = history::ledger::instant(&line.ts).is_some_and(|t| t >= self.since);
-            if line.via.as_deref() != Some("mcp-inbox") || !fresh || !self.handed.insert(line.id.clone()) {
+            let fresh = line.ts.at().is_some_and(|t| t >= self.since);
+            if !line.went_by(Leg::McpInbox) || !fresh || !self.handed.insert(line.id.clone()) {
                 continue;
             }
             pass.events.push(Event::Handed {
                 seat: line.to.clone(),
                 from: line.from.clone(),
                 id: line.id.clone(),
-                note: line.note.clone().unwrap_or_default(),
+                note: line.note.as_ref().map(ToString::to_string).unwrap_or_default(),
                 ms: line.ms,
                 drop: self.drop_of(&line.to, &line.id),
             });
@@ -134,7 +135,7 @@ impl Watch<'_> {
     /// Whether `id` was held in `seat`'s inbox and waits there still.
     pub(super) fn still_in_inbox(&self, id: &str, seat: &str, ledger: &Ledger) -> bool {
         let Some(e) = ledger.entry(id) else { return false };
-        if ledger.line(e.last_try).via.as_deref() != Some(crate::legs::Leg::McpInbox.word()) {
+        if !ledger.line(e.last_try).went_by(Leg::McpInbox) {
             return false;
         }
         let (config, f) = (&self.ctx.paths.config, &self.team.file);
@@ -155,10 +156,7 @@ impl Watch<'_> {
             .iter()
             .filter(|e| {
                 let last = ledger.line(e.last_try);
-                e.delivered.is_none()
-                    && e.stopped.is_none()
-                    && e.hook_stopped.is_none()
-                    && last.via.as_deref() == Some(crate::legs::Leg::McpInbox.word())
+                e.delivered.is_none() && e.stopped.is_none() && e.hook_stopped.is_none() && last.went_by(Leg::McpInbox)
             })
             .map(|e| ledger.line(e.first).id.as_str())
             .collect();
@@ -205,7 +203,7 @@ impl Watch<'_> {
         );
         let r = Receipt {
             why: Some(why.clone()),
-            ..Receipt::new(ReceiptKind::HookStopped, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::HookStopped, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.receipt(&r);
         self.log(seat, "hook-stopped", format!("id {id}, drop {}{}", drop.display(), not_written(&written)));

@@ -40,23 +40,34 @@ fn watch_of(h: &lockfile::Holder) -> Option<Holder> {
     Some(Holder { pid: h.pid? })
 }
 
+/// Why a watch did not take its project's lock.
+#[derive(Debug, thiserror::Error)]
+pub enum NotTaken {
+    #[error("the watch lock folder could not be made: {0}")]
+    NoFolder(std::io::Error),
+    /// The lock file could not be opened (a link, a FIFO, an I/O error).
+    #[error("{0}")]
+    Open(std::io::Error),
+    #[error("{} is not a watch lock ({why}); refusing to use it", path.display())]
+    NotALock { path: PathBuf, why: String },
+    /// Another watch runs for the project (its pid, when the lock names a watch).
+    #[error("another team watch{} is watching this project", pid.map(|p| format!(" (pid {p})")).unwrap_or_default())]
+    Watched { pid: Option<u32> },
+    #[error("{}: {error}", path.display())]
+    Take { path: PathBuf, error: std::io::Error },
+}
+
 /// Takes the project's watch lock, or says which process holds it.
-pub fn acquire(state: &Path, project: &str, root: &Path) -> Result<ProjectLock, String> {
+pub fn acquire(state: &Path, project: &str, root: &Path) -> Result<ProjectLock, NotTaken> {
     let path = lock_path(state, project, root);
-    let dir = crate::fsx::ensure_dirs(state, Path::new("watch"), 0o700)
-        .map_err(|e| format!("the watch lock folder could not be made: {e}"))?;
+    let dir = crate::fsx::ensure_dirs(state, Path::new("watch"), 0o700).map_err(NotTaken::NoFolder)?;
     debug_assert_eq!(Some(dir.as_path()), path.parent());
     match lockfile::take(&path, "watch", START_WAIT, |_| true) {
         Ok(held) => Ok(ProjectLock { _held: held, path }),
-        Err(LockError::Open(e)) => Err(e.to_string()),
-        Err(LockError::NotALock(why)) => {
-            Err(format!("{} is not a watch lock ({why}); refusing to use it", path.display()))
-        }
-        Err(LockError::Busy(h)) => Err(match watch_of(&h) {
-            Some(h) => format!("another team watch (pid {}) is watching this project", h.pid),
-            None => "another team watch is watching this project".to_string(),
-        }),
-        Err(LockError::Take(e)) => Err(format!("{}: {e}", path.display())),
+        Err(LockError::Open(e)) => Err(NotTaken::Open(e)),
+        Err(LockError::NotALock(why)) => Err(NotTaken::NotALock { path, why }),
+        Err(LockError::Busy(h)) => Err(NotTaken::Watched { pid: watch_of(&h).map(|h| h.pid) }),
+        Err(LockError::Take(error)) => Err(NotTaken::Take { path, error }),
     }
 }
 
@@ -80,7 +91,8 @@ mod tests {
         let held = acquire(d.path(), "beacon", &root).unwrap();
         assert_eq!(running(d.path(), "beacon", &root), Some(Holder { pid: std::process::id() }));
         let e = acquire(d.path(), "beacon", &root).unwrap_err();
-        assert_eq!(e, format!("another team watch (pid {}) is watching this project", std::process::id()));
+        assert!(matches!(e, NotTaken::Watched { pid: Some(p) } if p == std::process::id()));
+        assert_eq!(e.to_string(), format!("another team watch (pid {}) is watching this project", std::process::id()));
         // another project is another lock
         let other = acquire(d.path(), "api", &root).unwrap();
         drop(held);
@@ -96,14 +108,17 @@ mod tests {
         let path = lock_path(d.path(), "beacon", &root);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(d.path().join("elsewhere"), &path).unwrap();
-        assert!(acquire(d.path(), "beacon", &root).unwrap_err().contains("symbolic link"));
+        assert!(acquire(d.path(), "beacon", &root).unwrap_err().to_string().contains("symbolic link"));
         assert_eq!(running(d.path(), "beacon", &root), None);
         assert!(!d.path().join("elsewhere").exists());
         // a hard link to another file is never truncated or written
         std::fs::remove_file(&path).unwrap();
         std::fs::write(d.path().join("elsewhere"), "keep\n").unwrap();
         std::fs::hard_link(d.path().join("elsewhere"), &path).unwrap();
-        assert!(acquire(d.path(), "beacon", &root).unwrap_err().contains("is not a watch lock (it has 2 links)"));
+        assert!(acquire(d.path(), "beacon", &root)
+            .unwrap_err()
+            .to_string()
+            .contains("is not a watch lock (it has 2 links)"));
         assert_eq!(std::fs::read_to_string(d.path().join("elsewhere")).unwrap(), "keep\n");
     }
 }

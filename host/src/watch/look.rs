@@ -9,6 +9,7 @@
 
 use super::decide::{Look, Wanted};
 use crate::mux::{AgentStatus, Mux};
+use crate::outcome::TeamError;
 use crate::profiles::{Composer, Probe, Profile, ProfileHost, State, TurnError};
 use crate::typed::{drop_path, drop_ref, screen_of, trigger_line, whereabouts, TranscriptWatch};
 use chrono::{DateTime, Utc};
@@ -30,9 +31,9 @@ impl Profiles {
         host: &ProfileHost,
         cli: &str,
         pins: &BTreeMap<String, String>,
-    ) -> Result<&mut Profile, String> {
+    ) -> Result<&mut Profile, TeamError> {
         if !self.loaded.contains_key(cli) {
-            let p = host.load(cli, pins).map_err(|e| e.message())?;
+            let p = host.load(cli, pins)?;
             self.loaded.insert(cli.to_string(), p);
         }
         Ok(self.loaded.get_mut(cli).expect("just loaded"))
@@ -155,6 +156,16 @@ pub struct SeatAt<'a> {
     pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
+/// Why a seat could not be looked at: its pane (found, read, its status) or its profile
+/// (loaded, reading the screen).
+#[derive(Debug, thiserror::Error)]
+pub enum NotLooked {
+    #[error("{0}")]
+    Pane(#[from] crate::mux::MuxError),
+    #[error("{}", .0.message())]
+    Profile(#[from] TeamError),
+}
+
 /// Looks at one seat for what `wanted` asks about.
 pub fn look(
     mux: &dyn Mux,
@@ -163,8 +174,8 @@ pub fn look(
     host: &ProfileHost,
     at: &SeatAt,
     wanted: &Wanted,
-) -> Result<Look, String> {
-    let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record).map_err(|e| e.to_string())?;
+) -> Result<Look, NotLooked> {
+    let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record)?;
     let profile = profiles.get(host, at.cli, at.pins)?;
     let d = profile.describe().clone();
     // The ids whose drop-read is looked for: delivered sends waiting for a sign, and retries
@@ -172,8 +183,8 @@ pub fn look(
     let sought = wanted.sought();
     // the recent rows only when a drop-read is looked for (it may have scrolled off)
     let cap = if sought.is_empty() { mux.read_screen(&pane) } else { mux.read(&pane) };
-    let screen = screen_of(cap.map_err(|e| e.to_string())?);
-    let status = mux.status(&pane).map_err(|e| e.to_string())?.map(|s| s.status);
+    let screen = screen_of(cap?);
+    let status = mux.status(&pane)?.map(|s| s.status);
     let (cwd, home) = whereabouts(mux, &pane, &d.process_names);
     // (the ids come from the checked history: one that is no message id has no drop and no probe)
     let trigger_of = |id: &str| {
@@ -186,7 +197,7 @@ pub fn look(
         Some((id, trigger)) => Probe::new(id, &trigger),
         None => Probe::default(),
     };
-    let reading = profile.read(&screen, &probe).map_err(|e| e.message())?;
+    let reading = profile.read(&screen, &probe)?;
     let mut out = Look::default();
     let blocked = status == Some(AgentStatus::Blocked);
     out.working = matches!(reading.state, State::Working(_)) || status == Some(AgentStatus::Working);

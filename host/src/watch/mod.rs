@@ -36,8 +36,8 @@ pub use decide::{retryable, Limits, StopWhy, TRIES};
 pub use lock::{acquire, running, Holder, ProjectLock};
 
 use crate::ctx::Ctx;
-use crate::history::ledger::NOTE_NEVER_ACTED;
-use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
+use crate::history::{self, Ledger, LogLine, MessageLine, Note, Outcome, Receipt, ReceiptKind, Sign, Via};
+use crate::legs::Leg;
 use crate::mux::Mux;
 use crate::outcome::{self, TeamError};
 use crate::profiles::ProfileHost;
@@ -64,8 +64,8 @@ pub enum Event {
         #[serde(rename = "try")]
         n: u32,
         tries: u32,
-        /// The retry's outcome word.
-        outcome: String,
+        /// The retry's outcome.
+        outcome: history::Outcome,
         /// Its note (delivered) or reason (every other outcome).
         detail: Option<String>,
         drop: PathBuf,
@@ -88,7 +88,7 @@ pub enum Event {
         id: String,
         #[serde(rename = "try")]
         n: u32,
-        outcome: String,
+        outcome: history::Outcome,
         sign: String,
         drop: PathBuf,
     },
@@ -249,7 +249,7 @@ impl<'a> Watch<'a> {
             Action::Stop { id, seat, why } => self.stop(&id, &seat, why, ledger, pass),
             Action::Confirm { id, seat, sign, ms } => {
                 let r = Receipt {
-                    ts: self.ctx.clock.now_iso(),
+                    ts: self.ctx.clock.now_ts(),
                     id,
                     to: seat,
                     receipt: ReceiptKind::Read,
@@ -273,9 +273,9 @@ impl<'a> Watch<'a> {
                 let first = ledger.line(e.first);
                 let delivered = ledger.line(e.delivered.unwrap_or(e.first));
                 let line = MessageLine {
-                    ts: self.ctx.clock.now_iso(),
-                    outcome: "delivered".into(),
-                    note: Some(NOTE_NEVER_ACTED.into()),
+                    ts: self.ctx.clock.now_ts(),
+                    outcome: Outcome::Delivered,
+                    note: Some(Note::NeverActed),
                     cli: delivered.cli.clone(),
                     profile: delivered.profile.clone(),
                     ..copy_of(first)
@@ -328,7 +328,7 @@ impl<'a> Watch<'a> {
         };
         // Intent before action: the try is on the disk before the first keystroke.
         let intent =
-            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_iso(), id, seat) };
+            Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_ts(), id, seat) };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
         let mut claimed: Option<Result<history::Claim, String>> = None;
         let mut record = || {
@@ -347,20 +347,20 @@ impl<'a> Watch<'a> {
             Some(Ok(history::Claim::Held)) => return,
             _ => {}
         }
-        let (outcome, detail) = match &report.run.verdict {
-            Verdict::Delivered { note } => ("delivered", note.clone()),
-            Verdict::Held(r) => ("held", Some(r.clone())),
-            Verdict::NotSubmitted(r) => ("not-submitted", Some(r.clone())),
-            Verdict::Unreachable(r) => ("unreachable", Some(r.clone())),
+        let (outcome, note, detail) = match &report.run.verdict {
+            Verdict::Delivered { note } => (Outcome::Delivered, note.clone(), note.as_ref().map(Note::to_string)),
+            Verdict::Held(r) => (Outcome::Held, None, Some(r.clone())),
+            Verdict::NotSubmitted(r) => (Outcome::NotSubmitted, None, Some(r.clone())),
+            Verdict::Unreachable(r) => (Outcome::Unreachable, None, Some(r.clone())),
             Verdict::Refused(r) => return self.stop(id, seat, StopWhy::Refused(r.clone()), ledger, pass),
         };
-        let delivered = outcome == "delivered";
+        let delivered = outcome == Outcome::Delivered;
         let line = MessageLine {
-            ts: self.ctx.clock.now_iso(),
-            outcome: outcome.into(),
+            ts: self.ctx.clock.now_ts(),
+            outcome: outcome.clone(),
             ms: Some(report.ms),
-            via: report.run.typed.then(|| "typed".to_string()),
-            note: if delivered { detail.clone() } else { None },
+            via: report.run.typed.then_some(Via::Leg(Leg::Typed)),
+            note,
             cli: report.profile.as_ref().map(|_| s.cli.clone()),
             profile: report.profile.clone(),
             dialog: report.dialog.clone(),
@@ -374,14 +374,14 @@ impl<'a> Watch<'a> {
             log.push_str(&format!(", unverified: {note}"));
         }
         log.push_str(&not_written(&written));
-        self.log(seat, outcome, log);
+        self.log(seat, outcome.word(), log);
         pass.events.push(Event::Retried {
             seat: seat.into(),
             from: first.from.clone(),
             id: id.into(),
             n,
             tries: TRIES,
-            outcome: outcome.into(),
+            outcome,
             detail,
             drop,
         });
@@ -404,10 +404,10 @@ impl<'a> Watch<'a> {
         let first = ledger.line(e.first);
         let last = ledger.line(e.last_try);
         let line = MessageLine {
-            ts: self.ctx.clock.now_iso(),
-            outcome: "delivered".into(),
-            via: Some("typed".into()),
-            note: Some(typed::NOTE_TAKEN.into()),
+            ts: self.ctx.clock.now_ts(),
+            outcome: Outcome::Delivered,
+            via: Some(Via::Leg(Leg::Typed)),
+            note: Some(Note::Taken),
             cli: last.cli.clone(),
             profile: last.profile.clone(),
             retry: Some(n),
@@ -416,13 +416,13 @@ impl<'a> Watch<'a> {
         let read = Receipt {
             sign: Some(sign),
             ms: Some(ms),
-            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::Read, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.history(&line).and_then(|()| self.receipt(&read));
         let drop = self.drop_of(seat, id);
         let detail =
             format!("retry {n} of {TRIES} ended from the seat's {}, id {id}, drop {}", sign.word(), drop.display());
-        self.log(seat, "delivered", format!("{detail}{}", not_written(&written)));
+        self.log(seat, Outcome::Delivered.word(), format!("{detail}{}", not_written(&written)));
         if let Err(e) = written {
             self.memory.give_up(id);
             self.problem(pass, format!("{seat}: the end of retry {n} could not be written: {e}"));
@@ -432,7 +432,7 @@ impl<'a> Watch<'a> {
             from: first.from.clone(),
             id: id.into(),
             n,
-            outcome: "delivered".into(),
+            outcome: Outcome::Delivered,
             sign: sign.word().into(),
             drop,
         });
@@ -446,7 +446,7 @@ impl<'a> Watch<'a> {
         };
         let r = Receipt {
             why: Some(words.clone()),
-            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_iso(), id, seat)
+            ..Receipt::new(ReceiptKind::RetriesStopped, self.ctx.clock.now_ts(), id, seat)
         };
         let written = self.receipt(&r);
         let drop = self.drop_of(seat, id);

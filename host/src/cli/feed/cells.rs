@@ -5,8 +5,7 @@
 //! the table's (`table`), and times are shown in the zone of the run's now.
 
 use crate::feed::{AckMark, Event, ReadMark};
-use crate::history::ledger::NOTE_NEVER_ACTED;
-use crate::history::Sign;
+use crate::history::{Note, Outcome, Sign};
 
 /// A history time as the table shows it: in `now`'s time zone (the local one, `TZ` honoured),
 /// with its date when it is not `now`'s day.
@@ -88,8 +87,8 @@ impl Cells for Event {
                 if let Some(n) = line.retry {
                     parts.push(format!("retry {n}"));
                 }
-                if line.note.as_deref() == Some(NOTE_NEVER_ACTED) {
-                    parts.push(NOTE_NEVER_ACTED.to_string());
+                if line.note == Some(Note::NeverActed) {
+                    parts.push(Note::NeverActed.to_string());
                 }
                 match (&line.via, line.ms) {
                     (Some(v), Some(ms)) => parts.push(format!("via {v} in {ms} ms")),
@@ -100,7 +99,7 @@ impl Cells for Event {
                 parts.extend(read.as_ref().map(|r| read_words(r, |ts| local_time(ts, now))));
                 parts.extend(acked.as_ref().map(|a| ack_words(a, |ts| local_time(ts, now))));
                 if parts.is_empty() {
-                    line.outcome.clone()
+                    line.outcome.to_string()
                 } else {
                     format!("{} ({})", line.outcome, parts.join(", "))
                 }
@@ -130,7 +129,7 @@ impl Cells for Event {
     fn detail_parts(&self) -> (String, Option<String>, String) {
         let Event::Message { line, .. } = self else { return (String::new(), None, self.detail_cell()) };
         let lead = match &line.note {
-            Some(n) if line.outcome == "unreachable" => format!("({}) ", collapse(n)),
+            Some(n) if line.outcome == Outcome::Unreachable => format!("({}) ", collapse(&n.to_string())),
             _ => String::new(),
         };
         // a reply's header has a second line, `in-reply-to: <id> (<question>)`
@@ -150,7 +149,9 @@ impl Cells for Event {
         match self {
             // an unreachable send says why, from its history line's note
             Event::Message { line, .. } => match &line.note {
-                Some(n) if line.outcome == "unreachable" => format!("({}) {}", collapse(n), collapse(&line.body)),
+                Some(n) if line.outcome == Outcome::Unreachable => {
+                    format!("({}) {}", collapse(&n.to_string()), collapse(&line.body))
+                }
                 _ => collapse(&line.body),
             },
             Event::Brief { body, path, .. } => {

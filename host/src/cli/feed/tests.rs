@@ -3,7 +3,7 @@
 use super::cells::Cells;
 use super::*;
 use crate::feed::{Event, ReadMark};
-use crate::history::{self, ledger::NOTE_NEVER_ACTED, MessageLine};
+use crate::history::{self, MessageLine, Note};
 use std::path::Path;
 
 fn msg(ts: &str, from: &str, to: &str, body: &str) -> Event {
@@ -136,7 +136,7 @@ fn a_delivered_line_waiting_for_its_sign_says_where_it_stands() {
     retry.ms = Some(30);
     assert_eq!(cell(None, &retry), "held (retry 2, in 30 ms)");
     let mut n = line;
-    n.note = Some(NOTE_NEVER_ACTED.into());
+    n.note = Some(Note::NeverActed);
     n.via = None;
     n.ms = None;
     assert_eq!(cell(None, &n), "delivered (taken but never acted on)");

@@ -209,7 +209,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     queued.queued = true;
     s.after_take.push_back(queued);
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_QUEUED.into()) });
+    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::history::Note::Queued) });
     assert_eq!(s.enters, 1);
     assert_eq!(took, TIMINGS.poll, "the first look after Enter decides");
 
@@ -218,7 +218,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     s.seen = busy();
     s.after_take.push_back(Scripted::obs(busy(), BoxText::Empty, None, false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(NOTE_TAKEN.into()) });
+    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::history::Note::Taken) });
     assert_eq!(took, TIMINGS.window);
 }
 
@@ -341,7 +341,7 @@ fn a_dialog_after_the_line_left_is_delivered_naming_it() {
         false,
     ));
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.contains("permission")));
+    assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.to_string().contains("permission")));
 }
 
 #[test]
@@ -352,7 +352,7 @@ fn triggers_respect_length_and_forbidden_starts() {
     assert!(check_trigger("/clear", &t).is_err());
     let mut short = traits();
     short.max_trigger = 10;
-    assert!(check_trigger(TRIG, &short).unwrap_err().contains("at most 10"));
+    assert!(check_trigger(TRIG, &short).unwrap_err().to_string().contains("at most 10"));
 }
 
 #[test]
@@ -376,7 +376,7 @@ fn an_earlier_trigger_of_ours_in_the_box_is_named_with_its_id() {
 
 #[test]
 fn a_trigger_with_a_control_character_is_refused() {
-    let e = check_trigger("Please read the team message at /tmp/a\rb/.agents/x", &traits()).unwrap_err();
+    let e = check_trigger("Please read the team message at /tmp/a\rb/.agents/x", &traits()).unwrap_err().to_string();
     assert!(
         e.starts_with(
             "the trigger line would hold a control character (\\r) from the drop's path \"/tmp/a\\rb/.agents/x\""

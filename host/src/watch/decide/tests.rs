@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::history::id::uid;
-use crate::history::ledger::NOTE_NEVER_ACTED;
+use crate::history::ledger::instant;
 use crate::history::{Receipt, ReceiptKind};
 
 const T0: &str = "2026-11-29T09:00:00Z";
@@ -17,7 +17,7 @@ fn ts(min: i64, sec: i64) -> String {
 
 fn line(id: &str, outcome: &str, when: String) -> MessageLine {
     MessageLine {
-        ts: when,
+        ts: when.into(),
         from: "owner".into(),
         to: "rev".into(),
         body: "b".into(),
@@ -117,7 +117,7 @@ fn the_fourth_try_is_a_stop_and_a_stop_is_said_once() {
     let got = pass(&lines, &[], at(3, 1), Some(ready()), &mut m);
     assert_eq!(got, vec![Action::Stop { id: uid("a"), seat: "rev".into(), why: StopWhy::Tries }]);
     let stopped = Receipt {
-        ts: ts(3, 1),
+        ts: ts(3, 1).into(),
         id: uid("a"),
         to: "rev".into(),
         receipt: ReceiptKind::RetriesStopped,
@@ -178,7 +178,7 @@ fn an_acked_message_is_not_looked_at_again_and_never_said_unacted() {
     let free = || Some(Look { free: true, ..Look::default() });
     let lines = vec![taken("a", ts(0, 20))];
     let ack = |to: &str, by: Option<&str>| Receipt {
-        ts: ts(0, 25),
+        ts: ts(0, 25).into(),
         id: uid("a"),
         to: to.into(),
         receipt: ReceiptKind::Acked,
@@ -221,7 +221,7 @@ fn a_minute_free_past_the_send_or_thirty_minutes_is_never_acted_on_once() {
         pass(&lines, &[], at(1, 30), free(), &mut m),
         vec![Action::NeverActed { id: uid("a"), seat: "rev".into() }]
     );
-    lines.push(MessageLine { note: Some(NOTE_NEVER_ACTED.into()), ..line("a", "delivered", ts(1, 30)) });
+    lines.push(MessageLine { note: Some(crate::history::Note::NeverActed), ..line("a", "delivered", ts(1, 30)) });
     assert_eq!(pass(&lines, &[], at(1, 40), free(), &mut m), vec![], "said once");
     // A seat that works in between starts its minute again; a record 30 minutes old is said
     // whatever the seat does.
@@ -259,7 +259,7 @@ fn limits_scale_down_only() {
 
 fn started(id: &str, n: u32, when: String) -> Receipt {
     Receipt {
-        ts: when,
+        ts: when.into(),
         id: uid(id),
         to: "rev".into(),
         receipt: ReceiptKind::RetryStarted,
