@@ -13,9 +13,13 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::mux::{Mux, MuxError};
 use crate::outcome::Kind;
 use crate::profiles::ProfileHost;
+use crate::schema::{Document, FormatOne, Named};
 use crate::send::facts::FactsBook;
 use crate::team_file::{Loaded, TeamFile, RESERVED_ALL, RESERVED_LEAD};
 
@@ -40,6 +44,8 @@ pub enum NoteKind {
     /// are stale, incomplete or unreadable (`crate::hooks`).
     Hooks,
 }
+
+crate::schema::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks);
 
 impl NoteKind {
     /// The word `--json` carries.
@@ -68,6 +74,76 @@ pub struct Note {
     /// The sentence, starting `line <n>: ` when there is a line.
     pub message: String,
     pub repair: Option<String>,
+}
+
+/// The document `team check --json` prints: what the team file says that this build would act
+/// on differently from what its writer meant, each a note with its line. A file that cannot be
+/// read prints the team.error document instead (exit 2).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDoc {
+    pub schema: Named<CheckDoc>,
+    pub format: FormatOne,
+    #[schemars(length(min = 1))]
+    pub project: String,
+    #[schemars(length(min = 1))]
+    pub session: String,
+    /// The team file read: relative to the current folder when below it, else absolute.
+    #[schemars(length(min = 1))]
+    pub file: String,
+    /// How many seats the file declares.
+    pub seats: usize,
+    pub notes: Vec<NoteDoc>,
+    #[schemars(regex(pattern = r"^[0-9]+ seats?, [0-9]+ notes?$"))]
+    pub summary: String,
+}
+
+impl Document for CheckDoc {
+    const NAME: &'static str = "team.check";
+    const FILE: &'static str = "check";
+}
+
+/// One note of `team.check`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoteDoc {
+    /// unknown-key: a key this build does not know (kept and ignored); unknown-cli: a seat's
+    /// cli: names no installed profile; legacy-lead: a seat named lead; legacy-all: a seat
+    /// named all (the word of team send all); pin: a pin nothing installed satisfies, or no
+    /// pin; session: no pane of the session is marked or named as a seat, or the multiplexer
+    /// cannot show it; no-seat: the file declares none; file: a note the loader made; mcp: a
+    /// seat's CLI configuration names a `team` MCP server that is not this team's (stale,
+    /// foreign) or cannot be read (team mcp status); hooks: a seat's CLI does not run team's
+    /// hooks while other seats' do, or its hooks are incomplete or unreadable (team hooks
+    /// status).
+    pub kind: NoteKind,
+    /// The line the note is about; null when no one line is.
+    #[schemars(range(min = 1))]
+    pub line: Option<usize>,
+    /// The sentence; it starts `line <n>: ` when line is set.
+    #[schemars(length(min = 1))]
+    pub message: String,
+    pub repair: Option<String>,
+}
+
+impl CheckReport {
+    /// The `team.check` document; `shown` is the file as the run names it.
+    pub fn document(&self, shown: &str) -> CheckDoc {
+        CheckDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            project: self.project.clone(),
+            session: self.session.clone(),
+            file: shown.to_string(),
+            seats: self.seats,
+            notes: self
+                .notes
+                .iter()
+                .map(|n| NoteDoc { kind: n.kind, line: n.line, message: n.message.clone(), repair: n.repair.clone() })
+                .collect(),
+            summary: self.summary(),
+        }
+    }
 }
 
 /// Everything `team check` found.

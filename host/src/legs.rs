@@ -77,6 +77,19 @@ impl Serialize for Leg {
     }
 }
 
+impl schemars::JsonSchema for Leg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Leg".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words = [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose].map(Leg::word);
+        schemars::json_schema!({ "type": "string", "enum": words })
+    }
+}
+
 /// A level of a seat's chain, in the order they apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -252,11 +265,7 @@ impl HookFormat {
     }
 }
 
-impl Serialize for HookFormat {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
-    }
-}
+crate::schema::words!(HookFormat: ClaudeSettings, CodexHooksJson);
 
 /// What the profiles say about one seat's CLI that decides its walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -344,7 +353,7 @@ impl Plan {
 }
 
 /// `--list`'s REACH (DESIGN §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Reach {
     Socket,

@@ -18,6 +18,8 @@
 // The command line: parsing and rendering, and the one writer.
 pub mod cli;
 pub mod output;
+// The --json documents' schemas, generated from the report types that print them.
+pub mod schema;
 
 // Use-cases: one command's logic each, returning a typed report.
 pub mod check;

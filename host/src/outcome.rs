@@ -5,9 +5,12 @@
 //! the command layer turns it into exactly one stderr line (plain runs) or exactly one
 //! `team.error` document on stdout (`--json`), and the process exits with `kind.exit_code()`.
 
-use crate::history::Outcome;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use std::fmt;
+
+use crate::history::Outcome;
+use crate::schema::{Document, Named};
 
 /// What went wrong, at the granularity that decides the exit code and the error id's row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,15 +138,11 @@ impl TeamError {
     }
 
     /// The `team.error` document.
-    pub fn document(&self, command: &str) -> Value {
-        json!({
-            "schema": {"name": "team.error", "version": 1},
-            "error": {
-                "id": self.id_for(command),
-                "message": self.message(),
-                "repair": self.repair,
-            }
-        })
+    pub fn document(&self, command: &str) -> ErrorDoc {
+        ErrorDoc {
+            schema: Named::new(),
+            error: ErrorBody { id: self.id_for(command), message: self.message(), repair: self.repair.clone() },
+        }
     }
 
     /// The plain stderr text: `team <command>: <message>` (on one line: text from outside
@@ -172,11 +171,40 @@ impl From<std::io::Error> for TeamError {
     }
 }
 
+/// The structured error document every `team` command prints on stdout under --json when it
+/// exits 1 or 2 (stderr stays empty). error.id is `<command>.<row>` (send.refused,
+/// send.not-submitted, feed.refused, …); error.message is the text a plain run prints after
+/// its `team <command>: ` prefix; error.repair is a way out when there is one.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDoc {
+    pub schema: Named<ErrorDoc>,
+    pub error: ErrorBody,
+}
+
+impl Document for ErrorDoc {
+    const NAME: &'static str = "team.error";
+    const FILE: &'static str = "error";
+}
+
+/// The error itself.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// Stable id `<command>.<row>`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$"))]
+    pub id: String,
+    #[schemars(length(min = 1))]
+    pub message: String,
+    pub repair: Option<String>,
+}
+
 pub type Result<T, E = TeamError> = std::result::Result<T, E>;
 
 /// Pretty-print a JSON document the way every `--json` run does (two-space indent, newline).
-pub fn render_json(doc: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(doc).expect("a Value always serialises");
+pub fn render_json<T: Serialize + ?Sized>(doc: &T) -> String {
+    let mut s = serde_json::to_string_pretty(doc)
+        .expect("a document (strings, numbers, maps with string keys) always serialises");
     s.push('\n');
     s
 }
@@ -219,7 +247,7 @@ mod tests {
     #[test]
     fn error_document_matches_the_spec_shape() {
         let e = TeamError::refused("x: no");
-        let doc = e.document("send");
+        let doc = serde_json::to_value(e.document("send")).unwrap();
         assert_eq!(doc["error"]["id"], "send.refused");
         assert_eq!(doc["error"]["message"], "refused: x: no");
         assert!(doc["error"]["repair"].is_null());

@@ -54,13 +54,13 @@ impl Output {
     }
 
     /// Writes one `--json` document to stdout, pretty-printed with a final newline.
-    pub fn doc(&mut self, doc: &serde_json::Value) {
+    pub fn doc<T: serde::Serialize + ?Sized>(&mut self, doc: &T) {
         self.raw_out(crate::outcome::render_json(doc).as_bytes());
     }
 
     /// Writes one JSON object on one line (JSON Lines: a stream that runs until stopped).
-    pub fn json_line(&mut self, doc: &serde_json::Value) {
-        let mut s = doc.to_string();
+    pub fn json_line<T: serde::Serialize + ?Sized>(&mut self, doc: &T) {
+        let mut s = serde_json::to_string(doc).expect("a document always serialises");
         s.push('\n');
         self.raw_out(s.as_bytes());
     }

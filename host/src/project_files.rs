@@ -18,6 +18,8 @@ pub enum Action {
     Remove,
 }
 
+crate::schema::words!(Action: Status, Install, Remove);
+
 impl Action {
     /// The subcommand's word: `status`, `install`, `remove`.
     pub fn word(self) -> &'static str {
@@ -41,6 +43,8 @@ pub enum Done {
     /// Left alone: a foreign entry, an unreadable file, an unsupported CLI.
     LeftAlone,
 }
+
+crate::schema::words!(Done: Written, Removed, Unchanged, LeftAlone);
 
 impl Done {
     pub fn word(self) -> &'static str {

@@ -16,6 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::caller::Caller;
@@ -27,8 +28,11 @@ use crate::register::pane;
 use crate::registry::ProcessIdentity;
 use crate::send;
 
+mod doc;
+pub use doc::{PlusPrefix, RouteDoc, RouteStatus};
+
 /// What the socket reading found (spec "The address").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SocketState {
     /// The recorded address, its process still running in the pane and holding the path.

@@ -25,6 +25,7 @@ use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
 use crate::team_file::Loaded;
 
+pub mod doc;
 mod unplaced;
 pub use unplaced::Unplaced;
 

@@ -1,8 +1,6 @@
 //! `team ack <id> [--note <text>]`: its arguments, and the rendering of what `converse::ack`
 //! wrote — one line, or the `team.ack` document.
 
-use serde_json::{json, Value};
-
 use crate::converse::ack::{self, Acked};
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
@@ -65,18 +63,6 @@ pub fn line(r: &Acked) -> String {
 }
 
 /// The `team.ack` document (`schema/ack.schema.json`).
-pub fn doc(r: &Acked, line: &str) -> Value {
-    json!({
-        "schema": {"name": "team.ack", "version": 1},
-        "format": 1,
-        "status": if r.alert { "set-aside" } else { "acked" },
-        "action_summary": line,
-        "project": r.project,
-        "session": r.session,
-        "id": r.id,
-        "by": r.by,
-        "from": r.from,
-        "question": r.first_line,
-        "note": r.note,
-    })
+pub fn doc(r: &Acked, line: &str) -> crate::converse::ack::AckDoc {
+    r.document(line)
 }

@@ -2,8 +2,6 @@
 //! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
 //! loads (notes or none), 2 when it cannot be read.
 
-use serde_json::{json, Value};
-
 use super::{Failure, Ran};
 use crate::check::{self, CheckReport};
 use crate::ctx::Ctx;
@@ -34,7 +32,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let real = cwd.canonicalize().unwrap_or_else(|_| cwd.clone());
     let shown = crate::team_file::shown(&r.path, &real);
     if a.json {
-        out.doc(&document(&r, &shown));
+        out.doc(&r.document(&shown));
     } else {
         out.out(&plain(&r, &shown));
     }
@@ -51,22 +49,4 @@ fn plain(r: &CheckReport, shown: &str) -> String {
     }
     text.push_str(&format!("{}: {}\n", one_line(shown), r.summary()));
     text
-}
-
-fn document(r: &CheckReport, shown: &str) -> Value {
-    let notes: Vec<Value> = r
-        .notes
-        .iter()
-        .map(|n| json!({"kind": n.kind.word(), "line": n.line, "message": n.message, "repair": n.repair}))
-        .collect();
-    json!({
-        "schema": {"name": "team.check", "version": 1},
-        "format": 1,
-        "project": r.project,
-        "session": r.session,
-        "file": shown,
-        "seats": r.seats,
-        "notes": notes,
-        "summary": r.summary(),
-    })
 }

@@ -2,8 +2,6 @@
 //! `crate::hooks` answers. This file decides nothing: which file a CLI reads is its profile's
 //! word, and what each file holds is `crate::hooks`'s.
 
-use serde_json::{json, Value};
-
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::hooks::{self, Action};
@@ -62,28 +60,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (l, rows) = rows.map_err(Failure::of("hooks", s.json))?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
-        let seats: Vec<Value> = rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "seat": r.seat,
-                    "cli": r.cli,
-                    "format": r.format.map(HookFormat::word),
-                    "file": r.path.as_ref().map(|p| p.display().to_string()),
-                    "state": r.state.word(),
-                    "detail": r.state.detail(r.format),
-                    "done": r.done.map(hooks::Done::word),
-                    "last_handed": seen(&r.seat),
-                })
-            })
-            .collect();
-        out.doc(&json!({
-            "schema": {"name": "team.hooks", "version": 1},
-            "format": 1,
-            "project": l.file.project,
-            "session": l.file.session,
-            "seats": seats,
-        }));
+        out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));
         return Ok(0);
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);

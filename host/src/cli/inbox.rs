@@ -1,8 +1,6 @@
 //! `team inbox`: what waits for the caller (`converse::inbox`), one row per item, newest
 //! last, or the `team.inbox` document.
 
-use serde_json::{json, Value};
-
 use crate::converse::inbox::{self, Inbox, What};
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
@@ -43,21 +41,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     Ok(0)
 }
 
-fn summary(b: &Inbox) -> String {
-    format!("{} waiting for {}", b.items.len(), b.who)
-}
-
 /// The `team.inbox` document (`schema/inbox.schema.json`).
-pub fn doc(b: &Inbox) -> Value {
-    json!({
-        "schema": {"name": "team.inbox", "version": 1},
-        "format": 1,
-        "project": b.project,
-        "session": b.session,
-        "who": b.who,
-        "items": b.items,
-        "summary": summary(b),
-    })
+pub fn doc(b: &Inbox) -> crate::converse::inbox::InboxDoc<'_> {
+    b.document()
 }
 
 /// The inbox as `team inbox` prints it under its context line (and the MCP tool `team_inbox`
@@ -80,7 +66,7 @@ pub fn text(b: &Inbox) -> String {
     if !b.items.is_empty() {
         text.push_str(&super::table::table(&rows));
     }
-    text.push_str(&summary(b));
+    text.push_str(&b.summary());
     text.push('\n');
     text
 }

@@ -185,7 +185,7 @@ fn render(id: &Value, a: Answer) -> Value {
     }
 }
 
-fn tool_result(text: String, structured: Value, is_error: bool) -> Value {
+fn tool_result(text: String, structured: impl serde::Serialize, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": is_error})
 }
 
@@ -218,26 +218,7 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
     });
     let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
     if s.json {
-        let seats: Vec<Value> = rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "seat": r.seat,
-                    "cli": r.cli,
-                    "file": r.path.as_ref().map(|p| p.display().to_string()),
-                    "state": r.state.word(),
-                    "detail": r.state.detail(r.place),
-                    "done": r.done.map(install::Done::word),
-                })
-            })
-            .collect();
-        out.doc(&json!({
-            "schema": {"name": "team.mcp", "version": 1},
-            "action": action.word(),
-            "project": l.file.project,
-            "session": l.file.session,
-            "seats": seats,
-        }));
+        out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
         return Ok(0);
     }
     let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);

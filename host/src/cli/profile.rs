@@ -10,14 +10,13 @@
 use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
-use serde_json::{json, Value};
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
 use crate::outcome::{self, render_json, TeamError};
 use crate::output::{one_line, Output};
 use crate::profile_tool::{self, CheckReport, Explained, Listing};
-use crate::profiles::{ProfileHost, Reading, Source, State};
+use crate::profiles::ProfileHost;
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -101,14 +100,6 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     Ok(code)
 }
 
-pub(super) fn schema(name: &str) -> Value {
-    json!({"name": name, "version": 1})
-}
-
-fn source_json(s: &Source) -> Value {
-    json!(s.word())
-}
-
 /// Formats rows as columns separated by two spaces (the last column unpadded); every cell is
 /// shown escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
@@ -126,44 +117,7 @@ pub(super) fn labelled(label: &str, value: &str) -> String {
 
 fn render_list(l: &Listing, json: bool) -> String {
     if json {
-        let profiles: Vec<Value> = l
-            .profiles
-            .iter()
-            .map(|a| {
-                json!({
-                    "id": a.id,
-                    "version": a.version,
-                    "source": source_json(&a.source),
-                    "path": a.source.path().map(|p| p.display().to_string()),
-                    "valid": a.validity.is_ok(),
-                    "why": a.validity.as_ref().err(),
-                })
-            })
-            .collect();
-        let team_doc = l.team.as_ref().map(|t| {
-            json!({
-                "project": t.project,
-                "session": t.session,
-                "file": t.file.display().to_string(),
-                "pins": t.pins,
-                "seats": t.seats.iter().map(|s| json!({
-                    "seat": s.seat,
-                    "cli": s.cli,
-                    "pin": s.pin,
-                    "profile": s.profile.as_ref().ok().map(|a| json!({
-                        "id": a.id, "version": a.version, "source": source_json(&a.source),
-                        "path": a.source.path().map(|p| p.display().to_string()),
-                    })),
-                    "refusal": s.profile.as_ref().err().map(|e| e.message()),
-                })).collect::<Vec<_>>(),
-            })
-        });
-        let doc = json!({
-            "schema": schema("team.profile.list"),
-            "format": 1,
-            "profiles": profiles,
-            "team": team_doc,
-        });
+        let doc = l.document();
         return render_json(&doc);
     }
     let mut out = String::new();
@@ -220,30 +174,7 @@ fn render_check(r: &CheckReport, json: bool) -> (String, i32) {
     let verdict = check_verdict(r);
     let code = if ok { 0 } else { 1 };
     if json {
-        let doc = json!({
-            "schema": schema("team.profile.check"),
-            "format": 1,
-            "file": r.file.display().to_string(),
-            "ok": ok,
-            "verdict": verdict,
-            "steps": r.steps.iter().map(|s| json!({
-                "step": s.name.word(),
-                "ok": s.result.is_ok(),
-                "detail": match &s.result { Ok(d) | Err(d) => d },
-            })).collect::<Vec<_>>(),
-            "profile": r.profile.as_ref().map(|p| {
-                let d = p.describe();
-                json!({
-                    "id": d.id, "version": d.version, "sha256": p.sha256(), "cache": p.cache_use().word(),
-                    "interface": p.line().export(),
-                    "clis": d.clis, "process_names": d.process_names, "native_channel": d.native_channel,
-                    "max_trigger": d.max_trigger, "working_hints": d.working_hints, "enter_pause_ms": d.enter_pause_ms,
-                    "queues_while_working": d.queues_while_working, "forbidden_starts": d.forbidden_starts,
-                    "has_compose": d.has_compose, "transcript_patterns": d.transcript_patterns, "features": d.features,
-                })
-            }),
-            "smoke": r.smoke.as_ref().map(reading_json),
-        });
+        let doc = r.document(verdict);
         return (render_json(&doc), code);
     }
     let mut out = String::new();
@@ -273,25 +204,7 @@ fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
 fn render_explain(e: &Explained, json: bool) -> String {
     let (profile, reading, d) = (&e.profile, &e.reading, e.profile.describe());
     if json {
-        let doc = json!({
-            "schema": schema("team.profile.explain"),
-            "format": 1,
-            "profile": {
-                "id": d.id,
-                "version": d.version,
-                "source": source_json(profile.source()),
-                "path": profile.source().path().map(|p| p.display().to_string()),
-                "pin": profile.pin(),
-            },
-            "screen": {
-                "file": e.screen_file.display().to_string(),
-                "cols": e.screen.cols,
-                "rows": e.screen.rows,
-                "title": e.screen.title,
-            },
-            "reading": reading_json(reading),
-            "why": reading.why,
-        });
+        let doc = e.document();
         return render_json(&doc);
     }
     let mut out = format!(
@@ -315,25 +228,6 @@ fn render_explain(e: &Explained, json: bool) -> String {
 }
 
 /// A reading as `--json` documents carry it.
-pub(super) fn reading_json(r: &Reading) -> Value {
-    let dialog = r.state.dialog();
-    json!({
-        "state": r.state.word(),
-        "hint": r.state.hint(),
-        "dialog": dialog.map(|d| d.kind.word()),
-        "dialog_other": dialog.and_then(|d| d.kind.other_name()),
-        "dialog_title": dialog.map(|d| d.title.clone()),
-        "unknown": match &r.state { State::Unknown(w) => Some(w.clone()), _ => None },
-        "composer": {
-            "kind": r.composer.word(),
-            "text": r.composer.text(),
-        },
-        "queued": r.queued,
-        "last_error": r.last_error.map(|e| e.word()),
-        "why": r.why,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

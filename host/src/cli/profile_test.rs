@@ -2,9 +2,7 @@
 //! run itself is `profile_tool::conformance`. Exit 1 when any screen reads wrong, or when the
 //! folder holds none for it. Document: `team.profile.test` (schema/profile-test.schema.json).
 
-use serde_json::json;
-
-use super::profile::{labelled, reading_json, schema};
+use super::profile::labelled;
 use crate::outcome::render_json;
 use crate::profile_tool::Conformance;
 
@@ -21,25 +19,7 @@ pub fn render(r: &Conformance, json: bool) -> (String, i32) {
     };
     let code = if ok { 0 } else { 1 };
     if json {
-        let doc = json!({
-            "schema": schema("team.profile.test"),
-            "format": 1,
-            "file": r.file.display().to_string(),
-            "screens_dir": r.screens_dir.display().to_string(),
-            "profile": {"id": d.id, "version": d.version, "interface": r.profile.line().export(), "has_compose": d.has_compose},
-            "ok": ok,
-            "passed": r.checked.len() - failed,
-            "failed": failed,
-            "skipped": r.skipped,
-            "verdict": verdict,
-            "screens": r.checked.iter().map(|c| json!({
-                "screen": c.label,
-                "ok": c.result.is_ok(),
-                "why": c.result.as_ref().err(),
-                "expect": c.expect,
-                "reading": c.reading.as_ref().map(reading_json),
-            })).collect::<Vec<_>>(),
-        });
+        let doc = r.document(verdict);
         return (render_json(&doc), code);
     }
     let mut out = format!(

@@ -5,14 +5,12 @@
 //! (`unknown option <option>`, `a seat name is required`, `unexpected "<word>"`) with the usage
 //! ([`refusal`], rendered by `cli::parse_error`).
 
-use serde_json::{json, Value};
-
 use super::{Failure, Ran};
 use crate::caller;
 use crate::ctx::Ctx;
 use crate::outcome::TeamError;
 use crate::output::Output;
-use crate::register::{self, Means, Report, Request, Status};
+use crate::register::{self, Means, Report, Request};
 use crate::registry::Registry;
 use crate::team_file;
 
@@ -106,24 +104,8 @@ pub fn refusal(wrong: super::Wrong) -> TeamError {
 }
 
 /// The `team.register` document.
-pub fn document(r: &Report) -> Value {
-    let dry = r.status == Status::DryRun;
-    let mut d = json!({
-        "schema": {"name": "team.register", "version": 1},
-        "format": 1,
-        "dry_run": dry,
-        "status": r.status.word(),
-        "action_summary": if dry { "dry run: nothing was run".to_string() } else { r.line.clone() },
-        "project": r.project,
-        "session": r.session,
-        "seat": r.seat,
-        "pane": r.pane,
-        "notes": r.notes,
-    });
-    if dry {
-        d["plan"] = json!([{ "step": "register", "seat": r.seat, "detail": r.line, "prefix": "+" }]);
-    }
-    d
+pub fn document(r: &Report) -> crate::register::doc::RegisterDoc {
+    r.document()
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {

@@ -5,8 +5,6 @@
 //! option <option>`, `a seat name is required`, `a new name is required`, `unexpected
 //! "<word>"`) with the usage ([`refusal`], rendered by `cli::parse_error`), as `team register`'s.
 
-use serde_json::{json, Value};
-
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
 use crate::output::{one_line, Output};
@@ -89,31 +87,8 @@ pub fn refusal(wrong: super::Wrong, words: &[String]) -> TeamError {
 }
 
 /// The `team.rename` document.
-pub fn document(r: &Report) -> Value {
-    let dry = r.status == Status::DryRun;
-    let steps: Vec<Value> =
-        r.steps.iter().map(|s| json!({ "step": s.word(), "detail": r.detail(s), "prefix": "+" })).collect();
-    let mut d = json!({
-        "schema": {"name": "team.rename", "version": 1},
-        "format": 1,
-        "dry_run": dry,
-        "status": r.status.word(),
-        "action_summary": if dry { "dry run: nothing was run".to_string() } else { r.line.clone() },
-        "project": r.project,
-        "session": r.session,
-        "seat": r.seat,
-        "new_name": r.new,
-        "pane": r.pane(),
-        "agents": r.agents(),
-        "notes": r.notes,
-    });
-    if dry {
-        d["plan"] = json!(steps);
-        d["detail"] = json!(r.line);
-    } else {
-        d["steps"] = json!(steps);
-    }
-    d
+pub fn document(r: &Report) -> crate::rename::doc::RenameDoc {
+    r.document()
 }
 
 /// The plain text: the context line, a dry run's step lines, the notes, the closing line.

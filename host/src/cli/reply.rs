@@ -4,11 +4,8 @@
 
 use std::path::PathBuf;
 
-use serde_json::{json, Value};
-
 use crate::converse::reply::{self, Ask, Replied, Went};
 use crate::ctx::Ctx;
-use crate::legs::Leg;
 use crate::outcome::{self, context_line, Kind, TeamError};
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
@@ -79,45 +76,8 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
 }
 
 /// The `team.reply` document (`schema/reply.schema.json`).
-pub fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> Value {
-    let (seat, channel, id, drop, ms, note) = match &r.went {
-        Went::Seat(s) => (
-            s.seat.clone(),
-            s.channel.map(Leg::word).map(str::to_string),
-            if dry_run { None } else { s.id.clone() },
-            s.drop.as_ref().map(|p| p.display().to_string()),
-            s.ms,
-            match &s.outcome {
-                Outcome::Delivered { note } => note.clone(),
-                _ => None,
-            },
-        ),
-        Went::Owner(o) => (
-            crate::converse::OWNER.to_string(),
-            (!dry_run).then(|| crate::converse::owner::VIA.to_string()),
-            o.as_ref().map(|o| o.id.clone()),
-            o.as_ref().map(|o| o.drop.display().to_string()),
-            o.as_ref().map(|_| 0),
-            None,
-        ),
-    };
-    json!({
-        "schema": {"name": "team.reply", "version": 1},
-        "format": 1,
-        "dry_run": dry_run,
-        "status": status,
-        "action_summary": summary,
-        "project": r.project,
-        "session": r.session,
-        "seat": seat,
-        "channel": channel,
-        "reply_to": r.question,
-        "question": r.question_line,
-        "ids": {"sent": id},
-        "drop": drop,
-        "ms": ms,
-        "note": note,
-    })
+pub fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> crate::converse::reply::ReplyDoc {
+    r.document(dry_run, status, summary)
 }
 
 /// The reply's line and status word (`delivered`, `dry-run`), or — a reply that was not

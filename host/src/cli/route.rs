@@ -2,8 +2,6 @@
 //! caller (a run with no terminal and no verified pane is refused before the team file is
 //! read), runs `crate::route`, prints the answer or its `team.route` document.
 
-use serde_json::{json, Value};
-
 use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
 use crate::outcome::{context_line, TeamError};
@@ -62,11 +60,6 @@ pub fn refusal(wrong: super::Wrong) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE)
 }
 
-/// The plan step a dry run prints.
-fn plan_step(r: &Report) -> String {
-    format!("{}: append the route to {}", r.seat, r.record.display())
-}
-
 /// The answer's lines (after the context line).
 pub fn lines(r: &Report) -> String {
     let s = &r.seat;
@@ -82,35 +75,9 @@ pub fn lines(r: &Report) -> String {
     out.push_str(&r.closing());
     out.push('\n');
     if r.dry_run {
-        out.push_str(&format!("+ record: {}\ndry run: nothing was run\n", plan_step(r)));
+        out.push_str(&format!("+ record: {}\ndry run: nothing was run\n", r.plan_step()));
     }
     out
-}
-
-/// The `team.route` document.
-pub fn document(r: &Report) -> Value {
-    let mut d = json!({
-        "schema": {"name": "team.route", "version": 1},
-        "format": 1,
-        "dry_run": r.dry_run,
-        "status": if r.dry_run { "dry-run" } else { "routed" },
-        "action_summary": if r.dry_run { "dry run: nothing was run".to_string() } else { r.closing() },
-        "project": r.project,
-        "session": r.session,
-        "seat": r.seat,
-        "agent": r.agent,
-        "recipient_session": r.recipient_session,
-        "cli": r.cli,
-        "pane": r.pane,
-        "address": r.address,
-        "socket_state": r.state.word(),
-        "native": r.native,
-        "rule": r.rule,
-    });
-    if r.dry_run {
-        d["plan"] = json!([{ "step": "record", "seat": r.seat, "detail": plan_step(r), "prefix": "+" }]);
-    }
-    d
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
@@ -123,7 +90,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let seat = a.seat.ok_or_else(|| fail(refusal(super::Wrong::Missing(vec![]))))?;
     let r = answer(&seat, a.dry_run, ctx).map_err(&fail)?;
     if a.json {
-        out.doc(&document(&r));
+        out.doc(&r.document());
     } else {
         out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
     }

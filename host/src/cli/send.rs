@@ -8,14 +8,13 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
-
 use crate::caller;
 use crate::ctx::Ctx;
 use crate::legs::Leg;
 use crate::outcome::{self, context_line, Kind, TeamError};
 use crate::output::{one_line, Output};
 use crate::profiles::ProfileHost;
+use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
 use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
@@ -292,33 +291,6 @@ pub(crate) fn watch_words(r: &SendReport) -> String {
     }
 }
 
-fn send_doc(
-    r: &SendReport,
-    dry_run: bool,
-    status: &str,
-    summary: &str,
-    channel: Option<Leg>,
-    plan: Option<Value>,
-) -> Value {
-    let opt = |s: &str| if s.is_empty() { Value::Null } else { Value::String(s.to_string()) };
-    let mut d = json!({
-        "schema": {"name": "team.send", "version": 1},
-        "format": 1,
-        "dry_run": dry_run,
-        "status": status,
-        "action_summary": summary,
-        "project": opt(&r.project),
-        "session": opt(&r.session),
-        "seat": r.seat,
-        "channel": channel.map(Leg::word),
-        "ids": {"sent": if dry_run { None } else { r.id.as_deref() }},
-    });
-    if let Some(p) = plan {
-        d["plan"] = p;
-    }
-    d
-}
-
 /// Prints one send's report: exit 0 for delivered, recorded and a dry run; every other
 /// outcome is the error it exits 1 with.
 fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, TeamError> {
@@ -335,18 +307,15 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
                     failed.join("; ")
                 ),
             };
-            let plan = json!({
-                "channel": channel.map(Leg::word),
-                "order": r.order.iter().map(|l| l.word()).collect::<Vec<_>>(),
-                "failed": failed,
-                "set_aside": set_aside,
-                "rule": r.rule,
+            let plan = SendPlan::Walk(WalkPlan {
+                channel: *channel,
+                order: r.order.clone(),
+                failed: failed.clone(),
+                set_aside: set_aside.clone(),
+                rule: r.rule.clone(),
+                compose: compose.clone(),
             });
-            let mut plan = plan;
-            if !compose.is_empty() {
-                plan["compose"] = json!(compose);
-            }
-            let doc = send_doc(r, true, "dry-run", &first, None, Some(plan));
+            let doc = SendDoc::new(r, SendStatus::DryRun, &first, None, Some(plan));
             let mut text = format!("{}\n", one_line(&first));
             for (i, step) in compose.iter().enumerate() {
                 text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
@@ -359,29 +328,34 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
         Outcome::DryRun(DryRun::WaitRefused { refusal }) => {
             let reason = refusal.strip_prefix(&format!("{seat}: ")).unwrap_or(refusal);
             let line = format!("{seat}: dry-run: {} {reason}", r.cli);
-            let plan = json!({"refused": refusal, "order": r.order.iter().map(|l| l.word()).collect::<Vec<_>>()});
-            (format!("{}\n", one_line(&line)), send_doc(r, true, "dry-run", &line, None, Some(plan)))
+            let plan = SendPlan::WaitRefused(WaitRefusedPlan { refused: refusal.clone(), order: r.order.clone() });
+            (format!("{}\n", one_line(&line)), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
         }
         Outcome::DryRun(DryRun::Record { ms }) => {
             let line = format!("{seat}: dry-run: would record a native delivery ({ms} ms); nothing was written");
-            let plan = json!({"record": "messages.jsonl", "via": "native", "ms": ms, "rule": r.rule});
-            (format!("{line}\n"), send_doc(r, true, "dry-run", &line, None, Some(plan)))
+            let plan = SendPlan::Record(RecordPlan {
+                record: "messages.jsonl",
+                via: Leg::Native,
+                ms: *ms,
+                rule: r.rule.clone(),
+            });
+            (format!("{line}\n"), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
         }
         Outcome::Recorded { ms } => {
             let line = format!("{seat}: recorded (native, {ms} ms)");
-            (format!("{line}\n"), send_doc(r, false, "recorded", &line, r.channel, None))
+            (format!("{line}\n"), SendDoc::new(r, SendStatus::Recorded, &line, r.channel, None))
         }
         Outcome::Delivered { note } => {
             let line = match note {
                 Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
                 None => format!("{seat}: delivered{}", history_words(&r.history)),
             };
-            let mut doc = send_doc(r, false, "delivered", &line, r.channel, None);
-            doc["note"] = json!(note);
-            doc["drop"] = json!(r.drop.as_ref().map(|p| p.display().to_string()));
-            doc["ms"] = json!(r.ms);
+            let mut doc = SendDoc::new(r, SendStatus::Delivered, &line, r.channel, None);
+            doc.note = Some(note.as_ref().map(ToString::to_string));
+            doc.drop = Some(r.drop.as_ref().map(|p| p.display().to_string()));
+            doc.ms = Some(r.ms);
             if let HistoryWrite::NotWritten(why) = &r.history {
-                doc["history_error"] = json!(why);
+                doc.history_error = Some(why.clone());
             }
             (format!("{}\n", one_line(&line)), doc)
         }
@@ -409,25 +383,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
     let summary = l.summary();
     if json {
-        let seats: Vec<Value> = l
-            .seats
-            .iter()
-            .map(|r| {
-                let mut v = json!({"name": r.name, "nickname": r.nickname, "cli": r.cli, "role": r.role, "project": r.project, "reach": r.reach.map(|x| x.word()), "stopped": r.stopped, "admitted_by": r.admitted_by});
-                if let Some(p) = &r.problem {
-                    v["problem"] = json!(p);
-                }
-                v
-            })
-            .collect();
-        out.doc(&json!({
-            "schema": {"name": "team.send.list", "version": 1},
-            "format": 1,
-            "project": l.context.as_ref().map(|c| c.0.clone()),
-            "session": l.context.as_ref().map(|c| c.1.clone()),
-            "seats": seats,
-            "summary": summary,
-        }));
+        out.doc(&l.document());
         return 0;
     }
     let dash = |o: &Option<String>| o.as_deref().map(|s| one_line(s).into_owned()).unwrap_or_else(|| "-".into());

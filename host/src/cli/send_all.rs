@@ -2,9 +2,6 @@
 //! without the context line), the summary, and the `team.send.all` document; exit 0 only when
 //! every seat took the message (`send::all`).
 
-use serde_json::{json, Value};
-
-use crate::legs::Leg;
 use crate::outcome::context_line;
 use crate::output::{one_line, Output};
 use crate::send::{self, DryRun, Outcome, SendReport};
@@ -56,27 +53,7 @@ pub(super) fn render(f: &send::all::Fanout, dry_run: bool, json: bool, out: &mut
     let summary = f.summary(dry_run);
     let code = if f.done() { 0 } else { 1 };
     if json {
-        let rows: Vec<Value> = f
-            .rows
-            .iter()
-            .map(|r| {
-                let (id, channel) = match r {
-                    Row::Sent(s) if !dry_run => (s.id.clone(), s.channel.map(Leg::word)),
-                    _ => (None, None),
-                };
-                json!({"seat": r.seat(), "outcome": r.word(), "id": id, "channel": channel, "sentence": row_line(r)})
-            })
-            .collect();
-        out.doc(&json!({
-            "schema": {"name": "team.send.all", "version": 1},
-            "format": 1,
-            "dry_run": dry_run,
-            "status": if f.done() { "delivered" } else { "partial" },
-            "project": f.project,
-            "session": f.session,
-            "recipients": rows,
-            "summary": summary,
-        }));
+        out.doc(&f.document(dry_run, row_line));
         return code;
     }
     for r in &f.rows {

@@ -4,7 +4,7 @@
 //!
 //! It types nothing and writes nothing: `crate::status` only locates and reads.
 
-use serde_json::{json, Value};
+use crate::status::doc::{HooksDoc, McpDoc};
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
@@ -44,19 +44,23 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         let mcp = mcp_rows(&file);
         let hooks = hooks_rows(ctx, &profiles, &file);
         if a.json {
-            let mut d = document(&r);
+            let mut d = r.document(summary(&r));
             if !hooks_line(&hooks).is_empty() {
-                d["hooks"] = hooks
-                    .iter()
-                    .map(|h| json!({"seat": h.seat, "state": h.state.word(), "last_handed": h.last_handed, "waiting": h.waiting}))
-                    .collect();
+                d.hooks = Some(
+                    hooks
+                        .iter()
+                        .map(|h| HooksDoc {
+                            seat: h.seat.clone(),
+                            state: h.state.clone(),
+                            last_handed: h.last_handed.clone(),
+                            waiting: h.waiting,
+                        })
+                        .collect(),
+                );
             }
             // (only once some seat's CLI names the server, as the plain line)
             if !mcp_line(&mcp).is_empty() {
-                d["mcp"] = mcp
-                .iter()
-                .map(|m| json!({"seat": m.seat, "state": m.state.word(), "file": m.path.as_ref().map(|p| p.display().to_string())}))
-                .collect();
+                d.mcp = Some(mcp.iter().map(McpDoc::of).collect());
             }
             out.doc(&d);
         } else {
@@ -311,59 +315,4 @@ fn summary(r: &StatusReport) -> String {
         s.push_str(&parts.join(", "));
     }
     s
-}
-
-fn reads_json(r: &Reads) -> Value {
-    let mut v = json!({"state": r.word()});
-    match r {
-        Reads::Idle { last_error } => v["last_error"] = json!(last_error.map(|e| e.word())),
-        Reads::Working { hint } => v["hint"] = json!(hint),
-        Reads::Dialog { kind, title } => {
-            v["kind"] = json!(kind.word());
-            if let Some(name) = kind.other_name() {
-                v["name"] = json!(name);
-            }
-            v["title"] = json!(title);
-        }
-        Reads::Draft { text } => v["text"] = json!(text),
-        Reads::Unknown { why } | Reads::NotFound { why } | Reads::Unreadable { why } => v["why"] = json!(why),
-        Reads::Starting | Reads::Exited => {}
-    }
-    v
-}
-
-fn document(r: &StatusReport) -> Value {
-    let seats: Vec<Value> = r
-        .rows
-        .iter()
-        .map(|row| {
-            json!({
-                "name": row.name,
-                "team": row.team,
-                "cli": row.cli,
-                "session": row.session,
-                "multiplexer": row.multiplexer,
-                "pane": row.pane,
-                "reads": reads_json(&row.reads),
-                "multiplexer_status": row.mux_status.map(|s| s.as_str()),
-                "stopped": row.stopped,
-                "admitted_by": row.admitted_by,
-                "last": row.last.as_ref().map(|l| json!({
-                    "id": l.id, "from": l.from, "outcome": l.outcome, "ts": l.ts, "age_s": l.age_s, "note": l.note,
-                })),
-            })
-        })
-        .collect();
-    json!({
-        "schema": {"name": "team.status", "version": 1},
-        "format": 1,
-        "project": r.context.as_ref().map(|c| c.0.clone()),
-        "session": r.context.as_ref().map(|c| c.1.clone()),
-        "seats": seats,
-        "summary": summary(r),
-        "caller": r.caller,
-        "unplaced": r.unplaced.iter().map(|u| json!({
-            "pane": u.pane, "cli": u.cli, "process": u.process, "seats": u.seats, "mark": u.mark_line(),
-        })).collect::<Vec<Value>>(),
-    })
 }

@@ -10,10 +10,14 @@
 //! one is written; a message never delivered is not acked (there is nothing its seat could have read); the
 //! note is bounded and kept as text, never a path or a typed line.
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::caller::Caller;
 use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, Receipt, ReceiptKind};
 use crate::outcome::{self, TeamError};
+use crate::schema::{Document, FormatOne, Named};
 use crate::send::Means;
 use crate::team_file::Loaded;
 
@@ -36,6 +40,62 @@ pub struct Acked {
     pub note: Option<String>,
     /// The owner set an alert aside (a message to a seat), rather than acked its own message.
     pub alert: bool,
+}
+
+/// The document `team ack <id> --json` prints once the ack is written: the message, who acked
+/// it (a seat, or owner), its sender and first line, and the note. status set-aside: the owner
+/// set an alert about a seat's message aside (docs/conversations.md).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AckDoc {
+    pub schema: Named<AckDoc>,
+    pub format: FormatOne,
+    pub status: AckStatus,
+    /// The line a plain run prints.
+    pub action_summary: String,
+    pub project: String,
+    pub session: String,
+    #[schemars(regex(pattern = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"))]
+    pub id: String,
+    /// Who acked: a seat, or `owner`.
+    pub by: String,
+    /// The message's sender.
+    pub from: String,
+    /// The message's first line.
+    pub question: String,
+    pub note: Option<String>,
+}
+
+impl Document for AckDoc {
+    const NAME: &'static str = "team.ack";
+    const FILE: &'static str = "ack";
+}
+
+/// `acked`, or `set-aside` when the owner set an alert aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AckStatus {
+    Acked,
+    SetAside,
+}
+
+impl Acked {
+    /// The `team.ack` document; `line` is the run's line (`cli::ack::line`).
+    pub fn document(&self, line: &str) -> AckDoc {
+        AckDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            status: if self.alert { AckStatus::SetAside } else { AckStatus::Acked },
+            action_summary: line.to_string(),
+            project: self.project.clone(),
+            session: self.session.clone(),
+            id: self.id.clone(),
+            by: self.by.clone(),
+            from: self.from.clone(),
+            question: self.first_line.clone(),
+            note: self.note.clone(),
+        }
+    }
 }
 
 /// Acks `id` for `caller` standing in `file`'s checkout.

@@ -9,19 +9,21 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::history::{Entry, Ledger, ReadState};
 use crate::outcome;
+use crate::schema::{Document, FormatOne, Named};
 use crate::team_file::notify::Event as Alert;
 use crate::team_file::Loaded;
 
 use super::{owner, Book, Who, OWNER};
 
 /// What an item of the inbox is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum What {
     /// A message to answer or ack.
@@ -33,18 +35,24 @@ pub enum What {
 }
 
 /// One item waiting.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Item {
     pub what: What,
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub id: String,
+    #[schemars(extend("format" = "date-time"))]
     pub ts: String,
     pub from: String,
     pub to: String,
     /// The message's first line (escaped, bounded).
     pub first_line: String,
     /// A reply's question.
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub reply_to: Option<String>,
     /// An alert's word: held, not-submitted, unreachable, never-acted-on.
+    // (typed when the one outcome vocabulary lands)
+    #[schemars(extend("enum" = ["held", "not-submitted", "unreachable", "never-acted-on", null]))]
     pub alert: Option<String>,
     /// Where the message is on disk, relative to the checkout.
     pub drop: Option<PathBuf>,
@@ -58,6 +66,47 @@ pub struct Inbox {
     /// `owner`, or the seat.
     pub who: String,
     pub items: Vec<Item>,
+}
+
+/// The document `team inbox --json` prints: what waits for the caller, newest last — for a
+/// seat, messages delivered to it and not acked; for the owner (who: owner), messages and
+/// replies left in the owner's inbox and not acked, and alerts not set aside
+/// (docs/conversations.md).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InboxDoc<'a> {
+    pub schema: Named<InboxDoc<'static>>,
+    pub format: FormatOne,
+    pub project: &'a str,
+    pub session: &'a str,
+    pub who: &'a str,
+    pub items: &'a [Item],
+    pub summary: String,
+}
+
+impl Document for InboxDoc<'_> {
+    const NAME: &'static str = "team.inbox";
+    const FILE: &'static str = "inbox";
+}
+
+impl Inbox {
+    /// `<n> waiting for <who>`.
+    pub fn summary(&self) -> String {
+        format!("{} waiting for {}", self.items.len(), self.who)
+    }
+
+    /// The `team.inbox` document.
+    pub fn document(&self) -> InboxDoc<'_> {
+        InboxDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            project: &self.project,
+            session: &self.session,
+            who: &self.who,
+            items: &self.items,
+            summary: self.summary(),
+        }
+    }
 }
 
 /// Why a message to a seat needs the owner, if it does and nothing since settled it.

@@ -22,12 +22,13 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
 use crate::history::{self, ledger::instant, MessageLine, Note, Outcome, Receipt, ReceiptKind};
 use crate::output::{bound, one_line};
+use crate::schema::{Document, Named};
 use crate::team_file::notify::Event as Kind;
 use crate::team_file::{Loaded, Notify, TeamFile};
 
@@ -37,11 +38,14 @@ pub const FAILED: &str = "notify.failed";
 pub const DIGEST_MARK: &str = "notify-digest.json";
 
 /// One thing the owner is told.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Event {
     pub event: Kind,
+    #[schemars(extend("format" = "date-time"))]
     pub ts: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub id: Option<String>,
     pub from: String,
     pub to: String,
@@ -103,19 +107,40 @@ pub fn urgent_in(ctx: &Ctx, file: &TeamFile, root: &Path, ev: Event) -> Option<S
         return None;
     }
     let text = ev.text.clone();
-    let doc = document("urgent", file, vec![ev]);
+    let doc = document(Tier::Urgent, file, vec![ev]);
     said_once(ctx, file, root, run(n, &text, &doc))
 }
 
+/// The document the team file's notify: command reads on its standard input (its last argument
+/// is the short text): urgent, one event sent at once; digest, the events team watch batched
+/// since the last digest (docs/conversations.md).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotifyDoc {
+    pub schema: Named<NotifyDoc>,
+    pub tier: Tier,
+    pub project: String,
+    pub session: String,
+    #[schemars(length(min = 1))]
+    pub events: Vec<Event>,
+}
+
+impl Document for NotifyDoc {
+    const NAME: &'static str = "team.notify";
+    const FILE: &'static str = "notify";
+}
+
+/// `urgent`: one event sent at once; `digest`: the events batched since the last digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Urgent,
+    Digest,
+}
+
 /// The `team.notify` document.
-fn document(tier: &str, file: &TeamFile, events: Vec<Event>) -> Value {
-    json!({
-        "schema": {"name": "team.notify", "version": 1},
-        "tier": tier,
-        "project": file.project,
-        "session": file.session,
-        "events": events,
-    })
+fn document(tier: Tier, file: &TeamFile, events: Vec<Event>) -> NotifyDoc {
+    NotifyDoc { schema: Named::new(), tier, project: file.project.clone(), session: file.session.clone(), events }
 }
 
 /// Why the notify command did not do its job; `shown` is its argv, escaped, one line.
@@ -132,7 +157,7 @@ pub enum NotifyFailed {
 }
 
 /// Runs the command: `argv… <text>`, the document on stdin, bounded by `timeout:`.
-pub fn run(n: &Notify, text: &str, doc: &Value) -> Result<(), NotifyFailed> {
+pub fn run<D: Serialize + ?Sized>(n: &Notify, text: &str, doc: &D) -> Result<(), NotifyFailed> {
     let shown = n.command.iter().map(|w| one_line(w).into_owned()).collect::<Vec<_>>().join(" ");
     let spawned = Command::new(&n.command[0])
         .args(&n.command[1..])
@@ -232,7 +257,7 @@ pub fn digest(
         return None;
     }
     let text = digest_text(&events);
-    let doc = document("digest", file, events);
+    let doc = document(Tier::Digest, file, events);
     let res = run(n, &text, &doc);
     if res.is_ok() {
         let m = Mark { until: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true) };
@@ -302,6 +327,7 @@ fn digest_text(events: &[Event]) -> String {
 mod tests {
     use super::*;
     use crate::team_file::notify::{DEFAULT_DIGEST, DEFAULT_URGENT};
+    use serde_json::json;
 
     fn notify(command: &[&str], timeout: u64) -> Notify {
         Notify {

@@ -13,6 +13,9 @@
 //! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
 //! decided before anything is written.
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::address::{self, World};
 use crate::admission::{self, Rule};
 use crate::caller::Caller;
@@ -20,6 +23,7 @@ use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, MessageLine, Receipt, ReceiptKind};
 use crate::legs::{Leg, Plan};
 use crate::outcome::{self, TeamError};
+use crate::schema::{Document, FormatOne, Named};
 use crate::send::{self, Decision, DryRun, FactsBook, Loadout, Means, Outcome, SendReport};
 
 use super::owner::{self, OwnerDrop};
@@ -57,6 +61,97 @@ pub struct Replied {
     pub ack_problem: Option<String>,
     /// The replier's checkout root (paths under it are shown relative to it).
     pub root: std::path::PathBuf,
+}
+
+/// The document `team reply <id> … --json` prints for a run that exits 0: where the reply went
+/// (a seat, by the legs of any send; or the owner's inbox), the message it answers and its
+/// first line. A run that exits 1 or 2 prints team.error instead (docs/conversations.md).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyDoc {
+    pub schema: Named<ReplyDoc>,
+    pub format: FormatOne,
+    pub dry_run: bool,
+    /// team reply --json: delivered or dry-run (a reply not delivered is a team.error
+    /// document); the MCP tool team_reply also answers a reply held, not-submitted,
+    /// unreachable, refused or failed with this document
+    // (the outcome's word; typed when the one outcome vocabulary lands)
+    #[schemars(extend("enum" = ["delivered", "dry-run", "held", "not-submitted", "unreachable", "refused", "failed"]))]
+    pub status: String,
+    pub action_summary: String,
+    pub project: String,
+    pub session: String,
+    /// The asker the reply went to: a seat (`<seat>@<team>` in another team's history), or
+    /// owner.
+    pub seat: String,
+    /// The leg that carried it; null on a dry run.
+    #[schemars(extend("enum" = ["typed", "compose", "native", "mcp-inbox", "owner-inbox", null]))]
+    pub channel: Option<String>,
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    pub reply_to: String,
+    /// The answered message's first line (escaped, at most 80 characters).
+    pub question: String,
+    pub ids: Ids,
+    pub drop: Option<String>,
+    pub ms: Option<u64>,
+    pub note: Option<String>,
+}
+
+impl Document for ReplyDoc {
+    const NAME: &'static str = "team.reply";
+    const FILE: &'static str = "reply";
+}
+
+/// The id the reply was sent under.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ids {
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    pub sent: Option<String>,
+}
+
+impl Replied {
+    /// The `team.reply` document; `status` is the outcome's word, `summary` the line.
+    pub fn document(&self, dry_run: bool, status: &str, summary: &str) -> ReplyDoc {
+        let (seat, channel, id, drop, ms, note) = match &self.went {
+            Went::Seat(s) => (
+                s.seat.clone(),
+                s.channel.map(Leg::word).map(str::to_string),
+                if dry_run { None } else { s.id.clone() },
+                s.drop.as_ref().map(|p| p.display().to_string()),
+                s.ms,
+                match &s.outcome {
+                    Outcome::Delivered { note } => note.as_ref().map(ToString::to_string),
+                    _ => None,
+                },
+            ),
+            Went::Owner(o) => (
+                crate::converse::OWNER.to_string(),
+                (!dry_run).then(|| crate::converse::owner::VIA.to_string()),
+                o.as_ref().map(|o| o.id.clone()),
+                o.as_ref().map(|o| o.drop.display().to_string()),
+                o.as_ref().map(|_| 0),
+                None,
+            ),
+        };
+        ReplyDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            dry_run,
+            status: status.to_string(),
+            action_summary: summary.to_string(),
+            project: self.project.clone(),
+            session: self.session.clone(),
+            seat,
+            channel,
+            reply_to: self.question.clone(),
+            question: self.question_line.clone(),
+            ids: Ids { sent: id },
+            drop,
+            ms,
+            note,
+        }
+    }
 }
 
 impl Replied {

@@ -16,6 +16,7 @@
 //! or FIFO on the ladder from the checkout down, whole-file rename); `remove` takes out exactly
 //! what `install` put in.
 
+pub mod doc;
 pub mod edit;
 
 use std::path::{Path, PathBuf};
@@ -57,6 +58,8 @@ pub enum State {
     /// A file cannot be read as its format (why).
     Unreadable { why: String },
 }
+
+crate::schema::words!(State = ["installed", "missing", "stale", "incomplete", "unsupported", "unreadable"]);
 
 impl State {
     pub fn word(&self) -> &'static str {

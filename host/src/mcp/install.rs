@@ -70,6 +70,8 @@ pub enum State {
     Unreadable { why: String },
 }
 
+crate::schema::words!(State = ["installed", "missing", "stale", "incomplete", "foreign", "unsupported", "unreadable"]);
+
 impl State {
     pub fn word(&self) -> &'static str {
         match self {

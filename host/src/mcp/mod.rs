@@ -17,6 +17,7 @@
 //! - every line is answered at most once, and no input crashes the server (`frame` bounds a
 //!   line, `rpc` judges any bytes).
 
+pub mod doc;
 pub mod frame;
 pub mod install;
 pub mod rpc;

@@ -15,6 +15,8 @@ use crate::profiles::{Available, ProfileHost};
 
 mod check;
 mod conformance;
+pub mod doc;
+pub mod doc_list;
 mod explain;
 
 pub use check::{check, CheckReport, Step, StepName};

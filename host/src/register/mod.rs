@@ -20,6 +20,7 @@
 //! the registry is rewritten from the file, the state's record only completed (an id or a
 //! process identity it lacks); a dry run writes nothing at all.
 
+pub mod doc;
 pub mod pane;
 pub mod who;
 

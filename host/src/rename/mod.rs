@@ -25,6 +25,7 @@
 //! part way, or the file renamed by hand) is not refused: the other places follow it, so
 //! running the same rename again completes one.
 
+pub mod doc;
 mod steps;
 mod write;
 

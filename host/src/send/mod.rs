@@ -13,6 +13,7 @@
 //! - nothing here prints; `cli::send` renders the report.
 
 pub mod all;
+pub mod doc;
 pub mod facts;
 pub mod list;
 pub mod report;

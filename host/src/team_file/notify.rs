@@ -20,7 +20,7 @@ use serde_saphyr::Spanned;
 use crate::outcome::{self, TeamError};
 
 /// An event the owner may be told about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Event {
     /// A send ended held (the message is on disk; nothing was typed).

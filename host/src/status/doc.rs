@@ -1,0 +1,256 @@
+//! The `team.status` document (`team status --json`), built from a [`StatusReport`] and the
+//! hooks and MCP rows the command reads beside it; its schema is generated from these types
+//! (`crate::schema`).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{Reads, Row, StatusReport, Unplaced};
+use crate::schema::{Document, FormatOne, Named};
+
+use crate::mcp::install::State;
+
+/// The document `team status --json` prints: one entry per seat of the roster `team send
+/// --list` prints — its pane, its CLI, what its profile reads on that pane now, the
+/// multiplexer's own status where it has one, and the last message to it from the history.
+/// Nothing was typed to read it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+// (every run prints caller and unplaced; the spec's own examples predate them)
+#[schemars(transform = crate::schema::not_required(&["caller", "unplaced"]))]
+pub struct StatusDoc {
+    pub schema: Named<StatusDoc>,
+    pub format: FormatOne,
+    /// The team file's project; null outside a checkout.
+    pub project: Option<String>,
+    pub session: Option<String>,
+    pub seats: Vec<SeatDoc>,
+    #[schemars(regex(pattern = r"^[0-9]+ seats?(: .+)?$"))]
+    pub summary: String,
+    /// Who ran it, as refusals name a caller: `the owner`, `seat rev of shop`, `unplaced (…)`,
+    /// `a run with no terminal`.
+    #[schemars(length(min = 1))]
+    pub caller: String,
+    /// The panes of the team's session that no seat holds and that run an agent CLI, each with
+    /// the line that marks it as a seat's (tmux; herdr names its agents itself and lists none).
+    pub unplaced: Vec<UnplacedDoc>,
+    /// Each seat's hooks (team hooks status), present once some seat's checkout runs team's
+    /// hooks or some inbox holds a message: the state, when the hooks last handed the seat a
+    /// message (null: never), and how many messages wait in its inbox (docs/inbox.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hooks: Option<Vec<HooksDoc>>,
+    /// Each seat's MCP entry (team mcp status): whether its CLI's project-level configuration
+    /// runs this team's MCP server, and the file (null for a CLI with none); present once some
+    /// seat's CLI names the server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<Vec<McpDoc>>,
+}
+
+impl Document for StatusDoc {
+    const NAME: &'static str = "team.status";
+    const FILE: &'static str = "status";
+}
+
+/// One seat of the roster.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+// (every run prints admitted_by; the spec's own examples predate it)
+#[schemars(transform = crate::schema::not_required(&["admitted_by"]))]
+pub struct SeatDoc {
+    /// The seat's address as --list names it: its name, or <seat>@<team> for another team's
+    /// seat.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    #[schemars(length(min = 1))]
+    pub team: String,
+    #[schemars(length(min = 1))]
+    pub cli: String,
+    #[schemars(length(min = 1))]
+    pub session: String,
+    #[schemars(extend("enum" = ["herdr", "tmux"]))]
+    pub multiplexer: &'static str,
+    /// The seat's pane id; null when no pane is the seat's.
+    pub pane: Option<String>,
+    pub reads: ReadsDoc,
+    /// herdr's own status of the seat's agent; null on tmux (which has none) or when it could
+    /// not be read.
+    #[schemars(extend("enum" = ["idle", "working", "blocked", "done", "unknown", null]))]
+    pub multiplexer_status: Option<&'static str>,
+    pub stopped: bool,
+    /// The rule that admits this run's caller sending to the seat (`the owner`, `lead of
+    /// beacon`, `own lead`, …); null when a send from this caller would be refused
+    /// (docs/admission.md).
+    pub admitted_by: Option<String>,
+    /// The last history line to the seat; null when there is none.
+    pub last: Option<LastDoc>,
+}
+
+/// What the seat's profile reads on its pane now.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(tag = "state", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ReadsDoc {
+    Idle {
+        #[schemars(extend("enum" = ["rate_limit", "provider_error", null]))]
+        last_error: Option<&'static str>,
+    },
+    Working {
+        hint: String,
+    },
+    Dialog {
+        #[schemars(extend("enum" = ["question", "permission", "trust", "vendor_notice", "provider_error", "rate_limit", "held_message", "other"]))]
+        kind: &'static str,
+        /// The profile's own name of an `other` dialog.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[schemars(length(min = 1))]
+        name: Option<String>,
+        title: String,
+    },
+    Draft {
+        #[schemars(length(min = 1))]
+        text: String,
+    },
+    Starting,
+    Exited,
+    Unknown {
+        why: String,
+    },
+    NotFound {
+        why: String,
+    },
+    Unreadable {
+        why: String,
+    },
+}
+
+impl From<&Reads> for ReadsDoc {
+    fn from(r: &Reads) -> ReadsDoc {
+        match r {
+            Reads::Idle { last_error } => ReadsDoc::Idle { last_error: last_error.map(|e| e.word()) },
+            Reads::Working { hint } => ReadsDoc::Working { hint: hint.clone() },
+            Reads::Dialog { kind, title } => ReadsDoc::Dialog {
+                kind: kind.word(),
+                name: kind.other_name().map(|n| n.to_string()),
+                title: title.clone(),
+            },
+            Reads::Draft { text } => ReadsDoc::Draft { text: text.clone() },
+            Reads::Starting => ReadsDoc::Starting,
+            Reads::Exited => ReadsDoc::Exited,
+            Reads::Unknown { why } => ReadsDoc::Unknown { why: why.clone() },
+            Reads::NotFound { why } => ReadsDoc::NotFound { why: why.clone() },
+            Reads::Unreadable { why } => ReadsDoc::Unreadable { why: why.clone() },
+        }
+    }
+}
+
+/// The last history line to a seat.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastDoc {
+    #[schemars(length(min = 1))]
+    pub id: String,
+    pub from: String,
+    // (the history's outcome word; typed when the one outcome vocabulary lands)
+    #[schemars(extend("enum" = ["delivered", "answered", "held", "not-submitted", "timeout", "unreachable"]))]
+    pub outcome: String,
+    pub ts: String,
+    #[schemars(range(min = 0))]
+    pub age_s: Option<i64>,
+    pub note: Option<String>,
+}
+
+/// A pane no seat holds that runs an agent CLI.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnplacedDoc {
+    #[schemars(length(min = 1))]
+    pub pane: String,
+    /// The profile whose process names the CLI runs under.
+    #[schemars(length(min = 1))]
+    pub cli: String,
+    #[schemars(length(min = 1))]
+    pub process: String,
+    /// The file's seats of that CLI no pane was found for: the seats this pane may be.
+    #[schemars(inner(length(min = 1)))]
+    pub seats: Vec<String>,
+    #[schemars(regex(pattern = r"^team mark \S+ --pane \S+$"))]
+    pub mark: String,
+}
+
+/// One seat's hooks.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HooksDoc {
+    #[schemars(length(min = 1))]
+    pub seat: String,
+    pub state: crate::hooks::State,
+    pub last_handed: Option<String>,
+    /// Messages waiting (or claimed) in the seat's inbox.
+    pub waiting: usize,
+}
+
+/// One seat's MCP entry.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpDoc {
+    #[schemars(length(min = 1))]
+    pub seat: String,
+    pub state: State,
+    pub file: Option<String>,
+}
+
+impl McpDoc {
+    pub fn of(r: &crate::mcp::install::Row) -> McpDoc {
+        McpDoc { seat: r.seat.clone(), state: r.state.clone(), file: r.path.as_ref().map(|p| p.display().to_string()) }
+    }
+}
+
+fn seat(row: &Row) -> SeatDoc {
+    SeatDoc {
+        name: row.name.clone(),
+        team: row.team.clone(),
+        cli: row.cli.clone(),
+        session: row.session.clone(),
+        multiplexer: row.multiplexer,
+        pane: row.pane.clone(),
+        reads: ReadsDoc::from(&row.reads),
+        multiplexer_status: row.mux_status.map(|s| s.as_str()),
+        stopped: row.stopped,
+        admitted_by: row.admitted_by.clone(),
+        last: row.last.as_ref().map(|l| LastDoc {
+            id: l.id.clone(),
+            from: l.from.clone(),
+            outcome: l.outcome.to_string(),
+            ts: l.ts.to_string(),
+            age_s: l.age_s,
+            note: l.note.as_ref().map(ToString::to_string),
+        }),
+    }
+}
+
+fn unplaced(u: &Unplaced) -> UnplacedDoc {
+    UnplacedDoc {
+        pane: u.pane.clone(),
+        cli: u.cli.clone(),
+        process: u.process.clone(),
+        seats: u.seats.clone(),
+        mark: u.mark_line(),
+    }
+}
+
+impl StatusReport {
+    /// The `team.status` document; `summary` is the line a plain run closes with.
+    pub fn document(&self, summary: String) -> StatusDoc {
+        StatusDoc {
+            schema: Named::new(),
+            format: FormatOne,
+            project: self.context.as_ref().map(|c| c.0.clone()),
+            session: self.context.as_ref().map(|c| c.1.clone()),
+            seats: self.rows.iter().map(seat).collect(),
+            summary,
+            caller: self.caller.clone(),
+            unplaced: self.unplaced.iter().map(unplaced).collect(),
+            hooks: None,
+            mcp: None,
+        }
+    }
+}
