@@ -26,6 +26,7 @@ echo "== 2. whole process, warm cache (hyperfine -N)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/home" "$tmp/config" "$tmp/state" "$tmp/cache" "$tmp/work/.git"
+printf 'ref: refs/heads/main\n' >"$tmp/work/.git/HEAD"   # a checkout root (an empty .git is none)
 export HOME="$tmp/home" TEAM_CONFIG_DIR="$tmp/config" TEAM_STATE_DIR="$tmp/state" TEAM_CACHE_DIR="$tmp/cache"
 unset TMUX TMUX_PANE HERDR_PANE_ID HERDR_SESSION HERDR_SOCKET_PATH XDG_CACHE_HOME XDG_STATE_HOME || true
 cd "$tmp/work"

@@ -41,6 +41,7 @@ exec >"$BENCH_OUT/report.txt" 2>&1
 world="$(mktemp -d)"
 trap 'rm -rf "$world"' EXIT
 mkdir -p "$world/beacon/.git" "$world/beacon/.agents" "$world/home" "$world/config" "$world/state" "$world/cache"
+printf 'ref: refs/heads/main\n' >"$world/beacon/.git/HEAD"   # a checkout root (an empty .git is none)
 cat >"$world/beacon/.agents/team.yaml" <<'YAML'
 format: 1
 project: beacon

@@ -346,8 +346,36 @@ pub fn sandboxed(e: &io::Error) -> Option<&'static str> {
     }
 }
 
+/// Whether `dir` is a git checkout's root: its `.git` is a file (a worktree's or a
+/// submodule's `gitdir:` link) or a folder holding `HEAD`. An empty `.git` folder is none:
+/// Codex's sandbox leaves one behind in every folder it makes writable (it mounts over
+/// `<root>/.git` so a command cannot create it; docs/offline-vendor-clis.md), `/tmp` too.
+pub fn is_checkout_root(dir: &Path) -> bool {
+    let git = dir.join(".git");
+    match std::fs::metadata(&git) {
+        Ok(m) if m.is_file() => true,
+        Ok(m) if m.is_dir() => git.join("HEAD").exists(),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_checkout_root_has_a_real_git_and_an_empty_one_left_by_a_sandbox_is_none() {
+        let d = tempfile::tempdir().unwrap();
+        let (empty, repo, linked) = (d.path().join("tmp"), d.path().join("repo"), d.path().join("worktree"));
+        fs::create_dir_all(empty.join(".git")).unwrap();
+        fs::create_dir_all(repo.join(".git")).unwrap();
+        fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        fs::create_dir_all(&linked).unwrap();
+        fs::write(linked.join(".git"), "gitdir: /elsewhere/.git/worktrees/w\n").unwrap();
+        assert!(!is_checkout_root(&empty), "an empty .git folder (Codex's sandbox leaves one in /tmp)");
+        assert!(is_checkout_root(&repo));
+        assert!(is_checkout_root(&linked), "a worktree's .git file");
+        assert!(!is_checkout_root(d.path()));
+    }
+
     use super::*;
 
     #[test]

@@ -140,7 +140,7 @@ pub fn root_of(cwd: &Path) -> (PathBuf, bool) {
     // real folder, never through a link
     let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     while let Some(x) = d {
-        if x.join(".git").exists() {
+        if crate::fsx::is_checkout_root(x) {
             return (real(x), true);
         }
         d = x.parent();

@@ -30,6 +30,7 @@ fn route(
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("beacon");
     std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     std::fs::create_dir_all(root.join(".agents")).unwrap();
     std::fs::write(root.join(".agents/team.yaml"), FILE).unwrap();
     let file = crate::team_file::find(&root).unwrap().unwrap();

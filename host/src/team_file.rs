@@ -140,7 +140,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
             let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
             return Ok(Some(Loaded { file, path, root: real }));
         }
-        if d.join(".git").exists() {
+        if fsx::is_checkout_root(d) {
             break;
         }
         dir = d.parent();
@@ -396,7 +396,7 @@ impl std::fmt::Display for FileNote {
 /// one: it says where the file was looked for (exit 2).
 pub fn no_team_file(cwd: &std::path::Path) -> TeamError {
     let start = crate::fsx::walk_start(cwd);
-    match start.ancestors().find(|d| d.join(".git").exists()) {
+    match start.ancestors().find(|d| crate::fsx::is_checkout_root(d)) {
         Some(root) if root == start => TeamError::bad_file(
             "no team file: .agents/team.yaml is not in this folder, the checkout's root",
         )
@@ -517,6 +517,7 @@ mod tests {
         let deep = repo.join("a/b");
         std::fs::create_dir_all(&deep).unwrap();
         std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         // a team file above the git root is not this checkout's
         std::fs::create_dir_all(outer.join(".agents")).unwrap();
         std::fs::write(outer.join(".agents/team.yaml"), "project: x\nseats: []\n").unwrap();
@@ -535,6 +536,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let repo = d.path().join("repo");
         std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(repo.join(".agents")).unwrap();
         std::fs::write(d.path().join("elsewhere.yaml"), "project: x\nseats: []\n").unwrap();
         std::os::unix::fs::symlink(d.path().join("elsewhere.yaml"), repo.join(".agents/team.yaml")).unwrap();

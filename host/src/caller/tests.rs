@@ -38,6 +38,7 @@ fn vendors() -> Vendors {
 fn beacon() -> (tempfile::TempDir, Loaded) {
     let d = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    std::fs::write(d.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     std::fs::create_dir_all(d.path().join(".agents")).unwrap();
     std::fs::write(
         d.path().join(".agents/team.yaml"),

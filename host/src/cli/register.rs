@@ -170,7 +170,7 @@ impl Standing {
 /// repository, or no team file lies between it and the repository's root.
 pub fn load_file(cwd: &std::path::Path) -> Result<team_file::Loaded, TeamError> {
     let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    if !start.ancestors().any(|d| d.join(".git").exists()) {
+    if !start.ancestors().any(crate::fsx::is_checkout_root) {
         return Err(TeamError::bad_file(format!(
             "{} is not inside a git repository; a team file lives in a checkout's .agents/team.yaml",
             start.display()

@@ -3,6 +3,7 @@ use super::*;
 fn team(d: &Path) -> Loaded {
     std::fs::create_dir_all(d.join(".agents")).unwrap();
     std::fs::create_dir_all(d.join(".git")).unwrap();
+    std::fs::write(d.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     std::fs::write(
         d.join(".agents/team.yaml"),
         "format: 1\nproject: beacon\nteam: beacon\nsession: beacon\nseats:\n  - name: keeper\n    cli: claude-code\n    leads: true\n  - name: rev\n    cli: codex\n  - name: cur\n    cli: cursor\n",

@@ -76,6 +76,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let repo = d.path().join("repo");
         std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(repo.join(".agents")).unwrap();
         std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n   cli: codex\n")
             .unwrap();

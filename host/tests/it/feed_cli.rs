@@ -54,6 +54,7 @@ fn world() -> World {
     let base = tmp.path().canonicalize().unwrap();
     let root = base.join("beacon");
     std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     std::fs::create_dir_all(root.join(".agents")).unwrap();
     std::fs::write(root.join(".agents/team.yaml"), TEAM_FILE).unwrap();
     for d in ["home", "state", "cache", "elsewhere"] {
