@@ -458,14 +458,17 @@ pub fn claude_env() -> Vec<(String, String)> {
 
 /// What a user signed in to Codex once has in `codex_home` (unless a config is there
 /// already): the mock as the model provider (its key in `MOCK_API_KEY`), the folder `repo`
-/// trusted (docs/offline-vendor-clis.md §2.2).
+/// trusted (docs/offline-vendor-clis.md §2.2), and `/tmp` (and `$TMPDIR`) not among its
+/// sandbox's writable roots: the sandbox leaves empty `.git`, `.agents` and `.codex` mount
+/// points in each writable root, and a test writes nothing outside its world.
 pub fn signed_in_codex(codex_home: &Path, repo: &Path) {
     std::fs::create_dir_all(codex_home).unwrap();
     let config = format!(
         "model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\ncheck_for_update_on_startup = false\n\n\
          [model_providers.mock]\nname = \"Mock\"\nbase_url = \"http://127.0.0.1:{PORT}/v1\"\n\
          env_key = \"MOCK_API_KEY\"\nwire_api = \"responses\"\nrequest_max_retries = 2\nstream_max_retries = 2\n\n\
-         [analytics]\nenabled = false\n\n[projects.{:?}]\ntrust_level = \"trusted\"\n",
+         [analytics]\nenabled = false\n\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n\n\
+         [projects.{:?}]\ntrust_level = \"trusted\"\n",
         repo.display().to_string()
     );
     if !codex_home.join("config.toml").exists() {
