@@ -142,7 +142,7 @@ fn render(id: &Value, a: Answer) -> Value {
 }
 
 /// `team_list`'s text (the caller, then a line per seat) and its document.
-fn listed(caller: &str, list: &ListReport) -> (String, Value) {
+fn listed(caller: &str, list: &crate::send::ListReport) -> (String, Value) {
     let mut text = format!("you are {caller}; {}", list.summary());
     for s in &list.seats {
         let reach = s.reach.map(|r| r.word()).unwrap_or("-");
@@ -169,7 +169,7 @@ fn listed(caller: &str, list: &ListReport) -> (String, Value) {
 
 /// `team_reply`'s text, document and whether it is a tool error: a reply held or unreachable is
 /// a call that ran and says so; only a refusal (nothing sent) is an error.
-fn replied(r: &crate::converse::reply::Replied) -> (String, Value, bool) {
+fn replied(r: &crate::converse::reply::Replied) -> (String, crate::converse::reply::ReplyDoc, bool) {
     let sent = match &r.went {
         crate::converse::reply::Went::Seat(s) => s.id.clone(),
         crate::converse::reply::Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
@@ -186,7 +186,11 @@ fn replied(r: &crate::converse::reply::Replied) -> (String, Value, bool) {
             if let Some(rep) = &e.repair {
                 text.push_str(&format!("\n{rep}"));
             }
-            (text, super::reply::doc(r, false, outcome.word(), &e.message()), outcome == crate::history::Outcome::Refused)
+            (
+                text,
+                super::reply::doc(r, false, outcome.word(), &e.message()),
+                outcome == crate::history::Outcome::Refused,
+            )
         }
     }
 }
