@@ -88,6 +88,12 @@
 # taken 250.2 → 212.1, answer 362.8 → 329.0; RELEASE (2026-12-03, load 0.9–2.1, HCOM=0) to the
 # model 274.7 → 281.4 ms (0.98), prompt taken 156.0 → 144.8, answer 237.7 → 227.9. The model got
 # the body no sooner, so the change was taken out again (docs/inbox.md).
+# 2026-12-03, release, 40 rounds each, paired by round (docs/inbox.md has the tables): the hook
+# placed by the send's pin (fc2c61a) against the build before: faster in 26/40 rounds (median
+# 5.6 ms; load 2.0–3.7); the read-back's first look at the pause's end plus the children lists
+# (TEAM_BIN_B) against the pinned build: faster in 25/40 (median 10.8 ms; load 2.9–3.4); to the
+# model team-b 169.1 ms, hcom native 150.6 ms (1.12×; hcom faster in 25/40 rounds, by a median
+# 10.7 ms).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
