@@ -200,6 +200,20 @@ fn wait_delivered_by_inbox(rw: &RealWorld, id: &str) -> Value {
     }
 }
 
+/// The hook's team.log line for message `id` (written just after it answered the CLI: waited
+/// for), which says how the hook found its seat.
+fn hook_line(rw: &RealWorld, id: &str) -> String {
+    let t = Instant::now();
+    loop {
+        let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap_or_default();
+        if let Some(l) = log.lines().find(|l| l.contains(r#""command":"hook""#) && l.contains(id)) {
+            return l.to_string();
+        }
+        assert!(t.elapsed() < BOUND, "no hook line for {id} in team.log:\n{log}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// The one drop file for `seat` whose text holds `body`.
 fn drop_for(rw: &RealWorld, seat: &str, body: &str) -> std::path::PathBuf {
     let found: Vec<_> =
@@ -228,6 +242,10 @@ fn working_seat_gets_it_at_its_next_tool_call(cli: Cli) {
     let drop = drop_for(&rw, cli.seat(), &body);
     let line = wait_delivered_by_inbox(&rw, &id_of(&drop));
     assert_eq!(line["from"], "owner", "{line}");
+    // the real CLI's hook ran in the pane the send found (the pin: its shell among the hook's
+    // ancestors), no multiplexer asked
+    let hook = hook_line(&rw, &id_of(&drop));
+    assert!(hook.contains("its pane's shell among its ancestors, the pane the send found"), "{hook}");
     // The model's next step after the hand-over carries it: the hook's text sits right after
     // the latest tool call (Claude: the last message, after its result; Codex: between the
     // call and its output), so it was handed at that call, the one just before this request.
@@ -364,6 +382,9 @@ fn dialog_holds_then_the_next_hook_hands_it(cli: Cli) {
     assert!(outside.exists(), "the person's Yes ran the command");
     let line = wait_delivered_by_inbox(&rw, &id);
     assert_eq!(line["from"], "owner", "{line}");
+    // handed after the send's whole window: the pin no longer vouches, tmux placed the hook
+    let hook = hook_line(&rw, &id);
+    assert!(hook.contains("its pane found through the multiplexer"), "{hook}");
     assert_eq!(carried.results.len(), 1, "handed at the hook after the approved call: {:?}", carried.results);
     assert!(after_the_last_call(cli, &carried, &body), "not at the approved call: {:#?}", carried.body);
 }
