@@ -98,7 +98,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     };
     let (look, profile) = match look(req, means, &pane) {
         Ok(x) => x,
-        Err(why) => return report(Ended::Unreachable(why), None, None, None),
+        Err(why) => return report(Ended::Unreachable(why.to_string()), None, None, None),
     };
     let version = profile.describe().version.clone();
     let (dialog, draft) = match &look {
@@ -180,8 +180,8 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 
 /// The one look: the seat's profile reads its screen (nothing typed); the profile is kept for
 /// the typed leg.
-fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), String> {
-    let mut profile = means.profiles.load(req.cli, req.pins).map_err(|e| e.message())?;
+fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
+    let mut profile = means.profiles.load(req.cli, req.pins).map_err(typed::SeatError::Profile)?;
     let mut seat =
         typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
     let o = seat.observe(req.id, "")?;

@@ -151,13 +151,28 @@ pub struct Observation {
     pub mode: Option<String>,
 }
 
-/// What the typed leg needs from one seat. Errors are sentences naming what failed.
+/// Why a look at a seat, a keystroke into it, or the record before typing failed; rendered
+/// into the verdict's sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    /// The multiplexer would not read or type.
+    #[error("{0}")]
+    Mux(#[from] crate::mux::MuxError),
+    /// The seat's profile could not read the screen.
+    #[error("{}", .0.message())]
+    Profile(crate::outcome::TeamError),
+    /// A retry's intent could not be recorded (why), so nothing may be typed.
+    #[error("{0}")]
+    Intent(String),
+}
+
+/// What the typed leg needs from one seat.
 pub trait Seat {
     /// Reads the pane, classifies it, reads the status, and asks whether a row shows the drop
     /// `id` read (not the echo of `trigger`) and whether the CLI shows `trigger` queued.
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String>;
-    fn type_text(&mut self, text: &str) -> Result<(), String>;
-    fn press_enter(&mut self) -> Result<(), String>;
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError>;
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError>;
+    fn press_enter(&mut self) -> Result<(), SeatError>;
     /// Whether rows appended to the seat's transcript since the send began prove the read.
     fn transcript_shows_read(&mut self, id: &str) -> bool;
     /// Whether the seat's own hook handed the message `id` whole — the trigger's companion in
@@ -169,7 +184,7 @@ pub trait Seat {
     /// Called once, after the look before typing allowed it and before the first keystroke:
     /// where a retry records its intent (`history::intent`). An `Err` (why) stops the run
     /// with nothing typed. A first send has nothing to record.
-    fn before_typing(&mut self) -> Result<(), String> {
+    fn before_typing(&mut self) -> Result<(), SeatError> {
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 //! Invariant: this only observes and types what `typed::deliver` tells it to; every decision
 //! is made there.
 
-use super::{BoxText, Observation, Seat, Seen, Status, TranscriptWatch};
+use super::{BoxText, Observation, Seat, SeatError, Seen, Status, TranscriptWatch};
 use crate::mux::{AgentStatus, Capture, Mux, PaneRef};
 use crate::profiles::{Composer, Probe, Profile, Screen, State, TurnError};
 
@@ -41,14 +41,14 @@ pub fn dialog_word(kind: &crate::profiles::DialogKind) -> &str {
 }
 
 impl Seat for SeatPane<'_> {
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
         let cap = if self.typed { self.mux.read(&self.pane) } else { self.mux.read_screen(&self.pane) };
-        let mut cap = cap.map_err(|e| e.to_string())?;
+        let mut cap = cap?;
         let mode = cap.mode.take();
         let screen = screen_of(cap);
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
-        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(|e| e.message())?;
-        let status = self.mux.status(&self.pane).map_err(|e| e.to_string())?;
+        let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(SeatError::Profile)?;
+        let status = self.mux.status(&self.pane)?;
         let read_shown = reading.drop_read;
         let queued = reading.queued_holds(trigger);
         let seen = match reading.state {
@@ -76,14 +76,14 @@ impl Seat for SeatPane<'_> {
         })
     }
 
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         // set before the call: a type that fails half-way may still have left text in the box
         self.typed = true;
-        self.mux.type_text(&self.pane, text).map_err(|e| e.to_string())
+        Ok(self.mux.type_text(&self.pane, text)?)
     }
 
-    fn press_enter(&mut self) -> Result<(), String> {
-        self.mux.press_enter(&self.pane).map_err(|e| e.to_string())
+    fn press_enter(&mut self) -> Result<(), SeatError> {
+        Ok(self.mux.press_enter(&self.pane)?)
     }
 
     fn transcript_shows_read(&mut self, id: &str) -> bool {

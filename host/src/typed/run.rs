@@ -11,8 +11,8 @@
 
 use super::pane::SeatPane;
 use super::{
-    deliver, drop_path, drop_ref, lock_seat, trigger_line, write_drop, Observation, Run, Seat, Seen, Status, Traits,
-    TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS,
+    deliver, drop_path, drop_ref, lock_seat, trigger_line, write_drop, Observation, Run, Seat, SeatError, Seen, Status,
+    Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS,
 };
 use crate::clock::{Clock, RealTimer};
 use crate::mux::{self, Mux, MuxError};
@@ -138,7 +138,7 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
 /// (`history::claim`). An `Err` (why) from it ends the run refused, with nothing typed. A
 /// retry without such a record could be typed twice by a watch that never learned how the
 /// first ended.
-pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Result<(), String>) -> Report {
+pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Result<(), SeatError>) -> Report {
     let watch = means.clock.stopwatch();
     let drop = match drop_path(req.root, req.session, req.seat, req.id) {
         Ok(p) => p,
@@ -208,7 +208,7 @@ fn trigger(
     drop: PathBuf,
     means: &Means,
     watch: &crate::clock::Stopwatch,
-    intent: Option<&mut dyn FnMut() -> Result<(), String>>,
+    intent: Option<&mut dyn FnMut() -> Result<(), SeatError>>,
     companion: Option<&crate::inbox::SeatBox>,
     found: Option<(mux::PaneRef, Profile)>,
 ) -> Report {
@@ -279,22 +279,22 @@ pub const HERDR_BLOCKED: &str = "blocked";
 struct FirstLook<'a, 'i, 'c> {
     seat: SeatPane<'a>,
     first: Option<Observation>,
-    intent: Option<&'i mut dyn FnMut() -> Result<(), String>>,
+    intent: Option<&'i mut dyn FnMut() -> Result<(), SeatError>>,
     companion: Option<&'c crate::inbox::SeatBox>,
 }
 
 impl Seat for FirstLook<'_, '_, '_> {
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
         let o = self.seat.observe(id, trigger)?;
         if self.first.is_none() {
             self.first = Some(o.clone());
         }
         Ok(o)
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         self.seat.type_text(text)
     }
-    fn press_enter(&mut self) -> Result<(), String> {
+    fn press_enter(&mut self) -> Result<(), SeatError> {
         self.seat.press_enter()
     }
     fn transcript_shows_read(&mut self, id: &str) -> bool {
@@ -303,7 +303,7 @@ impl Seat for FirstLook<'_, '_, '_> {
     fn hook_handed(&mut self, id: &str) -> bool {
         self.companion.is_some_and(|b| matches!(b.find(id), Ok(crate::inbox::Where::Handed(_))))
     }
-    fn before_typing(&mut self) -> Result<(), String> {
+    fn before_typing(&mut self) -> Result<(), SeatError> {
         match self.intent.take() {
             Some(record) => record(),
             None => Ok(()),

@@ -392,8 +392,10 @@ impl<'a> Watch<'a> {
             claimed = Some(c.clone());
             match c {
                 Ok(history::Claim::Taken) => Ok(()),
-                Ok(history::Claim::Held) => Err("this try was already started by another watch".to_string()),
-                Err(e) => Err(format!("the retry could not be recorded before typing ({e})")),
+                Ok(history::Claim::Held) => {
+                    Err(typed::SeatError::Intent("this try was already started by another watch".to_string()))
+                }
+                Err(e) => Err(typed::SeatError::Intent(format!("the retry could not be recorded before typing ({e})"))),
             }
         };
         let report = typed::retrigger(&req, &means, &mut record);

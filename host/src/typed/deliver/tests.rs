@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::clock::TestTimer;
+use crate::typed::SeatError;
 use crate::typed::TIMINGS;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -50,7 +51,7 @@ impl Scripted {
 }
 
 impl Seat for Scripted {
-    fn observe(&mut self, _id: &str, _trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, _id: &str, _trigger: &str) -> Result<Observation, SeatError> {
         if let Some(o) = &self.current {
             let o = o.clone();
             if let Some(next) = self.after_take.pop_front() {
@@ -61,11 +62,11 @@ impl Seat for Scripted {
         let boxed = if let Some(t) = self.typed.last() { BoxText::Holds(t.clone()) } else { self.idle_box.clone() };
         Ok(Scripted::obs(self.seen.clone(), boxed, self.status, false))
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         self.typed.push(text.to_string());
         Ok(())
     }
-    fn press_enter(&mut self) -> Result<(), String> {
+    fn press_enter(&mut self) -> Result<(), SeatError> {
         self.enters += 1;
         if self.enters > self.ignore_enters {
             if let Some(first) = self.after_take.pop_front() {
@@ -105,16 +106,16 @@ struct Torn {
 }
 
 impl Seat for Torn {
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
         if let Some(seen) = self.torn.take() {
             return Ok(Scripted::obs(seen, BoxText::Unreadable, None, false));
         }
         self.seat.observe(id, trigger)
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         self.seat.type_text(text)
     }
-    fn press_enter(&mut self) -> Result<(), String> {
+    fn press_enter(&mut self) -> Result<(), SeatError> {
         self.seat.press_enter()
     }
     fn transcript_shows_read(&mut self, id: &str) -> bool {
@@ -232,16 +233,16 @@ fn a_queued_line_still_in_the_box_is_not_taken() {
     s.current = None;
     struct Stuck(Scripted, Observation);
     impl Seat for Stuck {
-        fn observe(&mut self, id: &str, t: &str) -> Result<Observation, String> {
+        fn observe(&mut self, id: &str, t: &str) -> Result<Observation, SeatError> {
             if self.0.enters == 0 {
                 return self.0.observe(id, t);
             }
             Ok(self.1.clone())
         }
-        fn type_text(&mut self, x: &str) -> Result<(), String> {
+        fn type_text(&mut self, x: &str) -> Result<(), SeatError> {
             self.0.type_text(x)
         }
-        fn press_enter(&mut self) -> Result<(), String> {
+        fn press_enter(&mut self) -> Result<(), SeatError> {
             self.0.press_enter()
         }
         fn transcript_shows_read(&mut self, _: &str) -> bool {
@@ -309,15 +310,15 @@ fn an_unreadable_box_gets_one_enter_and_is_judged_by_status() {
     // It never shows the typed text: observe keeps answering Unreadable.
     struct Blind(Scripted);
     impl Seat for Blind {
-        fn observe(&mut self, id: &str, t: &str) -> Result<Observation, String> {
+        fn observe(&mut self, id: &str, t: &str) -> Result<Observation, SeatError> {
             let mut o = self.0.observe(id, t)?;
             o.boxed = BoxText::Unreadable;
             Ok(o)
         }
-        fn type_text(&mut self, x: &str) -> Result<(), String> {
+        fn type_text(&mut self, x: &str) -> Result<(), SeatError> {
             self.0.type_text(x)
         }
-        fn press_enter(&mut self) -> Result<(), String> {
+        fn press_enter(&mut self) -> Result<(), SeatError> {
             self.0.press_enter()
         }
         fn transcript_shows_read(&mut self, id: &str) -> bool {
@@ -402,24 +403,24 @@ struct Intending {
 }
 
 impl Seat for Intending {
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
         self.inner.observe(id, trigger)
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         self.events.push("type");
         self.inner.type_text(text)
     }
-    fn press_enter(&mut self) -> Result<(), String> {
+    fn press_enter(&mut self) -> Result<(), SeatError> {
         self.events.push("enter");
         self.inner.press_enter()
     }
     fn transcript_shows_read(&mut self, id: &str) -> bool {
         self.inner.transcript_shows_read(id)
     }
-    fn before_typing(&mut self) -> Result<(), String> {
+    fn before_typing(&mut self) -> Result<(), SeatError> {
         self.events.push("intent");
         if self.fail {
-            return Err("the retry could not be recorded before typing (File too large)".into());
+            return Err(SeatError::Intent("the retry could not be recorded before typing (File too large)".into()));
         }
         Ok(())
     }
@@ -472,7 +473,7 @@ struct Echoing<'c> {
 }
 
 impl Seat for Echoing<'_> {
-    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, String> {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
         let mut o = self.seat.observe(id, trigger)?;
         if self.typed_at.is_some() && self.enter_at.is_empty() {
             self.looks_since_typing += 1;
@@ -482,11 +483,11 @@ impl Seat for Echoing<'_> {
         }
         Ok(o)
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
         self.typed_at = Some(self.clock.now());
         self.seat.type_text(text)
     }
-    fn press_enter(&mut self) -> Result<(), String> {
+    fn press_enter(&mut self) -> Result<(), SeatError> {
         self.enter_at.push(self.clock.now());
         self.seat.press_enter()
     }
