@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::clock::Clock;
-use crate::mux::{self, Mux, PaneRef};
+use crate::mux::{self, Mux, MuxError, PaneRef};
+use crate::outcome::TeamError;
 use crate::profiles::{Action, Evidence, Key, Profile, Repo, Screen, Step};
 
 /// What a compose run may do.
@@ -74,24 +75,24 @@ pub struct Run {
 
 /// The seat's pane, as the runner drives it.
 pub trait Pane {
-    fn read(&mut self) -> Result<Screen, String>;
-    fn type_text(&mut self, text: &str) -> Result<(), String>;
+    fn read(&mut self) -> Result<Screen, MuxError>;
+    fn type_text(&mut self, text: &str) -> Result<(), MuxError>;
     /// Presses one key of `Key::ALLOWED`.
-    fn press(&mut self, key: &Key) -> Result<(), String>;
+    fn press(&mut self, key: &Key) -> Result<(), MuxError>;
 }
 
 /// The compose module, as the runner asks it.
 pub trait Module: back::Reader {
-    fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, String>;
+    fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, TeamError>;
     /// The CLI's way back one screen, from its description (`compose-back=esc`).
     fn back_key(&self) -> Option<back::BackKey>;
 }
 
 impl Module for Profile {
-    fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, String> {
+    fn next(&mut self, brief: &str, repo: &Repo, screen: &Screen, step: &Step) -> Result<Action, TeamError> {
         match self.compose_next(brief, repo, screen, step) {
-            Some(r) => r.map_err(|e| e.message()),
-            None => Err(format!("the {} profile has no compose module", self.describe().id)),
+            Some(r) => r,
+            None => Err(TeamError::failed(format!("the {} profile has no compose module", self.describe().id))),
         }
     }
     fn back_key(&self) -> Option<back::BackKey> {
@@ -124,19 +125,20 @@ pub struct MuxPane<'a> {
 }
 
 impl Pane for MuxPane<'_> {
-    fn read(&mut self) -> Result<Screen, String> {
-        let c = self.mux.read_screen(&self.pane).map_err(|e| e.to_string())?;
+    fn read(&mut self) -> Result<Screen, MuxError> {
+        let c = self.mux.read_screen(&self.pane)?;
         Ok(Screen { styled: c.styled, plain: c.plain, title: c.title, cols: c.cols, rows: c.rows, recent: c.recent })
     }
-    fn type_text(&mut self, text: &str) -> Result<(), String> {
-        self.mux.type_text(&self.pane, text).map_err(|e| e.to_string())
+    fn type_text(&mut self, text: &str) -> Result<(), MuxError> {
+        self.mux.type_text(&self.pane, text)
     }
-    fn press(&mut self, key: &Key) -> Result<(), String> {
+    fn press(&mut self, key: &Key) -> Result<(), MuxError> {
         match key {
-            Key::Enter => self.mux.press_enter(&self.pane).map_err(|e| e.to_string()),
+            Key::Enter => self.mux.press_enter(&self.pane),
             other => {
-                let bytes = key_bytes(other).ok_or_else(|| format!("the key {other} is not pressed"))?;
-                self.mux.type_text(&self.pane, bytes).map_err(|e| e.to_string())
+                let bytes =
+                    key_bytes(other).ok_or_else(|| MuxError::Failed(format!("the key {other} is not pressed")))?;
+                self.mux.type_text(&self.pane, bytes)
             }
         }
     }

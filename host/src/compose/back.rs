@@ -210,14 +210,14 @@ mod tests {
     }
 
     impl Pane for Cli {
-        fn read(&mut self) -> Result<Screen, String> {
+        fn read(&mut self) -> Result<Screen, crate::mux::MuxError> {
             if self.torn_left > 0 {
                 self.torn_left -= 1;
                 return Ok(Screen::from_plain("0", ""));
             }
             Ok(Screen::from_plain(&self.at.to_string(), ""))
         }
-        fn type_text(&mut self, text: &str) -> Result<(), String> {
+        fn type_text(&mut self, text: &str) -> Result<(), crate::mux::MuxError> {
             self.typed.push(text.into());
             self.torn_left = self.torn;
             if self.stuck != Some(self.at) {
@@ -225,7 +225,7 @@ mod tests {
             }
             Ok(())
         }
-        fn press(&mut self, _: &Key) -> Result<(), String> {
+        fn press(&mut self, _: &Key) -> Result<(), crate::mux::MuxError> {
             unreachable!("a walk back presses only its own key")
         }
     }
