@@ -306,6 +306,97 @@ as_word!(Via, |v| v.word());
 as_word!(Ts, |t| t.as_str());
 as_word!(@serde Note, |n| n);
 
+/// An open word's schema: `type: string`, the words this build writes listed first (each
+/// branch of `anyOf` with what it means), then the branch of a word it keeps as read — so the
+/// schema lists every word `Display` can produce and says that any other string is one read
+/// back from a file, not one this build makes up.
+fn open_words(known: Vec<serde_json::Value>, kept: &str) -> schemars::Schema {
+    let mut any = known;
+    any.push(serde_json::json!({ "description": kept }));
+    schemars::json_schema!({ "type": "string", "anyOf": any })
+}
+
+/// Its schema lists the eight words; [`Outcome::Unknown`] is any other string, kept as read.
+impl schemars::JsonSchema for Outcome {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Outcome".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words: Vec<&str> = Outcome::KNOWN.iter().map(Outcome::word).collect();
+        open_words(
+            vec![serde_json::json!({ "enum": words })],
+            "A word this build does not know (another build's or program's), kept as it was read.",
+        )
+    }
+}
+
+/// Its schema lists the legs' words and `owner-inbox`; [`Via::Unknown`] is any other string
+/// (the spec's older `socket`), kept as read.
+impl schemars::JsonSchema for Via {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Via".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut words: Vec<&str> = Leg::ALL.iter().map(|l| l.word()).collect();
+        words.push(Via::OwnerInbox.word());
+        let owner = "owner-inbox: a message or reply to the owner, left in <root>/.agents/owner-inbox/ (docs/conversations.md).";
+        open_words(
+            vec![serde_json::json!({ "enum": words, "description": owner })],
+            "A word this build does not know (the spec's older socket, another build's), kept as it was read.",
+        )
+    }
+}
+
+/// An RFC 3339 time as written (the product writes whole seconds in UTC); a text that is no
+/// time is kept as read, so `format` is what the product writes, not a promise about a file.
+impl schemars::JsonSchema for Ts {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Ts".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "format": "date-time" })
+    }
+}
+
+/// Its schema lists the closed words a delivered line carries and the worded forms (each
+/// built from the same constants `Display` writes), then [`Note::Said`]: a reason in a leg's
+/// own words, any string.
+impl schemars::JsonSchema for Note {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Note".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use regex::escape;
+        let around = |(pre, post): (&str, &str)| format!("^{}.+{}$", escape(pre), escape(post));
+        let forms = vec![
+            serde_json::json!({ "enum": [TAKEN, QUEUED, NEVER_ACTED, HANDED_WHOLE, TEXT_NOT_THROUGH] }),
+            serde_json::json!({ "pattern": format!("^{}", escape(TAKEN_BECAUSE)),
+                "description": "A compose leg that could not read the sign, and why." }),
+            serde_json::json!({ "pattern": around(HANDED_BY),
+                "description": "The inbox leg's delivery, by the hook event that made it." }),
+            serde_json::json!({ "pattern": around(DIALOG_AFTER) }),
+            serde_json::json!({ "pattern": format!("^{}.+", escape(CREATED)),
+                "description": "The item a compose leg created." }),
+        ];
+        open_words(
+            forms,
+            "A reason in a leg's own words (a held, not-submitted or unreachable line's), or a note this build does not know, kept as it was read.",
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
