@@ -106,7 +106,8 @@ impl JsonSchema for FormatOne {
 /// `words!(Kind: A, B, C)` for unit variants: the list is checked exhaustive (a variant
 /// added to the enum and not here fails to compile). `words!(Kind = ["a", "b"])` for an enum
 /// whose variants carry data: the words are listed, and a document test that validates a
-/// printed document catches one missing.
+/// printed document catches one missing. `words!(Kind => expr)`: the words computed from the
+/// tables they come from (a `Vec<&str>`).
 macro_rules! words {
     ($ty:ident : $($v:ident),+ $(,)?) => {
         impl $ty {
@@ -123,6 +124,9 @@ macro_rules! words {
     };
     ($ty:ident = [$($w:literal),+ $(,)?]) => {
         $crate::schema::words!(@impl $ty, vec![$($w),+]);
+    };
+    ($ty:ident => $words:expr) => {
+        $crate::schema::words!(@impl $ty, $words);
     };
     (@impl $ty:ident, $words:expr) => {
         impl serde::Serialize for $ty {

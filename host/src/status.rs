@@ -101,14 +101,17 @@ impl Reads {
     }
 }
 
-/// The last message the history holds to a seat.
-#[derive(Debug, Clone, PartialEq)]
+/// The last message the history holds to a seat (its `last` in the `team.status` document).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Last {
+    #[schemars(length(min = 1))]
     pub id: String,
     pub from: String,
     pub outcome: history::Outcome,
     pub ts: history::Ts,
-    /// Seconds from then to the run's now (`None` when the line's time cannot be read).
+    /// Seconds from then to the run's now; null when the line's time cannot be read.
+    #[schemars(range(min = 0))]
     pub age_s: Option<i64>,
     pub note: Option<history::Note>,
 }

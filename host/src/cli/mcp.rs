@@ -175,7 +175,7 @@ fn render(id: &Value, a: Answer) -> Value {
                     }
                     (
                         text,
-                        super::reply::doc(&r, false, outcome.word(), &e.message()),
+                        super::reply::doc(&r, false, crate::converse::reply::Status::of(&outcome), &e.message()),
                         outcome == crate::history::Outcome::Refused,
                     )
                 }

@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Reads, Row, StatusReport, Unplaced};
+use super::{Last, Reads, Row, StatusReport, Unplaced};
 use crate::schema::{Document, FormatOne, Named};
 
 use crate::mcp::install::State;
@@ -82,7 +82,7 @@ pub struct SeatDoc {
     /// (docs/admission.md).
     pub admitted_by: Option<String>,
     /// The last history line to the seat; null when there is none.
-    pub last: Option<LastDoc>,
+    pub last: Option<Last>,
 }
 
 /// What the seat's profile reads on its pane now.
@@ -140,22 +140,6 @@ impl From<&Reads> for ReadsDoc {
             Reads::Unreadable { why } => ReadsDoc::Unreadable { why: why.clone() },
         }
     }
-}
-
-/// The last history line to a seat.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastDoc {
-    #[schemars(length(min = 1))]
-    pub id: String,
-    pub from: String,
-    // (the history's outcome word; typed when the one outcome vocabulary lands)
-    #[schemars(extend("enum" = ["delivered", "answered", "held", "not-submitted", "timeout", "unreachable"]))]
-    pub outcome: String,
-    pub ts: String,
-    #[schemars(range(min = 0))]
-    pub age_s: Option<i64>,
-    pub note: Option<String>,
 }
 
 /// A pane no seat holds that runs an agent CLI.
@@ -216,14 +200,7 @@ fn seat(row: &Row) -> SeatDoc {
         multiplexer_status: row.mux_status.map(|s| s.as_str()),
         stopped: row.stopped,
         admitted_by: row.admitted_by.clone(),
-        last: row.last.as_ref().map(|l| LastDoc {
-            id: l.id.clone(),
-            from: l.from.clone(),
-            outcome: l.outcome.to_string(),
-            ts: l.ts.to_string(),
-            age_s: l.age_s,
-            note: l.note.as_ref().map(ToString::to_string),
-        }),
+        last: row.last.clone(),
     }
 }
 
