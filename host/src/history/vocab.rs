@@ -494,6 +494,62 @@ mod tests {
         assert_eq!(waits, [true, true, true, false, false]);
     }
 
+    /// Whether one of the schema's listed branches (every one but the last, open one) takes
+    /// `text`.
+    fn listed<T: schemars::JsonSchema>(text: &str) -> bool {
+        let s = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+        let any = s.get("anyOf").and_then(|a| a.as_array()).expect("an open word lists its words in anyOf");
+        any[..any.len() - 1].iter().any(|b| {
+            let in_enum = b.get("enum").and_then(|e| e.as_array()).is_some_and(|e| e.iter().any(|w| w == text));
+            let matches =
+                b.get("pattern").and_then(|p| p.as_str()).is_some_and(|p| regex::Regex::new(p).unwrap().is_match(text));
+            in_enum || matches
+        })
+    }
+
+    #[test]
+    fn the_schemas_list_every_word_this_build_writes() {
+        for o in Outcome::KNOWN {
+            assert!(listed::<Outcome>(o.word()), "{o}");
+        }
+        for v in
+            [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose].map(Via::Leg).into_iter().chain([Via::OwnerInbox])
+        {
+            assert!(listed::<Via>(v.word()), "{v}");
+        }
+        let written = [
+            Note::Taken,
+            Note::TakenUnconfirmed("the board did not answer".into()),
+            Note::Queued,
+            Note::NeverActed,
+            Note::HandedWhole,
+            Note::HandedBy("PostToolUse".into()),
+            Note::DialogAfter("permission".into()),
+            Note::Created("42".into()),
+            Note::TextNotThrough,
+        ];
+        for n in written {
+            // (a variant added to Note stops this match compiling until it is listed above)
+            match &n {
+                Note::Taken
+                | Note::TakenUnconfirmed(_)
+                | Note::Queued
+                | Note::NeverActed
+                | Note::HandedWhole
+                | Note::HandedBy(_)
+                | Note::DialogAfter(_)
+                | Note::Created(_)
+                | Note::TextNotThrough
+                | Note::Said(_) => {}
+            }
+            assert!(listed::<Note>(&n.to_string()), "{n}");
+        }
+        assert!(
+            !listed::<Note>("the pane shows a permission dialog; nothing was pressed"),
+            "a reason is no listed word"
+        );
+    }
+
     #[test]
     fn a_note_this_build_does_not_know_round_trips_byte_for_byte() {
         for w in ["", "created ", "handed by its  hook", "the seat opened a  dialog after taking the line", "queued"] {
