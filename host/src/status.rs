@@ -29,21 +29,30 @@ pub mod doc;
 mod unplaced;
 pub use unplaced::Unplaced;
 
-/// What a seat's profile reads on its pane now (or why nothing could be read).
-#[derive(Debug, Clone, PartialEq)]
+/// What the seat's profile reads on its pane now, or why nothing could be read.
+// (its `reads` in the `team.status` document; the profile's types print through `doc::words`)
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "state", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Reads {
     Idle {
+        #[serde(serialize_with = "doc::words::turn_error")]
+        #[schemars(with = "Option<doc::words::TurnErrorWord>")]
         last_error: Option<TurnError>,
     },
     Working {
         hint: String,
     },
+    /// A dialog stands on the pane: its kind (and the profile's own name of an `other` one)
+    /// and its title.
     Dialog {
+        #[serde(flatten, serialize_with = "doc::words::dialog_kind")]
+        #[schemars(with = "doc::words::KindDoc")]
         kind: DialogKind,
         title: String,
     },
     /// An idle prompt whose box holds text nobody sent.
     Draft {
+        #[schemars(length(min = 1))]
         text: String,
     },
     Starting,
