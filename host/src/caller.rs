@@ -312,18 +312,8 @@ fn terminals(ancestry: &[Ancestor]) -> Vec<Terminal> {
 
 /// The caller the facts make (DESIGN §4, in its order).
 pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loaded>) -> Caller {
-    // An ancestor that runs several sessions' commands under one window: no pane vouches.
-    if let Some((a, (id, words, repair))) =
-        facts.ancestry.iter().skip(1).find_map(|a| vendors.unverifiable_of(a).map(|u| (a, u)))
-    {
-        return Caller::Blocked {
-            why: format!(
-                "this call runs under `{}` (pid {}), which the {id} profile says runs the commands of more than one session under the window that started it, so no pane can vouch for it",
-                words.join(" "),
-                a.pid
-            ),
-            repair: Some(repair.clone()),
-        };
+    if let Some(blocked) = unvouched(&facts.ancestry, vendors) {
+        return blocked;
     }
     match &facts.pane {
         Ok(Some(p)) => return seat_of_pane(p, facts.mux, &facts.marks, reg, file),
@@ -350,6 +340,21 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
         Some(why) => Caller::Unplaced { why },
         None => Caller::Owner,
     }
+}
+
+/// The refusal of a caller whose ancestry runs through a process that runs several sessions'
+/// commands under one window (a profile's `unverifiable` fact): no pane vouches for it, whatever
+/// pane its ancestry reaches. `None`: nothing in the way.
+pub fn unvouched(ancestry: &[Ancestor], vendors: &Vendors) -> Option<Caller> {
+    let (a, (id, words, repair)) = ancestry.iter().skip(1).find_map(|a| vendors.unverifiable_of(a).map(|u| (a, u)))?;
+    Some(Caller::Blocked {
+        why: format!(
+            "this call runs under `{}` (pid {}), which the {id} profile says runs the commands of more than one session under the window that started it, so no pane can vouch for it",
+            words.join(" "),
+            a.pid
+        ),
+        repair: Some(repair.clone()),
+    })
 }
 
 /// Why a caller with a terminal, no pane and no agent among its ancestors is still not the

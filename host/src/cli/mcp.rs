@@ -126,27 +126,7 @@ fn render(id: &Value, a: Answer) -> Value {
             rpc::result(id, tool_result(text.join("\n"), json!({"from": from, "recipients": rows}), all_refused))
         }
         Answer::Listed { caller, list } => {
-            let mut text = format!("you are {caller}; {}", list.summary());
-            for s in &list.seats {
-                let reach = s.reach.map(|r| r.word()).unwrap_or("-");
-                let may = match &s.admitted_by {
-                    Some(rule) => format!("you may send to it ({rule})"),
-                    None => "a send to it would be refused".into(),
-                };
-                let nick = s.nickname.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
-                let role = s.role.as_deref().map(|r| format!(", {r}")).unwrap_or_default();
-                text.push_str(&format!("\n{}{nick} ({}{role}, reach {reach}): {may}", s.name, s.cli));
-                if let Some(p) = &s.problem {
-                    text.push_str(&format!("; {p}"));
-                }
-            }
-            let doc = json!({
-                "caller": caller,
-                "project": list.context.as_ref().map(|c| c.0.clone()),
-                "session": list.context.as_ref().map(|c| c.1.clone()),
-                "seats": list.seats,
-                "summary": list.summary(),
-            });
+            let (text, doc) = listed(&caller, &list);
             rpc::result(id, tool_result(text, doc, false))
         }
         Answer::Inbox(b) => rpc::result(id, tool_result(super::inbox::text(&b), super::inbox::doc(&b), false)),
@@ -155,32 +135,62 @@ fn render(id: &Value, a: Answer) -> Value {
             rpc::result(id, tool_result(line.clone(), super::ack::doc(&a, &line), false))
         }
         Answer::Replied(r) => {
-            let sent = match &r.went {
-                crate::converse::reply::Went::Seat(s) => s.id.clone(),
-                crate::converse::reply::Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
-            };
-            let with_id = |line: String| match &sent {
-                Some(i) => format!("{line} [id {i}]"),
-                None => line,
-            };
-            // a reply held or unreachable is a call that ran and says so; only a refusal
-            // (nothing sent) is a tool error
-            let (text, doc, is_error) = match super::reply::said(&r, false) {
-                Ok((line, status)) => (with_id(line.clone()), super::reply::doc(&r, false, status, &line), false),
-                Err(e) => {
-                    let outcome = mcp::outcome_of(e.kind);
-                    let mut text = with_id(e.message());
-                    if let Some(rep) = &e.repair {
-                        text.push_str(&format!("\n{rep}"));
-                    }
-                    (
-                        text,
-                        super::reply::doc(&r, false, crate::converse::reply::Status::of(&outcome), &e.message()),
-                        outcome == crate::history::Outcome::Refused,
-                    )
-                }
-            };
+            let (text, doc, is_error) = replied(&r);
             rpc::result(id, tool_result(text, doc, is_error))
+        }
+    }
+}
+
+/// `team_list`'s text (the caller, then a line per seat) and its document.
+fn listed(caller: &str, list: &crate::send::ListReport) -> (String, Value) {
+    let mut text = format!("you are {caller}; {}", list.summary());
+    for s in &list.seats {
+        let reach = s.reach.map(|r| r.word()).unwrap_or("-");
+        let may = match &s.admitted_by {
+            Some(rule) => format!("you may send to it ({rule})"),
+            None => "a send to it would be refused".into(),
+        };
+        let nick = s.nickname.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+        let role = s.role.as_deref().map(|r| format!(", {r}")).unwrap_or_default();
+        text.push_str(&format!("\n{}{nick} ({}{role}, reach {reach}): {may}", s.name, s.cli));
+        if let Some(p) = &s.problem {
+            text.push_str(&format!("; {p}"));
+        }
+    }
+    let doc = json!({
+        "caller": caller,
+        "project": list.context.as_ref().map(|c| c.0.clone()),
+        "session": list.context.as_ref().map(|c| c.1.clone()),
+        "seats": list.seats,
+        "summary": list.summary(),
+    });
+    (text, doc)
+}
+
+/// `team_reply`'s text, document and whether it is a tool error: a reply held or unreachable is
+/// a call that ran and says so; only a refusal (nothing sent) is an error.
+fn replied(r: &crate::converse::reply::Replied) -> (String, crate::converse::reply::ReplyDoc, bool) {
+    let sent = match &r.went {
+        crate::converse::reply::Went::Seat(s) => s.id.clone(),
+        crate::converse::reply::Went::Owner(o) => o.as_ref().map(|o| o.id.clone()),
+    };
+    let with_id = |line: String| match &sent {
+        Some(i) => format!("{line} [id {i}]"),
+        None => line,
+    };
+    match super::reply::said(r, false) {
+        Ok((line, status)) => (with_id(line.clone()), super::reply::doc(r, false, status, &line), false),
+        Err(e) => {
+            let outcome = mcp::outcome_of(e.kind);
+            let mut text = with_id(e.message());
+            if let Some(rep) = &e.repair {
+                text.push_str(&format!("\n{rep}"));
+            }
+            (
+                text,
+                super::reply::doc(r, false, crate::converse::reply::Status::of(&outcome), &e.message()),
+                outcome == crate::history::Outcome::Refused,
+            )
         }
     }
 }

@@ -169,9 +169,9 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
                 "--wait and --timeout are refused beside --record: a recorded delivery has already happened",
             ));
         }
-        match a.channel.as_deref() {
-            Some("native") => {}
-            Some(c) => return Err(usage(format!("--channel takes native only, not \"{c}\""))),
+        match a.channel.as_deref().map(|c| (c, crate::legs::Leg::from_word(c))) {
+            Some((_, Some(crate::legs::Leg::Native))) => {}
+            Some((c, _)) => return Err(usage(format!("--channel takes native only, not \"{c}\""))),
             None => return Err(usage("--record needs --channel native")),
         }
         let ms = match a.ms.as_deref() {
@@ -297,34 +297,7 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
     super::send_all::notify_words(r, json, out);
     let seat = &r.seat;
     let (line, doc) = match &r.outcome {
-        Outcome::DryRun(DryRun::Send { channel, compose }) => {
-            let set_aside: Vec<String> = r.set_aside.iter().map(|s| s.sentence()).collect();
-            let failed: Vec<String> = r.failed.iter().map(ToString::to_string).collect();
-            let first = match channel {
-                Some(leg) => format!("{seat}: dry-run: {} via {}; nothing was written", r.cli, via_words(*leg)),
-                None => format!(
-                    "{seat}: dry-run: unreachable: no leg of its delivery order would take the send ({}); nothing was written",
-                    failed.join("; ")
-                ),
-            };
-            let plan = SendPlan::Walk(WalkPlan {
-                channel: *channel,
-                order: r.order.clone(),
-                failed: failed.clone(),
-                set_aside: set_aside.clone(),
-                rule: r.rule.clone(),
-                compose: compose.clone(),
-            });
-            let doc = SendDoc::new(r, SendStatus::DryRun, &first, None, Some(plan));
-            let mut text = format!("{}\n", one_line(&first));
-            for (i, step) in compose.iter().enumerate() {
-                text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
-            }
-            for s in &set_aside {
-                text.push_str(&format!("{seat}: {}\n", one_line(s)));
-            }
-            (text, doc)
-        }
+        Outcome::DryRun(DryRun::Send { channel, compose }) => dry_run_send(r, *channel, compose),
         Outcome::DryRun(DryRun::WaitRefused { refusal }) => {
             let reason = refusal.strip_prefix(&format!("{seat}: ")).unwrap_or(refusal);
             let line = format!("{seat}: dry-run: {} {reason}", r.cli);
@@ -378,6 +351,37 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
         out.out(&format!("{}{line}", context_line(&r.project, &r.session)));
     }
     Ok(0)
+}
+
+/// A dry run's lines (the leg it would take, each compose step, each leg set aside) and document.
+fn dry_run_send(r: &SendReport, channel: Option<Leg>, compose: &[String]) -> (String, SendDoc) {
+    let seat = &r.seat;
+    let set_aside: Vec<String> = r.set_aside.iter().map(|s| s.sentence()).collect();
+    let failed: Vec<String> = r.failed.iter().map(ToString::to_string).collect();
+    let first = match channel {
+        Some(leg) => format!("{seat}: dry-run: {} via {}; nothing was written", r.cli, via_words(leg)),
+        None => format!(
+            "{seat}: dry-run: unreachable: no leg of its delivery order would take the send ({}); nothing was written",
+            failed.join("; ")
+        ),
+    };
+    let plan = SendPlan::Walk(WalkPlan {
+        channel,
+        order: r.order.clone(),
+        failed,
+        set_aside: set_aside.clone(),
+        rule: r.rule.clone(),
+        compose: compose.to_vec(),
+    });
+    let doc = SendDoc::new(r, SendStatus::DryRun, &first, None, Some(plan));
+    let mut text = format!("{}\n", one_line(&first));
+    for (i, step) in compose.iter().enumerate() {
+        text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
+    }
+    for s in &set_aside {
+        text.push_str(&format!("{seat}: {}\n", one_line(s)));
+    }
+    (text, doc)
 }
 
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {

@@ -5,8 +5,11 @@
 //! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
 //! names, then one directory read per seat folder it lists; nothing found is the end (nothing
 //! parsed, loaded or written). The slow one ([`hand`]) runs only when a folder holds a message
-//! or a claim: it finds the caller from the process tree (`caller::find`, as every caller is
-//! found) and claims only the messages whose own team and seat that caller is.
+//! or a claim: it finds the caller from the process tree and claims only the messages whose own
+//! team and seat that caller is. The tree is read against the pane a fresh message's send found
+//! holding the seat first ([`pinned`]: that pane's shell, pid and start time, among the hook's
+//! ancestors — no multiplexer asked, which is most of a hook's time on a busy machine), else
+//! through the multiplexer as every caller is found (`caller::find`).
 //!
 //! Invariants: a message is claimed before anything else is done with it, and its receipt is
 //! written (fsync'd) before the hook answers; a message whose receipt cannot be written is
@@ -22,6 +25,7 @@ use crate::caller::{self, Caller, Vendors};
 use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine, Note, Outcome, Receipt, ReceiptKind, Sign};
 use crate::legs::Leg;
+use crate::mux::procfs::{self, Ancestor};
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
 
@@ -112,8 +116,38 @@ pub struct Handed {
     pub problems: Vec<String>,
 }
 
-/// Who the hook's process is, when it is a seat: (team, seat, pane).
-pub type SeatOf = (String, String, String);
+/// Who the hook's process is, when it is a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatOf {
+    pub team: String,
+    pub seat: String,
+    pub pane: String,
+    pub found: Found,
+}
+
+/// How a hook's seat was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// Its ancestry holds the shell of the pane a fresh message's send found holding the seat.
+    Pinned,
+    /// Through the multiplexer, as every caller is found (`caller::find`).
+    Multiplexer,
+}
+
+impl Found {
+    /// How the team.log line says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Found::Pinned => "its pane's shell among its ancestors, the pane the send found",
+            Found::Multiplexer => "its pane found through the multiplexer",
+        }
+    }
+}
+
+/// How long a send's pin vouches for its pane: the spec's window, the time the send itself
+/// waits on that very pane. Past it a pane may have changed seats (re-marked, registered
+/// elsewhere), so an older message's hook asks the multiplexer like any caller.
+pub const PIN_FRESH: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Why a hook handed nothing (and claimed nothing).
 #[derive(Debug, thiserror::Error)]
@@ -133,15 +167,50 @@ pub enum NotHanded {
 pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
     let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
     let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
-    let reg = Registry::load(&ctx.paths.config)?;
     let profiles = ProfileHost::new(&ctx.paths);
     let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
-    let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
-    let who = match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
-        Caller::Seat { team, seat, pane, .. } => (team, seat, pane),
-        other => return Err(NotHanded::NotASeat(other.describe())),
+    let ancestry = procfs::ancestry();
+    if let Some(blocked) = caller::unvouched(&ancestry, &vendors) {
+        return Err(NotHanded::NotASeat(blocked.describe()));
+    }
+    let who = match pinned(dirs, &ancestry, super::store::wall_ms(), procfs::start_time) {
+        Some(who) => who,
+        None => {
+            let reg = Registry::load(&ctx.paths.config)?;
+            let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
+            match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
+                Caller::Seat { team, seat, pane, .. } => SeatOf { team, seat, pane, found: Found::Multiplexer },
+                other => return Err(NotHanded::NotASeat(other.describe())),
+            }
+        }
     };
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
+}
+
+/// The seat of a waiting message pinned within [`PIN_FRESH`] of `now_ms` whose pin's shell —
+/// that pid, started at that time (`start_of`) — is one of `ancestry`'s: the hook runs in the
+/// pane the send found holding the seat. `None`: no such message (the multiplexer is asked).
+pub fn pinned(
+    dirs: &[PathBuf],
+    ancestry: &[Ancestor],
+    now_ms: i64,
+    start_of: impl Fn(u32) -> Option<u64>,
+) -> Option<SeatOf> {
+    let fresh = |at_ms: i64| (now_ms - at_ms).unsigned_abs() <= PIN_FRESH.as_millis() as u64;
+    dirs.iter().find_map(|d| {
+        let b = SeatBox::at(d.clone());
+        b.waiting().ok()?.iter().filter_map(|k| b.read(k).ok()).find_map(|m| {
+            let pin = m.pin.as_ref().filter(|p| fresh(p.at_ms))?;
+            let held = ancestry.iter().skip(1).any(|a| a.pid == pin.shell_pid)
+                && start_of(pin.shell_pid) == Some(pin.shell_start);
+            held.then(|| SeatOf {
+                team: m.team.clone(),
+                seat: m.seat.clone(),
+                pane: pin.pane.clone(),
+                found: Found::Pinned,
+            })
+        })
+    })
 }
 
 /// The checkout root the first readable waiting message names.
@@ -156,9 +225,9 @@ fn first_root(dirs: &[PathBuf]) -> Option<PathBuf> {
     })
 }
 
-/// [`hand`] for a caller already found: `who` is (team, seat, pane).
+/// [`hand`] for a caller already found.
 pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who: &SeatOf, by: Claimer) -> Handed {
-    let (team, seat, _) = who;
+    let (team, seat) = (&who.team, &who.seat);
     let mut out = Handed::default();
     for dir in dirs {
         let b = SeatBox::at(dir.clone());
@@ -173,7 +242,7 @@ pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who
             }
             match b.claim(&k, by) {
                 Ok(Some(c)) => {
-                    if let Some(m) = finish(ctx, &b, &c, m, event, input, &mut out) {
+                    if let Some(m) = finish(ctx, &b, &c, m, (event, input, who.found), &mut out) {
                         out.messages.push(m);
                     }
                 }
@@ -213,8 +282,7 @@ fn finish(
     b: &SeatBox,
     c: &Claim,
     m: Message,
-    event: Event,
-    input: &HookInput,
+    (event, input, found): (Event, &HookInput, Found),
     out: &mut Handed,
 ) -> Option<Message> {
     let ms = ms_since(ctx, m.sent_ms);
@@ -259,7 +327,7 @@ fn finish(
         seat: Some(m.seat.clone()),
         outcome: "handed".into(),
         bytes: Some(m.bytes),
-        detail: Some(format!("id {}, {} hook, {ms} ms from the send", m.id, event.vendor())),
+        detail: Some(format!("id {}, {} hook, {ms} ms from the send; {}", m.id, event.vendor(), found.words())),
     };
     let _ = history::append_log(&m.root, &ctx.clock.now_iso(), &log);
     Some(m)

@@ -1,5 +1,5 @@
 use super::*;
-use crate::inbox::store::Where;
+use crate::inbox::store::{Pin, Where};
 
 struct World {
     _d: tempfile::TempDir,
@@ -32,11 +32,12 @@ fn msg(w: &World, n: usize, seat: &str) -> Message {
         queued_at: String::new(),
         sent_ms: 0,
         typed: false,
+        pin: None,
     }
 }
 
 fn rev() -> SeatOf {
-    ("beacon".into(), "rev".into(), "%1".into())
+    SeatOf { team: "beacon".into(), seat: "rev".into(), pane: "%1".into(), found: Found::Multiplexer }
 }
 
 fn queue(w: &World, m: &Message) -> SeatBox {
@@ -151,4 +152,53 @@ fn a_dead_hook_s_claim_is_handed_by_the_next_hook() {
         hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
     assert_eq!(got.messages.len(), 1);
     assert!(waiting_dirs(&w.ctx.paths.config, "tmux-1").is_empty(), "the fast path finds nothing now");
+}
+
+fn ancestor(pid: u32) -> Ancestor {
+    Ancestor { pid, ppid: 0, comm: String::new(), argv: Vec::new() }
+}
+
+/// The pane a send found vouches for a hook only while the send is fresh, only through that
+/// very shell (pid and start time) among the hook's ancestors, never through the hook itself.
+#[test]
+fn a_fresh_message_s_pinned_shell_among_the_ancestors_places_the_hook_in_its_pane() {
+    let w = world();
+    let now = 1_800_000_000_000_i64;
+    let mut m = msg(&w, 1, "rev");
+    m.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now - 3_000 });
+    let b = queue(&w, &m);
+    let dirs = [b.dir.clone()];
+    let me = ancestor(std::process::id());
+    let tree = [me.clone(), ancestor(4300), ancestor(4242), ancestor(1)];
+    let start = |pid| (pid == 4242).then_some(77);
+    let got = pinned(&dirs, &tree, now, start).expect("the pinned shell is an ancestor");
+    assert_eq!(got, SeatOf { team: "beacon".into(), seat: "rev".into(), pane: "%7".into(), found: Found::Pinned });
+    // another process with that pid (another start time): not the pane's shell
+    assert_eq!(pinned(&dirs, &tree, now, |pid| (pid == 4242).then_some(78)), None);
+    // the shell gone
+    assert_eq!(pinned(&dirs, &tree, now, |_| None), None);
+    // the shell not among the ancestors (a process elsewhere naming the pane)
+    assert_eq!(pinned(&dirs, &[me.clone(), ancestor(4300), ancestor(1)], now, start), None);
+    // the hook itself is no ancestor of itself
+    assert_eq!(pinned(&dirs, &[ancestor(4242), ancestor(1)], now, start), None);
+    // a send older than the window: the multiplexer is asked
+    assert_eq!(pinned(&dirs, &tree, now + PIN_FRESH.as_millis() as i64, start), None);
+    assert!(pinned(&dirs, &tree, now + PIN_FRESH.as_millis() as i64 - 3_000, start).is_some());
+}
+
+#[test]
+fn a_message_with_no_pin_vouches_for_no_one() {
+    let w = world();
+    let m = msg(&w, 1, "rev");
+    let b = queue(&w, &m);
+    let tree = [ancestor(std::process::id()), ancestor(4242)];
+    assert_eq!(pinned(std::slice::from_ref(&b.dir), &tree, 0, |_| Some(77)), None);
+    // and a message of an older build (no `pin` field) still reads
+    let old = serde_json::json!({
+        "id": m.id, "from": "keeper", "team": "beacon", "session": "beacon", "seat": "rev",
+        "project": "beacon", "root": "/r", "rule": "its lead", "header": "", "drop": "/r/x",
+        "body": "b", "bytes": 1, "queued_at": "", "sent_ms": 0
+    });
+    let back: Message = serde_json::from_value(old).unwrap();
+    assert_eq!(back.pin, None);
 }

@@ -20,7 +20,7 @@ use crate::mux::PaneRef;
 use crate::profiles::Profile;
 use crate::typed::{self, BoxText, Observation, Seat, Seen};
 
-use super::store::{Message, SeatBox};
+use super::store::{Message, Pin, SeatBox};
 use super::{bell, hook::Event};
 
 /// One inbox send, decided.
@@ -125,7 +125,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let token = b.token(req.id);
     let queued = token
         .make()
-        .and_then(|()| b.queue(&message(req, &drop, means, false, sent_ms)))
+        .and_then(|()| b.queue(&message(req, &drop, means, &pane, false, sent_ms)))
         .and_then(|_| ring(req, means, &pane));
     if let Err(e) = queued {
         let _ = token.end_wait();
@@ -203,7 +203,14 @@ pub fn judge(o: &Observation) -> Look {
     }
 }
 
-fn message(req: &InboxSend, drop: &Path, means: &typed::Means, companion: bool, sent_ms: i64) -> Message {
+fn message(
+    req: &InboxSend,
+    drop: &Path,
+    means: &typed::Means,
+    pane: &PaneRef,
+    companion: bool,
+    sent_ms: i64,
+) -> Message {
     let inline = super::text::inline_body(req.body);
     Message {
         id: req.id.to_string(),
@@ -221,6 +228,7 @@ fn message(req: &InboxSend, drop: &Path, means: &typed::Means, companion: bool, 
         queued_at: means.clock.now_iso(),
         sent_ms,
         typed: companion,
+        pin: Pin::of(pane),
     }
 }
 
@@ -241,7 +249,7 @@ pub fn queue_companion(
 ) -> std::io::Result<SeatBox> {
     let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
     let b = super::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
-    b.queue(&message(req, &drop, means, true, sent_ms))?;
+    b.queue(&message(req, &drop, means, pane, true, sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)
 }

@@ -68,6 +68,39 @@ pub struct Message {
     /// and a hook that hands it writes its receipt only.
     #[serde(default)]
     pub typed: bool,
+    /// The receiving pane as the send found it holding the seat (absent when the multiplexer
+    /// named no shell for it, and in messages of older builds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin: Option<Pin>,
+}
+
+/// The pane a send found holding the seat, by its shell: a pid and its start time name one
+/// process for good, so a hook with that very shell among its ancestors runs in that pane
+/// (`hook::pinned`), with no multiplexer asked.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// The multiplexer's pane id.
+    pub pane: String,
+    pub shell_pid: u32,
+    /// Its start time in clock ticks since boot (`/proc/<pid>/stat`).
+    pub shell_start: u64,
+    /// When the send found it, in ms since the epoch by the wall clock (never the test clock:
+    /// the pin's freshness is the machine's time, whatever time a test pins).
+    pub at_ms: i64,
+}
+
+impl Pin {
+    /// The pin of `pane` as it runs now; `None` when its shell is unknown or gone.
+    pub fn of(pane: &crate::mux::PaneRef) -> Option<Pin> {
+        let pid = pane.shell_pid?;
+        let start = crate::mux::procfs::start_time(pid)?;
+        Some(Pin { pane: pane.id.clone(), shell_pid: pid, shell_start: start, at_ms: wall_ms() })
+    }
+}
+
+/// The wall clock's ms since the epoch.
+pub fn wall_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A waiting message's place in the queue: `<20-digit ns>-<id>`.

@@ -22,6 +22,7 @@ fn msg(n: usize) -> Message {
         queued_at: "2026-12-02T19:00:00Z".into(),
         sent_ms: 0,
         typed: false,
+        pin: None,
     }
 }
 

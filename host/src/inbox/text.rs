@@ -66,6 +66,7 @@ mod tests {
             queued_at: String::new(),
             sent_ms: 0,
             typed: false,
+            pin: None,
         }
     }
 

@@ -214,6 +214,41 @@ impl Kernel for Live {
 /// Every process below `shell_pid` (not the shell itself), parents before children, each with
 /// its name, cwd and `HOME` where readable. Empty when the shell has no children (or is gone).
 pub fn process_tree_below(shell_pid: u32) -> Vec<Proc> {
+    let pids = pids_below_by_children(shell_pid).unwrap_or_else(|| pids_below_by_scan(shell_pid));
+    pids.into_iter().map(proc_info).collect()
+}
+
+/// The pids below `pid`, parents before children, from the kernel's own lists of each task's
+/// children (`/proc/<pid>/task/<tid>/children`): a few small reads where a pane holds a few
+/// processes, against a scan of every process on the machine. `None` when the kernel keeps no
+/// such list (built without `CONFIG_PROC_CHILDREN`) or `pid` is gone: then the scan answers.
+pub fn pids_below_by_children(pid: u32) -> Option<Vec<u32>> {
+    // every thread's list: a child belongs to the thread that forked it
+    let kids = |p: u32| -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        for t in std::fs::read_dir(format!("/proc/{p}/task")).ok()?.flatten() {
+            let list = std::fs::read_to_string(t.path().join("children")).ok()?;
+            out.extend(list.split_whitespace().filter_map(|w| w.parse::<u32>().ok()));
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    };
+    let mut out = Vec::new();
+    let mut queue: std::collections::VecDeque<u32> = kids(pid)?.into();
+    while let Some(p) = queue.pop_front() {
+        if out.len() > 4096 {
+            break;
+        }
+        out.push(p);
+        // a process gone since its parent's list was read has no children
+        queue.extend(kids(p).unwrap_or_default());
+    }
+    Some(out)
+}
+
+/// The pids below `shell_pid`, parents before children, from every process's parent.
+pub fn pids_below_by_scan(shell_pid: u32) -> Vec<u32> {
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
@@ -234,7 +269,7 @@ pub fn process_tree_below(shell_pid: u32) -> Vec<Proc> {
         if out.len() > 4096 {
             break;
         }
-        out.push(proc_info(pid));
+        out.push(pid);
         let mut kids = children.get(&pid).cloned().unwrap_or_default();
         kids.sort_unstable();
         queue.extend(kids);
@@ -317,6 +352,30 @@ pub fn tty_size_of(pid: u32) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kernel's children lists and the scan of every process find the same tree, in the
+    /// same order (a real tree: a shell, its two children, a grandchild).
+    #[test]
+    fn the_children_lists_find_the_tree_the_scan_finds() {
+        let mut child =
+            std::process::Command::new("sh").args(["-c", "(sleep 300 & wait) & sleep 300 & wait"]).spawn().unwrap();
+        let pid = child.id();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while pids_below_by_scan(pid).len() < 3 && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let scanned = pids_below_by_scan(pid);
+        let listed = pids_below_by_children(pid);
+        for p in scanned.iter().rev() {
+            let _ = std::process::Command::new("kill").arg(p.to_string()).status();
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(scanned.len(), 3, "{scanned:?}");
+        assert_eq!(listed, Some(scanned));
+        // a pid that is gone: the scan answers (nothing)
+        assert_eq!(pids_below_by_children(pid), None);
+    }
 
     #[test]
     fn the_size_of_a_process_s_terminal_is_read_through_proc() {

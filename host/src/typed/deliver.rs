@@ -176,16 +176,20 @@ pub fn deliver(
         )));
     }
     let typed_at = clock.now();
+    // The profile's pause is the least time its CLI needs between the typed text and Enter
+    // (Codex turns an Enter in the same burst as the text into a newline): a property of the
+    // CLI, never scaled. It runs from the typing, and the read-back's first look comes at its
+    // end: a look sooner finds the CLI not yet echoing (measured on Claude Code), and the look
+    // nearest the Enter is the one that sees a dialog that opened meanwhile.
+    let pause = Duration::from_millis(traits.enter_pause_ms);
     if readable {
+        clock.sleep(pause);
         if let Err(v) = a.read_back() {
             return Run { verdict: v, typed: true, enters: 0 };
         }
     }
-    // The profile's pause is the least time its CLI needs between the typed text and Enter
-    // (Codex turns an Enter in the same burst as the text into a newline): a property of the
-    // CLI, never scaled. It runs from the typing, so the read-back's own wait counts toward it.
     let since = clock.now().saturating_duration_since(typed_at);
-    clock.sleep(Duration::from_millis(traits.enter_pause_ms).saturating_sub(since));
+    clock.sleep(pause.saturating_sub(since));
     a.enters(readable)
 }
 
@@ -233,7 +237,9 @@ impl Attempt<'_> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
         let until = self.clock.now() + self.t.readback;
         let mut last: BoxText;
+        let mut looks = 0u32;
         loop {
+            looks += 1;
             match self.seat.observe(id, trigger) {
                 Ok(o) => {
                     self.seen_before.note(&o);
@@ -261,7 +267,7 @@ impl Attempt<'_> {
                     describe_box(&last, trigger)
                 )));
             }
-            self.clock.sleep(self.t.poll);
+            self.clock.sleep(if looks < super::READBACK_QUICK_LOOKS { self.t.readback_poll } else { self.t.poll });
         }
     }
 

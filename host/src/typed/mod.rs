@@ -52,6 +52,10 @@ pub struct Timings {
     /// starved on a loaded machine echoed after the run had given up, leaving the trigger in
     /// the box for every later send to be held on).
     pub readback: Duration,
+    /// How often the read-back looks again for its first [`READBACK_QUICK_LOOKS`] looks: a CLI
+    /// echoes typed text within tens of ms, and every ms between the echo and the look is a ms
+    /// before the Enter. Never scaled.
+    pub readback_poll: Duration,
     /// How often the screen is re-read while waiting (each look is a multiplexer call): never
     /// scaled, so a shortened run does not look at a seat fifty times as often.
     pub poll: Duration,
@@ -67,9 +71,15 @@ pub struct Timings {
     pub settle: Duration,
 }
 
+/// The read-back's quick looks (at [`Timings::readback_poll`]); past them a CLI slow to echo is
+/// looked at every [`Timings::poll`], so a read-back that never matches costs no more looks
+/// than before.
+pub const READBACK_QUICK_LOOKS: u32 = 8;
+
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
 pub const TIMINGS: Timings = Timings {
     readback: Duration::from_millis(2_000),
+    readback_poll: Duration::from_millis(15),
     poll: Duration::from_millis(40),
     enter_waits: [Duration::from_millis(1_000), Duration::from_millis(3_000), Duration::from_millis(9_000)],
     window: Duration::from_millis(20_000),
@@ -84,6 +94,7 @@ impl Timings {
         let s = |d: Duration| d.mul_f64(factor).max(Duration::from_millis(1));
         Timings {
             readback: self.readback,
+            readback_poll: self.readback_poll,
             poll: self.poll,
             enter_waits: self.enter_waits.map(s),
             window: s(self.window),

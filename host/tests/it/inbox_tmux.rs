@@ -140,6 +140,10 @@ fn a_working_seat_takes_the_message_at_its_next_tool_call_with_no_key_typed() {
         (Some("handed"), Some("post-tool-use"))
     );
     assert!(receipts[0]["session"].as_str().unwrap().starts_with("fake-"));
+    // the hook found its seat by the pane the send found (its shell among its ancestors)
+    let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
+    let hook = log.lines().find(|l| l.contains(r#""command":"hook""#)).expect("the hook's line");
+    assert!(hook.contains("its pane's shell among its ancestors, the pane the send found"), "{hook}");
 }
 
 #[test]
@@ -203,6 +207,13 @@ fn a_draft_is_left_untouched_and_the_person_s_prompt_carries_the_message() {
     assert!(r.stdout.contains("held (in rev's inbox"), "{}", r.stdout);
     assert!(r.stdout.contains("a draft is in its box, untouched"), "{}", r.stdout);
     assert_eq!(s.keys("rev"), "", "not a key over the draft");
+    // as an older build queued it (no pin: the send's pane unrecorded), so the hook finds its
+    // seat through tmux, as every caller is found
+    let waiting = s.waiting("rev");
+    assert_eq!(waiting.len(), 1);
+    let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&waiting[0]).unwrap()).unwrap();
+    assert!(m.as_object_mut().unwrap().remove("pin").is_some(), "the send pinned its pane: {m}");
+    std::fs::write(&waiting[0], m.to_string()).unwrap();
     // the person submits their draft: the prompt's hook hands the message with it
     s.tw.tmux(&["send-keys", "-t", &s.tw.seat("rev").pane, "Enter"]);
     // the hook writes the history line before it answers; the seat logs the answer after
@@ -226,6 +237,9 @@ fn a_draft_is_left_untouched_and_the_person_s_prompt_carries_the_message() {
     );
     assert!(w.stdout.ends_with("one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"), "{}", w.stdout);
     assert_eq!(s.keys("rev"), "\r", "only the person's Enter");
+    let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();
+    let hook = log.lines().find(|l| l.contains(r#""command":"hook""#)).expect("the hook's line");
+    assert!(hook.contains("its pane found through the multiplexer"), "{hook}");
 }
 
 #[test]

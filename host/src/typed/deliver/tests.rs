@@ -512,12 +512,18 @@ fn typed_to_enter(echo_after: u32, pause_ms: u64, idle_box: BoxText) -> (Duratio
 #[test]
 fn the_profile_s_pause_runs_from_the_typing_and_the_read_back_counts_toward_it() {
     let pause = 50;
-    // echoed at the first look: the whole pause is waited after it
-    assert_eq!(typed_to_enter(0, pause, BoxText::Empty), (Duration::from_millis(pause), true));
-    // echoed one poll later (40 ms): only the rest of the pause
-    assert_eq!(typed_to_enter(1, pause, BoxText::Empty), (Duration::from_millis(pause), true));
-    // echoed two polls later (80 ms): the pause is served already, Enter at once
-    assert_eq!(typed_to_enter(2, pause, BoxText::Empty), (TIMINGS.poll * 2, true));
+    let pause_d = Duration::from_millis(pause);
+    // the first look back comes at the pause's end: echoed by then, Enter at once
+    assert_eq!(typed_to_enter(0, pause, BoxText::Empty), (pause_d, true));
+    // echoed at the next quick look, or the one after
+    assert_eq!(typed_to_enter(1, pause, BoxText::Empty), (pause_d + TIMINGS.readback_poll, true));
+    assert_eq!(typed_to_enter(2, pause, BoxText::Empty), (pause_d + TIMINGS.readback_poll * 2, true));
+    // past the quick looks a seat slow to echo is looked at every poll
+    let quick = crate::typed::READBACK_QUICK_LOOKS;
+    assert_eq!(
+        typed_to_enter(quick + 1, pause, BoxText::Empty),
+        (pause_d + TIMINGS.readback_poll * (quick - 1) + TIMINGS.poll * 2, true)
+    );
     // a box that cannot be read has no read-back: the whole pause
     assert_eq!(typed_to_enter(0, pause, BoxText::Unreadable), (Duration::from_millis(pause), true));
     // never less than the pause, whatever it is
