@@ -74,8 +74,7 @@ pub struct SeatDoc {
     pub reads: Reads,
     /// herdr's own status of the seat's agent; null on tmux (which has none) or when it could
     /// not be read.
-    #[schemars(extend("enum" = ["idle", "working", "blocked", "done", "unknown", null]))]
-    pub multiplexer_status: Option<&'static str>,
+    pub multiplexer_status: Option<crate::mux::AgentStatus>,
     pub stopped: bool,
     /// The rule that admits this run's caller sending to the seat (`the owner`, `lead of
     /// beacon`, `own lead`, …); null when a send from this caller would be refused
@@ -179,7 +178,7 @@ fn seat(row: &Row) -> SeatDoc {
         multiplexer: row.multiplexer,
         pane: row.pane.clone(),
         reads: row.reads.clone(),
-        multiplexer_status: row.mux_status.map(|s| s.as_str()),
+        multiplexer_status: row.mux_status,
         stopped: row.stopped,
         admitted_by: row.admitted_by.clone(),
         last: row.last.clone(),
