@@ -316,7 +316,8 @@ fn open_words(known: Vec<serde_json::Value>, kept: &str) -> schemars::Schema {
     schemars::json_schema!({ "type": "string", "anyOf": any })
 }
 
-/// Its schema lists the eight words; [`Outcome::Unknown`] is any other string, kept as read.
+/// Its schema lists every word this build knows ([`Outcome::KNOWN`]); [`Outcome::Unknown`] is
+/// any other string, kept as read.
 impl schemars::JsonSchema for Outcome {
     fn inline_schema() -> bool {
         true
