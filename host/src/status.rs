@@ -29,21 +29,30 @@ pub mod doc;
 mod unplaced;
 pub use unplaced::Unplaced;
 
-/// What a seat's profile reads on its pane now (or why nothing could be read).
-#[derive(Debug, Clone, PartialEq)]
+/// What the seat's profile reads on its pane now, or why nothing could be read.
+// (its `reads` in the `team.status` document; the profile's types print through `doc::words`)
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "state", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Reads {
     Idle {
+        #[serde(serialize_with = "doc::words::turn_error")]
+        #[schemars(with = "Option<doc::words::TurnErrorWord>")]
         last_error: Option<TurnError>,
     },
     Working {
         hint: String,
     },
+    /// A dialog stands on the pane: its kind (and the profile's own name of an `other` one)
+    /// and its title.
     Dialog {
+        #[serde(flatten, serialize_with = "doc::words::dialog_kind")]
+        #[schemars(with = "doc::words::KindDoc")]
         kind: DialogKind,
         title: String,
     },
     /// An idle prompt whose box holds text nobody sent.
     Draft {
+        #[schemars(length(min = 1))]
         text: String,
     },
     Starting,
@@ -101,14 +110,17 @@ impl Reads {
     }
 }
 
-/// The last message the history holds to a seat.
-#[derive(Debug, Clone, PartialEq)]
+/// The last message the history holds to a seat (its `last` in the `team.status` document).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Last {
+    #[schemars(length(min = 1))]
     pub id: String,
     pub from: String,
     pub outcome: history::Outcome,
     pub ts: history::Ts,
-    /// Seconds from then to the run's now (`None` when the line's time cannot be read).
+    /// Seconds from then to the run's now; null when the line's time cannot be read.
+    #[schemars(range(min = 0))]
     pub age_s: Option<i64>,
     pub note: Option<history::Note>,
 }

@@ -16,7 +16,6 @@ use crate::ctx::Ctx;
 use crate::feed::{self, Follow, Query, Report, Scope, Skipped, Want};
 use crate::outcome;
 use crate::output::Output;
-use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// Arguments of `team feed`.
@@ -69,7 +68,7 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
     if !args.follow {
         let r = feed::list(&scope, &query)?;
         if args.json {
-            out.doc(&document(&scope, &r.events, r.skipped.lines));
+            out.doc(&r.document(&scope));
         } else {
             print_plain(&scope, &r, now(), styled, out);
         }
@@ -109,25 +108,6 @@ pub fn skipped_note(s: Skipped) -> Option<String> {
             plural(lines)
         )),
     }
-}
-
-/// The `team.feed` document (`schema/feed.schema.json`).
-fn document(scope: &Scope, events: &[feed::Event], skipped: usize) -> Value {
-    let (project, session) = match &scope.team {
-        Some((p, s)) => (json!(p), json!(s)),
-        None => (Value::Null, Value::Null),
-    };
-    let mut doc = json!({
-        "schema": {"name": "team.feed", "version": 1},
-        "format": 1,
-        "project": project,
-        "session": session,
-        "events": events,
-    });
-    if skipped > 0 {
-        doc["skipped"] = json!(skipped);
-    }
-    doc
 }
 
 mod cells;

@@ -1,8 +1,6 @@
 //! `team feed --stats`'s rendering: the figures `feed::stats` counted, as a table under the
 //! context line or one `team.feed.stats` document (`schema/feed-stats.schema.json`).
 
-use serde_json::{json, Value};
-
 use crate::feed::stats::Stats;
 use crate::history::stats::{Row, Spread};
 use crate::outcome;
@@ -11,22 +9,7 @@ use crate::output::{one_line, Output};
 /// Prints the figures: the table and the count of sends (plain), or the document.
 pub fn render(s: &Stats, json: bool, out: &mut Output) {
     if json {
-        let (project, session) = match &s.team {
-            Some((p, s)) => (json!(p), json!(s)),
-            None => (Value::Null, Value::Null),
-        };
-        let mut doc = json!({
-            "schema": {"name": "team.feed.stats", "version": 1},
-            "format": 1,
-            "project": project,
-            "session": session,
-            "rows": s.rows,
-            "total": s.total,
-        });
-        if s.skipped.lines > 0 {
-            doc["skipped"] = json!(s.skipped.lines);
-        }
-        out.doc(&doc);
+        out.doc(&s.document());
         return;
     }
     let mut text = String::new();

@@ -188,7 +188,7 @@ fn replied(r: &crate::converse::reply::Replied) -> (String, crate::converse::rep
             }
             (
                 text,
-                super::reply::doc(r, false, outcome.word(), &e.message()),
+                super::reply::doc(r, false, crate::converse::reply::Status::of(&outcome), &e.message()),
                 outcome == crate::history::Outcome::Refused,
             )
         }

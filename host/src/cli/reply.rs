@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::converse::reply::{self, Ask, Replied, Went};
+use crate::converse::reply::{self, Ask, Replied, Status, Went};
 use crate::ctx::Ctx;
 use crate::outcome::{self, context_line, Kind, TeamError};
 use crate::output::{one_line, Output};
@@ -76,19 +76,19 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
 }
 
 /// The `team.reply` document (`schema/reply.schema.json`).
-pub fn doc(r: &Replied, dry_run: bool, status: &str, summary: &str) -> crate::converse::reply::ReplyDoc {
+pub fn doc(r: &Replied, dry_run: bool, status: Status, summary: &str) -> crate::converse::reply::ReplyDoc {
     r.document(dry_run, status, summary)
 }
 
 /// The reply's line and status word (`delivered`, `dry-run`), or — a reply that was not
 /// delivered — the error `team reply` reports (held, unreachable, refused…), whose message is
 /// the line. `team reply` and the MCP tool `team_reply` both say it this way.
-pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamError> {
+pub fn said(r: &Replied, dry_run: bool) -> Result<(String, Status), TeamError> {
     let about = format!("(reply to {}: {})", r.question, r.question_line);
     Ok(match &r.went {
         Went::Owner(None) => (
             format!("owner: dry-run: the reply would be left in the owner's inbox {about}; nothing was written"),
-            "dry-run",
+            Status::DryRun,
         ),
         Went::Owner(Some(o)) => (
             format!(
@@ -96,7 +96,7 @@ pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamEr
                 r.shown(&o.drop).display(),
                 history_words(&o.history)
             ),
-            "delivered",
+            Status::Delivered,
         ),
         Went::Seat(s) => match &s.outcome {
             Outcome::DryRun(_) if dry_run => {
@@ -104,11 +104,11 @@ pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamEr
                     Some(leg) => format!("{} via {}", s.cli, super::send::via_words(leg)),
                     None => "unreachable: no leg of its delivery order would take the reply".to_string(),
                 };
-                (format!("{}: dry-run: {how} {about}; nothing was written", s.seat), "dry-run")
+                (format!("{}: dry-run: {how} {about}; nothing was written", s.seat), Status::DryRun)
             }
             Outcome::Delivered { note } => {
                 let n = note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
-                (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), "delivered")
+                (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), Status::Delivered)
             }
             other => {
                 let Some((kind, reason)) = other.failure() else {
@@ -133,7 +133,7 @@ pub fn said(r: &Replied, dry_run: bool) -> Result<(String, &'static str), TeamEr
     })
 }
 
-fn render(r: &Replied, dry_run: bool, status: &str, line: &str, json: bool, out: &mut Output) {
+fn render(r: &Replied, dry_run: bool, status: Status, line: &str, json: bool, out: &mut Output) {
     if json {
         out.doc(&doc(r, dry_run, status, line));
     } else {

@@ -236,7 +236,7 @@ fn seat_table(r: &StatusReport) -> String {
             one_line(&reads_cell(&row.reads)).into_owned(),
         ];
         if with_status {
-            cells.push(row.mux_status.map(|s| s.as_str()).unwrap_or("-").into());
+            cells.push(row.mux_status.map(|s| s.word()).unwrap_or("-").into());
         }
         cells.push(last_cell(row));
         if from_seat {

@@ -5,11 +5,10 @@
 //! The run itself — the team file, the project's watch lock, the passes every 2 s (`--once`:
 //! one) — is `watch::run`; this file is its listener and decides nothing.
 
-use serde_json::{json, Value};
-
 use crate::ctx::Ctx;
 use crate::outcome::context_line;
 use crate::output::{one_line, Output};
+use crate::watch::doc::{LineDoc, Run, Said};
 use crate::watch::{self, Event, Pass};
 
 /// Arguments of `team watch`.
@@ -52,14 +51,11 @@ struct Lines<'a> {
 }
 
 impl Lines<'_> {
-    fn stamp(&self, mut v: Value) -> Value {
+    /// Prints `said` as one JSON line, stamped.
+    fn line(&mut self, said: Said<'_>) {
         let (project, session) = self.context.clone().unwrap_or_default();
-        v["schema"] = json!({"name": "team.watch", "version": 1});
-        v["format"] = json!(1);
-        v["ts"] = json!(self.ctx.clock.now_iso());
-        v["project"] = json!(project);
-        v["session"] = json!(session);
-        v
+        let doc = LineDoc::new(said, self.ctx.clock.now_iso(), &project, &session);
+        self.out.json_line(&doc);
     }
 }
 
@@ -68,8 +64,7 @@ impl watch::run::Listener for Lines<'_> {
         self.context = Some((project.to_string(), session.to_string()));
         if self.json {
             if !once {
-                let v = self.stamp(json!({"event": "started", "pid": std::process::id()}));
-                self.out.json_line(&v);
+                self.line(Said::Run(Run::Started { pid: std::process::id() }));
             }
         } else {
             self.out.out(&context_line(project, session));
@@ -86,8 +81,7 @@ impl watch::run::Listener for Lines<'_> {
     fn pass(&mut self, pass: &Pass) {
         for e in &pass.events {
             if self.json {
-                let v = self.stamp(serde_json::to_value(e).expect("an event serialises"));
-                self.out.json_line(&v);
+                self.line(Said::Event(e));
             } else {
                 self.out.out(&format!("{}\n", one_line(&plain(e))));
             }
@@ -96,17 +90,12 @@ impl watch::run::Listener for Lines<'_> {
             self.problem(p);
         }
         if self.once {
-            let count = |f: fn(&Event) -> bool| pass.events.iter().filter(|e| f(e)).count();
-            let retried = count(|e| matches!(e, Event::Retried { .. }));
-            let stopped = count(|e| matches!(e, Event::Stopped { .. }));
-            let never = count(|e| matches!(e, Event::NeverActedOn { .. }));
+            let summary = pass.summary();
             if self.json {
-                let v = self
-                    .stamp(json!({"event": "pass", "retried": retried, "stopped": stopped, "never_acted_on": never}));
-                self.out.json_line(&v);
-            } else {
+                self.line(Said::Run(summary));
+            } else if let Run::Pass { retried, stopped, never_acted_on } = summary {
                 self.out.out(&format!(
-                    "one pass: {retried} retried, {stopped} stopped, {never} taken but never acted on\n"
+                    "one pass: {retried} retried, {stopped} stopped, {never_acted_on} taken but never acted on\n"
                 ));
             }
         }
@@ -114,8 +103,7 @@ impl watch::run::Listener for Lines<'_> {
 
     fn problem(&mut self, message: &str) {
         if self.json {
-            let v = self.stamp(json!({"event": "problem", "message": message}));
-            self.out.json_line(&v);
+            self.line(Said::Run(Run::Problem { message: message.to_string() }));
         } else {
             self.out.err(&format!("team watch: {}\n", one_line(message)));
         }
@@ -151,7 +139,8 @@ fn plain(e: &Event) -> String {
             drop.display()
         ),
         Event::Resolved { seat, from, n, outcome, sign, drop, .. } => format!(
-            "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {sign} shows the message read: {outcome}; the message is at {}",
+            "{seat}: retry {n} of a send from {from} was cut off before its end was written down; the seat's {} shows the message read: {outcome}; the message is at {}",
+            sign.word(),
             drop.display()
         ),
     }
@@ -201,7 +190,7 @@ mod tests {
             id: "id1".into(),
             n: 1,
             outcome: "delivered".into(),
-            sign: "transcript".into(),
+            sign: crate::history::Sign::Transcript,
             drop: PathBuf::from("/r/d"),
         };
         assert_eq!(

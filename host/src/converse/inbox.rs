@@ -34,6 +34,52 @@ pub enum What {
     Alert,
 }
 
+/// Why a message to a seat needs the owner (an alert's word): its send ended held,
+/// not-submitted or unreachable and nothing since delivered it, or it was taken and never
+/// acted on. The words are the owner's notification events' (`team_file::notify::Event`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    Held,
+    NotSubmitted,
+    Unreachable,
+    NeverActedOn,
+}
+
+impl Why {
+    /// The notification event of the same name.
+    pub fn event(self) -> Alert {
+        match self {
+            Why::Held => Alert::Held,
+            Why::NotSubmitted => Alert::NotSubmitted,
+            Why::Unreachable => Alert::Unreachable,
+            Why::NeverActedOn => Alert::NeverActedOn,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        self.event().word()
+    }
+
+    /// A send that ended held, not-submitted or unreachable (`Outcome::stranded`).
+    fn stranded(o: &crate::history::Outcome) -> Option<Why> {
+        use crate::history::Outcome as O;
+        match o {
+            O::Held => Some(Why::Held),
+            O::NotSubmitted => Some(Why::NotSubmitted),
+            O::Unreachable => Some(Why::Unreachable),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+crate::schema::words!(Why: Held, NotSubmitted, Unreachable, NeverActedOn);
+
 /// One item waiting.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -51,9 +97,7 @@ pub struct Item {
     #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub reply_to: Option<String>,
     /// An alert's word: held, not-submitted, unreachable, never-acted-on.
-    // (typed when the one outcome vocabulary lands)
-    #[schemars(extend("enum" = ["held", "not-submitted", "unreachable", "never-acted-on", null]))]
-    pub alert: Option<String>,
+    pub alert: Option<Why>,
     /// Where the message is on disk, relative to the checkout.
     pub drop: Option<PathBuf>,
 }
@@ -110,12 +154,11 @@ impl Inbox {
 }
 
 /// Why a message to a seat needs the owner, if it does and nothing since settled it.
-pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<&'static str> {
+pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<Why> {
     if e.delivered.is_none() {
-        return Alert::of_stranded(&ledger.line(e.last_try).outcome).map(Alert::word);
+        return Why::stranded(&ledger.line(e.last_try).outcome);
     }
-    (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none())
-        .then_some(Alert::NeverActedOn.word())
+    (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none()).then_some(Why::NeverActedOn)
 }
 
 /// The inbox of `caller` standing in `file`'s checkout.
@@ -127,7 +170,7 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
     for e in &ledger.entries {
         let first = ledger.line(e.first);
         let mine = first.to == who.name();
-        let item = |what: What, alert: Option<&str>, drop: Option<PathBuf>, ts: &str| Item {
+        let item = |what: What, alert: Option<Why>, drop: Option<PathBuf>, ts: &str| Item {
             what,
             id: first.id.clone(),
             ts: ts.to_string(),
@@ -135,7 +178,7 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
             to: first.to.clone(),
             first_line: super::first_line(&first.body),
             reply_to: first.reply_to.clone(),
-            alert: alert.map(str::to_string),
+            alert,
             drop: drop.map(|p| p.strip_prefix(&book.root).map(PathBuf::from).unwrap_or(p)),
         };
         if mine && e.delivered.is_some() && e.acked.is_none() {

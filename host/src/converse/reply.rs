@@ -75,9 +75,7 @@ pub struct ReplyDoc {
     /// team reply --json: delivered or dry-run (a reply not delivered is a team.error
     /// document); the MCP tool team_reply also answers a reply held, not-submitted,
     /// unreachable, refused or failed with this document
-    // (the outcome's word; typed when the one outcome vocabulary lands)
-    #[schemars(extend("enum" = ["delivered", "dry-run", "held", "not-submitted", "unreachable", "refused", "failed"]))]
-    pub status: String,
+    pub status: Status,
     pub action_summary: String,
     pub project: String,
     pub session: String,
@@ -85,8 +83,7 @@ pub struct ReplyDoc {
     /// owner.
     pub seat: String,
     /// The leg that carried it; null on a dry run.
-    #[schemars(extend("enum" = ["typed", "compose", "native", "mcp-inbox", "owner-inbox", null]))]
-    pub channel: Option<String>,
+    pub channel: Option<Channel>,
     #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub reply_to: String,
     /// The answered message's first line (escaped, at most 80 characters).
@@ -96,6 +93,68 @@ pub struct ReplyDoc {
     pub ms: Option<u64>,
     pub note: Option<String>,
 }
+
+/// How a reply ended, as its document says it: `team reply`'s delivered or dry-run, and the
+/// words the MCP tool `team_reply` answers a reply not delivered with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Delivered,
+    DryRun,
+    Held,
+    NotSubmitted,
+    Unreachable,
+    Refused,
+    Failed,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        let ended = match self {
+            Status::DryRun => return "dry-run",
+            Status::Delivered => history::Outcome::Delivered,
+            Status::Held => history::Outcome::Held,
+            Status::NotSubmitted => history::Outcome::NotSubmitted,
+            Status::Unreachable => history::Outcome::Unreachable,
+            Status::Refused => history::Outcome::Refused,
+            Status::Failed => history::Outcome::Failed,
+        };
+        ended.known_word().unwrap_or_default()
+    }
+
+    /// The status of a reply the MCP tool answers with an outcome word (`mcp::outcome_of`);
+    /// an outcome no reply ends with is `failed`.
+    pub fn of(o: &history::Outcome) -> Status {
+        use history::Outcome as O;
+        match o {
+            O::Delivered => Status::Delivered,
+            O::Held => Status::Held,
+            O::NotSubmitted => Status::NotSubmitted,
+            O::Unreachable => Status::Unreachable,
+            O::Refused => Status::Refused,
+            O::Answered | O::Timeout | O::Failed | O::Unknown(_) => Status::Failed,
+        }
+    }
+}
+
+crate::schema::words!(Status: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Failed);
+
+/// The way a reply went: a leg of the delivery order, or the owner's inbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    Leg(Leg),
+    OwnerInbox,
+}
+
+impl Channel {
+    pub fn word(self) -> &'static str {
+        match self {
+            Channel::Leg(l) => l.word(),
+            Channel::OwnerInbox => "owner-inbox",
+        }
+    }
+}
+
+crate::schema::words!(Channel => Leg::ALL.iter().map(|l| Channel::Leg(*l)).chain([Channel::OwnerInbox]).map(Channel::word).collect());
 
 impl Document for ReplyDoc {
     const NAME: &'static str = "team.reply";
@@ -112,11 +171,11 @@ pub struct Ids {
 
 impl Replied {
     /// The `team.reply` document; `status` is the outcome's word, `summary` the line.
-    pub fn document(&self, dry_run: bool, status: &str, summary: &str) -> ReplyDoc {
+    pub fn document(&self, dry_run: bool, status: Status, summary: &str) -> ReplyDoc {
         let (seat, channel, id, drop, ms, note) = match &self.went {
             Went::Seat(s) => (
                 s.seat.clone(),
-                s.channel.map(Leg::word).map(str::to_string),
+                s.channel.map(Channel::Leg),
                 if dry_run { None } else { s.id.clone() },
                 s.drop.as_ref().map(|p| p.display().to_string()),
                 s.ms,
@@ -127,7 +186,7 @@ impl Replied {
             ),
             Went::Owner(o) => (
                 crate::converse::OWNER.to_string(),
-                (!dry_run).then(|| crate::converse::owner::VIA.to_string()),
+                (!dry_run).then_some(Channel::OwnerInbox),
                 o.as_ref().map(|o| o.id.clone()),
                 o.as_ref().map(|o| o.drop.display().to_string()),
                 o.as_ref().map(|_| 0),
@@ -138,7 +197,7 @@ impl Replied {
             schema: Named::new(),
             format: FormatOne,
             dry_run,
-            status: status.to_string(),
+            status,
             action_summary: summary.to_string(),
             project: self.project.clone(),
             session: self.session.clone(),

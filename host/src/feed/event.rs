@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::ser::{Serialize, Serializer};
 use serde_json::Value;
 
@@ -95,30 +96,46 @@ impl From<history::AuditLine> for Event {
     }
 }
 
-/// A message's document: the history line's fields, then what the feed adds.
-#[derive(serde::Serialize)]
+/// One history line, as messages.jsonl keeps it. The last six of the spec's fields are
+/// optional and appear only when the line carries them; so do cli, profile, dialog and retry
+/// (settled in docs/watch.md), read and acked, joined from the receipts; and reply_to, the id
+/// of the message a reply answers (docs/conversations.md).
+#[derive(serde::Serialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false), transform = crate::schema::absent_not_null)]
 struct MessageDoc<'a> {
     #[serde(flatten)]
     line: &'a MessageLine,
+    /// Only when the run names no single team.
     #[serde(skip_serializing_if = "Option::is_none")]
     project: &'a Option<String>,
+    /// Joined from receipts.jsonl by id, on the delivered line of a message its own send
+    /// could not confirm (a note of taken/queued, not yet confirmed): read (the sign team
+    /// watch found, when, and ms from the send's start), not yet, or never acted on. A
+    /// delivered line without it was confirmed by its send.
     #[serde(skip_serializing_if = "Option::is_none")]
     read: &'a Option<ReadMark>,
+    /// Joined from receipts.jsonl by id, on the line that delivered it: its seat acked the
+    /// message (team ack, or its team reply), when, and what it said.
     #[serde(skip_serializing_if = "Option::is_none")]
     acked: &'a Option<AckMark>,
 }
 
 /// A brief's and an audit line's documents, `kind` first.
-#[derive(serde::Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[derive(serde::Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 enum OtherDoc<'a> {
+    /// A briefs/<from>-to-<to>.md file; ts is its modification time, body its whole text.
     Brief {
+        #[schemars(extend("format" = "date-time"))]
         ts: &'a str,
+        #[schemars(length(min = 1))]
         from: &'a str,
+        #[schemars(length(min = 1))]
         to: &'a str,
         body: &'a str,
         path: String,
     },
+    /// One Desk guard or bridge audit.jsonl line; record is the line's whole object.
     Audit {
         ts: &'a str,
         from: &'a Option<String>,
@@ -126,8 +143,24 @@ enum OtherDoc<'a> {
         action: &'a Option<String>,
         body: &'a Option<String>,
         path: String,
+        #[schemars(with = "serde_json::Map<String, Value>")]
         record: &'a Value,
     },
+}
+
+/// An event's schema: a message, a brief or an audit line.
+impl JsonSchema for Event {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Event".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let message = g.subschema_for::<MessageDoc<'static>>();
+        let other = g.subschema_for::<OtherDoc<'static>>();
+        schemars::json_schema!({ "oneOf": [message, other] })
+    }
 }
 
 impl Serialize for Event {

@@ -5,26 +5,30 @@
 //! Invariant: a mark is made only from the ledger's join of the lines and receipts of one
 //! history folder; a message its own send confirmed gets no read mark (its line says it all).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::history::{Ledger, ReadState, Receipt, Sign};
 
 /// Where a delivered message that its own send could not confirm stands (`read` on its
 /// `--json` event: `{"state": "read" | "not-yet" | "never-acted-on", …}`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "state", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ReadMark {
     /// A receipt: the sign, when, and ms from the send's start.
     #[serde(rename = "read")]
     At {
+        #[schemars(extend("format" = "date-time"))]
         ts: String,
         sign: Sign,
         ms: Option<u64>,
     },
+    /// Delivered, and no sign yet.
     NotYet,
     /// The watch said it was taken but never acted on, at `ts`.
     #[serde(rename = "never-acted-on")]
     NeverActed {
+        #[schemars(extend("format" = "date-time"))]
         ts: String,
     },
 }
@@ -46,8 +50,10 @@ impl ReadMark {
 
 /// A message its seat acked (`team ack`, or its own reply): when, and what it said (`acked`
 /// on its `--json` event).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AckMark {
+    #[schemars(extend("format" = "date-time"))]
     pub ts: String,
     pub note: Option<String>,
 }

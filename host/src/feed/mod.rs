@@ -37,6 +37,7 @@
 //! Events are ordered by time; events of equal time keep the order they were read in
 //! (messages in file order, then briefs by name, then audit lines).
 
+pub mod doc;
 mod event;
 mod follow;
 mod marks;

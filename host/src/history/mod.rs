@@ -29,6 +29,7 @@ mod briefs;
 pub mod id;
 pub mod intent;
 pub mod ledger;
+mod line;
 mod log;
 mod read;
 pub mod receipts;
@@ -40,6 +41,7 @@ pub use briefs::{read_briefs, Brief};
 pub use id::{check_id, valid_id, NotAnId, ID_RULE};
 pub use intent::{append_message_durably, append_receipt_durably, claim, Claim};
 pub use ledger::{Entry, Ledger, ReadState};
+pub use line::MessageLine;
 pub use log::{append_log, LogLine};
 pub use read::{history_files, read_history, read_messages, History, Keyed, PassedOver, Read};
 use read::{read_lines, read_unlocked};
@@ -49,7 +51,7 @@ pub use receipts::{
 pub use vocab::{Note, Outcome, Ts, Via};
 
 use crate::fsx;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -66,56 +68,6 @@ pub const LOCK: &str = "messages.lock";
 
 const FILE_MODE: u32 = 0o600;
 const DIR_MODE: u32 = 0o700;
-
-/// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
-/// left out of the line when absent (`None`, or an empty `failed`).
-///
-/// **Settled** (docs/watch.md): four more optional fields follow the spec's twelve, each left
-/// out when absent, so a line without them is the spec's line as it stands — `cli` and
-/// `profile` (the profile id and version that read the seat's screens, on a line whose leg
-/// loaded one: the figures of `team feed --stats`), `dialog` (the dialog kind that stopped a
-/// send before anything was typed: what `team watch` retries once it is gone), and `retry`
-/// (the watch's try that wrote this line, 1 to 3); and `reply_to`, the id a `team reply`
-/// answers (docs/conversations.md).
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
-pub struct MessageLine {
-    pub ts: Ts,
-    pub from: String,
-    pub to: String,
-    pub body: String,
-    pub id: String,
-    pub outcome: Outcome,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spec: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resolved: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub via: Option<Via>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failed: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<Note>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cli: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dialog: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry: Option<u32>,
-    /// The id of the message this one answers (`team reply`; docs/conversations.md).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reply_to: Option<String>,
-}
-
-impl MessageLine {
-    /// Whether the message travelled by `leg` (its `via` names it).
-    pub fn went_by(&self, leg: crate::legs::Leg) -> bool {
-        self.via.as_ref().is_some_and(|v| v.is(leg))
-    }
-}
 
 /// The first 8 hex digits of the sha256 of the canonical checkout root (the root as given
 /// when it cannot be canonicalised, e.g. it no longer exists).

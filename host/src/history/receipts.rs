@@ -23,7 +23,7 @@ use std::path::Path;
 pub const RECEIPTS: &str = "receipts.jsonl";
 
 /// What a receipt records.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReceiptKind {
     /// The seat showed the sign that it acted on the delivered line.
@@ -48,7 +48,7 @@ pub enum ReceiptKind {
 }
 
 /// The sign a confirmation was read from.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum Sign {
     /// The CLI's session transcript shows the drop read (Claude Code, Codex).
@@ -75,12 +75,20 @@ impl Sign {
     }
 }
 
-/// One line of `receipts.jsonl`.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+/// One line of <config>/<project>-<hash8>/receipts.jsonl (and .1, .2), the sibling of
+/// messages.jsonl that team watch writes and team feed joins by id; never a message body. A
+/// reader passes over a line whose id is no message id (a UUID as team writes one), and one of
+/// a kind it does not know, counting it as skipped. See docs/watch.md.
+#[derive(Serialize, Deserialize, schemars::JsonSchema, Clone, Debug, PartialEq)]
+// (the line is read with this type too: no `deny_unknown_fields`, which would refuse a newer
+// build's line; the schema says what this build writes)
+#[schemars(extend("additionalProperties" = false))]
+#[schemars(transform = crate::schema::absent_not_null, transform = one_kind_each)]
 pub struct Receipt {
     /// When the watch recorded it (ISO-8601, the run's clock).
     pub ts: Ts,
     /// The message id.
+    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
     pub id: String,
     /// The seat.
     pub to: String,
@@ -96,19 +104,94 @@ pub struct Receipt {
     pub why: Option<String>,
     /// The try a `retry-started` receipt announces, 1 to 3.
     #[serde(default, rename = "try", skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 3))]
     pub attempt: Option<u32>,
-    /// The hook event a `handed` receipt was written by (`post-tool-use`, `stop`, …).
+    /// The hook event that handed the message (a handed receipt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = crate::inbox::hook::Event::ALL.map(|e| e.word())))]
     pub event: Option<String>,
-    /// The CLI's own session id, as the hook's input gave it (a `handed` receipt).
+    /// The receiving CLI's own session id, as its hook's input gave it (a handed receipt;
+    /// absent when the input did not say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9._:-]{1,128}$"))]
     pub session: Option<String>,
-    /// What an `acked` receipt's model said (`team ack --note`).
+    /// What the model said with its ack (team ack --note), or `replied <id>` for a question
+    /// acked by its reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Who acked, when it is not the seat the message went to: `owner` (an alert set aside).
+    /// On an acked receipt: the owner set an alert about the message aside (the seat's own
+    /// ack carries no by).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("const" = "owner"))]
     pub by: Option<String>,
+}
+
+impl crate::schema::Document for Receipt {
+    const NAME: &'static str = "receipts.jsonl line";
+    const FILE: &'static str = "receipts";
+}
+
+/// Which members each kind of receipt carries: (kind, what it is, the members it must have,
+/// the members it never has). The watch, the hook, `team ack` and `team reply` each set only
+/// their kind's members on [`Receipt::new`].
+const KINDS: [(ReceiptKind, &str, &[&str], &[&str]); 6] = [
+    (
+        ReceiptKind::Read,
+        "The seat showed the sign that it acted on a delivered line: the sign, and whole milliseconds from the send's start to it.",
+        &["sign", "ms"],
+        &["why", "try", "event", "session"],
+    ),
+    (
+        ReceiptKind::RetriesStopped,
+        "The watch stopped retrying the send, and said where the message is, once: why.",
+        &["why"],
+        &["sign", "ms", "try", "event", "session"],
+    ),
+    (
+        ReceiptKind::RetryStarted,
+        "The intent of a retry, written and fsync'd before its first keystroke: try is the try about to be typed. The retry's own history line (retry: try) ends it; one without that line is a retry cut off, whose end the watch reads from the seat and never types again on a guess.",
+        &["try"],
+        &["sign", "ms", "why", "event", "session"],
+    ),
+    (
+        ReceiptKind::Handed,
+        "The seat's own CLI ran team hook and the message was handed to it from the seat's inbox (docs/inbox.md): written and fsync'd before the hook answers. sign is hook, ms the whole milliseconds from the send's start, event the hook event.",
+        &["sign", "ms", "event"],
+        &["why", "try"],
+    ),
+    (
+        ReceiptKind::Acked,
+        "The seat the message went to acked it (team ack, or its team reply), or with by: owner the owner set an alert about it aside (docs/conversations.md).",
+        &[],
+        &["why", "try", "sign"],
+    ),
+    (
+        ReceiptKind::HookStopped,
+        "The watch saw the seat work and then sit free while the message waited unclaimed in its inbox, its CLI running none of team's hooks: said once, why; the message is typed instead.",
+        &["why"],
+        &["sign", "ms", "try", "event", "session"],
+    ),
+];
+
+/// The schema's `oneOf`, one branch per kind ([`KINDS`]); a handed receipt's sign is `hook`.
+fn one_kind_each(s: &mut schemars::Schema) {
+    let branches: Vec<serde_json::Value> = KINDS
+        .iter()
+        .map(|(kind, what, must, never)| {
+            let word = serde_json::to_value(kind).expect("a kind is a word");
+            let mut props = serde_json::json!({ "receipt": { "const": word } });
+            if *kind == ReceiptKind::Handed {
+                props["sign"] = serde_json::json!({ "const": Sign::Hook.word() });
+            }
+            let never: Vec<serde_json::Value> = never.iter().map(|m| serde_json::json!({ "required": [m] })).collect();
+            let mut b = serde_json::json!({ "description": what, "properties": props, "not": { "anyOf": never } });
+            if !must.is_empty() {
+                b["required"] = serde_json::json!(must);
+            }
+            b
+        })
+        .collect();
+    s.insert("oneOf".into(), serde_json::Value::Array(branches));
 }
 
 impl Receipt {

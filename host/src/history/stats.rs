@@ -10,6 +10,7 @@
 
 use super::ledger::{Ledger, ReadState};
 use super::Outcome;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -21,10 +22,12 @@ fn is_zero(n: &usize) -> bool {
 pub const UNKNOWN: &str = "-";
 
 /// The median and 90th percentile of a set of spans (nearest rank), and how many there were.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Spread {
     pub median: Option<u64>,
     pub p90: Option<u64>,
+    /// How many sends had the span.
     pub n: usize,
 }
 
@@ -41,27 +44,29 @@ impl Spread {
 }
 
 /// The figures of one CLI and profile version.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Row {
     pub cli: String,
     pub profile: String,
     pub sends: usize,
     pub delivered: usize,
-    /// Delivered and confirmed: by the send's own evidence or a later receipt.
+    /// Delivered and confirmed: by the send's own evidence, or a later receipt of team watch.
     pub read: usize,
-    /// Delivered, and no sign yet (or the watch said it was never acted on).
+    /// Delivered with no sign yet, or said to be taken but never acted on.
     pub taken_not_confirmed: usize,
-    /// Delivered and acked by the receiving model (`team ack`, or its reply): counted beside
-    /// read/taken, not instead of them.
+    /// Delivered and acked by the receiving model (team ack, or its team reply): counted
+    /// beside read and taken, not instead of them (docs/conversations.md).
     pub acked: usize,
     pub held: usize,
     pub not_submitted: usize,
     pub unreachable: usize,
-    /// Any other outcome (answered, timeout: the native leg's, not reached by this build).
+    /// answered or timeout (the native leg's; no run of this build reaches them).
     pub other: usize,
-    /// The sends that went by the inbox leg (`via mcp-inbox`: handed by the seat's own hook,
-    /// or held in its inbox); left out of the document while none did.
+    /// The sends that went by the inbox leg (via mcp-inbox: handed by the seat's own hook, or
+    /// held in its inbox); absent while none did.
     #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub inbox: usize,
     pub ms_to_delivered: Spread,
     pub ms_to_read: Spread,

@@ -306,6 +306,98 @@ as_word!(Via, |v| v.word());
 as_word!(Ts, |t| t.as_str());
 as_word!(@serde Note, |n| n);
 
+/// An open word's schema: `type: string`, the words this build writes listed first (each
+/// branch of `anyOf` with what it means), then the branch of a word it keeps as read — so the
+/// schema lists every word `Display` can produce and says that any other string is one read
+/// back from a file, not one this build makes up.
+fn open_words(known: Vec<serde_json::Value>, kept: &str) -> schemars::Schema {
+    let mut any = known;
+    any.push(serde_json::json!({ "description": kept }));
+    schemars::json_schema!({ "type": "string", "anyOf": any })
+}
+
+/// Its schema lists every word this build knows ([`Outcome::KNOWN`]); [`Outcome::Unknown`] is
+/// any other string, kept as read.
+impl schemars::JsonSchema for Outcome {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Outcome".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words: Vec<&str> = Outcome::KNOWN.iter().map(Outcome::word).collect();
+        open_words(
+            vec![serde_json::json!({ "enum": words })],
+            "A word this build does not know (another build's or program's), kept as it was read.",
+        )
+    }
+}
+
+/// Its schema lists the legs' words and `owner-inbox`; [`Via::Unknown`] is any other string
+/// (the spec's older `socket`), kept as read.
+impl schemars::JsonSchema for Via {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Via".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut words: Vec<&str> = Leg::ALL.iter().map(|l| l.word()).collect();
+        words.push(Via::OwnerInbox.word());
+        let owner = "owner-inbox: a message or reply to the owner, left in <root>/.agents/owner-inbox/ (docs/conversations.md).";
+        open_words(
+            vec![serde_json::json!({ "enum": words, "description": owner })],
+            "A word this build does not know (the spec's older socket, another build's), kept as it was read.",
+        )
+    }
+}
+
+/// An RFC 3339 time as written (the product writes whole seconds in UTC); a text that is no
+/// time is kept as read, so `format` is what the product writes, not a promise about a file.
+impl schemars::JsonSchema for Ts {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Ts".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "format": "date-time" })
+    }
+}
+
+/// Its schema lists the closed words a delivered line carries and the worded forms (each
+/// built from the same constants `Display` writes), then [`Note::Said`]: a reason in a leg's
+/// own words, any string.
+impl schemars::JsonSchema for Note {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Note".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use regex::escape;
+        let around = |(pre, post): (&str, &str)| format!("^{}.+{}$", escape(pre), escape(post));
+        let forms = vec![
+            serde_json::json!({ "enum": [TAKEN, QUEUED, NEVER_ACTED, HANDED_WHOLE, TEXT_NOT_THROUGH] }),
+            serde_json::json!({ "pattern": format!("^{}", escape(TAKEN_BECAUSE)),
+                "description": "A compose leg that could not read the sign, and why." }),
+            serde_json::json!({ "pattern": around(HANDED_BY),
+                "description": "The inbox leg's delivery, by the hook event that made it." }),
+            serde_json::json!({ "pattern": around(DIALOG_AFTER) }),
+            serde_json::json!({ "pattern": format!("^{}.+", escape(CREATED)),
+                "description": "The item a compose leg created." }),
+        ];
+        open_words(
+            forms,
+            "A reason in a leg's own words (a held, not-submitted or unreachable line's), or a note this build does not know, kept as it was read.",
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +493,62 @@ mod tests {
                 .map(Note::awaits_sign)
                 .collect();
         assert_eq!(waits, [true, true, true, false, false]);
+    }
+
+    /// Whether one of the schema's listed branches (every one but the last, open one) takes
+    /// `text`.
+    fn listed<T: schemars::JsonSchema>(text: &str) -> bool {
+        let s = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+        let any = s.get("anyOf").and_then(|a| a.as_array()).expect("an open word lists its words in anyOf");
+        any[..any.len() - 1].iter().any(|b| {
+            let in_enum = b.get("enum").and_then(|e| e.as_array()).is_some_and(|e| e.iter().any(|w| w == text));
+            let matches =
+                b.get("pattern").and_then(|p| p.as_str()).is_some_and(|p| regex::Regex::new(p).unwrap().is_match(text));
+            in_enum || matches
+        })
+    }
+
+    #[test]
+    fn the_schemas_list_every_word_this_build_writes() {
+        for o in Outcome::KNOWN {
+            assert!(listed::<Outcome>(o.word()), "{o}");
+        }
+        for v in
+            [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose].map(Via::Leg).into_iter().chain([Via::OwnerInbox])
+        {
+            assert!(listed::<Via>(v.word()), "{v}");
+        }
+        let written = [
+            Note::Taken,
+            Note::TakenUnconfirmed("the board did not answer".into()),
+            Note::Queued,
+            Note::NeverActed,
+            Note::HandedWhole,
+            Note::HandedBy("PostToolUse".into()),
+            Note::DialogAfter("permission".into()),
+            Note::Created("42".into()),
+            Note::TextNotThrough,
+        ];
+        for n in written {
+            // (a variant added to Note stops this match compiling until it is listed above)
+            match &n {
+                Note::Taken
+                | Note::TakenUnconfirmed(_)
+                | Note::Queued
+                | Note::NeverActed
+                | Note::HandedWhole
+                | Note::HandedBy(_)
+                | Note::DialogAfter(_)
+                | Note::Created(_)
+                | Note::TextNotThrough
+                | Note::Said(_) => {}
+            }
+            assert!(listed::<Note>(&n.to_string()), "{n}");
+        }
+        assert!(
+            !listed::<Note>("the pane shows a permission dialog; nothing was pressed"),
+            "a reason is no listed word"
+        );
     }
 
     #[test]

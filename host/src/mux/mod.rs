@@ -138,7 +138,7 @@ impl AgentStatus {
             _ => AgentStatus::Unknown,
         }
     }
-    pub fn as_str(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             AgentStatus::Idle => "idle",
             AgentStatus::Working => "working",
@@ -148,6 +148,8 @@ impl AgentStatus {
         }
     }
 }
+
+crate::schema::words!(AgentStatus: Idle, Working, Blocked, Done, Unknown);
 
 /// One reading of the multiplexer's status of a seat's agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,9 +35,14 @@ impl Row {
     }
     /// The outcome word.
     pub fn word(&self) -> &'static str {
+        self.said().word()
+    }
+
+    /// The outcome as its word (a seat refused before its send is `refused`).
+    pub fn said(&self) -> super::OutcomeWord {
         match self {
-            Row::Sent(r) => r.outcome.word(),
-            Row::Refused { .. } => "refused",
+            Row::Sent(r) => r.outcome.said(),
+            Row::Refused { .. } => super::OutcomeWord::Refused,
         }
     }
 }

@@ -131,10 +131,7 @@ pub enum AllStatus {
 #[serde(deny_unknown_fields)]
 pub struct Recipient {
     pub seat: String,
-    // the outcome's word (`send::Outcome::word`, or `refused`); typed when the one outcome
-    // vocabulary lands
-    #[schemars(extend("enum" = ["delivered", "dry-run", "held", "not-submitted", "unreachable", "refused"]))]
-    pub outcome: &'static str,
+    pub outcome: super::OutcomeWord,
     #[schemars(regex(pattern = ID_PATTERN))]
     pub id: Option<String>,
     pub channel: Option<Leg>,
@@ -160,7 +157,7 @@ impl Fanout {
                         Row::Sent(s) if !dry_run => (s.id.clone(), s.channel),
                         _ => (None, None),
                     };
-                    Recipient { seat: r.seat().to_string(), outcome: r.word(), id, channel, sentence: line(r) }
+                    Recipient { seat: r.seat().to_string(), outcome: r.said(), id, channel, sentence: line(r) }
                 })
                 .collect(),
             summary: self.summary(dry_run),

@@ -34,7 +34,7 @@ use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
 
 pub use facts::FactsBook;
-pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, Report, SendReport};
+pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, OutcomeWord, Report, SendReport};
 
 /// The largest body a send carries, in bytes: 1 MiB, the largest frame a seat's socket takes
 /// (measured), refused above it before any drop is written.

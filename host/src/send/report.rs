@@ -38,10 +38,19 @@ impl Outcome {
     /// The outcome word (`delivered`, `held`, …, `recorded`, `dry-run`): a carried send's is
     /// its history outcome's ([`Outcome::ended`]).
     pub fn word(&self) -> &'static str {
+        self.said().word()
+    }
+
+    /// The outcome as its word.
+    pub fn said(&self) -> OutcomeWord {
         match self {
-            Outcome::Recorded { .. } => "recorded",
-            Outcome::DryRun(_) => "dry-run",
-            carried => carried.ended().and_then(|o| o.known_word()).unwrap_or_default(),
+            Outcome::Delivered { .. } => OutcomeWord::Delivered,
+            Outcome::Recorded { .. } => OutcomeWord::Recorded,
+            Outcome::DryRun(_) => OutcomeWord::DryRun,
+            Outcome::Held { .. } => OutcomeWord::Held,
+            Outcome::NotSubmitted { .. } => OutcomeWord::NotSubmitted,
+            Outcome::Unreachable { .. } => OutcomeWord::Unreachable,
+            Outcome::Refused { .. } => OutcomeWord::Refused,
         }
     }
 
@@ -69,6 +78,36 @@ impl Outcome {
         }
     }
 }
+
+/// The word a send's outcome is said by (`Outcome::word`, `team send all`'s recipients): a
+/// carried send's is its history outcome's word, then `recorded` and `dry-run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutcomeWord {
+    Delivered,
+    Recorded,
+    DryRun,
+    Held,
+    NotSubmitted,
+    Unreachable,
+    Refused,
+}
+
+impl OutcomeWord {
+    pub fn word(self) -> &'static str {
+        let ended = match self {
+            OutcomeWord::Recorded => return "recorded",
+            OutcomeWord::DryRun => return "dry-run",
+            OutcomeWord::Delivered => history::Outcome::Delivered,
+            OutcomeWord::Held => history::Outcome::Held,
+            OutcomeWord::NotSubmitted => history::Outcome::NotSubmitted,
+            OutcomeWord::Unreachable => history::Outcome::Unreachable,
+            OutcomeWord::Refused => history::Outcome::Refused,
+        };
+        ended.known_word().unwrap_or_default()
+    }
+}
+
+crate::schema::words!(OutcomeWord: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Recorded);
 
 /// What a dry run resolved.
 #[derive(Debug, Clone, PartialEq, Serialize)]

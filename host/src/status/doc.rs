@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Reads, Row, StatusReport, Unplaced};
+use super::{Last, Reads, Row, StatusReport, Unplaced};
 use crate::schema::{Document, FormatOne, Named};
 
 use crate::mcp::install::State;
@@ -71,91 +71,56 @@ pub struct SeatDoc {
     pub multiplexer: &'static str,
     /// The seat's pane id; null when no pane is the seat's.
     pub pane: Option<String>,
-    pub reads: ReadsDoc,
+    pub reads: Reads,
     /// herdr's own status of the seat's agent; null on tmux (which has none) or when it could
     /// not be read.
-    #[schemars(extend("enum" = ["idle", "working", "blocked", "done", "unknown", null]))]
-    pub multiplexer_status: Option<&'static str>,
+    pub multiplexer_status: Option<crate::mux::AgentStatus>,
     pub stopped: bool,
     /// The rule that admits this run's caller sending to the seat (`the owner`, `lead of
     /// beacon`, `own lead`, …); null when a send from this caller would be refused
     /// (docs/admission.md).
     pub admitted_by: Option<String>,
     /// The last history line to the seat; null when there is none.
-    pub last: Option<LastDoc>,
+    pub last: Option<Last>,
 }
 
-/// What the seat's profile reads on its pane now.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(tag = "state", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum ReadsDoc {
-    Idle {
-        #[schemars(extend("enum" = ["rate_limit", "provider_error", null]))]
-        last_error: Option<&'static str>,
-    },
-    Working {
-        hint: String,
-    },
-    Dialog {
-        #[schemars(extend("enum" = ["question", "permission", "trust", "vendor_notice", "provider_error", "rate_limit", "held_message", "other"]))]
-        kind: &'static str,
+/// The profile's words as `reads` prints them (`Reads` derives its document through these):
+/// a turn error's word, and a dialog's kind word with the profile's own name of an `other`.
+pub mod words {
+    use schemars::JsonSchema;
+    use serde::{Serialize, Serializer};
+
+    use crate::profiles::{DialogKind, TurnError};
+
+    /// A turn error as its word: `rate_limit` or `provider_error` (`TurnError::word`).
+    pub struct TurnErrorWord(pub TurnError);
+
+    impl TurnErrorWord {
+        fn word(&self) -> &'static str {
+            self.0.word()
+        }
+    }
+
+    crate::schema::words!(TurnErrorWord => [TurnError::RateLimit, TurnError::ProviderError].map(TurnError::word).to_vec());
+
+    pub fn turn_error<S: Serializer>(e: &Option<TurnError>, s: S) -> Result<S::Ok, S::Error> {
+        e.map(TurnErrorWord).serialize(s)
+    }
+
+    /// A dialog's kind: its word, and the profile's own name of an `other` dialog.
+    #[derive(Serialize, JsonSchema)]
+    pub struct KindDoc<'a> {
+        #[schemars(extend("enum" = DialogKind::KNOWN.iter().map(DialogKind::word).chain(["other"]).collect::<Vec<_>>()))]
+        pub kind: &'static str,
         /// The profile's own name of an `other` dialog.
         #[serde(skip_serializing_if = "Option::is_none")]
         #[schemars(length(min = 1))]
-        name: Option<String>,
-        title: String,
-    },
-    Draft {
-        #[schemars(length(min = 1))]
-        text: String,
-    },
-    Starting,
-    Exited,
-    Unknown {
-        why: String,
-    },
-    NotFound {
-        why: String,
-    },
-    Unreadable {
-        why: String,
-    },
-}
-
-impl From<&Reads> for ReadsDoc {
-    fn from(r: &Reads) -> ReadsDoc {
-        match r {
-            Reads::Idle { last_error } => ReadsDoc::Idle { last_error: last_error.map(|e| e.word()) },
-            Reads::Working { hint } => ReadsDoc::Working { hint: hint.clone() },
-            Reads::Dialog { kind, title } => ReadsDoc::Dialog {
-                kind: kind.word(),
-                name: kind.other_name().map(|n| n.to_string()),
-                title: title.clone(),
-            },
-            Reads::Draft { text } => ReadsDoc::Draft { text: text.clone() },
-            Reads::Starting => ReadsDoc::Starting,
-            Reads::Exited => ReadsDoc::Exited,
-            Reads::Unknown { why } => ReadsDoc::Unknown { why: why.clone() },
-            Reads::NotFound { why } => ReadsDoc::NotFound { why: why.clone() },
-            Reads::Unreadable { why } => ReadsDoc::Unreadable { why: why.clone() },
-        }
+        pub name: Option<&'a str>,
     }
-}
 
-/// The last history line to a seat.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastDoc {
-    #[schemars(length(min = 1))]
-    pub id: String,
-    pub from: String,
-    // (the history's outcome word; typed when the one outcome vocabulary lands)
-    #[schemars(extend("enum" = ["delivered", "answered", "held", "not-submitted", "timeout", "unreachable"]))]
-    pub outcome: String,
-    pub ts: String,
-    #[schemars(range(min = 0))]
-    pub age_s: Option<i64>,
-    pub note: Option<String>,
+    pub fn dialog_kind<S: Serializer>(k: &DialogKind, s: S) -> Result<S::Ok, S::Error> {
+        KindDoc { kind: k.word(), name: k.other_name() }.serialize(s)
+    }
 }
 
 /// A pane no seat holds that runs an agent CLI.
@@ -212,18 +177,11 @@ fn seat(row: &Row) -> SeatDoc {
         session: row.session.clone(),
         multiplexer: row.multiplexer,
         pane: row.pane.clone(),
-        reads: ReadsDoc::from(&row.reads),
-        multiplexer_status: row.mux_status.map(|s| s.as_str()),
+        reads: row.reads.clone(),
+        multiplexer_status: row.mux_status,
         stopped: row.stopped,
         admitted_by: row.admitted_by.clone(),
-        last: row.last.as_ref().map(|l| LastDoc {
-            id: l.id.clone(),
-            from: l.from.clone(),
-            outcome: l.outcome.to_string(),
-            ts: l.ts.to_string(),
-            age_s: l.age_s,
-            note: l.note.as_ref().map(ToString::to_string),
-        }),
+        last: row.last.clone(),
     }
 }
 
@@ -252,5 +210,31 @@ impl StatusReport {
             hooks: None,
             mcp: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::{DialogKind, TurnError};
+
+    #[test]
+    fn reads_prints_the_state_then_its_members() {
+        let json = |r: Reads| serde_json::to_string(&r).unwrap();
+        assert_eq!(json(Reads::Idle { last_error: None }), r#"{"state":"idle","last_error":null}"#);
+        assert_eq!(
+            json(Reads::Idle { last_error: Some(TurnError::RateLimit) }),
+            r#"{"state":"idle","last_error":"rate_limit"}"#
+        );
+        assert_eq!(
+            json(Reads::Dialog { kind: DialogKind::VendorNotice, title: "Sign in".into() }),
+            r#"{"state":"dialog","kind":"vendor_notice","title":"Sign in"}"#
+        );
+        assert_eq!(
+            json(Reads::Dialog { kind: DialogKind::Other("plan approval".into()), title: "t".into() }),
+            r#"{"state":"dialog","kind":"other","name":"plan approval","title":"t"}"#
+        );
+        assert_eq!(json(Reads::Starting), r#"{"state":"starting"}"#);
+        assert_eq!(json(Reads::NotFound { why: "w".into() }), r#"{"state":"not-found","why":"w"}"#);
     }
 }

@@ -27,6 +27,7 @@
 //! - nothing here prints.
 
 pub mod decide;
+pub mod doc;
 mod inbox;
 pub mod lock;
 pub mod look;
@@ -45,6 +46,7 @@ use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
 use crate::typed::{self, Verdict};
 use decide::{Action, Memory};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -52,44 +54,94 @@ use std::path::PathBuf;
 /// How often a running watch makes a pass, before `TEAM_TIME_SCALE`.
 pub const PASS_MS: u64 = 2_000;
 
-/// One thing a pass did, for the command layer to print.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One thing a pass did, for the command layer to print (a line of `team watch --json`:
+/// [`doc::LineDoc`]).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
-    /// The drop of a send was triggered again.
+    /// A held, not-submitted or dialog-stopped send's drop file was triggered again through
+    /// the typed leg (same id; the file is not rewritten). outcome is the retry's own; detail
+    /// its note (delivered) or its reason (every other outcome).
     Retried {
         seat: String,
         from: String,
+        #[schemars(length(min = 1))]
         id: String,
         #[serde(rename = "try")]
+        #[schemars(range(min = 1, max = 3))]
         n: u32,
+        #[schemars(extend("const" = TRIES))]
         tries: u32,
         /// The retry's outcome.
+        // (the typed leg's verdict: a refused retry is no retry, it stops: `Watch::retry`)
+        #[schemars(extend("enum" = ["delivered", "held", "not-submitted", "unreachable"]))]
         outcome: history::Outcome,
         /// Its note (delivered) or reason (every other outcome).
         detail: Option<String>,
         drop: PathBuf,
     },
-    /// The watch stopped retrying a send.
-    Stopped { seat: String, from: String, id: String, why: String, drop: PathBuf },
-    /// A delivered send whose sign never came.
-    NeverActedOn { seat: String, from: String, id: String, drop: PathBuf },
-    /// A send held in the seat's inbox was handed by the seat's own hook after the send ended
-    /// (`note`: which hook), `ms` after the send: the hook's `delivered` line, reported once.
-    Handed { seat: String, from: String, id: String, note: String, ms: Option<u64>, drop: PathBuf },
-    /// The seat worked and then sat free while a send waited in its inbox, and its CLI ran none
-    /// of team's hooks for it: said once (a `hook-stopped` receipt); the send is typed instead.
-    HookStopped { seat: String, from: String, id: String, drop: PathBuf },
-    /// A retry cut off before its end was written (the watch killed, or its line unwritten),
-    /// ended from what the seat shows: delivered, read by `sign`. Nothing was typed.
+    /// The watch stopped retrying a send: after three tries, after thirty minutes without the
+    /// seat idle with an empty box, because a retry was refused, because a retry was cut off
+    /// before its end was written and the seat shows no sign of it (nothing is typed again on
+    /// a guess), or because its records cannot be written. drop is where the message is.
+    Stopped {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        why: String,
+        drop: PathBuf,
+    },
+    /// <seat>: a send from <from> was taken but never acted on — said once per id; the
+    /// history keeps one more line for it.
+    NeverActedOn {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        drop: PathBuf,
+    },
+    /// A send that ended held in the seat's inbox was handed to the model by the seat's own
+    /// hook afterwards (docs/inbox.md): the hook wrote its delivered line (via mcp-inbox);
+    /// note names the hook, ms is from the send's start. Reported once by the watch that saw
+    /// it.
+    Handed {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        note: String,
+        ms: Option<u64>,
+        drop: PathBuf,
+    },
+    /// A seat worked and then sat free while a send waited unclaimed in its inbox: its CLI ran
+    /// none of team's hooks through that turn (docs/inbox.md). Said once (a hook-stopped
+    /// receipt); the send is typed instead when the seat is ready.
+    HookStopped {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        drop: PathBuf,
+    },
+    /// A retry cut off before its end was written down (the watch was killed after its intent
+    /// was recorded, or its history line could not be written) ended from what the seat
+    /// shows: its screen or transcript shows the drop read. Nothing was typed; the try's own
+    /// history line (retry: try) and a read receipt keep it.
     Resolved {
         seat: String,
         from: String,
+        #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
         id: String,
         #[serde(rename = "try")]
+        #[schemars(range(min = 1, max = 3))]
         n: u32,
+        // (`Watch::resolve` writes no other)
+        #[schemars(extend("const" = "delivered"))]
         outcome: history::Outcome,
-        sign: String,
+        // (the two signs `decide` reads a cut-off retry's end from)
+        #[schemars(extend("enum" = ["transcript", "screen"]))]
+        sign: Sign,
         drop: PathBuf,
     },
 }
@@ -440,7 +492,7 @@ impl<'a> Watch<'a> {
             id: id.into(),
             n,
             outcome: Outcome::Delivered,
-            sign: sign.word().into(),
+            sign,
             drop,
         });
     }

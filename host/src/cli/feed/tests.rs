@@ -4,6 +4,7 @@ use super::cells::Cells;
 use super::*;
 use crate::feed::{Event, ReadMark};
 use crate::history::{self, MessageLine, Note};
+use serde_json::json;
 use std::path::Path;
 
 use crate::feed::sample_message as msg;
@@ -224,6 +225,10 @@ fn briefs_are_read_from_their_names() {
 #[test]
 fn document_shape() {
     let e = msg("2026-11-29T09:00:00Z", "owner", "gpt-reviewer", "hi");
+    let document = |scope: &Scope, events: &[Event], lines: usize| {
+        let r = crate::feed::Report { events: events.to_vec(), skipped: crate::feed::Skipped { lines, bad_ids: 0 } };
+        serde_json::to_value(r.document(scope)).unwrap()
+    };
     let doc = document(&team_scope(), std::slice::from_ref(&e), 0);
     assert_eq!(doc["schema"]["name"], "team.feed");
     assert_eq!(doc["project"], "beacon");

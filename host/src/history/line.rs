@@ -1,0 +1,80 @@
+//! One line of `messages.jsonl` ([`MessageLine`]): its fields in the spec's order, and the
+//! schema of the line as `team feed --json` carries it (`schema/feed.schema.json`).
+//!
+//! Invariant: a line read and written back is the line that was read — every field is kept
+//! as written (the vocab types keep a word they do not know), and an absent optional field
+//! stays absent, so the schema's optional fields are never `null`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Note, Outcome, Ts, Via};
+use crate::send::doc::ID_PATTERN;
+
+/// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
+/// left out of the line when absent (`None`, or an empty `failed`).
+///
+/// **Settled** (docs/watch.md): four more optional fields follow the spec's twelve, each left
+/// out when absent, so a line without them is the spec's line as it stands — `cli` and
+/// `profile` (the profile id and version that read the seat's screens, on a line whose leg
+/// loaded one: the figures of `team feed --stats`), `dialog` (the dialog kind that stopped a
+/// send before anything was typed: what `team watch` retries once it is gone), and `retry`
+/// (the watch's try that wrote this line, 1 to 3); and `reply_to`, the id a `team reply`
+/// answers (docs/conversations.md).
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+#[schemars(transform = crate::schema::absent_not_null)]
+#[schemars(extend("dependentRequired" = { "spec": ["resolved"], "resolved": ["spec"] }))]
+pub struct MessageLine {
+    pub ts: Ts,
+    pub from: String,
+    pub to: String,
+    pub body: String,
+    #[schemars(length(min = 1))]
+    pub id: String,
+    pub outcome: Outcome,
+    /// The address as the sender wrote it, when it was a form rather than the seat's own
+    /// name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
+    /// The registry id (agt_…) that spec resolved to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Via>,
+    /// The legs that failed before the one that took the send, each `<leg>: <why>`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1), inner(regex(pattern = r"^[a-z][a-z-]*: .+")))]
+    pub failed: Vec<String>,
+    /// The qualifier the outcome word cannot carry alone: taken, not yet confirmed; queued,
+    /// not yet confirmed; on the watch's later line for the id, taken but never acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Note>,
+    /// Settled (docs/watch.md): the profile id that read the seat's screens, on a line whose
+    /// leg loaded one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli: Option<String>,
+    /// The version of that profile: team feed --stats counts per cli and profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The dialog kind that stopped the send before anything was typed (an unreachable line):
+    /// what team watch retries once it is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<String>,
+    /// The try of team watch that wrote this line for the id (the send's own line has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 3))]
+    pub retry: Option<u32>,
+    /// The id of the message this one answers (team reply; docs/conversations.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub reply_to: Option<String>,
+}
+
+impl MessageLine {
+    /// Whether the message travelled by `leg` (its `via` names it).
+    pub fn went_by(&self, leg: crate::legs::Leg) -> bool {
+        self.via.as_ref().is_some_and(|v| v.is(leg))
+    }
+}
