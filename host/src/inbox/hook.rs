@@ -126,19 +126,21 @@ pub struct SeatOf {
 }
 
 /// How a hook's seat was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Found {
-    /// Its ancestry holds the shell of the pane a fresh message's send found holding the seat.
-    Pinned,
+    /// Its ancestry holds the shell of the pane the sends of these messages (ids) found
+    /// holding the seat: it is placed for those messages only — a message file is input, and
+    /// one naming this hook's own shell vouches for nothing else in the seat's inbox.
+    Pinned(Vec<String>),
     /// Through the multiplexer, as every caller is found (`caller::find`).
     Multiplexer,
 }
 
 impl Found {
     /// How the team.log line says it.
-    pub fn words(self) -> &'static str {
+    pub fn words(&self) -> &'static str {
         match self {
-            Found::Pinned => "its pane's shell among its ancestors, the pane the send found",
+            Found::Pinned(_) => "its pane's shell among its ancestors, the pane the send found",
             Found::Multiplexer => "its pane found through the multiplexer",
         }
     }
@@ -187,30 +189,48 @@ pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Res
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
 }
 
-/// The seat of a waiting message pinned within [`PIN_FRESH`] of `now_ms` whose pin's shell —
-/// that pid, started at that time (`start_of`) — is one of `ancestry`'s: the hook runs in the
-/// pane the send found holding the seat. `None`: no such message (the multiplexer is asked).
+/// The seat whose waiting messages were all pinned within [`PIN_FRESH`] of `now_ms` to one
+/// shell among `ancestry` — that pid, started at that time (`start_of`): the hook runs in the
+/// pane their sends found holding the seat, and is placed for those messages. `None` (the
+/// multiplexer is asked) when no message places it, when messages place it in two seats, or
+/// when a message of its seat is not pinned to it (older, or from an older build: the
+/// multiplexer places the hook for all of them).
 pub fn pinned(
     dirs: &[PathBuf],
     ancestry: &[Ancestor],
     now_ms: i64,
     start_of: impl Fn(u32) -> Option<u64>,
 ) -> Option<SeatOf> {
-    let fresh = |at_ms: i64| (now_ms - at_ms).unsigned_abs() <= PIN_FRESH.as_millis() as u64;
-    dirs.iter().find_map(|d| {
+    let places = |p: &super::store::Pin| {
+        (now_ms - p.at_ms).unsigned_abs() <= PIN_FRESH.as_millis() as u64
+            && ancestry.iter().skip(1).any(|a| a.pid == p.shell_pid)
+            && start_of(p.shell_pid) == Some(p.shell_start)
+    };
+    let mut who: Option<(String, String, String)> = None;
+    let mut ids = Vec::new();
+    let mut others: Vec<(String, String)> = Vec::new();
+    for d in dirs {
         let b = SeatBox::at(d.clone());
-        b.waiting().ok()?.iter().filter_map(|k| b.read(k).ok()).find_map(|m| {
-            let pin = m.pin.as_ref().filter(|p| fresh(p.at_ms))?;
-            let held = ancestry.iter().skip(1).any(|a| a.pid == pin.shell_pid)
-                && start_of(pin.shell_pid) == Some(pin.shell_start);
-            held.then(|| SeatOf {
-                team: m.team.clone(),
-                seat: m.seat.clone(),
-                pane: pin.pane.clone(),
-                found: Found::Pinned,
-            })
-        })
-    })
+        let Ok(keys) = b.waiting() else { continue };
+        for m in keys.iter().filter_map(|k| b.read(k).ok()) {
+            let Some(pin) = m.pin.as_ref().filter(|p| places(p)) else {
+                others.push((m.team, m.seat));
+                continue;
+            };
+            let seat = (m.team.clone(), m.seat.clone(), pin.pane.clone());
+            match &who {
+                None => who = Some(seat),
+                Some(w) if *w == seat => {}
+                Some(_) => return None,
+            }
+            ids.push(m.id);
+        }
+    }
+    let (team, seat, pane) = who?;
+    if others.iter().any(|(t, s)| *t == team && *s == seat) {
+        return None;
+    }
+    Some(SeatOf { team, seat, pane, found: Found::Pinned(ids) })
 }
 
 /// The checkout root the first readable waiting message names.
@@ -240,9 +260,15 @@ pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who
             if m.team != *team || m.seat != *seat || m.id != k.id() {
                 continue;
             }
+            if let Found::Pinned(ids) = &who.found {
+                // placed for these messages only: one queued since is the multiplexer's to place
+                if !ids.contains(&m.id) {
+                    continue;
+                }
+            }
             match b.claim(&k, by) {
                 Ok(Some(c)) => {
-                    if let Some(m) = finish(ctx, &b, &c, m, (event, input, who.found), &mut out) {
+                    if let Some(m) = finish(ctx, &b, &c, m, (event, input, &who.found), &mut out) {
                         out.messages.push(m);
                     }
                 }
@@ -282,7 +308,7 @@ fn finish(
     b: &SeatBox,
     c: &Claim,
     m: Message,
-    (event, input, found): (Event, &HookInput, Found),
+    (event, input, found): (Event, &HookInput, &Found),
     out: &mut Handed,
 ) -> Option<Message> {
     let ms = ms_since(ctx, m.sent_ms);

@@ -172,7 +172,15 @@ fn a_fresh_message_s_pinned_shell_among_the_ancestors_places_the_hook_in_its_pan
     let tree = [me.clone(), ancestor(4300), ancestor(4242), ancestor(1)];
     let start = |pid| (pid == 4242).then_some(77);
     let got = pinned(&dirs, &tree, now, start).expect("the pinned shell is an ancestor");
-    assert_eq!(got, SeatOf { team: "beacon".into(), seat: "rev".into(), pane: "%7".into(), found: Found::Pinned });
+    assert_eq!(
+        got,
+        SeatOf {
+            team: "beacon".into(),
+            seat: "rev".into(),
+            pane: "%7".into(),
+            found: Found::Pinned(vec![m.id.clone()])
+        }
+    );
     // another process with that pid (another start time): not the pane's shell
     assert_eq!(pinned(&dirs, &tree, now, |pid| (pid == 4242).then_some(78)), None);
     // the shell gone
@@ -201,4 +209,52 @@ fn a_message_with_no_pin_vouches_for_no_one() {
     });
     let back: Message = serde_json::from_value(old).unwrap();
     assert_eq!(back.pin, None);
+}
+
+/// A message file is input: one whose pin names the hook's own shell places the hook for that
+/// message only. A real message of the seat pinned to another pane's shell, or queued with no
+/// pin, leaves the placing to the multiplexer; and a message queued after the pinned look is
+/// never claimed on the pin's word.
+#[test]
+fn a_pin_places_the_hook_for_its_own_messages_only() {
+    let w = world();
+    let now = 1_800_000_000_000_i64;
+    let mine = |n: usize, shell: u32| {
+        let mut m = msg(&w, n, "rev");
+        m.pin = Some(Pin { pane: "%7".into(), shell_pid: shell, shell_start: 77, at_ms: now });
+        m
+    };
+    let tree = [ancestor(std::process::id()), ancestor(4242), ancestor(1)];
+    let start = |_| Some(77);
+    // a forged message pinned to this hook's shell beside the seat's real one (pinned to the
+    // seat's own pane's shell, not among this hook's ancestors): the multiplexer decides
+    let b = queue(&w, &mine(1, 4242));
+    queue(&w, &mine(2, 5555));
+    let dirs = [b.dir.clone()];
+    assert_eq!(pinned(&dirs, &tree, now, start), None);
+    // … and beside a message with no pin (an older build's): the same
+    let w2 = world();
+    let mut forged = msg(&w2, 1, "rev");
+    forged.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now });
+    let b2 = queue(&w2, &forged);
+    queue(&w2, &msg(&w2, 2, "rev"));
+    assert_eq!(pinned(std::slice::from_ref(&b2.dir), &tree, now, start), None);
+    // two pinned messages of one seat: placed for both
+    let w3 = world();
+    let mut a = msg(&w3, 1, "rev");
+    a.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now });
+    let mut c = msg(&w3, 2, "rev");
+    c.pin = a.pin.clone();
+    let b3 = queue(&w3, &a);
+    queue(&w3, &c);
+    let who = pinned(std::slice::from_ref(&b3.dir), &tree, now, start).expect("both pinned here");
+    assert_eq!(who.found, Found::Pinned(vec![a.id.clone(), c.id.clone()]));
+    // a message queued after the look: not claimed on the pin's word, still waiting
+    let late = msg(&w3, 3, "rev");
+    queue(&w3, &late);
+    let got =
+        hand_as(&w3.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b3.dir), &who, Claimer::me());
+    let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, [a.id.as_str(), c.id.as_str()]);
+    assert_eq!(b3.waiting().unwrap().len(), 1, "the late message waits for the next hook");
 }
