@@ -17,9 +17,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crate::outcome::{self, TeamError};
-use crate::registry::{is_agent_id, AgentRecord, Registry, RosterLine};
+use crate::error::{self, TeamError};
+use crate::registry::{AgentRecord, Registry, RosterLine};
 use crate::team_file::{self, Loaded, Seat, TeamFile};
+use crate::vocab::names::is_agent_id;
 
 /// One seat of a team as the registry and the team file answer it together.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -365,12 +366,7 @@ fn collision(spec: &str, team: &str, by_name: &SeatView, by_nick: &SeatView) -> 
 }
 
 /// The one seat of `view` a name or nickname picks (both answering different seats refused).
-fn pick<'v>(
-    spec: &str,
-    view: &'v TeamView,
-    word: &str,
-    registered_only: bool,
-) -> outcome::Result<Option<&'v SeatView>> {
+fn pick<'v>(spec: &str, view: &'v TeamView, word: &str, registered_only: bool) -> error::Result<Option<&'v SeatView>> {
     let ok = |s: &&SeatView| !registered_only || TeamView::registered(s);
     let by_name = view.seat(word).filter(ok);
     let by_nick = view.by_nickname(word).filter(ok);
@@ -387,7 +383,7 @@ fn target(view: &TeamView, seat: &SeatView, spec: Option<&str>) -> Target {
 }
 
 /// Resolves `spec` to exactly one seat, or refuses naming why.
-pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
+pub fn resolve(world: &World, spec: &str) -> error::Result<Target> {
     let spec = spec.trim();
     if spec.is_empty() {
         return Err(TeamError::usage("a target seat is required"));
@@ -405,7 +401,7 @@ pub fn resolve(world: &World, spec: &str) -> outcome::Result<Target> {
 }
 
 /// An agent id: the seat its record holds.
-fn by_agent_id(world: &World, spec: &str) -> outcome::Result<Target> {
+fn by_agent_id(world: &World, spec: &str) -> error::Result<Target> {
     let a = world.reg.agent(spec).ok_or_else(|| refuse(format!("{spec}: no agent record holds this id")))?;
     let view =
         world.team(&a.team).ok_or_else(|| refuse(format!("{spec}: its team {} is not in the registry", a.team)))?;
@@ -416,7 +412,7 @@ fn by_agent_id(world: &World, spec: &str) -> outcome::Result<Target> {
 }
 
 /// `@nickname`: the own team first, then the entity's other teams (one of them answering).
-fn by_nickname(world: &World, spec: &str, nick: &str) -> outcome::Result<Target> {
+fn by_nickname(world: &World, spec: &str, nick: &str) -> error::Result<Target> {
     if nick.is_empty() {
         return Err(refuse(format!(
             "{spec}: names no nickname; address @<nickname> (team send --list shows each seat's)"
@@ -455,13 +451,13 @@ fn by_nickname(world: &World, spec: &str, nick: &str) -> outcome::Result<Target>
 }
 
 /// `<x>@<team>`: a seat or nickname of that team, or its lead.
-fn in_team(world: &World, spec: &str, x: &str, team: &str) -> outcome::Result<Target> {
+fn in_team(world: &World, spec: &str, x: &str, team: &str) -> error::Result<Target> {
     if x.is_empty() || team.is_empty() || team.contains('@') {
         return Err(refuse(format!("{spec}: not an address (a seat, @nickname, seat@team, lead@team or agt_… id)")));
     }
     let view = world.team(team).ok_or_else(|| no_team(world, spec, x, team))?;
     let external = !view.own;
-    if x == team_file::RESERVED_LEAD {
+    if x == crate::vocab::names::RESERVED_LEAD {
         return lead_of(&view, spec, team, external);
     }
     match pick(spec, &view, x, external)? {
@@ -493,7 +489,7 @@ fn no_team(world: &World, spec: &str, x: &str, team: &str) -> TeamError {
 }
 
 /// `lead@<team>`: the team's one lead (another team's must have a registry record).
-fn lead_of(view: &TeamView, spec: &str, team: &str, external: bool) -> outcome::Result<Target> {
+fn lead_of(view: &TeamView, spec: &str, team: &str, external: bool) -> error::Result<Target> {
     match view.leads().as_slice() {
         [] => Err(refuse(format!(
             "{spec}: team {team} names no lead, so there is no one to deliver to; run team send --list to name a seat, or set leads: true on one seat to give the team a lead"
@@ -513,7 +509,7 @@ fn lead_of(view: &TeamView, spec: &str, team: &str, external: bool) -> outcome::
 }
 
 /// A bare name: a seat or nickname of the caller's own team.
-fn by_bare_name(world: &World, spec: &str) -> outcome::Result<Target> {
+fn by_bare_name(world: &World, spec: &str) -> error::Result<Target> {
     let Some(own) = &world.own else {
         return Err(refuse(format!(
             "{spec}: a bare name needs a team folder (.agents/team.yaml above this one); from here, address <seat>@<team>"

@@ -26,7 +26,7 @@ mod repair;
 
 use crate::address::{Target, TeamView, World};
 use crate::caller::Caller;
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use crate::registry::{self, Grant};
 
 /// The rule that admitted a pair.
@@ -88,7 +88,7 @@ fn spelled(t: &Target) -> String {
 
 /// Judges `caller → target` for a plain send (a reply is admitted by its own rule,
 /// [`Rule::ReplyTo`], in `converse::reply`); `Ok(rule)` names the first rule that admits, else the refusal.
-pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>) -> outcome::Result<Rule> {
+pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>) -> error::Result<Rule> {
     let who = caller.describe();
     let to = spelled(target);
     let (cteam, cseat, crecord) = match caller {
@@ -160,7 +160,7 @@ pub fn admit(world: &World, caller: &Caller, target: &Target, now: DateTime<Utc>
 /// seat of `default_team` (the sender's own team).
 fn names(world: &World, spelling: &str, default_team: &str, team: &str, seat: &str, id: Option<&str>) -> bool {
     let s = spelling.trim();
-    if registry::is_agent_id(s) {
+    if crate::vocab::names::is_agent_id(s) {
         return id == Some(s);
     }
     if let Some((sess, st)) = s.split_once('/') {

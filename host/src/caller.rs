@@ -22,9 +22,9 @@ pub const NO_TERMINAL: &str =
 
 use std::path::Path;
 
+use crate::error::{Kind, TeamError};
 use crate::mux::procfs::{self, Ancestor, Tty};
 use crate::mux::{Mux, MuxError, PaneRef};
-use crate::outcome::{Kind, TeamError};
 use crate::profiles::Description;
 use crate::registry::{AgentRecord, Registry};
 use crate::team_file::Loaded;

@@ -16,12 +16,13 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::error::Kind;
 use crate::mux::{Mux, MuxError};
-use crate::outcome::Kind;
 use crate::profiles::ProfileHost;
-use crate::schema::{Document, FormatOne, Named};
 use crate::send::facts::FactsBook;
-use crate::team_file::{Loaded, TeamFile, RESERVED_ALL, RESERVED_LEAD};
+use crate::team_file::{Loaded, TeamFile};
+use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 /// What a note is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub enum NoteKind {
     Hooks,
 }
 
-crate::schema::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks);
+crate::vocab::doc::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks);
 
 impl NoteKind {
     /// The word `--json` carries.
@@ -304,7 +305,7 @@ fn hooks_notes(loaded: &Loaded, profiles: &ProfileHost) -> Vec<Note> {
     let format_of = |cli: &str| crate::hooks::format_of(profiles, cli, &loaded.file.profiles);
     let Ok(rows) = hooks::run(loaded, &[], "", Action::Status, format_of) else { return Vec::new() };
     let some_run = rows.iter().any(|r| r.state.runs());
-    let mut out: Vec<(&State, Option<crate::legs::HookFormat>, Vec<&str>)> = Vec::new();
+    let mut out: Vec<(&State, Option<crate::vocab::leg::HookFormat>, Vec<&str>)> = Vec::new();
     for r in &rows {
         let noted = match &r.state {
             State::Installed | State::Unsupported => false,
@@ -361,9 +362,9 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
                 let repair = match &e {
                     MuxError::ProgramMissing(_) => None,
                     MuxError::ServerStopped(_) | MuxError::NoSession(_) => {
-                        Some(crate::status::start_repair(mux, &f.session))
+                        Some(crate::mux::repair::start_repair(mux, &f.session))
                     }
-                    _ => Some(crate::status::find_repair(mux.name(), &f.session)),
+                    _ => Some(crate::mux::repair::find_repair(mux.name(), &f.session)),
                 };
                 return Some(note(NoteKind::Session, line, format!("session {:?}: {e}", f.session), repair));
             }
@@ -380,7 +381,7 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
                 if mux.name() == "tmux" { "marked" } else { "named" },
                 f.seat_names().join(", ")
             ),
-            Some(crate::status::find_repair(mux.name(), &f.session)),
+            Some(crate::mux::repair::find_repair(mux.name(), &f.session)),
         )
     })
 }

@@ -111,8 +111,8 @@ impl Clock {
     }
 
     /// Now as a history line's `ts` (the same text as [`Clock::now_iso`]).
-    pub fn now_ts(&self) -> crate::history::Ts {
-        crate::history::Ts::of(self.now())
+    pub fn now_ts(&self) -> crate::vocab::outcome::Ts {
+        crate::vocab::outcome::Ts::of(self.now())
     }
 
     /// The factor every wait is multiplied by.

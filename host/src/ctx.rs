@@ -4,12 +4,12 @@
 //! environment for these, and `cli` calls it once per run; every layer below takes the
 //! `Ctx` (or the piece it needs) as an argument. The test hooks `TEAM_NOW`, `TEAM_ID_SEED`
 //! and `TEAM_TIME_SCALE` are read here and nowhere else, and only in a process whose entry
-//! opened them ([`open_test_hooks`]): that function exists only with the `test-fakes` feature
+//! opened them (`test_env::open_test_hooks`): that function exists only with the `test-fakes` feature
 //! (which `cargo test` turns on and `cargo install` never does), and only the test binary
 //! `team-hooked` calls it. The `team` binary never does, in any build, so nothing in a caller's
 //! environment can revive an expired grant, forge a history line's time or choose its ids. The
 //! one other hook, `HERDR_BIN` (a recorded herdr for tests, herdr cannot be installed where they
-//! run), is read through [`test_hook`] too. The variables that say which multiplexer server and
+//! run), is read through `test_env::test_hook` too. The variables that say which multiplexer server and
 //! pane to ask — `TMUX`, `TMUX_PANE`, `HERDR_PANE_ID`, `TEAM_TMUX_SOCKET` — are read here too,
 //! into [`Ctx::mux`] (`mux::Hints`), and passed down: hints the adapters verify against the
 //! process tree; none of them names a program or an identity. So is `PWD`, the name the
@@ -20,37 +20,6 @@ use std::ffi::OsString;
 
 use crate::clock::{Clock, Ids};
 use crate::paths::Paths;
-
-/// Whether this process opened the test hooks (the test binary `team-hooked` does, first thing).
-#[cfg(feature = "test-fakes")]
-static HOOKS_OPEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Opens the test hooks for the rest of this process: called only by the test binary
-/// `team-hooked`, before it runs the command line. Exists only with the `test-fakes` feature.
-#[cfg(feature = "test-fakes")]
-pub fn open_test_hooks() {
-    HOOKS_OPEN.store(true, std::sync::atomic::Ordering::SeqCst);
-}
-
-/// Whether the test hooks count in this process: never in a build without `test-fakes`, and
-/// in one with it only after [`open_test_hooks`].
-pub fn test_hooks_open() -> bool {
-    #[cfg(feature = "test-fakes")]
-    return HOOKS_OPEN.load(std::sync::atomic::Ordering::SeqCst);
-    #[cfg(not(feature = "test-fakes"))]
-    false
-}
-
-/// A test hook's value from the process environment; `None` unless the hooks are open (and
-/// always, in a build without `test-fakes`).
-pub fn test_hook(name: &str) -> Option<OsString> {
-    #[cfg(feature = "test-fakes")]
-    if test_hooks_open() {
-        return std::env::var_os(name);
-    }
-    let _ = name;
-    None
-}
 
 /// The run's context.
 #[derive(Debug)]
@@ -86,10 +55,10 @@ impl Ctx {
     }
 
     /// The context a set of variables describes (`from_env` with the real ones); the test
-    /// hooks among them count only where they are open ([`test_hooks_open`]).
+    /// hooks among them count only where they are open ([`test_hooks_open`](crate::test_env::test_hooks_open)).
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Ctx {
         #[cfg(feature = "test-fakes")]
-        return Ctx::from_vars_with_hooks(var, test_hooks_open());
+        return Ctx::from_vars_with_hooks(var, crate::test_env::test_hooks_open());
         #[cfg(not(feature = "test-fakes"))]
         Ctx {
             paths: Paths::resolve(&var),
@@ -145,9 +114,9 @@ impl Ctx {
     }
 
     /// The folder the run started in; every command refuses alike when it cannot be read.
-    pub fn cwd(&self) -> Result<std::path::PathBuf, crate::outcome::TeamError> {
+    pub fn cwd(&self) -> Result<std::path::PathBuf, crate::error::TeamError> {
         self.cwd.clone().map_err(|e| {
-            crate::outcome::TeamError::failed(format!("the current folder cannot be read: {e}"))
+            crate::error::TeamError::failed(format!("the current folder cannot be read: {e}"))
                 .with_repair("cd into the checkout again (the folder this ran in was removed or renamed)")
         })
     }
@@ -156,6 +125,7 @@ impl Ctx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_env::test_hook;
     use chrono::DateTime;
     use std::collections::HashMap;
 
@@ -195,7 +165,7 @@ mod tests {
         assert_ne!(ctx.ids.new_id(), crate::clock::Ids::seeded(7).new_id());
         assert_eq!(ctx.paths.state, std::path::PathBuf::from("/s"), "the folders are no hooks");
         // and a process that did not open them (this one: the library's tests) reads none
-        assert!(!test_hooks_open());
+        assert!(!crate::test_env::test_hooks_open());
         let ctx = Ctx::from_vars(|k| vars.get(k).map(OsString::from));
         assert_eq!(ctx.clock.scale(), 1.0);
         assert_eq!(test_hook("PATH"), None);

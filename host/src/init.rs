@@ -24,9 +24,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::outcome::{self, TeamError};
-use crate::team_file::{self, valid_name, RESERVED_ALL, RESERVED_LEAD};
+use crate::team_file::{self, valid_name};
+use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 mod instructions;
 pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
@@ -99,7 +100,7 @@ pub struct Written {
 
 /// Reads `<name>:<cli>`; the name must be a seat name other than `lead`, the cli an
 /// installed profile.
-pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> outcome::Result<SeatAsk> {
+pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> error::Result<SeatAsk> {
     let Some((name, cli)) = word.split_once(':') else {
         return Err(TeamError::usage(format!("--seat takes <name>:<cli> (claude-1:claude-code), not {word:?}")));
     };
@@ -217,7 +218,7 @@ pub fn text(plan: &Plan) -> String {
 
 /// Writes the team file, its schema copy and the `.gitignore`. Refuses when the checkout
 /// already has a team file; nothing is written then.
-pub fn write(plan: &Plan) -> outcome::Result<Written> {
+pub fn write(plan: &Plan) -> error::Result<Written> {
     let text = text(plan);
     // what is written loads (a --seat word the grammar refuses never reaches the disk)
     team_file::parse(&text)
@@ -349,7 +350,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&w.gitignore).unwrap(), "mine\nteam.log\nsend-drops/\nteam.state.json\n");
         let before = std::fs::read_to_string(&w.team_file).unwrap();
         let e = write(&plan(d.path(), vec![SeatAsk { name: "x".into(), cli: "codex".into() }])).unwrap_err();
-        assert_eq!(e.kind, outcome::Kind::Refused);
+        assert_eq!(e.kind, error::Kind::Refused);
         assert_eq!(e.message(), "refused: .agents/team.yaml already exists; nothing was written");
         assert_eq!(std::fs::read_to_string(&w.team_file).unwrap(), before);
         let schema: serde_json::Value =

@@ -10,9 +10,9 @@
 //! descends from), never by `TMUX_PANE` alone; that variable only helps say where the caller
 //! is when it is not in the team's session.
 
+use crate::error::{self, TeamError};
 use crate::mux::tmux::{MarkedPane, Tmux};
 use crate::mux::{Hints, Mux, MuxError};
-use crate::outcome::{self, TeamError};
 use crate::team_file::Loaded;
 
 /// What `team mark` did.
@@ -33,7 +33,7 @@ fn mux_error(e: MuxError) -> TeamError {
 }
 
 /// Marks `pane` (default: the caller's own) of the team's tmux session as `seat`.
-pub fn mark(loaded: &Loaded, tmux: &Tmux, hints: &Hints, seat: &str, pane: Option<&str>) -> outcome::Result<Marked> {
+pub fn mark(loaded: &Loaded, tmux: &Tmux, hints: &Hints, seat: &str, pane: Option<&str>) -> error::Result<Marked> {
     let f = &loaded.file;
     if f.seat(seat).is_none() {
         let hint =
@@ -86,7 +86,7 @@ pub fn mark(loaded: &Loaded, tmux: &Tmux, hints: &Hints, seat: &str, pane: Optio
 }
 
 /// The pane of `session` this process runs in (by ancestry, never by `TMUX_PANE` alone).
-fn caller_pane(tmux: &Tmux, hints: &Hints, session: &str, seat: &str) -> outcome::Result<MarkedPane> {
+fn caller_pane(tmux: &Tmux, hints: &Hints, session: &str, seat: &str) -> error::Result<MarkedPane> {
     let ancestry: Vec<u32> = crate::mux::procfs::ancestry().iter().map(|a| a.pid).collect();
     match tmux.pane_of_caller(session, &ancestry).map(|l| l.pane) {
         Ok(Some(p)) => tmux.pane_marked(&p.id).map_err(mux_error),

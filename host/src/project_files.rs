@@ -18,7 +18,7 @@ pub enum Action {
     Remove,
 }
 
-crate::schema::words!(Action: Status, Install, Remove);
+crate::vocab::doc::words!(Action: Status, Install, Remove);
 
 impl Action {
     /// The subcommand's word: `status`, `install`, `remove`.
@@ -44,7 +44,7 @@ pub enum Done {
     LeftAlone,
 }
 
-crate::schema::words!(Done: Written, Removed, Unchanged, LeftAlone);
+crate::vocab::doc::words!(Done: Written, Removed, Unchanged, LeftAlone);
 
 impl Done {
     pub fn word(self) -> &'static str {

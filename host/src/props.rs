@@ -237,7 +237,7 @@ proptest! {
                 let lines: usize = t.iter().map(|x| x.split('\n').filter(|l| !l.trim().is_empty()).count()).sum();
                 prop_assert_eq!(h.lines.len() + h.skipped, lines);
                 // every line handed on names a message id: none can become a path
-                prop_assert!(h.lines.iter().all(|l| crate::history::valid_id(&l.id)));
+                prop_assert!(h.lines.iter().all(|l| crate::vocab::id::valid_id(&l.id)));
                 prop_assert!(h.bad_ids() <= h.skipped);
             }
             (Ok(_), None) => prop_assert!(false, "bytes that are not UTF-8 were read as text"),

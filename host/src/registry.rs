@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::outcome::{self, TeamError};
 
 mod approvals;
 mod check;
@@ -177,7 +177,7 @@ fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> 
         return Err(format!("{where_}: delivery_order: names no leg"));
     }
     for (i, w) in o.iter().enumerate() {
-        if crate::legs::Leg::from_order_word(w).is_none() {
+        if crate::vocab::leg::Leg::from_order_word(w).is_none() {
             return Err(format!("{where_}: delivery_order: unknown leg \"{w}\""));
         }
         if o[..i].contains(w) {
@@ -187,19 +187,12 @@ fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> 
     Ok(())
 }
 
-/// Is `s` an agent id (`agt_` + 1..64 of `[0-9a-z]`)?
-pub fn is_agent_id(s: &str) -> bool {
-    s.strip_prefix("agt_").is_some_and(|r| {
-        !r.is_empty() && r.len() <= 64 && r.bytes().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-    })
-}
-
 impl Registry {
     /// Reads the registry under `dir`. A missing registry is an empty one. A malformed
     /// `teams.yaml`, or a symlink/FIFO at `dir`, `teams.yaml` or `agents/`, is a `BadFile`
     /// error; a single agent record that is a symlink or malformed is passed over (noted),
     /// so it addresses nobody.
-    pub fn load(dir: &Path) -> outcome::Result<Registry> {
+    pub fn load(dir: &Path) -> error::Result<Registry> {
         let mut reg = Registry { dir: dir.to_path_buf(), ..Default::default() };
         if !fsx::check_entry(dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
             return Ok(reg);
@@ -331,7 +324,7 @@ impl Registry {
 /// file name is `Ok(Err(why))` (the caller passes it over). A record that parses but names a
 /// seat, team, session, project, root or pane outside its grammar refuses the registry: its
 /// words become paths.
-fn read_agent(path: &Path) -> outcome::Result<Result<AgentRecord, String>> {
+fn read_agent(path: &Path) -> error::Result<Result<AgentRecord, String>> {
     let text = match fsx::read_capped(path, fsx::RECORD_MAX) {
         Ok(Some(t)) => t,
         Ok(None) => return Ok(Err("vanished".into())),
@@ -342,7 +335,7 @@ fn read_agent(path: &Path) -> outcome::Result<Result<AgentRecord, String>> {
         Err(e) => return Ok(Err(format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))),
     };
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if !is_agent_id(&r.id) || r.id != stem {
+    if !crate::vocab::names::is_agent_id(&r.id) || r.id != stem {
         return Ok(Err(format!("id \"{}\" is not the file's own name", r.id)));
     }
     check::agent(&text).map_err(|m| bad(path, m))?;
@@ -359,7 +352,7 @@ fn ledger(dir: &Path) -> PathBuf {
 /// and no ledger line has ever held, appended to the ledger before it is returned.
 /// A seeded `ids` (`TEAM_ID_SEED`) makes the sequence deterministic for tests; the checks
 /// still apply.
-pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> outcome::Result<String> {
+pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> error::Result<String> {
     let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
     let path = ledger(dir);
     let issued = fsx::read_to_string(&path).map_err(|e| TeamError::failed(e.to_string()))?.unwrap_or_default();
@@ -379,8 +372,8 @@ pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> outcome::Result<Stri
 }
 
 /// Writes an agent record whole (temp + rename, mode 0600) — for tests and the register work.
-pub fn write_agent(dir: &Path, rec: &AgentRecord) -> outcome::Result<PathBuf> {
-    if !is_agent_id(&rec.id) {
+pub fn write_agent(dir: &Path, rec: &AgentRecord) -> error::Result<PathBuf> {
+    if !crate::vocab::names::is_agent_id(&rec.id) {
         return Err(TeamError::failed(format!("\"{}\" is not an agent id", rec.id)));
     }
     let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
@@ -391,7 +384,7 @@ pub fn write_agent(dir: &Path, rec: &AgentRecord) -> outcome::Result<PathBuf> {
 }
 
 /// Writes `teams.yaml` whole (temp + rename, mode 0600).
-pub fn write_teams(dir: &Path, t: &TeamsFile) -> outcome::Result<PathBuf> {
+pub fn write_teams(dir: &Path, t: &TeamsFile) -> error::Result<PathBuf> {
     fsx::ensure_dirs(dir, Path::new(""), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
     let path = dir.join("teams.yaml");
     let text = serde_saphyr::to_string(t).map_err(|e| TeamError::failed(e.to_string()))?;
@@ -462,7 +455,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("teams.yaml"), "projects:\n  beacon:\n    delivery_order: [fax]\n").unwrap();
         let e = Registry::load(d.path()).unwrap_err();
-        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert_eq!(e.kind, error::Kind::BadFile);
         assert!(e.message().ends_with("project beacon: delivery_order: unknown leg \"fax\""), "{}", e.message());
     }
 
@@ -471,7 +464,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let ids = crate::clock::Ids::random();
         let a = new_agent_id(d.path(), &ids).unwrap();
-        assert!(is_agent_id(&a) && a.len() == 20, "{a}");
+        assert!(crate::vocab::names::is_agent_id(&a) && a.len() == 20, "{a}");
         let b = new_agent_id(d.path(), &ids).unwrap();
         assert_ne!(a, b);
         let ledger = std::fs::read_to_string(ledger(d.path())).unwrap();

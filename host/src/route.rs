@@ -20,12 +20,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::caller::Caller;
+use crate::error::{Kind, TeamError};
 use crate::history::{self, LogLine};
 use crate::mux::{Mux, PaneInfo, Proc};
-use crate::outcome::{Kind, TeamError};
 use crate::profiles::Description;
-use crate::register::pane;
 use crate::registry::ProcessIdentity;
+use crate::seat_pane;
 use crate::send;
 
 mod doc;
@@ -325,10 +325,10 @@ fn pane_processes(
     desc: &Description,
     cli: &str,
 ) -> Result<(Option<PaneProcs>, Option<String>), TeamError> {
-    match pane::processes(mux, pane, seat) {
+    match seat_pane::processes(mux, pane, seat) {
         Ok((procs, own)) => {
-            let cli_proc =
-                pane::cli_process(&procs, own.clone(), &desc.process_names, pane.label.as_deref()).map_err(|_| {
+            let cli_proc = seat_pane::cli_process(&procs, own.clone(), &desc.process_names, pane.label.as_deref())
+                .map_err(|_| {
                     unresolved(
                         seat,
                         format!(
@@ -362,7 +362,7 @@ fn recipient_session(
     }
     let home = cli.and_then(|c| c.home.clone()).or_else(|| m.send.ctx.home.clone());
     let live = match (holder.and_then(m.identity), home) {
-        (Some(who), Some(h)) => crate::native::session_name(desc, &h, who),
+        (Some(who), Some(h)) => crate::legs::native::session_name(desc, &h, who),
         _ => None,
     };
     live.or_else(|| recorded.map(str::to_string))
@@ -454,5 +454,4 @@ mod tests {
 pub const RULES_ITEM: &str = "Deliver to another seat natively when team route <seat> admits the pair and answers native yes — route first, then your own cross-session SendMessage to the session the answer prints, then write the delivery down with team send --record <seat> --channel native --ms <n> — and fall back to plain team send <seat> <message> only on a definite failure, the route refused, the seat not Claude's, or your SendMessage call itself failed or reported no such session; a call that returned delivered the message, so record it native and never send it again however long an answer takes, and a delivery is recorded exactly once, by the path that delivered it.";
 
 #[cfg(test)]
-#[path = "route_herdr_tests.rs"]
-mod herdr_tests;
+mod tests_herdr;

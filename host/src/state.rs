@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::outcome::{self, TeamError};
 use crate::registry::ProcessIdentity;
 
 /// The file's name under `<root>/.agents/`.
@@ -85,7 +85,7 @@ fn bad(path: &Path, why: impl std::fmt::Display) -> TeamError {
 impl State {
     /// Reads the checkout's state file; a missing one is an empty state. A file that is not a
     /// JSON object, or a link or FIFO at `.agents` or the file, cannot be read (exit 2).
-    pub fn load(root: &Path) -> outcome::Result<State> {
+    pub fn load(root: &Path) -> error::Result<State> {
         let path = root.join(".agents").join(FILE);
         fsx::check_ladder(root, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
         let text = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))?;
@@ -212,7 +212,7 @@ impl State {
     }
 
     /// Writes the file whole, 0600, `.agents` made 0700 when missing.
-    pub fn save(&self, root: &Path) -> outcome::Result<()> {
+    pub fn save(&self, root: &Path) -> error::Result<()> {
         let fail = |e: std::io::Error| TeamError::failed(e.to_string());
         let dir = fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(fail)?;
         let mut text = serde_json::to_string_pretty(&Value::Object(self.doc.clone()))
@@ -259,7 +259,7 @@ pub fn read_launched(state_dir: &Path, session: &str) -> Option<Launched> {
 }
 
 /// Records `seat`'s pane in the session's launched pointer (the file named once, kept after).
-pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, pane: &str) -> outcome::Result<()> {
+pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, pane: &str) -> error::Result<()> {
     let fail = |e: std::io::Error| TeamError::failed(e.to_string());
     let dir = fsx::ensure_dirs(state_dir, Path::new("launched"), 0o700).map_err(fail)?;
     let mut l = read_launched(state_dir, session).unwrap_or_else(|| Launched {
@@ -277,7 +277,7 @@ pub fn write_launched(state_dir: &Path, session: &str, file: &Path, seat: &str, 
 
 /// Moves `seat`'s pane in the session's launched pointer to the name `new` (`team rename`).
 /// `Ok(false)`: the pointer records no pane for `seat` (or none at all), and nothing is written.
-pub fn rename_launched(state_dir: &Path, session: &str, seat: &str, new: &str) -> outcome::Result<bool> {
+pub fn rename_launched(state_dir: &Path, session: &str, seat: &str, new: &str) -> error::Result<bool> {
     let Some(mut l) = read_launched(state_dir, session) else { return Ok(false) };
     let Some(pane) = l.panes.remove(seat) else { return Ok(false) };
     l.panes.insert(new.to_string(), pane);
@@ -407,7 +407,7 @@ mod tests {
         std::fs::create_dir_all(d.path().join(".agents")).unwrap();
         std::fs::write(d.path().join(".agents").join(FILE), "[1]").unwrap();
         let e = State::load(d.path()).unwrap_err();
-        assert_eq!(e.kind, crate::outcome::Kind::BadFile);
+        assert_eq!(e.kind, crate::error::Kind::BadFile);
         std::fs::remove_file(d.path().join(".agents").join(FILE)).unwrap();
         std::os::unix::fs::symlink("/etc/hostname", d.path().join(".agents").join(FILE)).unwrap();
         assert!(State::load(d.path()).unwrap_err().message().contains("symbolic link"));

@@ -17,9 +17,9 @@ use chrono::{DateTime, Utc};
 use crate::address::{Target, World};
 use crate::caller::Caller;
 use crate::ctx::Ctx;
+use crate::error::TeamError;
 use crate::history::{self, MessageLine};
 use crate::mux::{AgentStatus, Mux, Panes};
-use crate::outcome::TeamError;
 use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
@@ -117,12 +117,12 @@ pub struct Last {
     #[schemars(length(min = 1))]
     pub id: String,
     pub from: String,
-    pub outcome: history::Outcome,
-    pub ts: history::Ts,
+    pub outcome: crate::vocab::outcome::Outcome,
+    pub ts: crate::vocab::outcome::Ts,
     /// Seconds from then to the run's now; null when the line's time cannot be read.
     #[schemars(range(min = 0))]
     pub age_s: Option<i64>,
-    pub note: Option<history::Note>,
+    pub note: Option<crate::vocab::outcome::Note>,
 }
 
 /// One seat's row.
@@ -263,7 +263,7 @@ fn read_seat<'p>(
         Err(e) => return (id, Reads::Unreadable { why: e.to_string() }, None),
     };
     let status = mux.status(&pane).ok().flatten().map(|s| s.status);
-    let screen = crate::typed::screen_of(cap);
+    let screen = cap.into_screen();
     let reads = match profile() {
         Ok(p) => match p.classify(&screen) {
             Ok(reading) => Reads::of(reading.state, reading.composer, reading.last_error),
@@ -272,29 +272,6 @@ fn read_seat<'p>(
         Err(e) => Reads::Unreadable { why: e.sentence.clone() },
     };
     (id, reads, status)
-}
-
-/// How to start the team's session, in the words of the multiplexer.
-pub fn start_repair(mux: &dyn Mux, session: &str) -> String {
-    if mux.name() == "tmux" {
-        format!(
-            "start it with {}, run each agent in a pane of it, and mark each pane: team mark <seat>",
-            mux.start_command(session).unwrap_or_else(|| format!("tmux new -s {session}"))
-        )
-    } else {
-        format!("start it with herdr --session {session} (docs/multiplexers.md), and name each seat's pane there")
-    }
-}
-
-/// How to make a pane a seat's, in the words of the multiplexer.
-pub fn find_repair(mux: &str, session: &str) -> String {
-    if mux == "tmux" {
-        format!(
-            "mark each seat's pane from inside it: team mark <seat> (or from anywhere: team mark <seat> --pane <id>; tmux list-panes -s -t {session} lists them)"
-        )
-    } else {
-        format!("name each seat's pane in herdr: herdr --session {session} agent rename <pane> <seat> (docs/multiplexers.md)")
-    }
 }
 
 /// One history's last line to each seat (by the seat it went to), read once.

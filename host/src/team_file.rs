@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::names;
-use crate::outcome::{self, TeamError};
+use crate::vocab::names;
 
 mod who;
 pub use keys::{KeyLines, UnknownKey};
@@ -99,13 +99,7 @@ pub struct Loaded {
 
 /// The seat-name grammar: `[a-z0-9][a-z0-9._-]{0,62}` (nicknames and teams use the same one;
 /// sessions, projects and entities the word grammar, `names`).
-pub use crate::names::valid_name;
-
-/// The word reserved for the `lead@<team>` address.
-pub const RESERVED_LEAD: &str = "lead";
-
-/// The word reserved for `team send all` (the broadcast).
-pub const RESERVED_ALL: &str = "all";
+pub use crate::vocab::names::valid_name;
 
 impl TeamFile {
     /// The seat the file declares under `name`.
@@ -127,7 +121,7 @@ impl TeamFile {
 /// at `.agents` or the file is refused, never followed. `cwd` is the folder as the run names
 /// it (`ctx.cwd`: through the link the user entered by); any other path is walked as given
 /// when absolute and plain, else from its canonical form (`fsx::walk_start`).
-pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
+pub fn find(cwd: &Path) -> error::Result<Option<Loaded>> {
     // walked up the logical path (a subfolder entered through a link belongs to the checkout
     // it was entered from); each folder's file is checked and read in the real folder
     let start = fsx::walk_start(cwd);
@@ -149,7 +143,7 @@ pub fn find(cwd: &Path) -> outcome::Result<Option<Loaded>> {
 }
 
 /// Loads the team file at an exact path (the checkout root is the folder above `.agents`).
-pub fn load(path: &Path) -> outcome::Result<Loaded> {
+pub fn load(path: &Path) -> error::Result<Loaded> {
     let text = fsx::read_capped(path, fsx::TEXT_MAX)
         .map_err(|e| TeamError::bad_file(e.to_string()))?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
@@ -230,17 +224,17 @@ fn yaml_error(e: serde_saphyr::Error) -> TeamError {
 }
 
 /// Checks one `delivery_order` list: known legs, none twice, at least one.
-fn check_order(key_line: u64, order: &[Sp<String>]) -> outcome::Result<Vec<String>> {
+fn check_order(key_line: u64, order: &[Sp<String>]) -> error::Result<Vec<String>> {
     if order.is_empty() {
         return Err(at(
             key_line,
-            format!("delivery_order: names no leg; list one or more of {}", crate::legs::Leg::order_words()),
+            format!("delivery_order: names no leg; list one or more of {}", crate::vocab::leg::Leg::order_words()),
         ));
     }
     let mut out: Vec<String> = Vec::new();
     for w in order {
         let word = w.value.as_str();
-        if crate::legs::Leg::from_order_word(word).is_none() {
+        if crate::vocab::leg::Leg::from_order_word(word).is_none() {
             return Err(at(line_of(w), format!("delivery_order: unknown leg \"{word}\"")));
         }
         if out.iter().any(|x| x == word) {
@@ -252,7 +246,7 @@ fn check_order(key_line: u64, order: &[Sp<String>]) -> outcome::Result<Vec<Strin
 }
 
 /// Parses and validates a team file's text. Errors are `BadFile`, `line <n>: <message>`.
-pub fn parse(text: &str) -> outcome::Result<TeamFile> {
+pub fn parse(text: &str) -> error::Result<TeamFile> {
     if text.trim().is_empty() {
         return Err(at(1, "the team file is empty; it needs project: and seats:"));
     }
@@ -315,7 +309,7 @@ struct Header {
 
 /// Reads and checks `format`, `project`, `team`, `entity`, `session`, `multiplexer` and the
 /// file's `delivery_order`.
-fn header(raw: &RawFile) -> outcome::Result<Header> {
+fn header(raw: &RawFile) -> error::Result<Header> {
     let format = match &raw.format {
         None => 1,
         Some(f) if f.value == 1 => 1,
@@ -334,7 +328,7 @@ fn header(raw: &RawFile) -> outcome::Result<Header> {
         names::check(kind, value).map_err(|why| at(o.as_ref().or(raw.project.as_ref()).map(line_of).unwrap_or(1), why))
     };
     word_ok(names::Kind::Project, &project, &raw.project)?;
-    let word = |o: &Option<Sp<String>>, key: &str| -> outcome::Result<Option<String>> {
+    let word = |o: &Option<Sp<String>>, key: &str| -> error::Result<Option<String>> {
         match o {
             None => Ok(None),
             Some(v) if v.value.trim().is_empty() => Err(at(line_of(v), format!("{key}: is empty"))),
@@ -437,7 +431,7 @@ mod tests {
             let got = match parse(&text) {
                 Ok(_) => "ok".to_string(),
                 Err(e) => {
-                    assert_eq!(e.kind, outcome::Kind::BadFile);
+                    assert_eq!(e.kind, error::Kind::BadFile);
                     e.message()
                 }
             };
@@ -541,7 +535,7 @@ mod tests {
         std::fs::write(d.path().join("elsewhere.yaml"), "project: x\nseats: []\n").unwrap();
         std::os::unix::fs::symlink(d.path().join("elsewhere.yaml"), repo.join(".agents/team.yaml")).unwrap();
         let e = find(&repo).unwrap_err();
-        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert_eq!(e.kind, error::Kind::BadFile);
         assert!(e.message().contains("symbolic link"), "{}", e.message());
     }
 }

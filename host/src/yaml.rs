@@ -21,7 +21,7 @@ fn inner(e: &Error) -> &Error {
 pub fn words(e: &Error) -> String {
     match inner(e) {
         Error::DuplicateMappingKey { key: Some(k), .. } => {
-            format!("the key `{}` is written twice in one mapping; keep one", crate::output::one_line(k))
+            format!("the key `{}` is written twice in one mapping; keep one", crate::vocab::text::one_line(k))
         }
         Error::DuplicateMappingKey { key: None, .. } => "a key is written twice in one mapping; keep one".into(),
         Error::MultipleDocuments { .. } => {

@@ -7,6 +7,6 @@
 #![forbid(unsafe_code)]
 
 fn main() {
-    team::ctx::open_test_hooks();
+    team::test_env::open_test_hooks();
     std::process::exit(team::cli::main());
 }

@@ -3,10 +3,11 @@
 
 use crate::converse::ack::{self, Acked};
 use crate::ctx::Ctx;
-use crate::outcome::{context_line, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{context_line, TeamError};
+use crate::output::Output;
 use crate::profiles::ProfileHost;
 use crate::send;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team ack`.
 #[derive(clap::Args, Debug, Default, Clone)]

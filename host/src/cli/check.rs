@@ -5,9 +5,10 @@
 use super::{Failure, Ran};
 use crate::check::{self, CheckReport};
 use crate::ctx::Ctx;
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::error::context_line;
+use crate::output::Output;
 use crate::profiles::ProfileHost;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team check`.
 #[derive(clap::Args, Debug)]

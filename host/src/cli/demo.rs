@@ -36,7 +36,7 @@ pub struct SeatArgs {
 pub fn run_seat(args: SeatArgs, out: &mut Output) -> Ran {
     let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
         let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return Err(Failure::of("demo-seat", false)(crate::outcome::TeamError::usage(e)));
+        return Err(Failure::of("demo-seat", false)(crate::error::TeamError::usage(e)));
     };
     match crate::demo::seat::run(vendor, &args.log) {
         Ok(()) => Ok(0),

@@ -13,8 +13,8 @@
 //! Skipped lines are said on stderr (plain) or as `skipped` in the document (`--json`).
 
 use crate::ctx::Ctx;
+use crate::error;
 use crate::feed::{self, Follow, Query, Report, Scope, Skipped, Want};
-use crate::outcome;
 use crate::output::Output;
 use std::path::PathBuf;
 
@@ -51,7 +51,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     feed(&args, ctx, out).map_err(super::Failure::of("feed", args.json))
 }
 
-fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> outcome::Result<i32> {
+fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> error::Result<i32> {
     let cwd = ctx.cwd()?;
     let want = Want { all: args.all, audit: args.audit.clone(), briefs: args.briefs.clone() };
     let scope = Scope::of(&want, &cwd, &ctx.paths.config)?;

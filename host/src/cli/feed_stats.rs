@@ -1,10 +1,11 @@
 //! `team feed --stats`'s rendering: the figures `feed::stats` counted, as a table under the
 //! context line or one `team.feed.stats` document (`schema/feed-stats.schema.json`).
 
+use crate::error;
 use crate::feed::stats::Stats;
 use crate::history::stats::{Row, Spread};
-use crate::outcome;
-use crate::output::{one_line, Output};
+use crate::output::Output;
+use crate::vocab::text::one_line;
 
 /// Prints the figures: the table and the count of sends (plain), or the document.
 pub fn render(s: &Stats, json: bool, out: &mut Output) {
@@ -14,7 +15,7 @@ pub fn render(s: &Stats, json: bool, out: &mut Output) {
     }
     let mut text = String::new();
     if let Some((p, s)) = &s.team {
-        text.push_str(&outcome::context_line(p, s));
+        text.push_str(&error::context_line(p, s));
     }
     if !s.rows.is_empty() {
         text.push_str(&table(&s.rows, (s.rows.len() > 1).then_some(&s.total)));

@@ -17,8 +17,9 @@ use std::io::Read;
 use serde_json::json;
 
 use crate::ctx::Ctx;
-use crate::inbox::{self, Event, HookInput};
+use crate::legs::inbox::{self, HookInput};
 use crate::output::Output;
+use crate::vocab::hook_event::Event;
 
 /// Arguments of `team hook`.
 #[derive(clap::Args, Debug, Clone)]
@@ -44,9 +45,9 @@ pub fn run(a: Args, out: &mut Output) -> i32 {
     let var = |k: &str| std::env::var(k).ok();
     let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
     // a CLI that starts its hooks with a bare environment: the nearest ancestor's pane hint
-    let key = inbox::bell::hinted(var).or_else(|| {
+    let key = crate::mailbox::bell::hinted(var).or_else(|| {
         let adopted = crate::mcp::pane_env_from_ancestors(var);
-        inbox::bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        crate::mailbox::bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
     });
     let Some(key) = key else { return 0 };
     let dirs = inbox::hook::waiting_dirs(&paths.config, &key);
@@ -70,7 +71,7 @@ pub fn run(a: Args, out: &mut Output) -> i32 {
     if handed.messages.is_empty() {
         return 0;
     }
-    out.json_line(&answer(a.event, &inbox::text::handed_text(&handed.messages)));
+    out.json_line(&answer(a.event, &crate::mailbox::text::handed_text(&handed.messages)));
     0
 }
 
@@ -87,7 +88,7 @@ pub fn answer(event: Event, text: &str) -> serde_json::Value {
 /// message names, else stderr.
 fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
     let root = dirs.iter().find_map(|d| {
-        let b = inbox::SeatBox::at(d.clone());
+        let b = crate::mailbox::SeatBox::at(d.clone());
         b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
     });
     let line = crate::history::LogLine {
@@ -100,7 +101,7 @@ fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
     };
     let written = root.is_some_and(|r| crate::history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok());
     if !written {
-        out.err(&format!("team hook: {}\n", crate::output::one_line(why)));
+        out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
     }
 }
 

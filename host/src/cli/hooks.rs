@@ -4,11 +4,12 @@
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
+use crate::error::TeamError;
 use crate::hooks::{self, Action};
-use crate::legs::HookFormat;
-use crate::outcome::TeamError;
-use crate::output::{one_line, Output};
+use crate::output::Output;
 use crate::profiles::ProfileHost;
+use crate::vocab::leg::HookFormat;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team hooks`.
 #[derive(clap::Args, Debug, Clone)]
@@ -63,7 +64,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));
         return Ok(0);
     }
-    let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
+    let mut text = crate::error::context_line(&l.file.project, &l.file.session);
     for r in &rows {
         let done = r.done.map(|d| format!(" → {}", d.word())).unwrap_or_default();
         let last = match (action, r.format) {

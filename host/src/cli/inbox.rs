@@ -3,10 +3,11 @@
 
 use crate::converse::inbox::{self, Inbox, What};
 use crate::ctx::Ctx;
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::error::context_line;
+use crate::output::Output;
 use crate::profiles::ProfileHost;
 use crate::send;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team inbox`.
 #[derive(clap::Args, Debug, Default, Clone)]

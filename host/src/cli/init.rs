@@ -6,10 +6,11 @@
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
+use crate::error::{context_line, TeamError};
 use crate::init::{self, MuxFrom, Plan, SeatAsk, Wrote};
-use crate::outcome::{context_line, TeamError};
-use crate::output::{one_line, Output};
+use crate::output::Output;
 use crate::profiles::ProfileHost;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team init`.
 #[derive(clap::Args, Debug)]
@@ -58,7 +59,7 @@ fn multiplexer(asked: Option<&str>, hints: &crate::mux::Hints) -> (Option<&'stat
     }
 }
 
-fn plan(a: &Args, ctx: &Ctx) -> crate::outcome::Result<Plan> {
+fn plan(a: &Args, ctx: &Ctx) -> crate::error::Result<Plan> {
     let cwd = ctx.cwd()?;
     let installed = ProfileHost::new(&ctx.paths).installed_ids();
     let mut seats: Vec<SeatAsk> = Vec::new();

@@ -3,10 +3,11 @@
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
+use crate::error::context_line;
 use crate::mark::Marked;
 use crate::mux::tmux::Tmux;
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::output::Output;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team mark`.
 #[derive(clap::Args, Debug)]

@@ -11,8 +11,8 @@ use std::io::BufRead;
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
+use crate::error::TeamError;
 use crate::mcp::{self, frame, install, rpc, tools::Tool, Answer, Recipient, Server};
-use crate::outcome::TeamError;
 use crate::output::Output;
 
 /// Arguments of `team mcp`.
@@ -189,7 +189,7 @@ fn replied(r: &crate::converse::reply::Replied) -> (String, crate::converse::rep
             (
                 text,
                 super::reply::doc(r, false, crate::converse::reply::Status::of(&outcome), &e.message()),
-                outcome == crate::history::Outcome::Refused,
+                outcome == crate::vocab::outcome::Outcome::Refused,
             )
         }
     }
@@ -231,14 +231,14 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
         out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
         return Ok(0);
     }
-    let mut text = crate::outcome::context_line(&l.file.project, &l.file.session);
+    let mut text = crate::error::context_line(&l.file.project, &l.file.session);
     for r in &rows {
         let done = r.done.map(|d| format!(" → {}", d.word())).unwrap_or_default();
         text.push_str(&format!(
             "{}: {}{done} ({})\n",
-            crate::output::one_line(&r.seat),
+            crate::vocab::text::one_line(&r.seat),
             r.state.word(),
-            crate::output::one_line(&r.state.detail(r.place))
+            crate::vocab::text::one_line(&r.state.detail(r.place))
         ));
     }
     out.out(&text);

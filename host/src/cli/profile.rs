@@ -13,10 +13,12 @@ use clap::{Args as ClapArgs, Subcommand};
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
-use crate::outcome::{self, render_json, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{self, TeamError};
+use crate::output::Output;
 use crate::profile_tool::{self, CheckReport, Explained, Listing};
 use crate::profiles::ProfileHost;
+use crate::vocab::doc::render_json;
+use crate::vocab::text::one_line;
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -122,7 +124,7 @@ fn render_list(l: &Listing, json: bool) -> String {
     }
     let mut out = String::new();
     if let Some(t) = &l.team {
-        out.push_str(&outcome::context_line(&t.project, &t.session));
+        out.push_str(&error::context_line(&t.project, &t.session));
     }
     let mut rows = vec![vec!["PROFILE".to_string(), "VERSION".into(), "SOURCE".into(), "STATUS".into()]];
     for a in &l.profiles {
@@ -190,7 +192,7 @@ fn render_check(r: &CheckReport, json: bool) -> (String, i32) {
 
 // ---------------------------------------------------------------- explain
 
-fn parse_size(s: &str) -> outcome::Result<(u32, u32)> {
+fn parse_size(s: &str) -> error::Result<(u32, u32)> {
     let bad = || TeamError::usage(format!("--size {s}: expected COLSxROWS, such as 120x40"));
     let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let c: u32 = c.trim().parse().map_err(|_| bad())?;

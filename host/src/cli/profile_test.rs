@@ -3,8 +3,8 @@
 //! folder holds none for it. Document: `team.profile.test` (schema/profile-test.schema.json).
 
 use super::profile::labelled;
-use crate::outcome::render_json;
 use crate::profile_tool::Conformance;
+use crate::vocab::doc::render_json;
 
 /// The run's words or document, and its exit code (1 when any screen read wrong or none was read).
 pub fn render(r: &Conformance, json: bool) -> (String, i32) {

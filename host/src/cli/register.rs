@@ -8,7 +8,7 @@
 use super::{Failure, Ran};
 use crate::caller;
 use crate::ctx::Ctx;
-use crate::outcome::TeamError;
+use crate::error::TeamError;
 use crate::output::Output;
 use crate::register::{self, Means, Report, Request};
 use crate::registry::Registry;
@@ -117,12 +117,12 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         // at a terminal the run opens with the context line like every other command's;
         // piped, its lines are the spec's transcript, which shows none
         let mut text =
-            if out.is_terminal() { crate::outcome::context_line(&r.project, &r.session) } else { String::new() };
+            if out.is_terminal() { crate::error::context_line(&r.project, &r.session) } else { String::new() };
         for n in &r.notes {
-            text.push_str(&crate::output::one_line(n));
+            text.push_str(&crate::vocab::text::one_line(n));
             text.push('\n');
         }
-        text.push_str(&crate::output::one_line(&r.line));
+        text.push_str(&crate::vocab::text::one_line(&r.line));
         text.push('\n');
         out.out(&text);
     }
@@ -136,7 +136,7 @@ fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
         profiles: &st.profiles,
         ctx,
         identity: crate::registry::ProcessIdentity::read,
-        native: crate::native::live_address,
+        native: crate::legs::native::live_address,
     };
     register::run(&m, &st.file, &st.reg, &st.who, req)
 }
@@ -199,7 +199,7 @@ mod tests {
 
     fn err(words: &[&str]) -> String {
         let e = parsed(&[&["register"], words].concat()).err().flatten().expect("a refusal");
-        assert_eq!(e.kind, crate::outcome::Kind::Usage);
+        assert_eq!(e.kind, crate::error::Kind::Usage);
         assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "register.usage"));
         e.message()
     }

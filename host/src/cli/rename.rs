@@ -6,9 +6,10 @@
 //! "<word>"`) with the usage ([`refusal`], rendered by `cli::parse_error`), as `team register`'s.
 
 use crate::ctx::Ctx;
-use crate::outcome::{context_line, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{context_line, TeamError};
+use crate::output::Output;
 use crate::rename::{self, Means, Report, Request, Status};
+use crate::vocab::text::one_line;
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
 
@@ -136,7 +137,7 @@ mod tests {
 
     fn err(words: &[&str]) -> String {
         let e = parsed(&[&["rename"], words].concat()).err().flatten().expect("a refusal");
-        assert_eq!(e.kind, crate::outcome::Kind::Usage);
+        assert_eq!(e.kind, crate::error::Kind::Usage);
         assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "rename.usage"));
         e.message()
     }

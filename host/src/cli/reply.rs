@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use crate::converse::reply::{self, Ask, Replied, Status, Went};
 use crate::ctx::Ctx;
-use crate::outcome::{self, context_line, Kind, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{self, context_line, Kind, TeamError};
+use crate::output::Output;
 use crate::profiles::ProfileHost;
 use crate::send::{self, HistoryWrite, Outcome};
+use crate::vocab::text::one_line;
 
 const USAGE: &str =
     "usage: team reply <id> <message> [--json] [--dry-run]\n       team reply <id> --file <path> [--json] [--dry-run]";
@@ -41,7 +42,7 @@ fn usage(msg: impl Into<String>) -> TeamError {
 }
 
 /// Checks the invocation.
-pub fn ask(a: &Args) -> outcome::Result<Ask> {
+pub fn ask(a: &Args) -> error::Result<Ask> {
     let Some(id) = a.id.clone() else { return Err(usage("a message id is required (team inbox lists them)")) };
     if !a.message.is_empty() && a.file.is_some() {
         return Err(usage("a reply and --file together: give the body one way"));

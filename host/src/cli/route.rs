@@ -4,11 +4,12 @@
 
 use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
-use crate::outcome::{context_line, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{context_line, TeamError};
+use crate::output::Output;
 use crate::registry::Registry;
 use crate::route::{self, Means, Report};
 use crate::send;
+use crate::vocab::text::one_line;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
 
@@ -115,7 +116,7 @@ fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
         let reg = Registry::load(&ctx.paths.config)?;
         let c = caller::find(&reg, None, mux_for(None).as_ref(), &vendors(&Default::default()));
         if !matches!(c, Caller::Seat { .. }) {
-            return Err(TeamError::new(crate::outcome::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
+            return Err(TeamError::new(crate::error::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
         }
     }
     let cwd = ctx.cwd()?;
@@ -126,7 +127,7 @@ fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
     let sm = send::Means { ctx, profiles: &profiles, mux: &mux_for };
     let m = Means {
         send: &sm,
-        listeners: crate::native::listening_paths_of,
+        listeners: crate::legs::native::listening_paths_of,
         identity: crate::registry::ProcessIdentity::read,
         exists: |p| p.exists(),
     };

@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 
 use crate::caller;
 use crate::ctx::Ctx;
-use crate::legs::Leg;
-use crate::outcome::{self, context_line, Kind, TeamError};
-use crate::output::{one_line, Output};
+use crate::error::{self, context_line, Kind, TeamError};
+use crate::output::Output;
 use crate::profiles::ProfileHost;
 use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
 use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
+use crate::vocab::leg::Leg;
+use crate::vocab::text::one_line;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
@@ -81,7 +82,7 @@ fn too_large(what: &str, n: u64) -> TeamError {
 }
 
 /// Checks a body's size (words joined, or read).
-fn bounded(what: &str, body: String) -> outcome::Result<String> {
+fn bounded(what: &str, body: String) -> error::Result<String> {
     if body.len() > send::MAX_BODY {
         return Err(too_large(what, body.len() as u64));
     }
@@ -89,7 +90,7 @@ fn bounded(what: &str, body: String) -> outcome::Result<String> {
 }
 
 /// Reads at most one byte more than a body may hold, so an endless source ends the read.
-fn read_bounded(r: impl Read, what: &str, shown: &str) -> outcome::Result<String> {
+fn read_bounded(r: impl Read, what: &str, shown: &str) -> error::Result<String> {
     let mut buf = Vec::new();
     r.take(send::MAX_BODY as u64 + 1)
         .read_to_end(&mut buf)
@@ -103,7 +104,7 @@ fn read_bounded(r: impl Read, what: &str, shown: &str) -> outcome::Result<String
 /// The body `--file` names: a regular file, or standard input for `-`. Anything else — a FIFO
 /// (which would wait for a writer forever), a device such as `/dev/zero`, a folder — is
 /// refused before it is read, and no body is read past [`send::MAX_BODY`].
-fn read_body(p: &Path) -> outcome::Result<String> {
+fn read_body(p: &Path) -> error::Result<String> {
     if p == Path::new("-") {
         return read_bounded(std::io::stdin().lock(), "--file -: ", "-");
     }
@@ -140,7 +141,7 @@ fn read_body(p: &Path) -> outcome::Result<String> {
 }
 
 /// Checks the invocation: every usage error is exit 2.
-pub fn ask(a: &Args) -> outcome::Result<Ask> {
+pub fn ask(a: &Args) -> error::Result<Ask> {
     if let Some(t) = &a.timeout {
         match t.trim().parse::<u64>() {
             Ok(n) if (1..=86_400).contains(&n) => {}
@@ -169,8 +170,8 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
                 "--wait and --timeout are refused beside --record: a recorded delivery has already happened",
             ));
         }
-        match a.channel.as_deref().map(|c| (c, crate::legs::Leg::from_word(c))) {
-            Some((_, Some(crate::legs::Leg::Native))) => {}
+        match a.channel.as_deref().map(|c| (c, crate::vocab::leg::Leg::from_word(c))) {
+            Some((_, Some(crate::vocab::leg::Leg::Native))) => {}
             Some((c, _)) => return Err(usage(format!("--channel takes native only, not \"{c}\""))),
             None => return Err(usage("--record needs --channel native")),
         }
@@ -212,7 +213,7 @@ pub fn ask(a: &Args) -> outcome::Result<Ask> {
     if body.trim().is_empty() {
         return Err(usage("the message is empty: nothing to send"));
     }
-    if target == crate::team_file::RESERVED_ALL {
+    if target == crate::vocab::names::RESERVED_ALL {
         if a.wait || a.timeout.is_some() {
             return Err(usage("--wait and --timeout go with one seat, not with all"));
         }
@@ -252,12 +253,12 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
 }
 
 /// A body read from `--file` (a regular file, or `-` for standard input), bounded.
-pub(super) fn body_of_file(p: &Path) -> outcome::Result<String> {
+pub(super) fn body_of_file(p: &Path) -> error::Result<String> {
     read_body(p)
 }
 
 /// A body of words, bounded.
-pub(super) fn bounded_body(body: String) -> outcome::Result<String> {
+pub(super) fn bounded_body(body: String) -> error::Result<String> {
     bounded("", body)
 }
 

@@ -2,9 +2,10 @@
 //! without the context line), the summary, and the `team.send.all` document; exit 0 only when
 //! every seat took the message (`send::all`).
 
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::error::context_line;
+use crate::output::Output;
 use crate::send::{self, DryRun, Outcome, SendReport};
+use crate::vocab::text::one_line;
 
 use super::send::{history_words, via_words, watch_words};
 

@@ -8,11 +8,12 @@ use crate::status::doc::{HooksDoc, McpDoc};
 
 use super::{Failure, Ran};
 use crate::ctx::Ctx;
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::error::context_line;
+use crate::output::Output;
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
 use crate::status::{self, age_words, Reads, Row, StatusReport};
+use crate::vocab::text::one_line;
 
 use super::table::{short, table};
 
@@ -122,7 +123,7 @@ fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &crate::team_file::Loaded
     let (config, f) = (&ctx.paths.config, &file.file);
     rows.into_iter()
         .map(|r| {
-            let inbox = crate::inbox::seat_box_at(config, &f.project, &file.root, &f.session, &r.seat);
+            let inbox = crate::mailbox::seat_box_at(config, &f.project, &file.root, &f.session, &r.seat);
             let waiting = inbox
                 .map_or(0, |b| b.waiting().map(|w| w.len()).unwrap_or(0) + b.claims().map(|c| c.len()).unwrap_or(0));
             let last_handed = crate::hooks::last_seen(config, &f.project, &file.root, &r.seat);

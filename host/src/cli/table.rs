@@ -1,7 +1,7 @@
 //! The one table renderer of the commands: every column but the last padded to its widest
 //! cell, two spaces between columns, no trailing spaces. Widths are terminal columns
 //! (`unicode-width`), not characters, so a cell with wide characters (a CJK nickname) keeps
-//! its column lined up. Cells are escaped by the caller (`output::one_line`): this only lays
+//! its column lined up. Cells are escaped by the caller (`vocab::text::one_line`): this only lays
 //! them out.
 
 use unicode_width::UnicodeWidthStr;

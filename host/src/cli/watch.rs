@@ -6,8 +6,9 @@
 //! one) — is `watch::run`; this file is its listener and decides nothing.
 
 use crate::ctx::Ctx;
-use crate::outcome::context_line;
-use crate::output::{one_line, Output};
+use crate::error::context_line;
+use crate::output::Output;
+use crate::vocab::text::one_line;
 use crate::watch::doc::{LineDoc, Run, Said};
 use crate::watch::{self, Event, Pass};
 

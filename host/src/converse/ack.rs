@@ -14,12 +14,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::caller::Caller;
+use crate::error::{self, TeamError};
 use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, Receipt, ReceiptKind};
-use crate::outcome::{self, TeamError};
-use crate::schema::{Document, FormatOne, Named};
 use crate::send::Means;
 use crate::team_file::Loaded;
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 use super::{inbox, Book, Who, OWNER};
 
@@ -99,7 +99,7 @@ impl Acked {
 }
 
 /// Acks `id` for `caller` standing in `file`'s checkout.
-pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&str>) -> outcome::Result<Acked> {
+pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&str>) -> error::Result<Acked> {
     let id = super::checked_id(id)?;
     if let Some(n) = note {
         if n.len() > MAX_NOTE {
@@ -124,7 +124,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
         id: id.to_string(),
         by: me.clone(),
         from: first.from.clone(),
-        first_line: super::first_line(&first.body),
+        first_line: crate::history::first_line(&first.body),
         note: note.map(str::to_string),
         alert,
     };
@@ -146,7 +146,7 @@ pub fn ack(m: &Means, file: &Loaded, caller: &Caller, id: &str, note: Option<&st
 
 /// Whether message `id` (its ledger entry `e`) may be acked by `me`: the seat it was delivered
 /// to, once; or the owner, for an alert about it that still waits (`alert`).
-fn ackable(ledger: &Ledger, e: &Entry, id: &str, me: &str, alert: bool) -> outcome::Result<()> {
+fn ackable(ledger: &Ledger, e: &Entry, id: &str, me: &str, alert: bool) -> error::Result<()> {
     let first = ledger.line(e.first);
     if alert {
         if inbox::alert_of(ledger, e).is_none() {
@@ -176,7 +176,8 @@ fn ackable(ledger: &Ledger, e: &Entry, id: &str, me: &str, alert: bool) -> outco
         }
         if let Some(r) = e.acked {
             let prior = &ledger.receipts[r];
-            let said = prior.note.as_deref().map(|n| format!(" ({})", crate::output::one_line(n))).unwrap_or_default();
+            let said =
+                prior.note.as_deref().map(|n| format!(" ({})", crate::vocab::text::one_line(n))).unwrap_or_default();
             return Err(TeamError::refused(format!(
                 "message {id} was acked already at {}{said}; nothing was acked",
                 prior.ts

@@ -14,11 +14,11 @@ use serde::Serialize;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
+use crate::error;
 use crate::history::{Entry, Ledger, ReadState};
-use crate::outcome;
-use crate::schema::{Document, FormatOne, Named};
 use crate::team_file::notify::Event as Alert;
 use crate::team_file::Loaded;
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 use super::{owner, Book, Who, OWNER};
 
@@ -61,8 +61,8 @@ impl Why {
     }
 
     /// A send that ended held, not-submitted or unreachable (`Outcome::stranded`).
-    fn stranded(o: &crate::history::Outcome) -> Option<Why> {
-        use crate::history::Outcome as O;
+    fn stranded(o: &crate::vocab::outcome::Outcome) -> Option<Why> {
+        use crate::vocab::outcome::Outcome as O;
         match o {
             O::Held => Some(Why::Held),
             O::NotSubmitted => Some(Why::NotSubmitted),
@@ -78,14 +78,14 @@ impl std::fmt::Display for Why {
     }
 }
 
-crate::schema::words!(Why: Held, NotSubmitted, Unreachable, NeverActedOn);
+crate::vocab::doc::words!(Why: Held, NotSubmitted, Unreachable, NeverActedOn);
 
 /// One item waiting.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Item {
     pub what: What,
-    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    #[schemars(regex(pattern = crate::vocab::id::ID_PATTERN))]
     pub id: String,
     #[schemars(extend("format" = "date-time"))]
     pub ts: String,
@@ -94,7 +94,7 @@ pub struct Item {
     /// The message's first line (escaped, bounded).
     pub first_line: String,
     /// A reply's question.
-    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    #[schemars(regex(pattern = crate::vocab::id::ID_PATTERN))]
     pub reply_to: Option<String>,
     /// An alert's word: held, not-submitted, unreachable, never-acted-on.
     pub alert: Option<Why>,
@@ -162,7 +162,7 @@ pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<Why> {
 }
 
 /// The inbox of `caller` standing in `file`'s checkout.
-pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox> {
+pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> error::Result<Inbox> {
     let book = Book::open(ctx, file)?;
     let who = super::who(caller, &book.team, "reads")?;
     let ledger = book.ledger();
@@ -176,7 +176,7 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
             ts: ts.to_string(),
             from: first.from.clone(),
             to: first.to.clone(),
-            first_line: super::first_line(&first.body),
+            first_line: crate::history::first_line(&first.body),
             reply_to: first.reply_to.clone(),
             alert,
             drop: drop.map(|p| p.strip_prefix(&book.root).map(PathBuf::from).unwrap_or(p)),
@@ -185,7 +185,7 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
             let what = if first.reply_to.is_some() { What::Reply } else { What::Message };
             let drop = match &who {
                 Who::Owner => Some(owner::inbox_dir(&book.root).join(&first.id)),
-                Who::Seat(s) => crate::typed::drop_path(&book.root, &book.session, s, &first.id).ok(),
+                Who::Seat(s) => crate::legs::typed::drop_path(&book.root, &book.session, s, &first.id).ok(),
             };
             items.push(item(what, None, drop.filter(|p| p.exists()), first.ts.as_str()));
         } else if who == Who::Owner && first.to != OWNER && e.set_aside.is_none() {
@@ -194,7 +194,7 @@ pub fn inbox(ctx: &Ctx, file: &Loaded, caller: &Caller) -> outcome::Result<Inbox
                     Some(ReadState::NeverActed(n)) => ledger.line(n).ts.as_str(),
                     _ => ledger.line(e.last_try).ts.as_str(),
                 };
-                let drop = crate::typed::drop_path(&book.root, &book.session, &first.to, &first.id).ok();
+                let drop = crate::legs::typed::drop_path(&book.root, &book.session, &first.to, &first.id).ok();
                 items.push(item(What::Alert, Some(a), drop.filter(|p| p.exists()), at));
             }
         }

@@ -10,15 +10,15 @@
 use std::path::{Path, PathBuf};
 
 use crate::ctx::Ctx;
+use crate::error::{self, TeamError};
 use crate::history::{self, MessageLine};
-use crate::outcome::{self, TeamError};
 use crate::send::HistoryWrite;
 
 /// The folder under `<root>/.agents` that holds the owner's messages.
 pub const INBOX_DIR: &str = "owner-inbox";
 
 /// The history's `via` for a message left in the owner's inbox.
-pub const VIA: history::Via = history::Via::OwnerInbox;
+pub const VIA: crate::vocab::outcome::Via = crate::vocab::outcome::Via::OwnerInbox;
 
 /// What a message to the owner left behind.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,8 +35,8 @@ pub fn inbox_dir(root: &Path) -> PathBuf {
 
 /// Writes `text` (its sender header first) to the owner's inbox of the team at `root`, and
 /// its history line (`line`'s `id` names the file).
-pub fn leave(ctx: &Ctx, project: &str, root: &Path, line: &MessageLine) -> outcome::Result<OwnerDrop> {
-    history::check_id(&line.id).map_err(|e| TeamError::refused(e.to_string()))?;
+pub fn leave(ctx: &Ctx, project: &str, root: &Path, line: &MessageLine) -> error::Result<OwnerDrop> {
+    crate::vocab::id::check_id(&line.id).map_err(|e| TeamError::refused(e.to_string()))?;
     let made =
         |e: std::io::Error| TeamError::refused(format!("the owner's inbox could not be made: {e}; nothing was sent"));
     let agents = crate::fsx::ensure_dirs(root, Path::new(".agents"), 0o700).map_err(made)?;

@@ -19,15 +19,17 @@ use serde::Serialize;
 use crate::address::{self, World};
 use crate::admission::{self, Rule};
 use crate::caller::Caller;
+use crate::error::{self, TeamError};
 use crate::history::ledger::{Entry, Ledger};
 use crate::history::{self, MessageLine, Receipt, ReceiptKind};
-use crate::legs::{Leg, Plan};
-use crate::outcome::{self, TeamError};
-use crate::schema::{Document, FormatOne, Named};
+use crate::plan::Plan;
 use crate::send::{self, Decision, DryRun, FactsBook, Loadout, Means, Outcome, SendReport};
+use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::leg::Leg;
 
 use super::owner::{self, OwnerDrop};
-use super::{notify, Book, Who, OWNER};
+use super::{Book, Who, OWNER};
+use crate::notify;
 
 /// What a reply asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +86,7 @@ pub struct ReplyDoc {
     pub seat: String,
     /// The leg that carried it; null on a dry run.
     pub channel: Option<Channel>,
-    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    #[schemars(regex(pattern = crate::vocab::id::ID_PATTERN))]
     pub reply_to: String,
     /// The answered message's first line (escaped, at most 80 characters).
     pub question: String,
@@ -111,20 +113,20 @@ impl Status {
     pub fn word(self) -> &'static str {
         let ended = match self {
             Status::DryRun => return "dry-run",
-            Status::Delivered => history::Outcome::Delivered,
-            Status::Held => history::Outcome::Held,
-            Status::NotSubmitted => history::Outcome::NotSubmitted,
-            Status::Unreachable => history::Outcome::Unreachable,
-            Status::Refused => history::Outcome::Refused,
-            Status::Failed => history::Outcome::Failed,
+            Status::Delivered => crate::vocab::outcome::Outcome::Delivered,
+            Status::Held => crate::vocab::outcome::Outcome::Held,
+            Status::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
+            Status::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
+            Status::Refused => crate::vocab::outcome::Outcome::Refused,
+            Status::Failed => crate::vocab::outcome::Outcome::Failed,
         };
         ended.known_word().unwrap_or_default()
     }
 
     /// The status of a reply the MCP tool answers with an outcome word (`mcp::outcome_of`);
     /// an outcome no reply ends with is `failed`.
-    pub fn of(o: &history::Outcome) -> Status {
-        use history::Outcome as O;
+    pub fn of(o: &crate::vocab::outcome::Outcome) -> Status {
+        use crate::vocab::outcome::Outcome as O;
         match o {
             O::Delivered => Status::Delivered,
             O::Held => Status::Held,
@@ -136,7 +138,7 @@ impl Status {
     }
 }
 
-crate::schema::words!(Status: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Failed);
+crate::vocab::doc::words!(Status: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Failed);
 
 /// The way a reply went: a leg of the delivery order, or the owner's inbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,7 +156,7 @@ impl Channel {
     }
 }
 
-crate::schema::words!(Channel => Leg::ALL.iter().map(|l| Channel::Leg(*l)).chain([Channel::OwnerInbox]).map(Channel::word).collect());
+crate::vocab::doc::words!(Channel => Leg::ALL.iter().map(|l| Channel::Leg(*l)).chain([Channel::OwnerInbox]).map(Channel::word).collect());
 
 impl Document for ReplyDoc {
     const NAME: &'static str = "team.reply";
@@ -165,7 +167,7 @@ impl Document for ReplyDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ids {
-    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    #[schemars(regex(pattern = crate::vocab::id::ID_PATTERN))]
     pub sent: Option<String>,
 }
 
@@ -229,7 +231,7 @@ impl Replied {
 }
 
 /// Runs a reply for `caller` standing in `load`'s team file.
-pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Result<Replied> {
+pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Result<Replied> {
     let id = super::checked_id(&ask.id)?.to_string();
     let Some(file) = load.file.clone() else {
         return Err(TeamError::refused(
@@ -256,7 +258,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
         project: book.project.clone(),
         session: book.session.clone(),
         question: id.clone(),
-        question_line: super::first_line(&question.body),
+        question_line: crate::history::first_line(&question.body),
         to: question.from.clone(),
         went: Went::Owner(None),
         ack_problem: None,
@@ -276,7 +278,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
             to: OWNER.into(),
             body: admission::with_header(&header, &ask.body),
             id: m.ctx.ids.new_id(),
-            outcome: history::Outcome::Delivered,
+            outcome: crate::vocab::outcome::Outcome::Delivered,
             ms: Some(0),
             via: Some(owner::VIA),
             reply_to: Some(id.clone()),
@@ -303,7 +305,7 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> outcome::Re
 
 /// Whether message `id` (its ledger entry `e`) may be answered by `me`: only the seat it was
 /// delivered to.
-fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> outcome::Result<()> {
+fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> error::Result<()> {
     let question = ledger.line(e.first);
     if question.to != me {
         return Err(TeamError::refused(format!(
@@ -323,7 +325,7 @@ fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> outcome::Result
 
 /// The reply's decision: its target is the question's sender as the history spells it
 /// (`<seat>` of this team, `<seat>@<team>` of another), its rule `reply to <id>`.
-fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra: &str) -> outcome::Result<Decision> {
+fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra: &str) -> error::Result<Decision> {
     let Loadout { file, reg } = load;
     let book = FactsBook::new(m.profiles);
     let world = World::new(&reg, file.as_ref());

@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::error::{self, TeamError};
 use crate::mux::tmux::{NewSession, Tmux};
 use crate::mux::MuxError;
-use crate::outcome::{self, TeamError};
 
 const TEAM_FILE: &str = "format: 1
 project: demo
@@ -107,7 +107,7 @@ fn step_failed(what: &str) -> impl Fn(MuxError) -> TeamError + '_ {
 }
 
 /// Runs the demo, telling `show` each step.
-pub fn run(given: &Given, show: &mut dyn FnMut(Step)) -> outcome::Result<Ended> {
+pub fn run(given: &Given, show: &mut dyn FnMut(Step)) -> error::Result<Ended> {
     let probe = Tmux::with_socket(&given.tmp.join("team-demo-probe.sock").display().to_string());
     if !probe.answers() {
         return Err(failed("the demo runs its seats in tmux, and tmux is not installed; install it (apt-get install tmux) and run team demo again"));
@@ -169,7 +169,7 @@ pub fn run(given: &Given, show: &mut dyn FnMut(Step)) -> outcome::Result<Ended> 
     Ok(Ended { worst, kept })
 }
 
-fn git_init(project: &Path) -> outcome::Result<()> {
+fn git_init(project: &Path) -> error::Result<()> {
     let out = Command::new("git")
         .args(["init", "-q"])
         .current_dir(project)
@@ -193,7 +193,7 @@ fn demo_env(w: &World, cache: &Path) -> Vec<(String, String)> {
 }
 
 /// Runs this `team` with `args` in `cwd`, outside any pane (the variables naming one removed).
-fn run_team(me: &Path, cwd: &Path, env: &[(String, String)], args: &[&str]) -> outcome::Result<i32> {
+fn run_team(me: &Path, cwd: &Path, env: &[(String, String)], args: &[&str]) -> error::Result<i32> {
     let mut c = Command::new(me);
     c.args(args).current_dir(cwd);
     for k in ["TMUX", "TMUX_PANE", "HERDR_PANE_ID", "HERDR_SESSION", "HERDR_SOCKET_PATH"] {
@@ -207,7 +207,7 @@ fn run_team(me: &Path, cwd: &Path, env: &[(String, String)], args: &[&str]) -> o
 }
 
 /// Waits (at most 10 s) until the seat in `target` has drawn its screen.
-fn wait_drawn(w: &World, target: &str) -> outcome::Result<()> {
+fn wait_drawn(w: &World, target: &str) -> error::Result<()> {
     let until = Instant::now() + Duration::from_secs(10);
     loop {
         let out = w.tmux.capture_plain(target).map_err(step_failed("reading a seat"))?;
@@ -223,7 +223,7 @@ fn wait_drawn(w: &World, target: &str) -> outcome::Result<()> {
 
 /// A folder of the demo's own under `tmp`: made anew, mode 0700 (a name already taken, by
 /// anything, is passed over, never reused or followed).
-fn fresh_folder(tmp: &Path) -> outcome::Result<PathBuf> {
+fn fresh_folder(tmp: &Path) -> error::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let mut last = None;
     for n in 0..100u32 {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::stats::Stats;
 use super::{Event, Report, Scope, Skipped};
 use crate::history::stats::Row;
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 /// The document `team feed --json` prints: the project's message history (messages.jsonl,
 /// .1, .2), its briefs and the Desk audit lines, oldest first. project and session are null

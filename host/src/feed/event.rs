@@ -101,7 +101,7 @@ impl From<history::AuditLine> for Event {
 /// (settled in docs/watch.md), read and acked, joined from the receipts; and reply_to, the id
 /// of the message a reply answers (docs/conversations.md).
 #[derive(serde::Serialize, JsonSchema)]
-#[schemars(extend("additionalProperties" = false), transform = crate::schema::absent_not_null)]
+#[schemars(extend("additionalProperties" = false), transform = crate::vocab::doc::absent_not_null)]
 struct MessageDoc<'a> {
     #[serde(flatten)]
     line: &'a MessageLine,

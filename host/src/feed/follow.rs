@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{limited, read, Event, Query, Report, Scope};
-use crate::outcome;
+use crate::error;
 
 /// A follow under way: what it has shown.
 #[derive(Debug)]
@@ -27,7 +27,7 @@ impl<'a> Follow<'a> {
     }
 
     /// One pass: the entries not shown before (`None`: a later pass that brought nothing).
-    pub fn pass(&mut self) -> outcome::Result<Option<Report>> {
+    pub fn pass(&mut self) -> error::Result<Option<Report>> {
         let read = read(self.scope)?;
         let events = self.scope.of_seat(read.events, self.query.seat.as_deref(), self.first)?;
         let keys = keys(&events);

@@ -6,11 +6,11 @@
 //! read does.
 
 use super::{refusal, AckMark, Event, ReadMark, Scope};
+use crate::error;
 use crate::history::{self, Ledger};
-use crate::outcome;
 
 /// The lines a run did not show: every one skipped, and how many of them for an id that is no
-/// message id (the history's and the receipts' readers pass those over: `history::id`).
+/// message id (the history's and the receipts' readers pass those over: `vocab::id`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Skipped {
     pub lines: usize,
@@ -25,7 +25,7 @@ pub struct Read {
 }
 
 /// Reads the scope once.
-pub fn read(scope: &Scope) -> outcome::Result<Read> {
+pub fn read(scope: &Scope) -> error::Result<Read> {
     let mut events = Vec::new();
     let mut skipped = Skipped::default();
     for (project, dir) in &scope.dirs {

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{refusal, Event};
+use crate::error::{self, TeamError};
 use crate::history;
-use crate::outcome::{self, TeamError};
 
 /// What the run asks to read beyond its checkout.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +44,7 @@ pub struct Scope {
 
 impl Scope {
     /// The scope of a run in `cwd` with the config folder `config`.
-    pub fn of(want: &Want, cwd: &Path, config: &Path) -> outcome::Result<Scope> {
+    pub fn of(want: &Want, cwd: &Path, config: &Path) -> error::Result<Scope> {
         let config = config.to_path_buf();
         for (flag, p) in [("--audit", &want.audit), ("--briefs", &want.briefs)] {
             if let Some(p) = p {
@@ -79,7 +79,7 @@ impl Scope {
 
     /// The events `seat` sent or received (all of them with no seat); `check`: a seat neither
     /// the file nor these events know is refused ([`Scope::known_seat`]).
-    pub fn of_seat(&self, mut events: Vec<Event>, seat: Option<&str>, check: bool) -> outcome::Result<Vec<Event>> {
+    pub fn of_seat(&self, mut events: Vec<Event>, seat: Option<&str>, check: bool) -> error::Result<Vec<Event>> {
         if let Some(seat) = seat {
             let seat = self.seat_name(seat);
             if check {
@@ -92,7 +92,7 @@ impl Scope {
 
     /// `--seat <name>` names a seat of the team file, the owner, or a name the history holds;
     /// anything else is a mistake said as one (exit 2), with the nearest seat and the file's.
-    pub fn known_seat(&self, seat: &str, events: &[Event]) -> outcome::Result<()> {
+    pub fn known_seat(&self, seat: &str, events: &[Event]) -> error::Result<()> {
         let Some((project, _)) = &self.team else { return Ok(()) };
         let names: Vec<&str> = self.clis.iter().map(|(s, _)| s.as_str()).collect();
         if names.contains(&seat) || seat == "owner" || events.iter().any(|e| e.involves(seat)) {
@@ -102,7 +102,7 @@ impl Scope {
         let hint = hint.unwrap_or_default();
         Err(TeamError::usage(format!(
             "--seat {}: no seat of {project} has that name, and the history names no such sender or receiver{hint}; the file's seats are {}",
-            crate::output::one_line(seat),
+            crate::vocab::text::one_line(seat),
             if names.is_empty() { "none yet".to_string() } else { names.join(", ") }
         )))
     }

@@ -7,9 +7,9 @@
 //! line counts under `-`.
 
 use super::{refusal, Scope, Skipped};
+use crate::error;
 use crate::history::stats::{Row, Tally};
 use crate::history::{self, Ledger};
-use crate::outcome;
 
 /// The figures of a `--stats` run.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +25,7 @@ pub struct Stats {
 
 /// Counts every folder in view; `seat` (a name, or `@<nickname>` of the team file's seats):
 /// only the messages to that seat.
-pub fn stats(scope: &Scope, seat: Option<&str>) -> outcome::Result<Stats> {
+pub fn stats(scope: &Scope, seat: Option<&str>) -> error::Result<Stats> {
     let seat = seat.map(|s| scope.seat_name(s));
     let cli_of = |s: &str| scope.clis.iter().find(|(name, _)| name == s).map(|(_, c)| c.clone());
     let mut t = Tally::new();

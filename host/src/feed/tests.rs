@@ -36,7 +36,7 @@ fn an_unknown_seat_is_a_usage_error_naming_the_nearest() {
     assert_eq!(s.of_seat(events.clone(), Some("claude-keeper"), true).unwrap(), events);
     assert!(s.of_seat(events.clone(), Some("owner"), true).is_ok());
     let e = s.of_seat(events.clone(), Some("claude-keper"), true).unwrap_err();
-    assert_eq!(e.kind, crate::outcome::Kind::Usage);
+    assert_eq!(e.kind, crate::error::Kind::Usage);
     assert!(e.message().contains("(did you mean claude-keeper?)"), "{}", e.message());
     // a later follow pass does not check again
     assert!(s.of_seat(events, Some("claude-keper"), false).unwrap().is_empty());

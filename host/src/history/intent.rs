@@ -50,7 +50,7 @@ pub fn claim_in(dir: &Path, r: &Receipt, limit: u64) -> io::Result<Claim> {
     if r.receipt != ReceiptKind::RetryStarted || r.attempt.is_none() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "an intent is a retry-started receipt with its try"));
     }
-    super::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    crate::vocab::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let fresh = |dir: &Path| -> io::Result<bool> {
         let seen = read_unlocked::<Receipt>(dir, RECEIPTS)?;
         Ok(!seen.lines.iter().any(|x| x.receipt == ReceiptKind::RetryStarted && x.id == r.id && x.attempt == r.attempt))

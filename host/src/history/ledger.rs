@@ -12,7 +12,8 @@
 //! own is in doubt — no delivery, and nothing to retry until its end is read from the seat.
 
 use super::receipts::{Receipt, ReceiptKind};
-use super::{MessageLine, Note, Outcome};
+use super::MessageLine;
+use crate::vocab::outcome::{Note, Outcome};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -89,7 +90,7 @@ impl<'a> Ledger<'a> {
         let mut entries: Vec<Entry> = Vec::new();
         let mut by_id: HashMap<&'a str, usize> = HashMap::with_capacity(lines.len());
         for (i, l) in lines.iter().enumerate() {
-            if !super::valid_id(&l.id) {
+            if !crate::vocab::id::valid_id(&l.id) {
                 continue;
             }
             let e = match by_id.get(l.id.as_str()) {
@@ -210,8 +211,8 @@ impl<'a> Ledger<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::id::uid;
     use crate::history::{ReceiptKind, Sign};
+    use crate::vocab::id::uid;
 
     fn line(id: &str, outcome: &str, note: Option<&str>, retry: Option<u32>, ts: &str, ms: u64) -> MessageLine {
         MessageLine {

@@ -8,8 +8,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Note, Outcome, Ts, Via};
-use crate::send::doc::ID_PATTERN;
+use crate::vocab::id::ID_PATTERN;
+use crate::vocab::outcome::{Note, Outcome, Ts, Via};
 
 /// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
 /// left out of the line when absent (`None`, or an empty `failed`).
@@ -22,7 +22,7 @@ use crate::send::doc::ID_PATTERN;
 /// (the watch's try that wrote this line, 1 to 3); and `reply_to`, the id a `team reply`
 /// answers (docs/conversations.md).
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
-#[schemars(transform = crate::schema::absent_not_null)]
+#[schemars(transform = crate::vocab::doc::absent_not_null)]
 #[schemars(extend("dependentRequired" = { "spec": ["resolved"], "resolved": ["spec"] }))]
 pub struct MessageLine {
     pub ts: Ts,
@@ -74,7 +74,22 @@ pub struct MessageLine {
 
 impl MessageLine {
     /// Whether the message travelled by `leg` (its `via` names it).
-    pub fn went_by(&self, leg: crate::legs::Leg) -> bool {
+    pub fn went_by(&self, leg: crate::vocab::leg::Leg) -> bool {
         self.via.as_ref().is_some_and(|v| v.is(leg))
     }
+}
+
+/// The message a history body carries, without its sender header (`from … — admitted by: …`,
+/// and a reply's `in-reply-to:` line).
+pub fn message_of(body: &str) -> &str {
+    match body.split_once("\n\n") {
+        Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") => b,
+        _ => body,
+    }
+}
+
+/// The first non-empty line of a message, at most 80 characters, on one line.
+pub fn first_line(body: &str) -> String {
+    let line = message_of(body).lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    crate::vocab::text::one_line(&crate::vocab::text::bound(line, 80)).into_owned()
 }

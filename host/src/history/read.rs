@@ -8,7 +8,8 @@
 //! [`PassedOver`] for the command to say — never handed on, so no id read back becomes a path
 //! or a typed line.
 
-use super::{fsx, id, Locked, MessageLine, LOCK, MESSAGES};
+use super::{fsx, Locked, MessageLine, LOCK, MESSAGES};
+use crate::vocab::id;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,11 @@ impl PassedOver {
     /// The sentence that says it: `passed over 2 lines of <file> whose id is no message id
     /// ("/etc/hostname", "../x")`.
     pub fn sentence(&self) -> String {
-        let mut shown: Vec<String> =
-            self.ids.iter().map(|i| format!("\"{}\"", crate::output::one_line(&crate::output::bound(i, 60)))).collect();
+        let mut shown: Vec<String> = self
+            .ids
+            .iter()
+            .map(|i| format!("\"{}\"", crate::vocab::text::one_line(&crate::vocab::text::bound(i, 60))))
+            .collect();
         if self.lines > self.ids.len() {
             shown.push("…".into());
         }

@@ -14,7 +14,8 @@
 //! O_NOFOLLOW, a link or FIFO on the ladder refused; a receipt carries no body; a receipt
 //! whose id is no message id is passed over when read.
 
-use super::{append_jsonl_in, fsx, read_lines, Keyed, Read, Ts, DIR_MODE, LOCK, ROTATE_BYTES};
+use super::{append_jsonl_in, fsx, read_lines, Keyed, Read, DIR_MODE, LOCK, ROTATE_BYTES};
+use crate::vocab::outcome::Ts;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::Path;
@@ -35,7 +36,7 @@ pub enum ReceiptKind {
     /// retry cut off, whose end is read from the seat, never guessed.
     RetryStarted,
     /// The seat's own CLI ran `team hook` and the message was handed to it from the seat's
-    /// inbox (`crate::inbox`): written, and fsync'd, before the hook prints its answer.
+    /// inbox (`crate::legs::inbox`): written, and fsync'd, before the hook prints its answer.
     Handed,
     /// The receiving model said it read the message and will act on it (or why not: `note`),
     /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
@@ -83,12 +84,12 @@ impl Sign {
 // (the line is read with this type too: no `deny_unknown_fields`, which would refuse a newer
 // build's line; the schema says what this build writes)
 #[schemars(extend("additionalProperties" = false))]
-#[schemars(transform = crate::schema::absent_not_null, transform = one_kind_each)]
+#[schemars(transform = crate::vocab::doc::absent_not_null, transform = one_kind_each)]
 pub struct Receipt {
     /// When the watch recorded it (ISO-8601, the run's clock).
     pub ts: Ts,
     /// The message id.
-    #[schemars(regex(pattern = crate::send::doc::ID_PATTERN))]
+    #[schemars(regex(pattern = crate::vocab::id::ID_PATTERN))]
     pub id: String,
     /// The seat.
     pub to: String,
@@ -108,7 +109,7 @@ pub struct Receipt {
     pub attempt: Option<u32>,
     /// The hook event that handed the message (a handed receipt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("enum" = crate::inbox::hook::Event::ALL.map(|e| e.word())))]
+    #[schemars(extend("enum" = crate::vocab::hook_event::Event::ALL.map(|e| e.word())))]
     pub event: Option<String>,
     /// The receiving CLI's own session id, as its hook's input gave it (a handed receipt;
     /// absent when the input did not say).
@@ -126,7 +127,7 @@ pub struct Receipt {
     pub by: Option<String>,
 }
 
-impl crate::schema::Document for Receipt {
+impl crate::vocab::doc::Document for Receipt {
     const NAME: &'static str = "receipts.jsonl line";
     const FILE: &'static str = "receipts";
 }
@@ -240,7 +241,7 @@ pub fn append_ack_once(config: &Path, project: &str, root: &Path, r: &Receipt) -
     if r.receipt != ReceiptKind::Acked {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "an ack is an acked receipt"));
     }
-    super::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    crate::vocab::id::check_id(&r.id).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let dir = fsx::ensure_dirs(config, Path::new(&super::project_dir_name(project, root)), DIR_MODE)?;
     let fresh = |dir: &Path| -> io::Result<bool> {
         let seen = super::read_unlocked::<Receipt>(dir, RECEIPTS)?;

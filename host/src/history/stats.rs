@@ -9,7 +9,7 @@
 //! figure is one of the measured values.
 
 use super::ledger::{Ledger, ReadState};
-use super::Outcome;
+use crate::vocab::outcome::Outcome;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -114,7 +114,7 @@ impl Tally {
                 .groups
                 .entry((cli.clone(), profile.clone()))
                 .or_insert_with(|| Acc { row: Row { cli, profile, ..Row::default() }, ..Acc::default() });
-            let inbox = last.went_by(crate::legs::Leg::McpInbox);
+            let inbox = last.went_by(crate::vocab::leg::Leg::McpInbox);
             for a in [acc, &mut self.total] {
                 a.row.sends += 1;
                 a.row.inbox += usize::from(inbox);
@@ -170,7 +170,7 @@ mod tests {
         let l = |id: &str, outcome: &str, cli: Option<&str>, profile: Option<&str>, retry: Option<u32>| MessageLine {
             ts: "2026-11-29T09:00:00Z".into(),
             to: "rev".into(),
-            id: crate::history::id::uid(id),
+            id: crate::vocab::id::uid(id),
             outcome: outcome.into(),
             ms: Some(100),
             cli: cli.map(str::to_string),

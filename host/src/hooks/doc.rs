@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Row, State};
-use crate::legs::HookFormat;
 use crate::project_files::Done;
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::leg::HookFormat;
 
 /// team hooks install | status | remove --json: one row per seat of the team file (or per seat
 /// named): whether its CLI runs team's hooks (`<team> hook post-tool-use | stop |

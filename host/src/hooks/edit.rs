@@ -11,7 +11,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::inbox::Event;
+use crate::vocab::hook_event::Event;
 
 /// The comment on a `codex_hooks = true` team wrote.
 pub const TOML_MARK: &str = "# written by `team hooks install` (team hooks remove takes it out)";

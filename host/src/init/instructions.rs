@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::outcome::{self, TeamError};
 
 use super::Plan;
 
@@ -78,7 +78,7 @@ commands, and need no shell.
 
 impl Instructions {
     /// Checks and reads every instructions file `plan`'s seats need (both when it has none).
-    pub fn plan(plan: &Plan) -> outcome::Result<Instructions> {
+    pub fn plan(plan: &Plan) -> error::Result<Instructions> {
         let mut names: Vec<&str> = plan.seats.iter().map(|s| file_for(&s.cli)).collect();
         if names.is_empty() {
             names = vec!["AGENTS.md", "CLAUDE.md"];
@@ -96,7 +96,7 @@ impl Instructions {
     }
 
     /// Writes the block into each file that does not hold it yet.
-    pub fn write(self) -> outcome::Result<Vec<(PathBuf, Wrote)>> {
+    pub fn write(self) -> error::Result<Vec<(PathBuf, Wrote)>> {
         let mut out = Vec::new();
         for (path, old) in self.files {
             let (text, wrote) = match old {

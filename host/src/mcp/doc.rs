@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::install::{Action, Done, Row, State};
-use crate::schema::{Document, Named};
+use crate::vocab::doc::{Document, Named};
 
 /// The document `team mcp install | status | remove [<seat>…] --json` prints (docs/mcp.md): the
 /// team file's project and session, the action run, and one row per seat named (every seat when

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::tools::Tool;
-use crate::outcome::TeamError;
+use crate::error::TeamError;
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 
@@ -70,7 +70,9 @@ pub enum State {
     Unreadable { why: String },
 }
 
-crate::schema::words!(State = ["installed", "missing", "stale", "incomplete", "foreign", "unsupported", "unreadable"]);
+crate::vocab::doc::words!(
+    State = ["installed", "missing", "stale", "incomplete", "foreign", "unsupported", "unreadable"]
+);
 
 impl State {
     pub fn word(&self) -> &'static str {

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::outcome::TeamError;
+use crate::error::TeamError;
 
 /// The shipped definition of `team_send` (the spec's parameters, this product's description).
 pub const TEAM_SEND_JSON: &str = include_str!("../../../schema/tools/team_send.json");
@@ -246,7 +246,7 @@ fn message_of(tool: Tool, args: &Map<String, Value>, what: &str) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Kind;
+    use crate::error::Kind;
 
     fn err(tool: Tool, args: Value) -> TeamError {
         read(tool, &args).unwrap_err()

@@ -10,7 +10,7 @@
 //! `/usr/local/bin`, `/usr/bin`, `/bin`, `/opt/homebrew/bin`, `/opt/local/bin`, `/snap/bin`,
 //! `~/.local/bin`, `~/.cargo/bin`, `~/bin`.
 //!
-//! A process whose test hooks are open (`ctx::test_hooks_open`: only the test binary
+//! A process whose test hooks are open (`test_env::test_hooks_open`: only the test binary
 //! `team-hooked`) also honours `HERDR_BIN`, the recorded herdr of the
 //! tests (herdr cannot be installed where they run); `team` never does.
 
@@ -52,7 +52,7 @@ pub fn find(name: &str) -> Option<PathBuf> {
 
 /// herdr's program: the test hooks' `HERDR_BIN` when set, else `find("herdr")`.
 pub fn herdr() -> Option<PathBuf> {
-    match crate::ctx::test_hook("HERDR_BIN").filter(|v| !v.is_empty()) {
+    match crate::test_env::test_hook("HERDR_BIN").filter(|v| !v.is_empty()) {
         Some(p) => Some(PathBuf::from(p)),
         None => find("herdr"),
     }

@@ -232,7 +232,7 @@ impl Tmux {
             let [id, pid, tty, server, mark] = <[String; 5]>::try_from(row).map_err(|_| {
                 self.malformed("list-panes", &format::Malformed("a row without its five fields".into()))
             })?;
-            if !crate::names::valid_pane(&id) || !id.starts_with('%') {
+            if !crate::vocab::names::valid_pane(&id) || !id.starts_with('%') {
                 return Err(self.malformed("list-panes", &format::Malformed(format!("\"{id}\" is no pane id"))));
             }
             if format::has_control(&mark) {

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use crate::profiles::{LoadFileError, Profile, ProfileHost, Reading, Screen};
 
 /// One step of the check.
@@ -101,7 +101,7 @@ fn describe_step(host: &ProfileHost, file: &Path, p: &Profile) -> Result<String,
 }
 
 /// The smoke step: a blank screen read, and both drop-read questions answered, without a trap.
-fn smoke_step(p: &mut Profile) -> outcome::Result<Reading> {
+fn smoke_step(p: &mut Profile) -> error::Result<Reading> {
     let s = smoke_screen();
     let r = p.classify(&s)?;
     p.shows_drop_read(&s, "00000000-0000-4000-8000-000000000000", "read the drop")?;
@@ -111,7 +111,7 @@ fn smoke_step(p: &mut Profile) -> outcome::Result<Reading> {
 
 /// `team profile check <file>`: a missing file is a usage error and a file that is not a
 /// component a refusal; anything else is a report whose steps say what passed.
-pub fn check(host: &ProfileHost, file: &Path) -> outcome::Result<CheckReport> {
+pub fn check(host: &ProfileHost, file: &Path) -> error::Result<CheckReport> {
     if !file.exists() {
         return Err(super::no_such_file(file));
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use profile_reading::fixtures;
 use serde_json::Value;
 
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use crate::profiles::{Profile, ProfileHost, Reading};
 
 /// A screens folder read through `fsx`: a link or FIFO refused, each file capped.
@@ -61,7 +61,7 @@ impl Conformance {
 
 /// `team profile test`: a missing file or folder, or screens that cannot be read, are usage
 /// errors; a component that cannot be used is refused; anything else is a report.
-pub fn conformance(host: &ProfileHost, file: &Path, screens: &Path) -> outcome::Result<Conformance> {
+pub fn conformance(host: &ProfileHost, file: &Path, screens: &Path) -> error::Result<Conformance> {
     if !file.exists() {
         return Err(super::no_such_file(file));
     }

@@ -8,14 +8,14 @@ use serde_json::Value;
 
 use super::{Conformance, Explained};
 use crate::profiles::Reading;
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 use profile_reading::State;
 
 /// What a profile reads on one screen.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints every member; the spec's shorter examples predate all but these four)
-#[schemars(transform = crate::schema::not_required(&["dialog_other", "dialog_title", "unknown", "queued", "last_error", "why"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["dialog_other", "dialog_title", "unknown", "queued", "last_error", "why"]))]
 pub struct ReadingDoc {
     #[schemars(extend("enum" = ["idle", "working", "dialog", "starting", "exited", "unknown"]))]
     pub state: &'static str,
@@ -75,7 +75,7 @@ impl From<&Reading> for ReadingDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints screen and why; the spec's shorter examples predate them)
-#[schemars(transform = crate::schema::not_required(&["screen", "why"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["screen", "why"]))]
 pub struct ExplainDoc {
     pub schema: Named<ExplainDoc>,
     pub format: FormatOne,
@@ -93,7 +93,7 @@ impl Document for ExplainDoc {
 /// The profile that read the screen.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(transform = crate::schema::not_required(&["source", "path", "pin"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["source", "path", "pin"]))]
 pub struct ExplainProfile {
     #[schemars(length(min = 1))]
     pub id: String,

@@ -9,10 +9,10 @@ use serde::Serialize;
 use super::doc::ReadingDoc;
 use super::{CheckReport, Listing, StepName};
 use crate::profiles::{Available, CacheUse};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
-crate::schema::words!(StepName: Load, Describe, Smoke);
-crate::schema::words!(CacheUse: Hit, Miss, Replaced, Uncached);
+crate::vocab::doc::words!(StepName: Load, Describe, Smoke);
+crate::vocab::doc::words!(CacheUse: Hit, Miss, Replaced, Uncached);
 
 /// The document `team profile list --json` prints: every installed profile (bundled or dropped
 /// in) and whether the host would use it, and — inside a checkout — which profile each seat of
@@ -164,7 +164,7 @@ pub struct StepDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints every member; the spec's shorter example predates all but id and version)
-#[schemars(transform = crate::schema::not_required(&[
+#[schemars(transform = crate::vocab::doc::not_required(&[
     "sha256", "cache", "interface", "clis", "process_names", "native_channel", "max_trigger",
     "working_hints", "enter_pause_ms", "queues_while_working", "forbidden_starts", "has_compose",
     "transcript_patterns", "features",

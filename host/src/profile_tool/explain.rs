@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::ctx::Ctx;
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use crate::profiles::{Profile, ProfileHost, Reading, Screen};
 
 /// What to read and with what.
@@ -34,7 +34,7 @@ pub struct Explained {
 }
 
 /// `team profile explain`.
-pub fn explain(host: &ProfileHost, ctx: &Ctx, req: &Request) -> outcome::Result<Explained> {
+pub fn explain(host: &ProfileHost, ctx: &Ctx, req: &Request) -> error::Result<Explained> {
     let bytes = std::fs::read(req.screen).map_err(|e| TeamError::usage(format!("{}: {e}", req.screen.display())))?;
     let text = String::from_utf8_lossy(&bytes);
     let mut screen = Screen::from_ansi(&text, req.title.unwrap_or(""));

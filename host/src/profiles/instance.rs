@@ -15,7 +15,7 @@ use wasmtime::{Engine, Store, Trap};
 
 use super::sandbox::{self, HostState};
 use super::{engine, v0_1, v0_2, Description, Probe, Reading, Screen};
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use profile_reading::{Action, Repo, Step};
 
 /// The `team:profile` line (and world) a component speaks.
@@ -135,7 +135,7 @@ impl Instance {
     }
 
     /// What the component says about itself.
-    pub fn describe(&mut self) -> outcome::Result<Description> {
+    pub fn describe(&mut self) -> error::Result<Description> {
         self.call(|b, st| match b {
             Bindings::V0_1(p) => p.team_profile_classifier().call_describe(st).map(v0_1::description_from),
             Bindings::V0_2(p) => p.team_profile_classifier().call_describe(st).map(v0_2::description_from),
@@ -145,7 +145,7 @@ impl Instance {
 
     /// One look at a screen. 0.2 answers in one call; 0.1 needs a second (`shows-drop-read`)
     /// when the probe asks about a drop. `features` is the component's description's.
-    pub fn read(&mut self, screen: &Screen, probe: &Probe, features: &[String]) -> outcome::Result<Reading> {
+    pub fn read(&mut self, screen: &Screen, probe: &Probe, features: &[String]) -> error::Result<Reading> {
         let asks = !probe.drop_id.is_empty();
         self.call(|b, st| match b {
             Bindings::V0_1(p) => {
@@ -169,7 +169,7 @@ impl Instance {
     }
 
     /// Whether session-transcript rows prove the drop `id` was read.
-    pub fn transcript_shows_drop_read(&mut self, rows: &[String], id: &str) -> outcome::Result<bool> {
+    pub fn transcript_shows_drop_read(&mut self, rows: &[String], id: &str) -> error::Result<bool> {
         self.call(|b, st| match b {
             Bindings::V0_1(p) => p.team_profile_classifier().call_transcript_shows_drop_read(st, rows, id),
             Bindings::V0_2(p) => p.team_profile_classifier().call_transcript_shows_drop_read(st, rows, id),
@@ -184,7 +184,7 @@ impl Instance {
         repo: &Repo,
         screen: &Screen,
         step: &Step,
-    ) -> Option<outcome::Result<Action>> {
+    ) -> Option<error::Result<Action>> {
         if !self.line.has_compose() {
             return None;
         }
@@ -200,7 +200,7 @@ impl Instance {
     }
 
     /// The compose module's plan for `repo`; `None` when the component has no compose module.
-    pub fn compose_plan(&mut self, repo: &Repo) -> Option<outcome::Result<Vec<String>>> {
+    pub fn compose_plan(&mut self, repo: &Repo) -> Option<error::Result<Vec<String>>> {
         if !self.line.has_compose() {
             return None;
         }
@@ -209,7 +209,7 @@ impl Instance {
                 Bindings::V0_2Compose(p) => p
                     .team_profile_compose()
                     .call_plan(st, &v0_2::repo_to(repo))
-                    .map(|steps| steps.into_iter().take(64).map(crate::output::guest).collect()),
+                    .map(|steps| steps.into_iter().take(64).map(crate::vocab::text::guest).collect()),
                 _ => unreachable!("only the composer world has compose"),
             }
         }))
@@ -217,10 +217,7 @@ impl Instance {
 
     /// Runs one guest call under the deadline, on a live instance (made fresh when the last
     /// call trapped); a trap drops the instance and becomes an error reading.
-    fn call<R>(
-        &mut self,
-        f: impl FnOnce(&Bindings, &mut Store<HostState>) -> wasmtime::Result<R>,
-    ) -> outcome::Result<R> {
+    fn call<R>(&mut self, f: impl FnOnce(&Bindings, &mut Store<HostState>) -> wasmtime::Result<R>) -> error::Result<R> {
         // Every profile is compiled by the process's one engine, which the ticker advances.
         let engine = engine::engine().map_err(TeamError::failed)?;
         engine::ensure_ticker(engine);

@@ -459,13 +459,13 @@ fn pins_choose_the_highest_satisfying_version_or_refuse_naming_what_is_installed
     assert!(w.host.load("codex", &pins("cursor", "99")).is_ok());
 
     let e = w.host.load("codex", &pins("codex", "99")).err().expect("refused");
-    assert_eq!(e.kind, outcome::Kind::Refused);
+    assert_eq!(e.kind, error::Kind::Refused);
     assert_eq!(
         e.message(),
         format!("refused: the team pins codex to \"99\" and no installed codex profile satisfies it; installed: codex {} (bundled)", codex.version)
     );
     let e = w.host.load("codex", &pins("codex", "!!")).err().expect("bad pin");
-    assert_eq!(e.kind, outcome::Kind::BadFile);
+    assert_eq!(e.kind, error::Kind::BadFile);
     let e = w.host.load("vim", &no_pins()).err().expect("nothing for vim");
     assert!(
         e.message().starts_with("refused: no profile for cli \"vim\" is installed; installed: "),

@@ -2,7 +2,7 @@
 //! types become the shared vocabulary (`profile-reading`) and back.
 //!
 //! Invariant: a conversion copies every field 0.1 has (every string the guest returned bounded
-//! by `output::guest`, so a profile cannot flood an outcome line or a terminal); a field of the vocabulary 0.1 cannot
+//! by `vocab::text::guest`, so a profile cannot flood an outcome line or a terminal); a field of the vocabulary 0.1 cannot
 //! carry takes its documented default — `drop_read` false (0.1 asks `shows-drop-read`
 //! separately), and `queued` the one line at the end of `why` of a component that declares the
 //! `queued-line` feature (`profile_reading::QUEUED_LINE_FEATURE`), else none.
@@ -32,7 +32,7 @@ pub fn screen_to(s: &Screen) -> t::Screen {
 
 /// A 0.1 reading in the vocabulary; `features` is the component's description's.
 pub fn reading_from(r: t::Reading, features: &[String]) -> Reading {
-    use crate::output::guest;
+    use crate::vocab::text::guest;
     let state = match r.state {
         t::State::Idle => State::Idle,
         t::State::Working(h) => State::Working(guest(h)),

@@ -3,7 +3,7 @@
 //! the shared vocabulary (`profile-reading`) and back.
 //!
 //! Invariant: a conversion copies every field both sides have, every string the guest returned
-//! bounded by `output::guest` (text a compose module asks to type is bounded by the compose
+//! bounded by `vocab::text::guest` (text a compose module asks to type is bounded by the compose
 //! runner instead, which refuses it whole); a key name the vocabulary does not know stays
 //! `Key::Unknown` (the compose runner refuses to press it).
 
@@ -22,7 +22,7 @@ pub mod composer {
 }
 
 use self::composer::exports::team::profile::compose as c;
-use crate::output::guest;
+use crate::vocab::text::guest;
 
 /// The most queued lines a reading carries (a CLI shows a handful).
 const MAX_QUEUED: usize = 16;

@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Report, Status};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
-crate::schema::words!(Status: Ready, Already, DryRun);
+crate::vocab::doc::words!(Status: Ready, Already, DryRun);
 
 /// The document `team register <seat> … --json` prints for a run that exits 0
 /// (docs/spec/team-register.md "Output and exit codes"): project, session, the seat, its pane, the working

@@ -282,7 +282,7 @@ fn trust_title(set: &str) -> String {
     let info = h.named("teamrh", "lead").unwrap().remove(0);
     let mut p = w.profiles.load("claude-code", &Default::default()).unwrap();
     let cap = h.read(&info.pane_ref("lead")).unwrap();
-    match p.classify(&crate::typed::screen_of(cap)).unwrap().state {
+    match p.classify(&cap.into_screen()).unwrap().state {
         crate::profiles::State::Dialog(d) if !d.title.is_empty() => format!(": {}", d.title),
         _ => String::new(),
     }
@@ -464,7 +464,7 @@ fn a_short_record_a_launch_left_is_completed_where_the_seat_stands() {
         ]
     );
     let s = State::load(&w.file.root).unwrap().seat("teamrh", "lead").unwrap();
-    assert!(s.id.as_deref().is_some_and(registry::is_agent_id));
+    assert!(s.id.as_deref().is_some_and(crate::vocab::names::is_agent_id));
     assert_eq!(s.raw["launch_line"], "claude --model claude-opus-5-5", "a launch's own keys stay as they were");
     assert!(s.raw.get("registered").is_none(), "nothing but the missing id was added");
 }

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::caller::Caller;
-use crate::outcome::{Kind, TeamError};
+use crate::error::{Kind, TeamError};
 use crate::registry;
 use crate::team_file::TeamFile;
 
@@ -50,7 +50,7 @@ fn refuse(id: &str, msg: String) -> TeamError {
 /// `<seat>@<team>`, or a bare seat of this team?
 fn names(spelling: &str, caller: &Caller, own_team: &str) -> bool {
     let Caller::Seat { team, seat, agent, .. } = caller else { return false };
-    if registry::is_agent_id(spelling) {
+    if crate::vocab::names::is_agent_id(spelling) {
         return agent.as_ref().is_some_and(|a| a.id == spelling);
     }
     let (s, t) = spelling.split_once('@').unwrap_or((spelling, own_team));

@@ -107,7 +107,8 @@ pub fn grants_naming(dir: &Path, team: &str, session: &str, seat: &str) -> Vec<S
         .into_iter()
         .filter(|g| {
             [&g.from, &g.to].iter().any(|w| {
-                (**w == full && seat != crate::team_file::RESERVED_LEAD) || w.split_once('/') == Some((session, seat))
+                (**w == full && seat != crate::vocab::names::RESERVED_LEAD)
+                    || w.split_once('/') == Some((session, seat))
             })
         })
         .map(|g| g.file)

@@ -13,7 +13,8 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::names::{self, Kind};
+use crate::vocab::names;
+use crate::vocab::names::Kind;
 
 type Sp<T> = Spanned<T>;
 
@@ -103,7 +104,7 @@ fn root(s: &Option<Sp<String>>) -> Result<(), String> {
             v,
             format!(
                 "root \"{}\" is not an absolute folder path without '.' or '..' parts",
-                crate::output::one_line(&v.value)
+                crate::vocab::text::one_line(&v.value)
             ),
         ));
     }
@@ -112,9 +113,10 @@ fn root(s: &Option<Sp<String>>) -> Result<(), String> {
 
 fn pane(s: &Option<Sp<String>>) -> Result<(), String> {
     match s {
-        Some(v) if !names::valid_pane(v.value.trim()) => {
-            Err(at(v, format!("pane \"{}\" is not a pane id (such as %3 or w1:p2)", crate::output::one_line(&v.value))))
-        }
+        Some(v) if !names::valid_pane(v.value.trim()) => Err(at(
+            v,
+            format!("pane \"{}\" is not a pane id (such as %3 or w1:p2)", crate::vocab::text::one_line(&v.value)),
+        )),
         _ => Ok(()),
     }
 }
@@ -140,10 +142,10 @@ pub fn teams(text: &str) -> Result<(), String> {
             word(Kind::Seat, &l.seat)?;
             word(Kind::Nickname, &l.nickname)?;
             if let Some(a) = &l.agent {
-                if !super::is_agent_id(a.value.trim()) {
+                if !crate::vocab::names::is_agent_id(a.value.trim()) {
                     return Err(at(
                         a,
-                        format!("agent \"{}\" is not an agent id (agt_…)", crate::output::one_line(&a.value)),
+                        format!("agent \"{}\" is not an agent id (agt_…)", crate::vocab::text::one_line(&a.value)),
                     ));
                 }
             }

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{write_agent, write_teams, AgentRecord, Registry, RosterLine};
+use crate::error::{self, TeamError};
 use crate::fsx;
-use crate::outcome::{self, TeamError};
 
 /// One process for good: its pid and its start time in clock ticks since boot (field 22 of
 /// `/proc/<pid>/stat`). A pid the kernel hands to another process starts at another time.
@@ -88,7 +88,7 @@ pub fn write_seat(
     pointers: &TeamPointers,
     line: &RosterLine,
     rec: &AgentRecord,
-) -> outcome::Result<SeatWrite> {
+) -> error::Result<SeatWrite> {
     let fail = |e: std::io::Error| TeamError::failed(e.to_string());
     fsx::ensure_dirs(dir, Path::new(""), 0o700).map_err(fail)?;
     let lock = fsx::open_append(&dir.join("teams.lock"), 0o600).map_err(fail)?;
@@ -142,7 +142,7 @@ pub fn seat_records(reg: &Registry, team: &str, seat: &str) -> SeatRename {
 /// seat (its agent, nickname, role and marks kept). Under `<config>/teams.lock`, read fresh:
 /// a record or roster line the new name already holds refuses the whole rename, nothing
 /// written — it belongs to another seat.
-pub fn rename_seat(dir: &Path, team: &str, seat: &str, new: &str) -> outcome::Result<SeatRename> {
+pub fn rename_seat(dir: &Path, team: &str, seat: &str, new: &str) -> error::Result<SeatRename> {
     let fail = |e: std::io::Error| TeamError::failed(e.to_string());
     if !fsx::check_entry(dir).map_err(fail)? {
         return Ok(SeatRename::default());

@@ -8,10 +8,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Report, Status, Step};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
-crate::schema::words!(Status: Renamed, DryRun);
-crate::schema::words!(Step = ["file", "pane", "state", "launched", "registry"]);
+crate::vocab::doc::words!(Status: Renamed, DryRun);
+crate::vocab::doc::words!(Step = ["file", "pane", "state", "launched", "registry"]);
 
 /// A seat's name, in the grammar of the team file.
 const NAME_PATTERN: &str = "^[a-z0-9][a-z0-9._-]{0,62}$";

@@ -9,8 +9,8 @@
 //! run again finishes the rest.
 
 use super::{edited_meanwhile, read_now, refuse, steps, Means, Plan, Step, SEND_WAIT};
+use crate::error::TeamError;
 use crate::mux::PaneInfo;
-use crate::outcome::TeamError;
 use crate::registry;
 use crate::state;
 use crate::team_file::Loaded;
@@ -22,9 +22,9 @@ pub(super) fn seat_locks(
     session: &str,
     old: &str,
     new: &str,
-) -> Result<(crate::typed::SeatLock, crate::typed::SeatLock), TeamError> {
+) -> Result<(crate::legs::typed::SeatLock, crate::legs::typed::SeatLock), TeamError> {
     let lock = |seat: &str| {
-        crate::typed::lock_seat(&m.ctx.paths.state, session, seat, "rename", SEND_WAIT)
+        crate::legs::typed::lock_seat(&m.ctx.paths.state, session, seat, "rename", SEND_WAIT)
             .map_err(|e| refuse("lock", format!("{e}; nothing was renamed")))
     };
     Ok((lock(old)?, lock(new)?))

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Report, SocketState};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 /// The document `team route <seat> --json` prints (docs/spec/team-route.md): the action
 /// surface and the answer in one — {format, dry_run, status, action_summary, project, session,

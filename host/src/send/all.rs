@@ -9,7 +9,7 @@
 
 use crate::address::World;
 use crate::caller::Caller;
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 
 use super::{list, Ask, FactsBook, Loadout, Means, SendReport};
 
@@ -98,7 +98,7 @@ pub fn reachable(load: &Loadout, caller: &Caller, now: chrono::DateTime<chrono::
 }
 
 /// Sends `body` to every seat `caller` may reach.
-pub fn all(m: &Means, load: Loadout, caller: Caller, body: &str, dry_run: bool) -> outcome::Result<Fanout> {
+pub fn all(m: &Means, load: Loadout, caller: Caller, body: &str, dry_run: bool) -> error::Result<Fanout> {
     let (project, session) = super::context_of(load.file.as_ref(), None);
     let seats = reachable(&load, &caller, m.ctx.clock.now());
     if seats.is_empty() {

@@ -6,11 +6,10 @@ use serde::Serialize;
 
 use super::all::{Fanout, Row};
 use super::{ListReport, SendReport};
-use crate::legs::{Leg, Reach};
-use crate::schema::{Document, FormatOne, Named};
-
-/// A message id, as the history writes it.
-pub const ID_PATTERN: &str = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
+use crate::plan::Reach;
+use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::id::ID_PATTERN;
+use crate::vocab::leg::Leg;
 
 /// The document `team send --list --json` prints: the addressable seats — the file's own
 /// roster, then the seats of the caller's entity's other teams as <seat>@<team> — and the `N
@@ -36,7 +35,7 @@ impl Document for ListDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints admitted_by; the spec's own example predates it)
-#[schemars(transform = crate::schema::not_required(&["admitted_by"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["admitted_by"]))]
 pub struct ListSeat {
     /// The seat's address: its name, or <seat>@<team> for another team's seat.
     #[schemars(length(min = 1))]
@@ -250,7 +249,7 @@ pub enum SendPlan {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints order, set_aside and rule; the spec's own example predates them)
-#[schemars(transform = crate::schema::not_required(&["order", "set_aside", "rule"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["order", "set_aside", "rule"]))]
 pub struct WalkPlan {
     /// The leg that would take the send; null when the walk runs out of legs.
     pub channel: Option<Leg>,

@@ -10,8 +10,8 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::legs::Facts;
-use crate::outcome::{Kind, TeamError};
+use crate::error::{Kind, TeamError};
+use crate::plan::Facts;
 use crate::profiles::ProfileHost;
 
 /// Why a seat's CLI has no facts: the sentence completes `<seat> …` (`runs "codx", which
@@ -67,7 +67,7 @@ impl<'a> FactsBook<'a> {
             Ok((d, _)) => Ok(Facts {
                 native_channel: d.native_channel,
                 has_compose: d.has_compose,
-                hooks: crate::legs::HookFormat::from_features(&d.features),
+                hooks: crate::vocab::leg::HookFormat::from_features(&d.features),
                 hooks_installed: false,
             }),
             Err(_) if !self.profiles.installed_ids().contains(cli) => {

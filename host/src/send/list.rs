@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 use crate::address::{SeatView, Target, TeamView, World};
 use crate::caller::Caller;
-use crate::legs;
+use crate::plan;
 use crate::registry::Registry;
 use crate::team_file::Loaded;
 
@@ -24,7 +24,7 @@ fn row(book: &FactsBook, reg: &Registry, team: &TeamView, s: &SeatView, own: boo
     let (reach, problem) = match book.of(&cli, pins_of(team)) {
         Ok(facts) => {
             let facts = super::with_hooks(facts, team.root.as_deref());
-            (Some(legs::reach(facts, &order_for(reg, team, s))), None)
+            (Some(plan::reach(facts, &order_for(reg, team, s))), None)
         }
         Err(n) => (None, Some(n.why)),
     };

@@ -9,9 +9,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::history::{self, Note};
-use crate::legs::{Facts, Failed, Leg, Reach, SetAside};
-use crate::outcome::Kind;
+use crate::error::Kind;
+use crate::plan::{Facts, Failed, Reach, SetAside};
+use crate::vocab::leg::Leg;
+use crate::vocab::outcome::Note;
 
 /// How one send, record or dry run ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,13 +57,13 @@ impl Outcome {
 
     /// How a carried send ended, as its history line says it; `None` for a record (whose
     /// line says `delivered`: `send::record`) and a dry run (which writes none).
-    pub fn ended(&self) -> Option<history::Outcome> {
+    pub fn ended(&self) -> Option<crate::vocab::outcome::Outcome> {
         Some(match self {
-            Outcome::Delivered { .. } => history::Outcome::Delivered,
-            Outcome::Held { .. } => history::Outcome::Held,
-            Outcome::NotSubmitted { .. } => history::Outcome::NotSubmitted,
-            Outcome::Unreachable { .. } => history::Outcome::Unreachable,
-            Outcome::Refused { .. } => history::Outcome::Refused,
+            Outcome::Delivered { .. } => crate::vocab::outcome::Outcome::Delivered,
+            Outcome::Held { .. } => crate::vocab::outcome::Outcome::Held,
+            Outcome::NotSubmitted { .. } => crate::vocab::outcome::Outcome::NotSubmitted,
+            Outcome::Unreachable { .. } => crate::vocab::outcome::Outcome::Unreachable,
+            Outcome::Refused { .. } => crate::vocab::outcome::Outcome::Refused,
             Outcome::Recorded { .. } | Outcome::DryRun(_) => return None,
         })
     }
@@ -97,17 +98,17 @@ impl OutcomeWord {
         let ended = match self {
             OutcomeWord::Recorded => return "recorded",
             OutcomeWord::DryRun => return "dry-run",
-            OutcomeWord::Delivered => history::Outcome::Delivered,
-            OutcomeWord::Held => history::Outcome::Held,
-            OutcomeWord::NotSubmitted => history::Outcome::NotSubmitted,
-            OutcomeWord::Unreachable => history::Outcome::Unreachable,
-            OutcomeWord::Refused => history::Outcome::Refused,
+            OutcomeWord::Delivered => crate::vocab::outcome::Outcome::Delivered,
+            OutcomeWord::Held => crate::vocab::outcome::Outcome::Held,
+            OutcomeWord::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
+            OutcomeWord::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
+            OutcomeWord::Refused => crate::vocab::outcome::Outcome::Refused,
         };
         ended.known_word().unwrap_or_default()
     }
 }
 
-crate::schema::words!(OutcomeWord: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Recorded);
+crate::vocab::doc::words!(OutcomeWord: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Recorded);
 
 /// What a dry run resolved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -220,7 +221,7 @@ pub enum Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::legs::Cannot;
+    use crate::plan::Cannot;
 
     #[test]
     fn a_report_serialises_as_it_stands() {

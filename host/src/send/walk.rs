@@ -1,23 +1,24 @@
 //! The walk over the legs, and the one seam every leg plugs into.
 //!
-//! Each place of the order in force, in turn, names a leg ([`legs::leg_for`]: a compose seat's
+//! Each place of the order in force, in turn, names a leg ([`plan::leg_for`]: a compose seat's
 //! `typed` place is its compose leg). A leg either takes the send — whatever then happens,
 //! delivered, held, not-submitted, unreachable or refused, ends the walk — or definitely
 //! cannot take it, with a typed reason ([`Cannot`]): the send goes on to the next leg and the
 //! history records the failure.
 //!
 //! Invariant: a leg that answers `Err` has written and typed nothing. This build carries the
-//! typed leg, the compose leg (`crate::compose`, a `team:profile@0.2` compose module typing
-//! the body through the CLI's own screens) and the inbox leg (`crate::inbox`: the seat's own
+//! typed leg, the compose leg (`crate::legs::compose`, a `team:profile@0.2` compose module typing
+//! the body through the CLI's own screens) and the inbox leg (`crate::legs::inbox`: the seat's own
 //! CLI takes the message from its inbox through its hooks; a seat idle at an empty prompt is
 //! woken by the typed leg, with the message queued beside the trigger).
 
 use std::path::{Path, PathBuf};
 
-use crate::history::Note;
-use crate::legs::{self, Cannot, Facts, Failed, Leg, Order};
+use crate::legs::typed;
 use crate::mux::Mux;
-use crate::typed;
+use crate::plan::{self, Cannot, Facts, Failed, Order};
+use crate::vocab::leg::Leg;
+use crate::vocab::outcome::Note;
 
 use super::report::Outcome;
 use super::{Decision, Means};
@@ -97,8 +98,8 @@ pub struct Walked {
 pub fn walk(order: &Order, facts: Facts, legs: &mut Legs, job: &Job) -> Walked {
     let mut failed = Vec::new();
     for place in &order.legs {
-        let leg = legs::leg_for(*place, facts);
-        let tried = legs::ready(leg, facts).and_then(|()| match legs.carrier(leg) {
+        let leg = plan::leg_for(*place, facts);
+        let tried = plan::ready(leg, facts).and_then(|()| match legs.carrier(leg) {
             Some(c) => c.carry(job),
             None => Err(Cannot::NotInBuild),
         });
@@ -120,7 +121,7 @@ fn leg_means<'m>(means: &'m Means, mux: &'m dyn Mux) -> typed::Means<'m> {
 struct TypedLeg<'a> {
     means: &'a Means<'a>,
     /// The seat's inbox holding the trigger's companion (the inbox leg's idle seat).
-    companion: Option<&'a crate::inbox::SeatBox>,
+    companion: Option<&'a crate::mailbox::SeatBox>,
     /// The seat lock, pane and profile of the inbox leg's look, handed on (taken once).
     prepared: Option<typed::Prepared>,
 }
@@ -172,7 +173,7 @@ struct ComposeLeg<'a> {
 
 impl Carrier for ComposeLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        use crate::compose;
+        use crate::legs::compose;
         let d = job.decision;
         let no_pins = std::collections::BTreeMap::new();
         let team_file = d.target.team.file.as_ref();
@@ -230,7 +231,7 @@ struct InboxLeg<'a> {
 
 impl Carrier for InboxLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        use crate::inbox::leg::{self, Ended, Look};
+        use crate::legs::inbox::leg::{self, Ended, Look};
         let d = job.decision;
         let no_pins = std::collections::BTreeMap::new();
         let team_file = d.target.team.file.as_ref();
@@ -269,7 +270,7 @@ impl Carrier for InboxLeg<'_> {
             dialog: None,
         };
         match r.ended {
-            Ended::Handed(e) => Ok(taken(Outcome::Delivered { note: Some(crate::inbox::hook::note(e)) }, true)),
+            Ended::Handed(e) => Ok(taken(Outcome::Delivered { note: Some(crate::legs::inbox::hook::note(e)) }, true)),
             Ended::Held(reason) => Ok(taken(Outcome::Held { reason }, true)),
             Ended::Refused(reason) => Ok(taken(Outcome::Refused { reason }, false)),
             Ended::Unreachable(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
@@ -307,4 +308,4 @@ impl Carrier for InboxLeg<'_> {
     }
 }
 
-use crate::inbox::{Where, Withdraw};
+use crate::mailbox::{Where, Withdraw};

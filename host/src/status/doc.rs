@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Last, Reads, Row, StatusReport, Unplaced};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 use crate::mcp::install::State;
 
@@ -17,7 +17,7 @@ use crate::mcp::install::State;
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints caller and unplaced; the spec's own examples predate them)
-#[schemars(transform = crate::schema::not_required(&["caller", "unplaced"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["caller", "unplaced"]))]
 pub struct StatusDoc {
     pub schema: Named<StatusDoc>,
     pub format: FormatOne,
@@ -55,7 +55,7 @@ impl Document for StatusDoc {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 // (every run prints admitted_by; the spec's own examples predate it)
-#[schemars(transform = crate::schema::not_required(&["admitted_by"]))]
+#[schemars(transform = crate::vocab::doc::not_required(&["admitted_by"]))]
 pub struct SeatDoc {
     /// The seat's address as --list names it: its name, or <seat>@<team> for another team's
     /// seat.
@@ -101,7 +101,7 @@ pub mod words {
         }
     }
 
-    crate::schema::words!(TurnErrorWord => [TurnError::RateLimit, TurnError::ProviderError].map(TurnError::word).to_vec());
+    crate::vocab::doc::words!(TurnErrorWord => [TurnError::RateLimit, TurnError::ProviderError].map(TurnError::word).to_vec());
 
     pub fn turn_error<S: Serializer>(e: &Option<TurnError>, s: S) -> Result<S::Ok, S::Error> {
         e.map(TurnErrorWord).serialize(s)

@@ -36,7 +36,7 @@ impl Unplaced {
 /// The CLI a pane runs: the first process below its shell (or the pane's own first process)
 /// that a profile's process names name.
 fn cli_of(mux: &dyn Mux, pane: &PaneInfo, descs: &[Description]) -> Option<(String, String)> {
-    let (procs, own) = crate::register::pane::processes(mux, pane, "").ok()?;
+    let (procs, own) = crate::seat_pane::processes(mux, pane, "").ok()?;
     procs
         .iter()
         .chain(own.iter())

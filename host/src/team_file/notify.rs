@@ -17,7 +17,7 @@
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 
 /// An event the owner may be told about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
@@ -74,8 +74,8 @@ impl Event {
 
     /// The urgent event of a send that ended `outcome` and reached no one (held,
     /// not-submitted, unreachable); `None` for any other outcome.
-    pub fn of_stranded(outcome: &crate::history::Outcome) -> Option<Event> {
-        use crate::history::Outcome as O;
+    pub fn of_stranded(outcome: &crate::vocab::outcome::Outcome) -> Option<Event> {
+        use crate::vocab::outcome::Outcome as O;
         match outcome {
             O::Held => Some(Event::Held),
             O::NotSubmitted => Some(Event::NotSubmitted),
@@ -145,7 +145,7 @@ fn at(line: u64, msg: impl AsRef<str>) -> TeamError {
     TeamError::bad_file(format!("line {}: notify: {}", line.max(1), msg.as_ref()))
 }
 
-fn events(list: &Option<Sp<Vec<Sp<String>>>>, key: &str, default: &[Event]) -> outcome::Result<Vec<Event>> {
+fn events(list: &Option<Sp<Vec<Sp<String>>>>, key: &str, default: &[Event]) -> error::Result<Vec<Event>> {
     let Some(list) = list else { return Ok(default.to_vec()) };
     let mut out = Vec::new();
     for w in &list.value {
@@ -164,7 +164,7 @@ fn events(list: &Option<Sp<Vec<Sp<String>>>>, key: &str, default: &[Event]) -> o
 }
 
 /// Checks the raw section found at `line`.
-pub(super) fn read(raw: Sp<RawNotify>) -> outcome::Result<Notify> {
+pub(super) fn read(raw: Sp<RawNotify>) -> error::Result<Notify> {
     let line = raw.referenced.line();
     let r = raw.value;
     let command = match r.command {

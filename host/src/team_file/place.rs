@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::outcome::TeamError;
+use crate::error::TeamError;
 
 /// `path` as a person standing in `cwd` reaches it: relative (`.agents/team.yaml`,
 /// `../.agents/team.yaml`) when the two share a folder, else as it is.
@@ -58,7 +58,7 @@ pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
     let mut snippet = String::new();
     for n in line.saturating_sub(1).max(1)..=line {
         if let Some(row) = rows.get(n - 1) {
-            snippet.push_str(&format!("{n:>width$} | {}\n", crate::output::one_line(row)));
+            snippet.push_str(&format!("{n:>width$} | {}\n", crate::vocab::text::one_line(row)));
         }
     }
     snippet.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(col - 1)));
@@ -69,7 +69,7 @@ pub(super) fn located(e: TeamError, shown: &str, text: &str) -> TeamError {
 mod tests {
     use super::super::find;
     use super::*;
-    use crate::outcome;
+    use crate::error;
 
     #[test]
     fn a_file_that_is_not_yaml_is_named_and_shown_with_a_caret() {
@@ -81,7 +81,7 @@ mod tests {
         std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\nseats:\n  - name: a\n   cli: codex\n")
             .unwrap();
         let e = find(&repo).unwrap_err();
-        assert_eq!(e.kind, outcome::Kind::BadFile);
+        assert_eq!(e.kind, error::Kind::BadFile);
         // (a newcomer's mistake, said in the project's words at its line)
         assert_eq!(
             e.message(),

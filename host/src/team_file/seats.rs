@@ -9,8 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use super::{at, check_order, line_of, valid_name, FileNote, Scalar, Seat, Sp, RESERVED_ALL, RESERVED_LEAD};
-use crate::outcome;
+use super::{at, check_order, line_of, valid_name, FileNote, Scalar, Seat, Sp};
+use crate::error;
+use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 #[derive(Deserialize)]
 pub(super) struct RawSeat {
@@ -38,7 +39,7 @@ struct Taken {
 }
 
 /// The seats, in the file's order, and the notes their names deserve.
-pub(super) fn read(raw: Vec<Sp<RawSeat>>) -> outcome::Result<(Vec<Seat>, Vec<FileNote>)> {
+pub(super) fn read(raw: Vec<Sp<RawSeat>>) -> error::Result<(Vec<Seat>, Vec<FileNote>)> {
     let mut seats: Vec<Seat> = Vec::new();
     let mut taken = Taken::default();
     let mut notes = Vec::new();
@@ -49,7 +50,7 @@ pub(super) fn read(raw: Vec<Sp<RawSeat>>) -> outcome::Result<(Vec<Seat>, Vec<Fil
 }
 
 /// One entry.
-fn seat(rs: Sp<RawSeat>, taken: &mut Taken, notes: &mut Vec<FileNote>) -> outcome::Result<Seat> {
+fn seat(rs: Sp<RawSeat>, taken: &mut Taken, notes: &mut Vec<FileNote>) -> error::Result<Seat> {
     let line = line_of(&rs) as usize;
     let r = rs.value;
     let name = match r.name {
@@ -114,7 +115,7 @@ fn seat(rs: Sp<RawSeat>, taken: &mut Taken, notes: &mut Vec<FileNote>) -> outcom
 
 /// Seat `name`'s nickname (a leading `@` dropped): a name no other seat has, and not a
 /// reserved word.
-fn nickname(name: &str, n: &Sp<String>, taken: &mut Taken) -> outcome::Result<String> {
+fn nickname(name: &str, n: &Sp<String>, taken: &mut Taken) -> error::Result<String> {
     let v = n.value.trim().trim_start_matches('@').to_string();
     if v == RESERVED_LEAD {
         return Err(at(line_of(n), format!("seat \"{name}\": nickname \"lead\" is reserved for lead@<team>")));

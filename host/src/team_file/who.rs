@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{at, line_of, valid_name, Sp, SpWords};
-use crate::outcome;
+use crate::error;
 
 /// The file's `delegates` section: `delegates: {up: [<seat>@<team> | <agent id> | <seat>, …]}`.
 /// A section the file does not write is `None`; an empty list names nobody.
@@ -34,7 +34,7 @@ pub struct FileGrant {
 /// Is `s` a seat spelling a `delegates` or `grant` entry takes: `<seat>`, `<seat>@<team>` or an
 /// agent id?
 pub fn valid_seat_spelling(s: &str) -> bool {
-    if crate::registry::is_agent_id(s) {
+    if crate::vocab::names::is_agent_id(s) {
         return true;
     }
     match s.split_once('@') {
@@ -54,7 +54,7 @@ pub(super) struct RawGrant {
 pub(super) fn read(
     delegates_raw: Option<Sp<BTreeMap<String, SpWords>>>,
     grant_raw: Option<Sp<RawGrant>>,
-) -> outcome::Result<(Delegates, Option<FileGrant>)> {
+) -> error::Result<(Delegates, Option<FileGrant>)> {
     let mut delegates = Delegates::default();
     if let Some(d) = delegates_raw {
         for (cmd, list) in d.value {

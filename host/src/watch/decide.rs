@@ -31,8 +31,9 @@
 //! acted on" is said only within a grace of thirty more minutes after the window closed.
 
 use crate::history::ledger::{Entry, Ledger, ReadState};
-use crate::history::{MessageLine, Outcome, Sign};
-use crate::legs::Leg;
+use crate::history::{MessageLine, Sign};
+use crate::vocab::leg::Leg;
+use crate::vocab::outcome::Outcome;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::{HashMap, HashSet};
 

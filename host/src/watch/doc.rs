@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Event, Pass};
-use crate::schema::{Document, FormatOne, Named};
+use crate::vocab::doc::{Document, FormatOne, Named};
 
 /// One line of `team watch --json`: JSON Lines, one object per line, since a watch runs until
 /// it is stopped. Every line carries the schema, the format, the time it was printed and the

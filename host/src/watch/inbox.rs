@@ -20,7 +20,7 @@ use std::path::Path;
 
 use super::{not_written, Event, Pass, Watch};
 use crate::history::{Ledger, MessageLine, Receipt, ReceiptKind};
-use crate::legs::Leg;
+use crate::vocab::leg::Leg;
 
 /// What a stop adds for a send still waiting in its seat's inbox (`{seat}` is the seat): it
 /// stays there, and a hook may still hand it.
@@ -36,12 +36,12 @@ impl Watch<'_> {
     /// nothing) when a hook holds it or handed it (its line comes from the hook), or when the
     /// inbox cannot be read.
     pub(super) fn taken_back(&mut self, id: &str, seat: &str, last: &MessageLine, pass: &mut Pass) -> bool {
-        use crate::inbox::{Where, Withdraw};
+        use crate::mailbox::{Where, Withdraw};
         if !last.went_by(Leg::McpInbox) {
             return true;
         }
         let (config, f) = (&self.ctx.paths.config, &self.team.file);
-        let Some(b) = crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else {
+        let Some(b) = crate::mailbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else {
             return true;
         };
         match b.withdraw_id(id) {
@@ -72,11 +72,11 @@ impl Watch<'_> {
         let f = &self.team.file;
         for seat in seats {
             let Some(b) =
-                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat)
+                crate::mailbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat)
             else {
                 continue;
             };
-            if let Err(e) = b.recover(crate::inbox::Claimer::alive, |id| handed.contains(id)) {
+            if let Err(e) = b.recover(crate::mailbox::Claimer::alive, |id| handed.contains(id)) {
                 let said = format!("{seat}: its inbox could not be recovered: {e}");
                 if self.said.insert(said.clone()) {
                     pass.problems.push(said);
@@ -93,9 +93,13 @@ impl Watch<'_> {
         let now = self.ctx.clock.now();
         let f = &self.team.file;
         for seat in &f.seats {
-            let Some(b) =
-                crate::inbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat.name)
-            else {
+            let Some(b) = crate::mailbox::seat_box_at(
+                &self.ctx.paths.config,
+                &f.project,
+                &self.team.root,
+                &f.session,
+                &seat.name,
+            ) else {
                 continue;
             };
             // one directory read per seat; a seat never sent to by the inbox has no folder
@@ -139,8 +143,8 @@ impl Watch<'_> {
             return false;
         }
         let (config, f) = (&self.ctx.paths.config, &self.team.file);
-        crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat)
-            .is_some_and(|b| matches!(b.find(id), Ok(crate::inbox::Where::Waiting(_))))
+        crate::mailbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat)
+            .is_some_and(|b| matches!(b.find(id), Ok(crate::mailbox::Where::Waiting(_))))
     }
 
     /// The marks on disk become the memory's "seen working" ids; a mark whose send is no
@@ -191,8 +195,10 @@ impl Watch<'_> {
         let _ = std::fs::remove_file(self.dir().join(MARKS).join(id));
         self.memory.inbox_working.remove(id);
         let (config, f) = (&self.ctx.paths.config, &self.team.file);
-        let Some(b) = crate::inbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else { return };
-        if !matches!(b.find(id), Ok(crate::inbox::Where::Waiting(_))) {
+        let Some(b) = crate::mailbox::seat_box_at(config, &f.project, &self.team.root, &f.session, seat) else {
+            return;
+        };
+        if !matches!(b.find(id), Ok(crate::mailbox::Where::Waiting(_))) {
             return;
         }
         let Some(e) = ledger.entry(id) else { return };
@@ -211,13 +217,13 @@ impl Watch<'_> {
             self.problem(pass, format!("{seat}: its hook-stopped receipt could not be written: {e}"));
         }
         let line = MessageLine { ts: r.ts.clone(), ..ledger.line(e.last_try).clone() };
-        let ev = crate::converse::notify::Event::of_line(
+        let ev = crate::notify::Event::of_line(
             crate::team_file::notify::Event::HookStopped,
             &line,
             Some(&format!("its CLI ran no team hook; team hooks status {seat}")),
             Some(&drop),
         );
-        if let Some(p) = crate::converse::notify::urgent(self.ctx, &self.team, ev) {
+        if let Some(p) = crate::notify::urgent(self.ctx, &self.team, ev) {
             self.problem(pass, p);
         }
         pass.events.push(Event::HookStopped {

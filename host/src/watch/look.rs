@@ -8,10 +8,10 @@
 //! finds for that id, never by typing again.
 
 use super::decide::{Look, Wanted};
+use crate::error::TeamError;
+use crate::legs::typed::{drop_path, drop_ref, trigger_line, whereabouts, TranscriptWatch};
 use crate::mux::{AgentStatus, Mux};
-use crate::outcome::TeamError;
 use crate::profiles::{Composer, Probe, Profile, ProfileHost, State, TurnError};
-use crate::typed::{drop_path, drop_ref, screen_of, trigger_line, whereabouts, TranscriptWatch};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ pub fn look(
     let sought = wanted.sought();
     // the recent rows only when a drop-read is looked for (it may have scrolled off)
     let cap = if sought.is_empty() { mux.read_screen(&pane) } else { mux.read(&pane) };
-    let screen = screen_of(cap?);
+    let screen = cap?.into_screen();
     let status = mux.status(&pane)?.map(|s| s.status);
     let (cwd, home) = whereabouts(mux, &pane, &d.process_names);
     // (the ids come from the checked history: one that is no message id has no drop and no probe)

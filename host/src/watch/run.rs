@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::{acquire, Pass, Watch, PASS_MS};
 use crate::ctx::Ctx;
-use crate::outcome::{self, TeamError};
+use crate::error::{self, TeamError};
 use crate::profiles::ProfileHost;
 
 /// Who renders a run.
@@ -27,7 +27,7 @@ pub trait Listener {
 }
 
 /// Runs the watch of the team file found from `cwd` until `listener` is gone (or one pass).
-pub fn run(ctx: &Ctx, cwd: &Path, once: bool, listener: &mut dyn Listener) -> outcome::Result<()> {
+pub fn run(ctx: &Ctx, cwd: &Path, once: bool, listener: &mut dyn Listener) -> error::Result<()> {
     let Some(team) = crate::team_file::find(cwd)? else {
         return Err(TeamError::bad_file(
             "no .agents/team.yaml in this folder or above it up to the checkout's root: a watch watches one team's project",

@@ -1,5 +1,5 @@
 //! The compose leg end to end: the real `codex-cloud` compose module (and hostile ones) driving
-//! the fake `codex cloud` in a private tmux server through `team::compose`. Each test asserts
+//! the fake `codex cloud` in a private tmux server through `team::legs::compose`. Each test asserts
 //! the outcome and the exact bytes the fake seat received: the brief once and one Enter after
 //! it when delivered, no byte of the brief (and no Enter after it) for every refusal, nothing
 //! at all for a folder with no origin or a hostile module stopped at its first ask.
@@ -8,7 +8,7 @@ use crate::common::tmux::{SeatSpec, TmuxWorld};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use team::compose::{self, ComposeSend, Outcome};
+use team::legs::compose::{self, ComposeSend, Outcome};
 use team::mux::tmux::Tmux;
 use team::profiles::{Action, Key, ProfileHost};
 

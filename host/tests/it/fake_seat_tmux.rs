@@ -214,7 +214,7 @@ fn claude_takes_the_line_and_writes_the_transcript() {
     assert_eq!(c.title, "✳ Claude Code");
     assert_eq!(w.log("lead"), format!("{trigger}\r").into_bytes());
     // the transcript: where Claude Code writes it, the read keyed on toolUseResult.file.filePath
-    let proj = seat.home.join(".claude/projects").join(team::typed::cwd_dashed(&seat.cwd));
+    let proj = seat.home.join(".claude/projects").join(team::legs::typed::cwd_dashed(&seat.cwd));
     let files: Vec<_> = std::fs::read_dir(&proj).unwrap().flatten().collect();
     assert_eq!(files.len(), 1);
     let text = std::fs::read_to_string(files[0].path()).unwrap();

@@ -17,6 +17,7 @@ mod first_contact;
 mod hardening;
 mod history_concurrency;
 mod inbox_tmux;
+mod layers;
 mod mcp_stdio;
 mod mux_caller;
 mod output_cli;

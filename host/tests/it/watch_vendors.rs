@@ -172,7 +172,7 @@ fn claude_code_is_confirmed_by_its_transcript_and_not_by_its_screen() {
     let mut watch = c.watch(&host);
     // `Read 1 file` names no file: the screen alone is no sign.
     assert_eq!(watch.pass().unwrap().confirmed, 0);
-    let dashed = team::typed::cwd_dashed(&c.cwd);
+    let dashed = team::legs::typed::cwd_dashed(&c.cwd);
     c.transcript("claude-code-2.1.197/read-drop-file.jsonl", &format!(".claude/projects/{dashed}/s.jsonl"));
     confirmed_by(&c, &mut watch, id, Sign::Transcript);
 }

@@ -5,7 +5,8 @@
 //! the table's (`table`), and times are shown in the zone of the run's now.
 
 use crate::feed::{AckMark, Event, ReadMark};
-use crate::history::{Note, Outcome, Sign};
+use crate::history::Sign;
+use crate::vocab::outcome::{Note, Outcome};
 
 /// A history time as the table shows it: in `now`'s time zone (the local one, `TZ` honoured),
 /// with its date when it is not `now`'s day.

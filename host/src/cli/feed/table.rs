@@ -6,9 +6,9 @@
 
 use super::cells::Cells;
 use super::skipped_note;
+use crate::error;
 use crate::feed::{threaded, Event, Scope, Skipped};
-use crate::outcome;
-use crate::output::one_line;
+use crate::vocab::text::one_line;
 
 /// The plain output: the context line (when the run names one team), the table or nothing,
 /// then `<n> event(s)`; and the line for stderr that says how many lines were skipped.
@@ -24,7 +24,7 @@ where
 {
     let mut out = String::new();
     if let Some((project, session)) = &scope.team {
-        out.push_str(&outcome::context_line(project, session));
+        out.push_str(&error::context_line(project, session));
     }
     if !events.is_empty() {
         out.push_str(&table(events, &now, scope.team.is_none(), styled));

@@ -3,7 +3,8 @@
 use super::cells::Cells;
 use super::*;
 use crate::feed::{Event, ReadMark};
-use crate::history::{self, MessageLine, Note};
+use crate::history::{self, MessageLine};
+use crate::vocab::outcome::Note;
 use serde_json::json;
 use std::path::Path;
 

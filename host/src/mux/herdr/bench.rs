@@ -12,7 +12,7 @@
 
 use super::evidence::{run_send, Real};
 use super::replay::{data, V082};
-use crate::typed::{Verdict, TIMINGS};
+use crate::legs::typed::{Verdict, TIMINGS};
 use std::sync::OnceLock;
 use std::time::Instant;
 

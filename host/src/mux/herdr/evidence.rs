@@ -8,9 +8,9 @@
 //! as the seat taking the line, whatever herdr status was recorded; a new one does.
 
 use super::replay::{herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
+use crate::legs::typed::{deliver, SeatPane, Timings, Traits, Verdict};
 use crate::mux::Mux;
 use crate::profiles::ProfileHost;
-use crate::typed::{deliver, SeatPane, Timings, Traits, Verdict};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::Duration;

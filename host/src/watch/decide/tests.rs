@@ -1,9 +1,9 @@
 //! The rules of `decide` on histories built in memory: every rule, no terminal, no file.
 
 use super::*;
-use crate::history::id::uid;
 use crate::history::ledger::instant;
 use crate::history::{Receipt, ReceiptKind};
+use crate::vocab::id::uid;
 
 const T0: &str = "2026-11-29T09:00:00Z";
 
@@ -221,7 +221,8 @@ fn a_minute_free_past_the_send_or_thirty_minutes_is_never_acted_on_once() {
         pass(&lines, &[], at(1, 30), free(), &mut m),
         vec![Action::NeverActed { id: uid("a"), seat: "rev".into() }]
     );
-    lines.push(MessageLine { note: Some(crate::history::Note::NeverActed), ..line("a", "delivered", ts(1, 30)) });
+    lines
+        .push(MessageLine { note: Some(crate::vocab::outcome::Note::NeverActed), ..line("a", "delivered", ts(1, 30)) });
     assert_eq!(pass(&lines, &[], at(1, 40), free(), &mut m), vec![], "said once");
     // A seat that works in between starts its minute again; a record 30 minutes old is said
     // whatever the seat does.

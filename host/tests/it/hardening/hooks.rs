@@ -2,7 +2,7 @@
 //! builds.
 //!
 //! - The hooks (`TEAM_NOW`, `TEAM_ID_SEED`, `TEAM_TIME_SCALE`, `HERDR_BIN`) are honoured only by
-//!   a process that opened them (`team::ctx::open_test_hooks`), which only the test binary
+//!   a process that opened them (`team::test_env::open_test_hooks`), which only the test binary
 //!   `team-hooked` does; the product binary `team` (`src/main.rs`) never does. This test build
 //!   has the hooks' code compiled in (`test-fakes` is on), so running its `team` with the hooks
 //!   set and seeing them ignored proves the product's entry ignores them — without a second

@@ -36,7 +36,7 @@ fn owner_to_a_busy_claude_is_delivered_queued_and_its_transcript_is_found_in_a_c
     // profile's patterns, expanded for the seat's home and the checkout.
     let host = team::profiles::ProfileHost::with_dirs(rw.w.base().join("pconfig"), rw.w.base().join("pcache"));
     let (desc, _) = host.description("claude-code", &Default::default()).unwrap();
-    let mut watch = team::typed::transcript::TranscriptWatch::begin(
+    let mut watch = team::legs::typed::transcript::TranscriptWatch::begin(
         &desc.transcript_patterns,
         Some(claude.home.clone()),
         Some(rw.w.repo.clone()),

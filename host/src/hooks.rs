@@ -1,0 +1,284 @@
+//! `team hooks install | status | remove`: team's hook commands (`<this team> hook <event>`)
+//! where each seat's CLI reads its hooks, in the team's checkout, so that the CLI empties the
+//! seat's inbox at its tool calls, turn ends and prompts (`crate::legs::inbox`).
+//!
+//! Which file a CLI reads is a vendor fact: its profile's description names its
+//! [`HookFormat`] (`hooks=claude-settings`, `hooks=codex-hooks-json` among its `features`);
+//! this module knows how to write each format of that closed set:
+//! - `claude-settings`: `<checkout>/.claude/settings.local.json` (not committed);
+//! - `codex-hooks-json`: `<checkout>/.codex/hooks.json`, and `[features] codex_hooks = true`
+//!   in `<checkout>/.codex/config.toml` (the project configuration Codex reads for a trusted
+//!   checkout, as `team mcp install` writes). Codex then asks the person to trust the new hooks
+//!   once, on its `Hooks need review` screen, which the codex profile reads as a dialog.
+//!
+//! Invariants: files are merged, never clobbered (`edit`); a file that cannot be read as its
+//! format is refused with a sentence, never rewritten; every write goes through `fsx` (no link
+//! or FIFO on the ladder from the checkout down, whole-file rename); `remove` takes out exactly
+//! what `install` put in.
+
+pub mod doc;
+pub mod edit;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::TeamError;
+use crate::project_files::read;
+pub use crate::project_files::{Action, Done};
+use crate::team_file::Loaded;
+use crate::vocab::hook_event::Event;
+use crate::vocab::leg::HookFormat;
+
+/// The events team's hooks answer, in the order they are written.
+pub const EVENTS: [Event; 3] = [Event::PostToolUse, Event::Stop, Event::UserPromptSubmit];
+
+/// The hooks file of a format, relative to the checkout.
+pub fn file_of(f: HookFormat) -> &'static str {
+    match f {
+        HookFormat::ClaudeSettings => ".claude/settings.local.json",
+        HookFormat::CodexHooksJson => ".codex/hooks.json",
+    }
+}
+
+/// Codex's configuration file that carries the switch, relative to the checkout.
+pub const CODEX_CONFIG: &str = ".codex/config.toml";
+
+/// What a seat's checkout holds of team's hooks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// Every event runs this team (and Codex's switch is on).
+    Installed,
+    /// None of team's hooks.
+    Missing,
+    /// Team's hooks run another team (the path they name).
+    Stale { command: String },
+    /// Some of team's hooks are there, not all (the events or the switch missing).
+    Incomplete { missing: Vec<String> },
+    /// The seat's CLI has no hooks team can install.
+    Unsupported,
+    /// A file cannot be read as its format (why).
+    Unreadable { why: String },
+}
+
+crate::vocab::doc::words!(State = ["installed", "missing", "stale", "incomplete", "unsupported", "unreadable"]);
+
+impl State {
+    pub fn word(&self) -> &'static str {
+        match self {
+            State::Installed => "installed",
+            State::Missing => "missing",
+            State::Stale { .. } => "stale",
+            State::Incomplete { .. } => "incomplete",
+            State::Unsupported => "unsupported",
+            State::Unreadable { .. } => "unreadable",
+        }
+    }
+
+    /// Whether the seat's CLI runs a team hook at every event (a stale path still does).
+    pub fn runs(&self) -> bool {
+        matches!(self, State::Installed | State::Stale { .. })
+    }
+
+    /// The sentence after `<seat>: <word>`.
+    pub fn detail(&self, format: Option<HookFormat>) -> String {
+        let file = format.map(file_of).unwrap_or("-");
+        let events = EVENTS.map(Event::vendor).join(", ");
+        match self {
+            State::Installed => format!("{file} runs this team at {events}"),
+            State::Missing => format!("{file} has no team hooks (team hooks install adds them)"),
+            State::Stale { command } => {
+                format!("{file} runs `{command} hook …`, not this team (team hooks install points it here)")
+            }
+            State::Incomplete { missing } => {
+                format!("{file} lacks {} (team hooks install completes it)", missing.join(", "))
+            }
+            State::Unsupported => "its CLI has no hooks team can install".into(),
+            State::Unreadable { why } => why.clone(),
+        }
+    }
+}
+
+/// One seat's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub seat: String,
+    pub cli: String,
+    pub format: Option<HookFormat>,
+    /// The hooks file (absolute), when the CLI has a format.
+    pub path: Option<PathBuf>,
+    /// Before install/remove acted (status: now).
+    pub state: State,
+    pub done: Option<Done>,
+}
+
+/// The state of a format's files in `root` for the team at `exe`.
+pub fn state(root: &Path, f: HookFormat, exe: &str) -> State {
+    match read_state(root, f, exe) {
+        Ok(s) => s,
+        Err(why) => State::Unreadable { why },
+    }
+}
+
+/// Whether the checkout's CLI of format `f` runs team's hooks (the walk's one question): any
+/// team's, this one or another.
+pub fn installed(root: &Path, f: HookFormat) -> bool {
+    state(root, f, "").runs()
+}
+
+fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, String> {
+    let file = file_of(f);
+    let text = read(root, file)?;
+    let found = edit::found(&edit::json_root(text.as_deref(), file)?, file)?;
+    let mut missing: Vec<String> =
+        EVENTS.iter().filter(|e| !found.iter().any(|(g, _)| g == *e)).map(|e| e.vendor().to_string()).collect();
+    if f == HookFormat::CodexHooksJson && edit::codex_switch(read(root, CODEX_CONFIG)?.as_deref())? != Some(true) {
+        missing.push("[features] codex_hooks = true in .codex/config.toml".into());
+    }
+    if found.is_empty() {
+        return Ok(State::Missing);
+    }
+    if !missing.is_empty() {
+        return Ok(State::Incomplete { missing });
+    }
+    Ok(match found.iter().find(|(_, p)| p != exe) {
+        Some((_, other)) => State::Stale { command: other.clone() },
+        None => State::Installed,
+    })
+}
+
+/// The seats asked for (all when none is named), each with its CLI; an unknown name is refused.
+fn seats<'a>(l: &'a Loaded, named: &[String]) -> Result<Vec<(&'a str, &'a str)>, TeamError> {
+    let all: Vec<(&str, &str)> = l.file.seats.iter().map(|s| (s.name.as_str(), s.cli.as_str())).collect();
+    if named.is_empty() {
+        return Ok(all);
+    }
+    named
+        .iter()
+        .map(|n| {
+            all.iter().find(|(s, _)| s == n).copied().ok_or_else(|| {
+                TeamError::usage(format!(
+                    "{n} is not a seat of {} (its seats: {})",
+                    l.file.team,
+                    all.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Runs `action` for the seats `named` (all when empty) of `l`; `format_of(cli)` is what the
+/// CLI's profile says; `exe` is the team the hooks run. One read and at most one write per
+/// format, however many seats share it. A file that cannot be written is refused (the rows
+/// before it stand: each file is written whole or not at all).
+pub fn run(
+    l: &Loaded,
+    named: &[String],
+    exe: &str,
+    action: Action,
+    format_of: impl Fn(&str) -> Option<HookFormat>,
+) -> Result<Vec<Row>, TeamError> {
+    let mut rows = Vec::new();
+    let mut done_formats: Vec<(HookFormat, State, Option<Done>)> = Vec::new();
+    for (seat, cli) in seats(l, named)? {
+        let format = format_of(cli);
+        let (state, done) = match format {
+            None => (State::Unsupported, (action != Action::Status).then_some(Done::LeftAlone)),
+            Some(f) => match done_formats.iter().find(|(g, _, _)| *g == f) {
+                Some((_, s, d)) => (s.clone(), *d),
+                None => {
+                    let (s, d) = act(&l.root, f, exe, action)?;
+                    done_formats.push((f, s.clone(), d));
+                    (s, d)
+                }
+            },
+        };
+        rows.push(Row {
+            seat: seat.to_string(),
+            cli: cli.to_string(),
+            format,
+            path: format.map(|f| l.root.join(file_of(f))),
+            state,
+            done,
+        });
+    }
+    Ok(rows)
+}
+
+fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, Option<Done>), TeamError> {
+    let file = file_of(f);
+    let refused = |why: String| TeamError::refused(format!("{why}; nothing was written"));
+    let state = state(root, f, exe);
+    let done = match (action, &state) {
+        (Action::Status, _) => return Ok((state, None)),
+        (_, State::Unsupported) => Done::LeftAlone,
+        (_, State::Unreadable { why }) => return Err(refused(why.clone())),
+        (Action::Install, State::Installed) | (Action::Remove, State::Missing) if !codex_left(root, f, action) => {
+            Done::Unchanged
+        }
+        (Action::Install, _) => {
+            let mut json = edit::json_root(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)?;
+            for e in EVENTS {
+                edit::add(&mut json, e, exe, file).map_err(refused)?;
+            }
+            if f == HookFormat::CodexHooksJson {
+                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
+                if let Some(t) = edit::codex_switched(cfg.as_deref(), true).map_err(refused)? {
+                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
+                }
+            }
+            write(root, file, &edit::json_text(json)).map_err(refused)?;
+            Done::Written
+        }
+        (Action::Remove, _) => {
+            let text = read(root, file).map_err(refused)?;
+            let mut json = edit::json_root(text.as_deref(), file).map_err(refused)?;
+            if edit::remove(&mut json, None) {
+                write(root, file, &edit::json_text(json)).map_err(refused)?;
+            }
+            if f == HookFormat::CodexHooksJson {
+                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
+                if let Some(t) = edit::codex_switched(cfg.as_deref(), false).map_err(refused)? {
+                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
+                }
+            }
+            Done::Removed
+        }
+    };
+    Ok((state, Some(done)))
+}
+
+/// Whether Codex's switch still has work to do when the hooks file is already as asked (a
+/// remove after the hooks were taken out by hand still takes out team's switch).
+fn codex_left(root: &Path, f: HookFormat, action: Action) -> bool {
+    if f != HookFormat::CodexHooksJson || action != Action::Remove {
+        return false;
+    }
+    let cfg = read(root, CODEX_CONFIG).ok().flatten();
+    edit::codex_switched(cfg.as_deref(), false).ok().flatten().is_some()
+}
+
+/// The hook format a CLI's profile names (`None`: no usable profile, or no hooks).
+pub fn format_of(
+    profiles: &crate::profiles::ProfileHost,
+    cli: &str,
+    pins: &std::collections::BTreeMap<String, String>,
+) -> Option<HookFormat> {
+    profiles.description(cli, pins).ok().and_then(|(d, _)| HookFormat::from_features(&d.features))
+}
+
+/// When a seat's hooks were last seen running: the newest `handed` receipt for it, or `None`.
+pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Option<String> {
+    let dir = crate::history::project_dir(config, project, root);
+    let (rs, _) = crate::history::read_receipts(config, &dir).ok()?;
+    rs.into_iter()
+        .rev()
+        .find(|r| r.receipt == crate::history::ReceiptKind::Handed && r.to == seat)
+        .map(|r| r.ts.to_string())
+}
+
+/// Hook files are the owner's alone: a new one is made 0600 (an existing one keeps its mode).
+fn write(root: &Path, rel: &str, text: &str) -> Result<(), String> {
+    crate::project_files::write(root, rel, text, 0o600)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,260 @@
+use super::*;
+use crate::mailbox::store::{Pin, Where};
+
+struct World {
+    _d: tempfile::TempDir,
+    ctx: Ctx,
+    root: PathBuf,
+}
+
+fn world() -> World {
+    let d = tempfile::tempdir().unwrap();
+    let ctx = Ctx::under(d.path());
+    let root = d.path().join("repo");
+    std::fs::create_dir_all(root.join(".agents")).unwrap();
+    World { _d: d, ctx, root }
+}
+
+fn msg(w: &World, n: usize, seat: &str) -> Message {
+    Message {
+        id: format!("00000000-0000-4000-8000-{n:012x}"),
+        from: "keeper".into(),
+        team: "beacon".into(),
+        session: "beacon".into(),
+        seat: seat.into(),
+        project: "beacon".into(),
+        root: w.root.clone(),
+        rule: "its lead".into(),
+        header: "[from keeper]".into(),
+        drop: w.root.join(format!(".agents/send-drops/beacon/{seat}/{n}")),
+        body: format!("body {n}"),
+        bytes: 6,
+        queued_at: String::new(),
+        sent_ms: 0,
+        typed: false,
+        pin: None,
+    }
+}
+
+fn rev() -> SeatOf {
+    SeatOf { team: "beacon".into(), seat: "rev".into(), pane: "%1".into(), found: Found::Multiplexer }
+}
+
+fn queue(w: &World, m: &Message) -> SeatBox {
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", &m.seat).unwrap();
+    b.queue(m).unwrap();
+    b
+}
+
+fn history_of(w: &World) -> (Vec<MessageLine>, Vec<Receipt>) {
+    let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
+    let lines = crate::history::read_messages(&w.ctx.paths.config, &dir).unwrap_or_default();
+    let receipts = crate::history::read_receipts(&w.ctx.paths.config, &dir).map(|r| r.0).unwrap_or_default();
+    (lines, receipts)
+}
+
+#[test]
+fn event_words_round_trip() {
+    for e in Event::ALL {
+        assert_eq!(Event::from_word(e.word()), Some(e));
+        assert_eq!(Event::from_vendor(e.vendor()), Some(e));
+    }
+    assert_eq!(Event::PostToolUse.word(), "post-tool-use");
+    assert_eq!(note(Event::Stop).to_string(), "handed by its Stop hook");
+}
+
+#[test]
+fn input_keeps_only_a_plain_session_word() {
+    let i = HookInput::parse(br#"{"session_id":"abc-123","hook_event_name":"PostToolUse","tool_response":{"x":1}}"#);
+    assert_eq!(i.session_id.as_deref(), Some("abc-123"));
+    assert_eq!(i.event_name.as_deref(), Some("PostToolUse"));
+    assert_eq!(HookInput::parse(br#"{"session_id":"a\nb"}"#).session_id, None);
+    assert_eq!(HookInput::parse(b"not json"), HookInput::default());
+}
+
+#[test]
+fn hands_its_own_messages_in_order_once_with_receipts_and_lines() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    queue(&w, &msg(&w, 2, "rev"));
+    let other = queue(&w, &msg(&w, 3, "keeper"));
+    let dirs = vec![b.dir.clone(), other.dir.clone()];
+    let input = HookInput { session_id: Some("s-1".into()), event_name: None };
+    let got = hand_as(&w.ctx, Event::PostToolUse, &input, &dirs, &rev(), Claimer::me());
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+    let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, [msg(&w, 1, "rev").id, msg(&w, 2, "rev").id]);
+    let again = hand_as(&w.ctx, Event::Stop, &input, &dirs, &rev(), Claimer::me());
+    assert!(again.messages.is_empty(), "never twice");
+    assert_eq!(other.waiting().unwrap().len(), 1, "another seat's message is left alone");
+    let (lines, receipts) = history_of(&w);
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l.outcome == Outcome::Delivered
+        && l.went_by(Leg::McpInbox)
+        && l.note == Some(Note::HandedBy("PostToolUse".into()))));
+    assert_eq!(receipts.len(), 2);
+    assert_eq!(receipts[0].receipt, ReceiptKind::Handed);
+    assert_eq!((receipts[0].event.as_deref(), receipts[0].session.as_deref()), (Some("post-tool-use"), Some("s-1")));
+    assert!(matches!(b.find(&msg(&w, 1, "rev").id).unwrap(), Where::Handed(_)));
+}
+
+#[test]
+fn a_waiting_send_writes_the_line_and_a_typed_companion_gets_a_receipt_only() {
+    let w = world();
+    let m1 = msg(&w, 1, "rev");
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    b.token(&m1.id).make().unwrap();
+    b.queue(&m1).unwrap();
+    b.queue(&Message { typed: true, ..msg(&w, 2, "rev") }).unwrap();
+    let got = hand_as(
+        &w.ctx,
+        Event::UserPromptSubmit,
+        &HookInput::default(),
+        std::slice::from_ref(&b.dir),
+        &rev(),
+        Claimer::me(),
+    );
+    assert_eq!(got.messages.len(), 2);
+    assert_eq!(b.token(&m1.id).taken().as_deref(), Some("user-prompt-submit"), "the waiting send is told");
+    let (lines, receipts) = history_of(&w);
+    assert!(lines.is_empty(), "neither writes a line: the send and the typed leg do");
+    assert_eq!(receipts.len(), 2);
+}
+
+#[test]
+fn a_message_whose_receipt_cannot_be_written_is_given_back() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
+    std::os::unix::fs::symlink("/nonexistent", dir.join(crate::history::RECEIPTS)).unwrap();
+    let got =
+        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
+    assert!(got.messages.is_empty());
+    assert!(got.problems[0].contains("given back"), "{:?}", got.problems);
+    assert_eq!(b.waiting().unwrap().len(), 1, "waiting again");
+}
+
+#[test]
+fn a_dead_hook_s_claim_is_handed_by_the_next_hook() {
+    let w = world();
+    let b = queue(&w, &msg(&w, 1, "rev"));
+    let k = b.waiting().unwrap().remove(0);
+    b.claim(&k, Claimer { pid: u32::MAX - 3, start: 9 }).unwrap().unwrap();
+    assert!(!waiting_dirs(&w.ctx.paths.config, "tmux-1").contains(&b.dir), "no bell rung");
+    crate::mailbox::bell::ring(
+        &w.ctx.paths.config,
+        "tmux-1",
+        &bell::line(&crate::history::project_dir_name("beacon", &w.root), "beacon", "rev"),
+    )
+    .unwrap();
+    assert_eq!(waiting_dirs(&w.ctx.paths.config, "tmux-1"), vec![b.dir.clone()], "a claim alone wakes the hook");
+    let got =
+        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
+    assert_eq!(got.messages.len(), 1);
+    assert!(waiting_dirs(&w.ctx.paths.config, "tmux-1").is_empty(), "the fast path finds nothing now");
+}
+
+fn ancestor(pid: u32) -> Ancestor {
+    Ancestor { pid, ppid: 0, comm: String::new(), argv: Vec::new() }
+}
+
+/// The pane a send found vouches for a hook only while the send is fresh, only through that
+/// very shell (pid and start time) among the hook's ancestors, never through the hook itself.
+#[test]
+fn a_fresh_message_s_pinned_shell_among_the_ancestors_places_the_hook_in_its_pane() {
+    let w = world();
+    let now = 1_800_000_000_000_i64;
+    let mut m = msg(&w, 1, "rev");
+    m.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now - 3_000 });
+    let b = queue(&w, &m);
+    let dirs = [b.dir.clone()];
+    let me = ancestor(std::process::id());
+    let tree = [me.clone(), ancestor(4300), ancestor(4242), ancestor(1)];
+    let start = |pid| (pid == 4242).then_some(77);
+    let got = pinned(&dirs, &tree, now, start).expect("the pinned shell is an ancestor");
+    assert_eq!(
+        got,
+        SeatOf {
+            team: "beacon".into(),
+            seat: "rev".into(),
+            pane: "%7".into(),
+            found: Found::Pinned(vec![m.id.clone()])
+        }
+    );
+    // another process with that pid (another start time): not the pane's shell
+    assert_eq!(pinned(&dirs, &tree, now, |pid| (pid == 4242).then_some(78)), None);
+    // the shell gone
+    assert_eq!(pinned(&dirs, &tree, now, |_| None), None);
+    // the shell not among the ancestors (a process elsewhere naming the pane)
+    assert_eq!(pinned(&dirs, &[me.clone(), ancestor(4300), ancestor(1)], now, start), None);
+    // the hook itself is no ancestor of itself
+    assert_eq!(pinned(&dirs, &[ancestor(4242), ancestor(1)], now, start), None);
+    // a send older than the window: the multiplexer is asked
+    assert_eq!(pinned(&dirs, &tree, now + PIN_FRESH.as_millis() as i64, start), None);
+    assert!(pinned(&dirs, &tree, now + PIN_FRESH.as_millis() as i64 - 3_000, start).is_some());
+}
+
+#[test]
+fn a_message_with_no_pin_vouches_for_no_one() {
+    let w = world();
+    let m = msg(&w, 1, "rev");
+    let b = queue(&w, &m);
+    let tree = [ancestor(std::process::id()), ancestor(4242)];
+    assert_eq!(pinned(std::slice::from_ref(&b.dir), &tree, 0, |_| Some(77)), None);
+    // and a message of an older build (no `pin` field) still reads
+    let old = serde_json::json!({
+        "id": m.id, "from": "keeper", "team": "beacon", "session": "beacon", "seat": "rev",
+        "project": "beacon", "root": "/r", "rule": "its lead", "header": "", "drop": "/r/x",
+        "body": "b", "bytes": 1, "queued_at": "", "sent_ms": 0
+    });
+    let back: Message = serde_json::from_value(old).unwrap();
+    assert_eq!(back.pin, None);
+}
+
+/// A message file is input: one whose pin names the hook's own shell places the hook for that
+/// message only. A real message of the seat pinned to another pane's shell, or queued with no
+/// pin, leaves the placing to the multiplexer; and a message queued after the pinned look is
+/// never claimed on the pin's word.
+#[test]
+fn a_pin_places_the_hook_for_its_own_messages_only() {
+    let w = world();
+    let now = 1_800_000_000_000_i64;
+    let mine = |n: usize, shell: u32| {
+        let mut m = msg(&w, n, "rev");
+        m.pin = Some(Pin { pane: "%7".into(), shell_pid: shell, shell_start: 77, at_ms: now });
+        m
+    };
+    let tree = [ancestor(std::process::id()), ancestor(4242), ancestor(1)];
+    let start = |_| Some(77);
+    // a forged message pinned to this hook's shell beside the seat's real one (pinned to the
+    // seat's own pane's shell, not among this hook's ancestors): the multiplexer decides
+    let b = queue(&w, &mine(1, 4242));
+    queue(&w, &mine(2, 5555));
+    let dirs = [b.dir.clone()];
+    assert_eq!(pinned(&dirs, &tree, now, start), None);
+    // … and beside a message with no pin (an older build's): the same
+    let w2 = world();
+    let mut forged = msg(&w2, 1, "rev");
+    forged.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now });
+    let b2 = queue(&w2, &forged);
+    queue(&w2, &msg(&w2, 2, "rev"));
+    assert_eq!(pinned(std::slice::from_ref(&b2.dir), &tree, now, start), None);
+    // two pinned messages of one seat: placed for both
+    let w3 = world();
+    let mut a = msg(&w3, 1, "rev");
+    a.pin = Some(Pin { pane: "%7".into(), shell_pid: 4242, shell_start: 77, at_ms: now });
+    let mut c = msg(&w3, 2, "rev");
+    c.pin = a.pin.clone();
+    let b3 = queue(&w3, &a);
+    queue(&w3, &c);
+    let who = pinned(std::slice::from_ref(&b3.dir), &tree, now, start).expect("both pinned here");
+    assert_eq!(who.found, Found::Pinned(vec![a.id.clone(), c.id.clone()]));
+    // a message queued after the look: not claimed on the pin's word, still waiting
+    let late = msg(&w3, 3, "rev");
+    queue(&w3, &late);
+    let got =
+        hand_as(&w3.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b3.dir), &who, Claimer::me());
+    let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, [a.id.as_str(), c.id.as_str()]);
+    assert_eq!(b3.waiting().unwrap().len(), 1, "the late message waits for the next hook");
+}

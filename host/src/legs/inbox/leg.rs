@@ -1,0 +1,300 @@
+//! The inbox leg's send: one look at the seat, then — for a seat that is working, at a dialog
+//! or holding a draft — the drop file, the message in the seat's inbox, and a wait within the
+//! spec's window for the hook's receipt. Nothing is ever typed here.
+//!
+//! An idle seat at an empty prompt runs no hook until something reaches its prompt: it is the
+//! typed leg's ([`Look::Idle`]); the walk then types the trigger as today with the message
+//! queued beside it as a companion ([`queue_companion`]), which its `UserPromptSubmit` hook
+//! hands whole in the same request (no Read round trip). The companion carries `typed`: the
+//! typed leg's line is its one delivery, the hook writes its receipt only.
+//!
+//! Invariants: the look and the queueing happen under the seat lock (a typed send to the same
+//! seat never interleaves with them); the lock is let go before the wait, so a second send to
+//! a working seat queues behind the first at once; the wait ends with exactly one of the send
+//! (`held`) and the hook (`delivered` by the send) owning the history line (`store::Token`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::legs::typed::{self, BoxText, Observation, Seat, Seen};
+use crate::mux::PaneRef;
+use crate::profiles::Profile;
+
+use crate::mailbox::bell;
+use crate::mailbox::store::{Message, Pin, SeatBox};
+use crate::vocab::hook_event::Event;
+
+/// One inbox send, decided.
+pub struct InboxSend<'a> {
+    pub session: &'a str,
+    pub team: &'a str,
+    pub seat: &'a str,
+    pub cli: &'a str,
+    pub root: &'a Path,
+    /// The history key of the receiving project.
+    pub project: &'a str,
+    pub id: &'a str,
+    /// The drop file's whole text (header, blank line, body), and its parts.
+    pub text: &'a str,
+    pub header: &'a str,
+    pub body: &'a str,
+    pub from: &'a str,
+    pub rule: &'a str,
+    pub pins: &'a std::collections::BTreeMap<String, String>,
+    pub record: Option<&'a crate::registry::AgentRecord>,
+    pub config: &'a Path,
+}
+
+/// What the one look before anything is written saw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Look {
+    /// Idle at an empty prompt: the typed leg wakes it.
+    Idle,
+    /// Working, at a dialog (its kind), or holding a draft: the inbox takes it.
+    Busy { dialog: Option<String>, draft: bool },
+    /// Starting, exited, unreadable: the typed leg reads it and says so (why).
+    NotForInbox(String),
+}
+
+/// How an inbox send ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ended {
+    /// The hook handed it within the window (the event).
+    Handed(Event),
+    /// Still in the inbox at the end of the window (the held sentence).
+    Held(String),
+    /// Nothing was queued: the typed leg takes it (the look said idle or not for the inbox).
+    Typed(Look),
+    /// Refused before anything was queued (the lock, the drop, the inbox folder).
+    Refused(String),
+    /// The pane could not be found or read.
+    Unreachable(String),
+}
+
+/// The report of one inbox send.
+pub struct Report {
+    pub ended: Ended,
+    pub drop: Option<PathBuf>,
+    pub ms: u64,
+    pub profile: Option<String>,
+    pub dialog: Option<String>,
+    /// For [`Ended::Typed`]: the seat lock still held, the pane and the profile of the look, so
+    /// the typed leg neither locates the seat nor loads its profile again.
+    pub prepared: Option<typed::Prepared>,
+}
+
+/// Runs one inbox send on `means` (the typed leg's: the multiplexer, profiles, clock, state).
+pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
+    let watch = means.clock.stopwatch();
+    let sent_ms = means.clock.now().timestamp_millis();
+    let report = |ended, drop, profile, dialog| Report { ended, drop, ms: watch.ms(), profile, dialog, prepared: None };
+    let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
+    let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
+        Ok(l) => l,
+        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, None, None),
+    };
+    let pane = match crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record) {
+        Ok(p) => p,
+        Err(e) => return report(Ended::Unreachable(e.to_string()), None, None, None),
+    };
+    let (look, profile) = match look(req, means, &pane) {
+        Ok(x) => x,
+        Err(why) => return report(Ended::Unreachable(why.to_string()), None, None, None),
+    };
+    let version = profile.describe().version.clone();
+    let (dialog, draft) = match &look {
+        Look::Busy { dialog, draft } => (dialog.clone(), *draft),
+        other => {
+            let mut r = report(Ended::Typed(other.clone()), None, Some(version), None);
+            r.prepared = Some(typed::Prepared { lock, pane, profile });
+            return r;
+        }
+    };
+    drop(profile);
+    let drop = match typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
+        Ok(p) => p,
+        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, Some(version), None),
+    };
+    let at = |why: String| format!("{why}; the message is at {}", drop.display());
+    let b = match crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat) {
+        Ok(b) => b,
+        Err(e) => {
+            let why = at(format!("the seat's inbox could not be made ({e}); nothing was typed"));
+            return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+        }
+    };
+    let token = b.token(req.id);
+    let queued = token
+        .make()
+        .and_then(|()| b.queue(&message(req, &drop, means, &pane, false, sent_ms)))
+        .and_then(|_| ring(req, means, &pane));
+    if let Err(e) = queued {
+        let _ = token.end_wait();
+        let why = at(format!("the message could not be put in the seat's inbox ({e}); nothing was typed"));
+        return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+    }
+    drop_lock(lock);
+    let window = typed::TIMINGS.scaled(means.clock.scale()).window;
+    let ended = match wait_for_hook(&b, req.id, window) {
+        Some(e) => Ended::Handed(e),
+        None => Ended::Held(at(held_reason(req.seat, dialog.as_deref(), draft))),
+    };
+    report(ended, Some(drop), Some(version), dialog)
+}
+
+fn drop_lock(l: typed::SeatLock) {
+    drop(l);
+}
+
+/// The held sentence: where the message waits, and that nothing was typed.
+pub fn held_reason(seat: &str, dialog: Option<&str>, draft: bool) -> String {
+    let why = match (dialog, draft) {
+        (Some(kind), _) => format!(" (it shows a {kind} dialog: it rides the next hook after the dialog is answered)"),
+        (None, true) => " (a draft is in its box, untouched: the person's next prompt carries it)".to_string(),
+        _ => String::new(),
+    };
+    format!("in {seat}'s inbox: its CLI takes it at its next tool call or turn end; nothing was typed{why}")
+}
+
+/// Waits up to `window` for a hook to take the send's token. `None`: the send stopped waiting
+/// first (the message stays in the inbox, and the hook that hands it writes the line).
+fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
+    let token = b.token(id);
+    let until = Instant::now() + window;
+    loop {
+        if let Some(w) = token.taken() {
+            token.clear(&w);
+            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+        }
+        if Instant::now() >= until {
+            if token.end_wait() {
+                return None;
+            }
+            // a hook took it between the last look and now
+            let w = token.taken().unwrap_or_default();
+            token.clear(&w);
+            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The one look: the seat's profile reads its screen (nothing typed); the profile is kept for
+/// the typed leg.
+fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
+    let mut profile = means.profiles.load(req.cli, req.pins).map_err(typed::SeatError::Profile)?;
+    let mut seat =
+        typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
+    let o = seat.observe(req.id, "")?;
+    Ok((judge(&o), profile))
+}
+
+/// What a look means for the inbox.
+pub fn judge(o: &Observation) -> Look {
+    let draft = matches!(&o.boxed, BoxText::Holds(t) if !t.trim().is_empty());
+    match &o.seen {
+        Seen::Dialog { kind, .. } => Look::Busy { dialog: Some(kind.clone()), draft },
+        Seen::Working(_) => Look::Busy { dialog: None, draft },
+        Seen::Idle if draft => Look::Busy { dialog: None, draft: true },
+        Seen::Idle if o.boxed == BoxText::Empty => Look::Idle,
+        Seen::Idle => Look::NotForInbox("its box cannot be read".into()),
+        Seen::Starting => Look::NotForInbox("it is starting".into()),
+        Seen::Exited => Look::NotForInbox("its CLI has exited".into()),
+        Seen::Unknown(w) => Look::NotForInbox(format!("its screen reads as nothing known ({w})")),
+    }
+}
+
+fn message(
+    req: &InboxSend,
+    drop: &Path,
+    means: &typed::Means,
+    pane: &PaneRef,
+    companion: bool,
+    sent_ms: i64,
+) -> Message {
+    let inline = crate::mailbox::text::inline_body(req.body);
+    Message {
+        id: req.id.to_string(),
+        from: req.from.to_string(),
+        team: req.team.to_string(),
+        session: req.session.to_string(),
+        seat: req.seat.to_string(),
+        project: req.project.to_string(),
+        root: req.root.to_path_buf(),
+        rule: req.rule.to_string(),
+        header: req.header.to_string(),
+        drop: drop.to_path_buf(),
+        body: inline.unwrap_or("").to_string(),
+        bytes: req.body.len(),
+        queued_at: means.clock.now_iso(),
+        sent_ms,
+        typed: companion,
+        pin: Pin::of(pane),
+    }
+}
+
+fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Result<()> {
+    let Some(key) = bell::key(means.mux.name(), &pane.id) else { return Ok(()) };
+    let project_dir = crate::history::project_dir_name(req.project, req.root);
+    bell::ring(req.config, &key, &bell::line(&project_dir, req.session, req.seat))
+}
+
+/// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
+/// message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole with
+/// the trigger). `Err`: not queued (the typed leg runs alone, as without hooks).
+pub fn queue_companion(
+    req: &InboxSend,
+    means: &typed::Means,
+    sent_ms: i64,
+    pane: &PaneRef,
+) -> std::io::Result<SeatBox> {
+    let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
+    let b = crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
+    b.queue(&message(req, &drop, means, pane, true, sent_ms))?;
+    ring(req, means, pane)?;
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o(seen: Seen, boxed: BoxText) -> Observation {
+        Observation {
+            seen,
+            boxed,
+            rate_limited: false,
+            status: None,
+            status_change: None,
+            read_shown: false,
+            queued: false,
+            mode: None,
+        }
+    }
+
+    #[test]
+    fn the_look_sends_only_idle_empty_seats_to_the_typed_leg() {
+        assert_eq!(judge(&o(Seen::Idle, BoxText::Empty)), Look::Idle);
+        assert_eq!(judge(&o(Seen::Working("esc".into()), BoxText::Empty)), Look::Busy { dialog: None, draft: false });
+        assert_eq!(
+            judge(&o(Seen::Dialog { kind: "permission".into(), title: "t".into() }, BoxText::Unreadable)),
+            Look::Busy { dialog: Some("permission".into()), draft: false }
+        );
+        assert_eq!(
+            judge(&o(Seen::Idle, BoxText::Holds("half a thought".into()))),
+            Look::Busy { dialog: None, draft: true }
+        );
+        assert!(matches!(judge(&o(Seen::Exited, BoxText::Empty)), Look::NotForInbox(_)));
+        assert!(matches!(judge(&o(Seen::Idle, BoxText::Unreadable)), Look::NotForInbox(_)));
+    }
+
+    #[test]
+    fn the_held_sentence_says_where_it_waits_and_that_nothing_was_typed() {
+        assert_eq!(
+            held_reason("rev", Some("permission"), false),
+            "in rev's inbox: its CLI takes it at its next tool call or turn end; nothing was typed (it shows a permission dialog: it rides the next hook after the dialog is answered)"
+        );
+        assert!(held_reason("rev", None, true)
+            .ends_with("(a draft is in its box, untouched: the person's next prompt carries it)"));
+    }
+}

@@ -1,0 +1,379 @@
+//! The decision core of the typed leg: from one look before typing to a verdict — the checks
+//! before anything is typed, the read-back, the Enters, and the evidence after each.
+//!
+//! Invariant: every wait here runs on the `Timer` it is given and the `Timings` table, so
+//! the unit tests below run the real table (1, 3, 9 s; 20 s in all) and measure it without
+//! sleeping; only the seat itself touches a terminal.
+
+use super::evidence::{evidence, BeforeEnter};
+use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict};
+use crate::clock::Timer;
+use crate::vocab::outcome::Note;
+use std::time::Duration;
+
+/// Why a trigger line cannot be typed into a seat's CLI (the values escaped for the sentence).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadTrigger {
+    #[error("the trigger line would hold a control character ({char}) from the drop's path \"{path}\", which the pane would read as keys; move the checkout to a folder whose name has none")]
+    Control { char: String, path: String },
+    #[error("the trigger line is {len} characters and {cli} takes at most {max} whole")]
+    TooLong { len: usize, cli: String, max: usize },
+    #[error("the trigger line would begin with {start:?}, which {cli} runs itself")]
+    RunByCli { start: String, cli: String },
+}
+
+/// Checks a trigger against the profile before anything is typed. A trigger never holds a
+/// control character: a carriage return or line feed in it (from a checkout folder's name)
+/// would submit half of it, an escape would be read as keys.
+pub fn check_trigger(trigger: &str, traits: &Traits) -> Result<(), BadTrigger> {
+    if let Some(c) = trigger.chars().find(|&c| crate::vocab::text::is_unsafe(c)) {
+        return Err(BadTrigger::Control {
+            char: crate::vocab::text::one_line(&c.to_string()).into_owned(),
+            path: crate::vocab::text::one_line(trigger.strip_prefix(super::TRIGGER_PREFIX).unwrap_or(trigger))
+                .into_owned(),
+        });
+    }
+    let len = trigger.chars().count();
+    if len > traits.max_trigger {
+        return Err(BadTrigger::TooLong { len, cli: traits.cli.clone(), max: traits.max_trigger });
+    }
+    let lower = trigger.to_lowercase();
+    for f in &traits.forbidden_starts {
+        let f = f.to_lowercase();
+        let word_like = f.chars().all(|c| c.is_alphanumeric());
+        let hit = if word_like { lower.split_whitespace().next() == Some(f.as_str()) } else { lower.starts_with(&f) };
+        if hit {
+            return Err(BadTrigger::RunByCli { start: f, cli: traits.cli.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// Whether the box holds exactly the trigger: equal once wrapping whitespace is folded.
+pub fn holds_trigger(boxed: &BoxText, trigger: &str) -> bool {
+    match boxed {
+        BoxText::Holds(t) => {
+            let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            fold(t) == fold(trigger) || squash(t) == squash(trigger)
+        }
+        _ => false,
+    }
+}
+
+fn describe_box(boxed: &BoxText, trigger: &str) -> String {
+    match boxed {
+        // The box's wrapping can put a space where a row broke: name our line as typed.
+        b if holds_trigger(b, trigger) => format!("the box holds {:?}", trigger),
+        BoxText::Empty => "the box is empty".to_string(),
+        BoxText::Holds(t) => format!("the box holds {:?}", t),
+        BoxText::Unreadable => "the box could not be read".to_string(),
+    }
+}
+
+fn enters_word(n: u32) -> String {
+    match n {
+        1 => "1 Enter pressed".to_string(),
+        n => format!("{n} Enters pressed"),
+    }
+}
+
+/// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
+pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Verdict> {
+    // A pane in the multiplexer's copy mode takes keys as copy-mode commands: left alone.
+    if let Some(mode) = &o.mode {
+        return Some(Verdict::Held(format!(
+            "the pane is in {}; nothing was typed; the message is at {drop_path}",
+            mode.replace('-', " ")
+        )));
+    }
+    match &o.seen {
+        Seen::Dialog { kind, title } => {
+            let what =
+                if kind == "held-message" { "the held-message dialog".to_string() } else { format!("a {kind} dialog") };
+            let title = if title.is_empty() { String::new() } else { format!(" ({title})") };
+            return Some(Verdict::Unreachable(format!(
+                "the pane shows {what}{title}; nothing was pressed; the message is at {drop_path}"
+            )));
+        }
+        Seen::Starting => {
+            return Some(Verdict::Unreachable(format!(
+                "{} is still starting; nothing was typed; the message is at {drop_path}",
+                traits.cli
+            )))
+        }
+        Seen::Exited => {
+            return Some(Verdict::Unreachable(format!(
+                "{} has exited in that pane; nothing was typed; start {} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at {drop_path}",
+                traits.cli, traits.cli
+            )))
+        }
+        Seen::Unknown(why) => {
+            return Some(Verdict::Unreachable(format!(
+                "the pane could not be read as {} ({why}); nothing was typed; the message is at {drop_path}",
+                traits.cli
+            )))
+        }
+        Seen::Idle | Seen::Working(_) => {}
+    }
+    // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
+    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    if o.status == Some(Status::Blocked) {
+        return Some(Verdict::Unreachable(format!(
+            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
+        )));
+    }
+    if o.rate_limited {
+        return Some(Verdict::Unreachable(format!(
+            "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
+        )));
+    }
+    if let BoxText::Holds(t) = &o.boxed {
+        // An earlier send of ours stopped between typing and Enter: its trigger is still there.
+        if let Some((earlier, id)) = super::parse_trigger(t) {
+            return Some(Verdict::Held(format!(
+                "the composer holds the trigger of an earlier message, {id}, typed and never submitted; nothing was typed; clear the box (or press Enter to submit that one, at {earlier}) and team send again; the message is at {drop_path}"
+            )));
+        }
+        return Some(Verdict::Held(format!(
+            "the composer already holds unsent text; nothing was typed; the message is at {drop_path}"
+        )));
+    }
+    if matches!(o.seen, Seen::Working(_)) && !traits.queues_while_working {
+        return Some(Verdict::Held(format!(
+            "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
+            traits.cli
+        )));
+    }
+    None
+}
+
+/// Types the trigger into one seat and proves it was taken, or says why not.
+///
+/// `drop_path` is for the report; `id` is the drop's id the screen and transcript are asked
+/// about. The caller holds the seat lock and has written the drop file.
+pub fn deliver(
+    seat: &mut dyn Seat,
+    traits: &Traits,
+    trigger: &str,
+    id: &str,
+    drop_path: &str,
+    t: &Timings,
+    clock: &dyn Timer,
+) -> Run {
+    let mut a = Attempt { seat, traits, trigger, id, drop_path, t, clock, seen_before: BeforeEnter::default() };
+    let not_typed = |verdict| Run { verdict, typed: false, enters: 0 };
+    let readable = match a.look_before() {
+        Ok(before) => before.boxed != BoxText::Unreadable,
+        Err(v) => return not_typed(v),
+    };
+    // Intent before action: a retry's record is on the disk before its first keystroke.
+    if let Err(why) = a.seat.before_typing() {
+        return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+    }
+    if let Err(e) = a.seat.type_text(trigger) {
+        return not_typed(Verdict::Unreachable(format!(
+            "the pane would not take the trigger ({e}); the message is at {drop_path}"
+        )));
+    }
+    let typed_at = clock.now();
+    // The profile's pause is the least time its CLI needs between the typed text and Enter
+    // (Codex turns an Enter in the same burst as the text into a newline): a property of the
+    // CLI, never scaled. It runs from the typing, and the read-back's first look comes at its
+    // end: a look sooner finds the CLI not yet echoing (measured on Claude Code), and the look
+    // nearest the Enter is the one that sees a dialog that opened meanwhile.
+    let pause = Duration::from_millis(traits.enter_pause_ms);
+    if readable {
+        clock.sleep(pause);
+        if let Err(v) = a.read_back() {
+            return Run { verdict: v, typed: true, enters: 0 };
+        }
+    }
+    let since = clock.now().saturating_duration_since(typed_at);
+    clock.sleep(pause.saturating_sub(since));
+    a.enters(readable)
+}
+
+/// One delivery under way: the seat, what it is given, and every look before Enter (none of
+/// which can be evidence that the seat took the line).
+struct Attempt<'a> {
+    seat: &'a mut dyn Seat,
+    traits: &'a Traits,
+    trigger: &'a str,
+    id: &'a str,
+    drop_path: &'a str,
+    t: &'a Timings,
+    clock: &'a dyn Timer,
+    seen_before: BeforeEnter,
+}
+
+impl Attempt<'_> {
+    /// The checks before anything is typed: the trigger, then one look at the seat (looked at
+    /// again, briefly, while it cannot be read or is still starting), judged.
+    fn look_before(&mut self) -> Result<Observation, Verdict> {
+        let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
+        if let Err(why) = check_trigger(trigger, self.traits) {
+            return Err(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+        }
+        let unreachable = |e| Verdict::Unreachable(format!("{e}; the message is at {drop_path}"));
+        let mut before = self.seat.observe(id, trigger).map_err(unreachable)?;
+        // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
+        // (between the clear and the rows): look again, briefly, before calling the seat
+        // unreadable or still starting. Nothing has been typed, so looking costs nothing.
+        let settle_until = self.clock.now() + self.t.settle;
+        while matches!(before.seen, Seen::Unknown(_) | Seen::Starting) && self.clock.now() < settle_until {
+            self.clock.sleep(self.t.poll);
+            before = self.seat.observe(id, trigger).map_err(unreachable)?;
+        }
+        if let Some(v) = judge_before(&before, self.traits, drop_path) {
+            return Err(v);
+        }
+        self.seen_before.note(&before);
+        Ok(before)
+    }
+
+    /// Read back: the box must hold exactly the trigger before any Enter. A dialog or a mode
+    /// the pane went into meanwhile, or a box that never shows the trigger, holds the send.
+    fn read_back(&mut self) -> Result<(), Verdict> {
+        let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
+        let until = self.clock.now() + self.t.readback;
+        let mut last: BoxText;
+        let mut looks = 0u32;
+        loop {
+            looks += 1;
+            match self.seat.observe(id, trigger) {
+                Ok(o) => {
+                    self.seen_before.note(&o);
+                    if let Some(mode) = &o.mode {
+                        return Err(Verdict::Held(format!(
+                            "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
+                            mode.replace('-', " ")
+                        )));
+                    }
+                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
+                        return Err(Verdict::Held(format!(
+                            "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
+                        )));
+                    }
+                    if holds_trigger(&o.boxed, trigger) {
+                        return Ok(());
+                    }
+                    last = o.boxed;
+                }
+                Err(e) => last = BoxText::Holds(format!("<{e}>")),
+            }
+            if self.clock.now() >= until {
+                return Err(Verdict::Held(format!(
+                    "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
+                    describe_box(&last, trigger)
+                )));
+            }
+            self.clock.sleep(if looks < super::READBACK_QUICK_LOOKS { self.t.readback_poll } else { self.t.poll });
+        }
+    }
+
+    /// The Enters, each followed by its wait for evidence; another Enter goes only to a box
+    /// still holding exactly the trigger. Ends in the verdict.
+    fn enters(&mut self, readable: bool) -> Run {
+        let (trigger, drop_path) = (self.trigger, self.drop_path);
+        let typed = |verdict, enters| Run { verdict, typed: true, enters };
+        let start = self.clock.now();
+        let mut enters = 0u32;
+        let mut last_box = BoxText::Holds(trigger.to_string());
+        let mut left_box = false;
+        for (i, wait) in self.t.enter_waits.iter().enumerate() {
+            if let Err(e) = self.seat.press_enter() {
+                if enters == 0 {
+                    return typed(
+                        Verdict::Unreachable(format!(
+                            "the pane would not take Enter ({e}); the message is at {drop_path}"
+                        )),
+                        0,
+                    );
+                }
+                break;
+            }
+            enters += 1;
+            let last_try = i + 1 == self.t.enter_waits.len() || !readable;
+            let until = self.clock.now() + *wait;
+            let window = Window { start, until, readable };
+            if let Some(v) = self.watch(window, &mut last_box, &mut left_box) {
+                return typed(v, enters);
+            }
+            if left_box || last_try {
+                break;
+            }
+            if !holds_trigger(&last_box, trigger) {
+                // Another Enter goes only to a box holding exactly the trigger.
+                break;
+            }
+        }
+        if left_box {
+            return typed(Verdict::Delivered { note: Some(Note::Taken) }, enters);
+        }
+        let what =
+            if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
+        typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+    }
+
+    /// Looks after one Enter until evidence that the seat took the line (`Some`: delivered),
+    /// or until its wait ends — the whole window once the box cleared or cannot be read.
+    fn watch(&mut self, w: Window, last_box: &mut BoxText, left_box: &mut bool) -> Option<Verdict> {
+        let (id, trigger) = (self.id, self.trigger);
+        loop {
+            self.clock.sleep(self.t.poll);
+            if let Ok(o) = self.seat.observe(id, trigger) {
+                let gone = if w.readable { !holds_trigger(&o.boxed, trigger) } else { true };
+                if gone {
+                    *left_box = *left_box || w.readable;
+                    if let Seen::Dialog { kind, .. } = &o.seen {
+                        // The seat asks about what our line asked it to do: it is acting on it
+                        // — unless it was already working, when the dialog is its turn's.
+                        if w.readable && !self.seen_before.was_working() {
+                            return Some(Verdict::Delivered { note: Some(Note::DialogAfter(kind.to_string())) });
+                        }
+                    }
+                    if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
+                        return Some(Verdict::Delivered { note: None });
+                    }
+                    if self.seat.hook_handed(id) {
+                        // its prompt hook handed the message whole: the CLI took a prompt
+                        return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
+                    }
+                    if o.queued {
+                        // The CLI shows our line queued behind its turn: it took it, and no
+                        // sign can come before that turn ends. Waiting longer proves nothing.
+                        return Some(Verdict::Delivered { note: Some(Note::Queued) });
+                    }
+                }
+                *last_box = o.boxed;
+            } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
+                return Some(Verdict::Delivered { note: None });
+            } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
+                return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
+            }
+            let now = self.clock.now();
+            if *left_box || !w.readable {
+                // A cleared box, or one that cannot be read (judged by status alone), is waited
+                // on for the whole window; no more Enters.
+                if now >= w.start + self.t.window {
+                    return None;
+                }
+            } else if now >= w.until {
+                return None;
+            }
+        }
+    }
+}
+
+/// When one Enter's wait ends: at `until`, or (a cleared or unreadable box) at the window
+/// from the first Enter's `start`.
+#[derive(Clone, Copy)]
+struct Window {
+    start: std::time::Instant,
+    until: std::time::Instant,
+    readable: bool,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,336 @@
+//! The MCP face (issue 22): `team mcp`, a stdio MCP server an agent CLI starts, serving the
+//! `team_send` and `team_list` tools and the conversation's `team_inbox`, `team_reply` and
+//! `team_ack` (`converse`, as `team inbox`, `team reply` and `team ack` run them). The protocol is MCP's JSON-RPC read directly with
+//! serde_json (docs/mcp.md says why no SDK): `frame` reads lines, `rpc` judges them, this
+//! module answers them with typed [`Answer`]s that `cli::mcp` renders.
+//!
+//! Invariants:
+//! - the caller is found, never given: once when the server starts, from the process tree (the
+//!   server is a child of the CLI in the seat's pane, found by `caller::find` as a shell
+//!   `team send` is), and again on every tool call; a call whose caller is no longer the one
+//!   the server started as is refused, and a caller `team send` would refuse (no terminal, a
+//!   sandbox or a shared `codex app-server` daemon in the way) is refused on every call with
+//!   the same sentence;
+//! - a send is `send::run` for each recipient, as `team send` runs it: admitted, written down
+//!   and logged the same way; its outcome (delivered, held, not-submitted, unreachable,
+//!   refused) is a successful tool call that says so, never a protocol error;
+//! - every line is answered at most once, and no input crashes the server (`frame` bounds a
+//!   line, `rpc` judges any bytes).
+
+pub mod doc;
+pub mod frame;
+pub mod install;
+pub mod rpc;
+pub mod tools;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::caller::Caller;
+use crate::ctx::Ctx;
+use crate::error::{Kind, TeamError};
+use crate::profiles::ProfileHost;
+use crate::send::{self, Ask, ListReport, Loadout, Outcome, Report, SendReport};
+
+use rpc::{Code, Incoming, RpcError};
+use tools::{Call, Tool};
+
+/// The protocol revisions this server speaks, newest first: a client asking for one of them
+/// gets it, any other client the newest (MCP's version negotiation).
+pub const PROTOCOLS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The variables that say where the caller's pane and the team's folders are. A CLI that
+/// starts its servers with a bare environment (Codex passes only its static `env` table)
+/// hides them; the server then reads them from the nearest ancestor that has them
+/// ([`pane_env_from_ancestors`]). They say where to look, never who the caller is: the pane is
+/// still the one whose shell is among the server's ancestors.
+pub const PANE_ENV: [&str; 11] = [
+    "TMUX",
+    "TMUX_PANE",
+    "TEAM_TMUX_SOCKET",
+    "HERDR_PANE_ID",
+    "HERDR_SESSION",
+    "HERDR_SOCKET_PATH",
+    "TEAM_CONFIG_DIR",
+    "TEAM_STATE_DIR",
+    "TEAM_CACHE_DIR",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+];
+
+/// The variables whose presence says which multiplexer to ask.
+const LOCATING: [&str; 3] = ["TMUX", "TEAM_TMUX_SOCKET", "HERDR_PANE_ID"];
+
+/// The pane variables this process lacks and the nearest ancestor that locates a pane has
+/// (none when this process has any locating variable itself: its own environment stands).
+pub fn pane_env_from_ancestors(own: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    if LOCATING.iter().any(|k| own(k).is_some_and(|v| !v.is_empty())) {
+        return Vec::new();
+    }
+    for a in crate::mux::procfs::ancestry().iter().skip(1) {
+        let Ok(raw) = std::fs::read(format!("/proc/{}/environ", a.pid)) else { continue };
+        let vars: Vec<(String, String)> = raw
+            .split(|&b| b == 0)
+            .filter_map(|kv| std::str::from_utf8(kv).ok()?.split_once('=').map(|(k, v)| (k.into(), v.into())))
+            .collect();
+        if !vars.iter().any(|(k, v)| LOCATING.contains(&k.as_str()) && !v.is_empty()) {
+            continue;
+        }
+        return vars
+            .into_iter()
+            .filter(|(k, v)| PANE_ENV.contains(&k.as_str()) && !v.is_empty() && own(k).is_none())
+            .collect();
+    }
+    Vec::new()
+}
+
+/// What the server answers a request with (rendered by `cli::mcp`).
+#[derive(Debug)]
+pub enum Answer {
+    /// `initialize`: the protocol revision agreed.
+    Initialize { protocol: &'static str },
+    /// `tools/list`.
+    Tools,
+    /// `ping`.
+    Pong,
+    /// `team_send`: one result per recipient, in the order named.
+    Sent { from: String, recipients: Vec<Recipient> },
+    /// `team_list`: the roster as `team send --list` computes it, for this caller.
+    Listed { caller: String, list: ListReport },
+    /// `team_inbox`: what waits for this caller.
+    Inbox(crate::converse::inbox::Inbox),
+    /// `team_reply`: where the reply went and how its send ended.
+    Replied(Box<crate::converse::reply::Replied>),
+    /// `team_ack`: the receipt written.
+    Acked(crate::converse::ack::Acked),
+    /// A tool call refused as a whole before anything was sent (its arguments, its caller).
+    Refused(TeamError),
+    /// A JSON-RPC error.
+    Error(RpcError),
+}
+
+/// One recipient of a `team_send`.
+#[derive(Debug)]
+pub struct Recipient {
+    /// The address as the model wrote it.
+    pub to: String,
+    /// The send's report, or the refusal (or file error) it met before anything was written.
+    pub result: Result<SendReport, TeamError>,
+}
+
+/// The outcome of a recipient whose run ended with an error of kind `k`: `refused` for one
+/// that sent nothing on purpose (or could not be read), the send's own word for one that
+/// reached no one, `failed` for a run stopped by anything else.
+pub fn outcome_of(k: Kind) -> crate::vocab::outcome::Outcome {
+    match k {
+        Kind::Refused | Kind::Usage => crate::vocab::outcome::Outcome::Refused,
+        Kind::Held => crate::vocab::outcome::Outcome::Held,
+        Kind::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
+        Kind::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
+        Kind::BadFile | Kind::Timeout | Kind::Failed => crate::vocab::outcome::Outcome::Failed,
+    }
+}
+
+impl Recipient {
+    /// How the send to this recipient ended (docs/mcp.md's words).
+    pub fn outcome(&self) -> crate::vocab::outcome::Outcome {
+        match &self.result {
+            Ok(r) => match &r.outcome {
+                Outcome::Recorded { .. } => crate::vocab::outcome::Outcome::Delivered,
+                // a dry run is never asked for here
+                Outcome::DryRun(_) => crate::vocab::outcome::Outcome::Failed,
+                carried => carried.ended().unwrap_or(crate::vocab::outcome::Outcome::Failed),
+            },
+            Err(e) => outcome_of(e.kind),
+        }
+    }
+
+    /// The message id the send composed (none for a send refused before it had one).
+    pub fn id(&self) -> Option<&str> {
+        self.result.as_ref().ok().and_then(|r| r.id.as_deref())
+    }
+
+    /// The seat the address resolved to.
+    pub fn seat(&self) -> Option<&str> {
+        self.result.as_ref().ok().map(|r| r.seat.as_str())
+    }
+}
+
+/// The server's state: where it runs and whom it was started by.
+pub struct Server<'a> {
+    ctx: &'a Ctx,
+    cwd: PathBuf,
+    profiles: ProfileHost,
+    /// The caller found at start.
+    pub started_as: Caller,
+}
+
+impl<'a> Server<'a> {
+    /// A server for a run in `cwd`: its caller found now, from the process tree.
+    pub fn start(ctx: &'a Ctx, cwd: &Path) -> Server<'a> {
+        let profiles = ProfileHost::new(&ctx.paths);
+        let started_as = match send::load(ctx, cwd) {
+            Ok(l) => crate::caller::find_with_profiles(&l.reg, l.file.as_ref(), &profiles, &ctx.mux),
+            // every call reads the world again and meets the same error while it stands
+            Err(e) => {
+                Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
+            }
+        };
+        Server { ctx, cwd: cwd.to_path_buf(), profiles, started_as }
+    }
+
+    /// The answer to one incoming line (`None`: nothing is answered), with the id to answer.
+    pub fn handle(&mut self, incoming: Incoming) -> Option<(Value, Answer)> {
+        let (id, method, params) = match incoming {
+            Incoming::Request { id, method, params } => (id, method, params),
+            Incoming::Invalid { id, error } => return Some((id, Answer::Error(error))),
+            Incoming::Notification { .. } | Incoming::Response | Incoming::Blank => return None,
+        };
+        let answer = match method.as_str() {
+            "initialize" => {
+                let asked = params.get("protocolVersion").and_then(Value::as_str);
+                let protocol = PROTOCOLS.iter().find(|p| Some(**p) == asked).copied().unwrap_or(PROTOCOLS[0]);
+                Answer::Initialize { protocol }
+            }
+            "ping" => Answer::Pong,
+            "tools/list" => Answer::Tools,
+            "tools/call" => self.call(&params),
+            m => Answer::Error(RpcError::new(
+                Code::MethodNotFound,
+                format!("this server serves initialize, ping, tools/list and tools/call, not {m}"),
+            )),
+        };
+        Some((id, answer))
+    }
+
+    /// A line longer than [`frame::MAX_MESSAGE`]: its error.
+    pub fn too_large(n: usize) -> RpcError {
+        RpcError::new(
+            Code::InvalidRequest,
+            format!(
+                "the message is {n} bytes, larger than a message to this server may be ({} MiB); it was not read",
+                frame::MAX_MESSAGE >> 20
+            ),
+        )
+    }
+
+    fn call(&self, params: &Value) -> Answer {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Answer::Error(RpcError::new(Code::InvalidParams, "tools/call names no tool (params.name)"));
+        };
+        let Some(tool) = Tool::named(name) else {
+            return Answer::Error(RpcError::new(
+                Code::InvalidParams,
+                format!("there is no tool {name}: this server serves {}", Tool::names()),
+            ));
+        };
+        let call = match tools::read(tool, params.get("arguments").unwrap_or(&Value::Null)) {
+            Ok(c) => c,
+            Err(e) => return Answer::Refused(e),
+        };
+        let (load, caller) = match self.caller_now() {
+            Ok(x) => x,
+            Err(e) => return Answer::Refused(e),
+        };
+        let mux = crate::state::mux_for(&self.ctx.paths.state, &self.ctx.mux);
+        let means = send::Means { ctx: self.ctx, profiles: &self.profiles, mux: &mux };
+        match call {
+            Call::List => match send::run(&means, load, caller.clone(), &Ask::List, false) {
+                Ok(Report::List(list)) => Answer::Listed { caller: caller.describe(), list },
+                Ok(_) => Answer::Refused(TeamError::failed("a list run answered with a send")),
+                Err(e) => Answer::Refused(e),
+            },
+            Call::Send { to, message } => self.send_each(&means, &caller, &to, &message),
+            Call::Inbox => match load.file.as_ref() {
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
+                Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
+                    Ok(b) => Answer::Inbox(b),
+                    Err(e) => Answer::Refused(e),
+                },
+            },
+            Call::Reply { id, message } => {
+                let ask = crate::converse::reply::Ask { id, body: message, dry_run: false };
+                match crate::converse::reply::reply(&means, load, caller, &ask) {
+                    Ok(r) => Answer::Replied(Box::new(r)),
+                    Err(e) => Answer::Refused(e),
+                }
+            }
+            Call::Ack { id, note } => match load.file.as_ref() {
+                None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
+                Some(file) => match crate::converse::ack::ack(&means, file, &caller, &id, note.as_deref()) {
+                    Ok(a) => Answer::Acked(a),
+                    Err(e) => Answer::Refused(e),
+                },
+            },
+            Call::Broadcast { message } => broadcast(&means, load, &caller, message),
+        }
+    }
+
+    /// `team_send`: one send a recipient, each reading the world afresh as a run of `team
+    /// send` would.
+    fn send_each(&self, means: &send::Means, caller: &Caller, to: &[String], message: &str) -> Answer {
+        let mut recipients = Vec::new();
+        for target in to {
+            let ask = Ask::Send { target: target.clone(), body: message.to_string(), wait: false };
+            let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
+            let result = match result {
+                Ok(Report::Send(r)) => Ok(*r),
+                Ok(_) => Err(TeamError::failed("a send run answered with a list")),
+                Err(e) => Err(e),
+            };
+            recipients.push(Recipient { to: target.clone(), result });
+        }
+        Answer::Sent { from: caller.from_name(), recipients }
+    }
+
+    /// The world read afresh and the caller found again: the one the server started as, or
+    /// the refusal every tool answers with.
+    fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
+        let load = send::load(self.ctx, &self.cwd)?;
+        let now = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &self.profiles, &self.ctx.mux);
+        if let Some(e) = crate::caller::refusal(&now) {
+            return Err(e);
+        }
+        if !same(&now, &self.started_as) {
+            return Err(TeamError::refused(format!(
+                "this server was started by {}, and its caller is now {}; nothing was sent",
+                self.started_as.describe(),
+                now.describe()
+            ))
+            .with_repair("restart the agent's MCP server (or the agent) from the seat's own pane"));
+        }
+        Ok((load, now))
+    }
+}
+
+/// Two findings of the caller name the same one (a seat: the same seat of the same team on
+/// the same pane; anyone else: the same description).
+fn same(a: &Caller, b: &Caller) -> bool {
+    match (a, b) {
+        (Caller::Seat { team, seat, pane, .. }, Caller::Seat { team: t, seat: s, pane: p, .. }) => {
+            team == t && seat == s && pane == p
+        }
+        _ => a.describe() == b.describe(),
+    }
+}
+
+/// `team_broadcast`: a send to every seat the caller may reach, one recipient a row.
+fn broadcast(means: &send::Means, load: Loadout, caller: &Caller, message: String) -> Answer {
+    let ask = Ask::All { body: message };
+    match send::run(means, load, caller.clone(), &ask, false) {
+        Ok(Report::All(f)) => {
+            let recipients = f
+                .rows
+                .into_iter()
+                .map(|r| match r {
+                    send::all::Row::Sent(s) => Recipient { to: s.seat.clone(), result: Ok(*s) },
+                    send::all::Row::Refused { seat, error } => Recipient { to: seat, result: Err(error) },
+                })
+                .collect();
+            Answer::Sent { from: caller.from_name(), recipients }
+        }
+        Ok(_) => Answer::Refused(TeamError::failed("a broadcast answered with something else")),
+        Err(e) => Answer::Refused(e),
+    }
+}

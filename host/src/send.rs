@@ -1,0 +1,602 @@
+//! The send use-case: resolve the target → admit the pair → read the seat's vendor facts →
+//! the delivery order and its walk → the legs (`walk`) → the history line and the team.log
+//! line → a typed [`SendReport`]. Also `--record` (a native delivery written down) and
+//! `--list` (the addressable seats).
+//!
+//! Invariants:
+//! - every refusal is decided by [`decide`] before anything is written: an unknown seat, a
+//!   pair admission refuses, a seat whose `cli:` names no usable profile, every `--wait`;
+//! - a dry run writes nothing (no drop, no history, no team.log line); a refusal writes only
+//!   its own team.log line; a completed send (delivered, held, not-submitted, unreachable)
+//!   appends one history line, and a history line that cannot be written is said in the
+//!   report (and the team.log line), never dropped silently;
+//! - nothing here prints; `cli::send` renders the report.
+
+pub mod all;
+pub mod doc;
+pub mod facts;
+pub mod list;
+pub mod report;
+pub mod walk;
+
+use std::path::Path;
+
+use crate::address::{self, SeatView, Target, TeamView, World};
+use crate::admission::{self, Rule};
+use crate::caller::Caller;
+use crate::ctx::Ctx;
+use crate::error::{self, Kind, TeamError};
+use crate::history::{self, LogLine, MessageLine};
+use crate::mux::Mux;
+use crate::plan::{self, Facts, Failed, Level, Order, Plan};
+use crate::profiles::ProfileHost;
+use crate::registry::Registry;
+use crate::team_file::{self, Loaded};
+use crate::vocab::leg::Leg;
+use crate::vocab::outcome::{Note, Via};
+
+pub use facts::FactsBook;
+pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, OutcomeWord, Report, SendReport};
+
+/// The largest body a send carries, in bytes: 1 MiB, the largest frame a seat's socket takes
+/// (measured), refused above it before any drop is written.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// What a send runs on, given by the command layer: the run's context, the profile host, and
+/// the multiplexer adapter for a team file's `multiplexer:` choice (`mux::choose`).
+pub struct Means<'a> {
+    pub ctx: &'a Ctx,
+    pub profiles: &'a ProfileHost,
+    pub mux: &'a dyn Fn(Option<&str>) -> Box<dyn Mux>,
+}
+
+/// What the invocation asks for, once its words are checked (`cli::send`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ask {
+    List,
+    Send {
+        target: String,
+        body: String,
+        wait: bool,
+    },
+    /// `team send all <message>`: every seat the caller may reach (`all`).
+    All {
+        body: String,
+    },
+    Record {
+        target: String,
+        body: Option<String>,
+        ms: u64,
+    },
+}
+
+/// The run's world: the cwd's team file and the registry.
+#[derive(Clone)]
+pub struct Loadout {
+    pub file: Option<Loaded>,
+    pub reg: Registry,
+}
+
+/// Reads the team file `cwd` stands in (if any) and the registry.
+pub fn load(ctx: &Ctx, cwd: &Path) -> error::Result<Loadout> {
+    let file = team_file::find(cwd)?;
+    let reg = Registry::load(&ctx.paths.config)?;
+    Ok(Loadout { file, reg })
+}
+
+/// Everything a send decided before touching a pane: every leg starts from here.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub caller: Caller,
+    /// The cwd's team file, when the run stands in a team folder.
+    pub file: Option<Loaded>,
+    /// The resolved seat: its team (name, session, project, root, entity, file) and its seat
+    /// (name, cli, registry record with its agent id, the file's `Seat`), with the spec.
+    pub target: Target,
+    /// The rule that admitted the pair.
+    pub rule: Rule,
+    /// What the seat's profile says about its CLI.
+    pub facts: Facts,
+    /// The order in force and the walk as far as it can be told before anything runs.
+    pub plan: Plan,
+    /// The sender header (drop files, the history body).
+    pub header: String,
+}
+
+impl Decision {
+    /// The receiving team's checkout root (its `.agents/` takes the drop and the log line).
+    pub fn root(&self) -> Option<&Path> {
+        self.target.team.root.as_deref()
+    }
+    /// `(project, session)` of this run's context line.
+    pub fn context(&self) -> (String, String) {
+        context_of(self.file.as_ref(), Some(&self.target.team))
+    }
+}
+
+pub(crate) fn context_of(file: Option<&Loaded>, team: Option<&TeamView>) -> (String, String) {
+    match (file, team) {
+        (Some(l), _) => (l.file.project.clone(), l.file.session.clone()),
+        (None, Some(t)) => (t.file_project.clone().unwrap_or_else(|| t.project.clone()), t.session.clone()),
+        (None, None) => (String::new(), String::new()),
+    }
+}
+
+/// The order in force for one seat of `team`: entity → project → team → seat.
+pub fn order_for(reg: &Registry, team: &TeamView, seat: &SeatView) -> Order {
+    let project_key = team.file_project.clone().unwrap_or_else(|| team.project.clone());
+    let parse = |w: Option<&Vec<String>>| w.map(|w| plan::parse_order(w));
+    let entity = parse(reg.entity_order(&team.entity));
+    let project = parse(reg.project_order(&project_key));
+    let team_level = parse(team.file.as_ref().and_then(|f| f.delivery_order.as_ref()));
+    let seat_level = parse(seat.file_seat.as_ref().and_then(|s| s.delivery_order.as_ref()));
+    plan::order_in_force(&[
+        (Level::Entity, entity),
+        (Level::Project, project),
+        (Level::Team, team_level),
+        (Level::Seat, seat_level),
+    ])
+}
+
+/// `facts` with whether the seat's checkout runs team's hooks for its CLI (read from the
+/// checkout's files: the one fact of a walk that is not the profile's).
+pub fn with_hooks(facts: Facts, root: Option<&Path>) -> Facts {
+    let installed = match (facts.hooks, root) {
+        (Some(f), Some(r)) => crate::hooks::installed(r, f),
+        _ => false,
+    };
+    Facts { hooks_installed: installed, ..facts }
+}
+
+/// The team's profile pins (none when its file could not be read).
+pub fn pins_of(team: &TeamView) -> &std::collections::BTreeMap<String, String> {
+    static NONE: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    team.file.as_ref().map(|f| &f.profiles).unwrap_or(&NONE)
+}
+
+/// Resolves, admits, reads the seat's facts and plans a send (or a record, `what` =
+/// `recorded`) for `caller`. Writes nothing.
+pub fn decide(
+    m: &Means,
+    book: &FactsBook,
+    load: Loadout,
+    caller: Caller,
+    spec: &str,
+    what: &str,
+) -> error::Result<Decision> {
+    let Loadout { file, reg } = load;
+    let world = World::new(&reg, file.as_ref());
+    let target = address::resolve(&world, spec)?;
+    let rule = admission::admit(&world, &caller, &target, m.ctx.clock.now())?;
+    let facts = book.of(target.cli(), pins_of(&target.team)).map_err(|n| n.refusal(target.name(), what))?;
+    let facts = with_hooks(facts, target.team.root.as_deref());
+    let order = order_for(&reg, &target.team, &target.seat);
+    let plan = Plan::walk(facts, order);
+    let header = admission::sender_header(&world, &caller, &rule);
+    drop(world);
+    Ok(Decision { caller, file, target, rule, facts, plan, header })
+}
+
+/// The `--wait` refusal for a decided seat, in the spec's words (without `refused: `).
+pub fn wait_refusal(d: &Decision) -> String {
+    let seat = d.target.name();
+    let cli = d.target.cli();
+    let order = &d.plan.order;
+    if d.facts.native_channel {
+        if order.first() == Some(Leg::Native) {
+            format!("{seat}: --wait needs the native leg (team route + your own SendMessage), which this build does not carry; nothing was sent")
+        } else {
+            format!(
+                "{seat}: --wait needs the native leg first, and its delivery order is {}; nothing was sent",
+                order.spelled()
+            )
+        }
+    } else {
+        format!("{seat} runs {cli}: this build confirms that a native CLI submitted and does not carry its reply; nothing was sent")
+    }
+}
+
+/// Runs what `ask` asks for. `Err` is a refusal or an invocation/file error decided before
+/// anything was written (its team.log line, for a refusal, already written); every outcome a
+/// leg reached is in the report.
+pub fn run(m: &Means, load: Loadout, caller: Caller, ask: &Ask, dry_run: bool) -> error::Result<Report> {
+    let book = FactsBook::new(m.profiles);
+    let caller_root = load.file.as_ref().map(|l| l.root.clone());
+    let res = match ask {
+        Ask::List => {
+            return Ok(Report::List(list::list(&book, load.file.as_ref(), &load.reg, &caller, m.ctx.clock.now())))
+        }
+        Ask::All { body } => {
+            let res = all::all(m, load, caller.clone(), body, dry_run);
+            if let Err(e) = &res {
+                if !dry_run {
+                    log(m.ctx, caller_root.as_deref(), &caller, None, e.kind.row(), None, Some(e.message()));
+                }
+            }
+            return res.map(Report::All);
+        }
+        Ask::Send { target, body, wait } => send(m, &book, load, caller.clone(), target, body, *wait, dry_run),
+        Ask::Record { target, body, ms } => {
+            record(m, &book, load, caller.clone(), target, body.as_deref(), *ms, dry_run)
+        }
+    };
+    if let Err(e) = &res {
+        if !dry_run && !matches!(e.kind, Kind::Usage | Kind::BadFile) {
+            let seat = match ask {
+                Ask::Send { target, .. } | Ask::Record { target, .. } => Some(target.as_str()),
+                Ask::List | Ask::All { .. } => None,
+            };
+            log(m.ctx, caller_root.as_deref(), &caller, seat, e.kind.row(), None, Some(e.message()));
+        }
+    }
+    res.map(|r| Report::Send(Box::new(r)))
+}
+
+/// The team.log line of one seat's send refused in a broadcast (as `run` writes a refusal's).
+fn log_refusal(m: &Means, load: &Loadout, caller: &Caller, ask: &Ask, e: &TeamError) {
+    if matches!(e.kind, Kind::Usage | Kind::BadFile) {
+        return;
+    }
+    let root = load.file.as_ref().map(|l| l.root.clone());
+    let seat = match ask {
+        Ask::Send { target, .. } => Some(target.as_str()),
+        _ => None,
+    };
+    log(m.ctx, root.as_deref(), caller, seat, e.kind.row(), None, Some(e.message()));
+}
+
+/// The report of a decided run, before its outcome is filled in.
+pub(crate) fn report(d: &Decision, outcome: Outcome) -> SendReport {
+    let (project, session) = d.context();
+    SendReport {
+        project,
+        session,
+        seat: d.target.name().to_string(),
+        cli: d.target.cli().to_string(),
+        facts: d.facts,
+        outcome,
+        channel: None,
+        order: d.plan.order.legs.clone(),
+        failed: d.plan.failed.clone(),
+        set_aside: d.plan.order.set_aside.clone(),
+        rule: d.rule.words(),
+        id: None,
+        drop: None,
+        ms: None,
+        history: HistoryWrite::None,
+        watch_retry: None,
+        notify: None,
+    }
+}
+
+fn no_checkout(seat: &str, what: &str) -> TeamError {
+    TeamError::refused(format!(
+        "{seat}: its team's checkout is not known to the registry, so there is no folder for its drop file; nothing was {what}"
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn send(
+    m: &Means,
+    book: &FactsBook,
+    load: Loadout,
+    caller: Caller,
+    spec: &str,
+    body: &str,
+    wait: bool,
+    dry_run: bool,
+) -> error::Result<SendReport> {
+    let d = decide(m, book, load, caller, spec, "sent")?;
+    if wait {
+        let why = wait_refusal(&d);
+        // a waited Claude Code send's dry run prints its refusal as a dry-run line; a
+        // native-CLI seat's --wait --dry-run is the real run's refusal itself
+        if dry_run && d.facts.native_channel {
+            return Ok(report(&d, Outcome::DryRun(DryRun::WaitRefused { refusal: why })));
+        }
+        return Err(TeamError::refused(why));
+    }
+    if dry_run {
+        let compose = if d.plan.terminal == Some(Leg::Compose) { compose_plan(m, &d) } else { Vec::new() };
+        return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose })));
+    }
+    carry(m, &d, body, None)
+}
+
+/// Carries a decided send (or a reply, `reply_to` naming the message it answers): a fresh id,
+/// the walk over the legs, the history line and the team.log line. `Err` only when the
+/// seat's checkout is unknown (nothing was written).
+pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>) -> error::Result<SendReport> {
+    let seat = d.target.name().to_string();
+    let id = m.ctx.ids.new_id();
+    let root = d.root().map(Path::to_path_buf);
+    if d.plan.terminal.is_none() {
+        return Ok(ran_out(m, d, d.plan.failed.clone(), &id, body, root.as_deref(), reply_to));
+    }
+    let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
+    let text = admission::with_header(&d.header, body);
+    let job = walk::Job { decision: d, root: &root, id: &id, text: &text, body };
+    let mut legs = walk::Legs::new(m);
+    let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
+    let Some(t) = walked.taken else {
+        // every leg the plan could walk declined once it ran
+        return Ok(ran_out(m, d, walked.failed, &id, body, Some(&root), reply_to));
+    };
+    let mut r = report(d, t.outcome.clone());
+    r.failed = walked.failed;
+    let note = match &t.outcome {
+        Outcome::Delivered { note } => note.clone(),
+        _ => None,
+    };
+    // A refusal sent nothing and is no completed send: it writes its log line only.
+    let ended = t.outcome.ended().filter(|o| *o != crate::vocab::outcome::Outcome::Refused);
+    if let (Some(_), Some(ended)) = (&t.drop, ended) {
+        // an unreachable seat's reason is the line's note, so `team feed` can say why
+        let history_note = match &t.outcome {
+            Outcome::Unreachable { reason } => Some(Note::from(reason.as_str())),
+            _ => note.clone(),
+        };
+        let line = MessageLine {
+            ms: Some(t.ms),
+            via: t.carried.then_some(Via::Leg(t.leg)),
+            failed: r.failed.iter().map(ToString::to_string).collect(),
+            note: history_note,
+            cli: t.profile.as_ref().map(|_| d.target.cli().to_string()),
+            profile: t.profile.clone(),
+            dialog: t.dialog.clone(),
+            reply_to: reply_to.map(str::to_string),
+            ..history_line(m.ctx, d, &id, body, ended)
+        };
+        r.history = append_history(m.ctx, d, &root, &line);
+        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), t.outcome.failure().map(|(_, why)| why));
+        // A send a running watch will retry says so (and only then: nothing is promised).
+        if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(&line.outcome, t.dialog.as_deref()) {
+            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
+        }
+    }
+    let mut detail = format!("id {id}, {} Enter(s)", t.enters);
+    match &note {
+        // A compose leg's note names the item it created.
+        Some(n @ Note::Created(_)) if t.leg == Leg::Compose => detail.push_str(&format!(", {n}")),
+        // An unverified send is said once in the log, for the orchestrator to follow up.
+        Some(n) => detail.push_str(&format!(", unverified: {n}")),
+        None => {}
+    }
+    if let Some(p) = &t.drop {
+        detail.push_str(&format!(", drop {}", p.display()));
+    }
+    detail.push_str(&history_detail(&r.history));
+    if let Some(n) = &r.notify {
+        detail.push_str(&format!(", {n}"));
+    }
+    log(m.ctx, Some(&root), &d.caller, Some(&seat), t.outcome.word(), Some(body.len()), Some(detail));
+    if matches!(t.outcome, Outcome::Delivered { .. }) {
+        r.channel = Some(t.leg);
+    }
+    r.id = Some(id);
+    r.drop = t.drop;
+    r.ms = Some(t.ms);
+    Ok(r)
+}
+
+/// An urgent notification to the receiving team's owner for a send that needs them (held,
+/// not-submitted, unreachable), when its team file asks for one and the sender is not the
+/// owner (who reads the outcome on their own screen). Returns a failure to say, said once.
+fn tell_owner(
+    m: &Means,
+    d: &Decision,
+    line: &MessageLine,
+    root: &Path,
+    drop: Option<&Path>,
+    why: Option<&str>,
+) -> Option<String> {
+    use crate::team_file::notify::Event as N;
+    let kind = N::of_stranded(&line.outcome)?;
+    if matches!(d.caller, Caller::Owner) {
+        return None;
+    }
+    let file = d.target.team.file.as_ref()?;
+    let ev = crate::notify::Event::of_line(kind, line, why, drop);
+    crate::notify::urgent_in(m.ctx, file, root, ev)
+}
+
+/// A compose seat's dry run: its module's plan for the repo of the seat's own folder, read as
+/// the send reads it (the seat's pane, the folder of its CLI's process, that folder's origin),
+/// or the refusal the send would meet.
+fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
+    let no_pins = std::collections::BTreeMap::new();
+    let team_file = d.target.team.file.as_ref();
+    let pins = team_file.map(|f| &f.profiles).unwrap_or(&no_pins);
+    let mux = (m.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+    let team = &d.target.team;
+    let pane = match mux.locate_in(&team.session, d.target.name(), &team.name) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("the send would be unreachable: {e}")],
+    };
+    let mut p = match m.profiles.load(d.target.cli(), pins) {
+        Ok(p) => p,
+        Err(e) => return vec![e.message()],
+    };
+    let names = p.describe().process_names.clone();
+    let Some(folder) = crate::legs::compose::seat_folder(mux.as_ref(), &pane, &names) else {
+        return vec!["the send would be refused: the seat's folder could not be read, so its repo is not known".into()];
+    };
+    let repo = match crate::legs::compose::origin_of(&folder) {
+        Ok(r) => r,
+        Err(why) => return vec![format!("the send would be refused: {why}")],
+    };
+    let mut steps = vec![format!("for {} (the origin of {})", repo.slug, folder.display())];
+    match crate::legs::compose::plan(&mut p, &repo) {
+        Ok(s) => steps.extend(s),
+        Err(why) => steps.push(why),
+    }
+    steps
+}
+
+/// A walk that ran out of legs (`failed`: every leg it passed): unreachable, and a completed
+/// run — one history line (when the seat's checkout is known) and one team.log line.
+fn ran_out(
+    m: &Means,
+    d: &Decision,
+    failed: Vec<Failed>,
+    id: &str,
+    body: &str,
+    root: Option<&Path>,
+    reply_to: Option<&str>,
+) -> SendReport {
+    let plan = Plan { failed, terminal: None, ..d.plan.clone() };
+    let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
+    let why = plan.ran_out();
+    let line = MessageLine {
+        failed: plan.failed_words(),
+        note: Some(Note::from(why.as_str())),
+        reply_to: reply_to.map(str::to_string),
+        ..history_line(m.ctx, d, id, body, crate::vocab::outcome::Outcome::Unreachable)
+    };
+    if let Some(root) = root {
+        r.history = append_history(m.ctx, d, root, &line);
+        r.notify = tell_owner(m, d, &line, root, None, Some(&why));
+    }
+    let mut detail = plan.ran_out();
+    for s in &plan.order.set_aside {
+        detail.push_str(&format!("; {}", s.sentence()));
+    }
+    detail.push_str(&history_detail(&r.history));
+    if let Some(n) = &r.notify {
+        detail.push_str(&format!(", {n}"));
+    }
+    log(m.ctx, root, &d.caller, Some(d.target.name()), line.outcome.word(), Some(body.len()), Some(detail));
+    r.failed = plan.failed;
+    r.id = Some(id.to_string());
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    m: &Means,
+    book: &FactsBook,
+    load: Loadout,
+    caller: Caller,
+    spec: &str,
+    body: Option<&str>,
+    ms: u64,
+    dry_run: bool,
+) -> error::Result<SendReport> {
+    let d = decide(m, book, load, caller, spec, "recorded")?;
+    let seat = d.target.name().to_string();
+    let cli = d.target.cli().to_string();
+    if !d.facts.native_channel {
+        return Err(TeamError::refused(format!(
+            "{seat} runs {cli}, which carries no native channel; nothing was recorded"
+        )));
+    }
+    if !d.plan.order.keeps(Leg::Native) {
+        return Err(TeamError::refused(format!(
+            "{seat}: its delivery order is {}, which does not keep the native leg; nothing was recorded",
+            d.plan.order.spelled()
+        )));
+    }
+    if dry_run {
+        return Ok(report(&d, Outcome::DryRun(DryRun::Record { ms })));
+    }
+    let Some(root) = d.root().map(Path::to_path_buf) else {
+        return Err(TeamError::refused(format!("{seat}: its team's checkout is not known to the registry, so the delivery cannot be written down; nothing was recorded")));
+    };
+    let text = body.unwrap_or("(the text did not pass through this CLI)");
+    let id = m.ctx.ids.new_id();
+    let line = MessageLine {
+        ms: Some(ms),
+        via: Some(Via::Leg(Leg::Native)),
+        note: body.is_none().then_some(Note::TextNotThrough),
+        ..history_line(m.ctx, &d, &id, text, crate::vocab::outcome::Outcome::Delivered)
+    };
+    if let Err(e) = history::append_message(&m.ctx.paths.config, &history_project(&d), &root, &line) {
+        return Err(TeamError::refused(format!(
+            "{seat}: the delivery could not be written down ({e}); nothing was recorded"
+        )));
+    }
+    log(
+        m.ctx,
+        Some(&root),
+        &d.caller,
+        Some(&seat),
+        "recorded",
+        body.map(str::len),
+        Some(format!("native, {ms} ms, id {id}")),
+    );
+    let mut r = report(&d, Outcome::Recorded { ms });
+    r.channel = Some(Leg::Native);
+    r.id = Some(id);
+    r.history = HistoryWrite::Written;
+    Ok(r)
+}
+
+/// The history line of a decided send: who to whom, the body under its sender header, and the
+/// address as written beside the seat it resolved to. Callers add `ms`, `via`, `failed`, `note`.
+fn history_line(ctx: &Ctx, d: &Decision, id: &str, text: &str, outcome: crate::vocab::outcome::Outcome) -> MessageLine {
+    let (spec, resolved) = d.target.spec_and_resolved();
+    MessageLine {
+        ts: ctx.clock.now_ts(),
+        from: from_of(d),
+        to: d.target.name().to_string(),
+        body: admission::with_header(&d.header, text),
+        id: id.to_string(),
+        outcome,
+        spec,
+        resolved,
+        ..Default::default()
+    }
+}
+
+fn append_history(ctx: &Ctx, d: &Decision, root: &Path, line: &MessageLine) -> HistoryWrite {
+    match history::append_message(&ctx.paths.config, &history_project(d), root, line) {
+        Ok(()) => HistoryWrite::Written,
+        Err(e) => HistoryWrite::NotWritten(e.to_string()),
+    }
+}
+
+/// The team.log detail's words for a history line that could not be written.
+fn history_detail(h: &HistoryWrite) -> String {
+    match h {
+        HistoryWrite::NotWritten(why) => format!(", history line not written: {why}"),
+        _ => String::new(),
+    }
+}
+
+/// The project key the receiving team's history lives under.
+pub(crate) fn history_project(d: &Decision) -> String {
+    d.target.team.file_project.clone().unwrap_or_else(|| d.target.team.project.clone())
+}
+
+/// The history's `from`: `owner`, the seat in its own team's history, `<seat>@<team>` in
+/// another team's.
+pub(crate) fn from_of(d: &Decision) -> String {
+    match &d.caller {
+        Caller::Seat { team, seat, .. } if *team != d.target.team.name => format!("{seat}@{team}"),
+        c => c.from_name(),
+    }
+}
+
+/// Writes the run's team.log line under `root` (when there is one); a log that cannot be
+/// written never changes the outcome already reached.
+fn log(
+    ctx: &Ctx,
+    root: Option<&Path>,
+    caller: &Caller,
+    seat: Option<&str>,
+    outcome: &str,
+    bytes: Option<usize>,
+    detail: Option<String>,
+) {
+    if let Some(root) = root {
+        let line = LogLine {
+            command: "send".into(),
+            caller: caller.describe(),
+            seat: seat.map(str::to_string),
+            outcome: outcome.into(),
+            bytes,
+            detail,
+        };
+        let _ = history::append_log(root, &ctx.clock.now_iso(), &line);
+    }
+}

@@ -1,0 +1,115 @@
+//! The legs a send can go by (`native`, `mcp-inbox`, `typed`, `compose`) and the hook
+//! configuration formats a CLI may have, as words.
+//!
+//! Invariant: a leg's word is written once ([`Leg::word`]); the history's `via`, a team file's
+//! `delivery_order`, `--channel` and every document read and write it through this table.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// One way a send can reach a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Leg {
+    /// The receiving CLI's own cross-session channel (a socket frame).
+    Native,
+    /// An MCP inbox the receiving CLI reads.
+    McpInbox,
+    /// The drop file and one trigger line typed into the pane.
+    Typed,
+    /// The body typed through a compose module's screens (the drop file is still written).
+    Compose,
+}
+
+impl Leg {
+    /// The legs an order may name, in the default order.
+    pub const ORDER: [Leg; 3] = [Leg::Native, Leg::McpInbox, Leg::Typed];
+
+    /// The leg's word: `native`, `mcp-inbox`, `typed`, `compose`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Leg::Native => "native",
+            Leg::McpInbox => "mcp-inbox",
+            Leg::Typed => "typed",
+            Leg::Compose => "compose",
+        }
+    }
+
+    /// Every leg, the order's first.
+    pub const ALL: [Leg; 4] = [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose];
+
+    /// The leg a word names (`compose` too: the history's `via` may say it).
+    pub fn from_word(word: &str) -> Option<Leg> {
+        Leg::ALL.into_iter().find(|l| l.word() == word)
+    }
+
+    /// The leg a `delivery_order` word names (`compose` is no order word).
+    pub fn from_order_word(word: &str) -> Option<Leg> {
+        Leg::ORDER.into_iter().find(|l| l.word() == word)
+    }
+
+    /// The words an order may use, as the team file's refusal lists them.
+    pub fn order_words() -> String {
+        Leg::ORDER.map(Leg::word).join(", ")
+    }
+}
+
+impl fmt::Display for Leg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl Serialize for Leg {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
+impl schemars::JsonSchema for Leg {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Leg".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words = [Leg::Native, Leg::McpInbox, Leg::Typed, Leg::Compose].map(Leg::word);
+        schemars::json_schema!({ "type": "string", "enum": words })
+    }
+}
+
+/// How a CLI is told to run `team hook` at its hook events: the closed set of configuration
+/// formats the host knows how to write (`crate::hooks`). Which one a CLI has is a vendor fact:
+/// its profile's description says `hooks=<format word>` among its `features`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookFormat {
+    /// Claude Code: `hooks` in the checkout's `.claude/settings.local.json`.
+    ClaudeSettings,
+    /// Codex: `<checkout>/.codex/hooks.json`, and `[features] codex_hooks = true` in the
+    /// `.codex/config.toml` beside it.
+    CodexHooksJson,
+}
+
+impl HookFormat {
+    /// The feature word a profile declares its CLI's format with.
+    pub const FEATURE: &'static str = "hooks=";
+
+    pub fn word(self) -> &'static str {
+        match self {
+            HookFormat::ClaudeSettings => "claude-settings",
+            HookFormat::CodexHooksJson => "codex-hooks-json",
+        }
+    }
+
+    /// The format a description's `features` name (the first `hooks=` word this host knows).
+    pub fn from_features(features: &[String]) -> Option<HookFormat> {
+        features.iter().filter_map(|f| f.strip_prefix(Self::FEATURE)).find_map(|w| match w {
+            "claude-settings" => Some(HookFormat::ClaudeSettings),
+            "codex-hooks-json" => Some(HookFormat::CodexHooksJson),
+            _ => None,
+        })
+    }
+}
+
+crate::vocab::doc::words!(HookFormat: ClaudeSettings, CodexHooksJson);
