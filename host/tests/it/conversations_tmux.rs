@@ -13,10 +13,6 @@ fn seat_world(file: Option<&str>, seats: &str) -> World {
     World::with_fake_seats(file, &format!("--tool {seats}"))
 }
 
-fn history(w: &World) -> Vec<Value> {
-    w.history()
-}
-
 /// The plain screen of the pane marked `seat` in the seats' server.
 fn screen(w: &World, seat: &str) -> String {
     let r = w.sh(&format!(
@@ -25,14 +21,7 @@ fn screen(w: &World, seat: &str) -> String {
     r.stdout
 }
 
-/// Waits (bounded) until `cond` holds.
-fn wait(what: &str, mut cond: impl FnMut() -> bool) {
-    let t = std::time::Instant::now();
-    while !cond() {
-        assert!(t.elapsed() < common::BOUND, "waited {:?} for {what}", common::BOUND);
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
+use crate::common::scene::wait;
 
 const Q: &str = "00000000-0000-4007-8000-000000000000";
 const A: &str = "00000000-0000-4008-8000-000000000000";
@@ -70,7 +59,7 @@ fn a_lead_asks_a_worker_the_worker_replies_and_the_lead_is_woken_by_it() {
     );
 
     // written down: the reply's line carries reply_to, and the question is acked by it
-    let h = history(&w);
+    let h = w.history();
     assert_eq!(h.len(), 2, "{h:#?}");
     assert_eq!((h[1]["from"].as_str(), h[1]["to"].as_str()), (Some("gpt-reviewer"), Some("claude-keeper")));
     assert_eq!(h[1]["reply_to"], Q);
@@ -121,7 +110,7 @@ fn a_broadcast_holds_at_the_draft_and_delivers_the_rest_and_the_owner_hears_once
     assert_eq!(&lines[1..4], ["a: delivered", "b: delivered", "c: delivered"], "{r:?}");
     assert!(lines[4].starts_with("d: held ("), "{r:?}");
     assert_eq!(lines[5], "3 of 4 delivered; 1 held");
-    let h = history(&w);
+    let h = w.history();
     assert_eq!(h.len(), 4, "one line per seat: {h:#?}");
     let ids: std::collections::HashSet<&str> = h.iter().map(|l| l["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 4, "each seat its own id");

@@ -11,17 +11,24 @@ use crate::common::World;
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// The common scene, and the seats' hook logs.
 struct Scene {
-    w: World,
-    tw: TmuxWorld,
+    base: common::scene::Scene,
     /// The seats' hook logs.
     logs: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Scene {
+    type Target = common::scene::Scene;
+    fn deref(&self) -> &common::scene::Scene {
+        &self.base
+    }
 }
 
 /// A scene of `seats` (name, cli, mode) whose hooks file is the checkout's (installed by
 /// `team hooks install`), each seat making a tool call every 150 ms while it works.
 fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
-    let mut w = World::empty();
+    let w = World::empty();
     let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
     for (name, cli, _) in seats {
         file.push_str(&format!("  - name: {name}\n    role: worker\n    cli: {cli}\n"));
@@ -60,13 +67,7 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
         })
         .collect();
     let tw = TmuxWorld::start("beacon", &specs);
-    for (k, v) in tw.env() {
-        w.extra_env.push((k.clone(), v.clone()));
-    }
-    if let Some(s) = scale {
-        w.extra_env.push(("TEAM_TIME_SCALE".into(), s.into()));
-    }
-    Scene { w, tw, logs: base }
+    Scene { base: common::scene::Scene::of(w, tw, scale), logs: base }
 }
 
 impl Scene {
@@ -89,15 +90,6 @@ impl Scene {
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter_map(|v| Some((v["event"].as_str()?.to_string(), v["text"].as_str()?.to_string())))
             .collect()
-    }
-    fn jsonl(&self, name: &str) -> Vec<Value> {
-        let mut out = vec![];
-        for e in std::fs::read_dir(&self.w.config).into_iter().flatten().flatten() {
-            if let Ok(t) = std::fs::read_to_string(e.path().join(name)) {
-                out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).expect("a whole JSON line")));
-            }
-        }
-        out
     }
     fn waiting(&self, seat: &str) -> Vec<PathBuf> {
         let mut v = vec![];

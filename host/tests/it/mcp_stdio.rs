@@ -164,10 +164,6 @@ fn seat_world() -> World {
     World::with_fake_seats(None, "gpt-reviewer:codex")
 }
 
-fn history(w: &World) -> Vec<Value> {
-    w.history()
-}
-
 #[test]
 fn from_a_seats_pane_the_sender_is_that_seat_and_the_send_is_written_down() {
     let w = seat_world();
@@ -196,7 +192,7 @@ fn from_a_seats_pane_the_sender_is_that_seat_and_the_send_is_written_down() {
     let text = sent["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with(&format!("gpt-reviewer: delivered [id {id}]\nrefused: ")), "{text}");
 
-    let h = history(&w);
+    let h = w.history();
     assert_eq!(h.len(), 1, "{h:#?}");
     assert_eq!((h[0]["from"].as_str(), h[0]["to"].as_str()), (Some("claude-keeper"), Some("gpt-reviewer")));
     assert_eq!(h[0]["id"], json!(id));
@@ -222,7 +218,7 @@ fn to_all_is_the_broadcast_one_recipient_per_seat_the_caller_may_reach() {
         (Some("gpt-reviewer"), Some("delivered")),
         "{sent}"
     );
-    let h = history(&w);
+    let h = w.history();
     assert_eq!(h.len(), 1, "{h:#?}");
     assert_eq!((h[0]["from"].as_str(), h[0]["to"].as_str()), (Some("claude-keeper"), Some("gpt-reviewer")));
 }
@@ -255,7 +251,7 @@ fn an_unmarked_pane_and_no_terminal_send_nothing() {
             "only the owner or a seat the send admission admits runs this, from a terminal outside herdr or its own pane"
         );
     }
-    assert!(history(&w).is_empty(), "nothing was written down");
+    assert!(w.history().is_empty(), "nothing was written down");
 }
 
 #[test]
@@ -323,7 +319,7 @@ fn a_pane_that_changes_seat_under_a_running_server_sends_nothing() {
         text.starts_with("refused: this server was started by seat claude-keeper of beacon, and its caller is now "),
         "{text}"
     );
-    assert!(history(&w).is_empty(), "nothing was written down");
+    assert!(w.history().is_empty(), "nothing was written down");
 }
 
 /// The tool result of request `id`: (isError, text, structuredContent).

@@ -14,14 +14,11 @@ use std::path::Path;
 
 /// A beacon checkout whose team file names the seats, and a private tmux session `beacon`
 /// where they run in the checkout, each with its own HOME and its sockets under the world.
-pub struct Scene {
-    pub w: World,
-    pub tw: TmuxWorld,
-}
+pub use crate::common::scene::Scene;
 
 /// The file's seats: `(name, cli)`.
 pub fn scene(file_seats: &[(&str, &str)], seats: &[SeatSpec]) -> Scene {
-    let mut w = World::empty();
+    let w = World::empty();
     std::fs::create_dir_all(w.base().join("run")).unwrap();
     let seats: Vec<SeatSpec> = seats.iter().map(|s| in_world(&w, s.clone())).collect();
     let tw = TmuxWorld::start("beacon", &seats);
@@ -32,8 +29,7 @@ pub fn scene(file_seats: &[(&str, &str)], seats: &[SeatSpec]) -> Scene {
         file.push_str(&format!("  - name: {name}\n    label: worker\n    cli: {cli}\n"));
     }
     w.team_file(&file);
-    w.extra_env.extend(tw.env());
-    Scene { w, tw }
+    Scene::of(w, tw, None)
 }
 
 /// A seat that works in the world's checkout and keeps its Claude socket under the world.
@@ -72,9 +68,6 @@ impl Scene {
         let mut a = vec!["register"];
         a.extend_from_slice(args);
         self.w.team(&a)
-    }
-    pub fn log(&self) -> String {
-        std::fs::read_to_string(self.w.repo.join(".agents/team.log")).unwrap_or_default()
     }
 }
 

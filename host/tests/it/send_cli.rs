@@ -4,8 +4,6 @@
 //! lists as `socket`, `profile check` on a non-component says so in one line, and a history
 //! line that cannot be written is said in the outcome line, the document and team.log.
 
-use std::path::Path;
-
 use serde_json::Value;
 
 use crate::common;
@@ -33,16 +31,6 @@ fn drops(w: &World, seat: &str) -> Vec<std::path::PathBuf> {
     v
 }
 
-fn history(config: &Path) -> Vec<Value> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(config).into_iter().flatten().flatten() {
-        if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
-            out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
-        }
-    }
-    out
-}
-
 #[test]
 fn a_double_dash_ends_the_options_and_the_words_after_it_are_sent() {
     let (w, _tw) = scene(&[SeatSpec::new("rev", "codex", "takes-line")]);
@@ -65,7 +53,7 @@ fn file_dash_reads_the_body_from_standard_input() {
         (0, "team beacon, session \"beacon\"\nclaude-keeper: recorded (native, 5 ms)\n"),
         "{r:?}"
     );
-    let h = history(&w.config);
+    let h = w.history();
     assert_eq!(h.len(), 1);
     assert_eq!(h[0]["body"], "from the owner — admitted by: the owner\n\nline one\nline two\n");
     // a message and --file - together is still one body too many
@@ -89,7 +77,7 @@ fn a_cli_that_names_no_installed_profile_is_refused_once_before_anything_is_writ
         assert_eq!(r.stderr.matches("refused").count(), 1, "refused once: {}", r.stderr);
     }
     assert!(!w.repo.join(".agents/send-drops").exists(), "no drop file");
-    assert!(history(&w.config).is_empty(), "no history line");
+    assert!(w.history().is_empty(), "no history line");
     let r = w.team(&["send", "rev", "hello", "--json"]);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     common::validate(&doc).unwrap();
@@ -201,7 +189,7 @@ fn a_history_line_that_cannot_be_written_is_said_in_the_outcome_the_document_and
         r.stdout,
         format!("team beacon, session \"beacon\"\nrev: delivered; its history line was not written: {why}\n")
     );
-    assert!(history(&w.config).is_empty());
+    assert!(w.history().is_empty());
     let r = read_only_config(&w, "send rev again --json");
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();

@@ -5,19 +5,12 @@
 //! a dialog, a draft or an exited pane.
 
 use crate::common;
-use crate::common::tmux as tmux_world;
-
+use crate::common::scene::{trigger_for, workers_file, Scene};
+use crate::common::tmux::{SeatSpec, TmuxWorld};
 use crate::common::World;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use tmux_world::{SeatSpec, TmuxWorld};
-
-/// A team world whose seats are the fake seats of a private tmux session `beacon`.
-struct Scene {
-    w: World,
-    tw: TmuxWorld,
-}
 
 /// A scene where the typed leg waits as the spec says (1, 3, 9 s after the Enters; 20 s in
 /// all). Its waits end on the seat's evidence, so a seat that acts costs no more than its
@@ -36,42 +29,12 @@ fn scene_fast(seats: &[SeatSpec]) -> Scene {
 }
 
 fn scene_at(seats: &[SeatSpec], scale: Option<&str>) -> Scene {
-    let tw = TmuxWorld::start("beacon", seats);
-    let mut w = World::empty();
-    let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
-    for s in seats {
-        file.push_str(&format!("  - name: {}\n    role: worker\n    cli: {}\n", s.name, s.cli));
-    }
-    w.team_file(&file);
-    w.extra_env.extend(tw.env());
-    if let Some(scale) = scale {
-        w.extra_env.push(("TEAM_TIME_SCALE".into(), scale.into()));
-    }
-    Scene { w, tw }
+    Scene::start(seats, &workers_file(seats), scale)
 }
 
 impl Scene {
     fn send(&self, seat: &str, msg: &str) -> common::Run {
         self.w.team(&["send", seat, msg])
-    }
-    fn bytes(&self, seat: &str) -> String {
-        String::from_utf8_lossy(&self.tw.log(seat)).into_owned()
-    }
-    fn history(&self) -> Vec<Value> {
-        let mut out = vec![];
-        for e in std::fs::read_dir(&self.w.config).into_iter().flatten().flatten() {
-            let p = e.path().join("messages.jsonl");
-            if let Ok(t) = std::fs::read_to_string(&p) {
-                out.extend(t.lines().map(|l| serde_json::from_str::<Value>(l).expect("a whole JSON line")));
-            }
-        }
-        out
-    }
-    fn drops(&self, seat: &str) -> Vec<PathBuf> {
-        let dir = self.w.repo.join(".agents/send-drops/beacon").join(seat);
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
-        v.sort();
-        v
     }
 }
 
@@ -80,11 +43,6 @@ fn mode(p: &Path) -> u32 {
 }
 
 const CONTEXT: &str = "team beacon, session \"beacon\"\n";
-
-/// The trigger the seat must have received, once, for the drop at `drop`.
-fn trigger_for(drop: &Path) -> String {
-    format!("Please read the team message at {}", drop.display())
-}
 
 /// Checks the drop file, its folders' modes and the history line of a completed send.
 fn check_written(s: &Scene, seat: &str, body: &str, outcome: &str, via: Option<&str>) -> PathBuf {

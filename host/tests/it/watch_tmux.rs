@@ -5,6 +5,7 @@
 //! received — above all that nothing is ever typed into a seat that took the line.
 
 use crate::common;
+use crate::common::scene::{trigger_for, workers_file, Scene};
 use crate::common::tmux as tmux_world;
 use crate::common::World;
 
@@ -13,22 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tmux_world::{SeatSpec, TmuxWorld};
 
-pub struct Scene {
-    pub w: World,
-    pub tw: TmuxWorld,
-}
-
 pub fn scene(seats: &[SeatSpec]) -> Scene {
-    let tw = TmuxWorld::start("beacon", seats);
-    let mut w = World::empty();
-    let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
-    for s in seats {
-        file.push_str(&format!("  - name: {}\n    role: worker\n    cli: {}\n", s.name, s.cli));
-    }
-    w.team_file(&file);
-    w.extra_env.extend(tw.env());
-    w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.05".into()));
-    Scene { w, tw }
+    Scene::start(seats, &workers_file(seats), Some("0.05"))
 }
 
 /// A watch running in the background, stopped (by its own pid) when dropped.
@@ -55,63 +42,9 @@ impl Drop for Running {
 }
 
 impl Scene {
-    pub fn bytes(&self, seat: &str) -> String {
-        String::from_utf8_lossy(&self.tw.log(seat)).into_owned()
-    }
-
-    /// The project's history folder (there is one project in the world).
-    pub fn project_dir(&self) -> Option<PathBuf> {
-        std::fs::read_dir(&self.w.config)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("beacon-")))
-    }
-
-    fn jsonl(&self, name: &str) -> Vec<Value> {
-        let Some(dir) = self.project_dir() else { return vec![] };
-        std::fs::read_to_string(dir.join(name))
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
-            .collect()
-    }
-
-    pub fn history(&self) -> Vec<Value> {
-        self.jsonl("messages.jsonl")
-    }
-
-    pub fn receipts(&self) -> Vec<Value> {
-        self.jsonl("receipts.jsonl")
-    }
-
-    pub fn drop_of(&self, seat: &str) -> PathBuf {
-        let dir = self.w.repo.join(".agents/send-drops/beacon").join(seat);
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
-        assert_eq!(v.len(), 1, "one drop for {seat}");
-        v.remove(0)
-    }
-
-    pub fn log(&self) -> String {
-        std::fs::read_to_string(self.w.repo.join(".agents/team.log")).unwrap_or_default()
-    }
-
-    /// Types keys into a seat's pane as a person would (`tmux send-keys`).
-    pub fn keys(&self, seat: &str, keys: &[&str]) {
-        let pane = self.tw.seat(seat).pane.clone();
-        let mut args = vec!["send-keys", "-t", pane.as_str()];
-        args.extend(keys);
-        assert!(self.tw.tmux(&args).status.success());
-    }
-
     /// Starts `team watch <args>` in the background and waits until it holds the project's lock.
     pub fn start_watch(&self, args: &[&str]) -> Running {
         start_watch(&self.w, &self.tw, args)
-    }
-
-    pub fn wait(&self, what: &str, cond: impl FnMut() -> bool) {
-        assert!(self.tw.wait_until(crate::common::BOUND, cond), "waited {:?} for {what}", crate::common::BOUND);
     }
 }
 
@@ -127,25 +60,14 @@ pub fn start_watch(w: &World, tw: &TmuxWorld, args: &[&str]) -> Running {
     );
     let mut pid = None;
     let held = tw.wait_until(crate::common::BOUND, || {
-        pid = holder(&w.state);
+        pid = crate::common::scene::watch_holder(&w.state);
         pid.is_some()
     });
     assert!(held, "the watch never took its lock: {}", std::fs::read_to_string(&err).unwrap_or_default());
     Running { pid: pid.unwrap(), out, err, _started: started }
 }
 
-/// The pid named by the one watch lock under `<state>/watch/`, when a watch holds it.
-fn holder(state: &Path) -> Option<i32> {
-    let e = std::fs::read_dir(state.join("watch")).ok()?.flatten().next()?;
-    let text = std::fs::read_to_string(e.path()).ok()?;
-    text.strip_prefix("watch ")?.trim().parse().ok()
-}
-
 const CONTEXT: &str = "team beacon, session \"beacon\"\n";
-
-fn trigger_for(drop: &Path) -> String {
-    format!("Please read the team message at {}", drop.display())
-}
 
 fn once(s: &Scene) -> common::Run {
     s.w.team(&["watch", "--once"])

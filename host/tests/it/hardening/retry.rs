@@ -4,6 +4,7 @@
 //! private tmux server and asserts the exact bytes every seat received.
 
 use super::{scene, Scene};
+use crate::common::scene::trigger_for;
 use crate::common::tmux::SeatSpec;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -12,55 +13,15 @@ use std::time::{Duration, Instant};
 
 const CONTEXT: &str = "team beacon, session \"beacon\"\n";
 
-fn project_dir(s: &Scene) -> PathBuf {
-    std::fs::read_dir(&s.w.config)
-        .unwrap()
-        .flatten()
-        .find(|e| e.file_name().to_string_lossy().starts_with("beacon-"))
-        .expect("the project's history folder")
-        .path()
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
-        .collect()
-}
-
-fn history(s: &Scene) -> Vec<Value> {
-    jsonl(&project_dir(s).join("messages.jsonl"))
-}
-
-fn receipts(s: &Scene) -> Vec<Value> {
-    jsonl(&project_dir(s).join("receipts.jsonl"))
-}
-
 /// Every receipt line against `schema/receipts.schema.json`.
 fn valid_receipts(s: &Scene) {
     let p = crate::common::schema_dir().join("receipts.schema.json");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
     let v = jsonschema::draft202012::new(&schema).unwrap();
-    for r in receipts(s) {
+    for r in s.receipts() {
         let errs: Vec<String> = v.iter_errors(&r).map(|e| format!("{e} at {}", e.instance_path())).collect();
         assert!(errs.is_empty(), "{r}: {errs:?}");
     }
-}
-
-fn bytes(s: &Scene, seat: &str) -> String {
-    String::from_utf8_lossy(&s.tw.log(seat)).into_owned()
-}
-
-fn drop_of(s: &Scene, seat: &str) -> PathBuf {
-    let dir = s.w.repo.join(".agents/send-drops/beacon").join(seat);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
-    assert_eq!(v.len(), 1, "one drop for {seat}");
-    v.remove(0)
-}
-
-fn trigger_for(drop: &Path) -> String {
-    format!("Please read the team message at {}", drop.display())
 }
 
 /// A watch started in the background by `line` (a bash line running `team watch`).
@@ -99,18 +60,11 @@ fn start_watch(s: &Scene, name: &str, line: &str) -> Running {
     );
     let mut pid = None;
     let held = s.tw.wait_until(crate::common::BOUND, || {
-        pid = holder(&s.w.state);
+        pid = crate::common::scene::watch_holder(&s.w.state);
         pid.is_some()
     });
     assert!(held, "the watch never took its lock: {}", std::fs::read_to_string(&err).unwrap_or_default());
     Running { pid: pid.unwrap(), out, err, _started: started }
-}
-
-/// The pid named by the one watch lock under `<state>/watch/`.
-fn holder(state: &Path) -> Option<i32> {
-    let e = std::fs::read_dir(state.join("watch")).ok()?.flatten().next()?;
-    let text = std::fs::read_to_string(e.path()).ok()?;
-    text.strip_prefix("watch ")?.trim().parse().ok()
 }
 
 /// A codex seat `rev` holding a person's draft, sent a message (held on the draft), the draft
@@ -124,7 +78,7 @@ fn held_send(mode: &str, delay_ms: u64, scale: &str) -> (Scene, PathBuf) {
     let r = s.w.team(&["send", "rev", "the gate is green"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("rev: held (the composer already holds unsent text"), "{r:?}");
-    let drop = drop_of(&s, "rev");
+    let drop = s.drop_of("rev");
     (s, drop)
 }
 
@@ -135,14 +89,14 @@ fn kill_after_enter(s: &Scene, watch: &Running, trig: &str) {
     assert!(s.tw.tmux(&["send-keys", "-t", &pane, "C-u"]).status.success());
     let entered = format!("\x15{trig}\r");
     let t = Instant::now();
-    while !bytes(s, "rev").contains(&entered) {
-        assert!(t.elapsed() < crate::common::BOUND, "the retry never pressed Enter: {:?}", bytes(s, "rev"));
+    while !s.bytes("rev").contains(&entered) {
+        assert!(t.elapsed() < crate::common::BOUND, "the retry never pressed Enter: {:?}", s.bytes("rev"));
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(100));
     watch.kill();
     assert!(s.tw.wait_until(crate::common::BOUND, || !Path::new(&format!("/proc/{}", watch.pid)).exists()));
-    assert_eq!(history(s).len(), 1, "the kill landed after the retry's line: the case is not reached");
+    assert_eq!(s.history().len(), 1, "the kill landed after the retry's line: the case is not reached");
 }
 
 #[test]
@@ -155,7 +109,7 @@ fn a_watch_killed_after_its_retry_pressed_enter_never_types_it_again_and_reads_t
     kill_after_enter(&s, &watch, &trig);
     assert!(s.tw.wait_for_text("rev", "Explored", crate::common::BOUND), "{}", s.tw.screen("rev"));
     let r = s.w.team(&["watch", "--once"]);
-    assert_eq!(bytes(&s, "rev"), format!("a draft\x15{trig}\r"), "the trigger was typed twice: {r:?}");
+    assert_eq!(s.bytes("rev"), format!("a draft\x15{trig}\r"), "the trigger was typed twice: {r:?}");
     assert_eq!(
         (r.stdout.as_str(), r.stderr.as_str(), r.code),
         (
@@ -168,13 +122,13 @@ fn a_watch_killed_after_its_retry_pressed_enter_never_types_it_again_and_reads_t
             0
         )
     );
-    let h = history(&s);
+    let h = s.history();
     assert_eq!(h.len(), 2, "{h:?}");
     assert_eq!(
         (h[1]["outcome"].as_str(), h[1]["retry"].as_u64(), h[1]["id"].clone(), h[1]["via"].as_str()),
         (Some("delivered"), Some(1), h[0]["id"].clone(), Some("typed"))
     );
-    let rc = receipts(&s);
+    let rc = s.receipts();
     assert_eq!(
         rc.iter().map(|r| (r["receipt"].as_str().unwrap(), r["try"].as_u64(), r["sign"].as_str())).collect::<Vec<_>>(),
         vec![("retry-started", Some(1), None), ("read", None, Some("screen"))]
@@ -183,7 +137,7 @@ fn a_watch_killed_after_its_retry_pressed_enter_never_types_it_again_and_reads_t
     // Said once; the feed shows it delivered and read.
     let r = s.w.team(&["watch", "--once"]);
     assert_eq!(r.stdout, format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"));
-    assert_eq!(bytes(&s, "rev"), format!("a draft\x15{trig}\r"));
+    assert_eq!(s.bytes("rev"), format!("a draft\x15{trig}\r"));
     let r = s.w.team(&["feed", "--json"]);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     crate::common::validate(&doc).unwrap();
@@ -199,7 +153,7 @@ fn a_retry_cut_off_with_no_sign_is_stopped_and_never_typed_again() {
     let watch = start_watch(&s, "a2", "team watch");
     kill_after_enter(&s, &watch, &trig);
     let r = s.w.team(&["watch", "--once"]);
-    assert_eq!(bytes(&s, "rev"), format!("a draft\x15{trig}\r"), "the trigger was typed twice: {r:?}");
+    assert_eq!(s.bytes("rev"), format!("a draft\x15{trig}\r"), "the trigger was typed twice: {r:?}");
     assert_eq!(
         (r.stdout.as_str(), r.code),
         (
@@ -214,10 +168,10 @@ fn a_retry_cut_off_with_no_sign_is_stopped_and_never_typed_again() {
     );
     let r = s.w.team(&["watch", "--once"]);
     assert_eq!(r.stdout, format!("{CONTEXT}one pass: 0 retried, 0 stopped, 0 taken but never acted on\n"));
-    assert_eq!(bytes(&s, "rev"), format!("a draft\x15{trig}\r"));
-    let h = history(&s);
+    assert_eq!(s.bytes("rev"), format!("a draft\x15{trig}\r"));
+    let h = s.history();
     assert_eq!(h.len(), 1, "a cut-off retry is no delivery: {h:?}");
-    let rc = receipts(&s);
+    let rc = s.receipts();
     assert_eq!(
         rc.iter().map(|r| r["receipt"].as_str().unwrap()).collect::<Vec<_>>(),
         vec!["retry-started", "retries-stopped"]
@@ -245,7 +199,7 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
     // A body past the file-size limit below: no history line can be appended.
     let r = s.w.team(&["send", "rev", &"the gate is green. ".repeat(80)]);
     assert_eq!(r.code, 1, "{r:?}");
-    let drop = drop_of(&s, "rev");
+    let drop = s.drop_of("rev");
     let trig = trigger_for(&drop);
     // Receipts past it too (for ids of no message).
     let mut text = String::new();
@@ -253,7 +207,7 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
         let r = json!({"ts": "2026-10-01T09:00:00Z", "id": format!("00000000-0000-4000-8000-{n:012x}"), "to": "rev", "receipt": "read", "sign": "screen", "ms": 1});
         text.push_str(&format!("{r}\n"));
     }
-    std::fs::write(project_dir(&s).join("receipts.jsonl"), &text).unwrap();
+    std::fs::write(s.project_dir().expect("the project\'s history folder").join("receipts.jsonl"), &text).unwrap();
     let pane = s.tw.seat("rev").pane.clone();
     assert!(s.tw.tmux(&["send-keys", "-t", &pane, "C-u"]).status.success());
     assert!(s.tw.wait_until(crate::common::BOUND, || !s.tw.screen("rev").contains("summarize")));
@@ -268,8 +222,8 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
         watch.stderr()
     );
     // Many passes later (a minute of the keeper free): nothing was ever typed for rev.
-    assert_eq!(bytes(&s, "rev"), "\x15", "typed with no record: {}", watch.stdout());
-    assert!(!bytes(&s, "rev").contains(&trig));
+    assert_eq!(s.bytes("rev"), "\x15", "typed with no record: {}", watch.stdout());
+    assert!(!s.bytes("rev").contains(&trig));
     let out = watch.stdout();
     let stop = "rev: stopped retrying a send from owner (its records cannot be written: ";
     assert_eq!(out.matches(stop).count(), 1, "{out}");
@@ -284,7 +238,7 @@ fn a_watch_whose_records_cannot_be_written_types_nothing_and_says_so_once() {
         let once: std::collections::HashSet<&str> = lines.iter().copied().collect();
         assert_eq!(once.len(), lines.len(), "{text}");
     }
-    assert_eq!(history(&s).len(), 2, "nothing could be written");
+    assert_eq!(s.history().len(), 2, "nothing could be written");
 }
 
 /// A held line for `id` to `rev`, as the typed leg writes one.
@@ -308,9 +262,9 @@ fn a_history_or_receipt_id_that_is_no_message_id_is_passed_over_never_typed_nor_
     let s = scene(&[SeatSpec::new("rev", "codex", "takes-line").delay(200)], None);
     let r = s.w.team(&["send", "rev", "first"]);
     assert_eq!(r.code, 0, "{r:?}");
-    let first = bytes(&s, "rev");
+    let first = s.bytes("rev");
     assert!(s.tw.wait_for_text("rev", "Explored", crate::common::BOUND));
-    let dir = project_dir(&s);
+    let dir = s.project_dir().expect("the project\'s history folder");
     // Hostile held lines first (a pass retries the oldest), then one real held send whose
     // retry proves the pass got as far as typing.
     let good = "00000000-0000-4000-8000-00000000abcd";
@@ -329,7 +283,7 @@ fn a_history_or_receipt_id_that_is_no_message_id_is_passed_over_never_typed_nor_
     std::fs::write(dir.join("receipts.jsonl"), format!("{receipt}\n")).unwrap();
 
     let r = s.w.team(&["watch", "--once"]);
-    let typed = bytes(&s, "rev")[first.len()..].to_string();
+    let typed = s.bytes("rev")[first.len()..].to_string();
     assert!(!typed.contains("/etc/hostname") && !typed.contains("rm -rf"), "a hostile id was typed: {typed:?}");
     assert_eq!(typed, format!("{}\r", trigger_for(&good_drop)), "{r:?}");
     assert_eq!(

@@ -17,11 +17,10 @@
 
 use super::checks::header;
 use super::harness::{claude_env, signed_in_claude, signed_in_codex, RealWorld, Seat};
-use super::mock::BOUND;
+use crate::common::scene::wait;
 use crate::common::{self, shell_quote, Run};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::time::Instant;
 
 const PAGE: &str = "docs/first-team.md";
 const CONTEXT: &str = "team shop, session \"shop\"";
@@ -91,15 +90,6 @@ fn pane(rw: &RealWorld, window: &str) -> Seat {
     assert!(out.status.success(), "no window {window}: {}", String::from_utf8_lossy(&out.stderr));
     let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
     Seat { name: window.into(), pane, home: rw.w.home.clone() }
-}
-
-/// Waits until `cond` holds, up to the tier's bound.
-fn wait(what: &str, mut cond: impl FnMut() -> bool) {
-    let t = Instant::now();
-    while !cond() {
-        assert!(t.elapsed() < BOUND, "waited {BOUND:?} for {what}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }
 
 #[test]

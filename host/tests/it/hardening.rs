@@ -43,20 +43,11 @@ use crate::common::World;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A team world whose seats are fake seats in a private tmux session `beacon`.
-pub struct Scene {
-    pub w: World,
-    pub tw: TmuxWorld,
-}
+pub use crate::common::scene::Scene;
 
 /// `seats` as fake seats, declared in the team file (`name: cli` each), waits scaled 20-fold.
 pub fn scene(seats: &[SeatSpec], leads: Option<&str>) -> Scene {
-    let tw = TmuxWorld::start("beacon", seats);
-    let mut w = World::empty();
-    w.team_file(&team_file(seats, leads));
-    w.extra_env.extend(tw.env());
-    w.extra_env.push(("TEAM_TIME_SCALE".into(), "0.05".into()));
-    Scene { w, tw }
+    Scene::start(seats, &team_file(seats, leads), Some("0.05"))
 }
 
 pub fn team_file(seats: &[SeatSpec], leads: Option<&str>) -> String {

@@ -23,6 +23,7 @@
 #![allow(dead_code)]
 
 /// A private tmux server with a session of fake seats (`TmuxWorld`).
+pub mod scene;
 pub mod tmux;
 
 use std::io::Read;

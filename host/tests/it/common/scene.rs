@@ -1,0 +1,147 @@
+//! The scene most scenario tests build: a team world whose seats are fake seats in a private
+//! tmux session `beacon`, and what they read back from it — the history, the receipts, a
+//! seat's drops, the bytes a seat received, team.log — with one bounded wait.
+//!
+//! A module's own scene adds its methods in an `impl Scene` block of its own (one crate), or
+//! wraps this one where it keeps more (the inbox tests' hook logs).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::tmux::{SeatSpec, TmuxWorld};
+use super::World;
+
+/// A team world and the private tmux session its seats run in.
+pub struct Scene {
+    pub w: World,
+    pub tw: TmuxWorld,
+}
+
+/// The team file of project and session `beacon` on tmux naming `seats` as `(name, cli)`, each
+/// with the lines `extra(name)` gives (e.g. `    role: worker\n`).
+pub fn beacon_file<'a>(seats: impl IntoIterator<Item = (&'a str, &'a str)>, extra: impl Fn(&str) -> String) -> String {
+    let mut file = String::from("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n");
+    for (name, cli) in seats {
+        file.push_str(&format!("  - name: {name}\n{}    cli: {cli}\n", extra(name)));
+    }
+    file
+}
+
+/// `beacon_file` where every seat is a worker: the file most scenes use.
+pub fn workers_file(seats: &[SeatSpec]) -> String {
+    beacon_file(seats.iter().map(|s| (s.name.as_str(), s.cli.as_str())), |_| "    role: worker\n".into())
+}
+
+impl Scene {
+    /// Starts `seats` in a private tmux session `beacon` and a world whose team file is
+    /// `file`; `scale` shortens the product's waits (`TEAM_TIME_SCALE`).
+    pub fn start(seats: &[SeatSpec], file: &str, scale: Option<&str>) -> Scene {
+        let tw = TmuxWorld::start("beacon", seats);
+        let w = World::empty();
+        w.team_file(file);
+        Scene::of(w, tw, scale)
+    }
+
+    /// A scene of a world and a started tmux session: the world asks that server.
+    pub fn of(mut w: World, tw: TmuxWorld, scale: Option<&str>) -> Scene {
+        w.extra_env.extend(tw.env());
+        if let Some(scale) = scale {
+            w.extra_env.push(("TEAM_TIME_SCALE".into(), scale.into()));
+        }
+        Scene { w, tw }
+    }
+
+    /// What seat `seat`'s pane received, as text.
+    pub fn bytes(&self, seat: &str) -> String {
+        String::from_utf8_lossy(&self.tw.log(seat)).into_owned()
+    }
+
+    /// The project's history folder (there is one project in the world).
+    pub fn project_dir(&self) -> Option<PathBuf> {
+        std::fs::read_dir(&self.w.config)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("beacon-")))
+    }
+
+    /// Every line of the project's `name` (a JSON Lines file), none when it is not there.
+    pub fn jsonl(&self, name: &str) -> Vec<Value> {
+        let Some(dir) = self.project_dir() else { return vec![] };
+        jsonl(&dir.join(name))
+    }
+
+    /// Every history line of the world, in file order.
+    pub fn history(&self) -> Vec<Value> {
+        self.w.history()
+    }
+
+    pub fn receipts(&self) -> Vec<Value> {
+        self.jsonl("receipts.jsonl")
+    }
+
+    /// The drop files of `seat`, sorted.
+    pub fn drops(&self, seat: &str) -> Vec<PathBuf> {
+        let dir = self.w.repo.join(".agents/send-drops/beacon").join(seat);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        v.sort();
+        v
+    }
+
+    /// The one drop file of `seat`.
+    pub fn drop_of(&self, seat: &str) -> PathBuf {
+        let mut v = self.drops(seat);
+        assert_eq!(v.len(), 1, "one drop for {seat}");
+        v.remove(0)
+    }
+
+    /// The checkout's team.log.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.w.repo.join(".agents/team.log")).unwrap_or_default()
+    }
+
+    /// Types keys into a seat's pane as a person would (`tmux send-keys`).
+    pub fn keys(&self, seat: &str, keys: &[&str]) {
+        let pane = self.tw.seat(seat).pane.clone();
+        let mut args = vec!["send-keys", "-t", pane.as_str()];
+        args.extend(keys);
+        assert!(self.tw.tmux(&args).status.success());
+    }
+
+    /// Waits (bounded by `common::BOUND`) until `cond` holds.
+    pub fn wait(&self, what: &str, cond: impl FnMut() -> bool) {
+        wait(what, cond);
+    }
+}
+
+/// Every line of a JSON Lines file, none when it is not there.
+pub fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
+        .collect()
+}
+
+/// The trigger a seat must receive, once, for the drop at `drop`.
+pub fn trigger_for(drop: &Path) -> String {
+    format!("Please read the team message at {}", drop.display())
+}
+
+/// Polls `cond` every 20 ms until it holds; fails naming `what` past `common::BOUND`.
+pub fn wait(what: &str, mut cond: impl FnMut() -> bool) {
+    let t = std::time::Instant::now();
+    while !cond() {
+        assert!(t.elapsed() < super::BOUND, "waited {:?} for {what}", super::BOUND);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The pid named by the one watch lock under `<state>/watch/`, when a watch holds it.
+pub fn watch_holder(state: &Path) -> Option<i32> {
+    let e = std::fs::read_dir(state.join("watch")).ok()?.flatten().next()?;
+    let text = std::fs::read_to_string(e.path()).ok()?;
+    text.strip_prefix("watch ")?.trim().parse().ok()
+}
