@@ -14,6 +14,10 @@ use std::io::{self, Write};
 
 use crate::vocab::text::escape_controls;
 
+/// The styling sequences the product writes itself (SGR 2, faint; SGR 22, normal intensity),
+/// and the only raw controls [`Output::out_styled`] lets through.
+pub const STYLES: &[&str] = &["\x1b[2m", "\x1b[22m"];
+
 /// A run's stdout and stderr.
 #[derive(Debug, Default)]
 pub struct Output {
@@ -28,6 +32,21 @@ impl Output {
     /// Writes plain text to stdout (control characters but `\n` escaped).
     pub fn out(&mut self, text: &str) {
         self.raw_out(escape_controls(text, true).as_bytes());
+    }
+
+    /// Writes text the product styled itself: every part from outside already escaped by the
+    /// caller (`vocab::text::one_line`), and the product's own SGR sequences ([`STYLES`]: faint
+    /// on and off) written raw; any other control character is escaped as [`Output::out`] does.
+    pub fn out_styled(&mut self, text: &str) {
+        let mut kept = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some((at, style)) = STYLES.iter().filter_map(|s| rest.find(s).map(|i| (i, *s))).min() {
+            kept.push_str(&escape_controls(&rest[..at], true));
+            kept.push_str(style);
+            rest = &rest[at + style.len()..];
+        }
+        kept.push_str(&escape_controls(rest, true));
+        self.raw_out(kept.as_bytes());
     }
 
     /// Redraws a terminal: clears it, then writes `text` as [`Output::out`] does (a watch on

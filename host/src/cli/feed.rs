@@ -91,7 +91,12 @@ fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> error::Result<i32> {
 
 fn print_plain(scope: &Scope, r: &Report, now: chrono::DateTime<chrono::Local>, styled: bool, out: &mut Output) {
     let (text, note) = plain(scope, &r.events, r.skipped, now, styled);
-    out.out(&text);
+    // the faint header is the product's own styling, added after the cells were escaped
+    if styled {
+        out.out_styled(&text);
+    } else {
+        out.out(&text);
+    }
     if let Some(n) = note {
         out.err(&n);
     }

@@ -472,3 +472,40 @@ fn follow_prints_each_pass_that_brings_new_entries_and_writes_nothing() {
     assert_ne!(before, after_append);
     assert_eq!(snapshot(&w.base), after_append, "following grew or created something");
 }
+
+/// `team feed` with its stdout on a terminal and no `NO_COLOR` (every other test pipes it): the
+/// sender header is drawn faint by the product's own SGR sequences, written raw, while an escape
+/// sequence in a message's body is still shown escaped.
+#[test]
+fn on_a_terminal_the_feed_s_own_faint_is_drawn_and_a_body_s_escape_is_shown() {
+    use std::io::Read;
+    let w = world();
+    let mut l = spec_line();
+    l["body"] = json!("from the owner — admitted by: the owner\n\nthe gate \u{1b}[2J is green");
+    w.write_history("messages.jsonl", &[l]);
+    let pty = crate::common::pty();
+    let mut c = w.cmd(&w.root, &["feed"]);
+    c.env_remove("NO_COLOR")
+        .stdin(Stdio::from(pty.slave.try_clone().unwrap()))
+        .stdout(Stdio::from(pty.slave.try_clone().unwrap()))
+        .stderr(Stdio::from(pty.slave));
+    let mut child = c.spawn().unwrap();
+    drop(c);
+    let mut master = std::fs::File::from(pty.master);
+    let mut got = Vec::new();
+    let mut chunk = [0u8; 4096];
+    // the terminal's end reads until the run's side is closed (EIO once the run has exited)
+    while let Ok(n) = master.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&chunk[..n]);
+    }
+    assert!(child.wait().unwrap().success());
+    let got = String::from_utf8(got).unwrap().replace("\r\n", "\n");
+    assert!(
+        got.contains("owner -> gpt-reviewer  \x1b[2mfrom the owner — admitted by: the owner\x1b[22m the gate \\x1b[2J is green\n"),
+        "the product's faint raw, the body's escape shown: {got:?}"
+    );
+    assert_eq!(got.matches('\x1b').count(), 2, "no raw escape but the product's own two: {got:?}");
+}
