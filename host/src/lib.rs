@@ -66,6 +66,7 @@ pub mod mux;
 pub mod profiles;
 
 // Foundations: the error type, the clock, safe files, locks, the folders, the YAML reader.
+pub mod child;
 pub mod clock;
 pub mod error;
 pub mod fsx;

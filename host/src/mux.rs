@@ -491,28 +491,13 @@ impl SystemRunner {
     /// Runs `argv` and waits at most `limit` for it: past that its whole process group is
     /// killed and the call fails with `TimedOut`, naming the program.
     pub fn run_within(argv: &[String], limit: std::time::Duration) -> std::io::Result<RunOutput> {
-        use std::os::unix::process::CommandExt;
-        use std::process::{Command, Stdio};
-        let child = Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // its own group, so a kill reaches whatever it started too
-            .process_group(0)
-            .spawn()?;
-        let pid = child.id() as i32;
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait_with_output());
-        });
-        match rx.recv_timeout(limit) {
-            Ok(out) => {
-                let out = out?;
-                Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr })
-            }
-            Err(_) => {
-                let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        use crate::child::{self, Unfinished};
+        let mut cmd = std::process::Command::new(&argv[0]);
+        cmd.args(&argv[1..]);
+        match child::run(cmd, None, child::Output::Capture, limit) {
+            Ok(out) => Ok(RunOutput { code: out.status.code(), stdout: out.stdout, stderr: out.stderr }),
+            Err(Unfinished::Start(e) | Unfinished::Wait(e)) => Err(e),
+            Err(Unfinished::TimedOut(_)) => {
                 let name = std::path::Path::new(&argv[0]).file_name().map(|n| n.to_string_lossy().into_owned());
                 Err(std::io::Error::new(
                     std::io::ErrorKind::TimedOut,

@@ -7,7 +7,8 @@
 //! Invariants:
 //! - the command is an argv list, run without a shell; its text is escaped and bounded, and
 //!   nothing from a message reaches it unescaped;
-//! - a run is bounded by `timeout:` (its whole process group is killed after it), so a hanging
+//! - a run is bounded by `timeout:` as a whole (`crate::child`: the document written, the wait;
+//!   its whole process group killed after it), so a hanging or non-reading
 //!   command never holds a send past that bound, and a notification never changes an outcome;
 //! - a failing command is said once: the first failure leaves `notify.failed` in the project's
 //!   history folder and returns its sentence; later failures say nothing while it stands; a run
@@ -15,11 +16,9 @@
 //! - the digest's mark (`notify-digest.json`, the instant the last digest covered) is written
 //!   after the run, so no event is put in two digests by one watch after another.
 
-use std::io::Write;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
@@ -165,39 +164,18 @@ pub enum NotifyFailed {
 /// Runs the command: `argv… <text>`, the document on stdin, bounded by `timeout:`.
 pub fn run<D: Serialize + ?Sized>(n: &Notify, text: &str, doc: &D) -> Result<(), NotifyFailed> {
     let shown = n.command.iter().map(|w| one_line(w).into_owned()).collect::<Vec<_>>().join(" ");
-    let spawned = Command::new(&n.command[0])
-        .args(&n.command[1..])
-        .arg(text)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn();
-    let mut child = match spawned {
-        Ok(c) => c,
-        Err(error) => return Err(NotifyFailed::Start { shown, error }),
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        // a document is a few KB, under a pipe's buffer: the write does not wait for a reader;
-        // a command that reads nothing closes the pipe, which is no failure of ours
-        let mut bytes = serde_json::to_vec(doc).unwrap_or_default();
-        bytes.push(b'\n');
-        let _ = stdin.write_all(&bytes);
-    }
-    let until = Instant::now() + Duration::from_secs(n.timeout);
-    loop {
-        match child.try_wait() {
-            Ok(Some(st)) if st.success() => return Ok(()),
-            Ok(Some(status)) => return Err(NotifyFailed::Failed { shown, status }),
-            Ok(None) if Instant::now() >= until => {
-                let pg = nix::unistd::Pid::from_raw(child.id() as i32);
-                let _ = nix::sys::signal::killpg(pg, nix::sys::signal::Signal::SIGKILL);
-                let _ = child.wait();
-                return Err(NotifyFailed::Stopped { shown, secs: n.timeout });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(error) => return Err(NotifyFailed::Wait { shown, error }),
-        }
+    let mut cmd = Command::new(&n.command[0]);
+    cmd.args(&n.command[1..]).arg(text);
+    let mut bytes = serde_json::to_vec(doc).unwrap_or_default();
+    bytes.push(b'\n');
+    // the whole run is bounded: the document's write (a digest can pass a pipe's 64 KiB, and a
+    // command may read nothing), the wait, and the process group killed at the bound
+    match crate::child::run(cmd, Some(bytes), crate::child::Output::Discard, Duration::from_secs(n.timeout)) {
+        Ok(e) if e.status.success() => Ok(()),
+        Ok(e) => Err(NotifyFailed::Failed { shown, status: e.status }),
+        Err(crate::child::Unfinished::Start(error)) => Err(NotifyFailed::Start { shown, error }),
+        Err(crate::child::Unfinished::TimedOut(_)) => Err(NotifyFailed::Stopped { shown, secs: n.timeout }),
+        Err(crate::child::Unfinished::Wait(error)) => Err(NotifyFailed::Wait { shown, error }),
     }
 }
 
@@ -359,6 +337,18 @@ mod tests {
         assert!(e.ends_with("did not end within 1 s and was stopped"), "{e}");
         let e = run(&notify(&["/nonexistent/notify"], 1), "x", &json!({})).unwrap_err().to_string();
         assert!(e.contains("could not be started"), "{e}");
+    }
+
+    /// issue 29 item 3: a digest past a pipe's 64 KiB to a command that reads nothing held the
+    /// run until the command ended by itself (the write came before the bound); now the write
+    /// is inside the bound, and the command is stopped at it.
+    #[test]
+    fn a_document_past_the_pipe_to_a_command_that_reads_nothing_is_stopped_at_the_bound() {
+        let big: Vec<String> = (0..600).map(|i| format!("{i:0>200}")).collect();
+        let e = run(&notify(&["sh", "-c", "sleep 20"], 1), "digest: 600 delivered", &json!({ "events": big }))
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("did not end within 1 s and was stopped"), "{e}");
     }
 
     #[test]

@@ -170,10 +170,9 @@ pub fn run(given: &Given, show: &mut dyn FnMut(Step)) -> error::Result<Ended> {
 }
 
 fn git_init(project: &Path) -> error::Result<()> {
-    let out = Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(project)
-        .output()
+    let mut git = Command::new("git");
+    git.args(["init", "-q"]).current_dir(project);
+    let out = crate::child::run(git, None, crate::child::Output::Capture, Duration::from_secs(30))
         .map_err(|e| failed(format!("git init: {e}")))?;
     if !out.status.success() {
         return Err(failed(format!("git init: {}", String::from_utf8_lossy(&out.stderr).trim())));
