@@ -16,6 +16,8 @@
 //! - the digest's mark (`notify-digest.json`, the instant the last digest covered) is written
 //!   after the run, so no event is put in two digests by one watch after another.
 
+pub mod coalesce;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -54,6 +56,9 @@ pub struct Event {
     /// Where the message is on disk, when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drop: Option<PathBuf>,
+    /// How many coalesced alerts this event stands for (0: it is one event).
+    #[serde(skip)]
+    pub held_back: u32,
 }
 
 fn short(s: &str) -> String {
@@ -72,6 +77,30 @@ impl Event {
             to: line.to.clone(),
             text: short(&format!("{} {what} to you: {}", line.from, crate::history::first_line(&line.body))),
             drop: Some(drop.to_path_buf()),
+            held_back: 0,
+        }
+    }
+
+    /// The alerts of one seat and kind held back since the last that ran (`coalesce`).
+    pub fn held_back(p: &coalesce::Pending, now: DateTime<Utc>) -> Event {
+        let word = match p.kind {
+            Kind::NeverActedOn => Note::NeverActed.to_string(),
+            k => k.word().to_string(),
+        };
+        let (from, to) = if p.kind == Kind::ToOwner {
+            (p.seat.clone(), "owner".to_string())
+        } else {
+            (p.from.clone(), p.seat.clone())
+        };
+        Event {
+            event: p.kind,
+            ts: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            id: None,
+            from,
+            to,
+            text: short(&format!("{} more {word} for {} since {}, coalesced", p.count, p.seat, p.since)),
+            drop: None,
+            held_back: p.count,
         }
     }
 
@@ -95,6 +124,7 @@ impl Event {
                 crate::history::first_line(&line.body)
             )),
             drop: drop.map(Path::to_path_buf),
+            held_back: 0,
         }
     }
 }
@@ -106,10 +136,24 @@ pub fn urgent(ctx: &Ctx, file: &Loaded, ev: Event) -> Option<String> {
 }
 
 /// [`urgent`] for a team file read elsewhere (the receiving team of a send).
-pub fn urgent_in(ctx: &Ctx, file: &TeamFile, root: &Path, ev: Event) -> Option<String> {
+///
+/// One seat's alerts of one kind within [`coalesce::WINDOW`] run once; the rest are counted,
+/// and said with the next that runs or in the digest.
+pub fn urgent_in(ctx: &Ctx, file: &TeamFile, root: &Path, mut ev: Event) -> Option<String> {
     let n = file.notify.as_ref()?;
     if !n.is_urgent(ev.event) {
         return None;
+    }
+    // the seat the alert is about: the sender of a message to the owner, else the receiver
+    let seat = if ev.event == Kind::ToOwner { &ev.from } else { &ev.to };
+    let dir = dir_of(ctx, file, root);
+    match coalesce::admit(&ctx.paths.config, &dir, ev.event, seat, &ev.from, ctx.clock.now()) {
+        coalesce::Admit::HeldBack => return None,
+        coalesce::Admit::Run { earlier: 0, .. } => {}
+        coalesce::Admit::Run { earlier, since } => {
+            let since = since.as_deref().and_then(|s| s.get(11..19)).unwrap_or("the last alert");
+            ev.text = format!("{} (and {earlier} more since {since})", ev.text);
+        }
     }
     let text = ev.text.clone();
     let doc = document(Tier::Urgent, file, vec![ev]);
@@ -236,7 +280,9 @@ pub fn digest(
         return None;
     }
     let since = mark.unwrap_or(now - every);
-    let events = digest_events(n, lines, receipts, since, now);
+    let mut events = digest_events(n, lines, receipts, since, now);
+    let held_back = coalesce::pending(&dir);
+    events.extend(held_back.iter().map(|p| Event::held_back(p, now)));
     if events.is_empty() {
         return None;
     }
@@ -244,6 +290,7 @@ pub fn digest(
     let doc = document(Tier::Digest, file, events);
     let res = run(n, &text, &doc);
     if res.is_ok() {
+        coalesce::carried(&ctx.paths.config, &dir, &held_back);
         let m = Mark { until: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true) };
         let body = serde_json::to_vec(&m).unwrap_or_default();
         if let Ok(d) = crate::fsx::ensure_dirs(&ctx.paths.config, Path::new(dir.file_name()?), 0o700) {
@@ -293,13 +340,14 @@ fn digest_events(
     out
 }
 
-/// `digest: 3 delivered, 1 acked`.
+/// `digest: 3 delivered, 1 acked` (an event of coalesced alerts counts as many as it holds).
 fn digest_text(events: &[Event]) -> String {
     let mut counts: Vec<(Kind, usize)> = Vec::new();
     for e in events {
-        match counts.iter_mut().find(|(k, _)| *k == e.event) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((e.event, 1)),
+        let k = e.held_back.max(1) as usize;
+        match counts.iter_mut().find(|(x, _)| *x == e.event) {
+            Some((_, n)) => *n += k,
+            None => counts.push((e.event, k)),
         }
     }
     counts.sort();

@@ -167,12 +167,45 @@ fn a_hanging_notify_command_is_bounded_and_said_once() {
         "command: [sh, -c, 'printf \"%s\\n\" \"$1\" >> \"$NOTIFY_LOG\"; cat >> \"$NOTIFY_LOG.json\"', notify]",
         "command: [sh, -c, 'sleep 60', notify]\n  timeout: 1",
     );
-    let w = seat_world(Some(&file), "keeper:claude-code d:codex:draft");
+    let w = seat_world(Some(&file), "keeper:claude-code c:codex:draft d:codex:draft");
     let r = w.sh("in_seat keeper team send d \"first\"");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("d: held ("), "the outcome stands: {r:?}");
     assert!(r.stderr.contains("did not end within 1 s and was stopped"), "said: {r:?}");
-    let r = w.sh("in_seat keeper team send d \"second\"");
+    // another seat's alert runs (one seat's alerts of one kind are coalesced) and fails again
+    let r = w.sh("in_seat keeper env TEAM_ID_SEED=8 team send c \"second\"");
     assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("c: held ("), "{r:?}");
     assert!(!r.stderr.contains("notify"), "said once: {r:?}");
+}
+
+/// issue 29 item 5: forty sends held at one seat ran the notify command forty times. One seat's
+/// alerts of one kind now run once a window; the rest are counted, and the digest says the count.
+#[test]
+fn one_seat_s_held_sends_tell_the_owner_once_and_the_digest_counts_the_rest() {
+    let mut w = seat_world(Some(FOUR), "keeper:claude-code d:codex:draft");
+    let log = w.base().join("notify.log");
+    w.extra_env.push(("NOTIFY_LOG".into(), log.display().to_string()));
+    for i in 0..5 {
+        let r = w.sh(&format!("in_seat keeper env TEAM_ID_SEED={} team send d \"try {i}\"", 20 + i));
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(r.stdout.contains("d: held ("), "{r:?}");
+    }
+    assert_eq!(w.history().len(), 5, "every send written down");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(told.lines().count(), 1, "once: {told}");
+    assert!(told.starts_with("keeper -> d: held ("), "{told}");
+    let r = w.team(&["watch", "--once"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(told.lines().collect::<Vec<_>>()[1..], ["digest: 4 held"], "{told}");
+    let docs = std::fs::read_to_string(format!("{}.json", log.display())).unwrap();
+    let digest: Value = serde_json::from_str(docs.lines().last().unwrap()).unwrap();
+    common::validate(&digest).unwrap();
+    assert_eq!(digest["tier"], "digest");
+    assert!(digest["events"][0]["text"].as_str().unwrap().starts_with("4 more held for d since "), "{digest}");
+    // carried once: the next pass has nothing to say
+    let r = w.team(&["watch", "--once"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), told);
 }
