@@ -18,9 +18,8 @@ use crate::legs::typed;
 use crate::mux::Mux;
 use crate::plan::{self, Cannot, Facts, Failed, Order};
 use crate::vocab::leg::Leg;
-use crate::vocab::outcome::Note;
+use crate::vocab::outcome::{Ended, Note};
 
-use super::report::Outcome;
 use super::{Decision, Means};
 
 /// One send, decided: what every leg is given.
@@ -40,7 +39,7 @@ pub struct Job<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Taken {
     pub leg: Leg,
-    pub outcome: Outcome,
+    pub ended: Ended,
     /// The drop file, once written.
     pub drop: Option<PathBuf>,
     pub ms: u64,
@@ -145,16 +144,9 @@ impl Carrier for TypedLeg<'_> {
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take());
-        let outcome = match report.run.verdict {
-            typed::Verdict::Delivered { note } => Outcome::Delivered { note },
-            typed::Verdict::Held(reason) => Outcome::Held { reason },
-            typed::Verdict::NotSubmitted(reason) => Outcome::NotSubmitted { reason },
-            typed::Verdict::Unreachable(reason) => Outcome::Unreachable { reason },
-            typed::Verdict::Refused(reason) => Outcome::Refused { reason },
-        };
         Ok(Taken {
             leg: Leg::Typed,
-            outcome,
+            ended: report.run.verdict,
             drop: report.drop,
             ms: report.ms,
             enters: report.run.enters,
@@ -189,20 +181,6 @@ impl Carrier for ComposeLeg<'_> {
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = compose::deliver(&req, &leg_means(self.means, mux.as_ref()));
-        let at = |why: String| match &report.drop {
-            Some(p) => format!("{why}; the message is at {}", p.display()),
-            _ => why,
-        };
-        let outcome = match report.run.outcome.clone() {
-            compose::Outcome::Delivered(e) => Outcome::Delivered { note: e.task_id.map(Note::Created) },
-            compose::Outcome::Unconfirmed(why) => Outcome::Delivered { note: Some(Note::TakenUnconfirmed(at(why))) },
-            compose::Outcome::Refused(why) => Outcome::Refused { reason: at(why) },
-            compose::Outcome::NotSubmitted(why) => Outcome::NotSubmitted { reason: at(why) },
-            compose::Outcome::Stopped(why) => {
-                Outcome::Unreachable { reason: at(format!("the compose module was stopped: {why}")) }
-            }
-            compose::Outcome::Unreachable(why) => Outcome::Unreachable { reason: at(why) },
-        };
         let enters = report
             .run
             .done
@@ -211,7 +189,7 @@ impl Carrier for ComposeLeg<'_> {
             .count() as u32;
         Ok(Taken {
             leg: Leg::Compose,
-            outcome,
+            ended: report.ended(),
             drop: report.drop,
             ms: report.ms,
             enters,
@@ -231,7 +209,7 @@ struct InboxLeg<'a> {
 
 impl Carrier for InboxLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        use crate::legs::inbox::leg::{self, Ended, Look};
+        use crate::legs::inbox::leg::{self, Look, Went};
         let d = job.decision;
         let no_pins = std::collections::BTreeMap::new();
         let team_file = d.target.team.file.as_ref();
@@ -259,22 +237,21 @@ impl Carrier for InboxLeg<'_> {
         let lm = leg_means(self.means, mux.as_ref());
         let sent_ms = self.means.ctx.clock.now().timestamp_millis();
         let mut r = leg::deliver(&req, &lm);
-        let taken = |outcome, carried| Taken {
+        let taken = |ended: Ended| Taken {
             leg: Leg::McpInbox,
-            outcome,
+            // a refusal queued nothing: the message did not leave by this leg
+            carried: !ended.is_refused(),
+            ended,
             drop: r.drop.clone(),
             ms: r.ms,
             enters: 0,
-            carried,
             profile: r.profile.clone(),
             dialog: None,
         };
-        match r.ended {
-            Ended::Handed(e) => Ok(taken(Outcome::Delivered { note: Some(crate::legs::inbox::hook::note(e)) }, true)),
-            Ended::Held(reason) => Ok(taken(Outcome::Held { reason }, true)),
-            Ended::Refused(reason) => Ok(taken(Outcome::Refused { reason }, false)),
-            Ended::Unreachable(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
-            Ended::Typed(look) => {
+        match r.went {
+            Went::Ended(ended) => Ok(taken(ended)),
+            Went::Unread(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
+            Went::Typed(look) => {
                 if !d.plan.order.keeps(Leg::Typed) {
                     return Err(Cannot::Declined(match look {
                         Look::Idle => {
@@ -294,11 +271,11 @@ impl Carrier for InboxLeg<'_> {
                 drop(mux);
                 let mut t = TypedLeg { means: self.means, companion: companion.as_ref(), prepared }.carry(job)?;
                 if let Some(b) = companion {
-                    if !matches!(t.outcome, Outcome::Delivered { .. }) {
+                    if !t.ended.is_delivered() {
                         // the trigger did not get through: the companion goes nowhere now, unless
                         // a hook of the seat handed it whole already
                         if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                            t.outcome = Outcome::Delivered { note: Some(Note::HandedWhole) };
+                            t.ended = Ended::delivered(Some(Note::HandedWhole));
                         }
                     }
                 }

@@ -23,6 +23,7 @@ use crate::profiles::Profile;
 use crate::mailbox::bell;
 use crate::mailbox::store::{Message, Pin, SeatBox};
 use crate::vocab::hook_event::Event;
+use crate::vocab::outcome::Ended;
 
 /// One inbox send, decided.
 pub struct InboxSend<'a> {
@@ -56,29 +57,27 @@ pub enum Look {
     NotForInbox(String),
 }
 
-/// How an inbox send ended.
+/// What an inbox send came to.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Ended {
-    /// The hook handed it within the window (the event).
-    Handed(Event),
-    /// Still in the inbox at the end of the window (the held sentence).
-    Held(String),
+pub enum Went {
+    /// It ended here: delivered (the hook handed it within the window: its event is the note),
+    /// held (still in the inbox at the end of the window) or refused before anything was queued
+    /// (the lock, the drop, the inbox folder).
+    Ended(Ended),
     /// Nothing was queued: the typed leg takes it (the look said idle or not for the inbox).
     Typed(Look),
-    /// Refused before anything was queued (the lock, the drop, the inbox folder).
-    Refused(String),
-    /// The pane could not be found or read.
-    Unreachable(String),
+    /// The pane could not be found or read: this leg cannot take the send (why).
+    Unread(String),
 }
 
 /// The report of one inbox send.
 pub struct Report {
-    pub ended: Ended,
+    pub went: Went,
     pub drop: Option<PathBuf>,
     pub ms: u64,
     pub profile: Option<String>,
     pub dialog: Option<String>,
-    /// For [`Ended::Typed`]: the seat lock still held, the pane and the profile of the look, so
+    /// For [`Went::Typed`]: the seat lock still held, the pane and the profile of the look, so
     /// the typed leg neither locates the seat nor loads its profile again.
     pub prepared: Option<typed::Prepared>,
 }
@@ -87,25 +86,25 @@ pub struct Report {
 pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let watch = means.clock.stopwatch();
     let sent_ms = means.clock.now().timestamp_millis();
-    let report = |ended, drop, profile, dialog| Report { ended, drop, ms: watch.ms(), profile, dialog, prepared: None };
+    let report = |went, drop, profile, dialog| Report { went, drop, ms: watch.ms(), profile, dialog, prepared: None };
     let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
     let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
         Ok(l) => l,
-        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, None, None),
+        Err(why) => return report(refused(format!("{why}; nothing was sent")), None, None, None),
     };
     let pane = match crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record) {
         Ok(p) => p,
-        Err(e) => return report(Ended::Unreachable(e.to_string()), None, None, None),
+        Err(e) => return report(Went::Unread(e.to_string()), None, None, None),
     };
     let (look, profile) = match look(req, means, &pane) {
         Ok(x) => x,
-        Err(why) => return report(Ended::Unreachable(why.to_string()), None, None, None),
+        Err(why) => return report(Went::Unread(why.to_string()), None, None, None),
     };
     let version = profile.describe().version.clone();
     let (dialog, draft) = match &look {
         Look::Busy { dialog, draft } => (dialog.clone(), *draft),
         other => {
-            let mut r = report(Ended::Typed(other.clone()), None, Some(version), None);
+            let mut r = report(Went::Typed(other.clone()), None, Some(version), None);
             r.prepared = Some(typed::Prepared { lock, pane, profile });
             return r;
         }
@@ -113,14 +112,14 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     drop(profile);
     let drop = match typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, Some(version), None),
+        Err(why) => return report(refused(format!("{why}; nothing was sent")), None, Some(version), None),
     };
     let at = |why: String| format!("{why}; the message is at {}", drop.display());
     let b = match crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat) {
         Ok(b) => b,
         Err(e) => {
             let why = at(format!("the seat's inbox could not be made ({e}); nothing was typed"));
-            return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+            return report(refused(why), Some(drop), Some(version), dialog);
         }
     };
     let token = b.token(req.id);
@@ -131,15 +130,20 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     if let Err(e) = queued {
         let _ = token.end_wait();
         let why = at(format!("the message could not be put in the seat's inbox ({e}); nothing was typed"));
-        return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+        return report(refused(why), Some(drop), Some(version), dialog);
     }
     drop_lock(lock);
     let window = typed::TIMINGS.scaled(means.clock.scale()).window;
     let ended = match wait_for_hook(&b, req.id, window) {
-        Some(e) => Ended::Handed(e),
-        None => Ended::Held(at(held_reason(req.seat, dialog.as_deref(), draft))),
+        Some(e) => Ended::delivered(Some(super::hook::note(e))),
+        None => Ended::held(at(held_reason(req.seat, dialog.as_deref(), draft))),
     };
-    report(ended, Some(drop), Some(version), dialog)
+    report(Went::Ended(ended), Some(drop), Some(version), dialog)
+}
+
+/// Refused before anything was queued: why.
+fn refused(why: String) -> Went {
+    Went::Ended(Ended::refused(why))
 }
 
 fn drop_lock(l: typed::SeatLock) {

@@ -12,11 +12,12 @@
 use super::pane::SeatPane;
 use super::{
     deliver, drop_path, drop_ref, lock_seat, trigger_line, write_drop, Observation, Run, Seat, SeatError, Seen, Status,
-    Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS,
+    Traits, TranscriptWatch, LOCK_WAIT_MS, TIMINGS,
 };
 use crate::clock::{Clock, RealTimer};
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::{Profile, ProfileHost};
+use crate::vocab::outcome::{Ended, Outcome};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -95,8 +96,8 @@ pub struct Retrigger<'a> {
     pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
-fn unreachable(e: MuxError, drop: &Path) -> Verdict {
-    Verdict::Unreachable(format!("{e}; the message is at {}", drop.display()))
+fn unreachable(e: MuxError, drop: &Path) -> Ended {
+    Ended::unreachable(format!("{e}; the message is at {}", drop.display()))
 }
 
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
@@ -107,12 +108,12 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
         Some(p) => (p.lock, Some((p.pane, p.profile))),
         None => match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
             Ok(l) => (l, None),
-            Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
+            Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
         },
     };
     let drop = match write_drop(req.root, req.session, req.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
     let target = Target {
         session: req.session,
@@ -142,21 +143,21 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
     let watch = means.clock.stopwatch();
     let drop = match drop_path(req.root, req.session, req.seat, req.id) {
         Ok(p) => p,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was typed")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was typed")), None, watch.ms()),
     };
     let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
     match std::fs::symlink_metadata(&drop) {
         Ok(m) if m.file_type().is_file() => {}
         Ok(_) => {
             let why = format!("{} is not a regular file; nothing was typed", drop.display());
-            return not_typed(Verdict::Refused(why), None, watch.ms());
+            return not_typed(Ended::refused(why), None, watch.ms());
         }
         Err(e) => {
             let why = format!("the drop file {} cannot be read ({e}); nothing was typed", drop.display());
-            return not_typed(Verdict::Refused(why), None, watch.ms());
+            return not_typed(Ended::refused(why), None, watch.ms());
         }
     }
     let target = Target {
@@ -184,7 +185,7 @@ pub fn whereabouts(mux: &dyn Mux, pane: &mux::PaneRef, process_names: &[String])
     (agent.and_then(|p| p.cwd.clone()), agent.and_then(|p| p.home.clone()))
 }
 
-fn not_typed(verdict: Verdict, drop: Option<PathBuf>, ms: u64) -> Report {
+fn not_typed(verdict: Ended, drop: Option<PathBuf>, ms: u64) -> Report {
     Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms, profile: None, dialog: None }
 }
 
@@ -220,7 +221,7 @@ fn trigger(
             Err(Unfound::Pane(e)) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
             Err(Unfound::Profile(e)) => {
                 let why = format!("{}; the message is at {}", e.message(), drop.display());
-                return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
+                return not_typed(Ended::refused(why), Some(drop), watch.ms());
             }
         },
     };
@@ -245,8 +246,8 @@ fn trigger(
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
     // `deliver` judges its first look before typing: a dialog there stopped it.
-    let dialog = match (&run.verdict, run.typed, seat.first) {
-        (Verdict::Unreachable(_), false, Some(o)) => match o.seen {
+    let dialog = match (&run.verdict.outcome, run.typed, seat.first) {
+        (Outcome::Unreachable, false, Some(o)) => match o.seen {
             Seen::Dialog { kind, .. } => Some(kind),
             _ if o.status == Some(Status::Blocked) => Some(HERDR_BLOCKED.to_string()),
             _ => None,
