@@ -315,7 +315,7 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: d, root: &root, id: &id, text: &text, body };
+    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {

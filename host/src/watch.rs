@@ -254,7 +254,7 @@ impl<'a> Watch<'a> {
         for seat in seats {
             let w = &wanted[seat];
             let Some(s) = self.team.file.seat(seat) else { continue };
-            let at = look::SeatAt {
+            let at = crate::legs::SeatTarget {
                 session: &self.team.file.session,
                 team: &self.team.file.team,
                 seat,
@@ -420,16 +420,16 @@ impl<'a> Watch<'a> {
         cli: &str,
         n: u32,
     ) -> (typed::Report, Option<Result<history::Claim, String>>) {
-        let req = typed::Retrigger {
+        let at = crate::legs::SeatTarget {
             session: &self.team.file.session,
             team: &self.team.file.team,
             seat,
             cli,
             root: &self.team.root,
-            id,
             pins: &self.team.file.profiles,
             record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
         };
+        let req = typed::Retrigger { at, id };
         let means = typed::Means {
             mux: self.mux.as_ref(),
             profiles: self.host,

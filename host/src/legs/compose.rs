@@ -409,22 +409,14 @@ pub fn origin_of(folder: &Path) -> Result<Repo, String> {
     })
 }
 
-/// What a compose send needs to know about its target, decided before it runs.
+/// What a compose send needs to know about its target, decided before it runs (its pane is
+/// found in the session by its mark: the registry record is the typed leg's).
 pub struct ComposeSend<'a> {
-    /// The receiving team's multiplexer session.
-    pub session: &'a str,
-    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
-    pub team: &'a str,
-    pub seat: &'a str,
-    /// The seat's profile id (`codex-cloud`).
-    pub cli: &'a str,
-    /// The receiving team's checkout root: its `.agents/` takes the drop.
-    pub root: &'a Path,
+    pub at: crate::legs::SeatTarget<'a>,
     /// The drop file's whole text (the sender header, a blank line, the body): the brief.
     pub text: &'a str,
     /// The message id (the drop file's name).
     pub id: &'a str,
-    pub pins: &'a std::collections::BTreeMap<String, String>,
 }
 
 /// What a compose send runs on, given by its caller (`send`'s compose leg): the same as a
@@ -477,7 +469,7 @@ pub fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<Pa
 pub fn deliver(req: &ComposeSend, means: &Means) -> Report {
     let watch = means.clock.stopwatch();
     let wait = std::time::Duration::from_millis(crate::legs::typed::LOCK_WAIT_MS);
-    let _lock = match crate::legs::typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
+    let _lock = match crate::legs::typed::lock_seat(means.state, req.at.session, req.at.seat, "send", wait) {
         Ok(l) => l,
         Err(why) => {
             let run = Run {
@@ -503,22 +495,22 @@ pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
         repo,
         ms: watch.ms(),
     };
-    let drop = match crate::legs::typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
+    let drop = match crate::legs::typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
         Err(why) => return not_run(Ended::refused(format!("{why}; nothing was sent")), None, None),
     };
     // The drop's place is added to every reason once, by `Report::ended`, not here.
     let at = |why: String| why;
-    let pane = match mux.locate_in(req.session, req.seat, req.team) {
+    let pane = match mux.locate_in(req.at.session, req.at.seat, req.at.team) {
         Ok(p) => p,
         Err(e) => return not_run(Ended::unreachable(at(e.to_string())), Some(drop), None),
     };
-    let mut profile = match host.load(req.cli, req.pins) {
+    let mut profile = match host.load(req.at.cli, req.at.pins) {
         Ok(p) => p,
         Err(e) => return not_run(Ended::refused(at(e.message())), Some(drop), None),
     };
     if !profile.describe().has_compose {
-        let why = format!("the {} profile has no compose module", req.cli);
+        let why = format!("the {} profile has no compose module", req.at.cli);
         return not_run(Ended::refused(at(why)), Some(drop), None);
     }
     let names = profile.describe().process_names.clone();

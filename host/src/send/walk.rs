@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::legs::typed;
+use crate::legs::{typed, SeatTarget};
 use crate::mux::Mux;
 use crate::plan::{self, Cannot, Facts, Failed, Order};
 use crate::vocab::leg::Leg;
@@ -25,14 +25,30 @@ use super::{Decision, Means};
 /// One send, decided: what every leg is given.
 pub struct Job<'a> {
     pub decision: &'a Decision,
-    /// The receiving team's checkout root (its `.agents/` takes the drop).
-    pub root: &'a Path,
+    /// The seat, in the receiving team's checkout (its `.agents/` takes the drop).
+    pub at: SeatTarget<'a>,
     /// The message id (the drop file's name).
     pub id: &'a str,
     /// The drop file's whole text: the sender header, a blank line, the body.
     pub text: &'a str,
     /// The body alone (the inbox hands it under its own header).
     pub body: &'a str,
+}
+
+/// The decided seat, in the receiving team's checkout `root` (its profile pins the team file's,
+/// none without one).
+pub fn target<'a>(d: &'a Decision, root: &'a Path) -> SeatTarget<'a> {
+    static NO_PINS: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    let team_file = d.target.team.file.as_ref();
+    SeatTarget {
+        session: &d.target.team.session,
+        team: &d.target.team.name,
+        seat: d.target.name(),
+        cli: d.target.cli(),
+        root,
+        pins: team_file.map(|f| &f.profiles).unwrap_or(&NO_PINS),
+        record: d.target.seat.agent.as_ref(),
+    }
 }
 
 /// What a leg that took the send did.
@@ -127,21 +143,8 @@ struct TypedLeg<'a> {
 
 impl Carrier for TypedLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
-        let team_file = d.target.team.file.as_ref();
-        let req = typed::PlainSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
-            text: job.text,
-            id: job.id,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-            record: d.target.seat.agent.as_ref(),
-            companion: self.companion,
-        };
+        let team_file = job.decision.target.team.file.as_ref();
+        let req = typed::PlainSend { at: job.at, text: job.text, id: job.id, companion: self.companion };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take());
         Ok(Taken {
@@ -166,19 +169,8 @@ struct ComposeLeg<'a> {
 impl Carrier for ComposeLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
         use crate::legs::compose;
-        let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
-        let team_file = d.target.team.file.as_ref();
-        let req = compose::ComposeSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
-            text: job.text,
-            id: job.id,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-        };
+        let team_file = job.decision.target.team.file.as_ref();
+        let req = compose::ComposeSend { at: job.at, text: job.text, id: job.id };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = compose::deliver(&req, &leg_means(self.means, mux.as_ref()));
         let enters = report
@@ -211,17 +203,12 @@ impl Carrier for InboxLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
         use crate::legs::inbox::leg::{self, Look, Went};
         let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
         let team_file = d.target.team.file.as_ref();
         let project = super::history_project(d);
         let from = super::from_of(d);
         let rule = d.rule.words();
         let req = leg::InboxSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
+            at: job.at,
             project: &project,
             id: job.id,
             text: job.text,
@@ -229,8 +216,6 @@ impl Carrier for InboxLeg<'_> {
             body: job.body,
             from: &from,
             rule: &rule,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-            record: d.target.seat.agent.as_ref(),
             config: &self.means.ctx.paths.config,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use team::legs::compose::{self, ComposeSend};
+use team::legs::SeatTarget;
 use team::mux::tmux::Tmux;
 use team::profiles::{Action, Key, ProfileHost};
 use team::vocab::outcome::Outcome;
@@ -52,16 +53,16 @@ impl Cloud {
     /// A send of message `id` (each send its own drop file).
     fn send_as(&self, id: &str) -> compose::Report {
         let pins = BTreeMap::new();
-        let req = ComposeSend {
+        let at = SeatTarget {
             session: "cloud",
             team: "cloud",
             seat: "cloud",
             cli: "codex-cloud",
             root: &self.root,
-            text: BRIEF,
-            id,
             pins: &pins,
+            record: None,
         };
+        let req = ComposeSend { at, text: BRIEF, id };
         let tmux = Tmux::with_socket(self.tw.socket_str());
         let state = self.tw.path().join("state");
         let clock = team::clock::Clock::real();

@@ -27,11 +27,7 @@ use crate::vocab::outcome::Ended;
 
 /// One inbox send, decided.
 pub struct InboxSend<'a> {
-    pub session: &'a str,
-    pub team: &'a str,
-    pub seat: &'a str,
-    pub cli: &'a str,
-    pub root: &'a Path,
+    pub at: crate::legs::SeatTarget<'a>,
     /// The history key of the receiving project.
     pub project: &'a str,
     pub id: &'a str,
@@ -41,8 +37,6 @@ pub struct InboxSend<'a> {
     pub body: &'a str,
     pub from: &'a str,
     pub rule: &'a str,
-    pub pins: &'a std::collections::BTreeMap<String, String>,
-    pub record: Option<&'a crate::registry::AgentRecord>,
     pub config: &'a Path,
 }
 
@@ -88,11 +82,11 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let sent_ms = means.clock.now().timestamp_millis();
     let report = |went, drop, profile, dialog| Report { went, drop, ms: watch.ms(), profile, dialog, prepared: None };
     let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
-    let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
+    let lock = match typed::lock_seat(means.state, req.at.session, req.at.seat, "send", wait) {
         Ok(l) => l,
         Err(why) => return report(refused(format!("{why}; nothing was sent")), None, None, None),
     };
-    let pane = match crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record) {
+    let pane = match crate::state::locate_with(means.mux, req.at.session, req.at.seat, req.at.team, req.at.record) {
         Ok(p) => p,
         Err(e) => return report(Went::Unread(e.to_string()), None, None, None),
     };
@@ -110,12 +104,12 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         }
     };
     drop(profile);
-    let drop = match typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
+    let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
         Err(why) => return report(refused(format!("{why}; nothing was sent")), None, Some(version), None),
     };
     let at = |why: String| format!("{why}; the message is at {}", drop.display());
-    let b = match crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat) {
+    let b = match crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat) {
         Ok(b) => b,
         Err(e) => {
             let why = at(format!("the seat's inbox could not be made ({e}); nothing was typed"));
@@ -136,7 +130,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let window = typed::TIMINGS.scaled(means.clock.scale()).window;
     let ended = match wait_for_hook(&b, req.id, window) {
         Some(e) => Ended::delivered(Some(super::hook::note(e))),
-        None => Ended::held(at(held_reason(req.seat, dialog.as_deref(), draft))),
+        None => Ended::held(at(held_reason(req.at.seat, dialog.as_deref(), draft))),
     };
     report(Went::Ended(ended), Some(drop), Some(version), dialog)
 }
@@ -186,7 +180,7 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 /// The one look: the seat's profile reads its screen (nothing typed); the profile is kept for
 /// the typed leg.
 fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
-    let mut profile = means.profiles.load(req.cli, req.pins).map_err(typed::SeatError::Profile)?;
+    let mut profile = means.profiles.load(req.at.cli, req.at.pins).map_err(typed::SeatError::Profile)?;
     let mut seat =
         typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
     let o = seat.observe(req.id, "")?;
@@ -220,11 +214,11 @@ fn message(
     Message {
         id: req.id.to_string(),
         from: req.from.to_string(),
-        team: req.team.to_string(),
-        session: req.session.to_string(),
-        seat: req.seat.to_string(),
+        team: req.at.team.to_string(),
+        session: req.at.session.to_string(),
+        seat: req.at.seat.to_string(),
         project: req.project.to_string(),
-        root: req.root.to_path_buf(),
+        root: req.at.root.to_path_buf(),
         rule: req.rule.to_string(),
         header: req.header.to_string(),
         drop: drop.to_path_buf(),
@@ -239,8 +233,8 @@ fn message(
 
 fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Result<()> {
     let Some(key) = bell::key(means.mux.name(), &pane.id) else { return Ok(()) };
-    let project_dir = crate::history::project_dir_name(req.project, req.root);
-    bell::ring(req.config, &key, &bell::line(&project_dir, req.session, req.seat))
+    let project_dir = crate::history::project_dir_name(req.project, req.at.root);
+    bell::ring(req.config, &key, &bell::line(&project_dir, req.at.session, req.at.seat))
 }
 
 /// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
@@ -252,8 +246,8 @@ pub fn queue_companion(
     sent_ms: i64,
     pane: &PaneRef,
 ) -> std::io::Result<SeatBox> {
-    let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
-    let b = crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
+    let drop = typed::drop_path(req.at.root, req.at.session, req.at.seat, req.id).map_err(std::io::Error::other)?;
+    let b = crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat)?;
     b.queue(&message(req, &drop, means, pane, true, sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)
