@@ -51,6 +51,25 @@ impl Kind {
         }
     }
 
+    /// Every kind.
+    pub const ALL: [Kind; 8] = [
+        Kind::Usage,
+        Kind::BadFile,
+        Kind::Refused,
+        Kind::Held,
+        Kind::NotSubmitted,
+        Kind::Unreachable,
+        Kind::Timeout,
+        Kind::Failed,
+    ];
+
+    /// The kind a run that ended with `outcome` stops with: the one whose [`Kind::outcome`] it
+    /// is (the one table between the two). `None`: an outcome that stops nothing (delivered,
+    /// answered) or a word this build does not know.
+    pub fn ending(outcome: &Outcome) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.outcome().as_ref() == Some(outcome))
+    }
+
     /// The outcome a run that stopped with this kind ended with (`None`: the invocation or
     /// its file could not be read, and nothing ran).
     pub fn outcome(self) -> Option<Outcome> {
@@ -221,19 +240,20 @@ mod tests {
 
     #[test]
     fn rows_are_the_outcome_words() {
-        let rows: Vec<&str> = [
-            Kind::Usage,
-            Kind::BadFile,
-            Kind::Refused,
-            Kind::Held,
-            Kind::NotSubmitted,
-            Kind::Unreachable,
-            Kind::Timeout,
-            Kind::Failed,
-        ]
-        .map(Kind::row)
-        .to_vec();
+        let rows: Vec<&str> = Kind::ALL.map(Kind::row).to_vec();
         assert_eq!(rows, ["usage", "bad-file", "refused", "held", "not-submitted", "unreachable", "timeout", "failed"]);
+    }
+
+    #[test]
+    fn a_kind_is_derived_from_the_outcome_it_ends_with() {
+        for k in Kind::ALL {
+            match k.outcome() {
+                Some(o) => assert_eq!(Kind::ending(&o), Some(k)),
+                None => assert!(matches!(k, Kind::Usage | Kind::BadFile)),
+            }
+        }
+        assert_eq!(Kind::ending(&Outcome::Delivered), None);
+        assert_eq!(Kind::ending(&Outcome::Answered), None);
     }
 
     #[test]

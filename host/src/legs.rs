@@ -12,3 +12,26 @@ pub mod compose;
 pub mod inbox;
 pub mod native;
 pub mod typed;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One seat as a leg (or the watch's look) reaches it, decided before anything runs: the one
+/// declaration of the target every leg's request holds beside what is its own.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatTarget<'a> {
+    /// The receiving team's multiplexer session.
+    pub session: &'a str,
+    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
+    pub team: &'a str,
+    pub seat: &'a str,
+    /// The seat's profile id (`claude-code`, `codex`, …).
+    pub cli: &'a str,
+    /// The receiving team's checkout root: its `.agents/` takes the drop.
+    pub root: &'a Path,
+    /// The team's profile pins.
+    pub pins: &'a BTreeMap<String, String>,
+    /// The seat's registry record, when it has one: its pane and process come first
+    /// (`state::locate_with`).
+    pub record: Option<&'a crate::registry::AgentRecord>,
+}

@@ -123,12 +123,13 @@ pub struct Recipient {
 /// that sent nothing on purpose (or could not be read), the send's own word for one that
 /// reached no one, `failed` for a run stopped by anything else.
 pub fn outcome_of(k: Kind) -> crate::vocab::outcome::Outcome {
+    use crate::vocab::outcome::Outcome;
+    // the kind's own outcome (`Kind::outcome`), but a usage error is a refusal here and a bad
+    // file or a timeout a failure
     match k {
-        Kind::Refused | Kind::Usage => crate::vocab::outcome::Outcome::Refused,
-        Kind::Held => crate::vocab::outcome::Outcome::Held,
-        Kind::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
-        Kind::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
-        Kind::BadFile | Kind::Timeout | Kind::Failed => crate::vocab::outcome::Outcome::Failed,
+        Kind::Usage => Outcome::Refused,
+        Kind::BadFile | Kind::Timeout => Outcome::Failed,
+        k => k.outcome().unwrap_or(Outcome::Failed),
     }
 }
 

@@ -33,7 +33,7 @@ use crate::profiles::ProfileHost;
 use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
 use crate::vocab::leg::Leg;
-use crate::vocab::outcome::{Note, Via};
+use crate::vocab::outcome::{Ended, Note, Via};
 
 pub use facts::FactsBook;
 pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, OutcomeWord, Report, SendReport};
@@ -315,25 +315,22 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: d, root: &root, id: &id, text: &text, body };
+    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {
         // every leg the plan could walk declined once it ran
         return Ok(ran_out(m, d, walked.failed, &id, body, Some(&root), reply_to));
     };
-    let mut r = report(d, t.outcome.clone());
+    let mut r = report(d, Outcome::Ended(t.ended.clone()));
     r.failed = walked.failed;
-    let note = match &t.outcome {
-        Outcome::Delivered { note } => note.clone(),
-        _ => None,
-    };
+    let note = if t.ended.is_delivered() { t.ended.note.clone() } else { None };
     // A refusal sent nothing and is no completed send: it writes its log line only.
-    let ended = t.outcome.ended().filter(|o| *o != crate::vocab::outcome::Outcome::Refused);
+    let ended = Some(t.ended.outcome.clone()).filter(|o| *o != crate::vocab::outcome::Outcome::Refused);
     if let (Some(_), Some(ended)) = (&t.drop, ended) {
         // an unreachable seat's reason is the line's note, so `team feed` can say why
-        let history_note = match &t.outcome {
-            Outcome::Unreachable { reason } => Some(Note::from(reason.as_str())),
+        let history_note = match &t.ended.outcome {
+            crate::vocab::outcome::Outcome::Unreachable => Some(Note::from(t.ended.reason())),
             _ => note.clone(),
         };
         let line = MessageLine {
@@ -348,7 +345,7 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
             ..history_line(m.ctx, d, &id, body, ended)
         };
         r.history = append_history(m.ctx, d, &root, &line);
-        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), t.outcome.failure().map(|(_, why)| why));
+        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), r.outcome.failure().map(|(_, why)| why));
         // A send a running watch will retry says so (and only then: nothing is promised).
         if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(&line.outcome, t.dialog.as_deref()) {
             r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
@@ -369,8 +366,8 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
     if let Some(n) = &r.notify {
         detail.push_str(&format!(", {n}"));
     }
-    log(m.ctx, Some(&root), &d.caller, Some(&seat), t.outcome.word(), Some(body.len()), Some(detail));
-    if matches!(t.outcome, Outcome::Delivered { .. }) {
+    log(m.ctx, Some(&root), &d.caller, Some(&seat), r.outcome.word(), Some(body.len()), Some(detail));
+    if t.ended.is_delivered() {
         r.channel = Some(t.leg);
     }
     r.id = Some(id);
@@ -445,7 +442,7 @@ fn ran_out(
     reply_to: Option<&str>,
 ) -> SendReport {
     let plan = Plan { failed, terminal: None, ..d.plan.clone() };
-    let mut r = report(d, Outcome::Unreachable { reason: plan.ran_out() });
+    let mut r = report(d, Outcome::Ended(Ended::unreachable(plan.ran_out())));
     let why = plan.ran_out();
     let line = MessageLine {
         failed: plan.failed_words(),

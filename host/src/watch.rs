@@ -39,7 +39,7 @@ pub use lock::{acquire, running, Holder, ProjectLock};
 use crate::ctx::Ctx;
 use crate::error::{self, TeamError};
 use crate::history::{self, Ledger, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
-use crate::legs::typed::{self, Verdict};
+use crate::legs::typed;
 use crate::mux::Mux;
 use crate::profiles::ProfileHost;
 use crate::registry::Registry;
@@ -254,7 +254,7 @@ impl<'a> Watch<'a> {
         for seat in seats {
             let w = &wanted[seat];
             let Some(s) = self.team.file.seat(seat) else { continue };
-            let at = look::SeatAt {
+            let at = crate::legs::SeatTarget {
                 session: &self.team.file.session,
                 team: &self.team.file.team,
                 seat,
@@ -361,12 +361,13 @@ impl<'a> Watch<'a> {
             Some(Ok(history::Claim::Held)) => return,
             _ => {}
         }
-        let (outcome, note, detail) = match &report.run.verdict {
-            Verdict::Delivered { note } => (Outcome::Delivered, note.clone(), note.as_ref().map(Note::to_string)),
-            Verdict::Held(r) => (Outcome::Held, None, Some(r.clone())),
-            Verdict::NotSubmitted(r) => (Outcome::NotSubmitted, None, Some(r.clone())),
-            Verdict::Unreachable(r) => (Outcome::Unreachable, None, Some(r.clone())),
-            Verdict::Refused(r) => return self.stop(id, seat, StopWhy::Refused(r.clone()), ledger, pass),
+        let ended = &report.run.verdict;
+        if ended.is_refused() {
+            return self.stop(id, seat, StopWhy::Refused(ended.reason().to_string()), ledger, pass);
+        }
+        let (outcome, note, detail) = match ended.is_delivered() {
+            true => (Outcome::Delivered, ended.note.clone(), ended.note.as_ref().map(Note::to_string)),
+            false => (ended.outcome.clone(), None, Some(ended.reason().to_string())),
         };
         let delivered = outcome == Outcome::Delivered;
         let line = MessageLine {
@@ -419,16 +420,16 @@ impl<'a> Watch<'a> {
         cli: &str,
         n: u32,
     ) -> (typed::Report, Option<Result<history::Claim, String>>) {
-        let req = typed::Retrigger {
+        let at = crate::legs::SeatTarget {
             session: &self.team.file.session,
             team: &self.team.file.team,
             seat,
             cli,
             root: &self.team.root,
-            id,
             pins: &self.team.file.profiles,
             record: self.registry.as_ref().and_then(|r| r.agent_for(&self.team.file.team, seat)),
         };
+        let req = typed::Retrigger { at, id };
         let means = typed::Means {
             mux: self.mux.as_ref(),
             profiles: self.host,

@@ -254,11 +254,13 @@ fn sentence(r: &Recipient) -> String {
         Err(e) => return e.message(),
     };
     let seat = &r.seat;
-    match &r.outcome {
-        Outcome::Delivered { note: Some(n) } => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-        Outcome::Delivered { note: None } => format!("{seat}: delivered{}", history_words(&r.history)),
-        Outcome::Refused { reason } => format!("refused: {seat}: {reason}{}", history_words(&r.history)),
-        o => match o.failure() {
+    match (&r.outcome, r.outcome.delivered()) {
+        (_, Some(Some(n))) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
+        (_, Some(None)) => format!("{seat}: delivered{}", history_words(&r.history)),
+        (Outcome::Ended(e), _) if e.is_refused() => {
+            format!("refused: {seat}: {}{}", e.reason(), history_words(&r.history))
+        }
+        (o, _) => match o.failure() {
             Some((_, reason)) => {
                 format!("{seat}: {} ({reason}){}{}", o.word(), history_words(&r.history), watch_words(r))
             }

@@ -107,8 +107,8 @@ pub fn said(r: &Replied, dry_run: bool) -> Result<(String, Status), TeamError> {
                 };
                 (format!("{}: dry-run: {how} {about}; nothing was written", s.seat), Status::DryRun)
             }
-            Outcome::Delivered { note } => {
-                let n = note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
+            o if o.delivered().is_some() => {
+                let n = o.delivered().flatten().map(|n| format!(" ({n})")).unwrap_or_default();
                 (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), Status::Delivered)
             }
             other => {

@@ -319,7 +319,8 @@ fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, Team
             let line = format!("{seat}: recorded (native, {ms} ms)");
             (format!("{line}\n"), SendDoc::new(r, SendStatus::Recorded, &line, r.channel, None))
         }
-        Outcome::Delivered { note } => {
+        Outcome::Ended(e) if e.is_delivered() => {
+            let note = &e.note;
             let line = match note {
                 Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
                 None => format!("{seat}: delivered{}", history_words(&r.history)),

@@ -34,11 +34,12 @@ fn row_line(row: &send::all::Row) -> String {
                 Outcome::DryRun(_) => {
                     format!("{seat}: dry-run: unreachable: no leg of its delivery order would take the send")
                 }
-                Outcome::Delivered { note: Some(n) } => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-                Outcome::Delivered { note: None } | Outcome::Recorded { .. } => {
-                    format!("{seat}: delivered{}", history_words(&r.history))
-                }
-                Outcome::Refused { reason } => format!("{seat}: refused: {reason}"),
+                o if o.delivered().is_some() => match o.delivered().flatten() {
+                    Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
+                    None => format!("{seat}: delivered{}", history_words(&r.history)),
+                },
+                Outcome::Recorded { .. } => format!("{seat}: delivered{}", history_words(&r.history)),
+                Outcome::Ended(e) if e.is_refused() => format!("{seat}: refused: {}", e.reason()),
                 other => {
                     let (_, reason) = other.failure().expect("a failure");
                     format!("{seat}: {} ({reason}){}{}", other.word(), history_words(&r.history), watch_words(r))

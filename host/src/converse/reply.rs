@@ -181,10 +181,7 @@ impl Replied {
                 if dry_run { None } else { s.id.clone() },
                 s.drop.as_ref().map(|p| p.display().to_string()),
                 s.ms,
-                match &s.outcome {
-                    Outcome::Delivered { note } => note.as_ref().map(ToString::to_string),
-                    _ => None,
-                },
+                s.outcome.delivered().flatten().map(ToString::to_string),
             ),
             Went::Owner(o) => (
                 crate::converse::OWNER.to_string(),

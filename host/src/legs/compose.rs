@@ -25,6 +25,7 @@ use crate::clock::Clock;
 use crate::error::TeamError;
 use crate::mux::{self, Mux, MuxError, PaneRef};
 use crate::profiles::{Action, Evidence, Key, Profile, Repo, Screen, Step};
+use crate::vocab::outcome::{Ended, Note};
 
 /// What a compose run may do.
 #[derive(Debug, Clone)]
@@ -45,29 +46,18 @@ pub struct Bounds {
 pub const BOUNDS: Bounds =
     Bounds { max_steps: 1_000, max_keys: 40, max_ms: 30_000, max_wait_ms: 2_000, max_type_chars: 4_096 };
 
-/// How a compose run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The CLI printed the line that creates the item.
-    Delivered(Evidence),
-    /// Nothing of the brief was typed, on purpose: why.
-    Refused(String),
-    /// The brief was typed and the CLI did not take it: what it said.
-    NotSubmitted(String),
-    /// Enter was pressed on the typed brief and no line creating the item showed in the bounds:
-    /// the item may exist, so the brief is never typed again.
-    Unconfirmed(String),
-    /// The module asked for what the host does not do (or ran past its bounds, or failed):
-    /// stopped there, nothing more typed.
-    Stopped(String),
-    /// The pane could not be read or typed into.
-    Unreachable(String),
-}
-
 /// A compose run: how it ended and every action the host executed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
-    pub outcome: Outcome,
+    /// Delivered (its note the item created, or `taken, not yet confirmed: <why>` when Enter
+    /// was pressed on the brief and no line creating the item showed in the bounds: the item
+    /// may exist, so the brief is never typed again); refused (nothing of the brief typed, on
+    /// purpose); not-submitted (typed, not taken); unreachable (the pane could not be read or
+    /// typed into, or the module asked for what the host does not do, ran past its bounds or
+    /// failed: stopped there, nothing more typed).
+    pub ended: Ended,
+    /// The CLI's line that created the item, when the run ended delivered by it.
+    pub created: Option<Evidence>,
     pub done: Vec<Action>,
     /// Whether any of the brief was typed.
     pub brief_typed: bool,
@@ -194,7 +184,7 @@ pub fn run(
         }
         let screen = match pane.read() {
             Ok(s) => s,
-            Err(e) => return p.end(Outcome::Unreachable(format!("the pane could not be read: {e}"))),
+            Err(e) => return p.end(Ended::unreachable(format!("the pane could not be read: {e}"))),
         };
         if p.done.is_empty() && found.is_none() {
             found = module.read(&screen).map(|r| back::Place::of(&r));
@@ -208,10 +198,10 @@ pub fn run(
         if let Some(why) = past_bounds(&action, &p.done, bounds) {
             return p.stopped(why);
         }
-        if let Some(outcome) =
+        if let Some((ended, created)) =
             p.ending(&action, &screen, |why, done| refused(pane, module, why, done, found.as_ref(), clock))
         {
-            return p.end(outcome);
+            return Run { created, ..p.end(ended) };
         }
         let result = match &action {
             Action::Type(t) => {
@@ -230,7 +220,7 @@ pub fn run(
             Action::Created(_) | Action::Refuse(_) | Action::Failed(_) => Ok(()),
         };
         if let Err(e) = result {
-            return p.end(Outcome::Unreachable(format!("the pane would not take `{action}`: {e}")));
+            return p.end(Ended::unreachable(format!("the pane would not take `{action}`: {e}")));
         }
         p.done.push(action);
     }
@@ -247,8 +237,8 @@ struct Progress {
 
 impl Progress {
     /// The run ending in `outcome`.
-    fn end(self, outcome: Outcome) -> Run {
-        Run { outcome, done: self.done, brief_typed: self.brief_typed }
+    fn end(self, ended: Ended) -> Run {
+        Run { ended, created: None, done: self.done, brief_typed: self.brief_typed }
     }
 
     /// The run stopped past a bound (`stop`).
@@ -258,13 +248,13 @@ impl Progress {
     }
 
     /// Past a bound, what was done decides what the stop means.
-    fn stop(&self, why: String) -> Outcome {
+    fn stop(&self, why: String) -> Ended {
         if self.submitted {
-            Outcome::Unconfirmed(format!("Enter was pressed on the brief, then {why}"))
+            unconfirmed(format!("Enter was pressed on the brief, then {why}"))
         } else if self.brief_typed {
-            Outcome::NotSubmitted(format!("the brief was typed and not submitted: {why}"))
+            Ended::not_submitted(format!("the brief was typed and not submitted: {why}"))
         } else {
-            Outcome::Stopped(why)
+            Ended::unreachable(format!("{STOPPED}{why}"))
         }
     }
 
@@ -276,25 +266,39 @@ impl Progress {
         action: &Action,
         screen: &Screen,
         refuse: impl FnOnce(&str, &[Action]) -> String,
-    ) -> Option<Outcome> {
-        Some(match action {
-            Action::Created(e) if !self.submitted => self.stop(format!(
-                "the compose module said the item was created (`{}`) before the brief was submitted",
-                e.line
-            )),
-            Action::Created(e) if !shows(screen, &e.line) => self.stop(format!(
-                "the compose module said the item was created, but the screen does not show `{}`",
-                e.line
-            )),
-            Action::Created(e) => Outcome::Delivered(e.clone()),
-            Action::Refuse(why) if self.submitted => {
-                Outcome::Unconfirmed(format!("Enter was pressed on the brief, then the compose module refused: {why}"))
-            }
-            Action::Refuse(why) | Action::Failed(why) if self.brief_typed => Outcome::NotSubmitted(why.clone()),
-            Action::Refuse(why) | Action::Failed(why) => Outcome::Refused(refuse(why, &self.done)),
-            Action::Type(_) | Action::Press(_) | Action::Wait(_) => return None,
-        })
+    ) -> Option<(Ended, Option<Evidence>)> {
+        Some((
+            match action {
+                Action::Created(e) if !self.submitted => self.stop(format!(
+                    "the compose module said the item was created (`{}`) before the brief was submitted",
+                    e.line
+                )),
+                Action::Created(e) if !shows(screen, &e.line) => self.stop(format!(
+                    "the compose module said the item was created, but the screen does not show `{}`",
+                    e.line
+                )),
+                Action::Created(e) => {
+                    return Some((Ended::delivered(e.task_id.clone().map(Note::Created)), Some(e.clone())))
+                }
+                Action::Refuse(why) if self.submitted => {
+                    unconfirmed(format!("Enter was pressed on the brief, then the compose module refused: {why}"))
+                }
+                Action::Refuse(why) | Action::Failed(why) if self.brief_typed => Ended::not_submitted(why.clone()),
+                Action::Refuse(why) | Action::Failed(why) => Ended::refused(refuse(why, &self.done)),
+                Action::Type(_) | Action::Press(_) | Action::Wait(_) => return None,
+            },
+            None,
+        ))
     }
+}
+
+/// The stop's prefix when nothing of the brief was typed: the module was stopped.
+const STOPPED: &str = "the compose module was stopped: ";
+
+/// Delivered, not yet confirmed: Enter was pressed on the brief and no line creating the item
+/// showed (why).
+fn unconfirmed(why: String) -> Ended {
+    Ended::delivered(Some(Note::TakenUnconfirmed(why)))
 }
 
 /// Why the host does not take `action` (`None`: it does): more keys than the bound, a
@@ -405,22 +409,14 @@ pub fn origin_of(folder: &Path) -> Result<Repo, String> {
     })
 }
 
-/// What a compose send needs to know about its target, decided before it runs.
+/// What a compose send needs to know about its target, decided before it runs (its pane is
+/// found in the session by its mark: the registry record is the typed leg's).
 pub struct ComposeSend<'a> {
-    /// The receiving team's multiplexer session.
-    pub session: &'a str,
-    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
-    pub team: &'a str,
-    pub seat: &'a str,
-    /// The seat's profile id (`codex-cloud`).
-    pub cli: &'a str,
-    /// The receiving team's checkout root: its `.agents/` takes the drop.
-    pub root: &'a Path,
+    pub at: crate::legs::SeatTarget<'a>,
     /// The drop file's whole text (the sender header, a blank line, the body): the brief.
     pub text: &'a str,
     /// The message id (the drop file's name).
     pub id: &'a str,
-    pub pins: &'a std::collections::BTreeMap<String, String>,
 }
 
 /// What a compose send runs on, given by its caller (`send`'s compose leg): the same as a
@@ -441,12 +437,18 @@ pub struct Report {
 }
 
 impl Report {
+    /// How the send ended, every reason (and an unconfirmed note) naming where the message is,
+    /// once the drop file is written.
+    pub fn ended(&self) -> Ended {
+        match &self.drop {
+            Some(p) => self.run.ended.clone().reworded(|why| format!("{why}; the message is at {}", p.display())),
+            None => self.run.ended.clone(),
+        }
+    }
+
     /// The created item's id, when the screen showed it.
     pub fn task_id(&self) -> Option<&str> {
-        match &self.run.outcome {
-            Outcome::Delivered(e) => e.task_id.as_deref(),
-            _ => None,
-        }
+        self.run.created.as_ref().and_then(|e| e.task_id.as_deref())
     }
 }
 
@@ -467,11 +469,12 @@ pub fn seat_folder(mux: &dyn Mux, pane: &PaneRef, names: &[String]) -> Option<Pa
 pub fn deliver(req: &ComposeSend, means: &Means) -> Report {
     let watch = means.clock.stopwatch();
     let wait = std::time::Duration::from_millis(crate::legs::typed::LOCK_WAIT_MS);
-    let _lock = match crate::legs::typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
+    let _lock = match crate::legs::typed::lock_seat(means.state, req.at.session, req.at.seat, "send", wait) {
         Ok(l) => l,
         Err(why) => {
             let run = Run {
-                outcome: Outcome::Refused(format!("{why}; nothing was sent")),
+                ended: Ended::refused(format!("{why}; nothing was sent")),
+                created: None,
                 done: Vec::new(),
                 brief_typed: false,
             };
@@ -486,38 +489,38 @@ pub fn deliver(req: &ComposeSend, means: &Means) -> Report {
 pub fn deliver_locked(req: &ComposeSend, means: &Means) -> Report {
     let (mux, host) = (means.mux, means.profiles);
     let watch = means.clock.stopwatch();
-    let not_run = |outcome, drop: Option<PathBuf>, repo: Option<Repo>| Report {
-        run: Run { outcome, done: Vec::new(), brief_typed: false },
+    let not_run = |ended, drop: Option<PathBuf>, repo: Option<Repo>| Report {
+        run: Run { ended, created: None, done: Vec::new(), brief_typed: false },
         drop,
         repo,
         ms: watch.ms(),
     };
-    let drop = match crate::legs::typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
+    let drop = match crate::legs::typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return not_run(Outcome::Refused(format!("{why}; nothing was sent")), None, None),
+        Err(why) => return not_run(Ended::refused(format!("{why}; nothing was sent")), None, None),
     };
-    // The drop's place is added to every reason once, by the walk (`send::walk`), not here.
+    // The drop's place is added to every reason once, by `Report::ended`, not here.
     let at = |why: String| why;
-    let pane = match mux.locate_in(req.session, req.seat, req.team) {
+    let pane = match mux.locate_in(req.at.session, req.at.seat, req.at.team) {
         Ok(p) => p,
-        Err(e) => return not_run(Outcome::Unreachable(at(e.to_string())), Some(drop), None),
+        Err(e) => return not_run(Ended::unreachable(at(e.to_string())), Some(drop), None),
     };
-    let mut profile = match host.load(req.cli, req.pins) {
+    let mut profile = match host.load(req.at.cli, req.at.pins) {
         Ok(p) => p,
-        Err(e) => return not_run(Outcome::Refused(at(e.message())), Some(drop), None),
+        Err(e) => return not_run(Ended::refused(at(e.message())), Some(drop), None),
     };
     if !profile.describe().has_compose {
-        let why = format!("the {} profile has no compose module", req.cli);
-        return not_run(Outcome::Refused(at(why)), Some(drop), None);
+        let why = format!("the {} profile has no compose module", req.at.cli);
+        return not_run(Ended::refused(at(why)), Some(drop), None);
     }
     let names = profile.describe().process_names.clone();
     let Some(folder) = seat_folder(mux, &pane, &names) else {
         let why = "the seat's folder could not be read, so its repo is not known; nothing was typed".to_string();
-        return not_run(Outcome::Refused(at(why)), Some(drop), None);
+        return not_run(Ended::refused(at(why)), Some(drop), None);
     };
     let repo = match origin_of(&folder) {
         Ok(r) => r,
-        Err(why) => return not_run(Outcome::Refused(at(format!("{why}; nothing was typed"))), Some(drop), None),
+        Err(why) => return not_run(Ended::refused(at(format!("{why}; nothing was typed"))), Some(drop), None),
     };
     let mut port = MuxPane { mux, pane };
     let run = run(&mut port, &mut profile, req.text, &repo, &BOUNDS, means.clock);

@@ -199,25 +199,12 @@ pub struct Traits {
     pub forbidden_starts: Vec<String>,
 }
 
-/// How one typed send ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// The seat took the line; `note` qualifies it (`taken, not yet confirmed`, queued, a dialog after Enter).
-    Delivered { note: Option<crate::vocab::outcome::Note> },
-    /// Nothing typed (or typed and not submitted because the read-back failed): the reason.
-    Held(String),
-    /// The trigger was typed and never taken: the reason names the Enters and the box.
-    NotSubmitted(String),
-    /// The seat was not reached: the reason.
-    Unreachable(String),
-    /// Nothing sent on purpose: the reason.
-    Refused(String),
-}
-
-/// The verdict and what was done on the way.
+/// How one typed send ended (the verdict: delivered with its note, or held, not-submitted,
+/// unreachable or refused with the reason — nothing typed, or typed and never taken), and
+/// what was done on the way.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
-    pub verdict: Verdict,
+    pub verdict: crate::vocab::outcome::Ended,
     /// Whether the trigger was typed into the pane.
     pub typed: bool,
     pub enters: u32,

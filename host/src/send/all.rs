@@ -42,7 +42,7 @@ impl Row {
     pub fn said(&self) -> super::OutcomeWord {
         match self {
             Row::Sent(r) => r.outcome.said(),
-            Row::Refused { .. } => super::OutcomeWord::Refused,
+            Row::Refused { .. } => super::OutcomeWord::Ended(crate::vocab::outcome::Outcome::Refused),
         }
     }
 }

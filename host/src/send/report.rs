@@ -12,27 +12,19 @@ use serde::Serialize;
 use crate::error::Kind;
 use crate::plan::{Facts, Failed, Reach, SetAside};
 use crate::vocab::leg::Leg;
-use crate::vocab::outcome::Note;
+use crate::vocab::outcome::{Ended, Note, Outcome as Said};
 
 /// How one send, record or dry run ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "status", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// The seat took the line; `note` qualifies it (`taken, not yet confirmed`, …).
-    Delivered { note: Option<Note> },
+    /// A carried send: the outcome its history line says, and the leg's note (delivered) or
+    /// reason (held, not-submitted, unreachable, refused once a leg ran: a lock another
+    /// command holds, a trigger longer than the CLI takes whole).
+    Ended(Ended),
     /// A native delivery the sender made was written down.
     Recorded { ms: u64 },
     /// Nothing was written: what the run would do.
     DryRun(DryRun),
-    /// The message is safely on disk; nothing was typed. The reason says what held it.
-    Held { reason: String },
-    /// A line was typed and never taken.
-    NotSubmitted { reason: String },
-    /// The seat was not reached.
-    Unreachable { reason: String },
-    /// Nothing sent on purpose, decided once a leg ran (a lock another command holds, a
-    /// trigger longer than the CLI takes whole).
-    Refused { reason: String },
 }
 
 impl Outcome {
@@ -45,70 +37,108 @@ impl Outcome {
     /// The outcome as its word.
     pub fn said(&self) -> OutcomeWord {
         match self {
-            Outcome::Delivered { .. } => OutcomeWord::Delivered,
+            Outcome::Ended(e) => OutcomeWord::Ended(e.outcome.clone()),
             Outcome::Recorded { .. } => OutcomeWord::Recorded,
             Outcome::DryRun(_) => OutcomeWord::DryRun,
-            Outcome::Held { .. } => OutcomeWord::Held,
-            Outcome::NotSubmitted { .. } => OutcomeWord::NotSubmitted,
-            Outcome::Unreachable { .. } => OutcomeWord::Unreachable,
-            Outcome::Refused { .. } => OutcomeWord::Refused,
         }
     }
 
     /// How a carried send ended, as its history line says it; `None` for a record (whose
     /// line says `delivered`: `send::record`) and a dry run (which writes none).
-    pub fn ended(&self) -> Option<crate::vocab::outcome::Outcome> {
-        Some(match self {
-            Outcome::Delivered { .. } => crate::vocab::outcome::Outcome::Delivered,
-            Outcome::Held { .. } => crate::vocab::outcome::Outcome::Held,
-            Outcome::NotSubmitted { .. } => crate::vocab::outcome::Outcome::NotSubmitted,
-            Outcome::Unreachable { .. } => crate::vocab::outcome::Outcome::Unreachable,
-            Outcome::Refused { .. } => crate::vocab::outcome::Outcome::Refused,
-            Outcome::Recorded { .. } | Outcome::DryRun(_) => return None,
-        })
+    pub fn ended(&self) -> Option<Said> {
+        match self {
+            Outcome::Ended(e) => Some(e.outcome.clone()),
+            Outcome::Recorded { .. } | Outcome::DryRun(_) => None,
+        }
     }
 
-    /// The error kind of an outcome that exits 1; `None` for one that exits 0.
+    /// A carried send's note, when it was delivered (`Some(None)`: delivered, nothing to add).
+    pub fn delivered(&self) -> Option<Option<&Note>> {
+        match self {
+            Outcome::Ended(e) if e.is_delivered() => Some(e.note.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The error kind of an outcome that exits 1 (derived from its word: `Kind::ending`), and
+    /// its reason; `None` for one that exits 0.
     pub fn failure(&self) -> Option<(Kind, &str)> {
         match self {
-            Outcome::Delivered { .. } | Outcome::Recorded { .. } | Outcome::DryRun(_) => None,
-            Outcome::Held { reason } => Some((Kind::Held, reason)),
-            Outcome::NotSubmitted { reason } => Some((Kind::NotSubmitted, reason)),
-            Outcome::Unreachable { reason } => Some((Kind::Unreachable, reason)),
-            Outcome::Refused { reason } => Some((Kind::Refused, reason)),
+            Outcome::Ended(e) => Kind::ending(&e.outcome).map(|k| (k, e.reason())),
+            Outcome::Recorded { .. } | Outcome::DryRun(_) => None,
+        }
+    }
+}
+
+/// Serialised as it stands: `{"status": <word>, "note": …}` for a delivered send, `reason` for
+/// another ended one, `ms` for a record, and a dry run's plan beside its status.
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Delivered<'a> {
+            status: &'a str,
+            note: &'a Option<Note>,
+        }
+        #[derive(Serialize)]
+        struct Because<'a> {
+            status: &'a str,
+            reason: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Recorded<'a> {
+            status: &'a str,
+            ms: u64,
+        }
+        #[derive(Serialize)]
+        struct Dry<'a> {
+            status: &'a str,
+            #[serde(flatten)]
+            would: &'a DryRun,
+        }
+        let status = self.word();
+        match self {
+            Outcome::Ended(e) if e.is_delivered() => Delivered { status, note: &e.note }.serialize(s),
+            Outcome::Ended(e) => Because { status, reason: e.reason() }.serialize(s),
+            Outcome::Recorded { ms } => Recorded { status, ms: *ms }.serialize(s),
+            Outcome::DryRun(would) => Dry { status, would }.serialize(s),
         }
     }
 }
 
 /// The word a send's outcome is said by (`Outcome::word`, `team send all`'s recipients): a
 /// carried send's is its history outcome's word, then `recorded` and `dry-run`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutcomeWord {
-    Delivered,
+    Ended(Said),
     Recorded,
     DryRun,
-    Held,
-    NotSubmitted,
-    Unreachable,
-    Refused,
 }
 
 impl OutcomeWord {
-    pub fn word(self) -> &'static str {
-        let ended = match self {
-            OutcomeWord::Recorded => return "recorded",
-            OutcomeWord::DryRun => return "dry-run",
-            OutcomeWord::Delivered => crate::vocab::outcome::Outcome::Delivered,
-            OutcomeWord::Held => crate::vocab::outcome::Outcome::Held,
-            OutcomeWord::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
-            OutcomeWord::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
-            OutcomeWord::Refused => crate::vocab::outcome::Outcome::Refused,
-        };
-        ended.known_word().unwrap_or_default()
+    pub fn word(&self) -> &'static str {
+        match self {
+            OutcomeWord::Ended(o) => o.known_word().unwrap_or_default(),
+            OutcomeWord::Recorded => "recorded",
+            OutcomeWord::DryRun => "dry-run",
+        }
+    }
+
+    /// Every word a send's outcome is said by, in the schema's order.
+    fn listed() -> Vec<&'static str> {
+        let ended = |o: Said| OutcomeWord::Ended(o).word();
+        vec![
+            ended(Said::Delivered),
+            OutcomeWord::DryRun.word(),
+            ended(Said::Held),
+            ended(Said::NotSubmitted),
+            ended(Said::Unreachable),
+            ended(Said::Refused),
+            OutcomeWord::Recorded.word(),
+        ]
     }
 }
 
-crate::vocab::doc::words!(OutcomeWord: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Recorded);
+crate::vocab::doc::words!(OutcomeWord => OutcomeWord::listed());
 
 /// What a dry run resolved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -231,7 +261,7 @@ mod tests {
             seat: "gpt-reviewer".into(),
             cli: "codex".into(),
             facts: Facts::default(),
-            outcome: Outcome::Delivered { note: Some("taken, not yet confirmed".into()) },
+            outcome: Outcome::Ended(Ended::delivered(Some("taken, not yet confirmed".into()))),
             channel: Some(Leg::Typed),
             order: Leg::ORDER.to_vec(),
             failed: vec![Failed { leg: Leg::Native, why: Cannot::NoNativeChannel }],
@@ -252,6 +282,10 @@ mod tests {
         assert_eq!(v["history"], serde_json::json!({"history": "not-written", "why": "/c is read-only here"}));
         let dry = serde_json::to_value(Outcome::DryRun(DryRun::Send { channel: None, compose: Vec::new() })).unwrap();
         assert_eq!(dry, serde_json::json!({"status": "dry-run", "would": "send", "channel": null}));
-        assert_eq!(Outcome::NotSubmitted { reason: "r".into() }.failure(), Some((Kind::NotSubmitted, "r")));
+        assert_eq!(Outcome::Ended(Ended::not_submitted("r")).failure(), Some((Kind::NotSubmitted, "r")));
+        let held = serde_json::to_value(Outcome::Ended(Ended::held("h"))).unwrap();
+        assert_eq!(held, serde_json::json!({"status": "held", "reason": "h"}));
+        let rec = serde_json::to_value(Outcome::Recorded { ms: 3 }).unwrap();
+        assert_eq!(rec, serde_json::json!({"status": "recorded", "ms": 3}));
     }
 }

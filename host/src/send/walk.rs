@@ -14,20 +14,19 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::legs::typed;
+use crate::legs::{typed, SeatTarget};
 use crate::mux::Mux;
 use crate::plan::{self, Cannot, Facts, Failed, Order};
 use crate::vocab::leg::Leg;
-use crate::vocab::outcome::Note;
+use crate::vocab::outcome::{Ended, Note};
 
-use super::report::Outcome;
 use super::{Decision, Means};
 
 /// One send, decided: what every leg is given.
 pub struct Job<'a> {
     pub decision: &'a Decision,
-    /// The receiving team's checkout root (its `.agents/` takes the drop).
-    pub root: &'a Path,
+    /// The seat, in the receiving team's checkout (its `.agents/` takes the drop).
+    pub at: SeatTarget<'a>,
     /// The message id (the drop file's name).
     pub id: &'a str,
     /// The drop file's whole text: the sender header, a blank line, the body.
@@ -36,11 +35,27 @@ pub struct Job<'a> {
     pub body: &'a str,
 }
 
+/// The decided seat, in the receiving team's checkout `root` (its profile pins the team file's,
+/// none without one).
+pub fn target<'a>(d: &'a Decision, root: &'a Path) -> SeatTarget<'a> {
+    static NO_PINS: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    let team_file = d.target.team.file.as_ref();
+    SeatTarget {
+        session: &d.target.team.session,
+        team: &d.target.team.name,
+        seat: d.target.name(),
+        cli: d.target.cli(),
+        root,
+        pins: team_file.map(|f| &f.profiles).unwrap_or(&NO_PINS),
+        record: d.target.seat.agent.as_ref(),
+    }
+}
+
 /// What a leg that took the send did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Taken {
     pub leg: Leg,
-    pub outcome: Outcome,
+    pub ended: Ended,
     /// The drop file, once written.
     pub drop: Option<PathBuf>,
     pub ms: u64,
@@ -128,33 +143,13 @@ struct TypedLeg<'a> {
 
 impl Carrier for TypedLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
-        let team_file = d.target.team.file.as_ref();
-        let req = typed::PlainSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
-            text: job.text,
-            id: job.id,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-            record: d.target.seat.agent.as_ref(),
-            companion: self.companion,
-        };
+        let team_file = job.decision.target.team.file.as_ref();
+        let req = typed::PlainSend { at: job.at, text: job.text, id: job.id, companion: self.companion };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take());
-        let outcome = match report.run.verdict {
-            typed::Verdict::Delivered { note } => Outcome::Delivered { note },
-            typed::Verdict::Held(reason) => Outcome::Held { reason },
-            typed::Verdict::NotSubmitted(reason) => Outcome::NotSubmitted { reason },
-            typed::Verdict::Unreachable(reason) => Outcome::Unreachable { reason },
-            typed::Verdict::Refused(reason) => Outcome::Refused { reason },
-        };
         Ok(Taken {
             leg: Leg::Typed,
-            outcome,
+            ended: report.run.verdict,
             drop: report.drop,
             ms: report.ms,
             enters: report.run.enters,
@@ -174,35 +169,10 @@ struct ComposeLeg<'a> {
 impl Carrier for ComposeLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
         use crate::legs::compose;
-        let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
-        let team_file = d.target.team.file.as_ref();
-        let req = compose::ComposeSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
-            text: job.text,
-            id: job.id,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-        };
+        let team_file = job.decision.target.team.file.as_ref();
+        let req = compose::ComposeSend { at: job.at, text: job.text, id: job.id };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let report = compose::deliver(&req, &leg_means(self.means, mux.as_ref()));
-        let at = |why: String| match &report.drop {
-            Some(p) => format!("{why}; the message is at {}", p.display()),
-            _ => why,
-        };
-        let outcome = match report.run.outcome.clone() {
-            compose::Outcome::Delivered(e) => Outcome::Delivered { note: e.task_id.map(Note::Created) },
-            compose::Outcome::Unconfirmed(why) => Outcome::Delivered { note: Some(Note::TakenUnconfirmed(at(why))) },
-            compose::Outcome::Refused(why) => Outcome::Refused { reason: at(why) },
-            compose::Outcome::NotSubmitted(why) => Outcome::NotSubmitted { reason: at(why) },
-            compose::Outcome::Stopped(why) => {
-                Outcome::Unreachable { reason: at(format!("the compose module was stopped: {why}")) }
-            }
-            compose::Outcome::Unreachable(why) => Outcome::Unreachable { reason: at(why) },
-        };
         let enters = report
             .run
             .done
@@ -211,7 +181,7 @@ impl Carrier for ComposeLeg<'_> {
             .count() as u32;
         Ok(Taken {
             leg: Leg::Compose,
-            outcome,
+            ended: report.ended(),
             drop: report.drop,
             ms: report.ms,
             enters,
@@ -231,19 +201,14 @@ struct InboxLeg<'a> {
 
 impl Carrier for InboxLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        use crate::legs::inbox::leg::{self, Ended, Look};
+        use crate::legs::inbox::leg::{self, Look, Went};
         let d = job.decision;
-        let no_pins = std::collections::BTreeMap::new();
         let team_file = d.target.team.file.as_ref();
         let project = super::history_project(d);
         let from = super::from_of(d);
         let rule = d.rule.words();
         let req = leg::InboxSend {
-            session: &d.target.team.session,
-            team: &d.target.team.name,
-            seat: d.target.name(),
-            cli: d.target.cli(),
-            root: job.root,
+            at: job.at,
             project: &project,
             id: job.id,
             text: job.text,
@@ -251,30 +216,27 @@ impl Carrier for InboxLeg<'_> {
             body: job.body,
             from: &from,
             rule: &rule,
-            pins: team_file.map(|f| &f.profiles).unwrap_or(&no_pins),
-            record: d.target.seat.agent.as_ref(),
             config: &self.means.ctx.paths.config,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let lm = leg_means(self.means, mux.as_ref());
         let sent_ms = self.means.ctx.clock.now().timestamp_millis();
         let mut r = leg::deliver(&req, &lm);
-        let taken = |outcome, carried| Taken {
+        let taken = |ended: Ended| Taken {
             leg: Leg::McpInbox,
-            outcome,
+            // a refusal queued nothing: the message did not leave by this leg
+            carried: !ended.is_refused(),
+            ended,
             drop: r.drop.clone(),
             ms: r.ms,
             enters: 0,
-            carried,
             profile: r.profile.clone(),
             dialog: None,
         };
-        match r.ended {
-            Ended::Handed(e) => Ok(taken(Outcome::Delivered { note: Some(crate::legs::inbox::hook::note(e)) }, true)),
-            Ended::Held(reason) => Ok(taken(Outcome::Held { reason }, true)),
-            Ended::Refused(reason) => Ok(taken(Outcome::Refused { reason }, false)),
-            Ended::Unreachable(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
-            Ended::Typed(look) => {
+        match r.went {
+            Went::Ended(ended) => Ok(taken(ended)),
+            Went::Unread(why) => Err(Cannot::Declined(format!("the seat could not be read ({why})"))),
+            Went::Typed(look) => {
                 if !d.plan.order.keeps(Leg::Typed) {
                     return Err(Cannot::Declined(match look {
                         Look::Idle => {
@@ -294,11 +256,11 @@ impl Carrier for InboxLeg<'_> {
                 drop(mux);
                 let mut t = TypedLeg { means: self.means, companion: companion.as_ref(), prepared }.carry(job)?;
                 if let Some(b) = companion {
-                    if !matches!(t.outcome, Outcome::Delivered { .. }) {
+                    if !t.ended.is_delivered() {
                         // the trigger did not get through: the companion goes nowhere now, unless
                         // a hook of the seat handed it whole already
                         if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                            t.outcome = Outcome::Delivered { note: Some(Note::HandedWhole) };
+                            t.ended = Ended::delivered(Some(Note::HandedWhole));
                         }
                     }
                 }

@@ -15,6 +15,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::vocab::leg::Leg;
 
+mod ended;
+pub use ended::Ended;
+
 /// How a send ended: the history's `outcome`, the words `team send` prints and exits by, and
 /// an MCP recipient's word (docs/spec/team-send.md, docs/mcp.md).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

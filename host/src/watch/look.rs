@@ -10,11 +10,12 @@
 use super::decide::{Look, Wanted};
 use crate::error::TeamError;
 use crate::legs::typed::{drop_path, drop_ref, trigger_line, whereabouts, TranscriptWatch};
+use crate::legs::SeatTarget;
 use crate::mux::{AgentStatus, Mux};
 use crate::profiles::{Composer, Probe, Profile, ProfileHost, State, TurnError};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 /// The profiles a watch has loaded, one per CLI (a load compiles or deserializes a component:
@@ -143,19 +144,6 @@ fn tail(mut rows: Vec<String>, max: usize) -> Vec<String> {
     rows
 }
 
-/// Where the seat is, as the team file says.
-pub struct SeatAt<'a> {
-    pub session: &'a str,
-    /// The seat's team (a pane marked `<seat>@<team>` is its seat too).
-    pub team: &'a str,
-    pub seat: &'a str,
-    pub cli: &'a str,
-    pub root: &'a Path,
-    pub pins: &'a BTreeMap<String, String>,
-    /// The seat's registry record: its recorded pane comes first, as for a send.
-    pub record: Option<&'a crate::registry::AgentRecord>,
-}
-
 /// Why a seat could not be looked at: its pane (found, read, its status) or its profile
 /// (loaded, reading the screen).
 #[derive(Debug, thiserror::Error)]
@@ -172,7 +160,7 @@ pub fn look(
     profiles: &mut Profiles,
     transcripts: &mut Transcripts,
     host: &ProfileHost,
-    at: &SeatAt,
+    at: &SeatTarget,
     wanted: &Wanted,
 ) -> Result<Look, NotLooked> {
     let pane = crate::state::locate_with(mux, at.session, at.seat, at.team, at.record)?;

@@ -8,9 +8,11 @@ use crate::common::tmux::{SeatSpec, TmuxWorld};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use team::legs::compose::{self, ComposeSend, Outcome};
+use team::legs::compose::{self, ComposeSend};
+use team::legs::SeatTarget;
 use team::mux::tmux::Tmux;
 use team::profiles::{Action, Key, ProfileHost};
+use team::vocab::outcome::Outcome;
 
 /// The drop's whole text, as a send writes it: the sender header, a blank line, the body.
 const BRIEF: &str = "from the owner — admitted by: the owner\n\nPlease add a retry to the flaky login test";
@@ -51,16 +53,16 @@ impl Cloud {
     /// A send of message `id` (each send its own drop file).
     fn send_as(&self, id: &str) -> compose::Report {
         let pins = BTreeMap::new();
-        let req = ComposeSend {
+        let at = SeatTarget {
             session: "cloud",
             team: "cloud",
             seat: "cloud",
             cli: "codex-cloud",
             root: &self.root,
-            text: BRIEF,
-            id,
             pins: &pins,
+            record: None,
         };
+        let req = ComposeSend { at, text: BRIEF, id };
         let tmux = Tmux::with_socket(self.tw.socket_str());
         let state = self.tw.path().join("state");
         let clock = team::clock::Clock::real();
@@ -94,7 +96,9 @@ fn nothing_of_the_brief(c: &Cloud) {
 fn delivered_by_the_submitted_as_line_with_its_task_id() {
     let c = cloud("created-line-stays", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Delivered(e) = &r.run.outcome else { panic!("{:?}\n{}", r.run, c.tw.screen("cloud")) };
+    let Some(e) = r.run.created.as_ref().filter(|_| r.run.ended.is_delivered()) else {
+        panic!("{:?}\n{}", r.run, c.tw.screen("cloud"))
+    };
     assert!(e.line.starts_with("Submitted as task_e_"), "{e:?}");
     assert_eq!(r.task_id(), e.task_id.as_deref());
     assert!(r.task_id().unwrap().starts_with("task_e_"));
@@ -111,7 +115,9 @@ fn delivered_by_the_submitted_as_line_with_its_task_id() {
 fn delivered_by_the_new_pending_row_when_the_line_is_missed() {
     let c = cloud("created-line-missed", Some("git@github.com:acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Delivered(e) = &r.run.outcome else { panic!("{:?}\n{}", r.run, c.tw.screen("cloud")) };
+    let Some(e) = r.run.created.as_ref().filter(|_| r.run.ended.is_delivered()) else {
+        panic!("{:?}\n{}", r.run, c.tw.screen("cloud"))
+    };
     assert!(e.line.starts_with("[PENDING] from the owner — admitted by: the owner /"), "{e:?}");
     assert_eq!(r.task_id(), None);
     assert_eq!(c.bytes().matches(LINE).count(), 1);
@@ -121,7 +127,7 @@ fn delivered_by_the_new_pending_row_when_the_line_is_missed() {
 fn a_look_alike_environment_is_narrowed_with_a_space_before_down() {
     let c = cloud("lookalike", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    assert!(matches!(r.run.outcome, Outcome::Delivered(_)), "{:?}\n{}", r.run, c.tw.screen("cloud"));
+    assert!(r.run.created.is_some() && r.run.ended.is_delivered(), "{:?}\n{}", r.run, c.tw.screen("cloud"));
     let b = c.bytes();
     assert!(b.starts_with("n\x0facme/team-beta \x1b[B\r"), "{b:?}");
     assert!(
@@ -134,7 +140,7 @@ fn a_look_alike_environment_is_narrowed_with_a_space_before_down() {
 fn a_folder_with_no_origin_is_refused_with_zero_bytes_typed_and_the_drop_kept() {
     let c = cloud("takes-task", None);
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("has no git origin") && why.contains("nothing was typed"), "{why}");
     // the report carries the drop; the send's walk adds its place to the reason once
     assert!(!why.contains("the message is at"), "{why}");
@@ -146,7 +152,7 @@ fn a_folder_with_no_origin_is_refused_with_zero_bytes_typed_and_the_drop_kept() 
 fn a_chooser_that_does_not_hold_the_repo_is_refused_before_the_brief() {
     let c = cloud("takes-task", Some("https://github.com/acme/unknown.git"));
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("holds no environment for acme/unknown"), "{why}");
     assert!(!r.run.brief_typed);
     nothing_of_the_brief(&c);
@@ -157,7 +163,7 @@ fn a_chooser_that_does_not_hold_the_repo_is_refused_before_the_brief() {
 fn a_chooser_holding_two_matches_is_refused_before_the_brief() {
     let c = cloud("two-matches", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("more than one environment for acme/team-beta"), "{why}");
     nothing_of_the_brief(&c);
     assert!(!c.bytes().contains('\r'));
@@ -172,7 +178,7 @@ fn a_chooser_holding_two_matches_is_refused_before_the_brief() {
 fn a_refusal_in_the_chooser_closes_it_and_says_where_the_pane_was_left() {
     let c = cloud("two-matches", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("more than one environment for acme/team-beta"), "{why}");
     assert!(
         why.contains("; the pane was left where it stands: the New Task page and its composer (Esc closes only a dialog the compose opened"),
@@ -185,7 +191,7 @@ fn a_refusal_in_the_chooser_closes_it_and_says_where_the_pane_was_left() {
     assert!(screen.contains("New Task") && !screen.contains("Select Environment"), "{screen}");
 
     let r = c.send_as("0f1e2d3c-4b5a-4968-8776-655443322111");
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(
         why.contains(
             "; the pane was led back to where the compose found it (1 × Esc): the New Task page and its composer"
@@ -201,7 +207,7 @@ fn a_refusal_in_the_chooser_closes_it_and_says_where_the_pane_was_left() {
 fn a_chooser_that_never_collapses_is_refused_before_the_brief() {
     let c = cloud("never-collapses", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("never collapses on acme/team-beta"), "{why}");
     nothing_of_the_brief(&c);
     assert!(!c.bytes().contains('\r') && !c.bytes().contains("\x1b[B"), "neither Down nor Enter: {:?}", c.bytes());
@@ -211,7 +217,7 @@ fn a_chooser_that_never_collapses_is_refused_before_the_brief() {
 fn a_header_that_does_not_name_the_chosen_environment_is_refused_before_the_brief() {
     let c = cloud("header-stays", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::Refused(why) = &r.run.outcome else { panic!("{:?}", r.run) };
+    let Some(why) = said(&r.run, Outcome::Refused) else { panic!("{:?}", r.run) };
     assert!(why.contains("after choosing acme/team-beta the New Task header names"), "{why}");
     nothing_of_the_brief(&c);
 }
@@ -220,7 +226,7 @@ fn a_header_that_does_not_name_the_chosen_environment_is_refused_before_the_brie
 fn a_failed_submit_is_not_submitted_naming_what_the_cli_said_and_the_drop_stays() {
     let c = cloud("submit-fails", Some("https://github.com/acme/team-beta.git"));
     let r = c.send();
-    let Outcome::NotSubmitted(why) = &r.run.outcome else { panic!("{:?}\n{}", r.run, c.tw.screen("cloud")) };
+    let Some(why) = said(&r.run, Outcome::NotSubmitted) else { panic!("{:?}\n{}", r.run, c.tw.screen("cloud")) };
     assert!(why.contains("Submit failed: http error"), "{why}");
     assert_eq!(std::fs::read_to_string(r.drop.unwrap()).unwrap(), BRIEF);
     assert_eq!(c.bytes().matches(LINE).count(), 1, "typed once, never again");
@@ -250,14 +256,14 @@ fn hostile_compose_modules_are_stopped_within_their_bounds_with_nothing_further_
         ("spin", hostile::COMPOSE_SPIN, "ran past its 100 ms budget"),
     ] {
         let run = c.hostile(bytes);
-        let Outcome::Stopped(why) = &run.outcome else { panic!("{name}: {:?}", run.outcome) };
+        let Some(why) = stopped(&run) else { panic!("{name}: {:?}", run.ended) };
         assert!(why.contains(says), "{name}: {why}");
         assert!(run.done.is_empty(), "{name}: {:?}", run.done);
         assert_eq!(c.bytes(), "", "{name}");
     }
     // Typing forever: stopped at the bound on typing actions, and nothing after it.
     let run = c.hostile(hostile::COMPOSE_ENDLESS);
-    let Outcome::Stopped(why) = &run.outcome else { panic!("{:?}", run.outcome) };
+    let Some(why) = stopped(&run) else { panic!("{:?}", run.ended) };
     assert!(why.contains("more than 40 times"), "{why}");
     assert_eq!(run.done.len(), 40);
     assert!(run.done.iter().all(|a| *a == Action::Type("x".into())));
@@ -317,4 +323,14 @@ fn team_send_to_a_compose_seat_goes_via_compose() {
     let line = lines.last().expect("a history line");
     assert_eq!((line["via"].as_str(), line["outcome"].as_str()), (Some("compose"), Some("delivered")), "{line}");
     assert!(line["note"].as_str().unwrap().starts_with("created task_e_"), "{line}");
+}
+
+/// The run's reason, when it ended with `outcome`.
+fn said(run: &compose::Run, outcome: Outcome) -> Option<&str> {
+    (run.ended.outcome == outcome).then(|| run.ended.reason())
+}
+
+/// Why the compose module was stopped, when it was (nothing of the brief typed).
+fn stopped(run: &compose::Run) -> Option<&str> {
+    said(run, Outcome::Unreachable)?.strip_prefix("the compose module was stopped: ")
 }

@@ -23,14 +23,11 @@ use crate::profiles::Profile;
 use crate::mailbox::bell;
 use crate::mailbox::store::{Message, Pin, SeatBox};
 use crate::vocab::hook_event::Event;
+use crate::vocab::outcome::Ended;
 
 /// One inbox send, decided.
 pub struct InboxSend<'a> {
-    pub session: &'a str,
-    pub team: &'a str,
-    pub seat: &'a str,
-    pub cli: &'a str,
-    pub root: &'a Path,
+    pub at: crate::legs::SeatTarget<'a>,
     /// The history key of the receiving project.
     pub project: &'a str,
     pub id: &'a str,
@@ -40,8 +37,6 @@ pub struct InboxSend<'a> {
     pub body: &'a str,
     pub from: &'a str,
     pub rule: &'a str,
-    pub pins: &'a std::collections::BTreeMap<String, String>,
-    pub record: Option<&'a crate::registry::AgentRecord>,
     pub config: &'a Path,
 }
 
@@ -56,29 +51,27 @@ pub enum Look {
     NotForInbox(String),
 }
 
-/// How an inbox send ended.
+/// What an inbox send came to.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Ended {
-    /// The hook handed it within the window (the event).
-    Handed(Event),
-    /// Still in the inbox at the end of the window (the held sentence).
-    Held(String),
+pub enum Went {
+    /// It ended here: delivered (the hook handed it within the window: its event is the note),
+    /// held (still in the inbox at the end of the window) or refused before anything was queued
+    /// (the lock, the drop, the inbox folder).
+    Ended(Ended),
     /// Nothing was queued: the typed leg takes it (the look said idle or not for the inbox).
     Typed(Look),
-    /// Refused before anything was queued (the lock, the drop, the inbox folder).
-    Refused(String),
-    /// The pane could not be found or read.
-    Unreachable(String),
+    /// The pane could not be found or read: this leg cannot take the send (why).
+    Unread(String),
 }
 
 /// The report of one inbox send.
 pub struct Report {
-    pub ended: Ended,
+    pub went: Went,
     pub drop: Option<PathBuf>,
     pub ms: u64,
     pub profile: Option<String>,
     pub dialog: Option<String>,
-    /// For [`Ended::Typed`]: the seat lock still held, the pane and the profile of the look, so
+    /// For [`Went::Typed`]: the seat lock still held, the pane and the profile of the look, so
     /// the typed leg neither locates the seat nor loads its profile again.
     pub prepared: Option<typed::Prepared>,
 }
@@ -87,40 +80,40 @@ pub struct Report {
 pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let watch = means.clock.stopwatch();
     let sent_ms = means.clock.now().timestamp_millis();
-    let report = |ended, drop, profile, dialog| Report { ended, drop, ms: watch.ms(), profile, dialog, prepared: None };
+    let report = |went, drop, profile, dialog| Report { went, drop, ms: watch.ms(), profile, dialog, prepared: None };
     let wait = Duration::from_millis(typed::LOCK_WAIT_MS);
-    let lock = match typed::lock_seat(means.state, req.session, req.seat, "send", wait) {
+    let lock = match typed::lock_seat(means.state, req.at.session, req.at.seat, "send", wait) {
         Ok(l) => l,
-        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, None, None),
+        Err(why) => return report(refused(format!("{why}; nothing was sent")), None, None, None),
     };
-    let pane = match crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record) {
+    let pane = match crate::state::locate_with(means.mux, req.at.session, req.at.seat, req.at.team, req.at.record) {
         Ok(p) => p,
-        Err(e) => return report(Ended::Unreachable(e.to_string()), None, None, None),
+        Err(e) => return report(Went::Unread(e.to_string()), None, None, None),
     };
     let (look, profile) = match look(req, means, &pane) {
         Ok(x) => x,
-        Err(why) => return report(Ended::Unreachable(why.to_string()), None, None, None),
+        Err(why) => return report(Went::Unread(why.to_string()), None, None, None),
     };
     let version = profile.describe().version.clone();
     let (dialog, draft) = match &look {
         Look::Busy { dialog, draft } => (dialog.clone(), *draft),
         other => {
-            let mut r = report(Ended::Typed(other.clone()), None, Some(version), None);
+            let mut r = report(Went::Typed(other.clone()), None, Some(version), None);
             r.prepared = Some(typed::Prepared { lock, pane, profile });
             return r;
         }
     };
     drop(profile);
-    let drop = match typed::write_drop(req.root, req.session, req.seat, req.id, req.text) {
+    let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return report(Ended::Refused(format!("{why}; nothing was sent")), None, Some(version), None),
+        Err(why) => return report(refused(format!("{why}; nothing was sent")), None, Some(version), None),
     };
     let at = |why: String| format!("{why}; the message is at {}", drop.display());
-    let b = match crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat) {
+    let b = match crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat) {
         Ok(b) => b,
         Err(e) => {
             let why = at(format!("the seat's inbox could not be made ({e}); nothing was typed"));
-            return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+            return report(refused(why), Some(drop), Some(version), dialog);
         }
     };
     let token = b.token(req.id);
@@ -131,15 +124,20 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     if let Err(e) = queued {
         let _ = token.end_wait();
         let why = at(format!("the message could not be put in the seat's inbox ({e}); nothing was typed"));
-        return report(Ended::Refused(why), Some(drop), Some(version), dialog);
+        return report(refused(why), Some(drop), Some(version), dialog);
     }
     drop_lock(lock);
     let window = typed::TIMINGS.scaled(means.clock.scale()).window;
     let ended = match wait_for_hook(&b, req.id, window) {
-        Some(e) => Ended::Handed(e),
-        None => Ended::Held(at(held_reason(req.seat, dialog.as_deref(), draft))),
+        Some(e) => Ended::delivered(Some(super::hook::note(e))),
+        None => Ended::held(at(held_reason(req.at.seat, dialog.as_deref(), draft))),
     };
-    report(ended, Some(drop), Some(version), dialog)
+    report(Went::Ended(ended), Some(drop), Some(version), dialog)
+}
+
+/// Refused before anything was queued: why.
+fn refused(why: String) -> Went {
+    Went::Ended(Ended::refused(why))
 }
 
 fn drop_lock(l: typed::SeatLock) {
@@ -182,7 +180,7 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 /// The one look: the seat's profile reads its screen (nothing typed); the profile is kept for
 /// the typed leg.
 fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
-    let mut profile = means.profiles.load(req.cli, req.pins).map_err(typed::SeatError::Profile)?;
+    let mut profile = means.profiles.load(req.at.cli, req.at.pins).map_err(typed::SeatError::Profile)?;
     let mut seat =
         typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
     let o = seat.observe(req.id, "")?;
@@ -216,11 +214,11 @@ fn message(
     Message {
         id: req.id.to_string(),
         from: req.from.to_string(),
-        team: req.team.to_string(),
-        session: req.session.to_string(),
-        seat: req.seat.to_string(),
+        team: req.at.team.to_string(),
+        session: req.at.session.to_string(),
+        seat: req.at.seat.to_string(),
         project: req.project.to_string(),
-        root: req.root.to_path_buf(),
+        root: req.at.root.to_path_buf(),
         rule: req.rule.to_string(),
         header: req.header.to_string(),
         drop: drop.to_path_buf(),
@@ -235,8 +233,8 @@ fn message(
 
 fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Result<()> {
     let Some(key) = bell::key(means.mux.name(), &pane.id) else { return Ok(()) };
-    let project_dir = crate::history::project_dir_name(req.project, req.root);
-    bell::ring(req.config, &key, &bell::line(&project_dir, req.session, req.seat))
+    let project_dir = crate::history::project_dir_name(req.project, req.at.root);
+    bell::ring(req.config, &key, &bell::line(&project_dir, req.at.session, req.at.seat))
 }
 
 /// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
@@ -248,8 +246,8 @@ pub fn queue_companion(
     sent_ms: i64,
     pane: &PaneRef,
 ) -> std::io::Result<SeatBox> {
-    let drop = typed::drop_path(req.root, req.session, req.seat, req.id).map_err(std::io::Error::other)?;
-    let b = crate::mailbox::seat_box(req.config, req.project, req.root, req.session, req.seat)?;
+    let drop = typed::drop_path(req.at.root, req.at.session, req.at.seat, req.id).map_err(std::io::Error::other)?;
+    let b = crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat)?;
     b.queue(&message(req, &drop, means, pane, true, sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)

@@ -6,8 +6,9 @@
 //! sleeping; only the seat itself touches a terminal.
 
 use super::evidence::{evidence, BeforeEnter};
-use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits, Verdict};
+use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits};
 use crate::clock::Timer;
+use crate::vocab::outcome::Ended;
 use crate::vocab::outcome::Note;
 use std::time::Duration;
 
@@ -79,10 +80,10 @@ fn enters_word(n: u32) -> String {
 }
 
 /// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
-pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Verdict> {
+pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Ended> {
     // A pane in the multiplexer's copy mode takes keys as copy-mode commands: left alone.
     if let Some(mode) = &o.mode {
-        return Some(Verdict::Held(format!(
+        return Some(Ended::held(format!(
             "the pane is in {}; nothing was typed; the message is at {drop_path}",
             mode.replace('-', " ")
         )));
@@ -92,24 +93,24 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             let what =
                 if kind == "held-message" { "the held-message dialog".to_string() } else { format!("a {kind} dialog") };
             let title = if title.is_empty() { String::new() } else { format!(" ({title})") };
-            return Some(Verdict::Unreachable(format!(
+            return Some(Ended::unreachable(format!(
                 "the pane shows {what}{title}; nothing was pressed; the message is at {drop_path}"
             )));
         }
         Seen::Starting => {
-            return Some(Verdict::Unreachable(format!(
+            return Some(Ended::unreachable(format!(
                 "{} is still starting; nothing was typed; the message is at {drop_path}",
                 traits.cli
             )))
         }
         Seen::Exited => {
-            return Some(Verdict::Unreachable(format!(
+            return Some(Ended::unreachable(format!(
                 "{} has exited in that pane; nothing was typed; start {} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at {drop_path}",
                 traits.cli, traits.cli
             )))
         }
         Seen::Unknown(why) => {
-            return Some(Verdict::Unreachable(format!(
+            return Some(Ended::unreachable(format!(
                 "the pane could not be read as {} ({why}); nothing was typed; the message is at {drop_path}",
                 traits.cli
             )))
@@ -119,28 +120,28 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
     // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
     // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
     if o.status == Some(Status::Blocked) {
-        return Some(Verdict::Unreachable(format!(
+        return Some(Ended::unreachable(format!(
             "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
         )));
     }
     if o.rate_limited {
-        return Some(Verdict::Unreachable(format!(
+        return Some(Ended::unreachable(format!(
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
         )));
     }
     if let BoxText::Holds(t) = &o.boxed {
         // An earlier send of ours stopped between typing and Enter: its trigger is still there.
         if let Some((earlier, id)) = super::parse_trigger(t) {
-            return Some(Verdict::Held(format!(
+            return Some(Ended::held(format!(
                 "the composer holds the trigger of an earlier message, {id}, typed and never submitted; nothing was typed; clear the box (or press Enter to submit that one, at {earlier}) and team send again; the message is at {drop_path}"
             )));
         }
-        return Some(Verdict::Held(format!(
+        return Some(Ended::held(format!(
             "the composer already holds unsent text; nothing was typed; the message is at {drop_path}"
         )));
     }
     if matches!(o.seen, Seen::Working(_)) && !traits.queues_while_working {
-        return Some(Verdict::Held(format!(
+        return Some(Ended::held(format!(
             "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
             traits.cli
         )));
@@ -169,10 +170,10 @@ pub fn deliver(
     };
     // Intent before action: a retry's record is on the disk before its first keystroke.
     if let Err(why) = a.seat.before_typing() {
-        return not_typed(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+        return not_typed(Ended::refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
     }
     if let Err(e) = a.seat.type_text(trigger) {
-        return not_typed(Verdict::Unreachable(format!(
+        return not_typed(Ended::unreachable(format!(
             "the pane would not take the trigger ({e}); the message is at {drop_path}"
         )));
     }
@@ -210,12 +211,12 @@ struct Attempt<'a> {
 impl Attempt<'_> {
     /// The checks before anything is typed: the trigger, then one look at the seat (looked at
     /// again, briefly, while it cannot be read or is still starting), judged.
-    fn look_before(&mut self) -> Result<Observation, Verdict> {
+    fn look_before(&mut self) -> Result<Observation, Ended> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
         if let Err(why) = check_trigger(trigger, self.traits) {
-            return Err(Verdict::Refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+            return Err(Ended::refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
         }
-        let unreachable = |e| Verdict::Unreachable(format!("{e}; the message is at {drop_path}"));
+        let unreachable = |e| Ended::unreachable(format!("{e}; the message is at {drop_path}"));
         let mut before = self.seat.observe(id, trigger).map_err(unreachable)?;
         // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
         // (between the clear and the rows): look again, briefly, before calling the seat
@@ -234,7 +235,7 @@ impl Attempt<'_> {
 
     /// Read back: the box must hold exactly the trigger before any Enter. A dialog or a mode
     /// the pane went into meanwhile, or a box that never shows the trigger, holds the send.
-    fn read_back(&mut self) -> Result<(), Verdict> {
+    fn read_back(&mut self) -> Result<(), Ended> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
         let until = self.clock.now() + self.t.readback;
         let mut last: BoxText;
@@ -245,13 +246,13 @@ impl Attempt<'_> {
                 Ok(o) => {
                     self.seen_before.note(&o);
                     if let Some(mode) = &o.mode {
-                        return Err(Verdict::Held(format!(
+                        return Err(Ended::held(format!(
                             "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
                             mode.replace('-', " ")
                         )));
                     }
                     if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
-                        return Err(Verdict::Held(format!(
+                        return Err(Ended::held(format!(
                             "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
                         )));
                     }
@@ -263,7 +264,7 @@ impl Attempt<'_> {
                 Err(e) => last = BoxText::Holds(format!("<{e}>")),
             }
             if self.clock.now() >= until {
-                return Err(Verdict::Held(format!(
+                return Err(Ended::held(format!(
                     "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
                     describe_box(&last, trigger)
                 )));
@@ -285,7 +286,7 @@ impl Attempt<'_> {
             if let Err(e) = self.seat.press_enter() {
                 if enters == 0 {
                     return typed(
-                        Verdict::Unreachable(format!(
+                        Ended::unreachable(format!(
                             "the pane would not take Enter ({e}); the message is at {drop_path}"
                         )),
                         0,
@@ -309,16 +310,16 @@ impl Attempt<'_> {
             }
         }
         if left_box {
-            return typed(Verdict::Delivered { note: Some(Note::Taken) }, enters);
+            return typed(Ended::delivered(Some(Note::Taken)), enters);
         }
         let what =
             if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
-        typed(Verdict::NotSubmitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+        typed(Ended::not_submitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
     }
 
     /// Looks after one Enter until evidence that the seat took the line (`Some`: delivered),
     /// or until its wait ends — the whole window once the box cleared or cannot be read.
-    fn watch(&mut self, w: Window, last_box: &mut BoxText, left_box: &mut bool) -> Option<Verdict> {
+    fn watch(&mut self, w: Window, last_box: &mut BoxText, left_box: &mut bool) -> Option<Ended> {
         let (id, trigger) = (self.id, self.trigger);
         loop {
             self.clock.sleep(self.t.poll);
@@ -330,27 +331,27 @@ impl Attempt<'_> {
                         // The seat asks about what our line asked it to do: it is acting on it
                         // — unless it was already working, when the dialog is its turn's.
                         if w.readable && !self.seen_before.was_working() {
-                            return Some(Verdict::Delivered { note: Some(Note::DialogAfter(kind.to_string())) });
+                            return Some(Ended::delivered(Some(Note::DialogAfter(kind.to_string()))));
                         }
                     }
                     if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
-                        return Some(Verdict::Delivered { note: None });
+                        return Some(Ended::delivered(None));
                     }
                     if self.seat.hook_handed(id) {
                         // its prompt hook handed the message whole: the CLI took a prompt
-                        return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
+                        return Some(Ended::delivered(Some(Note::HandedWhole)));
                     }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
-                        return Some(Verdict::Delivered { note: Some(Note::Queued) });
+                        return Some(Ended::delivered(Some(Note::Queued)));
                     }
                 }
                 *last_box = o.boxed;
             } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
-                return Some(Verdict::Delivered { note: None });
+                return Some(Ended::delivered(None));
             } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
-                return Some(Verdict::Delivered { note: Some(Note::HandedWhole) });
+                return Some(Ended::delivered(Some(Note::HandedWhole)));
             }
             let now = self.clock.now();
             if *left_box || !w.readable {

@@ -12,35 +12,23 @@
 use super::pane::SeatPane;
 use super::{
     deliver, drop_path, drop_ref, lock_seat, trigger_line, write_drop, Observation, Run, Seat, SeatError, Seen, Status,
-    Traits, TranscriptWatch, Verdict, LOCK_WAIT_MS, TIMINGS,
+    Traits, TranscriptWatch, LOCK_WAIT_MS, TIMINGS,
 };
 use crate::clock::{Clock, RealTimer};
+use crate::legs::SeatTarget;
 use crate::mux::{self, Mux, MuxError};
 use crate::profiles::{Profile, ProfileHost};
-use std::collections::BTreeMap;
+use crate::vocab::outcome::{Ended, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What a plain send needs to know about its target, decided before it runs.
 pub struct PlainSend<'a> {
-    /// The receiving team's multiplexer session.
-    pub session: &'a str,
-    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
-    pub team: &'a str,
-    pub seat: &'a str,
-    /// The seat's profile id (`claude-code`, `codex`, …).
-    pub cli: &'a str,
-    /// The receiving team's checkout root: its `.agents/` takes the drop.
-    pub root: &'a Path,
+    pub at: SeatTarget<'a>,
     /// The drop file's whole text: the sender header, a blank line, the body.
     pub text: &'a str,
     /// The message id (the drop file's name).
     pub id: &'a str,
-    /// The team's profile pins.
-    pub pins: &'a BTreeMap<String, String>,
-    /// The seat's registry record, when it has one: its pane and process come first
-    /// (`state::locate_with`).
-    pub record: Option<&'a crate::registry::AgentRecord>,
     /// The seat's inbox holding the trigger's companion (an idle seat with team's hooks): its
     /// hook's hand-over is evidence that the seat took the line.
     pub companion: Option<&'a crate::mailbox::SeatBox>,
@@ -81,22 +69,13 @@ pub struct Report {
 
 /// What a retry needs to know: the drop file already on disk is triggered again.
 pub struct Retrigger<'a> {
-    pub session: &'a str,
-    /// The receiving team (a pane marked `<seat>@<team>` is its seat too).
-    pub team: &'a str,
-    pub seat: &'a str,
-    pub cli: &'a str,
-    /// The receiving team's checkout root (the trigger's spelling of the drop).
-    pub root: &'a Path,
+    pub at: SeatTarget<'a>,
     /// The message id: the drop file is `<root>/.agents/send-drops/<session>/<seat>/<id>`.
     pub id: &'a str,
-    pub pins: &'a BTreeMap<String, String>,
-    /// The seat's registry record, when it has one (`state::locate_with`).
-    pub record: Option<&'a crate::registry::AgentRecord>,
 }
 
-fn unreachable(e: MuxError, drop: &Path) -> Verdict {
-    Verdict::Unreachable(format!("{e}; the message is at {}", drop.display()))
+fn unreachable(e: MuxError, drop: &Path) -> Ended {
+    Ended::unreachable(format!("{e}; the message is at {}", drop.display()))
 }
 
 /// Runs one plain send. Every verdict but a refusal before the drop leaves the drop file.
@@ -105,26 +84,18 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
     let watch = means.clock.stopwatch();
     let (_lock, found) = match prepared {
         Some(p) => (p.lock, Some((p.pane, p.profile))),
-        None => match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
-            Ok(l) => (l, None),
-            Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
-        },
+        None => {
+            match lock_seat(means.state, req.at.session, req.at.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+                Ok(l) => (l, None),
+                Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
+            }
+        }
     };
-    let drop = match write_drop(req.root, req.session, req.seat, req.id, req.text) {
+    let drop = match write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
-    let target = Target {
-        session: req.session,
-        team: req.team,
-        seat: req.seat,
-        cli: req.cli,
-        root: req.root,
-        id: req.id,
-        pins: req.pins,
-        record: req.record,
-    };
-    trigger(&target, drop, means, &watch, None, req.companion, found)
+    trigger(&req.at, req.id, drop, means, &watch, None, req.companion, found)
 }
 
 /// Types the trigger for a drop file a send already wrote, as the send did: under the seat
@@ -140,36 +111,26 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
 /// first ended.
 pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Result<(), SeatError>) -> Report {
     let watch = means.clock.stopwatch();
-    let drop = match drop_path(req.root, req.session, req.seat, req.id) {
+    let drop = match drop_path(req.at.root, req.at.session, req.at.seat, req.id) {
         Ok(p) => p,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was typed")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was typed")), None, watch.ms()),
     };
-    let _lock = match lock_seat(means.state, req.session, req.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
+    let _lock = match lock_seat(means.state, req.at.session, req.at.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
         Ok(l) => l,
-        Err(why) => return not_typed(Verdict::Refused(format!("{why}; nothing was sent")), None, watch.ms()),
+        Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
     match std::fs::symlink_metadata(&drop) {
         Ok(m) if m.file_type().is_file() => {}
         Ok(_) => {
             let why = format!("{} is not a regular file; nothing was typed", drop.display());
-            return not_typed(Verdict::Refused(why), None, watch.ms());
+            return not_typed(Ended::refused(why), None, watch.ms());
         }
         Err(e) => {
             let why = format!("the drop file {} cannot be read ({e}); nothing was typed", drop.display());
-            return not_typed(Verdict::Refused(why), None, watch.ms());
+            return not_typed(Ended::refused(why), None, watch.ms());
         }
     }
-    let target = Target {
-        session: req.session,
-        team: req.team,
-        seat: req.seat,
-        cli: req.cli,
-        root: req.root,
-        id: req.id,
-        pins: req.pins,
-        record: req.record,
-    };
-    trigger(&target, drop, means, &watch, Some(intent), None, None)
+    trigger(&req.at, req.id, drop, means, &watch, Some(intent), None, None)
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -184,27 +145,17 @@ pub fn whereabouts(mux: &dyn Mux, pane: &mux::PaneRef, process_names: &[String])
     (agent.and_then(|p| p.cwd.clone()), agent.and_then(|p| p.home.clone()))
 }
 
-fn not_typed(verdict: Verdict, drop: Option<PathBuf>, ms: u64) -> Report {
+fn not_typed(verdict: Ended, drop: Option<PathBuf>, ms: u64) -> Report {
     Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms, profile: None, dialog: None }
-}
-
-/// The decided target of one typed run.
-struct Target<'a> {
-    session: &'a str,
-    team: &'a str,
-    seat: &'a str,
-    cli: &'a str,
-    root: &'a Path,
-    id: &'a str,
-    pins: &'a BTreeMap<String, String>,
-    record: Option<&'a crate::registry::AgentRecord>,
 }
 
 /// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock
 /// held); `intent` is the retry's record before typing; `found`: the pane and profile a look
 /// under the same lock already has.
+#[allow(clippy::too_many_arguments)]
 fn trigger(
-    req: &Target,
+    req: &SeatTarget,
+    id: &str,
     drop: PathBuf,
     means: &Means,
     watch: &crate::clock::Stopwatch,
@@ -220,7 +171,7 @@ fn trigger(
             Err(Unfound::Pane(e)) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
             Err(Unfound::Profile(e)) => {
                 let why = format!("{}; the message is at {}", e.message(), drop.display());
-                return not_typed(Verdict::Refused(why), Some(drop), watch.ms());
+                return not_typed(Ended::refused(why), Some(drop), watch.ms());
             }
         },
     };
@@ -243,10 +194,10 @@ fn trigger(
     let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false };
     let mut seat = FirstLook { seat, first: None, intent, companion };
     let timings = TIMINGS.scaled(means.clock.scale());
-    let run = deliver(&mut seat, &traits, &trigger, req.id, &drop.display().to_string(), &timings, &RealTimer);
+    let run = deliver(&mut seat, &traits, &trigger, id, &drop.display().to_string(), &timings, &RealTimer);
     // `deliver` judges its first look before typing: a dialog there stopped it.
-    let dialog = match (&run.verdict, run.typed, seat.first) {
-        (Verdict::Unreachable(_), false, Some(o)) => match o.seen {
+    let dialog = match (&run.verdict.outcome, run.typed, seat.first) {
+        (Outcome::Unreachable, false, Some(o)) => match o.seen {
             Seen::Dialog { kind, .. } => Some(kind),
             _ if o.status == Some(Status::Blocked) => Some(HERDR_BLOCKED.to_string()),
             _ => None,
@@ -264,7 +215,7 @@ enum Unfound {
 
 /// The seat's pane (the registry first: its recorded pane while its recorded process runs
 /// there) and the profile that reads it.
-fn locate_and_load(req: &Target, means: &Means) -> Result<(mux::PaneRef, Profile), Unfound> {
+fn locate_and_load(req: &SeatTarget, means: &Means) -> Result<(mux::PaneRef, Profile), Unfound> {
     let pane =
         crate::state::locate_with(means.mux, req.session, req.seat, req.team, req.record).map_err(Unfound::Pane)?;
     let profile = means.profiles.load(req.cli, req.pins).map_err(Unfound::Profile)?;

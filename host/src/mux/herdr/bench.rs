@@ -12,7 +12,8 @@
 
 use super::evidence::{run_send, Real};
 use super::replay::{data, V082};
-use crate::legs::typed::{Verdict, TIMINGS};
+use crate::legs::typed::TIMINGS;
+use crate::vocab::outcome::Ended;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -75,7 +76,7 @@ fn typed_leg_against_a_recorded_0_8_2_sequence() {
                 .map(|_| {
                     let t = Instant::now();
                     let (v, _) = run_send(seat, phases, &TIMINGS, Some(cost));
-                    assert_eq!(v, Verdict::Delivered { note: None });
+                    assert_eq!(v, Ended::delivered(None));
                     t.elapsed().as_secs_f64() * 1000.0
                 })
                 .collect();

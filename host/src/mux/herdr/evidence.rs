@@ -8,9 +8,10 @@
 //! as the seat taking the line, whatever herdr status was recorded; a new one does.
 
 use super::replay::{herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
-use crate::legs::typed::{deliver, SeatPane, Timings, Traits, Verdict};
+use crate::legs::typed::{deliver, SeatPane, Timings, Traits};
 use crate::mux::Mux;
 use crate::profiles::ProfileHost;
+use crate::vocab::outcome::{Ended, Outcome};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -72,7 +73,7 @@ fn phase(r: FixtureRunner, seat: &Real, p: usize, screen: &str, status: &str) ->
 }
 
 /// Runs one send: phases 0 (before typing), 1 (typed), 2 (after Enter) as `(screen, status)`.
-fn send(seat: &Real, phases: [(&str, &str); 3]) -> (Verdict, Vec<Vec<String>>) {
+fn send(seat: &Real, phases: [(&str, &str); 3]) -> (Ended, Vec<Vec<String>>) {
     run_send(seat, phases, &FAST, None)
 }
 
@@ -82,7 +83,7 @@ pub fn run_send(
     phases: [(&str, &str); 3],
     timings: &Timings,
     cost: Option<fn(&[String], f64) -> f64>,
-) -> (Verdict, Vec<Vec<String>>) {
+) -> (Ended, Vec<Vec<String>>) {
     let mut r = FixtureRunner::running(seat.set, &["teamrh"])
         .on(&["--session", "teamrh", "pane", "send-text", seat.pane, TRIGGER], 0, "pane-send-text.txt")
         .on(&["--session", "teamrh", "pane", "send-keys", seat.pane, "enter"], 0, "pane-send-keys-enter.txt");
@@ -125,8 +126,8 @@ fn profiles() -> &'static ProfileHost {
         .1
 }
 
-fn taken_not_confirmed() -> Verdict {
-    Verdict::Delivered { note: Some("taken, not yet confirmed".into()) }
+fn taken_not_confirmed() -> Ended {
+    Ended::delivered(Some("taken, not yet confirmed".into()))
 }
 
 #[test]
@@ -134,7 +135,7 @@ fn a_seat_that_turns_working_after_enter_is_delivered_on_both_versions() {
     for seat in &SEATS {
         let (v, calls) =
             send(seat, [("idle-empty", "idle-empty"), ("composer-typed", "composer-typed"), ("working", "working")]);
-        assert_eq!(v, Verdict::Delivered { note: None }, "{} {}", seat.set, seat.dir);
+        assert_eq!(v, Ended::delivered(None), "{} {}", seat.set, seat.dir);
         let enters = calls.iter().filter(|a| a.iter().any(|w| w == "send-keys")).count();
         assert_eq!(enters, 1, "{} {}", seat.set, seat.dir);
     }
@@ -150,10 +151,10 @@ fn a_status_read_before_enter_never_counts_as_the_seat_taking_the_line() {
             let (v, _) =
                 send(seat, [("idle-empty", "idle-empty"), ("composer-typed", &status), ("idle-after-reply", &status)]);
             let what = format!("{} {} status {status} before and after Enter", seat.set, seat.dir);
-            match v {
+            match v.outcome {
                 // a status herdr calls blocked before Enter: nothing is pressed into it
-                Verdict::Held(m) => assert!(m.contains("no Enter was pressed"), "{what}: {m}"),
-                v => assert_eq!(v, taken_not_confirmed(), "{what}"),
+                Outcome::Held => assert!(v.reason().contains("no Enter was pressed"), "{what}: {v:?}"),
+                _ => assert_eq!(v, taken_not_confirmed(), "{what}"),
             }
         }
     }
@@ -185,7 +186,7 @@ fn a_dialog_after_enter_counts_only_for_a_seat_that_was_not_working() {
         );
         assert_eq!(
             v,
-            Verdict::Delivered { note: Some("the seat opened a permission dialog after taking the line".into()) },
+            Ended::delivered(Some("the seat opened a permission dialog after taking the line".into())),
             "{} {}",
             seat.set,
             seat.dir
@@ -216,13 +217,14 @@ fn nothing_typed(which: fn(&Real, &str) -> bool) {
         for state in ["after-exit", "trust-dialog"].into_iter().filter(|s| which(seat, s)) {
             let (v, calls) = send(seat, [(state, state), (state, state), (state, state)]);
             let typed = calls.iter().any(|a| a.iter().any(|w| w.starts_with("send-")));
-            let ok = match (&v, state) {
-                (Verdict::Unreachable(m), "after-exit") => {
+            let m = v.reason();
+            let ok = match (&v.outcome, state) {
+                (Outcome::Unreachable, "after-exit") => {
                     *m == format!("{0} has exited in that pane; nothing was typed; start {0} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at <drop>", seat.cli)
                 }
                 // herdr reads Codex's trust dialog as idle (both versions) and Claude's as idle on
                 // 0.7.1, blocked on 0.8: the profile reads the dialog on every one of them
-                (Verdict::Unreachable(m), _) => m.contains("dialog") && m.contains("nothing was"),
+                (Outcome::Unreachable, _) => m.contains("dialog") && m.contains("nothing was"),
                 _ => false,
             };
             if !ok || typed {

@@ -4,6 +4,7 @@ use super::*;
 use crate::clock::TestTimer;
 use crate::legs::typed::SeatError;
 use crate::legs::typed::TIMINGS;
+use crate::vocab::outcome::Outcome;
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -134,7 +135,7 @@ fn a_torn_frame_before_typing_is_looked_at_again() {
         seat.after_take.push_back(Scripted::obs(working, BoxText::Empty, Some(Status::Working), false));
         let mut s = Torn { torn: Some(torn.clone()), seat };
         let (r, _) = timed(&mut s, &traits());
-        assert_eq!(r.verdict, Verdict::Delivered { note: None }, "{torn:?}");
+        assert_eq!(r.verdict, Ended::delivered(None), "{torn:?}");
         assert_eq!((s.seat.typed.len(), s.seat.enters), (1, 1));
     }
 }
@@ -145,7 +146,8 @@ fn a_screen_that_stays_unreadable_is_unreachable_after_the_settle_with_nothing_t
     s.seen = Seen::Unknown("no composer and no known dialog".into());
     let (r, took) = timed(&mut s, &traits());
     assert!(
-        matches!(&r.verdict, Verdict::Unreachable(m) if m.starts_with("the pane could not be read as codex")),
+        r.verdict.outcome == Outcome::Unreachable
+            && r.verdict.reason().starts_with("the pane could not be read as codex"),
         "{r:?}"
     );
     assert!(s.typed.is_empty() && s.enters == 0);
@@ -162,7 +164,7 @@ fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {
         false,
     ));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(r.verdict, Ended::delivered(None));
     assert_eq!((s.typed.len(), s.enters), (1, 1));
 }
 
@@ -172,7 +174,7 @@ fn an_ignored_enter_gets_a_second_one_only_while_the_box_holds_the_trigger() {
     s.ignore_enters = 1;
     s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(r.verdict, Ended::delivered(None));
     assert_eq!((s.typed.len(), s.enters), (1, 2));
 }
 
@@ -183,12 +185,9 @@ fn a_box_that_never_clears_is_not_submitted_after_three_enters() {
     let (r, took) = timed(&mut s, &traits());
     assert_eq!(s.enters, 3);
     assert_eq!(took, Duration::from_secs(1 + 3 + 9), "the spec's waits after each Enter: 1, 3, then 9 s");
-    match r.verdict {
-        Verdict::NotSubmitted(m) => {
-            assert!(m.starts_with("3 Enters pressed; the box holds \"Please read"), "{m}");
-        }
-        v => panic!("{v:?}"),
-    }
+    assert_eq!(r.verdict.outcome, Outcome::NotSubmitted, "{r:?}");
+    let m = r.verdict.reason();
+    assert!(m.starts_with("3 Enters pressed; the box holds \"Please read"), "{m}");
 }
 
 #[test]
@@ -196,7 +195,7 @@ fn a_box_that_clears_without_evidence_is_taken_not_yet_confirmed() {
     let mut s = Scripted::idle();
     s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Idle), false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some("taken, not yet confirmed".into()) });
+    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())));
     assert_eq!(s.enters, 1, "a cleared box never gets another Enter");
     assert_eq!(took, Duration::from_secs(20), "a cleared box is waited on for the whole window");
 }
@@ -210,7 +209,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     queued.queued = true;
     s.after_take.push_back(queued);
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::vocab::outcome::Note::Queued) });
+    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Queued)));
     assert_eq!(s.enters, 1);
     assert_eq!(took, TIMINGS.poll, "the first look after Enter decides");
 
@@ -219,7 +218,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     s.seen = busy();
     s.after_take.push_back(Scripted::obs(busy(), BoxText::Empty, None, false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some(crate::vocab::outcome::Note::Taken) });
+    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Taken)));
     assert_eq!(took, TIMINGS.window);
 }
 
@@ -251,7 +250,7 @@ fn a_queued_line_still_in_the_box_is_not_taken() {
     }
     let mut st = Stuck(s, o);
     let (r, _) = timed(&mut st, &traits());
-    assert!(matches!(r.verdict, Verdict::NotSubmitted(_)), "{r:?}");
+    assert!(r.verdict.outcome == Outcome::NotSubmitted, "{r:?}");
     assert_eq!(st.0.enters, 3);
 }
 
@@ -260,7 +259,11 @@ fn a_dialog_before_typing_is_unreachable_and_nothing_is_typed() {
     let mut s = Scripted::idle();
     s.seen = Seen::Dialog { kind: "permission".into(), title: "Bash command".into() };
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Unreachable(ref m) if m.contains("permission dialog") && m.contains("x/1")));
+    assert!(
+        r.verdict.outcome == Outcome::Unreachable
+            && r.verdict.reason().contains("permission dialog")
+            && r.verdict.reason().contains("x/1")
+    );
     assert!(s.typed.is_empty());
     assert_eq!(s.enters, 0);
 }
@@ -270,7 +273,9 @@ fn a_draft_is_held_and_nothing_is_typed() {
     let mut s = Scripted::idle();
     s.idle_box = BoxText::Holds("half a thought".into());
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Held(ref m) if m.starts_with("the composer already holds unsent text")));
+    assert!(
+        r.verdict.outcome == Outcome::Held && r.verdict.reason().starts_with("the composer already holds unsent text")
+    );
     assert!(s.typed.is_empty());
 }
 
@@ -281,7 +286,7 @@ fn a_working_seat_whose_cli_does_not_queue_is_held() {
     let mut t = traits();
     t.queues_while_working = false;
     let (r, _) = timed(&mut s, &t);
-    assert!(matches!(r.verdict, Verdict::Held(_)));
+    assert!(r.verdict.outcome == Outcome::Held);
     assert!(s.typed.is_empty());
 }
 
@@ -292,14 +297,14 @@ fn an_already_working_seat_needs_more_than_its_status() {
     s.status = Some(Status::Working);
     s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: Some("taken, not yet confirmed".into()) });
+    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())));
     let mut s = Scripted::idle();
     s.seen = Seen::Working("esc to interrupt".into());
     s.status = Some(Status::Working);
     s.transcript = true;
     s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(r.verdict, Ended::delivered(None));
 }
 
 #[test]
@@ -329,7 +334,10 @@ fn an_unreadable_box_gets_one_enter_and_is_judged_by_status() {
     let (r, took) = timed(&mut b, &traits());
     assert_eq!(b.0.enters, 1);
     assert_eq!(took, TIMINGS.window, "judged by status alone for the whole window");
-    assert!(matches!(r.verdict, Verdict::NotSubmitted(ref m) if m.contains("the box could not be read")), "{r:?}");
+    assert!(
+        r.verdict.outcome == Outcome::NotSubmitted && r.verdict.reason().contains("the box could not be read"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -342,7 +350,7 @@ fn a_dialog_after_the_line_left_is_delivered_naming_it() {
         false,
     ));
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Delivered { note: Some(ref n) } if n.to_string().contains("permission")));
+    assert!(r.verdict.is_delivered() && r.verdict.note.as_ref().is_some_and(|n| n.to_string().contains("permission")));
 }
 
 #[test]
@@ -362,7 +370,7 @@ fn a_pane_in_copy_mode_is_left_alone() {
     o.mode = Some("copy-mode".into());
     assert_eq!(
         judge_before(&o, &traits(), "x/1"),
-        Some(Verdict::Held("the pane is in copy mode; nothing was typed; the message is at x/1".into()))
+        Some(Ended::held("the pane is in copy mode; nothing was typed; the message is at x/1"))
     );
 }
 
@@ -370,7 +378,8 @@ fn a_pane_in_copy_mode_is_left_alone() {
 fn an_earlier_trigger_of_ours_in_the_box_is_named_with_its_id() {
     let earlier = "Please read the team message at .agents/send-drops/s/a/11111111-2222-4333-8444-555555555555";
     let o = Scripted::obs(Seen::Idle, BoxText::Holds(earlier.into()), None, false);
-    let Some(Verdict::Held(m)) = judge_before(&o, &traits(), "x/1") else { panic!() };
+    let Some(held) = judge_before(&o, &traits(), "x/1").filter(|e| e.outcome == Outcome::Held) else { panic!() };
+    let m = held.reason();
     assert!(m.starts_with("the composer holds the trigger of an earlier message, 11111111-2222-4333-8444-555555555555, typed and never submitted"), "{m}");
     assert!(m.contains("clear the box") && m.ends_with("the message is at x/1"), "{m}");
 }
@@ -433,7 +442,7 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     inner.after_take.push_back(working);
     let mut s = Intending { inner, fail: false, events: vec![] };
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Verdict::Delivered { note: None });
+    assert_eq!(r.verdict, Ended::delivered(None));
     assert_eq!(s.events, ["intent", "type", "enter"]);
 
     let mut s = Intending { inner: Scripted::idle(), fail: true, events: vec![] };
@@ -441,9 +450,8 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     assert_eq!(
         r,
         Run {
-            verdict: Verdict::Refused(
+            verdict: Ended::refused(
                 "the retry could not be recorded before typing (File too large); nothing was typed; the message is at x/1"
-                    .into()
             ),
             typed: false,
             enters: 0
@@ -457,7 +465,7 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     draft.idle_box = BoxText::Holds("half a thought".into());
     let mut s = Intending { inner: draft, fail: false, events: vec![] };
     let (r, _) = timed(&mut s, &traits());
-    assert!(matches!(r.verdict, Verdict::Held(_)), "{r:?}");
+    assert!(r.verdict.outcome == Outcome::Held, "{r:?}");
     assert!(s.events.is_empty(), "{:?}", s.events);
 }
 
@@ -507,7 +515,7 @@ fn typed_to_enter(echo_after: u32, pause_ms: u64, idle_box: BoxText) -> (Duratio
     let t = Traits { enter_pause_ms: pause_ms, ..traits() };
     let r = deliver(&mut s, &t, TRIG, "1", "x/1", &TIMINGS, &clock);
     let gap = s.enter_at[0] - s.typed_at.unwrap();
-    (gap, matches!(r.verdict, Verdict::Delivered { .. }))
+    (gap, r.verdict.is_delivered())
 }
 
 #[test]
