@@ -60,6 +60,7 @@ pub mod project_files;
 pub mod registry;
 pub mod state;
 pub mod team_file;
+pub mod trust;
 
 // Ports: the multiplexers and the vendor profiles' sandbox.
 pub mod mux;
