@@ -46,11 +46,13 @@ pub mod legs;
 pub mod notify;
 pub mod seat_pane;
 
-// Rules: who is calling, which seat a word names, who may reach whom, how a send may travel.
+// Rules: who is calling, which seat a word names, who may reach whom, how a send may travel,
+// and the run's working set (the team file, registry, profiles, multiplexer and caller).
 pub mod address;
 pub mod admission;
 pub mod caller;
 pub mod plan;
+pub mod workspace;
 
 // Records: the files read and written, and what a run is given.
 pub mod ctx;

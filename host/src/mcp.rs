@@ -30,8 +30,8 @@ use serde_json::Value;
 use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::error::{Kind, TeamError};
-use crate::profiles::ProfileHost;
 use crate::send::{self, Ask, ListReport, Loadout, Outcome, Report, SendReport};
+use crate::workspace::Workspace;
 
 use rpc::{Code, Incoming, RpcError};
 use tools::{Call, Tool};
@@ -161,7 +161,9 @@ impl Recipient {
 pub struct Server<'a> {
     ctx: &'a Ctx,
     cwd: PathBuf,
-    profiles: ProfileHost,
+    /// The run's working set: its profile host and multiplexer serve every call; the team
+    /// file, the registry and the caller are read afresh for each.
+    ws: Workspace<'a>,
     /// The caller found at start.
     pub started_as: Caller,
 }
@@ -169,15 +171,15 @@ pub struct Server<'a> {
 impl<'a> Server<'a> {
     /// A server for a run in `cwd`: its caller found now, from the process tree.
     pub fn start(ctx: &'a Ctx, cwd: &Path) -> Server<'a> {
-        let profiles = ProfileHost::new(&ctx.paths);
+        let ws = Workspace::new(ctx);
         let started_as = match send::load(ctx, cwd) {
-            Ok(l) => crate::caller::find_with_profiles(&l.reg, l.file.as_ref(), &profiles, &ctx.mux),
+            Ok(l) => ws.caller_of(&l.reg, l.file.as_ref()),
             // every call reads the world again and meets the same error while it stands
             Err(e) => {
                 Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
             }
         };
-        Server { ctx, cwd: cwd.to_path_buf(), profiles, started_as }
+        Server { ctx, cwd: cwd.to_path_buf(), ws, started_as }
     }
 
     /// The answer to one incoming line (`None`: nothing is answered), with the id to answer.
@@ -233,8 +235,7 @@ impl<'a> Server<'a> {
             Ok(x) => x,
             Err(e) => return Answer::Refused(e),
         };
-        let mux = crate::state::mux_for(&self.ctx.paths.state, &self.ctx.mux);
-        let means = send::Means { ctx: self.ctx, profiles: &self.profiles, mux: &mux };
+        let means = send::Means::of(&self.ws);
         match call {
             Call::List => match send::run(&means, load, caller.clone(), &Ask::List, false) {
                 Ok(Report::List(list)) => Answer::Listed { caller: caller.describe(), list },
@@ -288,7 +289,7 @@ impl<'a> Server<'a> {
     /// the refusal every tool answers with.
     fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
         let load = send::load(self.ctx, &self.cwd)?;
-        let now = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &self.profiles, &self.ctx.mux);
+        let now = self.ws.caller_of(&load.reg, load.file.as_ref());
         if let Some(e) = crate::caller::refusal(&now) {
             return Err(e);
         }

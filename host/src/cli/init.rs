@@ -9,7 +9,6 @@ use crate::ctx::Ctx;
 use crate::error::{context_line, TeamError};
 use crate::init::{self, MuxFrom, Plan, SeatAsk, Wrote};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::vocab::text::one_line;
 
 /// Arguments of `team init`.
@@ -61,7 +60,7 @@ fn multiplexer(asked: Option<&str>, hints: &crate::mux::Hints) -> (Option<&'stat
 
 fn plan(a: &Args, ctx: &Ctx) -> crate::error::Result<Plan> {
     let cwd = ctx.cwd()?;
-    let installed = ProfileHost::new(&ctx.paths).installed_ids();
+    let installed = crate::workspace::Workspace::new(ctx).profiles().installed_ids();
     let mut seats: Vec<SeatAsk> = Vec::new();
     for w in &a.seats {
         let s = init::seat_ask(w, &installed)?;

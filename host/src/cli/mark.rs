@@ -20,9 +20,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let done = ctx.cwd().and_then(|cwd| {
-        let loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
-        let marked = crate::mark::mark(&loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
+    let ws = crate::workspace::Workspace::new(ctx);
+    let done = ws.team().and_then(|loaded| {
+        let marked = crate::mark::mark(loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
         Ok((loaded, marked))
     });
     match done {

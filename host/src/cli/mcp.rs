@@ -220,11 +220,11 @@ fn recipient_doc(r: &Recipient) -> Value {
 
 /// `install | status | remove`: the team file of the cwd, each seat's row.
 fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> super::Ran {
-    let rows = ctx.cwd().and_then(|cwd| {
-        let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
+    let ws = crate::workspace::Workspace::new(ctx);
+    let rows = ws.team().and_then(|l| {
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
-        install::run(&l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
+        install::run(l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
     });
     let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
     if s.json {

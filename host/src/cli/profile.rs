@@ -16,9 +16,9 @@ use crate::ctx::Ctx;
 use crate::error::{self, TeamError};
 use crate::output::Output;
 use crate::profile_tool::{self, CheckReport, Explained, Listing};
-use crate::profiles::ProfileHost;
 use crate::vocab::doc::render_json;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -75,10 +75,11 @@ enum Cmd {
 }
 
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let host = ProfileHost::new(&ctx.paths);
+    let ws = Workspace::new(ctx);
+    let host = ws.profiles();
     let (json, res) = match args.command {
-        Cmd::List { json } => (json, profile_tool::list(&host, ctx).map(|l| (render_list(&l, json), 0))),
-        Cmd::Check { file, json } => (json, profile_tool::check(&host, &file).map(|r| render_check(&r, json))),
+        Cmd::List { json } => (json, profile_tool::list(host, ctx).map(|l| (render_list(&l, json), 0))),
+        Cmd::Check { file, json } => (json, profile_tool::check(host, &file).map(|r| render_check(&r, json))),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
             let res = size.as_deref().map(parse_size).transpose().and_then(|size| {
                 let req = profile_tool::Request {
@@ -88,12 +89,12 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
                     size,
                     profile: profile.as_deref(),
                 };
-                profile_tool::explain(&host, ctx, &req)
+                profile_tool::explain(host, ctx, &req)
             });
             (json, res.map(|e| (render_explain(&e, json), 0)))
         }
         Cmd::Test { file, screens, json } => {
-            (json, profile_tool::conformance(&host, &file, &screens).map(|r| super::profile_test::render(&r, json)))
+            (json, profile_tool::conformance(host, &file, &screens).map(|r| super::profile_test::render(&r, json)))
         }
     };
     // (a document is already JSON: its control characters are escaped by serde_json)

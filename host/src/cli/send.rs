@@ -8,15 +8,14 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::caller;
 use crate::ctx::Ctx;
 use crate::error::{self, context_line, Kind, TeamError};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
-use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
+use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Means, Outcome, Report, SendReport};
 use crate::vocab::leg::Leg;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
@@ -226,26 +225,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
     let fail = super::Failure::of("send", json);
     let ask = ask(&a).map_err(&fail)?;
-    let loaded = ctx.cwd().and_then(|cwd| {
-        let load = send::load(ctx, &cwd)?;
-        // --list lists a team's roster: outside a checkout there is none (exit 2, saying
-        // where the file was looked for, as team status and team check do)
-        match (&ask, &load.file) {
-            (Ask::List, None) => Err(super::check::no_team_file(&cwd)),
-            _ => Ok(load),
-        }
-    });
-    let load = loaded.map_err(&fail)?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let caller = caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
-    // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
-    // `--list` is no exception (spec "Who may send to whom").
-    if let Some(e) = caller::refusal(&caller) {
-        return Err(fail(e));
-    }
-    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    match send::run(&means, load, caller, &ask, a.dry_run).map_err(&fail)? {
+    let ws = Workspace::new(ctx);
+    let (load, caller) = send::standing(&ws, &ask).map_err(&fail)?;
+    match send::run(&Means::of(&ws), load, caller, &ask, a.dry_run).map_err(&fail)? {
         Report::List(l) => Ok(render_list(&l, json, out)),
         Report::All(f) => Ok(super::send_all::render(&f, a.dry_run, json, out)),
         Report::Send(r) => render_send(&r, json, out).map_err(&fail),

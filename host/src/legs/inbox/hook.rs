@@ -21,15 +21,14 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::caller::{self, Caller, Vendors};
+use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
 use crate::mux::procfs::{self, Ancestor};
-use crate::profiles::ProfileHost;
-use crate::registry::Registry;
 use crate::vocab::hook_event::Event;
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Note, Outcome};
+use crate::workspace::Workspace;
 
 use crate::mailbox::bell;
 use crate::mailbox::store::{Claim, Claimer, Message, SeatBox};
@@ -130,22 +129,19 @@ pub enum NotHanded {
 pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
     let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
     let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
+    let ws = Workspace::with_file(ctx, Some(file));
     let ancestry = procfs::ancestry();
-    if let Some(blocked) = caller::unvouched(&ancestry, &vendors) {
+    if let Some(blocked) = caller::unvouched(&ancestry, ws.vendors()?) {
         return Err(NotHanded::NotASeat(blocked.describe()));
     }
     let who = match pinned(dirs, &ancestry, crate::mailbox::store::wall_ms(), procfs::start_time) {
         Some(who) => who,
-        None => {
-            let reg = Registry::load(&ctx.paths.config)?;
-            let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
-            match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
-                Caller::Seat { team, seat, pane, .. } => SeatOf { team, seat, pane, found: Found::Multiplexer },
-                other => return Err(NotHanded::NotASeat(other.describe())),
+        None => match ws.caller()? {
+            Caller::Seat { team, seat, pane, .. } => {
+                SeatOf { team: team.clone(), seat: seat.clone(), pane: pane.clone(), found: Found::Multiplexer }
             }
-        }
+            other => return Err(NotHanded::NotASeat(other.describe())),
+        },
     };
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
 }

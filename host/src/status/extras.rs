@@ -1,0 +1,42 @@
+//! What `team status` shows under its table: each seat's MCP entry (`team mcp status`) and
+//! each seat's hooks with its inbox (`team hooks status`). Read only; nothing is written, and
+//! a file that cannot be read for a seat leaves its row out.
+
+use crate::ctx::Ctx;
+use crate::profiles::ProfileHost;
+use crate::team_file::Loaded;
+
+/// This very program, as an MCP entry or a hook should start it.
+fn exe() -> String {
+    std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default()
+}
+
+/// Each seat's MCP entry (`team mcp status`); none when the files cannot be read for it.
+pub fn mcp_rows(file: &Loaded) -> Vec<crate::mcp::install::Row> {
+    crate::mcp::install::run(file, &[], &exe(), crate::mcp::install::Action::Status).unwrap_or_default()
+}
+
+/// One seat's hooks as `team status` shows them.
+pub struct HooksRow {
+    pub seat: String,
+    pub state: crate::hooks::State,
+    pub last_handed: Option<String>,
+    /// Messages waiting (or claimed) in the seat's inbox.
+    pub waiting: usize,
+}
+
+/// Each seat's hooks (`team hooks status`), when they last handed a message, and its inbox.
+pub fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &Loaded) -> Vec<HooksRow> {
+    let format_of = |cli: &str| crate::hooks::format_of(profiles, cli, &file.file.profiles);
+    let rows = crate::hooks::run(file, &[], &exe(), crate::hooks::Action::Status, format_of).unwrap_or_default();
+    let (config, f) = (&ctx.paths.config, &file.file);
+    rows.into_iter()
+        .map(|r| {
+            let inbox = crate::mailbox::seat_box_at(config, &f.project, &file.root, &f.session, &r.seat);
+            let waiting = inbox
+                .map_or(0, |b| b.waiting().map(|w| w.len()).unwrap_or(0) + b.claims().map(|c| c.len()).unwrap_or(0));
+            let last_handed = crate::hooks::last_seen(config, &f.project, &file.root, &r.seat);
+            HooksRow { seat: r.seat, state: r.state, last_handed, waiting }
+        })
+        .collect()
+}
