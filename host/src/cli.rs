@@ -152,7 +152,7 @@ pub fn main() -> i32 {
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
-        Command::DemoSeat(a) => demo::run_seat(a, &mut out),
+        Command::DemoSeat(a) => demo::run_seat(a),
         Command::Hook(a) => Ok(hook::run(a, &mut out)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
     };
