@@ -27,13 +27,12 @@ pub struct Args {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("ack", json);
     let Some(id) = a.id.clone() else {
         let e = TeamError::usage("a message id is required (team inbox lists them)")
             .with_repair("usage: team ack <id> [--note <text>] [--json]");
-        return Err(fail(e));
+        return Err(e);
     };
-    let r = ack::ack_here(&Workspace::new(ctx), &id, a.note.as_deref()).map_err(&fail)?;
+    let r = ack::ack_here(&Workspace::new(ctx), &id, a.note.as_deref())?;
     let line = line(&r);
     if json {
         out.doc(&doc(&r, &line));

@@ -2,7 +2,7 @@
 //! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
 //! loads (notes or none), 2 when it cannot be read.
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::check::{self, CheckReport};
 use crate::ctx::Ctx;
 use crate::error::context_line;
@@ -19,11 +19,10 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let fail = Failure::of("check", a.json);
-    let cwd = ctx.cwd().map_err(&fail)?;
+    let cwd = ctx.cwd()?;
     // the `team` an MCP entry should start: this very program
     let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
-    let r = check::check_here(&Workspace::new(ctx), &exe).map_err(&fail)?;
+    let r = check::check_here(&Workspace::new(ctx), &exe)?;
     // the file as reached from the real folder, as `team check` has always shown it
     let real = cwd.canonicalize().unwrap_or_else(|_| cwd.clone());
     let shown = crate::team_file::shown(&r.path, &real);

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::demo::tour::{self, Given, Kept, Step};
 use crate::output::Output;
 
@@ -36,17 +36,14 @@ pub struct SeatArgs {
 pub fn run_seat(args: SeatArgs) -> Ran {
     let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
         let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return Err(Failure::of("demo-seat", false)(crate::error::TeamError::usage(e)));
+        return Err(crate::error::TeamError::usage(e));
     };
-    crate::demo::seat::run(vendor, &args.log)
-        .map(|()| 0)
-        .map_err(|e| Failure::of("demo-seat", false)(crate::error::TeamError::failed(e)))
+    crate::demo::seat::run(vendor, &args.log).map(|()| 0).map_err(crate::error::TeamError::failed)
 }
 
 pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> Ran {
-    let fail = Failure::of("demo", false);
-    let given = Given::here(ctx, args.keep).map_err(&fail)?;
-    let ended = tour::run(&given, &mut |step| show(step, out)).map_err(&fail)?;
+    let given = Given::here(ctx, args.keep)?;
+    let ended = tour::run(&given, &mut |step| show(step, out))?;
     if let Some(k) = &ended.kept {
         out.out(&kept(k, &given.me));
     }

@@ -87,20 +87,7 @@ pub fn answer(event: Event, text: &str) -> serde_json::Value {
 /// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
 /// message names, else stderr.
 fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
-    let root = dirs.iter().find_map(|d| {
-        let b = crate::mailbox::SeatBox::at(d.clone());
-        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
-    });
-    let line = crate::history::LogLine {
-        command: "hook".into(),
-        caller: "a hook".into(),
-        seat: None,
-        outcome: "failed".into(),
-        bytes: None,
-        detail: Some(why.to_string()),
-    };
-    let written = root.is_some_and(|r| crate::history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok());
-    if !written {
+    if !inbox::hook::log_problem(ctx, dirs, why) {
         out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
     }
 }

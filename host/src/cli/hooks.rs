@@ -2,7 +2,7 @@
 //! `crate::hooks` answers. This file decides nothing: which file a CLI reads is its profile's
 //! word, and what each file holds is `crate::hooks`'s.
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::TeamError;
 use crate::hooks::{self, Action};
@@ -43,6 +43,15 @@ pub struct Seats {
     pub json: bool,
 }
 
+impl Args {
+    /// Whether the run was asked for one JSON document.
+    pub fn json(&self) -> bool {
+        match &self.action {
+            Verb::Install(s) | Verb::Status(s) | Verb::Remove(s) => s.json,
+        }
+    }
+}
+
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (action, s) = match a.action {
         Verb::Install(s) => (Action::Install, s),
@@ -57,7 +66,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         let rows = hooks::run(l, &s.seats, &exe.display().to_string(), action, format_of)?;
         Ok((l, rows))
     });
-    let (l, rows) = rows.map_err(Failure::of("hooks", s.json))?;
+    let (l, rows) = rows?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));

@@ -22,8 +22,7 @@ pub struct Args {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("inbox", json);
-    let b = inbox::inbox_here(&Workspace::new(ctx)).map_err(&fail)?;
+    let b = inbox::inbox_here(&Workspace::new(ctx))?;
     if json {
         out.doc(&doc(&b));
     } else {

@@ -4,7 +4,7 @@
 //! file reads the invocation and the surroundings (the multiplexer the run sits in, else the
 //! one installed).
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::init::{self, MuxFrom, Plan, Wrote};
@@ -42,8 +42,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         agent_instructions: a.agent_instructions,
     };
     let ws = crate::workspace::Workspace::new(ctx);
-    let (p, w) =
-        init::plan(&ws, &asked).and_then(|p| init::write(&p).map(|w| (p, w))).map_err(Failure::of("init", false))?;
+    let (p, w) = init::plan(&ws, &asked).and_then(|p| init::write(&p).map(|w| (p, w)))?;
     out.out(&said(&p, &w));
     Ok(0)
 }

@@ -1,7 +1,7 @@
 //! `team mark <seat> [--pane <id>]`: the words of a pane marked as a seat (the use-case, and
 //! what it refuses, is `crate::mark`).
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::mark::Marked;
@@ -46,6 +46,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
             out.out(&text);
             Ok(0)
         }
-        Err(e) => Err(Failure::of("mark", false)(e)),
+        Err(e) => Err(e),
     }
 }

@@ -59,6 +59,16 @@ pub fn adopt_pane_env() {
     }
 }
 
+impl Args {
+    /// Whether an install, status or remove was asked for one JSON document.
+    pub fn json(&self) -> bool {
+        match &self.action {
+            Some(Action::Install(s) | Action::Status(s) | Action::Remove(s)) => s.json,
+            None => false,
+        }
+    }
+}
+
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     match a.action {
         None => {}
@@ -226,7 +236,7 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
         install::run(l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
     });
-    let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
+    let (l, rows) = rows?;
     if s.json {
         out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
         return Ok(0);

@@ -5,7 +5,7 @@
 //! (`unknown option <option>`, `a seat name is required`, `unexpected "<word>"`) with the usage
 //! ([`refusal`], rendered by `cli::parse_error`).
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::TeamError;
 use crate::output::Output;
@@ -108,7 +108,7 @@ pub fn document(r: &Report) -> crate::register::doc::RegisterDoc {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (req, json) = (a.request(), a.json);
-    let r = register::run_here(&Workspace::new(ctx), &req).map_err(Failure::of("register", json))?;
+    let r = register::run_here(&Workspace::new(ctx), &req)?;
     if json {
         out.doc(&document(&r));
     } else {

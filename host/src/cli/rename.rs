@@ -110,7 +110,7 @@ pub fn plain(r: &Report) -> String {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let (req, json) = (a.request(), a.json);
-    let r = rename::run_here(&Workspace::new(ctx), &req).map_err(super::Failure::of("rename", json))?;
+    let r = rename::run_here(&Workspace::new(ctx), &req)?;
     if json {
         out.doc(&document(&r));
     } else {

@@ -60,11 +60,10 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("reply", json);
-    let ask = ask(&a).map_err(&fail)?;
+    let ask = ask(&a)?;
     let ws = Workspace::new(ctx);
-    let r = reply::reply_here(&ws, &ask).map_err(&fail)?;
-    let (line, status) = said(&r, ask.dry_run).map_err(&fail)?;
+    let r = reply::reply_here(&ws, &ask)?;
+    let (line, status) = said(&r, ask.dry_run)?;
     render(&r, ask.dry_run, status, &line, json, out);
     Ok(0)
 }

@@ -84,10 +84,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
         out.out(&format!("{}\n", route::RULES_ITEM));
         return Ok(0);
     }
-    let fail = super::Failure::of("route", a.json);
     // (clap requires the seat unless --rules-item is given)
-    let seat = a.seat.ok_or_else(|| fail(refusal(super::Wrong::Missing(vec![]))))?;
-    let r = route::answer(&Workspace::new(ctx), &seat, a.dry_run).map_err(&fail)?;
+    let seat = a.seat.ok_or_else(|| refusal(super::Wrong::Missing(vec![])))?;
+    let r = route::answer(&Workspace::new(ctx), &seat, a.dry_run)?;
     if a.json {
         out.doc(&r.document());
     } else {

@@ -223,14 +223,13 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("send", json);
-    let ask = ask(&a).map_err(&fail)?;
+    let ask = ask(&a)?;
     let ws = Workspace::new(ctx);
-    let (load, caller) = send::standing(&ws, &ask).map_err(&fail)?;
-    match send::run(&Means::of(&ws), load, caller, &ask, a.dry_run).map_err(&fail)? {
+    let (load, caller) = send::standing(&ws, &ask)?;
+    match send::run(&Means::of(&ws), load, caller, &ask, a.dry_run)? {
         Report::List(l) => Ok(render_list(&l, json, out)),
         Report::All(f) => Ok(super::send_all::render(&f, a.dry_run, json, out)),
-        Report::Send(r) => render_send(&r, json, out).map_err(&fail),
+        Report::Send(r) => render_send(&r, json, out),
     }
 }
 

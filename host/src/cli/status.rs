@@ -6,7 +6,7 @@
 
 use crate::status::doc::{HooksDoc, McpDoc};
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
@@ -32,7 +32,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     // a run outside a checkout has no team to read: exit 2 saying where the file was looked
     // for, as team check and team send --list do
     let ws = Workspace::new(ctx);
-    let here = status::Here::of(&ws).map_err(Failure::of("status", a.json))?;
+    let here = status::Here::of(&ws)?;
     let read = || here.read();
     if !a.watch {
         let r = read();

@@ -37,7 +37,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
             out.json_line(&e.document("watch"));
             Ok(e.kind.exit_code())
         }
-        Err(e) => Err(super::Failure { command: "watch", json: false, error: e }),
+        Err(e) => Err(e),
     }
 }
 

@@ -190,6 +190,25 @@ pub fn pinned(
     Some(SeatOf { team, seat, pane, found: Found::Pinned(ids) })
 }
 
+/// Writes a hook's problem where a maintainer finds it: the team.log of the checkout the
+/// inbox's first waiting message names. `false` when no message names one or the line cannot
+/// be written (the command then says it on stderr).
+pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
+    let root = dirs.iter().find_map(|d| {
+        let b = SeatBox::at(d.clone());
+        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
+    });
+    let line = LogLine {
+        command: "hook".into(),
+        caller: "a hook".into(),
+        seat: None,
+        outcome: "failed".into(),
+        bytes: None,
+        detail: Some(why.to_string()),
+    };
+    root.is_some_and(|r| history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok())
+}
+
 /// The checkout root the first readable waiting message names.
 fn first_root(dirs: &[PathBuf]) -> Option<PathBuf> {
     dirs.iter().find_map(|d| {
