@@ -13,11 +13,13 @@
 //! - nothing here prints; `cli::send` renders the report.
 
 pub mod all;
+pub mod body;
 pub mod doc;
 pub mod facts;
 pub mod list;
 pub mod report;
 pub mod walk;
+mod world;
 
 use std::path::Path;
 
@@ -27,36 +29,19 @@ use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::error::{self, Kind, TeamError};
 use crate::history::{self, LogLine, MessageLine};
-use crate::mux::Mux;
 use crate::plan::{self, Facts, Failed, Level, Order, Plan};
-use crate::profiles::ProfileHost;
 use crate::registry::Registry;
-use crate::team_file::{self, Loaded};
+use crate::team_file::Loaded;
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Note, Via};
-use crate::workspace::Workspace;
 
 pub use facts::FactsBook;
 pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, OutcomeWord, Report, SendReport};
+pub use world::{load, standing, Loadout, Means};
 
 /// The largest body a send carries, in bytes: 1 MiB, the largest frame a seat's socket takes
 /// (measured), refused above it before any drop is written.
 pub const MAX_BODY: usize = 1 << 20;
-
-/// What a send runs on: a view of the run's working set (`workspace::Workspace`) — its
-/// context, its profile host, and its multiplexer for a team file's `multiplexer:` choice.
-pub struct Means<'a> {
-    pub ctx: &'a Ctx,
-    pub profiles: &'a ProfileHost,
-    pub mux: &'a dyn Fn(Option<&str>) -> Box<dyn Mux>,
-}
-
-impl<'a> Means<'a> {
-    /// The view of `ws` a send runs on.
-    pub fn of(ws: &'a Workspace<'a>) -> Means<'a> {
-        Means { ctx: ws.ctx, profiles: ws.profiles(), mux: ws.mux_for() }
-    }
-}
 
 /// What the invocation asks for, once its words are checked (`cli::send`).
 #[derive(Debug, Clone, PartialEq)]
@@ -76,42 +61,6 @@ pub enum Ask {
         body: Option<String>,
         ms: u64,
     },
-}
-
-/// The run's world: the cwd's team file and the registry (a send's own copy of the working
-/// set's, which its decision keeps).
-#[derive(Clone)]
-pub struct Loadout {
-    pub file: Option<Loaded>,
-    pub reg: Registry,
-}
-
-impl Loadout {
-    /// The working set's team file and registry, read in that order.
-    pub fn of(ws: &Workspace) -> error::Result<Loadout> {
-        let (file, reg) = ws.world()?;
-        Ok(Loadout { file: file.cloned(), reg: reg.clone() })
-    }
-}
-
-/// What `team send` starts from: the working set's world and its caller. `--list` lists a
-/// team's roster, so outside a checkout there is none (exit 2, saying where the file was
-/// looked for, as `team status` and `team check` do); a caller neither a verified pane's seat
-/// nor the owner at a terminal sends nothing, and `--list` is no exception (spec "Who may
-/// send to whom").
-pub fn standing(ws: &Workspace, ask: &Ask) -> error::Result<(Loadout, Caller)> {
-    let load = Loadout::of(ws)?;
-    if let (Ask::List, None) = (ask, &load.file) {
-        ws.team()?;
-    }
-    Ok((load, ws.acting_caller()?.clone()))
-}
-
-/// Reads the team file `cwd` stands in (if any) and the registry.
-pub fn load(ctx: &Ctx, cwd: &Path) -> error::Result<Loadout> {
-    let file = team_file::find(cwd)?;
-    let reg = Registry::load(&ctx.paths.config)?;
-    Ok(Loadout { file, reg })
 }
 
 /// Everything a send decided before touching a pane: every leg starts from here.

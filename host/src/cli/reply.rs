@@ -48,9 +48,9 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
         return Err(usage("a reply and --file together: give the body one way"));
     }
     let body = match &a.file {
-        Some(p) => super::send::body_of_file(p)?,
+        Some(p) => crate::send::body::of_file(p)?,
         None if a.message.is_empty() => return Err(usage("a reply is required: words after the id, or --file <path>")),
-        None => super::send::bounded_body(a.message.join(" "))?,
+        None => crate::send::body::of_words(a.message.join(" "))?,
     };
     if body.trim().is_empty() {
         return Err(usage("the reply is empty: nothing to send"));
