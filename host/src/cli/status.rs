@@ -4,13 +4,11 @@
 //!
 //! It types nothing and writes nothing: `crate::status` only locates and reads.
 
-use crate::status::doc::{HooksDoc, McpDoc};
-
 use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::status::extras::HooksRow;
+use crate::status::extras::{self, HooksRow};
 use crate::status::{self, age_words, Reads, Row, StatusReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
@@ -38,25 +36,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         let r = read();
         let (mcp, hooks) = (here.mcp_rows(), here.hooks_rows());
         if a.json {
-            let mut d = r.document(summary(&r));
-            if !hooks_line(&hooks).is_empty() {
-                d.hooks = Some(
-                    hooks
-                        .iter()
-                        .map(|h| HooksDoc {
-                            seat: h.seat.clone(),
-                            state: h.state.clone(),
-                            last_handed: h.last_handed.clone(),
-                            waiting: h.waiting,
-                        })
-                        .collect(),
-                );
-            }
-            // (only once some seat's CLI names the server, as the plain line)
-            if !mcp_line(&mcp).is_empty() {
-                d.mcp = Some(mcp.iter().map(McpDoc::of).collect());
-            }
-            out.doc(&d);
+            out.doc(&extras::document(r.document(summary(&r)), &mcp, &hooks));
         } else {
             out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
@@ -85,8 +65,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
 /// `MCP: claude-keeper installed, gpt-reviewer missing` — only once some seat's CLI names the
 /// server (a team that never installed it reads as before).
 fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
-    use crate::mcp::install::State;
-    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported)) {
+    if !extras::mcp_shown(rows) {
         return String::new();
     }
     let cells: Vec<String> = rows.iter().map(|r| format!("{} {}", one_line(&r.seat), r.state.word())).collect();
@@ -98,7 +77,7 @@ fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
 /// never installed them reads as before).
 fn hooks_line(rows: &[HooksRow]) -> String {
     use crate::hooks::State;
-    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported) && r.waiting == 0) {
+    if !extras::hooks_shown(rows) {
         return String::new();
     }
     let cells: Vec<String> = rows

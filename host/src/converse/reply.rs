@@ -240,7 +240,6 @@ pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
 }
 
 /// Runs a reply for `caller` standing in `load`'s team file.
-
 pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Result<Replied> {
     let id = super::checked_id(&ask.id)?.to_string();
     let Some(file) = load.file.clone() else {

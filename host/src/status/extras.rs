@@ -2,6 +2,7 @@
 //! each seat's hooks with its inbox (`team hooks status`). Read only; nothing is written, and
 //! a file that cannot be read for a seat leaves its row out.
 
+use super::doc::{HooksDoc, McpDoc, StatusDoc};
 use crate::ctx::Ctx;
 use crate::profiles::ProfileHost;
 use crate::team_file::Loaded;
@@ -39,4 +40,39 @@ pub fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &Loaded) -> Vec<Hooks
             HooksRow { seat: r.seat, state: r.state, last_handed, waiting }
         })
         .collect()
+}
+
+/// Whether the MCP entries are shown: once some seat's CLI names the server (a team that never
+/// installed it reads as before).
+pub fn mcp_shown(rows: &[crate::mcp::install::Row]) -> bool {
+    use crate::mcp::install::State;
+    !rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported))
+}
+
+/// Whether the hooks are shown: once some seat's checkout runs team's hooks or an inbox holds a
+/// message (a team that never installed them reads as before).
+pub fn hooks_shown(rows: &[HooksRow]) -> bool {
+    use crate::hooks::State;
+    !rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported) && r.waiting == 0)
+}
+
+/// The `team.status` document `d` with the hooks and MCP entries, each where it is shown.
+pub fn document(mut d: StatusDoc, mcp: &[crate::mcp::install::Row], hooks: &[HooksRow]) -> StatusDoc {
+    if hooks_shown(hooks) {
+        d.hooks = Some(
+            hooks
+                .iter()
+                .map(|h| HooksDoc {
+                    seat: h.seat.clone(),
+                    state: h.state.clone(),
+                    last_handed: h.last_handed.clone(),
+                    waiting: h.waiting,
+                })
+                .collect(),
+        );
+    }
+    if mcp_shown(mcp) {
+        d.mcp = Some(mcp.iter().map(McpDoc::of).collect());
+    }
+    d
 }
