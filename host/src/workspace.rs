@@ -62,14 +62,6 @@ impl<'a> Workspace<'a> {
         ws
     }
 
-    /// A working set over a world already read (`file`, `reg`): a server that reads it afresh
-    /// for every call, a test.
-    pub fn of(ctx: &'a Ctx, file: Option<Loaded>, reg: Registry) -> Workspace<'a> {
-        let ws = Workspace::with_file(ctx, file);
-        let _ = ws.reg.set(reg);
-        ws
-    }
-
     /// The team file of the folder the run stands in, if any (read once).
     pub fn file(&self) -> error::Result<Option<&Loaded>> {
         if let Some(f) = self.file.get() {
@@ -184,9 +176,24 @@ impl<'a> Workspace<'a> {
         let mux = self.mux(file.and_then(|l| l.file.multiplexer.as_deref()));
         self.caller_in(reg, file, mux.as_ref())
     }
+}
 
-    /// The folder the run started in (`Ctx::cwd`).
-    pub fn cwd(&self) -> error::Result<std::path::PathBuf> {
-        self.ctx.cwd()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_is_read_until_asked_and_no_team_file_is_refused_in_its_one_wording() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Ctx::under(dir.path());
+        let ws = Workspace::with_file(&ctx, None);
+        assert!(ws.reg.get().is_none() && ws.profiles.get().is_none() && ws.caller.get().is_none());
+        let e = ws.team().unwrap_err();
+        assert_eq!(e.kind, crate::error::Kind::BadFile);
+        assert!(e.message().starts_with("no team file: "), "{}", e.message());
+        assert!(ws.profiles.get().is_none(), "a refusal reads no profile");
+        let _ = ws.profiles();
+        assert!(ws.profiles.get().is_some());
+        assert_eq!(ws.mux(Some("tmux")).name(), "tmux");
     }
 }
