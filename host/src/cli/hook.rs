@@ -42,15 +42,8 @@ const INPUT_MAX: u64 = 4 << 20;
 
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
-    let var = |k: &str| std::env::var(k).ok();
     let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
-    // a CLI that starts its hooks with a bare environment: the nearest ancestor's pane hint
-    let key = crate::mailbox::bell::hinted(var).or_else(|| {
-        let adopted = crate::mcp::pane_env_from_ancestors(var);
-        crate::mailbox::bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-    });
-    let Some(key) = key else { return 0 };
-    let dirs = inbox::hook::waiting_dirs(&paths.config, &key);
+    let dirs = inbox::hook::waiting_for(&paths.config, |k| std::env::var(k).ok());
     if dirs.is_empty() {
         return 0;
     }
