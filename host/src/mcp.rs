@@ -116,7 +116,6 @@ impl Recipient {
 
 /// The server's state: where it runs and whom it was started by.
 pub struct Server<'a> {
-    ctx: &'a Ctx,
     cwd: PathBuf,
     /// The run's working set: its profile host and multiplexer serve every call; the team
     /// file, the registry and the caller are read afresh for each.
@@ -136,7 +135,7 @@ impl<'a> Server<'a> {
                 Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
             }
         };
-        Server { ctx, cwd: cwd.to_path_buf(), ws, started_as }
+        Server { cwd: cwd.to_path_buf(), ws, started_as }
     }
 
     /// The answer to one incoming line (`None`: nothing is answered), with the id to answer.
@@ -202,7 +201,7 @@ impl<'a> Server<'a> {
             Call::Send { to, message } => self.send_each(&means, &caller, &to, &message),
             Call::Inbox => match load.file.as_ref() {
                 None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
-                Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
+                Some(file) => match crate::converse::inbox::inbox(self.ws.ctx, file, &caller) {
                     Ok(b) => Answer::Inbox(b),
                     Err(e) => Answer::Refused(e),
                 },
@@ -231,7 +230,8 @@ impl<'a> Server<'a> {
         let mut recipients = Vec::new();
         for target in to {
             let ask = Ask::Send { target: target.clone(), body: message.to_string(), wait: false };
-            let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
+            let result =
+                send::load(self.ws.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
             let result = match result {
                 Ok(Report::Send(r)) => Ok(*r),
                 Ok(_) => Err(TeamError::failed("a send run answered with a list")),
@@ -245,7 +245,7 @@ impl<'a> Server<'a> {
     /// The world read afresh and the caller found again: the one the server started as, or
     /// the refusal every tool answers with.
     fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
-        let load = send::load(self.ctx, &self.cwd)?;
+        let load = send::load(self.ws.ctx, &self.cwd)?;
         let now = self.ws.caller_of(&load.reg, load.file.as_ref());
         if let Some(e) = crate::caller::refusal(&now) {
             return Err(e);
