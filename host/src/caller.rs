@@ -260,21 +260,6 @@ pub fn find(reg: &Registry, file: Option<&Loaded>, mux: &dyn Mux, vendors: &Vend
     judge(&Facts { terminals, ancestry, pane, server, mux: mux.name(), marks }, vendors, reg, file)
 }
 
-/// The caller of this run for the world a command read: found through the multiplexer the
-/// team file (or the environment) chooses, with the installed profiles' facts about their CLIs
-/// (`team send`, `reply`, `ack`, `inbox`, `status` and the MCP server all find it so).
-pub fn find_with_profiles(
-    reg: &Registry,
-    file: Option<&Loaded>,
-    profiles: &crate::profiles::ProfileHost,
-    hints: &crate::mux::Hints,
-) -> Caller {
-    let mux = crate::mux::choose(hints, file.and_then(|l| l.file.multiplexer.as_deref()));
-    let pins = file.map(|l| l.file.profiles.clone()).unwrap_or_default();
-    let vendors = Vendors::from_descriptions(&profiles.descriptions(&pins));
-    find(reg, file, mux.as_ref(), &vendors)
-}
-
 /// The refusal a caller meets before anything is read or sent (spec "Who may send to whom"):
 /// no terminal, a multiplexer that does not answer, a pane that cannot vouch. `None` for the
 /// owner, a seat, and an unplaced caller (whom admission judges). `team send` (`--list`

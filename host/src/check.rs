@@ -165,6 +165,12 @@ fn note(kind: NoteKind, line: Option<usize>, text: String, repair: Option<String
     Note { kind, line, message, repair }
 }
 
+/// `team check` from the working set: its team file (required), profiles and multiplexer.
+pub fn check_here(ws: &crate::workspace::Workspace, exe: &str) -> crate::error::Result<CheckReport> {
+    let loaded = ws.team()?;
+    Ok(check(loaded, ws.profiles(), ws.team_mux()?, exe))
+}
+
 /// Checks `loaded` against the installed profiles, the multiplexer's panes and the MCP entries
 /// (which should start `exe`, this `team`).
 pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) -> CheckReport {

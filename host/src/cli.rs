@@ -2,7 +2,7 @@
 //!
 //! Invariants: this is the only layer that prints, and it prints through one
 //! [`Output`](crate::output::Output). The run's [`Ctx`] is built here, once, and passed down.
-//! Each command returns its exit code or a [`Failure`], which [`main`] alone prints. Under `--json`, every invocation error of a command
+//! Each command returns its exit code or a `TeamError`, which [`main`] alone prints (named as `Command::failure` says). Under `--json`, every invocation error of a command
 //! that takes `--json` is the `team.error` document on stdout (stderr empty, exit 2) — except
 //! `feed --follow --json`, the spec's one usage error that stays clap's own.
 
@@ -134,6 +134,8 @@ pub fn main() -> i32 {
         mcp::adopt_pane_env();
     }
     let ctx = Ctx::from_env();
+    // the one failure wrapper: the command's name and whether it answers in JSON
+    let (name, json) = cli.command.failure();
     let ran = match cli.command {
         Command::Send(a) => send::run(a, &ctx, &mut out),
         Command::Reply(a) => reply::run(a, &ctx, &mut out),
@@ -152,36 +154,50 @@ pub fn main() -> i32 {
         Command::Watch(a) => watch::run(a, &ctx, &mut out),
         Command::Demo(a) => demo::run(a, &ctx, &mut out),
         Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
-        Command::DemoSeat(a) => demo::run_seat(a, &mut out),
+        Command::DemoSeat(a) => demo::run_seat(a),
         Command::Hook(a) => Ok(hook::run(a, &mut out)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
     };
     // the one place an error becomes output and an exit code
     match ran {
         Ok(code) => code,
-        Err(f) => report_error(f.command, f.json, &f.error, &mut out),
+        Err(e) => report_error(name, json, &e, &mut out),
+    }
+}
+
+impl Command {
+    /// How the command's error is printed ([`report_error`]): its name, and whether its run
+    /// was asked for `--json` (the error is then the `team.error` document).
+    fn failure(&self) -> (&'static str, bool) {
+        match self {
+            Command::Send(a) => ("send", a.json),
+            Command::Reply(a) => ("reply", a.json),
+            Command::Inbox(a) => ("inbox", a.json),
+            Command::Ack(a) => ("ack", a.json),
+            Command::Register(a) => ("register", a.json),
+            Command::Route(a) => ("route", a.json),
+            Command::Feed(a) => ("feed", a.json()),
+            Command::Status(a) => ("status", a.json),
+            Command::Init(_) => ("init", false),
+            Command::Check(a) => ("check", a.json),
+            Command::Mark(_) => ("mark", false),
+            Command::Rename(a) => ("rename", a.json),
+            Command::Completions(_) => ("completions", false),
+            Command::Profile(a) => ("profile", a.json()),
+            // (under --json a watch's error is a line of its JSON Lines, said by the watch)
+            Command::Watch(_) => ("watch", false),
+            Command::Demo(_) => ("demo", false),
+            Command::Mcp(a) => ("mcp", a.json()),
+            Command::DemoSeat(_) => ("demo-seat", false),
+            Command::Hook(_) => ("hook", false),
+            Command::Hooks(a) => ("hooks", a.json()),
+        }
     }
 }
 
 /// What a command's run ends with: its exit code (0, or the worst outcome's), or the error
 /// [`main`] prints and exits with.
-pub type Ran = Result<i32, Failure>;
-
-/// A command stopped by an error: what [`report_error`] needs to print it.
-#[derive(Debug)]
-pub struct Failure {
-    pub command: &'static str,
-    /// Whether the run was asked for `--json` (the error is then the `team.error` document).
-    pub json: bool,
-    pub error: TeamError,
-}
-
-impl Failure {
-    /// `command`'s errors, for `map_err`: `let fail = Failure::of("check", a.json);`.
-    pub fn of(command: &'static str, json: bool) -> impl Fn(TeamError) -> Failure {
-        move |error| Failure { command, json, error }
-    }
-}
+pub type Ran = Result<i32, TeamError>;
 
 /// Prints an error the way every command does: one `team.error` document on stdout under
 /// `--json` (stderr stays empty); an outcome reached by a run that read a team file as its

@@ -280,6 +280,91 @@ pub fn write(plan: &Plan) -> error::Result<Written> {
     Ok(Written { team_file, gitignore, ignored_added: added, gitignore_existed: existed, instructions })
 }
 
+/// The multiplexer to write: the one asked for, else the one the run sits in (or whose server
+/// it names), else the one installed on the fixed search — herdr first, the default — else none.
+fn multiplexer(asked: Option<&str>, hints: &crate::mux::Hints) -> (Option<&'static str>, MuxFrom) {
+    let named_tmux = hints.team_tmux_socket.is_some();
+    match asked {
+        Some("herdr") => return (Some("herdr"), MuxFrom::Asked),
+        Some(_) => return (Some("tmux"), MuxFrom::Asked),
+        None => {}
+    }
+    match crate::mux::sits_in(hints) {
+        Some(m) => (Some(m), MuxFrom::SitsIn),
+        None if named_tmux => (Some("tmux"), MuxFrom::SitsIn),
+        None if crate::mux::program::herdr().is_some() => (Some("herdr"), MuxFrom::Installed),
+        None if crate::mux::program::find("tmux").is_some() => (Some("tmux"), MuxFrom::Installed),
+        None => (None, MuxFrom::Neither),
+    }
+}
+
+/// What `team init` asks for, its words read.
+pub struct Asked<'a> {
+    /// `--seat <name>:<cli>`, each.
+    pub seats: &'a [String],
+    pub lead: Option<&'a str>,
+    pub multiplexer: Option<&'a str>,
+    pub agent_instructions: bool,
+}
+
+/// What `team init` will write for `a`, from the run's surroundings: the folder, the installed
+/// profiles, the multiplexer the run sits in (else the one installed) and its tmux session.
+pub fn plan(ws: &crate::workspace::Workspace, a: &Asked) -> error::Result<Plan> {
+    let ctx = ws.ctx;
+    let cwd = ctx.cwd()?;
+    let installed = ws.profiles().installed_ids();
+    let mut seats: Vec<SeatAsk> = Vec::new();
+    for w in a.seats {
+        let s = seat_ask(w, &installed)?;
+        if seats.iter().any(|x| x.name == s.name) {
+            return Err(TeamError::usage(format!("--seat {:?} is given twice", s.name)));
+        }
+        seats.push(s);
+    }
+    let lead = match a.lead {
+        None => seats.first().map(|s| s.name.clone()),
+        Some(l) if seats.iter().any(|s| s.name == l) => Some(l.to_string()),
+        Some(l) if seats.is_empty() => {
+            return Err(TeamError::usage(format!(
+                "--lead {l:?} names no seat: give the seats with --seat <name>:<cli> (the first one leads unless --lead names another)"
+            )))
+        }
+        Some(l) => {
+            let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+            return Err(TeamError::usage(format!(
+                "--lead {l:?} names no --seat; the seats are {}",
+                names.join(", ")
+            )));
+        }
+    };
+    let (root, in_git) = root_of(&cwd);
+    let project = name_of(&root);
+    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer, &ctx.mux);
+    // Inside tmux, the seats' panes are marked in the session the caller sits in.
+    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in(&ctx.mux) == Some("tmux"))
+        .then(|| ctx.mux.tmux_pane.clone())
+        .flatten()
+        .and_then(|p| crate::mux::tmux::Tmux::from_hints(&ctx.mux).pane_marked(&p).ok())
+        .map(|p| p.session)
+        .filter(|s| !s.trim().is_empty() && !s.contains(['\n', '#', ':']));
+    let session_from_tmux = tmux_session.is_some();
+    let session = tmux_session.unwrap_or_else(|| project.clone());
+    Ok(Plan {
+        root,
+        cwd: cwd.clone(),
+        in_git,
+        project,
+        session,
+        multiplexer,
+        multiplexer_from,
+        session_from_tmux,
+        seats,
+        lead,
+        instructions: a.agent_instructions,
+        installed,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

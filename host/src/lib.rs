@@ -1,9 +1,10 @@
 //! `team`: reach the AI coding agents of a team in their terminal panes.
 //!
-//! Data flows one way: `cli` parses and builds the run's `ctx` → `caller` + `team_file`/
-//! `registry` load → `send`: `address` resolves → `admission` judges → `plan` plans and
-//! `send::walk` walks (`legs::typed` via `mux` + `profiles`) → `history` writes → a report returns →
-//! `cli` renders it through `output`. Nothing below `cli` prints.
+//! Data flows one way: `cli` parses and builds the run's `ctx` → the run's `workspace` (the
+//! `team_file`, `registry`, profile host, multiplexer and `caller`, each found when asked) →
+//! `send`: `address` resolves → `admission` judges → `plan` plans and `send::walk` walks
+//! (`legs::typed` via `mux` + `profiles`) → `history` writes → a report returns → `cli`
+//! renders it through `output`. Nothing below `cli` prints.
 
 // One writer for stdout and stderr (`output`): a print! elsewhere would bypass its escaping
 // and its closed-pipe handling (tests may print).
@@ -46,11 +47,13 @@ pub mod legs;
 pub mod notify;
 pub mod seat_pane;
 
-// Rules: who is calling, which seat a word names, who may reach whom, how a send may travel.
+// Rules: who is calling, which seat a word names, who may reach whom, how a send may travel,
+// and the run's working set (the team file, registry, profiles, multiplexer and caller).
 pub mod address;
 pub mod admission;
 pub mod caller;
 pub mod plan;
+pub mod workspace;
 
 // Records: the files read and written, and what a run is given.
 pub mod ctx;

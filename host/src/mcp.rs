@@ -30,8 +30,8 @@ use serde_json::Value;
 use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::error::{Kind, TeamError};
-use crate::profiles::ProfileHost;
 use crate::send::{self, Ask, ListReport, Loadout, Outcome, Report, SendReport};
+use crate::workspace::Workspace;
 
 use rpc::{Code, Incoming, RpcError};
 use tools::{Call, Tool};
@@ -40,50 +40,7 @@ use tools::{Call, Tool};
 /// gets it, any other client the newest (MCP's version negotiation).
 pub const PROTOCOLS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/// The variables that say where the caller's pane and the team's folders are. A CLI that
-/// starts its servers with a bare environment (Codex passes only its static `env` table)
-/// hides them; the server then reads them from the nearest ancestor that has them
-/// ([`pane_env_from_ancestors`]). They say where to look, never who the caller is: the pane is
-/// still the one whose shell is among the server's ancestors.
-pub const PANE_ENV: [&str; 11] = [
-    "TMUX",
-    "TMUX_PANE",
-    "TEAM_TMUX_SOCKET",
-    "HERDR_PANE_ID",
-    "HERDR_SESSION",
-    "HERDR_SOCKET_PATH",
-    "TEAM_CONFIG_DIR",
-    "TEAM_STATE_DIR",
-    "TEAM_CACHE_DIR",
-    "XDG_STATE_HOME",
-    "XDG_CACHE_HOME",
-];
-
-/// The variables whose presence says which multiplexer to ask.
-const LOCATING: [&str; 3] = ["TMUX", "TEAM_TMUX_SOCKET", "HERDR_PANE_ID"];
-
-/// The pane variables this process lacks and the nearest ancestor that locates a pane has
-/// (none when this process has any locating variable itself: its own environment stands).
-pub fn pane_env_from_ancestors(own: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
-    if LOCATING.iter().any(|k| own(k).is_some_and(|v| !v.is_empty())) {
-        return Vec::new();
-    }
-    for a in crate::mux::procfs::ancestry().iter().skip(1) {
-        let Ok(raw) = std::fs::read(format!("/proc/{}/environ", a.pid)) else { continue };
-        let vars: Vec<(String, String)> = raw
-            .split(|&b| b == 0)
-            .filter_map(|kv| std::str::from_utf8(kv).ok()?.split_once('=').map(|(k, v)| (k.into(), v.into())))
-            .collect();
-        if !vars.iter().any(|(k, v)| LOCATING.contains(&k.as_str()) && !v.is_empty()) {
-            continue;
-        }
-        return vars
-            .into_iter()
-            .filter(|(k, v)| PANE_ENV.contains(&k.as_str()) && !v.is_empty() && own(k).is_none())
-            .collect();
-    }
-    Vec::new()
-}
+pub use crate::mux::procfs::{pane_env_from_ancestors, PANE_ENV};
 
 /// What the server answers a request with (rendered by `cli::mcp`).
 #[derive(Debug)]
@@ -160,9 +117,10 @@ impl Recipient {
 
 /// The server's state: where it runs and whom it was started by.
 pub struct Server<'a> {
-    ctx: &'a Ctx,
     cwd: PathBuf,
-    profiles: ProfileHost,
+    /// The run's working set: its profile host and multiplexer serve every call; the team
+    /// file, the registry and the caller are read afresh for each.
+    ws: Workspace<'a>,
     /// The caller found at start.
     pub started_as: Caller,
 }
@@ -170,15 +128,15 @@ pub struct Server<'a> {
 impl<'a> Server<'a> {
     /// A server for a run in `cwd`: its caller found now, from the process tree.
     pub fn start(ctx: &'a Ctx, cwd: &Path) -> Server<'a> {
-        let profiles = ProfileHost::new(&ctx.paths);
+        let ws = Workspace::new(ctx);
         let started_as = match send::load(ctx, cwd) {
-            Ok(l) => crate::caller::find_with_profiles(&l.reg, l.file.as_ref(), &profiles, &ctx.mux),
+            Ok(l) => ws.caller_of(&l.reg, l.file.as_ref()),
             // every call reads the world again and meets the same error while it stands
             Err(e) => {
                 Caller::Unplaced { why: format!("the team file or the registry could not be read: {}", e.message()) }
             }
         };
-        Server { ctx, cwd: cwd.to_path_buf(), profiles, started_as }
+        Server { cwd: cwd.to_path_buf(), ws, started_as }
     }
 
     /// The answer to one incoming line (`None`: nothing is answered), with the id to answer.
@@ -234,8 +192,7 @@ impl<'a> Server<'a> {
             Ok(x) => x,
             Err(e) => return Answer::Refused(e),
         };
-        let mux = crate::state::mux_for(&self.ctx.paths.state, &self.ctx.mux);
-        let means = send::Means { ctx: self.ctx, profiles: &self.profiles, mux: &mux };
+        let means = send::Means::of(&self.ws);
         match call {
             Call::List => match send::run(&means, load, caller.clone(), &Ask::List, false) {
                 Ok(Report::List(list)) => Answer::Listed { caller: caller.describe(), list },
@@ -245,7 +202,7 @@ impl<'a> Server<'a> {
             Call::Send { to, message } => self.send_each(&means, &caller, &to, &message),
             Call::Inbox => match load.file.as_ref() {
                 None => Answer::Refused(crate::team_file::no_team_file(&self.cwd)),
-                Some(file) => match crate::converse::inbox::inbox(self.ctx, file, &caller) {
+                Some(file) => match crate::converse::inbox::inbox(self.ws.ctx, file, &caller) {
                     Ok(b) => Answer::Inbox(b),
                     Err(e) => Answer::Refused(e),
                 },
@@ -274,7 +231,8 @@ impl<'a> Server<'a> {
         let mut recipients = Vec::new();
         for target in to {
             let ask = Ask::Send { target: target.clone(), body: message.to_string(), wait: false };
-            let result = send::load(self.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
+            let result =
+                send::load(self.ws.ctx, &self.cwd).and_then(|l| send::run(means, l, caller.clone(), &ask, false));
             let result = match result {
                 Ok(Report::Send(r)) => Ok(*r),
                 Ok(_) => Err(TeamError::failed("a send run answered with a list")),
@@ -288,8 +246,8 @@ impl<'a> Server<'a> {
     /// The world read afresh and the caller found again: the one the server started as, or
     /// the refusal every tool answers with.
     fn caller_now(&self) -> Result<(Loadout, Caller), TeamError> {
-        let load = send::load(self.ctx, &self.cwd)?;
-        let now = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &self.profiles, &self.ctx.mux);
+        let load = send::load(self.ws.ctx, &self.cwd)?;
+        let now = self.ws.caller_of(&load.reg, load.file.as_ref());
         if let Some(e) = crate::caller::refusal(&now) {
             return Err(e);
         }

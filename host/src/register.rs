@@ -37,6 +37,7 @@ use crate::registry::{self, AgentRecord, ProcessIdentity, Registry, RosterLine, 
 use crate::seat_pane;
 use crate::state::{self, NewSeat, State};
 use crate::team_file::{Loaded, Seat};
+use crate::workspace::Workspace;
 
 pub use who::{Admitted, NO_TERMINAL};
 
@@ -109,6 +110,21 @@ fn mux_refusal(mux: &dyn Mux, session: &str, e: MuxError) -> TeamError {
         }
         other => refuse("mux", format!("{} doesn't answer", mux.name())).with_repair(other.to_string()),
     }
+}
+
+/// `team register` from the working set: the team file of the checkout the run stands in
+/// (refused outside one), the registry, and the caller through the file's multiplexer.
+pub fn run_here(ws: &Workspace, req: &Request) -> Result<Report, TeamError> {
+    let file = ws.team_in_checkout()?;
+    let (reg, who) = (ws.reg()?, ws.caller()?);
+    let m = Means {
+        mux: ws.team_mux()?,
+        profiles: ws.profiles(),
+        ctx: ws.ctx,
+        identity: ProcessIdentity::read,
+        native: crate::legs::native::live_address,
+    };
+    run(&m, file, reg, who, req)
 }
 
 /// Runs `team register` for `caller`; a refusal writes its own team.log line (not on

@@ -42,6 +42,7 @@ use crate::state::{self, State};
 use crate::team_file::edit::{self, EditError};
 use crate::team_file::{Loaded, TeamFile};
 use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
+use crate::workspace::Workspace;
 
 pub use steps::Step;
 
@@ -141,6 +142,14 @@ fn admit(caller: &Caller) -> Result<(), TeamError> {
         other => Err(refuse("caller", format!("{OWNER_ONLY}; this call is {}", other.describe()))
             .with_repair("run team rename from your own terminal, outside herdr and the team's tmux panes")),
     }
+}
+
+/// `team rename` from the working set: the team file of the checkout the run stands in
+/// (refused outside one), the registry, and the caller through the file's multiplexer.
+pub fn run_here(ws: &Workspace, req: &Request) -> Result<Report, TeamError> {
+    let file = ws.team_in_checkout()?;
+    let (reg, who) = (ws.reg()?, ws.caller()?);
+    run(&Means { mux: ws.team_mux()?, ctx: ws.ctx }, file, reg, who, req)
 }
 
 /// Runs `team rename` for `caller`; a refusal writes its own team.log line (not on

@@ -27,6 +27,7 @@ use crate::profiles::Description;
 use crate::registry::ProcessIdentity;
 use crate::seat_pane;
 use crate::send;
+use crate::workspace::Workspace;
 
 mod doc;
 pub use doc::{PlusPrefix, RouteDoc, RouteStatus};
@@ -191,6 +192,28 @@ pub fn judge_socket(recorded: Option<&str>, readings: Option<&[Reading]>, exists
         }
         (None, None) => Judged { state: SocketState::None, address: None, holder: None },
     }
+}
+
+/// `team route <seat>` from the working set. A run with no terminal is refused before the
+/// team file is read, unless its own pane vouches for it; then the team file and the
+/// registry, the caller through the file's multiplexer, and [`run`] with the live seams.
+pub fn answer(ws: &Workspace, seat: &str, dry_run: bool) -> Result<Report, TeamError> {
+    if !crate::caller::has_terminal() {
+        let c = ws.caller_in(ws.reg()?, None, ws.mux(None).as_ref());
+        if !matches!(c, Caller::Seat { .. }) {
+            return Err(TeamError::new(Kind::Refused, NO_TERMINAL).with_id("route.no-terminal"));
+        }
+    }
+    let load = send::Loadout::of(ws)?;
+    let who = ws.caller()?.clone();
+    let sm = send::Means::of(ws);
+    let m = Means {
+        send: &sm,
+        listeners: crate::legs::native::listening_paths_of,
+        identity: ProcessIdentity::read,
+        exists: |p| p.exists(),
+    };
+    run(&m, load, who, seat, dry_run)
 }
 
 /// Answers the route for `spec`, as `caller`.

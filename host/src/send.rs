@@ -13,11 +13,13 @@
 //! - nothing here prints; `cli::send` renders the report.
 
 pub mod all;
+pub mod body;
 pub mod doc;
 pub mod facts;
 pub mod list;
 pub mod report;
 pub mod walk;
+mod world;
 
 use std::path::Path;
 
@@ -27,28 +29,19 @@ use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::error::{self, Kind, TeamError};
 use crate::history::{self, LogLine, MessageLine};
-use crate::mux::Mux;
 use crate::plan::{self, Facts, Failed, Level, Order, Plan};
-use crate::profiles::ProfileHost;
 use crate::registry::Registry;
-use crate::team_file::{self, Loaded};
+use crate::team_file::Loaded;
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Ended, Note, Via};
 
 pub use facts::FactsBook;
 pub use report::{DryRun, HistoryWrite, ListReport, ListRow, Outcome, OutcomeWord, Report, SendReport};
+pub use world::{load, standing, Loadout, Means};
 
 /// The largest body a send carries, in bytes: 1 MiB, the largest frame a seat's socket takes
 /// (measured), refused above it before any drop is written.
 pub const MAX_BODY: usize = 1 << 20;
-
-/// What a send runs on, given by the command layer: the run's context, the profile host, and
-/// the multiplexer adapter for a team file's `multiplexer:` choice (`mux::choose`).
-pub struct Means<'a> {
-    pub ctx: &'a Ctx,
-    pub profiles: &'a ProfileHost,
-    pub mux: &'a dyn Fn(Option<&str>) -> Box<dyn Mux>,
-}
 
 /// What the invocation asks for, once its words are checked (`cli::send`).
 #[derive(Debug, Clone, PartialEq)]
@@ -68,20 +61,6 @@ pub enum Ask {
         body: Option<String>,
         ms: u64,
     },
-}
-
-/// The run's world: the cwd's team file and the registry.
-#[derive(Clone)]
-pub struct Loadout {
-    pub file: Option<Loaded>,
-    pub reg: Registry,
-}
-
-/// Reads the team file `cwd` stands in (if any) and the registry.
-pub fn load(ctx: &Ctx, cwd: &Path) -> error::Result<Loadout> {
-    let file = team_file::find(cwd)?;
-    let reg = Registry::load(&ctx.paths.config)?;
-    Ok(Loadout { file, reg })
 }
 
 /// Everything a send decided before touching a pane: every leg starts from here.

@@ -294,16 +294,6 @@ pub fn last_seen_pane(state_dir: &Path, session: &str, seat: &str) -> Option<Str
     read_launched(state_dir, session)?.panes.get(seat).cloned()
 }
 
-/// The multiplexer adapter a team file (or the environment's `hints`) chooses, with the
-/// records under `state_dir` telling the herdr adapter where each seat was last seen.
-pub fn mux_for(state_dir: &Path, hints: &crate::mux::Hints) -> impl Fn(Option<&str>) -> Box<dyn crate::mux::Mux> {
-    let (dir, hints) = (state_dir.to_path_buf(), hints.clone());
-    move |choice| {
-        let d = dir.clone();
-        crate::mux::choose_with(&hints, choice, Box::new(move |session, seat| last_seen_pane(&d, session, seat)))
-    }
-}
-
 /// The pane of `seat` in `session`, the registry first (DESIGN §4): the pane its record names
 /// while the recorded CLI process still runs there; else the pane the multiplexer names the
 /// seat on — unless the record names another pane: a pane marked as a registered seat but not

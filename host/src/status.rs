@@ -24,8 +24,10 @@ use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnErr
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
 use crate::team_file::Loaded;
+use crate::workspace::Workspace;
 
 pub mod doc;
+pub mod extras;
 mod unplaced;
 pub use unplaced::Unplaced;
 
@@ -156,6 +158,39 @@ pub struct StatusReport {
     pub caller_seat: Option<String>,
     /// The panes of the team's session no seat holds that run an agent CLI.
     pub unplaced: Vec<Unplaced>,
+}
+
+/// A `team status` run's standing: the working set with its team file (required: a run
+/// outside a checkout has no team to read, and says where the file was looked for), the
+/// registry and the caller, read once; each [`Here::read`] then locates and reads afresh.
+pub struct Here<'w> {
+    ws: &'w Workspace<'w>,
+    file: &'w Loaded,
+    reg: &'w Registry,
+    caller: &'w Caller,
+}
+
+impl<'w> Here<'w> {
+    pub fn of(ws: &'w Workspace<'w>) -> Result<Here<'w>, TeamError> {
+        let file = ws.team()?;
+        let reg = ws.reg()?;
+        Ok(Here { ws, file, reg, caller: ws.caller()? })
+    }
+
+    /// One reading of every seat.
+    pub fn read(&self) -> StatusReport {
+        status(self.ws.ctx, self.ws.profiles(), Some(self.file), self.reg, self.ws.mux_for(), self.caller)
+    }
+
+    /// Each seat's MCP entry.
+    pub fn mcp_rows(&self) -> Vec<crate::mcp::install::Row> {
+        extras::mcp_rows(self.file)
+    }
+
+    /// Each seat's hooks and inbox.
+    pub fn hooks_rows(&self) -> Vec<extras::HooksRow> {
+        extras::hooks_rows(self.ws.ctx, self.ws.profiles(), self.file)
+    }
 }
 
 /// Reads the status of every seat the run standing in `file` can address.

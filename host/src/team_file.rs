@@ -386,6 +386,19 @@ impl std::fmt::Display for FileNote {
     }
 }
 
+/// Refuses a run whose folder `cwd` is in no git checkout (`register`, `rename` act only on
+/// a checkout's team): a team file lives in a checkout's `.agents/team.yaml`.
+pub fn in_checkout(cwd: &std::path::Path) -> error::Result<()> {
+    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    if start.ancestors().any(crate::fsx::is_checkout_root) {
+        return Ok(());
+    }
+    Err(TeamError::bad_file(format!(
+        "{} is not inside a git repository; a team file lives in a checkout's .agents/team.yaml",
+        start.display()
+    )))
+}
+
 /// The error of a run standing in `cwd` that finds no team file, for every command that needs
 /// one: it says where the file was looked for (exit 2).
 pub fn no_team_file(cwd: &std::path::Path) -> TeamError {

@@ -5,9 +5,8 @@ use crate::converse::ack::{self, Acked};
 use crate::ctx::Ctx;
 use crate::error::{context_line, TeamError};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
-use crate::send;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team ack`.
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -28,24 +27,12 @@ pub struct Args {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("ack", json);
     let Some(id) = a.id.clone() else {
         let e = TeamError::usage("a message id is required (team inbox lists them)")
             .with_repair("usage: team ack <id> [--note <text>] [--json]");
-        return Err(fail(e));
+        return Err(e);
     };
-    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
-    let Some(file) = load.file.as_ref() else {
-        return Err(fail(ctx.cwd().map(|cwd| super::check::no_team_file(&cwd)).unwrap_or_else(|e| e)));
-    };
-    let profiles = ProfileHost::new(&ctx.paths);
-    let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
-    if let Some(e) = crate::caller::refusal(&caller) {
-        return Err(fail(e));
-    }
-    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    let r = ack::ack(&means, file, &caller, &id, a.note.as_deref()).map_err(&fail)?;
+    let r = ack::ack_here(&Workspace::new(ctx), &id, a.note.as_deref())?;
     let line = line(&r);
     if json {
         out.doc(&doc(&r, &line));

@@ -2,13 +2,13 @@
 //! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
 //! loads (notes or none), 2 when it cannot be read.
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::check::{self, CheckReport};
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team check`.
 #[derive(clap::Args, Debug)]
@@ -18,17 +18,11 @@ pub struct Args {
     pub json: bool,
 }
 
-pub use crate::team_file::no_team_file;
-
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let fail = Failure::of("check", a.json);
-    let cwd = ctx.cwd().map_err(&fail)?;
-    let loaded = crate::team_file::find(&cwd).map_err(&fail)?.ok_or_else(|| fail(no_team_file(&cwd)))?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(loaded.file.multiplexer.as_deref());
+    let cwd = ctx.cwd()?;
     // the `team` an MCP entry should start: this very program
     let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
-    let r = check::check(&loaded, &profiles, mux.as_ref(), &exe);
+    let r = check::check_here(&Workspace::new(ctx), &exe)?;
     // the file as reached from the real folder, as `team check` has always shown it
     let real = cwd.canonicalize().unwrap_or_else(|_| cwd.clone());
     let shown = crate::team_file::shown(&r.path, &real);

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::demo::tour::{self, Given, Kept, Step};
 use crate::output::Output;
 
@@ -33,34 +33,17 @@ pub struct SeatArgs {
 }
 
 /// `team demo-seat`: draws the seat until its terminal closes.
-pub fn run_seat(args: SeatArgs, out: &mut Output) -> Ran {
+pub fn run_seat(args: SeatArgs) -> Ran {
     let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
         let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return Err(Failure::of("demo-seat", false)(crate::error::TeamError::usage(e)));
+        return Err(crate::error::TeamError::usage(e));
     };
-    match crate::demo::seat::run(vendor, &args.log) {
-        Ok(()) => Ok(0),
-        Err(e) => {
-            out.err(&format!("team demo-seat: {e}\n"));
-            Ok(1)
-        }
-    }
+    crate::demo::seat::run(vendor, &args.log).map(|()| 0).map_err(crate::error::TeamError::failed)
 }
 
 pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> Ran {
-    if !crate::caller::has_terminal() {
-        out.err("team demo: the demo sends as the owner, a person at a terminal, and this run has none (no terminal on stdin, stdout, stderr or /dev/tty); run team demo from a terminal\n");
-        return Ok(1);
-    }
-    let me = match std::env::current_exe() {
-        Ok(me) => me,
-        Err(e) => {
-            out.err(&format!("team demo: cannot find the team binary: {e}\n"));
-            return Ok(1);
-        }
-    };
-    let given = Given { me, tmp: std::env::temp_dir(), cache: ctx.paths.cache.clone(), keep: args.keep };
-    let ended = tour::run(&given, &mut |step| show(step, out)).map_err(Failure::of("demo", false))?;
+    let given = Given::here(ctx, args.keep)?;
+    let ended = tour::run(&given, &mut |step| show(step, out))?;
     if let Some(k) = &ended.kept {
         out.out(&kept(k, &given.me));
     }

@@ -47,8 +47,15 @@ pub struct Args {
     json: bool,
 }
 
+impl Args {
+    /// Whether the run was asked for JSON.
+    pub fn json(&self) -> bool {
+        self.json
+    }
+}
+
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
-    feed(&args, ctx, out).map_err(super::Failure::of("feed", args.json))
+    feed(&args, ctx, out)
 }
 
 fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> error::Result<i32> {

@@ -42,15 +42,8 @@ const INPUT_MAX: u64 = 4 << 20;
 
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
-    let var = |k: &str| std::env::var(k).ok();
     let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
-    // a CLI that starts its hooks with a bare environment: the nearest ancestor's pane hint
-    let key = crate::mailbox::bell::hinted(var).or_else(|| {
-        let adopted = crate::mcp::pane_env_from_ancestors(var);
-        crate::mailbox::bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-    });
-    let Some(key) = key else { return 0 };
-    let dirs = inbox::hook::waiting_dirs(&paths.config, &key);
+    let dirs = inbox::hook::waiting_for(&paths.config, |k| std::env::var(k).ok());
     if dirs.is_empty() {
         return 0;
     }
@@ -87,20 +80,7 @@ pub fn answer(event: Event, text: &str) -> serde_json::Value {
 /// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
 /// message names, else stderr.
 fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
-    let root = dirs.iter().find_map(|d| {
-        let b = crate::mailbox::SeatBox::at(d.clone());
-        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
-    });
-    let line = crate::history::LogLine {
-        command: "hook".into(),
-        caller: "a hook".into(),
-        seat: None,
-        outcome: "failed".into(),
-        bytes: None,
-        detail: Some(why.to_string()),
-    };
-    let written = root.is_some_and(|r| crate::history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok());
-    if !written {
+    if !inbox::hook::log_problem(ctx, dirs, why) {
         out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
     }
 }

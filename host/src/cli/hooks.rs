@@ -2,14 +2,14 @@
 //! `crate::hooks` answers. This file decides nothing: which file a CLI reads is its profile's
 //! word, and what each file holds is `crate::hooks`'s.
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::TeamError;
 use crate::hooks::{self, Action};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::vocab::leg::HookFormat;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team hooks`.
 #[derive(clap::Args, Debug, Clone)]
@@ -43,22 +43,30 @@ pub struct Seats {
     pub json: bool,
 }
 
+impl Args {
+    /// Whether the run was asked for one JSON document.
+    pub fn json(&self) -> bool {
+        match &self.action {
+            Verb::Install(s) | Verb::Status(s) | Verb::Remove(s) => s.json,
+        }
+    }
+}
+
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (action, s) = match a.action {
         Verb::Install(s) => (Action::Install, s),
         Verb::Status(s) => (Action::Status, s),
         Verb::Remove(s) => (Action::Remove, s),
     };
-    let rows = ctx.cwd().and_then(|cwd| {
-        let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
+    let ws = Workspace::new(ctx);
+    let rows = ws.team().and_then(|l| {
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
-        let profiles = ProfileHost::new(&ctx.paths);
-        let format_of = |cli: &str| hooks::format_of(&profiles, cli, &l.file.profiles);
-        let rows = hooks::run(&l, &s.seats, &exe.display().to_string(), action, format_of)?;
+        let format_of = |cli: &str| hooks::format_of(ws.profiles(), cli, &l.file.profiles);
+        let rows = hooks::run(l, &s.seats, &exe.display().to_string(), action, format_of)?;
         Ok((l, rows))
     });
-    let (l, rows) = rows.map_err(Failure::of("hooks", s.json))?;
+    let (l, rows) = rows?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));

@@ -5,9 +5,8 @@ use crate::converse::inbox::{self, Inbox, What};
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::profiles::ProfileHost;
-use crate::send;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team inbox`.
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -23,17 +22,7 @@ pub struct Args {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("inbox", json);
-    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
-    let Some(file) = load.file.as_ref() else {
-        return Err(fail(ctx.cwd().map(|cwd| super::check::no_team_file(&cwd)).unwrap_or_else(|e| e)));
-    };
-    let profiles = ProfileHost::new(&ctx.paths);
-    let caller = crate::caller::find_with_profiles(&load.reg, Some(file), &profiles, &ctx.mux);
-    if let Some(e) = crate::caller::refusal(&caller) {
-        return Err(fail(e));
-    }
-    let b = inbox::inbox(ctx, file, &caller).map_err(&fail)?;
+    let b = inbox::inbox_here(&Workspace::new(ctx))?;
     if json {
         out.doc(&doc(&b));
     } else {

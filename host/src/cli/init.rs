@@ -4,12 +4,11 @@
 //! file reads the invocation and the surroundings (the multiplexer the run sits in, else the
 //! one installed).
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
-use crate::error::{context_line, TeamError};
-use crate::init::{self, MuxFrom, Plan, SeatAsk, Wrote};
+use crate::error::context_line;
+use crate::init::{self, MuxFrom, Plan, Wrote};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::vocab::text::one_line;
 
 /// Arguments of `team init`.
@@ -36,82 +35,16 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let (p, w) = plan(&a, ctx).and_then(|p| init::write(&p).map(|w| (p, w))).map_err(Failure::of("init", false))?;
+    let asked = init::Asked {
+        seats: &a.seats,
+        lead: a.lead.as_deref(),
+        multiplexer: a.multiplexer.as_deref(),
+        agent_instructions: a.agent_instructions,
+    };
+    let ws = crate::workspace::Workspace::new(ctx);
+    let (p, w) = init::plan(&ws, &asked).and_then(|p| init::write(&p).map(|w| (p, w)))?;
     out.out(&said(&p, &w));
     Ok(0)
-}
-
-/// The multiplexer to write: the one asked for, else the one the run sits in (or whose server
-/// it names), else the one installed on the fixed search — herdr first, the default — else none.
-fn multiplexer(asked: Option<&str>, hints: &crate::mux::Hints) -> (Option<&'static str>, MuxFrom) {
-    let named_tmux = hints.team_tmux_socket.is_some();
-    match asked {
-        Some("herdr") => return (Some("herdr"), MuxFrom::Asked),
-        Some(_) => return (Some("tmux"), MuxFrom::Asked),
-        None => {}
-    }
-    match crate::mux::sits_in(hints) {
-        Some(m) => (Some(m), MuxFrom::SitsIn),
-        None if named_tmux => (Some("tmux"), MuxFrom::SitsIn),
-        None if crate::mux::program::herdr().is_some() => (Some("herdr"), MuxFrom::Installed),
-        None if crate::mux::program::find("tmux").is_some() => (Some("tmux"), MuxFrom::Installed),
-        None => (None, MuxFrom::Neither),
-    }
-}
-
-fn plan(a: &Args, ctx: &Ctx) -> crate::error::Result<Plan> {
-    let cwd = ctx.cwd()?;
-    let installed = ProfileHost::new(&ctx.paths).installed_ids();
-    let mut seats: Vec<SeatAsk> = Vec::new();
-    for w in &a.seats {
-        let s = init::seat_ask(w, &installed)?;
-        if seats.iter().any(|x| x.name == s.name) {
-            return Err(TeamError::usage(format!("--seat {:?} is given twice", s.name)));
-        }
-        seats.push(s);
-    }
-    let lead = match &a.lead {
-        None => seats.first().map(|s| s.name.clone()),
-        Some(l) if seats.iter().any(|s| &s.name == l) => Some(l.clone()),
-        Some(l) if seats.is_empty() => {
-            return Err(TeamError::usage(format!(
-                "--lead {l:?} names no seat: give the seats with --seat <name>:<cli> (the first one leads unless --lead names another)"
-            )))
-        }
-        Some(l) => {
-            let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
-            return Err(TeamError::usage(format!(
-                "--lead {l:?} names no --seat; the seats are {}",
-                names.join(", ")
-            )));
-        }
-    };
-    let (root, in_git) = init::root_of(&cwd);
-    let project = init::name_of(&root);
-    let (multiplexer, multiplexer_from) = multiplexer(a.multiplexer.as_deref(), &ctx.mux);
-    // Inside tmux, the seats' panes are marked in the session the caller sits in.
-    let tmux_session = (multiplexer == Some("tmux") && crate::mux::sits_in(&ctx.mux) == Some("tmux"))
-        .then(|| ctx.mux.tmux_pane.clone())
-        .flatten()
-        .and_then(|p| crate::mux::tmux::Tmux::from_hints(&ctx.mux).pane_marked(&p).ok())
-        .map(|p| p.session)
-        .filter(|s| !s.trim().is_empty() && !s.contains(['\n', '#', ':']));
-    let session_from_tmux = tmux_session.is_some();
-    let session = tmux_session.unwrap_or_else(|| project.clone());
-    Ok(Plan {
-        root,
-        cwd: cwd.clone(),
-        in_git,
-        project,
-        session,
-        multiplexer,
-        multiplexer_from,
-        session_from_tmux,
-        seats,
-        lead,
-        instructions: a.agent_instructions,
-        installed,
-    })
 }
 
 /// Who may reach whom in the file just written.

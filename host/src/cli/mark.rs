@@ -1,7 +1,7 @@
 //! `team mark <seat> [--pane <id>]`: the words of a pane marked as a seat (the use-case, and
 //! what it refuses, is `crate::mark`).
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::mark::Marked;
@@ -20,9 +20,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let done = ctx.cwd().and_then(|cwd| {
-        let loaded = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
-        let marked = crate::mark::mark(&loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
+    let ws = crate::workspace::Workspace::new(ctx);
+    let done = ws.team().and_then(|loaded| {
+        let marked = crate::mark::mark(loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
         Ok((loaded, marked))
     });
     match done {
@@ -46,6 +46,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
             out.out(&text);
             Ok(0)
         }
-        Err(e) => Err(Failure::of("mark", false)(e)),
+        Err(e) => Err(e),
     }
 }

@@ -59,6 +59,16 @@ pub fn adopt_pane_env() {
     }
 }
 
+impl Args {
+    /// Whether an install, status or remove was asked for one JSON document.
+    pub fn json(&self) -> bool {
+        match &self.action {
+            Some(Action::Install(s) | Action::Status(s) | Action::Remove(s)) => s.json,
+            None => false,
+        }
+    }
+}
+
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     match a.action {
         None => {}
@@ -220,13 +230,13 @@ fn recipient_doc(r: &Recipient) -> Value {
 
 /// `install | status | remove`: the team file of the cwd, each seat's row.
 fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> super::Ran {
-    let rows = ctx.cwd().and_then(|cwd| {
-        let l = crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd))?;
+    let ws = crate::workspace::Workspace::new(ctx);
+    let rows = ws.team().and_then(|l| {
         let exe = std::env::current_exe()
             .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
-        install::run(&l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
+        install::run(l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
     });
-    let (l, rows) = rows.map_err(super::Failure::of("mcp", s.json))?;
+    let (l, rows) = rows?;
     if s.json {
         out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
         return Ok(0);

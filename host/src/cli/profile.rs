@@ -11,14 +11,14 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::{self, TeamError};
 use crate::output::Output;
 use crate::profile_tool::{self, CheckReport, Explained, Listing};
-use crate::profiles::ProfileHost;
 use crate::vocab::doc::render_json;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 /// Arguments of `team profile`.
 #[derive(ClapArgs, Debug)]
@@ -74,11 +74,21 @@ enum Cmd {
     },
 }
 
+impl Args {
+    /// Whether the run was asked for one JSON document.
+    pub fn json(&self) -> bool {
+        match &self.command {
+            Cmd::List { json } | Cmd::Check { json, .. } | Cmd::Explain { json, .. } | Cmd::Test { json, .. } => *json,
+        }
+    }
+}
+
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
-    let host = ProfileHost::new(&ctx.paths);
-    let (json, res) = match args.command {
-        Cmd::List { json } => (json, profile_tool::list(&host, ctx).map(|l| (render_list(&l, json), 0))),
-        Cmd::Check { file, json } => (json, profile_tool::check(&host, &file).map(|r| render_check(&r, json))),
+    let ws = Workspace::new(ctx);
+    let host = ws.profiles();
+    let res = match args.command {
+        Cmd::List { json } => profile_tool::list(host, ctx).map(|l| (render_list(&l, json), 0)),
+        Cmd::Check { file, json } => profile_tool::check(host, &file).map(|r| render_check(&r, json)),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
             let res = size.as_deref().map(parse_size).transpose().and_then(|size| {
                 let req = profile_tool::Request {
@@ -88,16 +98,16 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
                     size,
                     profile: profile.as_deref(),
                 };
-                profile_tool::explain(&host, ctx, &req)
+                profile_tool::explain(host, ctx, &req)
             });
-            (json, res.map(|e| (render_explain(&e, json), 0)))
+            res.map(|e| (render_explain(&e, json), 0))
         }
         Cmd::Test { file, screens, json } => {
-            (json, profile_tool::conformance(&host, &file, &screens).map(|r| super::profile_test::render(&r, json)))
+            profile_tool::conformance(host, &file, &screens).map(|r| super::profile_test::render(&r, json))
         }
     };
     // (a document is already JSON: its control characters are escaped by serde_json)
-    let (text, code) = res.map_err(Failure::of("profile", json))?;
+    let (text, code) = res?;
     out.out(&text);
     Ok(code)
 }

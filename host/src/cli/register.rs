@@ -5,14 +5,12 @@
 //! (`unknown option <option>`, `a seat name is required`, `unexpected "<word>"`) with the usage
 //! ([`refusal`], rendered by `cli::parse_error`).
 
-use super::{Failure, Ran};
-use crate::caller;
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::TeamError;
 use crate::output::Output;
-use crate::register::{self, Means, Report, Request};
-use crate::registry::Registry;
-use crate::team_file;
+use crate::register::{self, Report, Request};
+use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]";
 
@@ -110,7 +108,7 @@ pub fn document(r: &Report) -> crate::register::doc::RegisterDoc {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (req, json) = (a.request(), a.json);
-    let r = run_it(&req, ctx).map_err(Failure::of("register", json))?;
+    let r = register::run_here(&Workspace::new(ctx), &req)?;
     if json {
         out.doc(&document(&r));
     } else {
@@ -127,62 +125,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         out.out(&text);
     }
     Ok(0)
-}
-
-fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
-    let st = Standing::here(ctx)?;
-    let m = Means {
-        mux: st.mux.as_ref(),
-        profiles: &st.profiles,
-        ctx,
-        identity: crate::registry::ProcessIdentity::read,
-        native: crate::legs::native::live_address,
-    };
-    register::run(&m, &st.file, &st.reg, &st.who, req)
-}
-
-/// What a command acting on a seat of this checkout's team starts from (`register`,
-/// `rename`): the team file, the registry, the profiles, the file's multiplexer and who the
-/// caller is through it.
-pub struct Standing {
-    pub file: team_file::Loaded,
-    pub reg: Registry,
-    pub profiles: crate::profiles::ProfileHost,
-    pub mux: Box<dyn crate::mux::Mux>,
-    pub who: caller::Caller,
-}
-
-impl Standing {
-    /// Reads them from the current folder (see [`load_file`]).
-    pub fn here(ctx: &Ctx) -> Result<Standing, TeamError> {
-        let cwd = ctx.cwd()?;
-        let file = load_file(&cwd)?;
-        let reg = Registry::load(&ctx.paths.config)?;
-        let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
-        let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux)(file.file.multiplexer.as_deref());
-        let vendors = caller::Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
-        let who = caller::find(&reg, Some(&file), mux.as_ref(), &vendors);
-        Ok(Standing { file, reg, profiles, mux, who })
-    }
-}
-
-/// The team file of the checkout `cwd` stands in: refused when the folder is in no git
-/// repository, or no team file lies between it and the repository's root.
-pub fn load_file(cwd: &std::path::Path) -> Result<team_file::Loaded, TeamError> {
-    let start = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    if !start.ancestors().any(crate::fsx::is_checkout_root) {
-        return Err(TeamError::bad_file(format!(
-            "{} is not inside a git repository; a team file lives in a checkout's .agents/team.yaml",
-            start.display()
-        )));
-    }
-    // the walk starts from the folder as the run names it (`ctx.cwd`), as every command's does
-    team_file::find(cwd)?.ok_or_else(|| {
-        TeamError::bad_file(format!(
-            "no .agents/team.yaml in {} or above it up to the repository's root",
-            start.display()
-        ))
-    })
 }
 
 #[cfg(test)]

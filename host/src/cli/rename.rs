@@ -8,8 +8,9 @@
 use crate::ctx::Ctx;
 use crate::error::{context_line, TeamError};
 use crate::output::Output;
-use crate::rename::{self, Means, Report, Request, Status};
+use crate::rename::{self, Report, Request, Status};
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
 
@@ -109,18 +110,13 @@ pub fn plain(r: &Report) -> String {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let (req, json) = (a.request(), a.json);
-    let r = run_it(&req, ctx).map_err(super::Failure::of("rename", json))?;
+    let r = rename::run_here(&Workspace::new(ctx), &req)?;
     if json {
         out.doc(&document(&r));
     } else {
         out.out(&plain(&r));
     }
     Ok(0)
-}
-
-fn run_it(req: &Request, ctx: &Ctx) -> Result<Report, TeamError> {
-    let st = super::register::Standing::here(ctx)?;
-    rename::run(&Means { mux: st.mux.as_ref(), ctx }, &st.file, &st.reg, &st.who, req)
 }
 
 #[cfg(test)]

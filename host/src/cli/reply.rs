@@ -8,9 +8,9 @@ use crate::converse::reply::{self, Ask, Replied, Status, Went};
 use crate::ctx::Ctx;
 use crate::error::{self, context_line, Kind, TeamError};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
-use crate::send::{self, HistoryWrite, Outcome};
+use crate::send::{HistoryWrite, Outcome};
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 const USAGE: &str =
     "usage: team reply <id> <message> [--json] [--dry-run]\n       team reply <id> --file <path> [--json] [--dry-run]";
@@ -48,9 +48,9 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
         return Err(usage("a reply and --file together: give the body one way"));
     }
     let body = match &a.file {
-        Some(p) => super::send::body_of_file(p)?,
+        Some(p) => crate::send::body::of_file(p)?,
         None if a.message.is_empty() => return Err(usage("a reply is required: words after the id, or --file <path>")),
-        None => super::send::bounded_body(a.message.join(" "))?,
+        None => crate::send::body::of_words(a.message.join(" "))?,
     };
     if body.trim().is_empty() {
         return Err(usage("the reply is empty: nothing to send"));
@@ -60,18 +60,10 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("reply", json);
-    let ask = ask(&a).map_err(&fail)?;
-    let load = ctx.cwd().and_then(|cwd| send::load(ctx, &cwd)).map_err(&fail)?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let caller = crate::caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
-    if let Some(e) = crate::caller::refusal(&caller) {
-        return Err(fail(e));
-    }
-    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    let r = reply::reply(&means, load, caller, &ask).map_err(&fail)?;
-    let (line, status) = said(&r, ask.dry_run).map_err(&fail)?;
+    let ask = ask(&a)?;
+    let ws = Workspace::new(ctx);
+    let r = reply::reply_here(&ws, &ask)?;
+    let (line, status) = said(&r, ask.dry_run)?;
     render(&r, ask.dry_run, status, &line, json, out);
     Ok(0)
 }

@@ -2,14 +2,12 @@
 //! caller (a run with no terminal and no verified pane is refused before the team file is
 //! read), runs `crate::route`, prints the answer or its `team.route` document.
 
-use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
 use crate::error::{context_line, TeamError};
 use crate::output::Output;
-use crate::registry::Registry;
-use crate::route::{self, Means, Report};
-use crate::send;
+use crate::route::{self, Report};
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
 
@@ -86,10 +84,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
         out.out(&format!("{}\n", route::RULES_ITEM));
         return Ok(0);
     }
-    let fail = super::Failure::of("route", a.json);
     // (clap requires the seat unless --rules-item is given)
-    let seat = a.seat.ok_or_else(|| fail(refusal(super::Wrong::Missing(vec![]))))?;
-    let r = answer(&seat, a.dry_run, ctx).map_err(&fail)?;
+    let seat = a.seat.ok_or_else(|| refusal(super::Wrong::Missing(vec![])))?;
+    let r = route::answer(&Workspace::new(ctx), &seat, a.dry_run)?;
     if a.json {
         out.doc(&r.document());
     } else {
@@ -102,36 +99,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
 /// move the cursor or break the line).
 fn one_line_each(text: &str) -> String {
     text.lines().map(|l| format!("{}\n", one_line(l))).collect()
-}
-
-fn answer(seat: &str, dry_run: bool, ctx: &Ctx) -> Result<Report, TeamError> {
-    let profiles = crate::profiles::ProfileHost::new(&ctx.paths);
-    let vendors = |pins: &std::collections::BTreeMap<String, String>| {
-        caller::Vendors::from_descriptions(&profiles.descriptions(pins))
-    };
-    let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    // a run with no terminal is refused before the team file is read, unless its own pane
-    // vouches for it
-    if !caller::has_terminal() {
-        let reg = Registry::load(&ctx.paths.config)?;
-        let c = caller::find(&reg, None, mux_for(None).as_ref(), &vendors(&Default::default()));
-        if !matches!(c, Caller::Seat { .. }) {
-            return Err(TeamError::new(crate::error::Kind::Refused, route::NO_TERMINAL).with_id("route.no-terminal"));
-        }
-    }
-    let cwd = ctx.cwd()?;
-    let load = send::load(ctx, &cwd)?;
-    let choice = load.file.as_ref().and_then(|l| l.file.multiplexer.clone());
-    let pins = load.file.as_ref().map(|l| l.file.profiles.clone()).unwrap_or_default();
-    let who = caller::find(&load.reg, load.file.as_ref(), mux_for(choice.as_deref()).as_ref(), &vendors(&pins));
-    let sm = send::Means { ctx, profiles: &profiles, mux: &mux_for };
-    let m = Means {
-        send: &sm,
-        listeners: crate::legs::native::listening_paths_of,
-        identity: crate::registry::ProcessIdentity::read,
-        exists: |p| p.exists(),
-    };
-    route::run(&m, load, who, seat, dry_run)
 }
 
 #[cfg(test)]

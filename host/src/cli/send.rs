@@ -5,18 +5,16 @@
 //! verified pane's seat nor the owner at a terminal: refused, `--list` included) →
 //! `crate::send::run`. This file decides nothing about the send itself.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::caller;
 use crate::ctx::Ctx;
 use crate::error::{self, context_line, Kind, TeamError};
 use crate::output::Output;
-use crate::profiles::ProfileHost;
 use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
-use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Outcome, Report, SendReport};
+use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Means, Outcome, Report, SendReport};
 use crate::vocab::leg::Leg;
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
@@ -73,73 +71,6 @@ fn usage(msg: impl Into<String>) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE)
 }
 
-/// A body larger than a send carries, refused before anything is written.
-fn too_large(what: &str, n: u64) -> TeamError {
-    TeamError::refused(format!(
-        "{what}the message is {n} bytes, larger than a message may be ({} MiB, the largest frame a seat's socket takes); nothing was sent",
-        send::MAX_BODY >> 20
-    ))
-}
-
-/// Checks a body's size (words joined, or read).
-fn bounded(what: &str, body: String) -> error::Result<String> {
-    if body.len() > send::MAX_BODY {
-        return Err(too_large(what, body.len() as u64));
-    }
-    Ok(body)
-}
-
-/// Reads at most one byte more than a body may hold, so an endless source ends the read.
-fn read_bounded(r: impl Read, what: &str, shown: &str) -> error::Result<String> {
-    let mut buf = Vec::new();
-    r.take(send::MAX_BODY as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| TeamError::bad_file(format!("--file {shown}: it cannot be read: {e}")))?;
-    if buf.len() > send::MAX_BODY {
-        return Err(too_large(what, buf.len() as u64));
-    }
-    String::from_utf8(buf).map_err(|_| TeamError::bad_file(format!("--file {shown}: it is not UTF-8 text")))
-}
-
-/// The body `--file` names: a regular file, or standard input for `-`. Anything else — a FIFO
-/// (which would wait for a writer forever), a device such as `/dev/zero`, a folder — is
-/// refused before it is read, and no body is read past [`send::MAX_BODY`].
-fn read_body(p: &Path) -> error::Result<String> {
-    if p == Path::new("-") {
-        return read_bounded(std::io::stdin().lock(), "--file -: ", "-");
-    }
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let shown = one_line(&p.display().to_string()).into_owned();
-    // O_NONBLOCK: opening a FIFO must not wait for its writer.
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NONBLOCK)
-        .open(p)
-        .map_err(|e| TeamError::bad_file(format!("--file {shown}: {e}")))?;
-    let m = f.metadata().map_err(|e| TeamError::bad_file(format!("--file {shown}: {e}")))?;
-    let t = m.file_type();
-    if !t.is_file() {
-        let what = if t.is_fifo() {
-            "a FIFO"
-        } else if t.is_char_device() || t.is_block_device() {
-            "a device"
-        } else if t.is_dir() {
-            "a folder"
-        } else if t.is_socket() {
-            "a socket"
-        } else {
-            "not a regular file"
-        };
-        return Err(TeamError::usage(format!(
-            "--file {shown}: it is {what}, not a regular file; name a file, or - for standard input"
-        )));
-    }
-    if m.len() > send::MAX_BODY as u64 {
-        return Err(too_large(&format!("--file {shown}: "), m.len()));
-    }
-    read_bounded(f, &format!("--file {shown}: "), &shown)
-}
-
 /// Checks the invocation: every usage error is exit 2.
 pub fn ask(a: &Args) -> error::Result<Ask> {
     if let Some(t) = &a.timeout {
@@ -188,9 +119,9 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
             return Err(usage("a message and --file together: give the body one way"));
         }
         let body = match &a.file {
-            Some(p) => Some(read_body(p)?),
+            Some(p) => Some(send::body::of_file(p)?),
             None if words.is_empty() => None,
-            None => Some(bounded("", words.join(" "))?),
+            None => Some(send::body::of_words(words.join(" "))?),
         };
         return Ok(Ask::Record { target: seat.clone(), body, ms });
     }
@@ -204,11 +135,11 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
         return Err(usage("a message and --file together: give the body one way"));
     }
     let body = match &a.file {
-        Some(p) => read_body(p)?,
+        Some(p) => send::body::of_file(p)?,
         None if a.message.is_empty() => {
             return Err(usage("a message is required: words after the seat, or --file <path>"))
         }
-        None => bounded("", a.message.join(" "))?,
+        None => send::body::of_words(a.message.join(" "))?,
     };
     if body.trim().is_empty() {
         return Err(usage("the message is empty: nothing to send"));
@@ -224,42 +155,14 @@ pub fn ask(a: &Args) -> error::Result<Ask> {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
-    let fail = super::Failure::of("send", json);
-    let ask = ask(&a).map_err(&fail)?;
-    let loaded = ctx.cwd().and_then(|cwd| {
-        let load = send::load(ctx, &cwd)?;
-        // --list lists a team's roster: outside a checkout there is none (exit 2, saying
-        // where the file was looked for, as team status and team check do)
-        match (&ask, &load.file) {
-            (Ask::List, None) => Err(super::check::no_team_file(&cwd)),
-            _ => Ok(load),
-        }
-    });
-    let load = loaded.map_err(&fail)?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let caller = caller::find_with_profiles(&load.reg, load.file.as_ref(), &profiles, &ctx.mux);
-    // A caller neither a verified pane's seat nor the owner at a terminal sends nothing, and
-    // `--list` is no exception (spec "Who may send to whom").
-    if let Some(e) = caller::refusal(&caller) {
-        return Err(fail(e));
-    }
-    let mux = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let means = send::Means { ctx, profiles: &profiles, mux: &mux };
-    match send::run(&means, load, caller, &ask, a.dry_run).map_err(&fail)? {
+    let ask = ask(&a)?;
+    let ws = Workspace::new(ctx);
+    let (load, caller) = send::standing(&ws, &ask)?;
+    match send::run(&Means::of(&ws), load, caller, &ask, a.dry_run)? {
         Report::List(l) => Ok(render_list(&l, json, out)),
         Report::All(f) => Ok(super::send_all::render(&f, a.dry_run, json, out)),
-        Report::Send(r) => render_send(&r, json, out).map_err(&fail),
+        Report::Send(r) => render_send(&r, json, out),
     }
-}
-
-/// A body read from `--file` (a regular file, or `-` for standard input), bounded.
-pub(super) fn body_of_file(p: &Path) -> error::Result<String> {
-    read_body(p)
-}
-
-/// A body of words, bounded.
-pub(super) fn bounded_body(body: String) -> error::Result<String> {
-    bounded("", body)
 }
 
 /// How a dry run names the channel a leg would carry the send by.

@@ -4,16 +4,14 @@
 //!
 //! It types nothing and writes nothing: `crate::status` only locates and reads.
 
-use crate::status::doc::{HooksDoc, McpDoc};
-
-use super::{Failure, Ran};
+use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::profiles::ProfileHost;
-use crate::registry::Registry;
+use crate::status::extras::{self, HooksRow};
 use crate::status::{self, age_words, Reads, Row, StatusReport};
 use crate::vocab::text::one_line;
+use crate::workspace::Workspace;
 
 use super::table::{short, table};
 
@@ -31,39 +29,14 @@ pub struct Args {
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     // a run outside a checkout has no team to read: exit 2 saying where the file was looked
     // for, as team check and team send --list do
-    let load = ctx
-        .cwd()
-        .and_then(|cwd| crate::team_file::find(&cwd)?.ok_or_else(|| super::check::no_team_file(&cwd)))
-        .and_then(|file| Ok((file, Registry::load(&ctx.paths.config)?)));
-    let (file, reg) = load.map_err(Failure::of("status", a.json))?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let mux_for = crate::state::mux_for(&ctx.paths.state, &ctx.mux);
-    let caller = crate::caller::find_with_profiles(&reg, Some(&file), &profiles, &ctx.mux);
-    let read = || status::status(ctx, &profiles, Some(&file), &reg, &mux_for, &caller);
+    let ws = Workspace::new(ctx);
+    let here = status::Here::of(&ws)?;
+    let read = || here.read();
     if !a.watch {
         let r = read();
-        let mcp = mcp_rows(&file);
-        let hooks = hooks_rows(ctx, &profiles, &file);
+        let (mcp, hooks) = (here.mcp_rows(), here.hooks_rows());
         if a.json {
-            let mut d = r.document(summary(&r));
-            if !hooks_line(&hooks).is_empty() {
-                d.hooks = Some(
-                    hooks
-                        .iter()
-                        .map(|h| HooksDoc {
-                            seat: h.seat.clone(),
-                            state: h.state.clone(),
-                            last_handed: h.last_handed.clone(),
-                            waiting: h.waiting,
-                        })
-                        .collect(),
-                );
-            }
-            // (only once some seat's CLI names the server, as the plain line)
-            if !mcp_line(&mcp).is_empty() {
-                d.mcp = Some(mcp.iter().map(McpDoc::of).collect());
-            }
-            out.doc(&d);
+            out.doc(&extras::document(r.document(summary(&r)), &mcp, &hooks));
         } else {
             out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
@@ -89,47 +62,14 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     }
 }
 
-/// Each seat's MCP entry (`team mcp status`); none when the files cannot be read for it.
-fn mcp_rows(file: &crate::team_file::Loaded) -> Vec<crate::mcp::install::Row> {
-    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
-    crate::mcp::install::run(file, &[], &exe, crate::mcp::install::Action::Status).unwrap_or_default()
-}
-
 /// `MCP: claude-keeper installed, gpt-reviewer missing` — only once some seat's CLI names the
 /// server (a team that never installed it reads as before).
 fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
-    use crate::mcp::install::State;
-    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported)) {
+    if !extras::mcp_shown(rows) {
         return String::new();
     }
     let cells: Vec<String> = rows.iter().map(|r| format!("{} {}", one_line(&r.seat), r.state.word())).collect();
     format!("MCP (team mcp status): {}\n", cells.join(", "))
-}
-
-/// One seat's hooks as `team status` shows them.
-struct HooksRow {
-    seat: String,
-    state: crate::hooks::State,
-    last_handed: Option<String>,
-    /// Messages waiting (or claimed) in the seat's inbox.
-    waiting: usize,
-}
-
-/// Each seat's hooks (`team hooks status`), when they last handed a message, and its inbox.
-fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &crate::team_file::Loaded) -> Vec<HooksRow> {
-    let format_of = |cli: &str| crate::hooks::format_of(profiles, cli, &file.file.profiles);
-    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default();
-    let rows = crate::hooks::run(file, &[], &exe, crate::hooks::Action::Status, format_of).unwrap_or_default();
-    let (config, f) = (&ctx.paths.config, &file.file);
-    rows.into_iter()
-        .map(|r| {
-            let inbox = crate::mailbox::seat_box_at(config, &f.project, &file.root, &f.session, &r.seat);
-            let waiting = inbox
-                .map_or(0, |b| b.waiting().map(|w| w.len()).unwrap_or(0) + b.claims().map(|c| c.len()).unwrap_or(0));
-            let last_handed = crate::hooks::last_seen(config, &f.project, &file.root, &r.seat);
-            HooksRow { seat: r.seat, state: r.state, last_handed, waiting }
-        })
-        .collect()
 }
 
 /// `Hooks (team hooks status): rev runs them (last handed a message 2026-…), keeper missing` —
@@ -137,7 +77,7 @@ fn hooks_rows(ctx: &Ctx, profiles: &ProfileHost, file: &crate::team_file::Loaded
 /// never installed them reads as before).
 fn hooks_line(rows: &[HooksRow]) -> String {
     use crate::hooks::State;
-    if rows.iter().all(|r| matches!(r.state, State::Missing | State::Unsupported) && r.waiting == 0) {
+    if !extras::hooks_shown(rows) {
         return String::new();
     }
     let cells: Vec<String> = rows

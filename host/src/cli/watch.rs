@@ -29,7 +29,7 @@ pub struct Args {
 
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let mut l = Lines { json: args.json, once: args.once, ctx, out, context: None };
-    let ran = ctx.cwd().and_then(|cwd| watch::run::run(ctx, &cwd, args.once, &mut l));
+    let ran = watch::run::run(&crate::workspace::Workspace::new(ctx), args.once, &mut l);
     match ran {
         Ok(()) => Ok(0),
         // under --json the error is one line of the watch's JSON Lines, not a document of its own
@@ -37,7 +37,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
             out.json_line(&e.document("watch"));
             Ok(e.kind.exit_code())
         }
-        Err(e) => Err(super::Failure { command: "watch", json: false, error: e }),
+        Err(e) => Err(e),
     }
 }
 

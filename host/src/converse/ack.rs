@@ -22,6 +22,7 @@ use crate::team_file::Loaded;
 use crate::vocab::doc::{Document, FormatOne, Named};
 
 use super::{inbox, Book, Who, OWNER};
+use crate::workspace::Workspace;
 
 /// The longest note an ack keeps, in bytes.
 pub const MAX_NOTE: usize = 4096;
@@ -96,6 +97,14 @@ impl Acked {
             note: self.note.clone(),
         }
     }
+}
+
+/// `team ack`: the working set's world (a team file required, after the registry is read)
+/// and its caller (refused as every command refuses one), then [`ack`].
+pub fn ack_here(ws: &Workspace, id: &str, note: Option<&str>) -> error::Result<Acked> {
+    ws.world()?;
+    let file = ws.team()?;
+    ack(&Means::of(ws), file, ws.acting_caller()?, id, note)
 }
 
 /// Acks `id` for `caller` standing in `file`'s checkout.

@@ -21,6 +21,7 @@ use crate::team_file::Loaded;
 use crate::vocab::doc::{Document, FormatOne, Named};
 
 use super::{owner, Book, Who, OWNER};
+use crate::workspace::Workspace;
 
 /// What an item of the inbox is.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -159,6 +160,14 @@ pub fn alert_of(ledger: &Ledger, e: &Entry) -> Option<Why> {
         return Why::stranded(&ledger.line(e.last_try).outcome);
     }
     (matches!(ledger.read_state(e), Some(ReadState::NeverActed(_))) && e.acked.is_none()).then_some(Why::NeverActedOn)
+}
+
+/// `team inbox`: the working set's world (a team file required, after the registry is read)
+/// and its caller (refused as every command refuses one), then [`inbox`].
+pub fn inbox_here(ws: &Workspace) -> error::Result<Inbox> {
+    ws.world()?;
+    let file = ws.team()?;
+    inbox(ws.ctx, file, ws.acting_caller()?)
 }
 
 /// The inbox of `caller` standing in `file`'s checkout.

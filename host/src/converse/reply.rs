@@ -30,6 +30,7 @@ use crate::vocab::leg::Leg;
 use super::owner::{self, OwnerDrop};
 use super::{Book, Who, OWNER};
 use crate::notify;
+use crate::workspace::Workspace;
 
 /// What a reply asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -225,6 +226,14 @@ impl Replied {
             Went::Owner(_) => true,
         }
     }
+}
+
+/// `team reply`: the working set's world and caller (refused as every command refuses one),
+/// then [`reply`].
+pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
+    let load = Loadout::of(ws)?;
+    let caller = ws.acting_caller()?.clone();
+    reply(&Means::of(ws), load, caller, ask)
 }
 
 /// Runs a reply for `caller` standing in `load`'s team file.

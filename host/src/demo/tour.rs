@@ -51,6 +51,18 @@ pub struct Given {
     pub keep: bool,
 }
 
+impl Given {
+    /// What a run of `team demo` in `ctx` gives it. Refused at once, starting nothing, without
+    /// a terminal: the demo sends as the owner, a person at one.
+    pub fn here(ctx: &crate::ctx::Ctx, keep: bool) -> error::Result<Given> {
+        if !crate::caller::has_terminal() {
+            return Err(TeamError::failed("the demo sends as the owner, a person at a terminal, and this run has none (no terminal on stdin, stdout, stderr or /dev/tty); run team demo from a terminal"));
+        }
+        let me = std::env::current_exe().map_err(|e| TeamError::failed(format!("cannot find the team binary: {e}")))?;
+        Ok(Given { me, tmp: std::env::temp_dir(), cache: ctx.paths.cache.clone(), keep })
+    }
+}
+
 /// What the demo does, as it does it.
 pub enum Step<'a> {
     /// The project and its two seats are up.

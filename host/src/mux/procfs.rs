@@ -349,6 +349,51 @@ pub fn tty_size_of(pid: u32) -> Option<(u32, u32)> {
     Some((ws.ws_col as u32, ws.ws_row as u32))
 }
 
+/// The variables that say where the caller's pane and the team's folders are. A CLI that
+/// starts its servers with a bare environment (Codex passes only its static `env` table)
+/// hides them; the server then reads them from the nearest ancestor that has them
+/// ([`pane_env_from_ancestors`]). They say where to look, never who the caller is: the pane is
+/// still the one whose shell is among the server's ancestors.
+pub const PANE_ENV: [&str; 11] = [
+    "TMUX",
+    "TMUX_PANE",
+    "TEAM_TMUX_SOCKET",
+    "HERDR_PANE_ID",
+    "HERDR_SESSION",
+    "HERDR_SOCKET_PATH",
+    "TEAM_CONFIG_DIR",
+    "TEAM_STATE_DIR",
+    "TEAM_CACHE_DIR",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+];
+
+/// The variables whose presence says which multiplexer to ask.
+const LOCATING: [&str; 3] = ["TMUX", "TEAM_TMUX_SOCKET", "HERDR_PANE_ID"];
+
+/// The pane variables this process lacks and the nearest ancestor that locates a pane has
+/// (none when this process has any locating variable itself: its own environment stands).
+pub fn pane_env_from_ancestors(own: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    if LOCATING.iter().any(|k| own(k).is_some_and(|v| !v.is_empty())) {
+        return Vec::new();
+    }
+    for a in ancestry().iter().skip(1) {
+        let Ok(raw) = std::fs::read(format!("/proc/{}/environ", a.pid)) else { continue };
+        let vars: Vec<(String, String)> = raw
+            .split(|&b| b == 0)
+            .filter_map(|kv| std::str::from_utf8(kv).ok()?.split_once('=').map(|(k, v)| (k.into(), v.into())))
+            .collect();
+        if !vars.iter().any(|(k, v)| LOCATING.contains(&k.as_str()) && !v.is_empty()) {
+            continue;
+        }
+        return vars
+            .into_iter()
+            .filter(|(k, v)| PANE_ENV.contains(&k.as_str()) && !v.is_empty() && own(k).is_none())
+            .collect();
+    }
+    Vec::new()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

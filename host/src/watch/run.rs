@@ -7,12 +7,9 @@
 //! goes on; a `once` run ends with the error); a watch whose team file is gone stops with an
 //! error; the lock is held for the whole run and let go when it ends.
 
-use std::path::Path;
-
 use super::{acquire, Pass, Watch, PASS_MS};
-use crate::ctx::Ctx;
 use crate::error::{self, TeamError};
-use crate::profiles::ProfileHost;
+use crate::workspace::Workspace;
 
 /// Who renders a run.
 pub trait Listener {
@@ -26,19 +23,15 @@ pub trait Listener {
     fn gone(&mut self) -> bool;
 }
 
-/// Runs the watch of the team file found from `cwd` until `listener` is gone (or one pass).
-pub fn run(ctx: &Ctx, cwd: &Path, once: bool, listener: &mut dyn Listener) -> error::Result<()> {
-    let Some(team) = crate::team_file::find(cwd)? else {
-        return Err(TeamError::bad_file(
-            "no .agents/team.yaml in this folder or above it up to the checkout's root: a watch watches one team's project",
-        )
-        .with_repair("run team watch in the team's checkout"));
-    };
+/// Runs the watch of the working set's team file (required: a watch watches one team's
+/// project) until `listener` is gone (or one pass).
+pub fn run(ws: &Workspace, once: bool, listener: &mut dyn Listener) -> error::Result<()> {
+    let ctx = ws.ctx;
+    let team = ws.team()?.clone();
     let (project, session) = (team.file.project.clone(), team.file.session.clone());
     let _lock = acquire(&ctx.paths.state, &project, &team.root)
         .map_err(|why| TeamError::refused(format!("{why} ({}); this one did not start", team.root.display())))?;
-    let host = ProfileHost::new(&ctx.paths);
-    let mut w = Watch::new(ctx, &host, team);
+    let mut w = Watch::new(ctx, ws.profiles(), team);
     listener.started(&project, &session, once);
     let mut last_problem: Option<String> = None;
     loop {

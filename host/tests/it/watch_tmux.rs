@@ -318,7 +318,7 @@ fn outside_a_team_checkout_there_is_nothing_to_watch() {
     let w = World::empty();
     let r = w.team(&["watch", "--once"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("team watch: no .agents/team.yaml in this folder"), "{}", r.stderr);
+    assert!(r.stderr.starts_with("team watch: no team file: "), "{}", r.stderr);
 }
 
 /// Seats that take the line and act on it only after the send's window (a status that lags):

@@ -21,15 +21,14 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::caller::{self, Caller, Vendors};
+use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
 use crate::mux::procfs::{self, Ancestor};
-use crate::profiles::ProfileHost;
-use crate::registry::Registry;
 use crate::vocab::hook_event::Event;
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Note, Outcome};
+use crate::workspace::Workspace;
 
 use crate::mailbox::bell;
 use crate::mailbox::store::{Claim, Claimer, Message, SeatBox};
@@ -66,6 +65,21 @@ impl HookInput {
 /// One small file and one directory read per folder; nothing else.
 pub fn waiting_dirs(config: &Path, bell_key: &str) -> Vec<PathBuf> {
     bell::read(config, bell_key).into_iter().filter(|d| SeatBox::anything(d)).collect()
+}
+
+/// The fast path: the inbox folders with something waiting for the pane the hints `var` names
+/// (its environment's; for a CLI that starts its hooks with a bare environment, the nearest
+/// ancestor's, `procfs::pane_env_from_ancestors`). None without a pane hint. One small file
+/// and one directory read when nothing waits; nothing else is looked at.
+pub fn waiting_for(config: &Path, var: impl Fn(&str) -> Option<String>) -> Vec<PathBuf> {
+    let key = bell::hinted(&var).or_else(|| {
+        let adopted = procfs::pane_env_from_ancestors(&var);
+        bell::hinted(|k| adopted.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+    });
+    match key {
+        Some(key) => waiting_dirs(config, &key),
+        None => Vec::new(),
+    }
 }
 
 /// What one hook handed, in queue order.
@@ -130,22 +144,19 @@ pub enum NotHanded {
 pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
     let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
     let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
-    let profiles = ProfileHost::new(&ctx.paths);
-    let vendors = Vendors::from_descriptions(&profiles.descriptions(&file.file.profiles));
+    let ws = Workspace::with_file(ctx, Some(file));
     let ancestry = procfs::ancestry();
-    if let Some(blocked) = caller::unvouched(&ancestry, &vendors) {
+    if let Some(blocked) = caller::unvouched(&ancestry, ws.vendors()?) {
         return Err(NotHanded::NotASeat(blocked.describe()));
     }
     let who = match pinned(dirs, &ancestry, crate::mailbox::store::wall_ms(), procfs::start_time) {
         Some(who) => who,
-        None => {
-            let reg = Registry::load(&ctx.paths.config)?;
-            let mux = crate::mux::choose(&ctx.mux, file.file.multiplexer.as_deref());
-            match caller::find(&reg, Some(&file), mux.as_ref(), &vendors) {
-                Caller::Seat { team, seat, pane, .. } => SeatOf { team, seat, pane, found: Found::Multiplexer },
-                other => return Err(NotHanded::NotASeat(other.describe())),
+        None => match ws.caller()? {
+            Caller::Seat { team, seat, pane, .. } => {
+                SeatOf { team: team.clone(), seat: seat.clone(), pane: pane.clone(), found: Found::Multiplexer }
             }
-        }
+            other => return Err(NotHanded::NotASeat(other.describe())),
+        },
     };
     Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
 }
@@ -192,6 +203,25 @@ pub fn pinned(
         return None;
     }
     Some(SeatOf { team, seat, pane, found: Found::Pinned(ids) })
+}
+
+/// Writes a hook's problem where a maintainer finds it: the team.log of the checkout the
+/// inbox's first waiting message names. `false` when no message names one or the line cannot
+/// be written (the command then says it on stderr).
+pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
+    let root = dirs.iter().find_map(|d| {
+        let b = SeatBox::at(d.clone());
+        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
+    });
+    let line = LogLine {
+        command: "hook".into(),
+        caller: "a hook".into(),
+        seat: None,
+        outcome: "failed".into(),
+        bytes: None,
+        detail: Some(why.to_string()),
+    };
+    root.is_some_and(|r| history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok())
 }
 
 /// The checkout root the first readable waiting message names.
