@@ -67,7 +67,8 @@ impl Kind {
 }
 
 /// The error every command returns: its kind, a stable id, the sentence a plain run prints
-/// after `team <command>: ` (as [`TeamError::message`] renders it), and an optional way out.
+/// after `team <command>: ` (as [`TeamError::message`] renders it), and its hints (ways out,
+/// each shown on a line of its own after the message, in the order they were added).
 #[derive(Debug, Clone)]
 pub struct TeamError {
     pub kind: Kind,
@@ -80,7 +81,8 @@ pub struct TeamError {
     /// the one place that adds it). A refusal the spec words without it (register, rename,
     /// route) is `Kind::Refused` with this `false`.
     pub refusal: bool,
-    pub repair: Option<String>,
+    /// Ways out, first one first (`with_repair` adds one); rendered one a line as the repair.
+    pub hints: Vec<String>,
     /// `(project, session)` when the run read a team file and reached an outcome (held,
     /// not-submitted, unreachable): the plain run prints the context line and the message on
     /// stdout, as every outcome line is printed; refusals and usage errors carry none.
@@ -90,7 +92,7 @@ pub struct TeamError {
 
 impl TeamError {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        TeamError { kind, id: String::new(), sentence: message.into(), refusal: false, repair: None, context: None }
+        TeamError { kind, id: String::new(), sentence: message.into(), refusal: false, hints: Vec::new(), context: None }
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, message)
@@ -114,9 +116,23 @@ impl TeamError {
     pub fn failed(message: impl Into<String>) -> Self {
         Self::new(Kind::Failed, message)
     }
+    /// Adds a hint (a way out) after those already there.
     pub fn with_repair(mut self, repair: impl Into<String>) -> Self {
-        self.repair = Some(repair.into());
+        self.hints.push(repair.into());
         self
+    }
+    /// [`TeamError::with_repair`] under its list name.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        self.with_repair(hint)
+    }
+    /// Adds the hints of `hints` (none, one or more) after those already there.
+    pub fn with_hints(mut self, hints: impl IntoIterator<Item = String>) -> Self {
+        self.hints.extend(hints);
+        self
+    }
+    /// The hints as the one repair text every command shows (one a line), or `None`.
+    pub fn repair(&self) -> Option<String> {
+        (!self.hints.is_empty()).then(|| self.hints.join("\n"))
     }
     /// Marks an outcome reached by a run that read a team file (see `context`).
     pub fn with_context(mut self, context: (String, String)) -> Self {
@@ -141,7 +157,7 @@ impl TeamError {
     pub fn document(&self, command: &str) -> ErrorDoc {
         ErrorDoc {
             schema: Named::new(),
-            error: ErrorBody { id: self.id_for(command), message: self.message(), repair: self.repair.clone() },
+            error: ErrorBody { id: self.id_for(command), message: self.message(), repair: self.repair() },
         }
     }
 
@@ -150,7 +166,7 @@ impl TeamError {
     pub fn plain(&self, command: &str) -> String {
         let message = self.message();
         let message = crate::vocab::text::one_line(&message);
-        match &self.repair {
+        match self.repair() {
             Some(r) => format!("team {command}: {message}\n{r}\n"),
             None => format!("team {command}: {message}\n"),
         }
@@ -244,5 +260,15 @@ mod tests {
         assert_eq!(doc["error"]["message"], "refused: x: no");
         assert!(doc["error"]["repair"].is_null());
         assert_eq!(doc["schema"]["name"], "team.error");
+    }
+
+    #[test]
+    fn hints_are_a_list_rendered_one_a_line() {
+        let one = TeamError::failed("x").with_repair("do y");
+        assert_eq!(one.plain("c"), "team c: x\ndo y\n");
+        let two = one.with_hint("or z");
+        assert_eq!(two.hints, ["do y", "or z"]);
+        assert_eq!(two.plain("c"), "team c: x\ndo y\nor z\n");
+        assert_eq!(TeamError::failed("x").repair(), None);
     }
 }

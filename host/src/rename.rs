@@ -135,7 +135,7 @@ fn admit(caller: &Caller) -> Result<(), TeamError> {
         }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; nothing was renamed"));
-            e.repair = repair.clone();
+            e.hints.extend(repair.clone());
             Err(e)
         }
         other => Err(refuse("caller", format!("{OWNER_ONLY}; this call is {}", other.describe()))
