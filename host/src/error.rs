@@ -92,7 +92,14 @@ pub struct TeamError {
 
 impl TeamError {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        TeamError { kind, id: String::new(), sentence: message.into(), refusal: false, hints: Vec::new(), context: None }
+        TeamError {
+            kind,
+            id: String::new(),
+            sentence: message.into(),
+            refusal: false,
+            hints: Vec::new(),
+            context: None,
+        }
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, message)

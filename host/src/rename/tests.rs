@@ -383,7 +383,10 @@ fn a_write_that_fails_part_way_says_what_was_renamed_and_the_same_run_finishes_i
         "{}",
         e.message()
     );
-    assert_eq!(e.repair().as_deref(), Some("run team rename reviewer rev2 again: it renames what still names reviewer"));
+    assert_eq!(
+        e.repair().as_deref(),
+        Some("run team rename reviewer rev2 again: it renames what still names reviewer")
+    );
     assert!(text(&w).contains("name: rev2"));
     assert!(Registry::load(&w.ctx.paths.config).unwrap().agent_for("beacon", "reviewer").is_some());
     std::fs::remove_dir(&lock).unwrap();
