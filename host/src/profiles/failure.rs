@@ -1,0 +1,78 @@
+//! Why a profile cannot be loaded, typed: `team profile check`, `team profile list` and
+//! `team status` tell "not built" from "an interface line this host does not read", "not a
+//! component", "a forbidden import", "trapped", … by the variant ([`LoadError::word`]), and
+//! show its sentence (`Display`, the words every transcript fixes).
+
+/// Why one component cannot be used (its `Display` is the sentence after `… was not used: `).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// A bundled profile whose bytes this build does not carry (it was not built).
+    #[error("its bytes are missing from this build")]
+    NotBuilt,
+    /// A dropped-in file that cannot be read (a link, too large, gone, …).
+    #[error("it cannot be read: {0}")]
+    Unreadable(String),
+    /// Where it is installed does not name it (`<id>/<version>.wasm`), or is no regular file.
+    #[error("{0}")]
+    Misplaced(String),
+    /// Not a WebAssembly component (a core module, garbage, sections that cannot be read).
+    #[error("{0}")]
+    NotAComponent(String),
+    /// A component the compiler refused (neither a cached copy nor a fresh compile served).
+    #[error("it is not a valid WebAssembly component: {0}")]
+    Uncompilable(String),
+    /// It exports no line of the profile interface this host reads (or a pair that does not go
+    /// together): an incompatible WIT line.
+    #[error("{0}")]
+    IncompatibleLine(String),
+    /// It imports a capability the sandbox does not give.
+    #[error("{0}")]
+    ForbiddenImport(String),
+    /// Its exports do not type-check against its line's world (or its imports do not link).
+    #[error("{0}")]
+    WorldMismatch(String),
+    /// The profile engine itself could not start.
+    #[error("{0}")]
+    Engine(String),
+    /// `describe()` trapped (or ran out of its time or memory).
+    #[error("describe() failed: {0}")]
+    Trapped(String),
+    /// What `describe()` said is refused (id, version, bounds, compose).
+    #[error("{0}")]
+    BadDescription(String),
+}
+
+crate::vocab::doc::words!(
+    LoadError = [
+        "not-built",
+        "unreadable",
+        "misplaced",
+        "not-a-component",
+        "uncompilable",
+        "incompatible-line",
+        "forbidden-import",
+        "world-mismatch",
+        "engine",
+        "trapped",
+        "bad-description"
+    ]
+);
+
+impl LoadError {
+    /// The failure's word (`not-built`, `incompatible-line`, `trapped`, …).
+    pub fn word(&self) -> &'static str {
+        match self {
+            LoadError::NotBuilt => "not-built",
+            LoadError::Unreadable(_) => "unreadable",
+            LoadError::Misplaced(_) => "misplaced",
+            LoadError::NotAComponent(_) => "not-a-component",
+            LoadError::Uncompilable(_) => "uncompilable",
+            LoadError::IncompatibleLine(_) => "incompatible-line",
+            LoadError::ForbiddenImport(_) => "forbidden-import",
+            LoadError::WorldMismatch(_) => "world-mismatch",
+            LoadError::Engine(_) => "engine",
+            LoadError::Trapped(_) => "trapped",
+            LoadError::BadDescription(_) => "bad-description",
+        }
+    }
+}
