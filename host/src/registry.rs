@@ -171,20 +171,34 @@ fn bad(path: &Path, msg: impl std::fmt::Display) -> TeamError {
 }
 
 /// Checks a registry-level delivery order (same words as the team file's).
-fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> {
+fn check_order(path: &Path, where_: &str, order: &Option<Vec<String>>) -> error::Result<()> {
     let Some(o) = order else { return Ok(()) };
     if o.is_empty() {
-        return Err(format!("{where_}: delivery_order: names no leg"));
+        return Err(bad(path, format!("{where_}: delivery_order: names no leg")));
     }
     for (i, w) in o.iter().enumerate() {
         if crate::vocab::leg::Leg::from_order_word(w).is_none() {
-            return Err(format!("{where_}: delivery_order: unknown leg \"{w}\""));
+            return Err(bad(path, format!("{where_}: delivery_order: unknown leg \"{w}\"")));
         }
         if o[..i].contains(w) {
-            return Err(format!("{where_}: delivery_order: leg \"{w}\" is named twice"));
+            return Err(bad(path, format!("{where_}: delivery_order: leg \"{w}\" is named twice")));
         }
     }
     Ok(())
+}
+
+/// Why one agent record is passed over (it then addresses nobody); its words follow the
+/// record's path in the registry's note.
+#[derive(Debug, thiserror::Error)]
+enum PassedOver {
+    #[error("vanished")]
+    Vanished,
+    #[error(transparent)]
+    Unreadable(#[from] std::io::Error),
+    #[error("line {line}: {words}")]
+    Malformed { line: String, words: String },
+    #[error("id \"{0}\" is not the file's own name")]
+    NotItsName(String),
 }
 
 impl Registry {
@@ -211,10 +225,10 @@ impl Registry {
                 })?;
                 check::teams(&text).map_err(|m| bad(&teams_path, m))?;
                 for (n, e) in &t.entities {
-                    check_order(&format!("entity {n}"), &e.delivery_order).map_err(|m| bad(&teams_path, m))?;
+                    check_order(&teams_path, &format!("entity {n}"), &e.delivery_order)?;
                 }
                 for (n, p) in &t.projects {
-                    check_order(&format!("project {n}"), &p.delivery_order).map_err(|m| bad(&teams_path, m))?;
+                    check_order(&teams_path, &format!("project {n}"), &p.delivery_order)?;
                 }
                 reg.teams = t;
             }
@@ -324,19 +338,22 @@ impl Registry {
 /// file name is `Ok(Err(why))` (the caller passes it over). A record that parses but names a
 /// seat, team, session, project, root or pane outside its grammar refuses the registry: its
 /// words become paths.
-fn read_agent(path: &Path) -> error::Result<Result<AgentRecord, String>> {
+fn read_agent(path: &Path) -> error::Result<Result<AgentRecord, PassedOver>> {
     let text = match fsx::read_capped(path, fsx::RECORD_MAX) {
         Ok(Some(t)) => t,
-        Ok(None) => return Ok(Err("vanished".into())),
-        Err(e) => return Ok(Err(e.to_string())),
+        Ok(None) => return Ok(Err(PassedOver::Vanished)),
+        Err(e) => return Ok(Err(e.into())),
     };
     let r: AgentRecord = match serde_saphyr::from_str(&text) {
         Ok(r) => r,
-        Err(e) => return Ok(Err(format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))),
+        Err(e) => {
+            let (line, words) = (crate::yaml::line(&e).to_string(), crate::yaml::words(&e).to_string());
+            return Ok(Err(PassedOver::Malformed { line, words }));
+        }
     };
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if !crate::vocab::names::is_agent_id(&r.id) || r.id != stem {
-        return Ok(Err(format!("id \"{}\" is not the file's own name", r.id)));
+        return Ok(Err(PassedOver::NotItsName(r.id)));
     }
     check::agent(&text).map_err(|m| bad(path, m))?;
     Ok(Ok(r))
