@@ -8,6 +8,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::vocab::doc::{Document, Named};
 use crate::vocab::outcome::Outcome;
@@ -88,6 +89,9 @@ pub struct TeamError {
     /// stdout, as every outcome line is printed; refusals and usage errors carry none.
     /// (Boxed: it is rare, and it keeps every `Result<_, TeamError>` small.)
     pub context: Option<Box<(String, String)>>,
+    /// The file an I/O failure was about, when it came from one ([`IoAt`]); the sentence is
+    /// the I/O error's own words, as before (boxed for the same reason as `context`).
+    pub path: Option<Box<Path>>,
 }
 
 impl TeamError {
@@ -99,6 +103,7 @@ impl TeamError {
             refusal: false,
             hints: Vec::new(),
             context: None,
+            path: None,
         }
     }
     pub fn usage(message: impl Into<String>) -> Self {
@@ -194,6 +199,41 @@ impl From<std::io::Error> for TeamError {
     }
 }
 
+/// An I/O failure and the file it was about. Into a [`TeamError`] it is `failed` (or, by
+/// [`IoAt::bad_file`], a file that cannot be read) with the I/O error's own words as its
+/// sentence — the words every command showed before — and the path kept in `TeamError::path`.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct IoAt {
+    pub path: PathBuf,
+    #[source]
+    pub error: std::io::Error,
+}
+
+impl IoAt {
+    /// As a `BadFile` error (exit 2): an input file that cannot be read.
+    pub fn bad_file(self) -> TeamError {
+        TeamError { path: Some(self.path.into_boxed_path()), ..TeamError::bad_file(self.error.to_string()) }
+    }
+}
+
+impl From<IoAt> for TeamError {
+    fn from(e: IoAt) -> Self {
+        TeamError { path: Some(e.path.into_boxed_path()), ..TeamError::failed(e.error.to_string()) }
+    }
+}
+
+/// `.at(path)` on an I/O result: the error keeps the path it was about ([`IoAt`]).
+pub trait At<T> {
+    fn at(self, path: impl AsRef<Path>) -> std::result::Result<T, IoAt>;
+}
+
+impl<T> At<T> for std::io::Result<T> {
+    fn at(self, path: impl AsRef<Path>) -> std::result::Result<T, IoAt> {
+        self.map_err(|error| IoAt { path: path.as_ref().to_path_buf(), error })
+    }
+}
+
 /// The structured error document every `team` command prints on stdout under --json when it
 /// exits 1 or 2 (stderr stays empty). error.id is `<command>.<row>` (send.refused,
 /// send.not-submitted, feed.refused, …); error.message is the text a plain run prints after
@@ -277,5 +317,15 @@ mod tests {
         assert_eq!(two.hints, ["do y", "or z"]);
         assert_eq!(two.plain("c"), "team c: x\ndo y\nor z\n");
         assert_eq!(TeamError::failed("x").repair(), None);
+    }
+
+    #[test]
+    fn an_io_error_keeps_its_path_and_its_words() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e: TeamError = Err::<(), _>(io).at("/x/y").unwrap_err().into();
+        assert_eq!((e.kind, e.message(), e.path.as_deref()), (Kind::Failed, "gone".into(), Some(Path::new("/x/y"))));
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = Err::<(), _>(io).at("/x/y").unwrap_err().bad_file();
+        assert_eq!((e.kind, e.plain("c")), (Kind::BadFile, "team c: gone\n".into()));
     }
 }

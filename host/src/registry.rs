@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, IoAt, TeamError};
 use crate::fsx;
 
 mod approvals;
@@ -208,17 +208,15 @@ impl Registry {
     /// so it addresses nobody.
     pub fn load(dir: &Path) -> error::Result<Registry> {
         let mut reg = Registry { dir: dir.to_path_buf(), ..Default::default() };
-        if !fsx::check_entry(dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if !fsx::check_entry(dir).at(dir).map_err(IoAt::bad_file)? {
             return Ok(reg);
         }
         // Another user who could write here could plant records and grants.
         for d in [dir.to_path_buf(), dir.join("agents"), dir.join("grants")] {
-            fsx::check_private(&d).map_err(|e| TeamError::bad_file(e.to_string()))?;
+            fsx::check_private(&d).at(&d).map_err(IoAt::bad_file)?;
         }
         let teams_path = dir.join("teams.yaml");
-        if let Some(text) =
-            fsx::read_capped(&teams_path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))?
-        {
+        if let Some(text) = fsx::read_capped(&teams_path, fsx::TEXT_MAX).at(&teams_path).map_err(IoAt::bad_file)? {
             if !text.trim().is_empty() {
                 let t: TeamsFile = serde_saphyr::from_str(&text).map_err(|e| {
                     bad(&teams_path, format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))
@@ -234,7 +232,7 @@ impl Registry {
             }
         }
         let agents_dir = dir.join("agents");
-        if fsx::check_entry(&agents_dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if fsx::check_entry(&agents_dir).at(&agents_dir).map_err(IoAt::bad_file)? {
             let mut names: Vec<_> = std::fs::read_dir(&agents_dir)
                 .map_err(|e| bad(&agents_dir, e))?
                 .filter_map(|e| e.ok())
@@ -370,19 +368,19 @@ fn ledger(dir: &Path) -> PathBuf {
 /// A seeded `ids` (`TEAM_ID_SEED`) makes the sequence deterministic for tests; the checks
 /// still apply.
 pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> error::Result<String> {
-    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).at(dir.join("agents"))?;
     let path = ledger(dir);
-    let issued = fsx::read_to_string(&path).map_err(|e| TeamError::failed(e.to_string()))?.unwrap_or_default();
+    let issued = fsx::read_to_string(&path).at(&path)?.unwrap_or_default();
     for _ in 0..64 {
         let raw = ids.new_id().replace('-', "");
         let id = format!("agt_{}", &raw[raw.len() - 16..]);
-        let taken = issued.lines().any(|l| l.trim() == id)
-            || fsx::check_entry(&agents.join(format!("{id}.yaml"))).map_err(|e| TeamError::failed(e.to_string()))?;
+        let record = agents.join(format!("{id}.yaml"));
+        let taken = issued.lines().any(|l| l.trim() == id) || fsx::check_entry(&record).at(&record)?;
         if taken {
             continue;
         }
-        let mut f = fsx::open_append(&path, 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
-        f.write_all(format!("{id}\n").as_bytes()).map_err(|e| TeamError::failed(e.to_string()))?;
+        let mut f = fsx::open_append(&path, 0o600).at(&path)?;
+        f.write_all(format!("{id}\n").as_bytes()).at(&path)?;
         return Ok(id);
     }
     Err(TeamError::failed("could not find an agent id never issued before"))
@@ -393,19 +391,19 @@ pub fn write_agent(dir: &Path, rec: &AgentRecord) -> error::Result<PathBuf> {
     if !crate::vocab::names::is_agent_id(&rec.id) {
         return Err(TeamError::failed(format!("\"{}\" is not an agent id", rec.id)));
     }
-    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).at(dir.join("agents"))?;
     let path = agents.join(format!("{}.yaml", rec.id));
     let text = serde_saphyr::to_string(rec).map_err(|e| TeamError::failed(e.to_string()))?;
-    fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::write_atomic(&path, text.as_bytes(), 0o600).at(&path)?;
     Ok(path)
 }
 
 /// Writes `teams.yaml` whole (temp + rename, mode 0600).
 pub fn write_teams(dir: &Path, t: &TeamsFile) -> error::Result<PathBuf> {
-    fsx::ensure_dirs(dir, Path::new(""), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::ensure_dirs(dir, Path::new(""), 0o700).at(dir)?;
     let path = dir.join("teams.yaml");
     let text = serde_saphyr::to_string(t).map_err(|e| TeamError::failed(e.to_string()))?;
-    fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::write_atomic(&path, text.as_bytes(), 0o600).at(&path)?;
     Ok(path)
 }
 
