@@ -186,31 +186,32 @@ fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, 
             for e in EVENTS {
                 edit::add(&mut json, e, exe, file).map_err(refused)?;
             }
-            if f == HookFormat::CodexHooksJson {
-                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
-                if let Some(t) = edit::codex_switched(cfg.as_deref(), true).map_err(refused)? {
-                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
-                }
-            }
+            codex_switch(root, f, true).map_err(refused)?;
             write(root, file, &edit::json_text(json)).map_err(refused)?;
             Done::Written
         }
         (Action::Remove, _) => {
-            let text = read(root, file).map_err(refused)?;
-            let mut json = edit::json_root(text.as_deref(), file).map_err(refused)?;
+            let mut json = edit::json_root(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)?;
             if edit::remove(&mut json, None) {
                 write(root, file, &edit::json_text(json)).map_err(refused)?;
             }
-            if f == HookFormat::CodexHooksJson {
-                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
-                if let Some(t) = edit::codex_switched(cfg.as_deref(), false).map_err(refused)? {
-                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
-                }
-            }
+            codex_switch(root, f, false).map_err(refused)?;
             Done::Removed
         }
     };
     Ok((state, Some(done)))
+}
+
+/// Sets Codex's switch (`on`) or takes team's out, when the format is Codex's and it is not
+/// already so.
+fn codex_switch(root: &Path, f: HookFormat, on: bool) -> Result<(), ConfigError> {
+    if f != HookFormat::CodexHooksJson {
+        return Ok(());
+    }
+    if let Some(t) = edit::codex_switched(read(root, CODEX_CONFIG)?.as_deref(), on)? {
+        write(root, CODEX_CONFIG, &t)?;
+    }
+    Ok(())
 }
 
 /// Whether Codex's switch still has work to do when the hooks file is already as asked (a
