@@ -91,7 +91,7 @@ pub struct TeamError {
     pub context: Option<Box<(String, String)>>,
     /// The file an I/O failure was about, when it came from one ([`IoAt`]); the sentence is
     /// the I/O error's own words, as before (boxed for the same reason as `context`).
-    pub path: Option<Box<Path>>,
+    pub path: Option<Box<PathBuf>>,
 }
 
 impl TeamError {
@@ -213,13 +213,13 @@ pub struct IoAt {
 impl IoAt {
     /// As a `BadFile` error (exit 2): an input file that cannot be read.
     pub fn bad_file(self) -> TeamError {
-        TeamError { path: Some(self.path.into_boxed_path()), ..TeamError::bad_file(self.error.to_string()) }
+        TeamError { path: Some(Box::new(self.path)), ..TeamError::bad_file(self.error.to_string()) }
     }
 }
 
 impl From<IoAt> for TeamError {
     fn from(e: IoAt) -> Self {
-        TeamError { path: Some(e.path.into_boxed_path()), ..TeamError::failed(e.error.to_string()) }
+        TeamError { path: Some(Box::new(e.path)), ..TeamError::failed(e.error.to_string()) }
     }
 }
 
@@ -323,7 +323,10 @@ mod tests {
     fn an_io_error_keeps_its_path_and_its_words() {
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
         let e: TeamError = Err::<(), _>(io).at("/x/y").unwrap_err().into();
-        assert_eq!((e.kind, e.message(), e.path.as_deref()), (Kind::Failed, "gone".into(), Some(Path::new("/x/y"))));
+        assert_eq!(
+            (e.kind, e.message(), e.path.as_deref()),
+            (Kind::Failed, "gone".into(), Some(&PathBuf::from("/x/y")))
+        );
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
         let e = Err::<(), _>(io).at("/x/y").unwrap_err().bad_file();
         assert_eq!((e.kind, e.plain("c")), (Kind::BadFile, "team c: gone\n".into()));
