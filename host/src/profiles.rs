@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{self, TeamError};
 pub use cache::CacheUse;
-pub use failure::LoadError;
+pub use failure::{LoadError, NoneUsable, PassedOver};
 use instance::Instance;
 pub use instance::Line;
 pub use profile_reading::{
@@ -130,18 +130,18 @@ impl ProfileHost {
     pub fn load(&self, cli: &str, pins: &BTreeMap<String, String>) -> error::Result<Profile> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let mut tried = Vec::new();
         for c in order {
             match self.load_candidate(c) {
                 Ok(mut p) => {
-                    p.notes = notes;
+                    p.notes = tried.iter().map(ToString::to_string).collect();
                     p.pin = pins.get(cli).cloned();
                     return Ok(p);
                 }
-                Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                Err(why) => tried.push(passed_over(c, why.clone())),
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoneUsable { cli: cli.to_string(), tried }.into())
     }
 
     /// Which of `available` (from `available()`) `load(cli, pins)` would use, without
@@ -154,18 +154,18 @@ impl ProfileHost {
     ) -> error::Result<&'a Available> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let mut tried = Vec::new();
         for c in order {
             if let Some(a) =
                 available.iter().find(|a| a.id == c.id && a.version == c.version_text && a.source == c.source)
             {
                 match &a.validity {
                     Ok(()) => return Ok(a),
-                    Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                    Err(why) => tried.push(passed_over(c, why.clone())),
                 }
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoneUsable { cli: cli.to_string(), tried }.into())
     }
 
     /// Loads one component file (for `--profile` and `team profile check`): validated like a
@@ -249,7 +249,7 @@ impl ProfileHost {
     pub fn description(&self, cli: &str, pins: &BTreeMap<String, String>) -> error::Result<(Description, Source)> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let mut tried = Vec::new();
         for c in order {
             if let Some(d) = c.description.and_then(|j| serde_json::from_str::<Description>(j).ok()) {
                 if check_description(&d, Some((&c.id, &c.version_text))).is_ok() {
@@ -267,10 +267,10 @@ impl ProfileHost {
             }
             match self.load_candidate(c) {
                 Ok(p) => return Ok((p.description, p.source)),
-                Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                Err(why) => tried.push(passed_over(c, why.clone())),
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoneUsable { cli: cli.to_string(), tried }.into())
     }
 }
 
@@ -328,6 +328,11 @@ fn select<'a>(
             .then_with(|| matches!(a.source, Source::Bundled).cmp(&matches!(b.source, Source::Bundled)))
     });
     Ok(fitting)
+}
+
+/// `c`, passed over for `why`.
+fn passed_over(c: &store::Candidate, why: LoadError) -> PassedOver {
+    PassedOver { label: format!("{} {} ({})", c.id, c.version_text, c.source), why }
 }
 
 /// A description refused, in its words.

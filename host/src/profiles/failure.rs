@@ -76,3 +76,27 @@ impl LoadError {
         }
     }
 }
+
+/// One component passed over for a CLI, and why (`<id> <version> (<source>) was not used: …`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{label} was not used: {why}")]
+pub struct PassedOver {
+    /// `<id> <version> (<source>)`.
+    pub label: String,
+    pub why: LoadError,
+}
+
+/// No installed component of a CLI can be used: each one tried, and why (typed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no installed {cli} profile can be used: {}", tried.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct NoneUsable {
+    pub cli: String,
+    pub tried: Vec<PassedOver>,
+}
+
+/// A refusal, in the same words.
+impl From<NoneUsable> for crate::error::TeamError {
+    fn from(e: NoneUsable) -> Self {
+        crate::error::TeamError::refused(e.to_string())
+    }
+}
