@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{self, TeamError};
 pub use cache::CacheUse;
-pub use failure::{LoadError, NoneUsable, PassedOver};
+pub use failure::{LoadError, NoProfile, NoneUsable, PassedOver};
 use instance::Instance;
 pub use instance::Line;
 pub use profile_reading::{
@@ -128,8 +128,14 @@ impl ProfileHost {
     /// that validates. A pin nothing satisfies, or no installed profile, is a refusal naming
     /// what is installed.
     pub fn load(&self, cli: &str, pins: &BTreeMap<String, String>) -> error::Result<Profile> {
+        self.load_typed(cli, pins).map_err(TeamError::from)
+    }
+
+    /// [`ProfileHost::load`], its failure typed: what refused before any component was tried,
+    /// or each component tried and its [`LoadError`] (`team status` keeps it so).
+    pub fn load_typed(&self, cli: &str, pins: &BTreeMap<String, String>) -> Result<Profile, NoProfile> {
         let all = store::candidates(&self.config, Some(cli));
-        let order = select(&self.config, cli, pins, &all)?;
+        let order = select(&self.config, cli, pins, &all).map_err(NoProfile::Select)?;
         let mut tried = Vec::new();
         for c in order {
             match self.load_candidate(c) {
@@ -138,10 +144,10 @@ impl ProfileHost {
                     p.pin = pins.get(cli).cloned();
                     return Ok(p);
                 }
-                Err(why) => tried.push(passed_over(c, why.clone())),
+                Err(why) => tried.push(passed_over(c, why)),
             }
         }
-        Err(NoneUsable { cli: cli.to_string(), tried }.into())
+        Err(NoProfile::NoneUsable(NoneUsable { cli: cli.to_string(), tried }))
     }
 
     /// Which of `available` (from `available()`) `load(cli, pins)` would use, without

@@ -100,3 +100,39 @@ impl From<NoneUsable> for crate::error::TeamError {
         crate::error::TeamError::refused(e.to_string())
     }
 }
+
+/// Why `ProfileHost::load_typed` found no profile for a CLI: the pin or what is installed
+/// refused it before any component was tried (`select`: a bad pin, none installed, none the pin
+/// accepts), or every component tried failed, each for its typed reason.
+#[derive(Debug, Clone)]
+pub enum NoProfile {
+    Select(crate::error::TeamError),
+    NoneUsable(NoneUsable),
+}
+
+impl NoProfile {
+    /// The sentence a command shows (the `TeamError`'s, without `refused: `).
+    pub fn sentence(&self) -> String {
+        match self {
+            NoProfile::Select(e) => e.sentence.clone(),
+            NoProfile::NoneUsable(n) => n.to_string(),
+        }
+    }
+
+    /// The components tried and why each failed (none when nothing was tried).
+    pub fn tried(&self) -> &[PassedOver] {
+        match self {
+            NoProfile::Select(_) => &[],
+            NoProfile::NoneUsable(n) => &n.tried,
+        }
+    }
+}
+
+impl From<NoProfile> for crate::error::TeamError {
+    fn from(e: NoProfile) -> Self {
+        match e {
+            NoProfile::Select(e) => e,
+            NoProfile::NoneUsable(n) => n.into(),
+        }
+    }
+}
