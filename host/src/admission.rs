@@ -316,7 +316,7 @@ mod tests {
         let l = loaded(file, "/b");
         let w = World::new(reg, Some(&l));
         let t = resolve(&w, spec).unwrap();
-        admit(&w, caller, &t, now()).unwrap_err().repair.unwrap_or_default()
+        admit(&w, caller, &t, now()).unwrap_err().repair().unwrap_or_default()
     }
 
     #[test]

@@ -263,7 +263,7 @@ fn pin_notes(f: &TeamFile, profiles: &ProfileHost) -> Vec<Note> {
             let why = &e.sentence;
             let text =
                 if e.kind == Kind::BadFile { why.to_string() } else { format!("profiles: {cli}: \"{pin}\": {why}") };
-            let repair = e.repair.clone().or_else(|| {
+            let repair = e.repair().or_else(|| {
                 Some(
                     "pin a version installed here, or drop the pin (`team profile list` shows what is installed)"
                         .into(),

@@ -30,7 +30,7 @@ pub struct Ctx {
     /// The folder the run started in, read once (or why it could not be: removed, renamed),
     /// as the user's shell names it (`fsx::logical_dir`: `PWD` when it names this very
     /// folder, else the canonical path): every walk up to a checkout's root starts here.
-    pub cwd: Result<std::path::PathBuf, String>,
+    pub cwd: Result<std::path::PathBuf, std::sync::Arc<std::io::Error>>,
     /// The user's home as the password database says (`mux::program::home`), never `$HOME`:
     /// nothing below `cli` reads the process environment.
     pub home: Option<std::path::PathBuf>,
@@ -42,8 +42,8 @@ pub struct Ctx {
 
 /// The folder this process runs in, as every command is given it: named as the shell that
 /// started it names it (`PWD`, when it names this very folder: `fsx::logical_dir`).
-fn current_dir(var: &impl Fn(&str) -> Option<OsString>) -> Result<std::path::PathBuf, String> {
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+fn current_dir(var: &impl Fn(&str) -> Option<OsString>) -> Result<std::path::PathBuf, std::sync::Arc<std::io::Error>> {
+    let cwd = std::env::current_dir().map_err(std::sync::Arc::new)?;
     let pwd = var("PWD").map(std::path::PathBuf::from);
     Ok(crate::fsx::logical_dir(&cwd, pwd.as_deref()))
 }

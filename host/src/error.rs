@@ -8,6 +8,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::vocab::doc::{Document, Named};
 use crate::vocab::outcome::Outcome;
@@ -86,7 +87,8 @@ impl Kind {
 }
 
 /// The error every command returns: its kind, a stable id, the sentence a plain run prints
-/// after `team <command>: ` (as [`TeamError::message`] renders it), and an optional way out.
+/// after `team <command>: ` (as [`TeamError::message`] renders it), and its hints (ways out,
+/// each shown on a line of its own after the message, in the order they were added).
 #[derive(Debug, Clone)]
 pub struct TeamError {
     pub kind: Kind,
@@ -99,17 +101,29 @@ pub struct TeamError {
     /// the one place that adds it). A refusal the spec words without it (register, rename,
     /// route) is `Kind::Refused` with this `false`.
     pub refusal: bool,
-    pub repair: Option<String>,
+    /// Ways out, first one first (`with_repair` adds one); rendered one a line as the repair.
+    pub hints: Vec<String>,
     /// `(project, session)` when the run read a team file and reached an outcome (held,
     /// not-submitted, unreachable): the plain run prints the context line and the message on
     /// stdout, as every outcome line is printed; refusals and usage errors carry none.
     /// (Boxed: it is rare, and it keeps every `Result<_, TeamError>` small.)
     pub context: Option<Box<(String, String)>>,
+    /// The file an I/O failure was about, when it came from one ([`IoAt`]); the sentence is
+    /// the I/O error's own words, as before (boxed for the same reason as `context`).
+    pub path: Option<Box<PathBuf>>,
 }
 
 impl TeamError {
     pub fn new(kind: Kind, message: impl Into<String>) -> Self {
-        TeamError { kind, id: String::new(), sentence: message.into(), refusal: false, repair: None, context: None }
+        TeamError {
+            kind,
+            id: String::new(),
+            sentence: message.into(),
+            refusal: false,
+            hints: Vec::new(),
+            context: None,
+            path: None,
+        }
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(Kind::Usage, message)
@@ -133,9 +147,23 @@ impl TeamError {
     pub fn failed(message: impl Into<String>) -> Self {
         Self::new(Kind::Failed, message)
     }
+    /// Adds a hint (a way out) after those already there.
     pub fn with_repair(mut self, repair: impl Into<String>) -> Self {
-        self.repair = Some(repair.into());
+        self.hints.push(repair.into());
         self
+    }
+    /// [`TeamError::with_repair`] under its list name.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        self.with_repair(hint)
+    }
+    /// Adds the hints of `hints` (none, one or more) after those already there.
+    pub fn with_hints(mut self, hints: impl IntoIterator<Item = String>) -> Self {
+        self.hints.extend(hints);
+        self
+    }
+    /// The hints as the one repair text every command shows (one a line), or `None`.
+    pub fn repair(&self) -> Option<String> {
+        (!self.hints.is_empty()).then(|| self.hints.join("\n"))
     }
     /// Marks an outcome reached by a run that read a team file (see `context`).
     pub fn with_context(mut self, context: (String, String)) -> Self {
@@ -160,7 +188,7 @@ impl TeamError {
     pub fn document(&self, command: &str) -> ErrorDoc {
         ErrorDoc {
             schema: Named::new(),
-            error: ErrorBody { id: self.id_for(command), message: self.message(), repair: self.repair.clone() },
+            error: ErrorBody { id: self.id_for(command), message: self.message(), repair: self.repair() },
         }
     }
 
@@ -169,7 +197,7 @@ impl TeamError {
     pub fn plain(&self, command: &str) -> String {
         let message = self.message();
         let message = crate::vocab::text::one_line(&message);
-        match &self.repair {
+        match self.repair() {
             Some(r) => format!("team {command}: {message}\n{r}\n"),
             None => format!("team {command}: {message}\n"),
         }
@@ -187,6 +215,41 @@ impl std::error::Error for TeamError {}
 impl From<std::io::Error> for TeamError {
     fn from(e: std::io::Error) -> Self {
         TeamError::failed(e.to_string())
+    }
+}
+
+/// An I/O failure and the file it was about. Into a [`TeamError`] it is `failed` (or, by
+/// [`IoAt::bad_file`], a file that cannot be read) with the I/O error's own words as its
+/// sentence — the words every command showed before — and the path kept in `TeamError::path`.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct IoAt {
+    pub path: PathBuf,
+    #[source]
+    pub error: std::io::Error,
+}
+
+impl IoAt {
+    /// As a `BadFile` error (exit 2): an input file that cannot be read.
+    pub fn bad_file(self) -> TeamError {
+        TeamError { path: Some(Box::new(self.path)), ..TeamError::bad_file(self.error.to_string()) }
+    }
+}
+
+impl From<IoAt> for TeamError {
+    fn from(e: IoAt) -> Self {
+        TeamError { path: Some(Box::new(e.path)), ..TeamError::failed(e.error.to_string()) }
+    }
+}
+
+/// `.at(path)` on an I/O result: the error keeps the path it was about ([`IoAt`]).
+pub trait At<T> {
+    fn at(self, path: impl AsRef<Path>) -> std::result::Result<T, IoAt>;
+}
+
+impl<T> At<T> for std::io::Result<T> {
+    fn at(self, path: impl AsRef<Path>) -> std::result::Result<T, IoAt> {
+        self.map_err(|error| IoAt { path: path.as_ref().to_path_buf(), error })
     }
 }
 
@@ -264,5 +327,28 @@ mod tests {
         assert_eq!(doc["error"]["message"], "refused: x: no");
         assert!(doc["error"]["repair"].is_null());
         assert_eq!(doc["schema"]["name"], "team.error");
+    }
+
+    #[test]
+    fn hints_are_a_list_rendered_one_a_line() {
+        let one = TeamError::failed("x").with_repair("do y");
+        assert_eq!(one.plain("c"), "team c: x\ndo y\n");
+        let two = one.with_hint("or z");
+        assert_eq!(two.hints, ["do y", "or z"]);
+        assert_eq!(two.plain("c"), "team c: x\ndo y\nor z\n");
+        assert_eq!(TeamError::failed("x").repair(), None);
+    }
+
+    #[test]
+    fn an_io_error_keeps_its_path_and_its_words() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e: TeamError = Err::<(), _>(io).at("/x/y").unwrap_err().into();
+        assert_eq!(
+            (e.kind, e.message(), e.path.as_deref()),
+            (Kind::Failed, "gone".into(), Some(&PathBuf::from("/x/y")))
+        );
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = Err::<(), _>(io).at("/x/y").unwrap_err().bad_file();
+        assert_eq!((e.kind, e.plain("c")), (Kind::BadFile, "team c: gone\n".into()));
     }
 }

@@ -22,7 +22,7 @@ pub mod edit;
 use std::path::{Path, PathBuf};
 
 use crate::error::TeamError;
-use crate::project_files::read;
+use crate::project_files::{self, read, ConfigError};
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 use crate::vocab::hook_event::Event;
@@ -114,7 +114,7 @@ pub struct Row {
 pub fn state(root: &Path, f: HookFormat, exe: &str) -> State {
     match read_state(root, f, exe) {
         Ok(s) => s,
-        Err(why) => State::Unreadable { why },
+        Err(why) => State::Unreadable { why: why.to_string() },
     }
 }
 
@@ -124,7 +124,7 @@ pub fn installed(root: &Path, f: HookFormat) -> bool {
     state(root, f, "").runs()
 }
 
-fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, String> {
+fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, ConfigError> {
     let file = file_of(f);
     let text = read(root, file)?;
     let found = edit::found(&edit::json_root(text.as_deref(), file)?, file)?;
@@ -145,30 +145,10 @@ fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, String> {
     })
 }
 
-/// The seats asked for (all when none is named), each with its CLI; an unknown name is refused.
-fn seats<'a>(l: &'a Loaded, named: &[String]) -> Result<Vec<(&'a str, &'a str)>, TeamError> {
-    let all: Vec<(&str, &str)> = l.file.seats.iter().map(|s| (s.name.as_str(), s.cli.as_str())).collect();
-    if named.is_empty() {
-        return Ok(all);
-    }
-    named
-        .iter()
-        .map(|n| {
-            all.iter().find(|(s, _)| s == n).copied().ok_or_else(|| {
-                TeamError::usage(format!(
-                    "{n} is not a seat of {} (its seats: {})",
-                    l.file.team,
-                    all.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
-                ))
-            })
-        })
-        .collect()
-}
-
 /// Runs `action` for the seats `named` (all when empty) of `l`; `format_of(cli)` is what the
 /// CLI's profile says; `exe` is the team the hooks run. One read and at most one write per
-/// format, however many seats share it. A file that cannot be written is refused (the rows
-/// before it stand: each file is written whole or not at all).
+/// format, however many seats share it (`project_files::run`). A file that cannot be written
+/// is refused (the rows before it stand: each file is written whole or not at all).
 pub fn run(
     l: &Loaded,
     named: &[String],
@@ -176,41 +156,28 @@ pub fn run(
     action: Action,
     format_of: impl Fn(&str) -> Option<HookFormat>,
 ) -> Result<Vec<Row>, TeamError> {
-    let mut rows = Vec::new();
-    let mut done_formats: Vec<(HookFormat, State, Option<Done>)> = Vec::new();
-    for (seat, cli) in seats(l, named)? {
-        let format = format_of(cli);
-        let (state, done) = match format {
-            None => (State::Unsupported, (action != Action::Status).then_some(Done::LeftAlone)),
-            Some(f) => match done_formats.iter().find(|(g, _, _)| *g == f) {
-                Some((_, s, d)) => (s.clone(), *d),
-                None => {
-                    let (s, d) = act(&l.root, f, exe, action)?;
-                    done_formats.push((f, s.clone(), d));
-                    (s, d)
-                }
-            },
-        };
-        rows.push(Row {
-            seat: seat.to_string(),
-            cli: cli.to_string(),
-            format,
-            path: format.map(|f| l.root.join(file_of(f))),
-            state,
-            done,
-        });
-    }
-    Ok(rows)
+    let rows = project_files::run(l, named, action, format_of, State::Unsupported, |f| act(&l.root, f, exe, action))?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Row {
+            path: r.place.map(|f| l.root.join(file_of(f))),
+            seat: r.seat,
+            cli: r.cli,
+            format: r.place,
+            state: r.state,
+            done: r.done,
+        })
+        .collect())
 }
 
 fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, Option<Done>), TeamError> {
     let file = file_of(f);
-    let refused = |why: String| TeamError::refused(format!("{why}; nothing was written"));
+    let refused = |why: ConfigError| TeamError::refused(format!("{why}; nothing was written"));
     let state = state(root, f, exe);
     let done = match (action, &state) {
         (Action::Status, _) => return Ok((state, None)),
         (_, State::Unsupported) => Done::LeftAlone,
-        (_, State::Unreadable { why }) => return Err(refused(why.clone())),
+        (_, State::Unreadable { why }) => return Err(TeamError::refused(format!("{why}; nothing was written"))),
         (Action::Install, State::Installed) | (Action::Remove, State::Missing) if !codex_left(root, f, action) => {
             Done::Unchanged
         }
@@ -219,31 +186,32 @@ fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, 
             for e in EVENTS {
                 edit::add(&mut json, e, exe, file).map_err(refused)?;
             }
-            if f == HookFormat::CodexHooksJson {
-                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
-                if let Some(t) = edit::codex_switched(cfg.as_deref(), true).map_err(refused)? {
-                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
-                }
-            }
+            codex_switch(root, f, true).map_err(refused)?;
             write(root, file, &edit::json_text(json)).map_err(refused)?;
             Done::Written
         }
         (Action::Remove, _) => {
-            let text = read(root, file).map_err(refused)?;
-            let mut json = edit::json_root(text.as_deref(), file).map_err(refused)?;
+            let mut json = edit::json_root(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)?;
             if edit::remove(&mut json, None) {
                 write(root, file, &edit::json_text(json)).map_err(refused)?;
             }
-            if f == HookFormat::CodexHooksJson {
-                let cfg = read(root, CODEX_CONFIG).map_err(refused)?;
-                if let Some(t) = edit::codex_switched(cfg.as_deref(), false).map_err(refused)? {
-                    write(root, CODEX_CONFIG, &t).map_err(refused)?;
-                }
-            }
+            codex_switch(root, f, false).map_err(refused)?;
             Done::Removed
         }
     };
     Ok((state, Some(done)))
+}
+
+/// Sets Codex's switch (`on`) or takes team's out, when the format is Codex's and it is not
+/// already so.
+fn codex_switch(root: &Path, f: HookFormat, on: bool) -> Result<(), ConfigError> {
+    if f != HookFormat::CodexHooksJson {
+        return Ok(());
+    }
+    if let Some(t) = edit::codex_switched(read(root, CODEX_CONFIG)?.as_deref(), on)? {
+        write(root, CODEX_CONFIG, &t)?;
+    }
+    Ok(())
 }
 
 /// Whether Codex's switch still has work to do when the hooks file is already as asked (a
@@ -276,7 +244,7 @@ pub fn last_seen(config: &Path, project: &str, root: &Path, seat: &str) -> Optio
 }
 
 /// Hook files are the owner's alone: a new one is made 0600 (an existing one keeps its mode).
-fn write(root: &Path, rel: &str, text: &str) -> Result<(), String> {
+fn write(root: &Path, rel: &str, text: &str) -> Result<(), ConfigError> {
     crate::project_files::write(root, rel, text, 0o600)
 }
 

@@ -24,7 +24,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, TeamError};
 use crate::fsx;
 use crate::team_file::{self, valid_name};
 use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
@@ -256,7 +256,7 @@ pub fn write(plan: &Plan) -> error::Result<Written> {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(refuse_existing()),
         Err(e) => return Err(TeamError::failed(format!("{e}; nothing was written"))),
     }
-    fsx::write_atomic(&schema, SCHEMA.as_bytes(), 0o644).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::write_atomic(&schema, SCHEMA.as_bytes(), 0o644).at(&schema)?;
     let _ = &agents;
     let existed = old.is_some();
     let old = old.unwrap_or_default();
@@ -274,7 +274,7 @@ pub fn write(plan: &Plan) -> error::Result<Written> {
             text.push_str(l);
             text.push('\n');
         }
-        fsx::write_atomic(&gitignore, text.as_bytes(), 0o644).map_err(|e| TeamError::failed(e.to_string()))?;
+        fsx::write_atomic(&gitignore, text.as_bytes(), 0o644).at(&gitignore)?;
     }
     let instructions = instructions.write()?;
     Ok(Written { team_file, gitignore, ignored_added: added, gitignore_existed: existed, instructions })

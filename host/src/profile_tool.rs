@@ -19,7 +19,7 @@ pub mod doc;
 pub mod doc_list;
 mod explain;
 
-pub use check::{check, CheckReport, Step, StepName};
+pub use check::{check, CheckReport, Step, StepFailure, StepName};
 pub use conformance::{conformance, Checked, Conformance};
 pub use explain::{explain, Explained, Request};
 

@@ -18,6 +18,7 @@
 
 pub mod cache;
 pub mod engine;
+pub mod failure;
 mod instance;
 pub mod pins;
 pub mod precheck;
@@ -31,6 +32,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{self, TeamError};
 pub use cache::CacheUse;
+pub use failure::{LoadError, NoProfile, NoneUsable, PassedOver};
 use instance::Instance;
 pub use instance::Line;
 pub use profile_reading::{
@@ -47,7 +49,7 @@ pub enum LoadFileError {
     Unreadable { path: PathBuf, error: std::io::Error },
     /// It was read, and the host would not use it: `why` is the check that failed.
     #[error("{} is not a usable profile: {why}", path.display())]
-    Unusable { path: PathBuf, why: String },
+    Unusable { path: PathBuf, why: LoadError },
 }
 
 impl From<LoadFileError> for TeamError {
@@ -126,20 +128,26 @@ impl ProfileHost {
     /// that validates. A pin nothing satisfies, or no installed profile, is a refusal naming
     /// what is installed.
     pub fn load(&self, cli: &str, pins: &BTreeMap<String, String>) -> error::Result<Profile> {
+        self.load_typed(cli, pins).map_err(TeamError::from)
+    }
+
+    /// [`ProfileHost::load`], its failure typed: what refused before any component was tried,
+    /// or each component tried and its [`LoadError`] (`team status` keeps it so).
+    pub fn load_typed(&self, cli: &str, pins: &BTreeMap<String, String>) -> Result<Profile, NoProfile> {
         let all = store::candidates(&self.config, Some(cli));
-        let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let order = select(&self.config, cli, pins, &all).map_err(NoProfile::Select)?;
+        let mut tried = Vec::new();
         for c in order {
             match self.load_candidate(c) {
                 Ok(mut p) => {
-                    p.notes = notes;
+                    p.notes = tried.iter().map(ToString::to_string).collect();
                     p.pin = pins.get(cli).cloned();
                     return Ok(p);
                 }
-                Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                Err(why) => tried.push(passed_over(c, why)),
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoProfile::NoneUsable(NoneUsable { cli: cli.to_string(), tried }))
     }
 
     /// Which of `available` (from `available()`) `load(cli, pins)` would use, without
@@ -152,18 +160,18 @@ impl ProfileHost {
     ) -> error::Result<&'a Available> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let mut tried = Vec::new();
         for c in order {
             if let Some(a) =
                 available.iter().find(|a| a.id == c.id && a.version == c.version_text && a.source == c.source)
             {
                 match &a.validity {
                     Ok(()) => return Ok(a),
-                    Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                    Err(why) => tried.push(passed_over(c, why.clone())),
                 }
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoneUsable { cli: cli.to_string(), tried }.into())
     }
 
     /// Loads one component file (for `--profile` and `team profile check`): validated like a
@@ -182,7 +190,7 @@ impl ProfileHost {
             .map_err(|why| LoadFileError::Unusable { path: path.to_path_buf(), why })
     }
 
-    fn load_candidate(&self, c: &store::Candidate) -> Result<Profile, String> {
+    fn load_candidate(&self, c: &store::Candidate) -> Result<Profile, LoadError> {
         let bytes = c.bytes()?;
         let sha = match c.sha256 {
             Some(s) => s.to_string(),
@@ -199,7 +207,7 @@ impl ProfileHost {
         sha256: &str,
         source: Source,
         expect: Option<(&str, &str)>,
-    ) -> Result<Profile, String> {
+    ) -> Result<Profile, LoadError> {
         // A bundled component was checked when it was built; any other is read for its
         // imports and exports before the compiler sees it (a refusal takes milliseconds).
         if !matches!(source, Source::Bundled) {
@@ -207,9 +215,8 @@ impl ProfileHost {
         }
         let engine = engine::engine()?;
         let cache = cache::Cache::new(engine, self.cache_root.clone());
-        let (component, cache_use) = cache
-            .component(engine, wasm, sha256)
-            .map_err(|e| format!("it is not a valid WebAssembly component: {e:#}"))?;
+        let (component, cache_use) =
+            cache.component(engine, wasm, sha256).map_err(|e| LoadError::Uncompilable(format!("{e:#}")))?;
         sandbox::check_imports(engine, &component)?;
         let exports: Vec<String> = component.component_type().exports(engine).map(|(n, _)| n.to_string()).collect();
         let line = Line::of_exports(&exports)?;
@@ -222,7 +229,7 @@ impl ProfileHost {
             notes: Vec::new(),
             pin: None,
         };
-        let d = p.instance.describe().map_err(|e| format!("describe() failed: {}", e.message()))?;
+        let d = p.instance.describe().map_err(|e| LoadError::Trapped(e.message()))?;
         check_compose(&d, line)?;
         check_description(&d, expect)?;
         // Written once (a write is an fsync: milliseconds a warm run must not pay).
@@ -248,7 +255,7 @@ impl ProfileHost {
     pub fn description(&self, cli: &str, pins: &BTreeMap<String, String>) -> error::Result<(Description, Source)> {
         let all = store::candidates(&self.config, Some(cli));
         let order = select(&self.config, cli, pins, &all)?;
-        let mut notes = Vec::new();
+        let mut tried = Vec::new();
         for c in order {
             if let Some(d) = c.description.and_then(|j| serde_json::from_str::<Description>(j).ok()) {
                 if check_description(&d, Some((&c.id, &c.version_text))).is_ok() {
@@ -266,10 +273,10 @@ impl ProfileHost {
             }
             match self.load_candidate(c) {
                 Ok(p) => return Ok((p.description, p.source)),
-                Err(why) => notes.push(format!("{} {} ({}) was not used: {why}", c.id, c.version_text, c.source)),
+                Err(why) => tried.push(passed_over(c, why.clone())),
             }
         }
-        Err(TeamError::refused(format!("no installed {cli} profile can be used: {}", notes.join("; "))))
+        Err(NoneUsable { cli: cli.to_string(), tried }.into())
     }
 }
 
@@ -329,14 +336,26 @@ fn select<'a>(
     Ok(fitting)
 }
 
+/// `c`, passed over for `why`.
+fn passed_over(c: &store::Candidate, why: LoadError) -> PassedOver {
+    PassedOver { label: format!("{} {} ({})", c.id, c.version_text, c.source), why }
+}
+
+/// A description refused, in its words.
+fn bad(why: String) -> LoadError {
+    LoadError::BadDescription(why)
+}
+
 /// `has-compose` is true exactly when the component exports compose.
-fn check_compose(d: &Description, line: Line) -> Result<(), String> {
+fn check_compose(d: &Description, line: Line) -> Result<(), LoadError> {
     match (d.has_compose, line.has_compose()) {
-        (true, false) => Err(format!(
+        (true, false) => Err(bad(format!(
             "describe() says has-compose, but it does not export `{}` (world `composer`)",
             v0_2::COMPOSE_EXPORT
-        )),
-        (false, true) => Err(format!("it exports `{}` but describe() says has-compose false", v0_2::COMPOSE_EXPORT)),
+        ))),
+        (false, true) => {
+            Err(bad(format!("it exports `{}` but describe() says has-compose false", v0_2::COMPOSE_EXPORT)))
+        }
         _ => Ok(()),
     }
 }
@@ -352,25 +371,25 @@ pub const MAX_PATTERN_WILDCARDS: usize = 4;
 
 /// Checks one transcript pattern: under the seat's home or folder, climbing nowhere, a
 /// bounded number of wildcard segments — so watching it never walks the file system.
-fn check_pattern(p: &str) -> Result<(), String> {
+fn check_pattern(p: &str) -> Result<(), LoadError> {
     let shown = crate::vocab::text::one_line(p);
     if p.len() > 512 {
-        return Err(format!("describe() declares a transcript pattern of {} bytes (at most 512)", p.len()));
+        return Err(bad(format!("describe() declares a transcript pattern of {} bytes (at most 512)", p.len())));
     }
     if !(p.starts_with("{home}/") || p.starts_with("{cwd}/")) {
-        return Err(format!(
+        return Err(bad(format!(
             "describe() declares the transcript pattern \"{shown}\", which does not start at {{home}}/ or {{cwd}}/ (a pattern is read under the seat's own home or folder, never across the file system)"
-        ));
+        )));
     }
     let segs: Vec<&str> = p.split('/').collect();
     if segs.iter().any(|s| *s == ".." || *s == "." || s.is_empty()) {
-        return Err(format!("describe() declares the transcript pattern \"{shown}\", which climbs out of its folder or has an empty part"));
+        return Err(bad(format!("describe() declares the transcript pattern \"{shown}\", which climbs out of its folder or has an empty part")));
     }
     let wild = segs.iter().filter(|s| s.contains('*') || ["{yyyy}", "{mm}", "{dd}"].contains(s)).count();
     if wild > MAX_PATTERN_WILDCARDS {
-        return Err(format!(
+        return Err(bad(format!(
             "describe() declares the transcript pattern \"{shown}\" with {wild} wildcard parts (at most {MAX_PATTERN_WILDCARDS})"
-        ));
+        )));
     }
     Ok(())
 }
@@ -378,34 +397,34 @@ fn check_pattern(p: &str) -> Result<(), String> {
 /// What the host bounds in a description, whatever the component: the pause before Enter and
 /// the transcript patterns (a profile is refused, at `team profile check` and at load, rather
 /// than trusted with a 49-day pause under the seat lock or a pattern that walks every folder).
-fn check_bounds(d: &Description) -> Result<(), String> {
+fn check_bounds(d: &Description) -> Result<(), LoadError> {
     if d.enter_pause_ms > MAX_ENTER_PAUSE_MS {
-        return Err(format!(
+        return Err(bad(format!(
             "describe() declares a pause of {} ms before Enter; the host allows at most {MAX_ENTER_PAUSE_MS} ms",
             d.enter_pause_ms
-        ));
+        )));
     }
     if d.transcript_patterns.len() > MAX_TRANSCRIPT_PATTERNS {
-        return Err(format!(
+        return Err(bad(format!(
             "describe() declares {} transcript patterns (at most {MAX_TRANSCRIPT_PATTERNS})",
             d.transcript_patterns.len()
-        ));
+        )));
     }
     d.transcript_patterns.iter().try_for_each(|p| check_pattern(p))
 }
 
-fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), String> {
+fn check_description(d: &Description, expect: Option<(&str, &str)>) -> Result<(), LoadError> {
     check_bounds(d)?;
     if !store::valid_id(&d.id) {
-        return Err(format!("describe() names id \"{}\", which is not a profile id ([a-z0-9][a-z0-9._-]*)", d.id));
+        return Err(bad(format!("describe() names id \"{}\", which is not a profile id ([a-z0-9][a-z0-9._-]*)", d.id)));
     }
-    let v = pins::Version::parse(&d.version).map_err(|e| format!("describe() names version {e}"))?;
+    let v = pins::Version::parse(&d.version).map_err(|e| bad(format!("describe() names version {e}")))?;
     if let Some((id, version)) = expect {
         if d.id != id {
-            return Err(format!("describe() says id \"{}\" but it is installed as \"{id}\"", d.id));
+            return Err(bad(format!("describe() says id \"{}\" but it is installed as \"{id}\"", d.id)));
         }
         if pins::Version::parse(version).map(|w| w != v).unwrap_or(true) {
-            return Err(format!("describe() says version {} but it is installed as {version}", d.version));
+            return Err(bad(format!("describe() says version {} but it is installed as {version}", d.version)));
         }
     }
     Ok(())
@@ -501,14 +520,16 @@ mod bounds_tests {
             ..Default::default()
         };
         assert!(check_bounds(&ok).is_ok());
-        let e = check_bounds(&Description { enter_pause_ms: u32::MAX, ..ok.clone() }).unwrap_err();
+        let e = check_bounds(&Description { enter_pause_ms: u32::MAX, ..ok.clone() }).unwrap_err().to_string();
         assert_eq!(e, "describe() declares a pause of 4294967295 ms before Enter; the host allows at most 2000 ms");
         for (p, says) in [
             ("/*/*/*/*/*", "does not start at {home}/ or {cwd}/"),
             ("{home}/../../*", "climbs out of its folder"),
             ("{home}/*/*/*/*/*.jsonl", "with 5 wildcard parts (at most 4)"),
         ] {
-            let e = check_bounds(&Description { transcript_patterns: vec![p.into()], ..ok.clone() }).unwrap_err();
+            let e = check_bounds(&Description { transcript_patterns: vec![p.into()], ..ok.clone() })
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(says), "{p}: {e}");
         }
     }

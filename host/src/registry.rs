@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, IoAt, TeamError};
 use crate::fsx;
 
 mod approvals;
@@ -171,20 +171,34 @@ fn bad(path: &Path, msg: impl std::fmt::Display) -> TeamError {
 }
 
 /// Checks a registry-level delivery order (same words as the team file's).
-fn check_order(where_: &str, order: &Option<Vec<String>>) -> Result<(), String> {
+fn check_order(path: &Path, where_: &str, order: &Option<Vec<String>>) -> error::Result<()> {
     let Some(o) = order else { return Ok(()) };
     if o.is_empty() {
-        return Err(format!("{where_}: delivery_order: names no leg"));
+        return Err(bad(path, format!("{where_}: delivery_order: names no leg")));
     }
     for (i, w) in o.iter().enumerate() {
         if crate::vocab::leg::Leg::from_order_word(w).is_none() {
-            return Err(format!("{where_}: delivery_order: unknown leg \"{w}\""));
+            return Err(bad(path, format!("{where_}: delivery_order: unknown leg \"{w}\"")));
         }
         if o[..i].contains(w) {
-            return Err(format!("{where_}: delivery_order: leg \"{w}\" is named twice"));
+            return Err(bad(path, format!("{where_}: delivery_order: leg \"{w}\" is named twice")));
         }
     }
     Ok(())
+}
+
+/// Why one agent record is passed over (it then addresses nobody); its words follow the
+/// record's path in the registry's note.
+#[derive(Debug, thiserror::Error)]
+enum PassedOver {
+    #[error("vanished")]
+    Vanished,
+    #[error(transparent)]
+    Unreadable(#[from] std::io::Error),
+    #[error("line {line}: {words}")]
+    Malformed { line: String, words: String },
+    #[error("id \"{0}\" is not the file's own name")]
+    NotItsName(String),
 }
 
 impl Registry {
@@ -194,33 +208,31 @@ impl Registry {
     /// so it addresses nobody.
     pub fn load(dir: &Path) -> error::Result<Registry> {
         let mut reg = Registry { dir: dir.to_path_buf(), ..Default::default() };
-        if !fsx::check_entry(dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if !fsx::check_entry(dir).at(dir).map_err(IoAt::bad_file)? {
             return Ok(reg);
         }
         // Another user who could write here could plant records and grants.
         for d in [dir.to_path_buf(), dir.join("agents"), dir.join("grants")] {
-            fsx::check_private(&d).map_err(|e| TeamError::bad_file(e.to_string()))?;
+            fsx::check_private(&d).at(&d).map_err(IoAt::bad_file)?;
         }
         let teams_path = dir.join("teams.yaml");
-        if let Some(text) =
-            fsx::read_capped(&teams_path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))?
-        {
+        if let Some(text) = fsx::read_capped(&teams_path, fsx::TEXT_MAX).at(&teams_path).map_err(IoAt::bad_file)? {
             if !text.trim().is_empty() {
                 let t: TeamsFile = serde_saphyr::from_str(&text).map_err(|e| {
                     bad(&teams_path, format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))
                 })?;
                 check::teams(&text).map_err(|m| bad(&teams_path, m))?;
                 for (n, e) in &t.entities {
-                    check_order(&format!("entity {n}"), &e.delivery_order).map_err(|m| bad(&teams_path, m))?;
+                    check_order(&teams_path, &format!("entity {n}"), &e.delivery_order)?;
                 }
                 for (n, p) in &t.projects {
-                    check_order(&format!("project {n}"), &p.delivery_order).map_err(|m| bad(&teams_path, m))?;
+                    check_order(&teams_path, &format!("project {n}"), &p.delivery_order)?;
                 }
                 reg.teams = t;
             }
         }
         let agents_dir = dir.join("agents");
-        if fsx::check_entry(&agents_dir).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        if fsx::check_entry(&agents_dir).at(&agents_dir).map_err(IoAt::bad_file)? {
             let mut names: Vec<_> = std::fs::read_dir(&agents_dir)
                 .map_err(|e| bad(&agents_dir, e))?
                 .filter_map(|e| e.ok())
@@ -324,19 +336,22 @@ impl Registry {
 /// file name is `Ok(Err(why))` (the caller passes it over). A record that parses but names a
 /// seat, team, session, project, root or pane outside its grammar refuses the registry: its
 /// words become paths.
-fn read_agent(path: &Path) -> error::Result<Result<AgentRecord, String>> {
+fn read_agent(path: &Path) -> error::Result<Result<AgentRecord, PassedOver>> {
     let text = match fsx::read_capped(path, fsx::RECORD_MAX) {
         Ok(Some(t)) => t,
-        Ok(None) => return Ok(Err("vanished".into())),
-        Err(e) => return Ok(Err(e.to_string())),
+        Ok(None) => return Ok(Err(PassedOver::Vanished)),
+        Err(e) => return Ok(Err(e.into())),
     };
     let r: AgentRecord = match serde_saphyr::from_str(&text) {
         Ok(r) => r,
-        Err(e) => return Ok(Err(format!("line {}: {}", crate::yaml::line(&e), crate::yaml::words(&e)))),
+        Err(e) => {
+            let (line, words) = (crate::yaml::line(&e).to_string(), crate::yaml::words(&e).to_string());
+            return Ok(Err(PassedOver::Malformed { line, words }));
+        }
     };
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if !crate::vocab::names::is_agent_id(&r.id) || r.id != stem {
-        return Ok(Err(format!("id \"{}\" is not the file's own name", r.id)));
+        return Ok(Err(PassedOver::NotItsName(r.id)));
     }
     check::agent(&text).map_err(|m| bad(path, m))?;
     Ok(Ok(r))
@@ -353,19 +368,19 @@ fn ledger(dir: &Path) -> PathBuf {
 /// A seeded `ids` (`TEAM_ID_SEED`) makes the sequence deterministic for tests; the checks
 /// still apply.
 pub fn new_agent_id(dir: &Path, ids: &crate::clock::Ids) -> error::Result<String> {
-    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).at(dir.join("agents"))?;
     let path = ledger(dir);
-    let issued = fsx::read_to_string(&path).map_err(|e| TeamError::failed(e.to_string()))?.unwrap_or_default();
+    let issued = fsx::read_to_string(&path).at(&path)?.unwrap_or_default();
     for _ in 0..64 {
         let raw = ids.new_id().replace('-', "");
         let id = format!("agt_{}", &raw[raw.len() - 16..]);
-        let taken = issued.lines().any(|l| l.trim() == id)
-            || fsx::check_entry(&agents.join(format!("{id}.yaml"))).map_err(|e| TeamError::failed(e.to_string()))?;
+        let record = agents.join(format!("{id}.yaml"));
+        let taken = issued.lines().any(|l| l.trim() == id) || fsx::check_entry(&record).at(&record)?;
         if taken {
             continue;
         }
-        let mut f = fsx::open_append(&path, 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
-        f.write_all(format!("{id}\n").as_bytes()).map_err(|e| TeamError::failed(e.to_string()))?;
+        let mut f = fsx::open_append(&path, 0o600).at(&path)?;
+        f.write_all(format!("{id}\n").as_bytes()).at(&path)?;
         return Ok(id);
     }
     Err(TeamError::failed("could not find an agent id never issued before"))
@@ -376,19 +391,19 @@ pub fn write_agent(dir: &Path, rec: &AgentRecord) -> error::Result<PathBuf> {
     if !crate::vocab::names::is_agent_id(&rec.id) {
         return Err(TeamError::failed(format!("\"{}\" is not an agent id", rec.id)));
     }
-    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    let agents = fsx::ensure_dirs(dir, Path::new("agents"), 0o700).at(dir.join("agents"))?;
     let path = agents.join(format!("{}.yaml", rec.id));
     let text = serde_saphyr::to_string(rec).map_err(|e| TeamError::failed(e.to_string()))?;
-    fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::write_atomic(&path, text.as_bytes(), 0o600).at(&path)?;
     Ok(path)
 }
 
 /// Writes `teams.yaml` whole (temp + rename, mode 0600).
 pub fn write_teams(dir: &Path, t: &TeamsFile) -> error::Result<PathBuf> {
-    fsx::ensure_dirs(dir, Path::new(""), 0o700).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::ensure_dirs(dir, Path::new(""), 0o700).at(dir)?;
     let path = dir.join("teams.yaml");
     let text = serde_saphyr::to_string(t).map_err(|e| TeamError::failed(e.to_string()))?;
-    fsx::write_atomic(&path, text.as_bytes(), 0o600).map_err(|e| TeamError::failed(e.to_string()))?;
+    fsx::write_atomic(&path, text.as_bytes(), 0o600).at(&path)?;
     Ok(path)
 }
 

@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use crate::caller::Caller;
 use crate::ctx::Ctx;
-use crate::error::{Kind, TeamError};
+use crate::error::{At, IoAt, Kind, TeamError};
 use crate::history::{self, LogLine};
 use crate::mux::{Mux, MuxError, PaneInfo};
 use crate::registry::{self, Registry};
@@ -136,7 +136,7 @@ fn admit(caller: &Caller) -> Result<(), TeamError> {
         }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; nothing was renamed"));
-            e.repair = repair.clone();
+            e.hints.extend(repair.clone());
             Err(e)
         }
         other => Err(refuse("caller", format!("{OWNER_ONLY}; this call is {}", other.describe()))
@@ -347,7 +347,7 @@ fn plan_store(what: &str, has_old: bool, has_new: bool, resumed: bool, repair: &
 
 /// The file as it is on disk now (`None`: gone).
 fn read_now(file: &Loaded) -> Result<Option<String>, TeamError> {
-    crate::fsx::read_capped(&file.path, crate::fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))
+    crate::fsx::read_capped(&file.path, crate::fsx::TEXT_MAX).at(&file.path).map_err(IoAt::bad_file)
 }
 
 /// The file no longer holds the text this run read and edited: refused, naming the way out.

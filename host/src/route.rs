@@ -297,7 +297,7 @@ fn refuse_caller(caller: &Caller) -> Result<(), TeamError> {
         }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; no address was answered"));
-            e.repair = repair.clone();
+            e.hints.extend(repair.clone());
             Err(e)
         }
         _ => Ok(()),

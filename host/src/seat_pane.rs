@@ -97,14 +97,28 @@ pub fn reading_words(s: &State) -> String {
     }
 }
 
+/// Why a pane is not the seat at its prompt (its words name what it shows instead).
+#[derive(Debug, thiserror::Error)]
+pub enum NotAtPrompt {
+    /// The multiplexer could not give its screen.
+    #[error("its screen could not be read: {0}")]
+    Unread(crate::mux::MuxError),
+    /// The profile could not read the screen (a trap, a timeout).
+    #[error("{}", .0.message())]
+    Unreadable(crate::error::TeamError),
+    /// It shows something else than a prompt (a dialog, a shell, …).
+    #[error("{}", reading_words(.0))]
+    Shows(State),
+}
+
 /// Reads the pane's screen through the seat's profile: `Ok(state)` when it is the seat at its
-/// prompt (idle or working), `Err(words)` naming what it shows instead.
-pub fn at_prompt(mux: &dyn Mux, pane: &PaneInfo, seat: &str, profile: &mut Profile) -> Result<State, String> {
-    let cap = mux.read_screen(&pane.pane_ref(seat)).map_err(|e| format!("its screen could not be read: {e}"))?;
-    let reading = profile.classify(&cap.into_screen()).map_err(|e| e.message())?;
+/// prompt (idle or working), `Err(why)` naming what it shows instead.
+pub fn at_prompt(mux: &dyn Mux, pane: &PaneInfo, seat: &str, profile: &mut Profile) -> Result<State, NotAtPrompt> {
+    let cap = mux.read_screen(&pane.pane_ref(seat)).map_err(NotAtPrompt::Unread)?;
+    let reading = profile.classify(&cap.into_screen()).map_err(NotAtPrompt::Unreadable)?;
     match reading.state {
         s @ (State::Idle | State::Working(_)) => Ok(s),
-        other => Err(reading_words(&other)),
+        other => Err(NotAtPrompt::Shows(other)),
     }
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, IoAt, TeamError};
 use crate::fsx;
 use crate::registry::ProcessIdentity;
 
@@ -87,8 +87,8 @@ impl State {
     /// JSON object, or a link or FIFO at `.agents` or the file, cannot be read (exit 2).
     pub fn load(root: &Path) -> error::Result<State> {
         let path = root.join(".agents").join(FILE);
-        fsx::check_ladder(root, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
-        let text = fsx::read_to_string(&path).map_err(|e| TeamError::bad_file(e.to_string()))?;
+        fsx::check_ladder(root, &path).at(&path).map_err(IoAt::bad_file)?;
+        let text = fsx::read_to_string(&path).at(&path).map_err(IoAt::bad_file)?;
         let doc = match text.as_deref().map(str::trim) {
             None | Some("") => Map::new(),
             Some(t) => match serde_json::from_str::<Value>(t) {
@@ -283,8 +283,8 @@ pub fn rename_launched(state_dir: &Path, session: &str, seat: &str, new: &str) -
     l.panes.insert(new.to_string(), pane);
     let mut text = serde_json::to_string_pretty(&l).map_err(|e| TeamError::failed(e.to_string()))?;
     text.push('\n');
-    fsx::write_atomic(&launched_path(state_dir, session), text.as_bytes(), 0o600)
-        .map_err(|e| TeamError::failed(e.to_string()))?;
+    let path = launched_path(state_dir, session);
+    fsx::write_atomic(&path, text.as_bytes(), 0o600).at(&path)?;
     Ok(true)
 }
 

@@ -17,10 +17,9 @@ use chrono::{DateTime, Utc};
 use crate::address::{Target, World};
 use crate::caller::Caller;
 use crate::ctx::Ctx;
-use crate::error::TeamError;
 use crate::history::{self, MessageLine};
 use crate::mux::{AgentStatus, Mux, Panes};
-use crate::profiles::{Composer, DialogKind, Profile, ProfileHost, State, TurnError};
+use crate::profiles::{Composer, DialogKind, NoProfile, Profile, ProfileHost, State, TurnError};
 use crate::registry::Registry;
 use crate::send::list::{roster, RosterSeat};
 use crate::team_file::Loaded;
@@ -216,7 +215,7 @@ pub fn status(
         muxes.entry(l.file.multiplexer.clone()).or_insert_with_key(|c| choose(c.as_deref()));
     }
     let mut looks: HashMap<(Option<String>, String), Box<dyn Panes + '_>> = HashMap::new();
-    let mut loaded: HashMap<(String, Option<String>), Result<Profile, TeamError>> = HashMap::new();
+    let mut loaded: HashMap<(String, Option<String>), Result<Profile, NoProfile>> = HashMap::new();
     let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
     let now = ctx.clock.now();
     let mut rows = Vec::new();
@@ -229,8 +228,9 @@ pub fn status(
         let seat = r.seat();
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status) =
-            read_seat(mux, look.as_ref(), r, || loaded.entry(key.clone()).or_insert_with(|| profiles.load(&cli, pins)));
+        let (pane, reads, mux_status) = read_seat(mux, look.as_ref(), r, || {
+            loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
+        });
         let last = last_message(ctx, r, &mut histories, now);
         let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
         let admitted_by = crate::admission::admit(&world, caller, &target, now).ok().map(|rule| rule.words());
@@ -275,7 +275,7 @@ fn read_seat<'p>(
     mux: &dyn Mux,
     look: &dyn Panes,
     r: &RosterSeat,
-    profile: impl FnOnce() -> &'p mut Result<Profile, TeamError>,
+    profile: impl FnOnce() -> &'p mut Result<Profile, NoProfile>,
 ) -> (Option<String>, Reads, Option<AgentStatus>) {
     let seat = r.seat();
     // located as a send locates it: the registry's recorded pane first (`state::locate_with`)
@@ -304,7 +304,7 @@ fn read_seat<'p>(
             Ok(reading) => Reads::of(reading.state, reading.composer, reading.last_error),
             Err(e) => Reads::Unreadable { why: e.message() },
         },
-        Err(e) => Reads::Unreadable { why: e.sentence.clone() },
+        Err(e) => Reads::Unreadable { why: e.sentence() },
     };
     (id, reads, status)
 }

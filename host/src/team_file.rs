@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, IoAt, TeamError};
 use crate::fsx;
 use crate::vocab::names;
 
@@ -129,8 +129,8 @@ pub fn find(cwd: &Path) -> error::Result<Option<Loaded>> {
     while let Some(d) = dir {
         let real = d.canonicalize().unwrap_or_else(|_| d.to_path_buf());
         let path = real.join(".agents").join("team.yaml");
-        fsx::check_ladder(&real, &path).map_err(|e| TeamError::bad_file(e.to_string()))?;
-        if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).map_err(|e| TeamError::bad_file(e.to_string()))? {
+        fsx::check_ladder(&real, &path).at(&path).map_err(IoAt::bad_file)?;
+        if let Some(text) = fsx::read_capped(&path, fsx::TEXT_MAX).at(&path).map_err(IoAt::bad_file)? {
             let file = parse(&text).map_err(|e| located(e, &shown(&path, &start), &text))?;
             return Ok(Some(Loaded { file, path, root: real }));
         }
@@ -145,7 +145,8 @@ pub fn find(cwd: &Path) -> error::Result<Option<Loaded>> {
 /// Loads the team file at an exact path (the checkout root is the folder above `.agents`).
 pub fn load(path: &Path) -> error::Result<Loaded> {
     let text = fsx::read_capped(path, fsx::TEXT_MAX)
-        .map_err(|e| TeamError::bad_file(e.to_string()))?
+        .at(path)
+        .map_err(IoAt::bad_file)?
         .ok_or_else(|| TeamError::bad_file(format!("{}: no such file", path.display())))?;
     let file = parse(&text).map_err(|e| located(e, &path.display().to_string(), &text))?;
     let root = path.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();

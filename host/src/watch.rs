@@ -356,7 +356,7 @@ impl<'a> Watch<'a> {
         let first = ledger.line(e.first);
         let (report, claimed) = self.type_again(id, seat, &cli, n);
         match claimed {
-            Some(Err(e)) => return self.stop(id, seat, StopWhy::Unrecorded(e), ledger, pass),
+            Some(Err(e)) => return self.stop(id, seat, StopWhy::Unrecorded(e.to_string()), ledger, pass),
             // Another process holds this try: its end is read from the seat on a later pass.
             Some(Ok(history::Claim::Held)) => return,
             _ => {}
@@ -419,7 +419,7 @@ impl<'a> Watch<'a> {
         seat: &str,
         cli: &str,
         n: u32,
-    ) -> (typed::Report, Option<Result<history::Claim, String>>) {
+    ) -> (typed::Report, Option<Result<history::Claim, std::sync::Arc<std::io::Error>>>) {
         let at = crate::legs::SeatTarget {
             session: &self.team.file.session,
             team: &self.team.file.team,
@@ -440,9 +440,9 @@ impl<'a> Watch<'a> {
         let intent =
             Receipt { attempt: Some(n), ..Receipt::new(ReceiptKind::RetryStarted, self.ctx.clock.now_ts(), id, seat) };
         let (config, project, root) = (&self.ctx.paths.config, &self.team.file.project, &self.team.root);
-        let mut claimed: Option<Result<history::Claim, String>> = None;
+        let mut claimed = None;
         let mut record = || {
-            let c = history::claim(config, project, root, &intent).map_err(|e| e.to_string());
+            let c = history::claim(config, project, root, &intent).map_err(std::sync::Arc::new);
             claimed = Some(c.clone());
             match c {
                 Ok(history::Claim::Taken) => Ok(()),

@@ -392,7 +392,7 @@ fn the_refusal_each_caller_meets_before_anything_is_read() {
             .unwrap();
     assert_eq!(blocked.kind, Kind::Refused);
     assert!(blocked.message().ends_with("a sandbox hides the pane; nothing was sent"), "{}", blocked.message());
-    assert_eq!(blocked.repair.as_deref(), Some("run it outside"));
+    assert_eq!(blocked.repair().as_deref(), Some("run it outside"));
     for admitted in [Caller::Owner, Caller::Unplaced { why: "a pane no seat holds".into() }] {
         assert!(refusal(&admitted).is_none(), "{admitted:?}");
     }

@@ -124,7 +124,7 @@ fn render(id: &Value, a: Answer) -> Value {
         Answer::Error(e) => rpc::error(id, &e),
         Answer::Refused(e) => {
             let mut text = e.message();
-            if let Some(r) = &e.repair {
+            if let Some(r) = &e.repair() {
                 text.push_str(&format!("\n{r}"));
             }
             rpc::result(id, tool_result(text, e.document("mcp"), true))
@@ -193,7 +193,7 @@ fn replied(r: &crate::converse::reply::Replied) -> (String, crate::converse::rep
         Err(e) => {
             let outcome = mcp::outcome_of(e.kind);
             let mut text = with_id(e.message());
-            if let Some(rep) = &e.repair {
+            if let Some(rep) = &e.repair() {
                 text.push_str(&format!("\n{rep}"));
             }
             (
@@ -217,7 +217,7 @@ fn recipient_line(r: &Recipient) -> String {
 }
 
 fn recipient_doc(r: &Recipient) -> Value {
-    let repair = r.result.as_ref().err().and_then(|e| e.repair.clone());
+    let repair = r.result.as_ref().err().and_then(|e| e.repair());
     json!({
         "to": r.to,
         "seat": r.seat(),

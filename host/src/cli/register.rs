@@ -142,7 +142,7 @@ mod tests {
     fn err(words: &[&str]) -> String {
         let e = parsed(&[&["register"], words].concat()).err().flatten().expect("a refusal");
         assert_eq!(e.kind, crate::error::Kind::Usage);
-        assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "register.usage"));
+        assert_eq!((e.repair().as_deref(), e.id.as_str()), (Some(USAGE), "register.usage"));
         e.message()
     }
 

@@ -134,7 +134,7 @@ mod tests {
     fn err(words: &[&str]) -> String {
         let e = parsed(&[&["rename"], words].concat()).err().flatten().expect("a refusal");
         assert_eq!(e.kind, crate::error::Kind::Usage);
-        assert_eq!((e.repair.as_deref(), e.id.as_str()), (Some(USAGE), "rename.usage"));
+        assert_eq!((e.repair().as_deref(), e.id.as_str()), (Some(USAGE), "rename.usage"));
         e.message()
     }
 

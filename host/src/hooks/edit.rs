@@ -11,6 +11,9 @@
 
 use serde_json::{json, Map, Value};
 
+use super::CODEX_CONFIG;
+use crate::project_files::config::{self, ConfigError};
+pub use crate::project_files::config::{json_root, json_text};
 use crate::vocab::hook_event::Event;
 
 /// The comment on a `codex_hooks = true` team wrote.
@@ -41,28 +44,15 @@ pub fn ours(cmd: &str) -> Option<(String, Event)> {
     Some((exe, event))
 }
 
-/// The root object of a JSON file's text (`{}` for no file); `Err` names the file's problem.
-pub fn json_root(text: Option<&str>, file: &str) -> Result<Map<String, Value>, String> {
-    match text.map(serde_json::from_str::<Value>) {
-        None => Ok(Map::new()),
-        Some(Ok(Value::Object(o))) => Ok(o),
-        Some(Ok(_)) => Err(format!("{file} is not a JSON object; fix or move it")),
-        Some(Err(e)) => Err(format!("{file} is not JSON ({e}); fix or move it")),
-    }
-}
-
 /// Team's commands found under each event (in file order), or why the file's shape is not one
 /// a hook configuration has.
-pub fn found(root: &Map<String, Value>, file: &str) -> Result<Vec<(Event, String)>, String> {
-    let bad = |what: &str| format!("{file}'s {what}; fix or move it");
-    let hooks = match root.get("hooks") {
-        None => return Ok(Vec::new()),
-        Some(Value::Object(h)) => h,
-        Some(_) => return Err(bad("hooks is not an object")),
-    };
+pub fn found(root: &Map<String, Value>, file: &'static str) -> Result<Vec<(Event, String)>, ConfigError> {
+    let Some(hooks) = config::json_object(root, "hooks", file)? else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     for (name, groups) in hooks {
-        let Value::Array(groups) = groups else { return Err(bad(&format!("hooks.{name} is not a list"))) };
+        let Value::Array(groups) = groups else {
+            return Err(ConfigError::shape(file, format!("hooks.{name}"), "a list"));
+        };
         for g in groups {
             let Some(list) = g.get("hooks").and_then(Value::as_array) else { continue };
             for h in list {
@@ -80,12 +70,13 @@ pub fn found(root: &Map<String, Value>, file: &str) -> Result<Vec<(Event, String
 
 /// Adds team's group for `event` (matcher `*` where the event takes one), after taking out any
 /// team entry already there (a stale path is replaced, never doubled).
-pub fn add(root: &mut Map<String, Value>, event: Event, exe: &str, file: &str) -> Result<(), String> {
+pub fn add(root: &mut Map<String, Value>, event: Event, exe: &str, file: &'static str) -> Result<(), ConfigError> {
     remove(root, Some(event));
-    let hooks = root.entry("hooks").or_insert_with(|| json!({}));
-    let Value::Object(hooks) = hooks else { return Err(format!("{file}'s hooks is not an object")) };
+    let hooks = config::json_object_mut(root, "hooks", file)?;
     let groups = hooks.entry(event.vendor()).or_insert_with(|| json!([]));
-    let Value::Array(groups) = groups else { return Err(format!("{file}'s hooks.{} is not a list", event.vendor())) };
+    let Value::Array(groups) = groups else {
+        return Err(ConfigError::shape_on_edit(file, format!("hooks.{}", event.vendor()), "a list"));
+    };
     let entry = json!({"type": "command", "command": command(exe, event)});
     let group = match event {
         Event::PostToolUse => json!({"matcher": "*", "hooks": [entry]}),
@@ -120,43 +111,25 @@ pub fn remove(root: &mut Map<String, Value>, only: Option<Event>) -> bool {
     changed
 }
 
-/// The JSON text written back (two-space pretty, a final newline).
-pub fn json_text(root: Map<String, Value>) -> String {
-    let mut s = serde_json::to_string_pretty(&Value::Object(root)).expect("JSON serialises");
-    s.push('\n');
-    s
-}
-
 /// Codex's switch: `Some(true)` on, `Some(false)` set off, `None` absent; `Err` when the text
 /// is no TOML or `features` is no table.
-pub fn codex_switch(text: Option<&str>) -> Result<Option<bool>, String> {
-    let doc = toml_doc(text)?;
-    match doc.get("features") {
-        None => Ok(None),
-        Some(f) => match f.as_table_like() {
-            None => Err(".codex/config.toml's features is not a table; fix or move it".into()),
-            Some(t) => Ok(t.get("codex_hooks").map(|v| v.as_bool().unwrap_or(false))),
-        },
-    }
-}
-
-fn toml_doc(text: Option<&str>) -> Result<toml_edit::DocumentMut, String> {
-    text.unwrap_or("")
-        .parse::<toml_edit::DocumentMut>()
-        .map_err(|e| format!(".codex/config.toml is not TOML ({}); fix or move it", e.to_string().trim()))
+pub fn codex_switch(text: Option<&str>) -> Result<Option<bool>, ConfigError> {
+    let doc = config::toml_doc(text, CODEX_CONFIG)?;
+    let features = config::toml_table(&doc, "features", CODEX_CONFIG)?;
+    Ok(features.and_then(|t| t.get("codex_hooks")).map(|v| v.as_bool().unwrap_or(false)))
 }
 
 /// The config.toml with the switch on (marked as team's), or — `on == false` — with team's
 /// switch taken out (a switch the user wrote stays). `None`: nothing to change.
-pub fn codex_switched(text: Option<&str>, on: bool) -> Result<Option<String>, String> {
-    let mut doc = toml_doc(text)?;
+pub fn codex_switched(text: Option<&str>, on: bool) -> Result<Option<String>, ConfigError> {
+    let mut doc = config::toml_doc(text, CODEX_CONFIG)?;
     if on {
         if codex_switch(text)? == Some(true) {
             return Ok(None);
         }
         let features = doc.entry("features").or_insert(toml_edit::table());
         let Some(t) = features.as_table_mut() else {
-            return Err(".codex/config.toml's features is not a table".into());
+            return Err(ConfigError::shape_on_edit(CODEX_CONFIG, "features", "a table"));
         };
         t.insert("codex_hooks", toml_edit::value(true));
         if let Some(mut key) = t.key_mut("codex_hooks") {

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::{self, TeamError};
+use crate::error::{self, At, TeamError};
 use crate::fsx;
 
 use super::Plan;
@@ -116,7 +116,7 @@ impl Instructions {
                 }
                 None => (self.block.clone(), Wrote::Created),
             };
-            fsx::write_atomic(&path, text.as_bytes(), 0o644).map_err(|e| TeamError::failed(e.to_string()))?;
+            fsx::write_atomic(&path, text.as_bytes(), 0o644).at(&path)?;
             out.push((path, wrote));
         }
         Ok(out)

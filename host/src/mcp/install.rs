@@ -12,10 +12,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 use super::tools::Tool;
 use crate::error::TeamError;
+use crate::project_files::config::{self, ConfigError};
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 
@@ -121,28 +122,6 @@ pub struct Row {
     pub done: Option<Done>,
 }
 
-/// The seats asked for (all when none is named), each with its CLI; an unknown name is refused.
-fn seats<'a>(l: &'a Loaded, named: &[String]) -> Result<Vec<(&'a str, &'a str)>, TeamError> {
-    let all: Vec<(&str, &str)> = l.file.seats.iter().map(|s| (s.name.as_str(), s.cli.as_str())).collect();
-    if named.is_empty() {
-        return Ok(all);
-    }
-    let mut out = Vec::new();
-    for n in named {
-        match all.iter().find(|(s, _)| s == n) {
-            Some(x) => out.push(*x),
-            None => {
-                return Err(TeamError::usage(format!(
-                    "{n} is not a seat of {} (its seats: {})",
-                    l.file.team,
-                    all.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
-                )))
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// What `command mcp` looks like at one place (`Ok(None)`: no file, or no entry).
 fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
     let Some(text) = text else { return State::Missing };
@@ -151,7 +130,7 @@ fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
         Place::CodexConfigToml => toml_entry(text),
     };
     match found {
-        Err(why) => State::Unreadable { why },
+        Err(why) => State::Unreadable { why: why.to_string() },
         Ok(None) => State::Missing,
         Ok(Some((cmd, args, unapproved))) if args == ["mcp"] => {
             if cmd != command {
@@ -169,21 +148,10 @@ fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
 /// An entry's command, its args, and the served tools it does not approve (Codex only).
 type Entry = Option<(String, Vec<String>, Vec<String>)>;
 
-fn json_root(text: &str) -> Result<Map<String, Value>, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(o)) => Ok(o),
-        Ok(_) => Err(".mcp.json is not a JSON object; fix or move it".into()),
-        Err(e) => Err(format!(".mcp.json is not JSON ({e}); fix or move it")),
-    }
-}
-
-fn json_entry(text: &str) -> Result<Entry, String> {
-    let root = json_root(text)?;
-    let servers = match root.get("mcpServers") {
-        None => return Ok(None),
-        Some(Value::Object(s)) => s,
-        Some(_) => return Err(".mcp.json's mcpServers is not an object; fix or move it".into()),
-    };
+fn json_entry(text: &str) -> Result<Entry, ConfigError> {
+    let file = Place::ClaudeMcpJson.rel();
+    let root = config::json_root(Some(text), file)?;
+    let Some(servers) = config::json_object(&root, "mcpServers", file)? else { return Ok(None) };
     Ok(servers.get(NAME).map(|e| {
         let cmd = e["command"].as_str().unwrap_or("").to_string();
         let args = e["args"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect());
@@ -191,17 +159,10 @@ fn json_entry(text: &str) -> Result<Entry, String> {
     }))
 }
 
-fn toml_doc(text: &str) -> Result<toml_edit::DocumentMut, String> {
-    text.parse::<toml_edit::DocumentMut>()
-        .map_err(|e| format!(".codex/config.toml is not TOML ({}); fix or move it", e.to_string().trim()))
-}
-
-fn toml_entry(text: &str) -> Result<Entry, String> {
-    let doc = toml_doc(text)?;
-    let Some(servers) = doc.get("mcp_servers") else { return Ok(None) };
-    let Some(servers) = servers.as_table_like() else {
-        return Err(".codex/config.toml's mcp_servers is not a table; fix or move it".into());
-    };
+fn toml_entry(text: &str) -> Result<Entry, ConfigError> {
+    let file = Place::CodexConfigToml.rel();
+    let doc = config::toml_doc(Some(text), file)?;
+    let Some(servers) = config::toml_table(&doc, "mcp_servers", file)? else { return Ok(None) };
     Ok(servers.get(NAME).map(|e| {
         let cmd = e.get("command").and_then(|c| c.as_str()).unwrap_or("").to_string();
         let args = e
@@ -219,104 +180,89 @@ fn toml_entry(text: &str) -> Result<Entry, String> {
 }
 
 /// The file's text with the entry set to `command mcp` (`Some`) or taken out (`None`).
-fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<String, String> {
+fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
     match place {
-        Place::ClaudeMcpJson => {
-            let mut root = match text {
-                Some(t) => json_root(t)?,
-                None => Map::new(),
-            };
-            let servers = root.entry("mcpServers").or_insert_with(|| json!({}));
-            let Value::Object(servers) = servers else { return Err(".mcp.json's mcpServers is not an object".into()) };
-            match command {
-                Some(c) => {
-                    servers.insert(NAME.into(), json!({"type": "stdio", "command": c, "args": ["mcp"], "env": {}}));
-                }
-                None => {
-                    servers.shift_remove(NAME);
-                }
-            }
-            let mut s = serde_json::to_string_pretty(&Value::Object(root)).expect("JSON serialises");
-            s.push('\n');
-            Ok(s)
+        Place::ClaudeMcpJson => edited_json(text, command),
+        Place::CodexConfigToml => edited_toml(text, command),
+    }
+}
+
+fn edited_json(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
+    let file = Place::ClaudeMcpJson.rel();
+    let mut root = config::json_root(text, file)?;
+    let servers = config::json_object_mut(&mut root, "mcpServers", file)?;
+    match command {
+        Some(c) => {
+            servers.insert(NAME.into(), json!({"type": "stdio", "command": c, "args": ["mcp"], "env": {}}));
         }
-        Place::CodexConfigToml => {
-            let mut doc = toml_doc(text.unwrap_or(""))?;
-            match command {
-                Some(c) => {
-                    let servers = doc.entry("mcp_servers").or_insert(toml_edit::table());
-                    // `[mcp_servers.team]` alone, with no empty `[mcp_servers]` above it
-                    if let Some(t) = servers.as_table_mut() {
-                        t.set_implicit(true);
-                    }
-                    let Some(servers) = servers.as_table_like_mut() else {
-                        return Err(".codex/config.toml's mcp_servers is not a table".into());
-                    };
-                    let mut t = toml_edit::Table::new();
-                    t["command"] = toml_edit::value(c);
-                    let mut args = toml_edit::Array::new();
-                    args.push("mcp");
-                    t["args"] = toml_edit::value(args);
-                    // Codex asks before each MCP tool call; installing is the owner's approval
-                    // of every tool served, written as Codex writes its own "Always allow" (measured).
-                    let mut tools = toml_edit::Table::new();
-                    tools.set_implicit(true);
-                    for tool in Tool::ALL.map(Tool::name) {
-                        let mut a = toml_edit::Table::new();
-                        a["approval_mode"] = toml_edit::value("approve");
-                        tools.insert(tool, toml_edit::Item::Table(a));
-                    }
-                    t.insert("tools", toml_edit::Item::Table(tools));
-                    servers.insert(NAME, toml_edit::Item::Table(t));
-                }
-                None => {
-                    if let Some(s) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) {
-                        s.remove(NAME);
-                    }
-                }
-            }
-            Ok(doc.to_string())
+        None => {
+            servers.shift_remove(NAME);
         }
     }
+    Ok(config::json_text(root))
+}
+
+fn edited_toml(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
+    let file = Place::CodexConfigToml.rel();
+    let mut doc = config::toml_doc(text, file)?;
+    let Some(c) = command else {
+        if let Some(s) = doc.get_mut("mcp_servers").and_then(|s| s.as_table_like_mut()) {
+            s.remove(NAME);
+        }
+        return Ok(doc.to_string());
+    };
+    let servers = doc.entry("mcp_servers").or_insert(toml_edit::table());
+    // `[mcp_servers.team]` alone, with no empty `[mcp_servers]` above it
+    if let Some(t) = servers.as_table_mut() {
+        t.set_implicit(true);
+    }
+    let Some(servers) = servers.as_table_like_mut() else {
+        return Err(ConfigError::shape_on_edit(file, "mcp_servers", "a table"));
+    };
+    let mut t = toml_edit::Table::new();
+    t["command"] = toml_edit::value(c);
+    let mut args = toml_edit::Array::new();
+    args.push("mcp");
+    t["args"] = toml_edit::value(args);
+    // Codex asks before each MCP tool call; installing is the owner's approval of every tool
+    // served, written as Codex writes its own "Always allow" (measured).
+    let mut tools = toml_edit::Table::new();
+    tools.set_implicit(true);
+    for tool in Tool::ALL.map(Tool::name) {
+        let mut a = toml_edit::Table::new();
+        a["approval_mode"] = toml_edit::value("approve");
+        tools.insert(tool, toml_edit::Item::Table(a));
+    }
+    t.insert("tools", toml_edit::Item::Table(tools));
+    servers.insert(NAME, toml_edit::Item::Table(t));
+    Ok(doc.to_string())
 }
 
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
-/// `team` the entries run. A seat whose file could not be written is refused (the rows before
+/// `team` the entries run. One read and at most one write a file, however many seats read it
+/// (`project_files::run`). A seat whose file could not be written is refused (the rows before
 /// it stand: each file is written whole or not at all).
 pub fn run(l: &Loaded, named: &[String], command: &str, action: Action) -> Result<Vec<Row>, TeamError> {
-    let mut rows = Vec::new();
-    // one read and at most one write a file, however many seats read it
-    let mut places: Vec<(Place, State, Option<Done>)> = Vec::new();
-    for (seat, cli) in seats(l, named)? {
-        let place = Place::of_cli(cli);
-        let (state, done) = match place {
-            None => (State::Unsupported, (action != Action::Status).then_some(Done::LeftAlone)),
-            Some(p) => match places.iter().find(|(q, _, _)| *q == p) {
-                Some((_, s, d)) => (s.clone(), *d),
-                None => {
-                    let (s, d) = act(&l.root, p, command, action)?;
-                    places.push((p, s.clone(), d));
-                    (s, d)
-                }
-            },
-        };
-        rows.push(Row {
-            seat: seat.to_string(),
-            cli: cli.to_string(),
-            place,
-            path: place.map(|p| l.root.join(p.rel())),
-            state,
-            done,
-        });
-    }
-    Ok(rows)
+    let act = |p| act(&l.root, p, command, action);
+    let rows = crate::project_files::run(l, named, action, Place::of_cli, State::Unsupported, act)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Row {
+            path: r.place.map(|p| l.root.join(p.rel())),
+            seat: r.seat,
+            cli: r.cli,
+            place: r.place,
+            state: r.state,
+            done: r.done,
+        })
+        .collect())
 }
 
 fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, Option<Done>), TeamError> {
-    let refused = |why: String| TeamError::refused(format!("{}: {why}; nothing was written", p.rel()));
+    let refused = |why: ConfigError| TeamError::refused(format!("{}: {why}; nothing was written", p.rel()));
     let text = match read(root, p) {
         Ok(t) => t,
-        Err(why) if action == Action::Status => return Ok((State::Unreadable { why }, None)),
+        Err(why) if action == Action::Status => return Ok((State::Unreadable { why: why.to_string() }, None)),
         Err(why) => return Err(refused(why)),
     };
     let state = entry_state(p, text.as_deref(), command);
@@ -336,18 +282,19 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
     Ok((state, Some(done)))
 }
 
-fn read(root: &Path, place: Place) -> Result<Option<String>, String> {
+fn read(root: &Path, place: Place) -> Result<Option<String>, ConfigError> {
     crate::project_files::read(root, place.rel())
 }
 
 /// A new MCP configuration file is made 0644, as the CLIs make their own.
-fn write(root: &Path, place: Place, text: &str) -> Result<(), String> {
+fn write(root: &Path, place: Place, text: &str) -> Result<(), ConfigError> {
     crate::project_files::write(root, place.rel(), text, 0o644)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn entries_merge_and_come_out_keeping_the_rest() {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{self, TeamError};
-use crate::profiles::{LoadFileError, Profile, ProfileHost, Reading, Screen};
+use crate::profiles::{LoadError, LoadFileError, Profile, ProfileHost, Reading, Screen};
 
 /// One step of the check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +32,34 @@ impl StepName {
 /// A step and what it found: `Ok(detail)` passed, `Err(why)` failed.
 pub struct Step {
     pub name: StepName,
-    pub result: Result<String, String>,
+    pub result: Result<String, StepFailure>,
+}
+
+/// Why a step failed (its `Display` is the sentence the check shows): a load's typed failure
+/// (not built, an interface line this host does not read, a forbidden import, a trap, …), a
+/// file that cannot be read, or what the describe or smoke step found.
+#[derive(Debug, thiserror::Error)]
+pub enum StepFailure {
+    #[error("{0}")]
+    Load(LoadError),
+    #[error("{0}")]
+    Unreadable(LoadFileError),
+    /// The component names itself otherwise than where it is installed.
+    #[error("{0}")]
+    Describe(String),
+    /// The blank screen could not be read (a trap, a timeout).
+    #[error("{0}")]
+    Smoke(String),
+}
+
+impl StepFailure {
+    /// The load's typed failure, when the load step failed for one.
+    pub fn load_error(&self) -> Option<&LoadError> {
+        match self {
+            StepFailure::Load(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// What `team profile check` found.
@@ -47,8 +74,8 @@ pub struct CheckReport {
 
 impl CheckReport {
     /// Why the first failed step failed; `None` when every step passed.
-    pub fn failed(&self) -> Option<&str> {
-        self.steps.iter().find_map(|s| s.result.as_ref().err().map(String::as_str))
+    pub fn failed(&self) -> Option<&StepFailure> {
+        self.steps.iter().find_map(|s| s.result.as_ref().err())
     }
 }
 
@@ -82,12 +109,15 @@ fn not_a_component(bytes: &[u8]) -> Option<&'static str> {
 }
 
 /// The describe step: the component's id and version against the name it is installed under.
-fn describe_step(host: &ProfileHost, file: &Path, p: &Profile) -> Result<String, String> {
+fn describe_step(host: &ProfileHost, file: &Path, p: &Profile) -> Result<String, StepFailure> {
     use crate::profiles::pins::Version;
     let d = p.describe();
     match dropped_in_name(host.config_dir(), file) {
         Some((id, version)) if id != d.id || Version::parse(&version).ok() != Version::parse(&d.version).ok() => {
-            Err(format!("describe() says {} {} but it is installed as {id}/{version}.wasm", d.id, d.version))
+            Err(StepFailure::Describe(format!(
+                "describe() says {} {} but it is installed as {id}/{version}.wasm",
+                d.id, d.version
+            )))
         }
         _ => Ok(format!(
             "{} {} (clis: {}; max trigger {}; enter pause {} ms)",
@@ -138,8 +168,12 @@ pub fn check(host: &ProfileHost, file: &Path) -> error::Result<CheckReport> {
                 .push(step(StepName::Load, Ok(format!("imports allowed, exports {}{compose}", p.line().export()))));
             report.profile = Some(p);
         }
-        Err(LoadFileError::Unusable { why, .. }) => report.steps.push(step(StepName::Load, Err(why))),
-        Err(e @ LoadFileError::Unreadable { .. }) => report.steps.push(step(StepName::Load, Err(e.to_string()))),
+        Err(LoadFileError::Unusable { why, .. }) => {
+            report.steps.push(step(StepName::Load, Err(StepFailure::Load(why))))
+        }
+        Err(e @ LoadFileError::Unreadable { .. }) => {
+            report.steps.push(step(StepName::Load, Err(StepFailure::Unreadable(e))))
+        }
     }
     if let Some(p) = report.profile.as_mut() {
         report.steps.push(step(StepName::Describe, describe_step(host, file, p)));
@@ -148,7 +182,7 @@ pub fn check(host: &ProfileHost, file: &Path) -> error::Result<CheckReport> {
                 report.steps.push(step(StepName::Smoke, Ok(format!("a blank 120x40 screen reads as {}", r.state))));
                 report.smoke = Some(r);
             }
-            Err(e) => report.steps.push(step(StepName::Smoke, Err(e.message()))),
+            Err(e) => report.steps.push(step(StepName::Smoke, Err(StepFailure::Smoke(e.message())))),
         }
     }
     Ok(report)

@@ -89,7 +89,7 @@ fn row(a: &Available) -> ProfileRow {
         source: a.source.word(),
         path: a.source.path().map(|p| p.display().to_string()),
         valid: a.validity.is_ok(),
-        why: a.validity.as_ref().err().cloned(),
+        why: a.validity.as_ref().err().map(ToString::to_string),
     }
 }
 
@@ -207,7 +207,8 @@ impl CheckReport {
                     step: s.name,
                     ok: s.result.is_ok(),
                     detail: match &s.result {
-                        Ok(d) | Err(d) => d.clone(),
+                        Ok(d) => d.clone(),
+                        Err(d) => d.to_string(),
                     },
                 })
                 .collect(),

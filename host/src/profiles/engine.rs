@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use wasmtime::{Config, Engine};
 
+use super::LoadError;
+
 /// The wasmtime version the host is pinned to (`=48.0.8` in host/Cargo.toml); the cache
 /// folder is named after it. A unit test checks it against Cargo.lock.
 pub const WASMTIME_VERSION: &str = "48.0.8";
@@ -23,13 +25,13 @@ pub const CALL_TICKS: u64 = 10;
 /// The budget per call, for messages.
 pub const CALL_BUDGET: Duration = Duration::from_millis(TICK.as_millis() as u64 * CALL_TICKS);
 
-static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
+static ENGINE: OnceLock<Result<Engine, LoadError>> = OnceLock::new();
 
 /// The process's profile engine, built on first use (about 0.2 ms). One engine per process,
 /// so the one ticker thread serves every `ProfileHost`.
-pub fn engine() -> Result<&'static Engine, String> {
+pub fn engine() -> Result<&'static Engine, LoadError> {
     ENGINE
-        .get_or_init(|| new_engine().map_err(|e| format!("the profile engine could not start: {e}")))
+        .get_or_init(|| new_engine().map_err(|e| LoadError::Engine(format!("the profile engine could not start: {e}"))))
         .as_ref()
         .map_err(Clone::clone)
 }

@@ -14,7 +14,7 @@ use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, Trap};
 
 use super::sandbox::{self, HostState};
-use super::{engine, v0_1, v0_2, Description, Probe, Reading, Screen};
+use super::{engine, v0_1, v0_2, Description, LoadError, Probe, Reading, Screen};
 use crate::error::{self, TeamError};
 use profile_reading::{Action, Repo, Step};
 
@@ -31,7 +31,7 @@ pub enum Line {
 
 impl Line {
     /// The line a component's exports name, or why it is none this host reads.
-    pub fn of_exports(exports: &[String]) -> Result<Line, String> {
+    pub fn of_exports(exports: &[String]) -> Result<Line, LoadError> {
         let classifier = exports.iter().find(|n| sandbox::split_name(n).0 == "team:profile/classifier");
         let compose = exports.iter().find(|n| sandbox::split_name(n).0 == "team:profile/compose");
         let Some(n) = classifier else {
@@ -40,11 +40,11 @@ impl Line {
             } else {
                 exports.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
             };
-            return Err(format!(
+            return Err(LoadError::IncompatibleLine(format!(
                 "it does not export `{}` (world `profile`) or `{}`; it exports {has}",
                 v0_2::EXPORT,
                 v0_1::EXPORT
-            ));
+            )));
         };
         let version = sandbox::split_name(n).1;
         let line = if version.starts_with(v0_2::LINE) {
@@ -52,16 +52,16 @@ impl Line {
         } else if version.starts_with(v0_1::LINE) {
             Line::V0_1
         } else {
-            return Err(format!(
+            return Err(LoadError::IncompatibleLine(format!(
                 "it exports `{n}`, a version of the profile interface this host does not read (it reads 0.1.x and 0.2.x)"
-            ));
+            )));
         };
         match (line, compose) {
             (_, None) => Ok(line),
             (Line::V0_2, Some(c)) if sandbox::split_name(c).1.starts_with(v0_2::LINE) => Ok(Line::V0_2Compose),
-            (_, Some(c)) => {
-                Err(format!("it exports `{c}`, which does not go with `{n}` (compose is 0.2's, beside classifier 0.2)"))
-            }
+            (_, Some(c)) => Err(LoadError::IncompatibleLine(format!(
+                "it exports `{c}`, which does not go with `{n}` (compose is 0.2's, beside classifier 0.2)"
+            ))),
         }
     }
 
@@ -110,16 +110,16 @@ pub struct Instance {
 
 impl Instance {
     /// Type-checks `component` against `line`'s world.
-    pub fn prepare(engine: &Engine, component: &Component, line: Line) -> Result<Instance, String> {
-        let linker: Linker<HostState> =
-            sandbox::linker(engine, component).map_err(|e| format!("its imports cannot be linked: {e:#}"))?;
+    pub fn prepare(engine: &Engine, component: &Component, line: Line) -> Result<Instance, LoadError> {
+        let linker: Linker<HostState> = sandbox::linker(engine, component)
+            .map_err(|e| LoadError::WorldMismatch(format!("its imports cannot be linked: {e:#}")))?;
         let ip = linker.instantiate_pre(component);
         let pre = match line {
             Line::V0_1 => ip.and_then(v0_1::ProfilePre::new).map(Pre::V0_1),
             Line::V0_2 => ip.and_then(v0_2::ProfilePre::new).map(Pre::V0_2),
             Line::V0_2Compose => ip.and_then(v0_2::composer::ComposerPre::new).map(Pre::V0_2Compose),
         }
-        .map_err(|e| format!("it does not match {}: {e:#}", line.world()))?;
+        .map_err(|e| LoadError::WorldMismatch(format!("it does not match {}: {e:#}", line.world())))?;
         Ok(Instance { pre, line, live: None })
     }
 
@@ -219,7 +219,7 @@ impl Instance {
     /// call trapped); a trap drops the instance and becomes an error reading.
     fn call<R>(&mut self, f: impl FnOnce(&Bindings, &mut Store<HostState>) -> wasmtime::Result<R>) -> error::Result<R> {
         // Every profile is compiled by the process's one engine, which the ticker advances.
-        let engine = engine::engine().map_err(TeamError::failed)?;
+        let engine = engine::engine().map_err(|e| TeamError::failed(e.to_string()))?;
         engine::ensure_ticker(engine);
         if self.live.is_none() {
             let mut store = Store::new(engine, HostState::new());

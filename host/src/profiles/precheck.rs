@@ -9,6 +9,8 @@
 
 use wasmparser::{Encoding, Parser, Payload};
 
+use super::LoadError;
+
 /// The top-level import and export names of a component.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Names {
@@ -17,28 +19,29 @@ pub struct Names {
 }
 
 /// Reads `wasm`'s top-level names; an error when it is no component or cannot be parsed.
-pub fn names(wasm: &[u8]) -> Result<Names, String> {
+pub fn names(wasm: &[u8]) -> Result<Names, LoadError> {
+    let bad = LoadError::NotAComponent;
     let mut out = Names::default();
     let mut depth = 0usize;
     for payload in Parser::new(0).parse_all(wasm) {
-        let payload = payload.map_err(|e| format!("it is not a valid WebAssembly component: {}", e.message()))?;
+        let payload = payload.map_err(|e| bad(format!("it is not a valid WebAssembly component: {}", e.message())))?;
         match payload {
             Payload::Version { encoding, .. } => {
                 if depth == 0 && encoding != Encoding::Component {
-                    return Err("it is a WebAssembly module, not a component (build it for wasm32-wasip2, or wrap it with `wasm-tools component new`)".into());
+                    return Err(bad("it is a WebAssembly module, not a component (build it for wasm32-wasip2, or wrap it with `wasm-tools component new`)".into()));
                 }
                 depth += 1;
             }
             Payload::End(_) => depth = depth.saturating_sub(1),
             Payload::ComponentImportSection(r) if depth == 1 => {
                 for i in r {
-                    let i = i.map_err(|e| format!("its imports cannot be read: {}", e.message()))?;
+                    let i = i.map_err(|e| bad(format!("its imports cannot be read: {}", e.message())))?;
                     out.imports.push(i.name.name.to_string());
                 }
             }
             Payload::ComponentExportSection(r) if depth == 1 => {
                 for x in r {
-                    let x = x.map_err(|e| format!("its exports cannot be read: {}", e.message()))?;
+                    let x = x.map_err(|e| bad(format!("its exports cannot be read: {}", e.message())))?;
                     out.exports.push(x.name.name.to_string());
                 }
             }
@@ -50,7 +53,7 @@ pub fn names(wasm: &[u8]) -> Result<Names, String> {
 
 /// Refuses, before compiling, a component whose imports the sandbox does not allow or whose
 /// exports name no line this host reads.
-pub fn check(wasm: &[u8]) -> Result<(), String> {
+pub fn check(wasm: &[u8]) -> Result<(), LoadError> {
     let n = names(wasm)?;
     super::sandbox::check_import_names(n.imports.iter().map(String::as_str))?;
     super::Line::of_exports(&n.exports).map(|_| ())
@@ -67,8 +70,14 @@ mod tests {
             let n = names(b.bytes).unwrap();
             assert!(n.exports.iter().any(|e| e.starts_with("team:profile/classifier@")), "{}: {n:?}", b.id);
         }
-        assert!(check(b"\0asm\x01\0\0\0").unwrap_err().starts_with("it is a WebAssembly module, not a component"));
-        assert!(check(b"not wasm at all").unwrap_err().starts_with("it is not a valid WebAssembly component"));
+        assert!(check(b"\0asm\x01\0\0\0")
+            .unwrap_err()
+            .to_string()
+            .starts_with("it is a WebAssembly module, not a component"));
+        assert!(check(b"not wasm at all")
+            .unwrap_err()
+            .to_string()
+            .starts_with("it is not a valid WebAssembly component"));
     }
 
     #[test]
@@ -78,11 +87,11 @@ mod tests {
         let t = std::time::Instant::now();
         assert_eq!(
             check(empty).unwrap_err(),
-            format!(
+            LoadError::IncompatibleLine(format!(
                 "it does not export `{}` (world `profile`) or `{}`; it exports nothing",
                 super::super::v0_2::EXPORT,
                 super::super::v0_1::EXPORT
-            )
+            ))
         );
         assert!(t.elapsed() < std::time::Duration::from_millis(100));
     }

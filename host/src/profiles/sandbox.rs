@@ -13,6 +13,8 @@
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, ResourceLimiter, StoreLimits, StoreLimitsBuilder};
 
+use super::LoadError;
+
 /// The seed `wasi:random/insecure-seed#insecure-seed` answers, every call, every profile.
 pub const INSECURE_SEED: (u64, u64) = (0x7465_616d_2d70_726f, 0x6669_6c65_2d73_6565);
 
@@ -55,25 +57,26 @@ pub fn allowed(import: &str) -> bool {
 
 /// Checks every import of `component` against the allowlist; the error names the first
 /// import the host does not give profiles.
-pub fn check_imports(engine: &Engine, component: &Component) -> Result<(), String> {
+pub fn check_imports(engine: &Engine, component: &Component) -> Result<(), LoadError> {
     let ty = component.component_type();
     check_import_names(ty.imports(engine).map(|(n, _)| n))
 }
 
 /// Checks import names against the allowlist (`check_imports`, and `precheck` before any
 /// compiling); the error names the imports the host does not give profiles.
-pub fn check_import_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {
+pub fn check_import_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), LoadError> {
     let refused: Vec<&str> = names.filter(|n| !allowed(n)).collect();
-    match refused.as_slice() {
-        [] => Ok(()),
-        [one] => Err(format!(
+    let why = match refused.as_slice() {
+        [] => return Ok(()),
+        [one] => format!(
             "it imports `{one}`, a capability the host does not give profiles (profiles get no filesystem, clock, network, environment or randomness)"
-        )),
-        many => Err(format!(
+        ),
+        many => format!(
             "it imports {}, capabilities the host does not give profiles (profiles get no filesystem, clock, network, environment or randomness)",
             many.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        )),
-    }
+        ),
+    };
+    Err(LoadError::ForbiddenImport(why))
 }
 
 /// What a profile's `Store` carries: only its limits.

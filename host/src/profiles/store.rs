@@ -13,6 +13,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::pins::Version;
+use super::LoadError;
 
 /// Where a profile component comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +56,7 @@ pub struct Available {
     pub version: String,
     pub source: Source,
     /// `Ok` when the host would use it; `Err(why)` when it is refused.
-    pub validity: Result<(), String>,
+    pub validity: Result<(), LoadError>,
 }
 
 /// The largest component file the host reads (a bundled profile is about 110 kB; the
@@ -69,7 +70,7 @@ pub struct Candidate {
     /// The version as its path or bundle names it.
     pub version_text: String,
     /// The parsed version, or why it does not parse.
-    pub version: Result<Version, String>,
+    pub version: Result<Version, LoadError>,
     pub source: Source,
     /// Bundled: the embedded bytes.
     embedded: Option<&'static [u8]>,
@@ -81,11 +82,13 @@ pub struct Candidate {
 
 impl Candidate {
     /// The component's bytes: embedded, or read from its file (no symlink followed).
-    pub fn bytes(&self) -> Result<Cow<'static, [u8]>, String> {
+    pub fn bytes(&self) -> Result<Cow<'static, [u8]>, LoadError> {
         match (self.embedded, &self.source) {
             (Some(b), _) => Ok(Cow::Borrowed(b)),
-            (None, Source::Path(p)) => read_component(p).map(Cow::Owned).map_err(|e| format!("it cannot be read: {e}")),
-            (None, Source::Bundled) => Err("its bytes are missing from this build".into()),
+            (None, Source::Path(p)) => {
+                read_component(p).map(Cow::Owned).map_err(|e| LoadError::Unreadable(e.to_string()))
+            }
+            (None, Source::Bundled) => Err(LoadError::NotBuilt),
         }
     }
 }
@@ -104,7 +107,7 @@ fn bundled() -> impl Iterator<Item = Candidate> {
     profile_artifacts::BUNDLED.iter().map(|b| Candidate {
         id: b.id.to_string(),
         version_text: b.version.to_string(),
-        version: Version::parse(b.version).map_err(|e| e.to_string()),
+        version: Version::parse(b.version).map_err(|e| LoadError::Misplaced(e.to_string())),
         source: Source::Bundled,
         embedded: Some(b.bytes),
         sha256: Some(b.sha256),
@@ -164,7 +167,8 @@ fn dropped_in(config: &Path, only: Option<&str>) -> Vec<Candidate> {
                     }),
                     Err(e) => Err(e.to_string()),
                 }
-            };
+            }
+            .map_err(LoadError::Misplaced);
             out.push(Candidate {
                 id: id.clone(),
                 version_text: stem.to_string(),
@@ -249,7 +253,7 @@ mod tests {
                 ("codex".into(), "latest".into(), false),
             ]
         );
-        assert!(got[2].version.as_ref().unwrap_err().contains("symbolic link"));
+        assert!(got[2].version.as_ref().unwrap_err().to_string().contains("symbolic link"));
         assert_eq!(dropped_in(d.path(), Some("codex")).len(), 3);
         assert!(dropped_in(d.path(), Some("cursor")).is_empty());
         assert!(dropped_in(&d.path().join("profiles/codex"), Some("..")).is_empty());

@@ -324,7 +324,7 @@ fn a_session_herdr_does_not_run_is_said_so() {
     assert_eq!(err(Err(e.clone())), "register.not-running: session \"teamrh\" is not running; run team up first");
     // the spec's sentence names a command this build does not ship: the repair starts it here
     assert_eq!(
-        e.repair.as_deref(),
+        e.repair().as_deref(),
         Some("start it with herdr --session teamrh (docs/multiplexers.md), and name each seat's pane there")
     );
 }

@@ -74,7 +74,7 @@ pub fn admit(
         }
         Caller::Blocked { why, repair } => {
             let mut e = refuse("caller", format!("{why}; nothing was registered"));
-            e.repair = repair.clone();
+            e.hints.extend(repair.clone());
             return Err(e);
         }
         _ => {}

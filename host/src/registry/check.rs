@@ -83,11 +83,19 @@ struct Agent {
     pane: Option<Sp<String>>,
 }
 
-fn at(s: &Sp<String>, why: String) -> String {
-    format!("line {}: {why}", s.referenced.line().max(1))
+/// A word outside its grammar, and the line it is on: refuses the file it is in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {why}")]
+pub struct BadWord {
+    pub line: u64,
+    pub why: String,
 }
 
-fn word(kind: Kind, s: &Option<Sp<String>>) -> Result<(), String> {
+fn at(s: &Sp<String>, why: String) -> BadWord {
+    BadWord { line: s.referenced.line().max(1), why }
+}
+
+fn word(kind: Kind, s: &Option<Sp<String>>) -> Result<(), BadWord> {
     match s {
         Some(v) => names::check(kind, v.value.trim()).map_err(|why| at(v, why)),
         None => Ok(()),
@@ -95,7 +103,7 @@ fn word(kind: Kind, s: &Option<Sp<String>>) -> Result<(), String> {
 }
 
 /// A recorded checkout root: absolute, no `.`/`..` part, no control character.
-fn root(s: &Option<Sp<String>>) -> Result<(), String> {
+fn root(s: &Option<Sp<String>>) -> Result<(), BadWord> {
     let Some(v) = s else { return Ok(()) };
     let p = Path::new(v.value.as_str());
     let climbs = p.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir));
@@ -111,7 +119,7 @@ fn root(s: &Option<Sp<String>>) -> Result<(), String> {
     Ok(())
 }
 
-fn pane(s: &Option<Sp<String>>) -> Result<(), String> {
+fn pane(s: &Option<Sp<String>>) -> Result<(), BadWord> {
     match s {
         Some(v) if !names::valid_pane(v.value.trim()) => Err(at(
             v,
@@ -122,7 +130,7 @@ fn pane(s: &Option<Sp<String>>) -> Result<(), String> {
 }
 
 /// Checks the words of `teams.yaml`'s text (which already parsed as a `TeamsFile`).
-pub fn teams(text: &str) -> Result<(), String> {
+pub fn teams(text: &str) -> Result<(), BadWord> {
     let Ok(t) = serde_saphyr::from_str::<Teams>(text) else { return Ok(()) };
     word(Kind::Entity, &t.default_entity)?;
     for (name, e) in t.entities.map(|k| k.0).unwrap_or_default() {
@@ -155,7 +163,7 @@ pub fn teams(text: &str) -> Result<(), String> {
 }
 
 /// Checks the words of one agent record's text (which already parsed as an `AgentRecord`).
-pub fn agent(text: &str) -> Result<(), String> {
+pub fn agent(text: &str) -> Result<(), BadWord> {
     let Ok(a) = serde_saphyr::from_str::<Agent>(text) else { return Ok(()) };
     word(Kind::Seat, &a.seat)?;
     word(Kind::Team, &a.team)?;
@@ -173,25 +181,25 @@ mod tests {
     fn every_word_of_teams_yaml_is_checked_with_its_line() {
         assert!(teams("teams:\n  api:\n    session: api\n    roster:\n      - seat: ada\n").is_ok());
         let e = teams("teams:\n  api:\n    session: ../../home/u/.ssh\n").unwrap_err();
-        assert!(e.starts_with("line 3: session \"../../home/u/.ssh\" is not a session name"), "{e}");
+        assert!(e.to_string().starts_with("line 3: session \"../../home/u/.ssh\" is not a session name"), "{e}");
         let e = teams("teams:\n  ../x:\n    session: a\n").unwrap_err();
-        assert!(e.starts_with("line 2: team \"../x\" is not a team name"), "{e}");
+        assert!(e.to_string().starts_with("line 2: team \"../x\" is not a team name"), "{e}");
         let e = teams("teams:\n  api:\n    roster:\n      - seat: ada\n      - seat: a/b\n").unwrap_err();
-        assert!(e.starts_with("line 5: seat \"a/b\""), "{e}");
+        assert!(e.to_string().starts_with("line 5: seat \"a/b\""), "{e}");
         let e = teams("teams:\n  api:\n    root: rel/path\n").unwrap_err();
-        assert!(e.starts_with("line 3: root \"rel/path\" is not an absolute"), "{e}");
+        assert!(e.to_string().starts_with("line 3: root \"rel/path\" is not an absolute"), "{e}");
         let e = teams("teams:\n  api:\n    root: /a/../b\n").unwrap_err();
-        assert!(e.contains("root \"/a/../b\""), "{e}");
+        assert!(e.to_string().contains("root \"/a/../b\""), "{e}");
         let e = teams("entities:\n  labs:\n    team: \"x y\"\n").unwrap_err();
-        assert!(e.starts_with("line 3: team \"x y\""), "{e}");
+        assert!(e.to_string().starts_with("line 3: team \"x y\""), "{e}");
     }
 
     #[test]
     fn an_agent_record_s_words_are_checked() {
         assert!(agent("id: agt_1\nseat: a\nteam: b\nsession: S\npane: \"%3\"\nroot: /r\n").is_ok());
         let e = agent("id: agt_1\nseat: authorized_keys\nteam: b\nsession: /home/u/.ssh\n").unwrap_err();
-        assert!(e.starts_with("line 4: session \"/home/u/.ssh\""), "{e}");
+        assert!(e.to_string().starts_with("line 4: session \"/home/u/.ssh\""), "{e}");
         let e = agent("id: agt_1\nseat: a\nteam: b\npane: \"$(x)\"\n").unwrap_err();
-        assert!(e.starts_with("line 4: pane"), "{e}");
+        assert!(e.to_string().starts_with("line 4: pane"), "{e}");
     }
 }

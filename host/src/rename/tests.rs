@@ -235,7 +235,7 @@ fn a_name_herdr_does_not_take_changes_nothing() {
         format!("{}: {}", e.id, e.message()),
         "rename.pane-name: herdr did not take the name rev.odd for pane w1:p2; nothing was renamed"
     );
-    assert_eq!(e.repair.as_deref(), Some("choose a name herdr takes (docs/multiplexers.md)"));
+    assert_eq!(e.repair().as_deref(), Some("choose a name herdr takes (docs/multiplexers.md)"));
     assert_eq!(text(&w), FX);
     assert_eq!(std::fs::read_to_string(w.file.root.join(".agents/team.state.json")).unwrap(), state_before);
     assert!(Registry::load(&w.ctx.paths.config).unwrap().agent_for("beacon", "reviewer").is_some());
@@ -344,7 +344,7 @@ fn a_name_written_in_a_form_it_does_not_rewrite_is_refused() {
         (e.id.as_str(), e.message().as_str()),
         ("rename.form", "line 5: name: names the seat as `*k`, a form this run does not rewrite; nothing was renamed")
     );
-    assert_eq!(e.repair.as_deref(), Some("write the seat's name there plainly (reviewer), then run this again"));
+    assert_eq!(e.repair().as_deref(), Some("write the seat's name there plainly (reviewer), then run this again"));
 }
 
 #[test]
@@ -363,7 +363,7 @@ fn a_new_name_the_state_or_the_registry_already_holds_is_refused() {
         format!("{}: {}", e.id, e.message()),
         "rename.recorded: the registry already holds rev2@beacon (agt_00000000000000a1); nothing was renamed"
     );
-    assert!(e.repair.unwrap().starts_with("it is a seat the file no longer declares: remove its record from "));
+    assert!(e.repair().unwrap().starts_with("it is a seat the file no longer declares: remove its record from "));
     assert_eq!(text(&w), FX);
 }
 
@@ -383,7 +383,10 @@ fn a_write_that_fails_part_way_says_what_was_renamed_and_the_same_run_finishes_i
         "{}",
         e.message()
     );
-    assert_eq!(e.repair.as_deref(), Some("run team rename reviewer rev2 again: it renames what still names reviewer"));
+    assert_eq!(
+        e.repair().as_deref(),
+        Some("run team rename reviewer rev2 again: it renames what still names reviewer")
+    );
     assert!(text(&w).contains("name: rev2"));
     assert!(Registry::load(&w.ctx.paths.config).unwrap().agent_for("beacon", "reviewer").is_some());
     std::fs::remove_dir(&lock).unwrap();

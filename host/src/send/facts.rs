@@ -76,7 +76,7 @@ impl<'a> FactsBook<'a> {
             Err(e) => Err(NoFacts {
                 kind: e.kind,
                 why: format!("runs {cli}, whose profile cannot be used: {}", e.sentence),
-                repair: e.repair,
+                repair: e.repair(),
             }),
         }
     }
@@ -141,7 +141,7 @@ mod tests {
             e.message(),
             "refused: gpt-reviewer runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are claude-code, codex; nothing was sent"
         );
-        assert!(e.repair.unwrap().ends_with("/c/profiles/codx/<version>.wasm"));
+        assert!(e.repair().unwrap().ends_with("/c/profiles/codx/<version>.wasm"));
         let n = no_profile("\u{1b}[2J", &ids(&[]), std::path::Path::new("/c"));
         assert!(n
             .why

@@ -255,20 +255,34 @@ pub fn renamed(file: &TeamFile, seat: &str, new: &str) -> TeamFile {
     f
 }
 
+/// Why an edited text does not read back as the file with the seat renamed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The loader refuses it (its message).
+    #[error("it would not load ({0})")]
+    WouldNotLoad(String),
+    #[error("it would not declare seat \"{0}\"")]
+    LacksNew(String),
+    #[error("it would still declare seat \"{0}\"")]
+    KeepsOld(String),
+    #[error("it would read as another team than this file with the seat renamed")]
+    Other,
+}
+
 /// Reads `text` back and checks it is `before` with seat `seat` named `new` and nothing else
-/// changed (the loader's notes aside: the legacy `lead` note goes with the name). `Err(why)`.
-pub fn verify(text: &str, before: &TeamFile, seat: &str, new: &str) -> Result<TeamFile, String> {
-    let after = parse(text).map_err(|e| format!("it would not load ({})", e.message()))?;
+/// changed (the loader's notes aside: the legacy `lead` note goes with the name).
+pub fn verify(text: &str, before: &TeamFile, seat: &str, new: &str) -> Result<TeamFile, VerifyError> {
+    let after = parse(text).map_err(|e| VerifyError::WouldNotLoad(e.message()))?;
     if after.seat(new).is_none() {
-        return Err(format!("it would not declare seat \"{new}\""));
+        return Err(VerifyError::LacksNew(new.to_string()));
     }
     if after.seat(seat).is_some() {
-        return Err(format!("it would still declare seat \"{seat}\""));
+        return Err(VerifyError::KeepsOld(seat.to_string()));
     }
     let mut want = renamed(before, seat, new);
     want.notes.clone_from(&after.notes);
     if want != after {
-        return Err("it would read as another team than this file with the seat renamed".into());
+        return Err(VerifyError::Other);
     }
     Ok(after)
 }

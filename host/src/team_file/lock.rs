@@ -29,29 +29,44 @@ pub fn path_of(state: &Path, path: &Path) -> PathBuf {
     state.join("file-locks").join(format!("team-{}", &digest[..16]))
 }
 
+/// Why the edit lock was not taken (the caller says what was not done).
+#[derive(Debug, thiserror::Error)]
+pub enum EditLockError {
+    #[error("the team file's lock folder could not be made ({0})")]
+    Folder(std::io::Error),
+    #[error("the team file's lock could not be opened ({0})")]
+    Open(std::io::Error),
+    #[error("{} is not a lock of team's (another owner, a link or content); refusing to use it", lock.display())]
+    NotALock { lock: PathBuf },
+    /// Another command held it past the wait.
+    #[error(
+        "another team {kind} (pid {pid}) has been editing {} for {secs} s (its lock {})",
+        path.display(),
+        lock.display()
+    )]
+    Busy { kind: String, pid: String, path: PathBuf, secs: u64, lock: PathBuf },
+    #[error("the team file's lock {} could not be taken ({error})", lock.display())]
+    Take { lock: PathBuf, error: std::io::Error },
+}
+
 /// Takes the edit lock of the team file at `path` for `kind` (`rename`), waiting up to `wait`
-/// for a command that holds it. `Err`: the sentence why not (the caller says what was not done).
-pub fn lock(state: &Path, path: &Path, kind: &str, wait: Duration) -> Result<EditLock, String> {
-    let dir = crate::fsx::ensure_private_dirs(state, Path::new("file-locks"), 0o700)
-        .map_err(|e| format!("the team file's lock folder could not be made ({e})"))?;
+/// for a command that holds it.
+pub fn lock(state: &Path, path: &Path, kind: &str, wait: Duration) -> Result<EditLock, EditLockError> {
+    let dir = crate::fsx::ensure_private_dirs(state, Path::new("file-locks"), 0o700).map_err(EditLockError::Folder)?;
     let lock = path_of(state, path);
     debug_assert!(lock.starts_with(&dir));
     match lockfile::take(&lock, kind, wait, |_| true) {
         Ok(held) => Ok(EditLock { _held: held }),
-        Err(LockError::Open(e)) => Err(format!("the team file's lock could not be opened ({e})")),
-        Err(LockError::NotALock(_)) => Err(format!(
-            "{} is not a lock of team's (another owner, a link or content); refusing to use it",
-            lock.display()
-        )),
-        Err(LockError::Busy(h)) => Err(format!(
-            "another team {} (pid {}) has been editing {} for {} s (its lock {})",
-            h.kind.as_deref().unwrap_or("command"),
-            h.pid_word(),
-            path.display(),
-            wait.as_secs(),
-            lock.display()
-        )),
-        Err(LockError::Take(e)) => Err(format!("the team file's lock {} could not be taken ({e})", lock.display())),
+        Err(LockError::Open(e)) => Err(EditLockError::Open(e)),
+        Err(LockError::NotALock(_)) => Err(EditLockError::NotALock { lock }),
+        Err(LockError::Busy(h)) => Err(EditLockError::Busy {
+            kind: h.kind.as_deref().unwrap_or("command").to_string(),
+            pid: h.pid_word(),
+            path: path.to_path_buf(),
+            secs: wait.as_secs(),
+            lock,
+        }),
+        Err(LockError::Take(error)) => Err(EditLockError::Take { lock, error }),
     }
 }
 
@@ -64,7 +79,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let file = d.path().join("repo/.agents/team.yaml");
         let held = lock(d.path(), &file, "rename", Duration::ZERO).unwrap();
-        let e = lock(d.path(), &file, "rename", Duration::from_millis(30)).err().unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::from_millis(30)).err().unwrap().to_string();
         assert!(
             e.starts_with(&format!(
                 "another team rename (pid {}) has been editing {} for 0 s (its lock ",
@@ -89,11 +104,11 @@ mod tests {
         let precious = d.path().join("authorized_keys");
         std::fs::write(&precious, "ssh-ed25519 AAAA… me\n").unwrap();
         std::os::unix::fs::symlink(&precious, &at).unwrap();
-        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap().to_string();
         assert!(e.contains("is a symbolic link; refusing to follow it"), "{e}");
         std::fs::remove_file(&at).unwrap();
         std::fs::hard_link(&precious, &at).unwrap();
-        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap();
+        let e = lock(d.path(), &file, "rename", Duration::ZERO).err().unwrap().to_string();
         assert!(e.ends_with("is not a lock of team's (another owner, a link or content); refusing to use it"), "{e}");
         assert_eq!(std::fs::read_to_string(&precious).unwrap(), "ssh-ed25519 AAAA… me\n");
     }

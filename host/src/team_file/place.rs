@@ -88,7 +88,7 @@ mod tests {
             ".agents/team.yaml: line 4: `cli:` is indented 3 spaces, and this seat's name: 4: the keys of one seat line up"
         );
         assert_eq!(
-            e.repair.as_deref(),
+            e.repair().as_deref(),
             Some(
                 "3 |   - name: a\n4 |    cli: codex\n  |    ^\nindent `cli:` 4 spaces, under the seat's name: (`team check` reads the file again)"
             )
@@ -97,14 +97,14 @@ mod tests {
         std::fs::write(repo.join(".agents/team.yaml"), "project: [beacon\nseats: []\n").unwrap();
         let e = find(&repo).unwrap_err();
         assert!(
-            e.repair.as_deref().unwrap().ends_with("fix the YAML there (`team check` reads the file again)"),
+            e.repair().as_deref().unwrap().ends_with("fix the YAML there (`team check` reads the file again)"),
             "{e:?}"
         );
         // a value the loader refuses keeps its own `line <n>:` and no caret
         std::fs::write(repo.join(".agents/team.yaml"), "project: beacon\ndelivery_order: [x]\nseats: []\n").unwrap();
         let e = find(&repo).unwrap_err();
         assert_eq!(e.message(), "line 2: delivery_order: unknown leg \"x\"");
-        assert!(e.repair.is_none());
+        assert!(e.repair().is_none());
     }
 
     #[test]

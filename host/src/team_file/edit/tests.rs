@@ -125,22 +125,24 @@ fn the_read_back_refuses_a_text_that_is_not_the_same_team() {
     let before = parse(LEGACY).unwrap();
     let good = edit(LEGACY, "lead", "keeper2").unwrap();
     // a text that lost the seat, one that still names the old seat, one that changed more
-    let e = verify(&good.replace("name: keeper2", "name: other"), &before, "lead", "keeper2").unwrap_err();
+    let e = verify(&good.replace("name: keeper2", "name: other"), &before, "lead", "keeper2").unwrap_err().to_string();
     assert_eq!(e, "it would not load (line 4: coordinator: names no seat of this file (\"keeper2\"))");
     let small = parse("project: beacon\nseats:\n  - name: a\n    cli: codex\n").unwrap();
-    let e = verify("project: beacon\nseats:\n  - name: b\n    cli: codex\n", &small, "a", "c").unwrap_err();
+    let e = verify("project: beacon\nseats:\n  - name: b\n    cli: codex\n", &small, "a", "c").unwrap_err().to_string();
     assert_eq!(e, "it would not declare seat \"c\"");
     let e =
         verify("project: beacon\nseats:\n  - name: a\n    cli: codex\n  - name: c\n    cli: codex\n", &small, "a", "c")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
     assert_eq!(e, "it would still declare seat \"a\"");
-    let e = verify(LEGACY, &before, "lead", "keeper2").unwrap_err();
+    let e = verify(LEGACY, &before, "lead", "keeper2").unwrap_err().to_string();
     assert_eq!(e, "it would not declare seat \"keeper2\"");
-    let e = verify(&good.replace("cli: codex", "cli: cursor"), &before, "lead", "keeper2").unwrap_err();
+    let e = verify(&good.replace("cli: codex", "cli: cursor"), &before, "lead", "keeper2").unwrap_err().to_string();
     assert_eq!(e, "it would read as another team than this file with the seat renamed");
     let e = verify(&good.replace("grant:\n  seat: keeper2", "grant:\n  seat: lead"), &before, "lead", "keeper2")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert_eq!(e, "it would read as another team than this file with the seat renamed");
-    let e = verify("project: [\n", &before, "lead", "keeper2").unwrap_err();
+    let e = verify("project: [\n", &before, "lead", "keeper2").unwrap_err().to_string();
     assert!(e.starts_with("it would not load (line "), "{e}");
 }
