@@ -15,7 +15,8 @@
 /// One bundled profile component.
 #[derive(Debug, Clone, Copy)]
 pub struct Bundled {
-    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `codex-cloud`).
+    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `gemini-cli`,
+    /// `qwen-code`, `codex-cloud`).
     pub id: &'static str,
     /// The profile's own version.
     pub version: &'static str,
@@ -86,6 +87,8 @@ mod tests {
             profile_agy::describe(),
             profile_grok_cli::describe(),
             profile_grok::describe(),
+            profile_gemini_cli::describe(),
+            profile_qwen_code::describe(),
             profile_codex_cloud::describe(),
         ];
         assert_eq!(BUNDLED.len(), native.len());
@@ -113,6 +116,8 @@ mod tests {
                 "cursor" => profile_cursor::classify,
                 "agy" => profile_agy::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
                 "grok" => profile_grok::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 other => panic!("{}: no profile reads cli {other:?}", f.label()),
@@ -126,7 +131,7 @@ mod tests {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
         // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 151, "{per_cli:?}");
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 172, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
@@ -142,6 +147,8 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -202,6 +209,8 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -229,6 +238,8 @@ mod tests {
                 "agy" => profile_agy::describe(),
                 "grok-cli" => profile_grok_cli::describe(),
                 "grok" => profile_grok::describe(),
+                "gemini-cli" => profile_gemini_cli::describe(),
+                "qwen-code" => profile_qwen_code::describe(),
                 "codex-cloud" => profile_codex_cloud::describe(),
                 other => panic!("{other}"),
             }
@@ -252,6 +263,9 @@ mod tests {
         let codex = by_id("codex");
         assert!(codex.enter_pause_ms >= 50, "Codex turns a same-burst Enter into a newline");
         assert!(codex.queues_while_working);
+        // Gemini CLI keeps text and Enter typed in one burst as a draft (gemini-cli-0.61.0
+        // `idle-typed-burst`); a lone Enter 0.3 s later submitted it.
+        assert!(by_id("gemini-cli").enter_pause_ms >= 300, "Gemini CLI swallows a same-burst Enter");
         let claude = by_id("claude-code");
         assert!(claude.queues_while_working);
         for w in ["!", "/"] {
