@@ -16,7 +16,7 @@
 #[derive(Debug, Clone, Copy)]
 pub struct Bundled {
     /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `gemini-cli`,
-    /// `qwen-code`, `codex-cloud`).
+    /// `qwen-code`, `copilot`, `opencode`, `codex-cloud`).
     pub id: &'static str,
     /// The profile's own version.
     pub version: &'static str,
@@ -89,6 +89,8 @@ mod tests {
             profile_grok::describe(),
             profile_gemini_cli::describe(),
             profile_qwen_code::describe(),
+            profile_copilot::describe(),
+            profile_opencode::describe(),
             profile_codex_cloud::describe(),
         ];
         assert_eq!(BUNDLED.len(), native.len());
@@ -118,6 +120,8 @@ mod tests {
                 "grok-cli" => profile_grok_cli::classify,
                 "gemini-cli" => profile_gemini_cli::classify,
                 "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "grok" => profile_grok::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 other => panic!("{}: no profile reads cli {other:?}", f.label()),
@@ -131,7 +135,7 @@ mod tests {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
         // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 172, "{per_cli:?}");
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 192, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
@@ -149,6 +153,8 @@ mod tests {
                 "grok-cli" => profile_grok_cli::classify,
                 "gemini-cli" => profile_gemini_cli::classify,
                 "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -211,6 +217,8 @@ mod tests {
                 "grok-cli" => profile_grok_cli::classify,
                 "gemini-cli" => profile_gemini_cli::classify,
                 "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -240,6 +248,8 @@ mod tests {
                 "grok" => profile_grok::describe(),
                 "gemini-cli" => profile_gemini_cli::describe(),
                 "qwen-code" => profile_qwen_code::describe(),
+                "copilot" => profile_copilot::describe(),
+                "opencode" => profile_opencode::describe(),
                 "codex-cloud" => profile_codex_cloud::describe(),
                 other => panic!("{other}"),
             }
@@ -256,8 +266,11 @@ mod tests {
             assert_eq!(d.has_compose, b.id == "codex-cloud", "{}", b.id);
             assert!(d.max_trigger >= 100 || d.has_compose, "{}", b.id);
             assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);
+            // A pattern names every session's file: a wildcard in the file name, or in the
+            // session's folder (Copilot: `session-state/<uuid>/events.jsonl`).
             for p in &d.transcript_patterns {
-                assert!(p.starts_with("{home}/") && p.rsplit('/').next().unwrap().contains('*'), "{}: {p}", b.id);
+                let wild = p.split('/').skip(1).any(|s| s.contains('*') || s.starts_with("{yyyy"));
+                assert!(p.starts_with("{home}/") && p.ends_with(".jsonl") && wild, "{}: {p}", b.id);
             }
         }
         let codex = by_id("codex");
