@@ -1,6 +1,6 @@
 //! Builds the profile components for `wasm32-wasip2` with a nested cargo and embeds them.
 //!
-//! - One nested `cargo build --target wasm32-wasip2 --profile guest -p <all six profiles>`, then
+//! - One nested `cargo build --target wasm32-wasip2 --profile guest -p <all ten profiles>`, then
 //!   one small invocation per hostile feature and one for the codex profile built from the
 //!   frozen `wit/v0.1` (kit feature `wit-v0-1`): a crate's features cannot differ within one
 //!   invocation.
@@ -31,6 +31,10 @@ const PROFILES: &[(&str, &str, &str, &str)] = &[
     ("profile-agy", "agy", "0.1.0", "profile_agy"),
     ("profile-grok-cli", "grok-cli", "0.1.0", "profile_grok_cli"),
     ("profile-grok", "grok", "0.1.0", "profile_grok"),
+    ("profile-gemini-cli", "gemini-cli", "0.1.0", "profile_gemini_cli"),
+    ("profile-qwen-code", "qwen-code", "0.1.0", "profile_qwen_code"),
+    ("profile-copilot", "copilot", "0.1.0", "profile_copilot"),
+    ("profile-opencode", "opencode", "0.1.0", "profile_opencode"),
 ];
 
 /// (feature of profile-hostile, constant name).
@@ -78,7 +82,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TEAM_SKIP_WASM_BUILD");
     // The hostile components, the frozen-line codex and the template exist for tests only
     // (feature `test-components`, which every test build of the host turns on): an install
-    // builds the seven shipping profiles in two nested invocations, not sixteen.
+    // builds the eleven shipping profiles in two nested invocations, not sixteen.
     let test_components = env::var_os("CARGO_FEATURE_TEST_COMPONENTS").is_some();
 
     let skip = env::var("TEAM_SKIP_WASM_BUILD").map(|v| !v.is_empty() && v != "0").unwrap_or(false);
@@ -279,12 +283,20 @@ mod describe_claude_code;
 mod describe_codex;
 #[path = "../codex-cloud/src/describe.rs"]
 mod describe_codex_cloud;
+#[path = "../copilot/src/describe.rs"]
+mod describe_copilot;
 #[path = "../cursor/src/describe.rs"]
 mod describe_cursor;
+#[path = "../gemini-cli/src/describe.rs"]
+mod describe_gemini_cli;
 #[path = "../grok/src/describe.rs"]
 mod describe_grok;
 #[path = "../grok-cli/src/describe.rs"]
 mod describe_grok_cli;
+#[path = "../opencode/src/describe.rs"]
+mod describe_opencode;
+#[path = "../qwen-code/src/describe.rs"]
+mod describe_qwen_code;
 
 /// The profile's own `describe()`, as the JSON object the host reads (field names as WIT's
 /// `description`, `_` for `-`).
@@ -296,6 +308,10 @@ fn description_json(id: &str) -> String {
         "agy" => describe_agy::describe(),
         "grok-cli" => describe_grok_cli::describe(),
         "grok" => describe_grok::describe(),
+        "gemini-cli" => describe_gemini_cli::describe(),
+        "qwen-code" => describe_qwen_code::describe(),
+        "copilot" => describe_copilot::describe(),
+        "opencode" => describe_opencode::describe(),
         "codex-cloud" => describe_codex_cloud::describe(),
         other => panic!("no describe() is wired for the bundled profile {other}"),
     };

@@ -67,7 +67,7 @@ fn a_cli_that_names_no_installed_profile_is_refused_once_before_anything_is_writ
     w.team_file(
         "format: 1\nproject: beacon\nseats:\n  - name: rev\n    cli: codx\n  - name: keeper\n    cli: claude-code\n",
     );
-    let refusal = "team send: refused: rev runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are agy, claude-code, codex, codex-cloud, cursor, grok, grok-cli; nothing was sent\n";
+    let refusal = "team send: refused: rev runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are agy, claude-code, codex, codex-cloud, copilot, cursor, gemini-cli, grok, grok-cli, opencode, qwen-code; nothing was sent\n";
     for args in [vec!["send", "rev", "hello"], vec!["send", "rev", "hello", "--dry-run"]] {
         let r = w.team(&args);
         assert_eq!((r.code, r.stdout.as_str()), (1, ""), "{args:?}: {r:?}");
@@ -88,7 +88,7 @@ fn a_cli_that_names_no_installed_profile_is_refused_once_before_anything_is_writ
     assert!(r.stdout.contains("  rev     -         -     beacon   -\n"), "{}", r.stdout);
     assert_eq!(
         r.stderr,
-        "team send: rev runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are agy, claude-code, codex, codex-cloud, cursor, grok, grok-cli\n"
+        "team send: rev runs \"codx\", which names no installed profile (did you mean codex?); the installed profiles are agy, claude-code, codex, codex-cloud, copilot, cursor, gemini-cli, grok, grok-cli, opencode, qwen-code\n"
     );
     let r = w.team(&["send", "--list", "--json"]);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();

@@ -16,13 +16,17 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let cases: [(&str, &str, &str, Classify); 9] = [
+    let cases: [(&str, &str, &str, Classify); 13] = [
         ("claude-code", "claude-code-2.1.332", "working", profile_claude_code::classify),
         ("claude-code", "claude-code-2.1.197", "permission-bash", profile_claude_code::classify),
         ("codex", "codex-0.171.0", "working", profile_codex::classify),
         ("codex", "codex-0.171.0", "idle-after-file-read", profile_codex::classify),
         ("grok-cli", "grok-cli-0.0.34", "idle-typed", profile_grok_cli::classify),
         ("grok-cli", "grok-cli-0.0.34", "permission-bash", profile_grok_cli::classify),
+        ("gemini-cli", "gemini-cli-0.61.0", "working", profile_gemini_cli::classify),
+        ("qwen-code", "qwen-code-0.24.4", "permission-shell", profile_qwen_code::classify),
+        ("copilot", "copilot-1.0.102", "working", profile_copilot::classify),
+        ("opencode", "opencode-1.18.33", "idle-after-reply", profile_opencode::classify),
         ("cursor", "cursor-synthetic", "working", profile_cursor::classify),
         ("agy", "agy-synthetic", "permission", profile_agy::classify),
         ("grok", "grok-synthetic", "working-waiting", profile_grok::classify),

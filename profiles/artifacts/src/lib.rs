@@ -15,7 +15,8 @@
 /// One bundled profile component.
 #[derive(Debug, Clone, Copy)]
 pub struct Bundled {
-    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `codex-cloud`).
+    /// The profile id (`claude-code`, `codex`, `cursor`, `agy`, `grok-cli`, `grok`, `gemini-cli`,
+    /// `qwen-code`, `copilot`, `opencode`, `codex-cloud`).
     pub id: &'static str,
     /// The profile's own version.
     pub version: &'static str,
@@ -86,6 +87,10 @@ mod tests {
             profile_agy::describe(),
             profile_grok_cli::describe(),
             profile_grok::describe(),
+            profile_gemini_cli::describe(),
+            profile_qwen_code::describe(),
+            profile_copilot::describe(),
+            profile_opencode::describe(),
             profile_codex_cloud::describe(),
         ];
         assert_eq!(BUNDLED.len(), native.len());
@@ -113,6 +118,10 @@ mod tests {
                 "cursor" => profile_cursor::classify,
                 "agy" => profile_agy::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "grok" => profile_grok::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 other => panic!("{}: no profile reads cli {other:?}", f.label()),
@@ -126,7 +135,7 @@ mod tests {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
         // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 151, "{per_cli:?}");
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 192, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
@@ -142,6 +151,10 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -202,6 +215,10 @@ mod tests {
                 "claude-code" => profile_claude_code::classify,
                 "codex" => profile_codex::classify,
                 "grok-cli" => profile_grok_cli::classify,
+                "gemini-cli" => profile_gemini_cli::classify,
+                "qwen-code" => profile_qwen_code::classify,
+                "copilot" => profile_copilot::classify,
+                "opencode" => profile_opencode::classify,
                 "codex-cloud" => profile_codex_cloud::classify,
                 _ => continue,
             };
@@ -229,6 +246,10 @@ mod tests {
                 "agy" => profile_agy::describe(),
                 "grok-cli" => profile_grok_cli::describe(),
                 "grok" => profile_grok::describe(),
+                "gemini-cli" => profile_gemini_cli::describe(),
+                "qwen-code" => profile_qwen_code::describe(),
+                "copilot" => profile_copilot::describe(),
+                "opencode" => profile_opencode::describe(),
                 "codex-cloud" => profile_codex_cloud::describe(),
                 other => panic!("{other}"),
             }
@@ -245,13 +266,19 @@ mod tests {
             assert_eq!(d.has_compose, b.id == "codex-cloud", "{}", b.id);
             assert!(d.max_trigger >= 100 || d.has_compose, "{}", b.id);
             assert!(!d.clis.is_empty() && !d.process_names.is_empty() && !d.working_hints.is_empty(), "{}", b.id);
+            // A pattern names every session's file: a wildcard in the file name, or in the
+            // session's folder (Copilot: `session-state/<uuid>/events.jsonl`).
             for p in &d.transcript_patterns {
-                assert!(p.starts_with("{home}/") && p.rsplit('/').next().unwrap().contains('*'), "{}: {p}", b.id);
+                let wild = p.split('/').skip(1).any(|s| s.contains('*') || s.starts_with("{yyyy"));
+                assert!(p.starts_with("{home}/") && p.ends_with(".jsonl") && wild, "{}: {p}", b.id);
             }
         }
         let codex = by_id("codex");
         assert!(codex.enter_pause_ms >= 50, "Codex turns a same-burst Enter into a newline");
         assert!(codex.queues_while_working);
+        // Gemini CLI keeps text and Enter typed in one burst as a draft (gemini-cli-0.61.0
+        // `idle-typed-burst`); a lone Enter 0.3 s later submitted it.
+        assert!(by_id("gemini-cli").enter_pause_ms >= 300, "Gemini CLI swallows a same-burst Enter");
         let claude = by_id("claude-code");
         assert!(claude.queues_while_working);
         for w in ["!", "/"] {

@@ -1,0 +1,35 @@
+//! What the GitHub Copilot CLI (`@github/copilot`) profile knows about its CLI: the vendor
+//! facts measured on 1.0.102 (docs/more-vendors.md § GitHub Copilot CLI).
+
+use profile_kit::{strings, Description};
+
+/// Says who this profile is and what it knows about GitHub Copilot CLI.
+pub fn describe() -> Description {
+    Description {
+        id: "copilot".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["GitHub Copilot CLI (@github/copilot)"]),
+        // A node loader (`npm-loader.js`, started as `copilot`) that runs the single-executable
+        // binary it extracted under `$COPILOT_CACHE_HOME/pkg/linux-x64/<version>/`.
+        process_names: strings(&["copilot"]),
+        native_channel: false,
+        max_trigger: 500,
+        // The footer while a turn runs: ` ◎ Working esc esc edit prompt`, then `· 23 B esc esc
+        // interrupt` once bytes stream.
+        working_hints: strings(&["esc esc edit prompt", "esc esc interrupt"]),
+        // Measured: text and Enter in one burst submitted; Enter 0.3 s after the text did too.
+        enter_pause_ms: 50,
+        // Not measured: never type into a busy Copilot CLI.
+        queues_while_working: false,
+        // `/` slash commands (`/exit`); while text is typed the footer offers `@ files` and
+        // `# issues` pickers.
+        forbidden_starts: strings(&["/", "@", "#"]),
+        has_compose: false,
+        transcript_patterns: strings(&["{home}/.copilot/session-state/*/events.jsonl"]),
+        // Hooks are `hooks` in `~/.copilot/settings.json` or `.github/hooks/*.json` (events
+        // `preToolUse`, `postToolUse`, `userPromptSubmitted`, `agentStop`, …): a format the host
+        // does not write yet, so it ignores the word and the seat stays on the typed leg. The
+        // window title is the session's, not its state.
+        features: strings(&["hooks=copilot-hooks-json"]),
+    }
+}

@@ -1,0 +1,36 @@
+//! What the Gemini CLI (`@google/gemini-cli`) profile knows about its CLI: the vendor facts
+//! measured on 0.61.0 (docs/more-vendors.md § Gemini CLI).
+
+use profile_kit::{strings, Description};
+
+/// Says who this profile is and what it knows about Gemini CLI.
+pub fn describe() -> Description {
+    Description {
+        id: "gemini-cli".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["Gemini CLI (@google/gemini-cli)"]),
+        // A node bundle started as `gemini` (`node <prefix>/node_modules/.bin/gemini`): `comm`
+        // is `node`, argv[1] ends in `/gemini`.
+        process_names: strings(&["gemini"]),
+        native_channel: false,
+        max_trigger: 500,
+        working_hints: strings(&["esc to cancel", "title working"]),
+        // Measured: text and Enter in one burst stay a draft (a paste guard: the Enter is
+        // swallowed, nothing reaches the model); a lone Enter 0.3 s after the text submits.
+        enter_pause_ms: 300,
+        // Not measured on 0.61.0: never type into a busy Gemini CLI.
+        queues_while_working: false,
+        // `/` slash commands (`/quit`), `!` shell mode, `@` the file picker, `?` the shortcuts
+        // help an empty composer toggles.
+        forbidden_starts: strings(&["/", "!", "@", "?"]),
+        has_compose: false,
+        // `<project>` is the short name `~/.gemini/projects.json` gives the cwd (its basename
+        // here): not derivable from the cwd alone, so every project's chats are named.
+        transcript_patterns: strings(&["{home}/.gemini/tmp/*/chats/session-*.jsonl"]),
+        // Hooks live under `hooks` in `.gemini/settings.json` (events BeforeTool, AfterTool,
+        // BeforeAgent, AfterAgent, …): a format the host does not write yet, so it ignores the
+        // word and the seat stays on the typed leg. The title tracks the state (OSC 0:
+        // `◇  Ready`, `✦  Working…`, `✋  Action Required`).
+        features: strings(&["hooks=gemini-settings", "title-state"]),
+    }
+}

@@ -1,0 +1,34 @@
+//! What the Qwen Code (`@qwen-code/qwen-code`) profile knows about its CLI: the vendor facts
+//! measured on 0.24.4 (docs/more-vendors.md § Qwen Code).
+
+use profile_kit::{strings, Description};
+
+/// Says who this profile is and what it knows about Qwen Code.
+pub fn describe() -> Description {
+    Description {
+        id: "qwen-code".into(),
+        version: "0.1.0".into(),
+        clis: strings(&["Qwen Code (@qwen-code/qwen-code)"]),
+        // A node bundle started as `qwen`: `comm` is `node`, argv[1] ends in `/qwen`.
+        process_names: strings(&["qwen"]),
+        native_channel: false,
+        max_trigger: 500,
+        working_hints: strings(&["esc to cancel", "title responding"]),
+        // Measured: text and Enter in one burst submitted; Enter 0.3 s after the text did too.
+        // 50 ms keeps the Enter a separate key for the TUI.
+        enter_pause_ms: 50,
+        // Enter while working steers the running turn, Ctrl+Q queues (the footer says so);
+        // neither was measured: never type into a busy Qwen Code.
+        queues_while_working: false,
+        // `/` slash commands (`/quit`), `!` shell commands, `@` the file picker.
+        forbidden_starts: strings(&["/", "!", "@"]),
+        has_compose: false,
+        // `~/.qwen/projects/<cwd with every / as ->/chats/<session uuid>.jsonl`; Qwen's dashing
+        // is not proven to match `{cwd-dashed}` for every character, so every project is named.
+        transcript_patterns: strings(&["{home}/.qwen/projects/*/chats/*.jsonl"]),
+        // Claude-compatible hooks under `hooks` in `.qwen/settings.json`: a format the host does
+        // not write yet, so it ignores the word and the seat stays on the typed leg. The title
+        // tracks the state (`Qwen - <dir>`, `◐︎` responding, `✳︎` confirming).
+        features: strings(&["hooks=qwen-settings", "title-state"]),
+    }
+}
