@@ -44,9 +44,12 @@ pub enum NoteKind {
     /// A seat's CLI does not run team's hooks while the team's other seats do, or its hooks
     /// are stale, incomplete or unreadable (`crate::hooks`).
     Hooks,
+    /// A command the file makes team run (`notify:`'s), and whether the owner approved it for
+    /// this checkout (`crate::trust`).
+    Command,
 }
 
-crate::vocab::doc::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks);
+crate::vocab::doc::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks, Command);
 
 impl NoteKind {
     /// The word `--json` carries.
@@ -62,6 +65,7 @@ impl NoteKind {
             NoteKind::File => "file",
             NoteKind::Mcp => "mcp",
             NoteKind::Hooks => "hooks",
+            NoteKind::Command => "command",
         }
     }
 }
@@ -116,7 +120,8 @@ pub struct NoteDoc {
     /// seat's CLI configuration names a `team` MCP server that is not this team's (stale,
     /// foreign) or cannot be read (team mcp status); hooks: a seat's CLI does not run team's
     /// hooks while other seats' do, or its hooks are incomplete or unreadable (team hooks
-    /// status).
+    /// status); command: a command the file makes team run (notify's), approved for this
+    /// checkout by its owner or not (team trust).
     pub kind: NoteKind,
     /// The line the note is about; null when no one line is.
     #[schemars(range(min = 1))]
@@ -168,7 +173,33 @@ fn note(kind: NoteKind, line: Option<usize>, text: String, repair: Option<String
 /// `team check` from the working set: its team file (required), profiles and multiplexer.
 pub fn check_here(ws: &crate::workspace::Workspace, exe: &str) -> crate::error::Result<CheckReport> {
     let loaded = ws.team()?;
-    Ok(check(loaded, ws.profiles(), ws.team_mux()?, exe))
+    let mut r = check(loaded, ws.profiles(), ws.team_mux()?, exe);
+    r.notes.extend(command_notes(loaded, &ws.ctx.paths.config));
+    r.notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
+    Ok(r)
+}
+
+/// A note per command the file makes team run, saying whether its owner approved it here.
+fn command_notes(loaded: &Loaded, config: &std::path::Path) -> Vec<Note> {
+    let mut out = Vec::new();
+    for (w, line) in crate::trust::wanted(loaded) {
+        let at = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let words = crate::trust::shown(&w.argv);
+        let (message, repair) = if crate::trust::approved(config, &w) {
+            (format!("{at}{}: runs {words} — approved for this checkout", w.what.words()), None)
+        } else {
+            let why = match crate::trust::standing(config, &w) {
+                Some(old) => format!("the approval is of other words ({})", crate::trust::shown(&old.argv)),
+                None => "not approved for this checkout".into(),
+            };
+            (
+                format!("{at}{}: runs {words} — {why}, so it does not run", w.what.words()),
+                Some(crate::trust::repair(&w)),
+            )
+        };
+        out.push(Note { kind: NoteKind::Command, line, message, repair });
+    }
+    out
 }
 
 /// Checks `loaded` against the installed profiles, the multiplexer's panes and the MCP entries

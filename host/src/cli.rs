@@ -36,6 +36,7 @@ pub mod send;
 mod send_all;
 pub mod status;
 mod table;
+pub mod trust;
 pub mod watch;
 
 /// `team --version`: the crate's version and the commit it was built from.
@@ -86,6 +87,8 @@ enum Command {
     Mcp(mcp::Args),
     /// Install, show or remove the hooks through which each seat's CLI takes its inbox.
     Hooks(hooks::Args),
+    /// List the commands the team file makes team run; approve one (the owner, once read).
+    Trust(trust::Args),
     /// Hand a seat's waiting messages to its CLI (run by the CLI's hooks, not by hand).
     #[command(hide = true)]
     Hook(hook::Args),
@@ -157,6 +160,7 @@ pub fn main() -> i32 {
         Command::DemoSeat(a) => demo::run_seat(a),
         Command::Hook(a) => Ok(hook::run(a, &mut out)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
+        Command::Trust(a) => trust::run(a, &ctx, &mut out),
     };
     // the one place an error becomes output and an exit code
     match ran {
@@ -191,6 +195,7 @@ impl Command {
             Command::DemoSeat(_) => ("demo-seat", false),
             Command::Hook(_) => ("hook", false),
             Command::Hooks(a) => ("hooks", a.json()),
+            Command::Trust(_) => ("trust", false),
         }
     }
 }

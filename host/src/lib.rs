@@ -26,6 +26,7 @@ pub mod output;
 pub mod schema;
 
 // Use-cases: one command's logic each, returning a typed report.
+pub mod approve;
 pub mod check;
 pub mod converse;
 pub mod demo;

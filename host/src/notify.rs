@@ -144,6 +144,9 @@ pub fn urgent_in(ctx: &Ctx, file: &TeamFile, root: &Path, mut ev: Event) -> Opti
     if !n.is_urgent(ev.event) {
         return None;
     }
+    if let Err(not) = approved(ctx, root, n) {
+        return said_once(ctx, file, root, Err(not));
+    }
     // the seat the alert is about: the sender of a message to the owner, else the receiver
     let seat = if ev.event == Kind::ToOwner { &ev.from } else { &ev.to };
     let dir = dir_of(ctx, file, root);
@@ -203,6 +206,20 @@ pub enum NotifyFailed {
     Stopped { shown: String, secs: u64 },
     #[error("the notify command ({shown}) could not be waited for: {error}")]
     Wait { shown: String, error: std::io::Error },
+    /// The team file's command is not one the owner approved for this checkout (`crate::trust`).
+    #[error("the notify command ({shown}) is not approved for this checkout, so it was not run; {repair}")]
+    NotApproved { shown: String, repair: String },
+}
+
+/// `Err` when the owner has not approved `n`'s command for the checkout at `root`: a cloned
+/// team file runs nothing until its owner says so.
+fn approved(ctx: &Ctx, root: &Path, n: &Notify) -> Result<(), NotifyFailed> {
+    let w =
+        crate::trust::Wanted { root: root.to_path_buf(), what: crate::trust::What::Notify, argv: n.command.clone() };
+    if crate::trust::approved(&ctx.paths.config, &w) {
+        return Ok(());
+    }
+    Err(NotifyFailed::NotApproved { shown: crate::trust::shown(&n.command), repair: crate::trust::repair(&w) })
 }
 
 /// Runs the command: `argv… <text>`, the document on stdin, bounded by `timeout:`.
@@ -278,6 +295,9 @@ pub fn digest(
     let every = chrono::Duration::seconds(n.every as i64);
     if mark.is_some_and(|m| now - m < every) {
         return None;
+    }
+    if let Err(not) = approved(ctx, root, n) {
+        return said_once(ctx, file, root, Err(not));
     }
     let since = mark.unwrap_or(now - every);
     let mut events = digest_events(n, lines, receipts, since, now);

@@ -1,5 +1,5 @@
 //! The owner's approvals of the commands a checkout's team file makes `team` run — the
-//! `notify:` command today, a seat's `launch:` line once `team up` starts seats — kept in the
+//! `notify:` command today, a seat's `launch:` line once the team starts its own seats — kept in the
 //! owner's own config (`<config>/trusted-commands.json`), never in the repository: a cloned
 //! file that names a program runs nothing until the owner has approved that exact command for
 //! that checkout (git clones no hooks for this reason; direnv asks `direnv allow`).
@@ -60,6 +60,28 @@ impl Wanted {
         }
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// Every command the team file of `loaded` makes `team` run, with the line it is on: the
+/// `notify:` command. (A seat's `launch:` line joins them when seats are started by the team itself; this
+/// build starts no seat.)
+pub fn wanted(loaded: &crate::team_file::Loaded) -> Vec<(Wanted, Option<usize>)> {
+    let mut out = Vec::new();
+    if let Some(n) = &loaded.file.notify {
+        let w = Wanted { root: loaded.root.clone(), what: What::Notify, argv: n.command.clone() };
+        out.push((w, loaded.file.lines.line("notify")));
+    }
+    out
+}
+
+/// A command's words as a sentence shows them: each escaped, one line, joined by spaces.
+pub fn shown(argv: &[String]) -> String {
+    argv.iter().map(|w| crate::vocab::text::one_line(w).into_owned()).collect::<Vec<_>>().join(" ")
+}
+
+/// The repair that approves `w`.
+pub fn repair(w: &Wanted) -> String {
+    format!("the owner approves it, once they have read it, with: team trust {}", w.what.words())
 }
 
 /// One approval, as the file keeps it.

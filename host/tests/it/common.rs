@@ -284,6 +284,13 @@ impl World {
         std::fs::write(p, text).unwrap();
     }
 
+    /// Approves, as the owner, the `notify:` command the world's team file names now (a team
+    /// file's command runs only once its owner has: `team trust`).
+    pub fn trust_notify(&self) {
+        let r = self.team(&["trust", "notify"]);
+        assert_eq!(r.code, 0, "team trust notify: {r:?}");
+    }
+
     /// The environment every run gets (and nothing else).
     pub fn env(&self) -> Vec<(String, String)> {
         let bin = fake_seat_bin().parent().unwrap().display().to_string();

@@ -100,6 +100,7 @@ seats:
 #[test]
 fn a_broadcast_holds_at_the_draft_and_delivers_the_rest_and_the_owner_hears_once() {
     let mut w = seat_world(Some(FOUR), "keeper:claude-code a:codex b:claude-code c:codex d:codex:draft");
+    w.trust_notify();
     let log = w.base().join("notify.log");
     w.extra_env.push(("NOTIFY_LOG".into(), log.display().to_string()));
 
@@ -140,6 +141,7 @@ fn a_broadcast_holds_at_the_draft_and_delivers_the_rest_and_the_owner_hears_once
 #[test]
 fn a_reply_to_the_owner_waits_in_the_owners_inbox_and_notifies_the_owner() {
     let mut w = seat_world(Some(FOUR), "keeper:claude-code");
+    w.trust_notify();
     let log = w.base().join("notify.log");
     w.extra_env.push(("NOTIFY_LOG".into(), log.display().to_string()));
     let r = w.team(&["send", "keeper", "is the gate green?"]);
@@ -168,6 +170,7 @@ fn a_hanging_notify_command_is_bounded_and_said_once() {
         "command: [sh, -c, 'sleep 60', notify]\n  timeout: 1",
     );
     let w = seat_world(Some(&file), "keeper:claude-code c:codex:draft d:codex:draft");
+    w.trust_notify();
     let r = w.sh("in_seat keeper team send d \"first\"");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("d: held ("), "the outcome stands: {r:?}");
@@ -184,6 +187,7 @@ fn a_hanging_notify_command_is_bounded_and_said_once() {
 #[test]
 fn one_seat_s_held_sends_tell_the_owner_once_and_the_digest_counts_the_rest() {
     let mut w = seat_world(Some(FOUR), "keeper:claude-code d:codex:draft");
+    w.trust_notify();
     let log = w.base().join("notify.log");
     w.extra_env.push(("NOTIFY_LOG".into(), log.display().to_string()));
     for i in 0..5 {
@@ -208,4 +212,64 @@ fn one_seat_s_held_sends_tell_the_owner_once_and_the_digest_counts_the_rest() {
     let r = w.team(&["watch", "--once"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(std::fs::read_to_string(&log).unwrap(), told);
+}
+
+/// issue 29 item 1: a checked-in team file's `notify:` command ran with no trust step (a clone
+/// and a send that ended held ran `sh -c 'id > …'`). Now it runs only once the owner approved
+/// those very words for this checkout: until then the run says so once, with the repair, and
+/// `team check` lists it; a seat cannot approve it; a changed command needs approving again.
+#[test]
+fn a_team_file_s_notify_command_runs_only_once_the_owner_approved_it() {
+    let file = FOUR.replace(
+        "command: [sh, -c, 'printf \"%s\\n\" \"$1\" >> \"$NOTIFY_LOG\"; cat >> \"$NOTIFY_LOG.json\"', notify]",
+        "command: [sh, -c, 'id > \"$WORLD/pwned\"', notify]",
+    );
+    assert!(file.contains("pwned"), "{file}");
+    let w = seat_world(Some(&file), "keeper:claude-code c:codex:draft d:codex:draft");
+    let pwned = w.base().join("pwned");
+    let r = w.sh("in_seat keeper team send d \"first\"");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("d: held ("), "the send was reached and held: {r:?}");
+    assert!(
+        r.stderr.contains("is not approved for this checkout, so it was not run; the owner approves it, once they have read it, with: team trust notify"),
+        "{r:?}"
+    );
+    assert!(!pwned.exists(), "an unapproved command ran");
+    // said once
+    let r = w.sh("in_seat keeper env TEAM_ID_SEED=8 team send c \"second\"");
+    assert!(r.stdout.contains("c: held ("), "{r:?}");
+    assert!(!r.stderr.contains("notify"), "said once: {r:?}");
+    // team check lists it, with the repair
+    let r = w.team(&["check"]);
+    assert!(r.stdout.contains("notify: runs sh -c id > \"$WORLD/pwned\" notify — not approved for this checkout, so it does not run\n  the owner approves it, once they have read it, with: team trust notify\n"), "{r:?}");
+    let r = w.team(&["trust"]);
+    assert!(r.stdout.contains(" — not approved\n"), "{r:?}");
+    // a seat cannot approve what its own team file runs
+    let r = w.sh("in_seat keeper team trust notify");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("only the owner approves a command the team file runs"), "{r:?}");
+    assert!(!pwned.exists());
+    // the owner approves it: it runs
+    let r = w.team(&["trust", "notify"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("notify: approved for ") && r.stdout.ends_with(": sh -c id > \"$WORLD/pwned\" notify\n"),
+        "{r:?}"
+    );
+    let r = w.sh("in_seat keeper env TEAM_ID_SEED=9 team send d \"third\"");
+    assert!(r.stdout.contains("d: held ("), "{r:?}");
+    assert!(pwned.exists(), "the approved command ran: {r:?}");
+    let r = w.team(&["check"]);
+    assert!(r.stdout.contains("— approved for this checkout\n"), "{r:?}");
+    // a changed command needs approving again
+    w.team_file(&file.replace("/pwned", "/pwned2"));
+    let r = w.team(&["check"]);
+    assert!(
+        r.stdout.contains("the approval is of other words (sh -c id > \"$WORLD/pwned\" notify), so it does not run"),
+        "{r:?}"
+    );
+    let r = w.sh("in_seat keeper env TEAM_ID_SEED=10 team send c \"fourth\"");
+    assert!(r.stdout.contains("c: held ("), "{r:?}");
+    assert!(r.stderr.contains("is not approved for this checkout"), "{r:?}");
+    assert!(!w.base().join("pwned2").exists(), "a changed command ran unapproved");
 }

@@ -305,6 +305,7 @@ fn a_seat_that_finishes_its_turn_without_running_a_hook_is_said_once_and_the_mes
         "{file}notify:\n  command: [sh, -c, 'printf \"%s\\n\" \"$1\" >> \"{}\"', notify]\n",
         log.display()
     ));
+    s.w.trust_notify();
     let r = s.send("rev", "review the branch", 7);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("rev: held (in rev's inbox"), "{}", r.stdout);

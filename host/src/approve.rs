@@ -1,0 +1,73 @@
+//! `team trust`: the owner reads, and approves, the commands the checkout's team file makes
+//! `team` run (`crate::trust` keeps the approvals). A team file comes with the repository, so a
+//! command it names runs only once the owner has approved those very words for this checkout.
+//!
+//! Invariant: only the owner approves — a caller placed as the owner at a terminal; a seat (an
+//! agent in its pane), an unplaced caller or one with no terminal is refused, so no agent can
+//! approve the command its own team file runs. Listing is open to any caller: it runs nothing.
+
+use crate::caller::Caller;
+use crate::error::{self, TeamError};
+use crate::team_file::Loaded;
+use crate::trust::{Approval, Wanted, What};
+use crate::workspace::Workspace;
+
+/// One command the file makes team run, and where its approval stands.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub wanted: Wanted,
+    pub line: Option<usize>,
+    pub stands: Stands,
+}
+
+/// Where a command's approval stands for this checkout.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stands {
+    /// These very words, approved at the time given.
+    Approved { at: String },
+    /// An approval of other words (the file's command changed since).
+    Other { argv: Vec<String> },
+    /// None.
+    None,
+}
+
+/// The commands of the team file in reach, each with its standing.
+pub fn list<'w>(ws: &'w Workspace) -> error::Result<(&'w Loaded, Vec<Row>)> {
+    let loaded = ws.team()?;
+    let config = &ws.ctx.paths.config;
+    let rows = crate::trust::wanted(loaded)
+        .into_iter()
+        .map(|(wanted, line)| {
+            let stands = if crate::trust::approved(config, &wanted) {
+                let at = crate::trust::standing(config, &wanted).map(|a| a.at).unwrap_or_default();
+                Stands::Approved { at }
+            } else {
+                match crate::trust::standing(config, &wanted) {
+                    Some(a) => Stands::Other { argv: a.argv },
+                    None => Stands::None,
+                }
+            };
+            Row { wanted, line, stands }
+        })
+        .collect();
+    Ok((loaded, rows))
+}
+
+/// Approves the file's command `what` for this checkout, as the owner.
+pub fn approve<'w>(ws: &'w Workspace, what: &What) -> error::Result<(&'w Loaded, Approval)> {
+    let loaded = ws.team()?;
+    let caller = ws.caller()?;
+    if !matches!(caller, Caller::Owner) {
+        return Err(TeamError::refused(format!(
+            "only the owner approves a command the team file runs, from a terminal of their own; this call is {}",
+            caller.describe()
+        )));
+    }
+    let Some((wanted, _)) = crate::trust::wanted(loaded).into_iter().find(|(w, _)| &w.what == what) else {
+        return Err(TeamError::refused(format!("the team file has no {} command to approve", what.words())));
+    };
+    let at = ws.ctx.clock.now_iso();
+    let approval = crate::trust::approve(&ws.ctx.paths.config, &wanted, &at)
+        .map_err(|e| TeamError::failed(format!("the approval could not be written: {e}")))?;
+    Ok((loaded, approval))
+}
