@@ -170,7 +170,7 @@ pub struct Here<'w> {
 }
 
 impl<'w> Here<'w> {
-    pub fn of(ws: &'w Workspace<'w>) -> Result<Here<'w>, TeamError> {
+    pub fn of(ws: &'w Workspace<'w>) -> Result<Here<'w>, crate::error::TeamError> {
         let file = ws.team()?;
         let reg = ws.reg()?;
         Ok(Here { ws, file, reg, caller: ws.caller()? })
