@@ -302,8 +302,41 @@ impl SeatBox {
         let path = self.dir.join(name);
         let text = fsx::read_capped(&path, MESSAGE_MAX)?
             .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{}: gone", path.display())))?;
-        serde_json::from_str(&text)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", path.display())))
+        let m: Message = serde_json::from_str(&text)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", path.display())))?;
+        match self.misplaced(name, &m) {
+            None => Ok(m),
+            Some(why) => Err(io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", path.display()))),
+        }
+    }
+
+    /// Why a message read from the file `name` of this box is not one a send queued here, if
+    /// it is not: a message file is input (a same-user process can write one), so what it says
+    /// must agree with where it lies — its id with its file's name, its session and seat with
+    /// the box's folders, its project and checkout root with the project folder's name (which
+    /// hashes the root), and its drop with the one place a send writes it. A message that does
+    /// not is never handed, and names no folder a line is written to.
+    fn misplaced(&self, name: &str, m: &Message) -> Option<&'static str> {
+        let part = |p: Option<&Path>| p.and_then(Path::file_name).and_then(|n| n.to_str()).map(str::to_string);
+        let seat = part(Some(&self.dir));
+        let session = part(self.dir.parent());
+        let project_dir = part(self.dir.parent().and_then(Path::parent).and_then(Path::parent));
+        let id_ok =
+            name.split_once('-').is_some_and(|(_, rest)| rest.starts_with(&m.id) && crate::vocab::id::valid_id(&m.id));
+        if !id_ok {
+            return Some("its id is not its file's");
+        }
+        if seat.as_deref() != Some(m.seat.as_str()) || session.as_deref() != Some(m.session.as_str()) {
+            return Some("its session and seat are not its folder's");
+        }
+        if !m.root.is_absolute() || project_dir != Some(crate::history::project_dir_name(&m.project, &m.root)) {
+            return Some("its project and checkout are not its project folder's");
+        }
+        let drop = m.root.join(".agents").join("send-drops").join(&m.session).join(&m.seat).join(&m.id);
+        if m.drop != drop {
+            return Some("its drop file is not where a send writes it");
+        }
+        None
     }
 
     /// Claims `key` for `by`: `None` when it is no longer waiting (another claimer or a

@@ -206,13 +206,10 @@ pub fn pinned(
 }
 
 /// Writes a hook's problem where a maintainer finds it: the team.log of the checkout the
-/// inbox's first waiting message names. `false` when no message names one or the line cannot
-/// be written (the command then says it on stderr).
+/// inbox's first readable message names ([`first_root`]). `false` when no message names one or
+/// the line cannot be written (the command then says it on stderr).
 pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
-    let root = dirs.iter().find_map(|d| {
-        let b = SeatBox::at(d.clone());
-        b.waiting().ok()?.first().and_then(|k| b.read(k).ok()).map(|m| m.root)
-    });
+    let root = first_root(dirs);
     let line = LogLine {
         command: "hook".into(),
         caller: "a hook".into(),
@@ -224,15 +221,16 @@ pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
     root.is_some_and(|r| history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok())
 }
 
-/// The checkout root the first readable waiting message names.
+/// The checkout root the first readable message names (a message that cannot be read, or
+/// does not belong where it lies, is passed over and blocks none after it), when that root is
+/// a checkout with a team file: nothing is read from, or written under, a folder that is not.
 fn first_root(dirs: &[PathBuf]) -> Option<PathBuf> {
+    let checkout = |r: &PathBuf| crate::fsx::is_checkout_root(r) && r.join(".agents").join("team.yaml").is_file();
     dirs.iter().find_map(|d| {
         let b = SeatBox::at(d.clone());
-        let keys = b.waiting().ok()?;
-        keys.iter()
-            .find_map(|k| b.read(k).ok())
-            .map(|m| m.root)
-            .or_else(|| b.claims().ok()?.iter().find_map(|c| b.read_claimed(c).ok()).map(|m| m.root))
+        let waiting = b.waiting().ok().into_iter().flatten().filter_map(|k| b.read(&k).ok());
+        let claimed = b.claims().ok().into_iter().flatten().filter_map(|c| b.read_claimed(&c).ok());
+        waiting.chain(claimed).map(|m| m.root).find(checkout)
     })
 }
 

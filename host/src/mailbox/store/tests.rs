@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
 
 fn msg(n: usize) -> Message {
+    let id = format!("00000000-0000-4000-8000-{n:012x}");
     Message {
-        id: format!("00000000-0000-4000-8000-{n:012x}"),
+        drop: PathBuf::from(format!("/r/.agents/send-drops/beacon/rev/{id}")),
+        id,
         from: "owner".into(),
         team: "beacon".into(),
         session: "beacon".into(),
@@ -16,7 +18,6 @@ fn msg(n: usize) -> Message {
         root: PathBuf::from("/r"),
         rule: "the owner".into(),
         header: "[from owner]".into(),
-        drop: PathBuf::from(format!("/r/.agents/send-drops/beacon/rev/{n}")),
         body: format!("body {n}"),
         bytes: 6,
         queued_at: "2026-12-02T19:00:00Z".into(),
@@ -27,7 +28,7 @@ fn msg(n: usize) -> Message {
 }
 
 fn seat_box(d: &Path) -> SeatBox {
-    SeatBox::make(d, "beacon-0000abcd", "beacon", "rev").unwrap()
+    SeatBox::make(d, &crate::history::project_dir_name("beacon", Path::new("/r")), "beacon", "rev").unwrap()
 }
 
 fn me(n: u32) -> Claimer {
@@ -306,4 +307,48 @@ proptest::proptest! {
             if withdrawn.contains(k.id()) { proptest::prop_assert_eq!(w, Where::Withdrawn(k.clone())); }
         }
     }
+}
+
+/// issue 29 (forged inbox files): a message file is input — one that names another seat, a
+/// checkout its project folder does not hash, or a drop outside the send's own place is never
+/// read as a message (so never handed, and never names a folder to write to), and it blocks
+/// none of the genuine messages queued after it.
+#[test]
+fn a_message_that_does_not_belong_where_it_lies_is_never_read_and_blocks_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let b = seat_box(d.path());
+    let forged = [
+        Message { drop: PathBuf::from("/etc/passwd"), ..msg(1) },
+        Message {
+            root: PathBuf::from("/elsewhere"),
+            drop: PathBuf::from(format!("/elsewhere/.agents/send-drops/beacon/rev/{}", msg(2).id)),
+            ..msg(2)
+        },
+        Message {
+            seat: "lead".into(),
+            drop: PathBuf::from(format!("/r/.agents/send-drops/beacon/lead/{}", msg(3).id)),
+            ..msg(3)
+        },
+        Message {
+            root: PathBuf::from("r"),
+            drop: PathBuf::from(format!("r/.agents/send-drops/beacon/rev/{}", msg(4).id)),
+            ..msg(4)
+        },
+    ];
+    for m in &forged {
+        b.queue(m).unwrap();
+    }
+    b.queue(&msg(5)).unwrap();
+    let keys = b.waiting().unwrap();
+    assert_eq!(keys.len(), 5, "every file is there");
+    let read: Vec<Result<Message, String>> = keys.iter().map(|k| b.read(k).map_err(|e| e.to_string())).collect();
+    for (r, why) in read.iter().take(4).zip([
+        "its drop file is not where a send writes it",
+        "its project and checkout are not its project folder's",
+        "its session and seat are not its folder's",
+        "its project and checkout are not its project folder's",
+    ]) {
+        assert!(r.as_ref().is_err_and(|e| e.ends_with(why)), "{r:?} / {why}");
+    }
+    assert_eq!(read[4].as_ref().map(|m| m.id.clone()), Ok(msg(5).id), "the genuine one after them reads");
 }

@@ -16,8 +16,10 @@ fn world() -> World {
 }
 
 fn msg(w: &World, n: usize, seat: &str) -> Message {
+    let id = format!("00000000-0000-4000-8000-{n:012x}");
     Message {
-        id: format!("00000000-0000-4000-8000-{n:012x}"),
+        drop: w.root.join(format!(".agents/send-drops/beacon/{seat}/{id}")),
+        id,
         from: "keeper".into(),
         team: "beacon".into(),
         session: "beacon".into(),
@@ -26,7 +28,6 @@ fn msg(w: &World, n: usize, seat: &str) -> Message {
         root: w.root.clone(),
         rule: "its lead".into(),
         header: "[from keeper]".into(),
-        drop: w.root.join(format!(".agents/send-drops/beacon/{seat}/{n}")),
         body: format!("body {n}"),
         bytes: 6,
         queued_at: String::new(),
