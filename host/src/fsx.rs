@@ -235,11 +235,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 /// cannot narrow it), fsync, rename. Only a regular file is rewritten: a link, a FIFO or a
 /// missing file is refused.
 pub fn rewrite_keeping_mode(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     if !check_entry(path)? {
         return Err(annotate(path, io::Error::from(io::ErrorKind::NotFound)));
     }
-    let mode = fs::symlink_metadata(path).map_err(|e| annotate(path, e))?.permissions().mode() & 0o777;
+    let meta = fs::symlink_metadata(path).map_err(|e| annotate(path, e))?;
+    let mode = meta.permissions().mode() & 0o777;
+    // a file of another user, or one its owner made read-only, is not ours to replace — even
+    // for root, whom the rename would let (it would leave a root-owned copy, or undo a choice)
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} belongs to another user (uid {}); team rewrites only the files of the user it runs as",
+                path.display(),
+                meta.uid()
+            ),
+        ));
+    }
+    if mode & 0o200 == 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} is read-only (mode {mode:04o}); team does not rewrite it: make it writable first if it should change", path.display()),
+        ));
+    }
     let tmp = write_temp_with(path, bytes, mode, Some(fs::Permissions::from_mode(mode)))?;
     fs::rename(&tmp, path).map_err(|e| {
         let _ = fs::remove_file(&tmp);
@@ -422,6 +442,38 @@ mod tests {
             .contains("symbolic link"));
         assert!(rewrite_keeping_mode(&d.path().join("none.yaml"), b"x").is_err());
         assert_eq!(fs::read_to_string(&p).unwrap(), "c\n");
+    }
+
+    /// issue 29: run as root, an install replaced another user's file with a root-owned copy and
+    /// rewrote a read-only one. Neither is rewritten now, and each says why.
+    #[test]
+    fn another_user_s_file_and_a_read_only_one_are_not_rewritten() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let ro = d.path().join("settings.json");
+        fs::write(&ro, "{}\n").unwrap();
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o444)).unwrap();
+        let e = rewrite_keeping_mode(&ro, b"x").unwrap_err().to_string();
+        assert!(
+            e.ends_with(
+                "is read-only (mode 0444); team does not rewrite it: make it writable first if it should change"
+            ),
+            "{e}"
+        );
+        assert_eq!(fs::read_to_string(&ro).unwrap(), "{}\n");
+        let theirs = d.path().join("theirs.json");
+        fs::write(&theirs, "{}\n").unwrap();
+        // another user's file can be made only by root (which the tests run as here and in CI)
+        let nobody = nix::unistd::Uid::from_raw(65534);
+        nix::unistd::chown(&theirs, Some(nobody), None).expect("the tests run as root: chown to nobody");
+        let e = rewrite_keeping_mode(&theirs, b"x").unwrap_err().to_string();
+        assert!(
+            e.ends_with("belongs to another user (uid 65534); team rewrites only the files of the user it runs as"),
+            "{e}"
+        );
+        assert_eq!(fs::read_to_string(&theirs).unwrap(), "{}\n");
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(fs::metadata(&theirs).unwrap().uid(), 65534, "still theirs");
     }
 
     #[test]
