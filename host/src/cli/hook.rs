@@ -40,6 +40,37 @@ fn parse_event(s: &str) -> Result<Event, String> {
 /// first fields are wanted; past this the session id is simply not recorded.
 const INPUT_MAX: u64 = 4 << 20;
 
+/// How long the hook waits for its input: a CLI writes one JSON object and closes stdin at
+/// once; one that keeps it open (or writes nothing) must not hold the hook, and its turn.
+const INPUT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The CLI's input: what `input` gives until it ends, holds one whole JSON value, reaches
+/// `max` bytes, or `wait` passes — whichever comes first (the read goes on in a thread that
+/// ends with the process).
+fn read_input(mut input: impl Read + Send + 'static, max: u64, wait: std::time::Duration) -> Vec<u8> {
+    use std::sync::{Arc, Mutex};
+    let got = Arc::new(Mutex::new((Vec::new(), false)));
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let shared = Arc::clone(&got);
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            let n = input.read(&mut chunk).unwrap_or(0);
+            let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
+            let room = (max as usize).saturating_sub(g.0.len());
+            g.0.extend_from_slice(&chunk[..n.min(room)]);
+            g.1 = n == 0 || g.0.len() as u64 >= max || serde_json::from_slice::<serde::de::IgnoredAny>(&g.0).is_ok();
+            if g.1 {
+                let _ = tx.send(());
+                return;
+            }
+        }
+    });
+    let _ = rx.recv_timeout(wait);
+    let g = got.lock().unwrap_or_else(|e| e.into_inner());
+    g.0.clone()
+}
+
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
     let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
@@ -47,8 +78,7 @@ pub fn run(a: Args, out: &mut Output) -> i32 {
     if dirs.is_empty() {
         return 0;
     }
-    let mut raw = Vec::new();
-    let _ = std::io::stdin().lock().take(INPUT_MAX).read_to_end(&mut raw);
+    let raw = read_input(std::io::stdin(), INPUT_MAX, INPUT_WAIT);
     let input = HookInput::parse(&raw);
     let ctx = Ctx::from_env();
     let handed = match inbox::hook::hand(&ctx, a.event, &input, &dirs) {
@@ -88,6 +118,7 @@ fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn answers_in_the_cli_s_shapes() {
@@ -99,5 +130,28 @@ mod tests {
         assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
         assert!(parse_event("post-tool-use").is_ok());
         assert!(parse_event("PostToolUse").unwrap_err().contains("post-tool-use, stop"));
+    }
+
+    /// issue 29: `team hook` read stdin to its end before anything, so a CLI that kept it open
+    /// held the hook (and its own turn) for ever. The object it wrote is taken as soon as it is
+    /// whole; a stream that never ends is cut at the wait; a long one at the size.
+    #[test]
+    fn the_input_is_taken_when_whole_and_bounded_in_time_and_size() {
+        let (r, mut w) = std::io::pipe().unwrap();
+        w.write_all(br#"{"session_id":"abc","tool_response":"#).unwrap();
+        w.write_all(br#"{"x":1}}"#).unwrap();
+        // the writer stays open: the whole object ends the read, not the wait
+        let got = read_input(r, INPUT_MAX, std::time::Duration::from_secs(600));
+        assert_eq!(HookInput::parse(&got).session_id.as_deref(), Some("abc"));
+        drop(w);
+        // nothing whole and never closed: the wait ends it with what came
+        let (r, mut w) = std::io::pipe().unwrap();
+        w.write_all(b"{\"session_id\":").unwrap();
+        let got = read_input(r, INPUT_MAX, std::time::Duration::from_millis(50));
+        assert_eq!(got, b"{\"session_id\":");
+        drop(w);
+        // at most `max` bytes
+        let got = read_input(std::io::repeat(b' '), 1000, std::time::Duration::from_secs(600));
+        assert_eq!(got.len(), 1000);
     }
 }
