@@ -36,6 +36,37 @@ pub fn for_cli(cli: &str) -> Result<Vec<Fixture>, String> {
     Ok(all()?.into_iter().filter(|f| f.cli == cli).collect())
 }
 
+/// One line per fixture whose `.ansi` capture, read alone (the plain rows derived from the
+/// styled ones, as `team profile explain` and herdr's reads see it), gives `classify` another
+/// state or composer than the fixture's own screen (empty: all agree). A fixture with no
+/// `.ansi` file is one line too.
+pub fn ansi_disagreements(
+    fixtures: &[Fixture],
+    classify: impl Fn(&profile_reading::Screen) -> profile_reading::Reading,
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    for f in fixtures {
+        let path = screens_dir().join(&f.dir).join(format!("{}.ansi", f.name));
+        let Ok(ansi) = std::fs::read_to_string(&path) else {
+            failures.push(format!("{}: no {}", f.label(), path.display()));
+            continue;
+        };
+        let (a, b) = (classify(&profile_reading::Screen::from_ansi(&ansi, "")), classify(&f.screen));
+        if (&a.state, &a.composer) != (&b.state, &b.composer) {
+            failures.push(format!(
+                "{}: from its .ansi alone {:?} {:?}, from its screen {:?} {:?} ({})",
+                f.label(),
+                a.state,
+                a.composer,
+                b.state,
+                b.composer,
+                a.why
+            ));
+        }
+    }
+    failures
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
