@@ -303,6 +303,13 @@ pub trait Mux {
     /// `@team-seat` mark), and reads the name back: `Ok(false)` when the multiplexer did not
     /// take it (herdr refuses a name its grammar does not allow, or a pane it sees no agent in).
     fn name_pane(&self, session: &str, id: &str, seat: &str) -> Result<bool, MuxError>;
+    /// The server a pane of `session` lives on, as a process inside that pane can name it from
+    /// its own environment: tmux's socket path (`TMUX`'s first field), herdr's session
+    /// (`HERDR_SESSION`). Keys on disk that hold a pane id name it too (two servers each have a
+    /// pane `%1`). `None` when it cannot be told.
+    fn server(&self, _session: &str, _pane: &str) -> Option<String> {
+        None
+    }
     /// Writes a seat's two sidebar lines: its workspace's label and its pane's display line
     /// (herdr: `workspace rename`, `pane report-metadata --display-agent`). tmux shows neither,
     /// and the pane's title is the CLI's own: nothing is written there.

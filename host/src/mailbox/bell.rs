@@ -1,4 +1,5 @@
-//! The bells: `<config>/inbox-bells/<mux>-<pane>`, one small file per pane a message was ever
+//! The bells: `<config>/inbox-bells/<mux>-<server>-<pane>`, one small file per pane (of one
+//! multiplexer server) a message was ever
 //! queued for, naming the seat folders (`<project dir>/<session>/<seat>`, relative to
 //! `<config>`) whose inboxes that pane's hook reads.
 //!
@@ -15,6 +16,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use sha2::Digest;
+
 use crate::fsx;
 
 /// The bells' folder inside `<config>`.
@@ -23,9 +26,13 @@ pub const BELLS: &str = "inbox-bells";
 pub const MAX_LINES: usize = 8;
 const MAX_BYTES: u64 = 4096;
 
-/// The bell's file name for a pane of `mux` (`tmux`, `herdr`): `tmux-12` for `%12`.
-pub fn key(mux: &str, pane: &str) -> Option<String> {
-    if !crate::vocab::names::valid_pane(pane) || !matches!(mux, "tmux" | "herdr") {
+/// The bell's file name for pane `pane` of the `mux` (`tmux`, `herdr`) server `server` (tmux:
+/// its socket path; herdr: its session): `tmux-<8 hex naming the server>-12` for `%12`. Pane ids
+/// repeat from one server to another (every tmux server has a `%1`): the server keeps two
+/// projects' panes apart. A server that is a path is named by its real path, so the send (which
+/// asks the multiplexer) and the hook (which reads its environment) name it alike.
+pub fn key(mux: &str, server: &str, pane: &str) -> Option<String> {
+    if !crate::vocab::names::valid_pane(pane) || !matches!(mux, "tmux" | "herdr") || server.is_empty() {
         return None;
     }
     let p: String = pane
@@ -33,17 +40,22 @@ pub fn key(mux: &str, pane: &str) -> Option<String> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-') { c } else { '_' })
         .collect();
-    (!p.is_empty()).then(|| format!("{mux}-{p}"))
+    let real = std::fs::canonicalize(server).map(|r| r.display().to_string()).unwrap_or_else(|_| server.to_string());
+    let digest = sha2::Sha256::digest(real.as_bytes());
+    let tag: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    (!p.is_empty()).then(|| format!("{mux}-{tag}-{p}"))
 }
 
-/// The bell this process's environment points at: `TMUX_PANE` inside tmux, `HERDR_PANE_ID`
-/// inside herdr. A hint: it names a file to read, never who the caller is.
+/// The bell this process's environment points at: `HERDR_PANE_ID` of the session
+/// `HERDR_SESSION` inside herdr, `TMUX_PANE` of the server `TMUX` names inside tmux. A hint: it
+/// names a file to read, never who the caller is.
 pub fn hinted(var: impl Fn(&str) -> Option<String>) -> Option<String> {
     let set = |k: &str| var(k).filter(|v| !v.is_empty());
     if let Some(p) = set("HERDR_PANE_ID") {
-        return key("herdr", &p);
+        return key("herdr", &set("HERDR_SESSION")?, &p);
     }
-    set("TMUX_PANE").and_then(|p| key("tmux", &p))
+    let server = set("TMUX")?.split(',').next().map(str::to_string)?;
+    set("TMUX_PANE").and_then(|p| key("tmux", &server, &p))
 }
 
 /// One line: `<project dir>/<session>/<seat>`, each part checked.
@@ -105,16 +117,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_come_from_pane_ids_and_name_one_file() {
-        assert_eq!(key("tmux", "%12").as_deref(), Some("tmux-12"));
-        assert_eq!(key("herdr", "w1:p2").as_deref(), Some("herdr-w1_p2"));
-        assert_eq!(key("tmux", "../x"), None);
-        assert_eq!(key("screen", "%1"), None);
+    fn keys_come_from_pane_ids_of_one_server_and_name_one_file() {
+        let tag = |server: &str| {
+            let d = sha2::Sha256::digest(server.as_bytes());
+            d.iter().take(4).map(|b| format!("{b:02x}")).collect::<String>()
+        };
+        let a = "/nonexistent/tmux-0/default";
+        assert_eq!(key("tmux", a, "%12"), Some(format!("tmux-{}-12", tag(a))));
+        assert_eq!(key("herdr", "beacon", "w1:p2"), Some(format!("herdr-{}-w1_p2", tag("beacon"))));
+        // issue 29 item 4: two servers' `%1` are two bells
+        assert_ne!(key("tmux", a, "%1"), key("tmux", "/nonexistent/other.sock", "%1"));
+        assert_eq!(key("tmux", a, "../x"), None);
+        assert_eq!(key("screen", a, "%1"), None);
+        assert_eq!(key("tmux", "", "%1"), None, "no server, no bell");
+        // a socket's real path names it, however it was reached
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("sock");
+        std::fs::write(&real, "").unwrap();
+        std::os::unix::fs::symlink(&real, d.path().join("link")).unwrap();
+        let via_link = d.path().join("link").display().to_string();
+        assert_eq!(
+            key("tmux", &via_link, "%1"),
+            key("tmux", &real.canonicalize().unwrap().display().to_string(), "%1")
+        );
         let env = |pairs: &'static [(&'static str, &'static str)]| {
             move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(hinted(env(&[("TMUX_PANE", "%3")])).as_deref(), Some("tmux-3"));
-        assert_eq!(hinted(env(&[("TMUX_PANE", "%3"), ("HERDR_PANE_ID", "w1:p1")])).as_deref(), Some("herdr-w1_p1"));
+        assert_eq!(
+            hinted(env(&[("TMUX", "/nonexistent/tmux-0/default,77,0"), ("TMUX_PANE", "%3")])),
+            key("tmux", a, "%3")
+        );
+        assert_eq!(hinted(env(&[("TMUX_PANE", "%3")])), None, "a pane of no server names no bell");
+        assert_eq!(
+            hinted(env(&[("TMUX_PANE", "%3"), ("HERDR_PANE_ID", "w1:p1"), ("HERDR_SESSION", "beacon")])),
+            key("herdr", "beacon", "w1:p1")
+        );
         assert_eq!(hinted(env(&[])), None);
     }
 
@@ -155,10 +192,16 @@ mod tests {
                 }
             }
             assert!(listed > 0, "{version}: agent list reported panes");
-            // the hook's key from the variable is the send's key from the same pane's id
-            let from_env = hinted(|k| (k == "HERDR_PANE_ID").then(|| var.to_string()));
-            assert_eq!(from_env, key("herdr", var), "{version}");
-            assert!(from_env.is_some_and(|k| k == format!("herdr-{}", var.replace(':', "_"))));
+            // the hook's key from the variables is the send's key from the same pane's id and
+            // the session every herdr call names (the recordings' session is in the pane's env)
+            let session = env.lines().find_map(|l| l.strip_prefix("HERDR_SESSION=")).expect("the pane's session");
+            let from_env = hinted(|k| match k {
+                "HERDR_PANE_ID" => Some(var.to_string()),
+                "HERDR_SESSION" => Some(session.to_string()),
+                _ => None,
+            });
+            assert_eq!(from_env, key("herdr", session, var), "{version}");
+            assert!(from_env.is_some_and(|k| k.ends_with(&format!("-{}", var.replace(':', "_")))));
         }
     }
 

@@ -384,6 +384,11 @@ impl Mux for Herdr {
         "herdr"
     }
 
+    fn server(&self, session: &str, _pane: &str) -> Option<String> {
+        // every call names its session (`herdr --session S`), and a pane of it has HERDR_SESSION
+        Some(session.to_string())
+    }
+
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
         let agent = match self.agent_get(session, seat, "") {
             Ok(a) => a,

@@ -331,6 +331,12 @@ impl Mux for Tmux {
         "tmux"
     }
 
+    fn server(&self, _session: &str, pane: &str) -> Option<String> {
+        let out = self.tmux(&["display-message", "-p", "-t", pane, "#{socket_path}"]).ok()?;
+        let path = out.stdout_str().trim().to_string();
+        (!path.is_empty() && !path.contains('\n')).then_some(path)
+    }
+
     fn locate(&self, session: &str, seat: &str) -> Result<PaneRef, MuxError> {
         self.find_marked(session, seat, None)
     }

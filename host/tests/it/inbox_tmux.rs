@@ -176,9 +176,10 @@ fn a_dialog_seat_is_held_in_its_inbox_with_zero_keys() {
     assert!(h[0].get("dialog").is_none(), "a held inbox message is no dialog-stopped typed send");
 
     // a hook run by anything but the seat's own CLI (here: the test, naming the seat's pane
-    // in its environment) hands nothing and prints nothing: identity is the process tree's
+    // and its server in its environment) hands nothing and prints nothing: identity is the
+    // process tree's
     let pane = &s.tw.seat("rev").pane;
-    let r = s.w.sh(&format!("TMUX_PANE='{pane}' team hook post-tool-use </dev/null"));
+    let r = s.w.sh(&format!("TMUX=\"$TEAM_TMUX_SOCKET,0,0\" TMUX_PANE='{pane}' team hook post-tool-use </dev/null"));
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
     assert_eq!(s.waiting("rev").len(), 1, "still waiting");
     let log = std::fs::read_to_string(s.w.repo.join(".agents/team.log")).unwrap();

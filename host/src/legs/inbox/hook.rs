@@ -139,10 +139,36 @@ pub enum NotHanded {
     NotASeat(String),
 }
 
-/// The slow path: finds the caller, then claims and hands the messages of `dirs` that are its
-/// own. `Err` (nothing claimed) when the caller is no seat.
+/// The slow path: for each checkout the waiting messages name (a bell can name seat folders of
+/// two projects: a pane marked for one, then the other), finds the caller against that
+/// checkout's team file, then claims and hands the messages that are its own. `Err` (nothing
+/// claimed) when the caller is a seat of none of them.
 pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
-    let root = first_root(dirs).ok_or(NotHanded::NoCheckout)?;
+    let mut roots: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    for d in dirs {
+        let Some(root) = first_root(std::slice::from_ref(d)) else { continue };
+        match roots.iter_mut().find(|(r, _)| *r == root) {
+            Some((_, ds)) => ds.push(d.clone()),
+            None => roots.push((root, vec![d.clone()])),
+        }
+    }
+    let mut out: Option<Handed> = None;
+    let mut why = NotHanded::NoCheckout;
+    for (root, its) in &roots {
+        match hand_in(ctx, event, input, root, its) {
+            Ok(h) => {
+                let all = out.get_or_insert_with(Handed::default);
+                all.messages.extend(h.messages);
+                all.problems.extend(h.problems);
+            }
+            Err(e) => why = e,
+        }
+    }
+    out.ok_or(why)
+}
+
+/// [`hand`] for the seat folders of the checkout at `root`.
+fn hand_in(ctx: &Ctx, event: Event, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
     let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
     let ws = Workspace::with_file(ctx, Some(file));
     let ancestry = procfs::ancestry();

@@ -232,7 +232,8 @@ fn message(
 }
 
 fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Result<()> {
-    let Some(key) = bell::key(means.mux.name(), &pane.id) else { return Ok(()) };
+    let Some(server) = means.mux.server(req.at.session, &pane.id) else { return Ok(()) };
+    let Some(key) = bell::key(means.mux.name(), &server, &pane.id) else { return Ok(()) };
     let project_dir = crate::history::project_dir_name(req.project, req.at.root);
     bell::ring(req.config, &key, &bell::line(&project_dir, req.at.session, req.at.seat))
 }
