@@ -332,6 +332,12 @@ impl Mux for Tmux {
     }
 
     fn server(&self, _session: &str, pane: &str) -> Option<String> {
+        // a server named by its path is that path (no call); a named or default one is asked
+        if let [flag, path] = self.socket_args.as_slice() {
+            if flag == "-S" {
+                return Some(path.clone());
+            }
+        }
         let out = self.tmux(&["display-message", "-p", "-t", pane, "#{socket_path}"]).ok()?;
         let path = out.stdout_str().trim().to_string();
         (!path.is_empty() && !path.contains('\n')).then_some(path)
