@@ -10,7 +10,7 @@
 //!   its own team.log line; a completed send (delivered, held, not-submitted, unreachable)
 //!   appends one history line, and a history line that cannot be written is said in the
 //!   report (and the team.log line), never dropped silently;
-//! - nothing here prints; `cli::send` renders the report.
+//! - nothing here prints; `words` says the report, `cli::send` prints it.
 
 pub mod all;
 pub mod body;
@@ -19,6 +19,7 @@ pub mod facts;
 pub mod list;
 pub mod report;
 pub mod walk;
+pub mod words;
 mod world;
 
 use std::path::Path;

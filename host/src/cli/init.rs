@@ -135,6 +135,6 @@ fn said(p: &Plan, w: &init::Written) -> String {
     steps.push((format!("team send {first} \"hello\""), "one message, proven taken; team feed shows it".into()));
     t.push_str("next:\n");
     let rows: Vec<[String; 2]> = steps.into_iter().map(|(c, why)| [one_line(&c).into_owned(), why]).collect();
-    t.push_str(&super::table::table(&rows));
+    t.push_str(&crate::vocab::table::table(&rows));
     t
 }

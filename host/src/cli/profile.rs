@@ -116,7 +116,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
 /// shown escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
     let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| one_line(c).into_owned()).collect()).collect();
-    super::table::layout(&rows, "")
+    crate::vocab::table::layout(&rows, "")
 }
 
 /// One `label     value` line; labels are padded to one width in every command's output. The

@@ -8,11 +8,9 @@
 use std::path::PathBuf;
 
 use crate::ctx::Ctx;
-use crate::error::{self, context_line, Kind, TeamError};
+use crate::error::{self, context_line, TeamError};
 use crate::output::Output;
-use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
-use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Means, Outcome, Report, SendReport};
-use crate::vocab::leg::Leg;
+use crate::send::{self, Ask, ListReport, Means, Report, SendReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
@@ -165,128 +163,17 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     }
 }
 
-/// How a dry run names the channel a leg would carry the send by.
-pub(super) fn via_words(leg: Leg) -> &'static str {
-    match leg {
-        Leg::Typed => "a 0600 drop file and one trigger line",
-        Leg::Compose => "a 0600 drop file and its compose module's screens",
-        Leg::Native => "a socket frame",
-        Leg::McpInbox => "a 0600 drop file and the seat's inbox, which its CLI's hooks hand to the model (an idle seat gets the trigger line too)",
-    }
-}
-
-/// The words a history line that could not be written adds to the outcome.
-pub(crate) fn history_words(h: &HistoryWrite) -> String {
-    match h {
-        HistoryWrite::NotWritten(why) => format!("; its history line was not written: {why}"),
-        _ => String::new(),
-    }
-}
-
-/// The words a send a running watch will retry ends with (and only then: nothing is promised
-/// without one).
-pub(crate) fn watch_words(r: &SendReport) -> String {
-    match r.watch_retry {
-        Some(pid) => format!(
-            "; the watch (pid {pid}) will retry it once the seat is idle with an empty box, up to {} tries in thirty minutes",
-            crate::watch::TRIES
-        ),
-        None => String::new(),
-    }
-}
-
 /// Prints one send's report: exit 0 for delivered, recorded and a dry run; every other
 /// outcome is the error it exits 1 with.
 fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, TeamError> {
     super::send_all::notify_words(r, json, out);
-    let seat = &r.seat;
-    let (line, doc) = match &r.outcome {
-        Outcome::DryRun(DryRun::Send { channel, compose }) => dry_run_send(r, *channel, compose),
-        Outcome::DryRun(DryRun::WaitRefused { refusal }) => {
-            let reason = refusal.strip_prefix(&format!("{seat}: ")).unwrap_or(refusal);
-            let line = format!("{seat}: dry-run: {} {reason}", r.cli);
-            let plan = SendPlan::WaitRefused(WaitRefusedPlan { refused: refusal.clone(), order: r.order.clone() });
-            (format!("{}\n", one_line(&line)), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
-        }
-        Outcome::DryRun(DryRun::Record { ms }) => {
-            let line = format!("{seat}: dry-run: would record a native delivery ({ms} ms); nothing was written");
-            let plan = SendPlan::Record(RecordPlan {
-                record: "messages.jsonl",
-                via: Leg::Native,
-                ms: *ms,
-                rule: r.rule.clone(),
-            });
-            (format!("{line}\n"), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
-        }
-        Outcome::Recorded { ms } => {
-            let line = format!("{seat}: recorded (native, {ms} ms)");
-            (format!("{line}\n"), SendDoc::new(r, SendStatus::Recorded, &line, r.channel, None))
-        }
-        Outcome::Ended(e) if e.is_delivered() => {
-            let note = &e.note;
-            let line = match note {
-                Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-                None => format!("{seat}: delivered{}", history_words(&r.history)),
-            };
-            let mut doc = SendDoc::new(r, SendStatus::Delivered, &line, r.channel, None);
-            doc.note = Some(note.as_ref().map(ToString::to_string));
-            doc.drop = Some(r.drop.as_ref().map(|p| p.display().to_string()));
-            doc.ms = Some(r.ms);
-            if let HistoryWrite::NotWritten(why) = &r.history {
-                doc.history_error = Some(why.clone());
-            }
-            (format!("{}\n", one_line(&line)), doc)
-        }
-        other => {
-            let (kind, reason) = other.failure().expect("every other outcome exits 1");
-            let e = match kind {
-                Kind::Refused => TeamError::refused(format!("{seat}: {reason}{}", history_words(&r.history))),
-                k => TeamError::new(
-                    k,
-                    format!("{seat}: {} ({reason}){}{}", other.word(), history_words(&r.history), watch_words(r)),
-                )
-                .with_context((r.project.clone(), r.session.clone())),
-            };
-            return Err(e);
-        }
-    };
+    let (line, doc) = r.said()?;
     if json {
         out.doc(&doc);
     } else {
         out.out(&format!("{}{line}", context_line(&r.project, &r.session)));
     }
     Ok(0)
-}
-
-/// A dry run's lines (the leg it would take, each compose step, each leg set aside) and document.
-fn dry_run_send(r: &SendReport, channel: Option<Leg>, compose: &[String]) -> (String, SendDoc) {
-    let seat = &r.seat;
-    let set_aside: Vec<String> = r.set_aside.iter().map(|s| s.sentence()).collect();
-    let failed: Vec<String> = r.failed.iter().map(ToString::to_string).collect();
-    let first = match channel {
-        Some(leg) => format!("{seat}: dry-run: {} via {}; nothing was written", r.cli, via_words(leg)),
-        None => format!(
-            "{seat}: dry-run: unreachable: no leg of its delivery order would take the send ({}); nothing was written",
-            failed.join("; ")
-        ),
-    };
-    let plan = SendPlan::Walk(WalkPlan {
-        channel,
-        order: r.order.clone(),
-        failed,
-        set_aside: set_aside.clone(),
-        rule: r.rule.clone(),
-        compose: compose.to_vec(),
-    });
-    let doc = SendDoc::new(r, SendStatus::DryRun, &first, None, Some(plan));
-    let mut text = format!("{}\n", one_line(&first));
-    for (i, step) in compose.iter().enumerate() {
-        text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
-    }
-    for s in &set_aside {
-        text.push_str(&format!("{seat}: {}\n", one_line(s)));
-    }
-    (text, doc)
 }
 
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
@@ -313,7 +200,7 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
         text.push_str(&context_line(p, s));
     }
     if !l.seats.is_empty() {
-        text.push_str(&super::table::table(&table));
+        text.push_str(&crate::vocab::table::table(&table));
     }
     text.push_str(&summary);
     text.push('\n');
@@ -329,6 +216,7 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Kind;
 
     fn args(words: &[&str]) -> Args {
         #[derive(clap::Parser)]

@@ -13,7 +13,7 @@ use crate::status::{self, age_words, Reads, Row, StatusReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
-use super::table::{short, table};
+use crate::vocab::table::{short, table};
 
 /// Arguments of `team status`.
 #[derive(clap::Args, Debug)]

@@ -81,7 +81,16 @@ pub enum AckStatus {
 }
 
 impl Acked {
-    /// The `team.ack` document; `line` is the run's line (`cli::ack::line`).
+    /// The ack's line, as `team ack` and the MCP tool `team_ack` say it.
+    pub fn line(&self) -> String {
+        let r = self;
+        let what = if r.alert { "alert set aside" } else { "acked" };
+        let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
+        let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
+        line.replacen(&format!("({} from ", r.by), "(from ", 1)
+    }
+
+    /// The `team.ack` document; `line` is the run's line (`Acked::line`).
     pub fn document(&self, line: &str) -> AckDoc {
         AckDoc {
             schema: Named::new(),
