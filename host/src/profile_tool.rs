@@ -21,7 +21,7 @@ mod explain;
 
 pub use check::{check, CheckReport, Step, StepFailure, StepName};
 pub use conformance::{conformance, Checked, Conformance};
-pub use explain::{explain, Explained, Request};
+pub use explain::{explain, parse_size, Explained, Request};
 
 /// What `team profile list` shows: every installed profile, and the current team's choice.
 pub struct Listing {

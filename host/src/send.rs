@@ -13,6 +13,7 @@
 //! - nothing here prints; `words` says the report, `cli::send` prints it.
 
 pub mod all;
+pub mod ask;
 pub mod body;
 pub mod doc;
 pub mod facts;

@@ -14,8 +14,6 @@ use crate::send::{self, Ask, ListReport, Means, Report, SendReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
-const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
-
 /// Arguments of `team send`.
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(
@@ -65,90 +63,20 @@ pub struct Args {
     pub ms: Option<String>,
 }
 
-fn usage(msg: impl Into<String>) -> TeamError {
-    TeamError::usage(msg).with_repair(USAGE)
-}
-
-/// Checks the invocation: every usage error is exit 2.
+/// Checks the invocation: every usage error is exit 2 (`send::ask`).
 pub fn ask(a: &Args) -> error::Result<Ask> {
-    if let Some(t) = &a.timeout {
-        match t.trim().parse::<u64>() {
-            Ok(n) if (1..=86_400).contains(&n) => {}
-            _ => return Err(usage(format!("--timeout takes a whole number of seconds from 1 to 86400, not \"{t}\""))),
-        }
-    }
-    if a.list {
-        if a.target.is_some()
-            || !a.message.is_empty()
-            || a.file.is_some()
-            || a.record.is_some()
-            || a.wait
-            || a.timeout.is_some()
-            || a.dry_run
-        {
-            return Err(usage("--list takes no target, message, --file, --record, --wait, --timeout or --dry-run"));
-        }
-        if a.channel.is_some() || a.ms.is_some() {
-            return Err(usage("--channel and --ms go with --record"));
-        }
-        return Ok(Ask::List);
-    }
-    if let Some(seat) = &a.record {
-        if a.wait || a.timeout.is_some() {
-            return Err(usage(
-                "--wait and --timeout are refused beside --record: a recorded delivery has already happened",
-            ));
-        }
-        match a.channel.as_deref().map(|c| (c, crate::vocab::leg::Leg::from_word(c))) {
-            Some((_, Some(crate::vocab::leg::Leg::Native))) => {}
-            Some((c, _)) => return Err(usage(format!("--channel takes native only, not \"{c}\""))),
-            None => return Err(usage("--record needs --channel native")),
-        }
-        let ms = match a.ms.as_deref() {
-            None => return Err(usage("--record needs --ms <N>, the span the sender measured")),
-            Some(m) => m
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| usage(format!("--ms takes a whole number of milliseconds, not \"{m}\"")))?,
-        };
-        let mut words: Vec<String> = a.target.iter().cloned().collect();
-        words.extend(a.message.iter().cloned());
-        if !words.is_empty() && a.file.is_some() {
-            return Err(usage("a message and --file together: give the body one way"));
-        }
-        let body = match &a.file {
-            Some(p) => Some(send::body::of_file(p)?),
-            None if words.is_empty() => None,
-            None => Some(send::body::of_words(words.join(" "))?),
-        };
-        return Ok(Ask::Record { target: seat.clone(), body, ms });
-    }
-    if a.channel.is_some() || a.ms.is_some() {
-        return Err(usage("--channel and --ms go with --record"));
-    }
-    let Some(target) = a.target.clone() else {
-        return Err(usage("a target seat is required"));
-    };
-    if !a.message.is_empty() && a.file.is_some() {
-        return Err(usage("a message and --file together: give the body one way"));
-    }
-    let body = match &a.file {
-        Some(p) => send::body::of_file(p)?,
-        None if a.message.is_empty() => {
-            return Err(usage("a message is required: words after the seat, or --file <path>"))
-        }
-        None => send::body::of_words(a.message.join(" "))?,
-    };
-    if body.trim().is_empty() {
-        return Err(usage("the message is empty: nothing to send"));
-    }
-    if target == crate::vocab::names::RESERVED_ALL {
-        if a.wait || a.timeout.is_some() {
-            return Err(usage("--wait and --timeout go with one seat, not with all"));
-        }
-        return Ok(Ask::All { body });
-    }
-    Ok(Ask::Send { target, body, wait: a.wait })
+    Ask::of(&send::ask::Words {
+        target: a.target.clone(),
+        message: a.message.clone(),
+        file: a.file.clone(),
+        wait: a.wait,
+        timeout: a.timeout.clone(),
+        dry_run: a.dry_run,
+        list: a.list,
+        record: a.record.clone(),
+        channel: a.channel.clone(),
+        ms: a.ms.clone(),
+    })
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {

@@ -196,6 +196,26 @@ fn unplaced(u: &Unplaced) -> UnplacedDoc {
 }
 
 impl StatusReport {
+    /// `6 seats: 2 idle, 1 working, …` (the states in a fixed order): the line a plain run
+    /// closes its table with, and the document's `summary`.
+    pub fn summary(&self) -> String {
+        let n = self.rows.len();
+        let mut s = format!("{n} seat{}", if n == 1 { "" } else { "s" });
+        let order = ["idle", "working", "dialog", "draft", "starting", "exited", "unknown", "not-found", "unreadable"];
+        let parts: Vec<String> = order
+            .iter()
+            .filter_map(|w| {
+                let c = self.rows.iter().filter(|row| row.reads.word() == *w).count();
+                (c > 0).then(|| format!("{c} {}", w.replace('-', " ")))
+            })
+            .collect();
+        if !parts.is_empty() {
+            s.push_str(": ");
+            s.push_str(&parts.join(", "));
+        }
+        s
+    }
+
     /// The `team.status` document; `summary` is the line a plain run closes with.
     pub fn document(&self, summary: String) -> StatusDoc {
         StatusDoc {
