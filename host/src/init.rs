@@ -30,6 +30,7 @@ use crate::team_file::{self, valid_name};
 use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 mod instructions;
+mod next;
 pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
 
 /// The schema of the team file, as this build reads it (written beside the file).

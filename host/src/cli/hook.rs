@@ -14,8 +14,6 @@
 
 use std::io::Read;
 
-use serde_json::json;
-
 use crate::ctx::Ctx;
 use crate::legs::inbox::{self, HookInput};
 use crate::output::Output;
@@ -64,17 +62,8 @@ pub fn run(a: Args, out: &mut Output) -> i32 {
     if handed.messages.is_empty() {
         return 0;
     }
-    out.json_line(&answer(a.event, &crate::mailbox::text::handed_text(&handed.messages)));
+    out.json_line(&inbox::hook::answer(a.event, &crate::mailbox::text::handed_text(&handed.messages)));
     0
-}
-
-/// The CLI's answer: `additionalContext` for the events that take it, a block with the text
-/// as its reason for `Stop` (both CLIs read the same shapes: docs/inbox.md).
-pub fn answer(event: Event, text: &str) -> serde_json::Value {
-    match event {
-        Event::Stop => json!({"decision": "block", "reason": text}),
-        e => json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
-    }
 }
 
 /// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
@@ -88,6 +77,8 @@ fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use inbox::hook::answer;
+    use serde_json::json;
 
     #[test]
     fn answers_in_the_cli_s_shapes() {

@@ -11,7 +11,6 @@ use std::io::BufRead;
 use serde_json::Value;
 
 use crate::ctx::Ctx;
-use crate::error::TeamError;
 use crate::mcp::{self, frame, install, rpc, Server};
 use crate::output::Output;
 
@@ -106,12 +105,7 @@ pub fn serve(server: &mut Server, input: &mut impl BufRead, out: &mut Output) ->
 /// `install | status | remove`: the team file of the cwd, each seat's row.
 fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let ws = crate::workspace::Workspace::new(ctx);
-    let rows = ws.team().and_then(|l| {
-        let exe = std::env::current_exe()
-            .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
-        install::run(l, &s.seats, &exe.display().to_string(), action).map(|rows| (l, rows))
-    });
-    let (l, rows) = rows?;
+    let (l, rows) = install::run_here(&ws, &s.seats, action)?;
     if s.json {
         out.doc(&crate::mcp::doc::document(action, &l.file.project, &l.file.session, &rows));
         return Ok(0);

@@ -1,6 +1,6 @@
 //! `team hook <event>`: what a seat's CLI runs at its hook events. It hands the seat's waiting
 //! messages to the CLI (the model has them in its next request), writes a `handed` receipt per
-//! message and the history's `delivered` line, and returns them for `cli::hook` to answer with.
+//! message and the history's `delivered` line, and returns them; [`answer`] is the hook's reply, which `cli::hook` prints.
 //!
 //! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
 //! names, then one directory read per seat folder it lists; nothing found is the end (nothing
@@ -370,6 +370,16 @@ fn whole_text(m: &Message) -> String {
     match crate::fsx::read_capped(&m.drop, DROP_MAX) {
         Ok(Some(t)) => t,
         _ => crate::admission::with_header(&m.header, &m.body),
+    }
+}
+
+/// The hook's answer to its CLI, one JSON object on stdout: a `Stop` hook blocks the stop with
+/// the messages as its reason (the model reads them and goes on); every other event adds them
+/// as context to the model's next request (the vendors' hook protocol).
+pub fn answer(event: Event, text: &str) -> serde_json::Value {
+    match event {
+        Event::Stop => serde_json::json!({"decision": "block", "reason": text}),
+        e => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
     }
 }
 
