@@ -14,8 +14,7 @@
 
 use std::io::Read;
 
-use crate::ctx::Ctx;
-use crate::legs::inbox::{self, HookInput};
+use crate::legs::inbox;
 use crate::output::Output;
 use crate::vocab::hook_event::Event;
 
@@ -40,54 +39,28 @@ const INPUT_MAX: u64 = 4 << 20;
 
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
-    let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
-    let dirs = inbox::hook::waiting_for(&paths.config, |k| std::env::var(k).ok());
-    if dirs.is_empty() {
-        return 0;
-    }
-    let mut raw = Vec::new();
-    let _ = std::io::stdin().lock().take(INPUT_MAX).read_to_end(&mut raw);
-    let input = HookInput::parse(&raw);
-    let ctx = Ctx::from_env();
-    let handed = match inbox::hook::hand(&ctx, a.event, &input, &dirs) {
-        Ok(h) => h,
-        Err(why) => {
-            say(&ctx, &dirs, &format!("{} hook: {why}", a.event.vendor()), out);
-            return 0;
-        }
+    let read_input = || {
+        let mut raw = Vec::new();
+        let _ = std::io::stdin().lock().take(INPUT_MAX).read_to_end(&mut raw);
+        raw
     };
-    for p in &handed.problems {
-        say(&ctx, &dirs, p, out);
-    }
-    if handed.messages.is_empty() {
-        return 0;
-    }
-    out.json_line(&inbox::hook::answer(a.event, &crate::mailbox::text::handed_text(&handed.messages)));
-    0
-}
-
-/// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
-/// message names, else stderr.
-fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
-    if !inbox::hook::log_problem(ctx, dirs, why) {
+    let hooked = inbox::hook::respond(a.event, read_input);
+    // a problem no checkout's team.log took is said where a maintainer finds it
+    for why in &hooked.unlogged {
         out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
     }
+    if let Some(answer) = &hooked.answer {
+        out.json_line(answer);
+    }
+    0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use inbox::hook::answer;
-    use serde_json::json;
 
     #[test]
-    fn answers_in_the_cli_s_shapes() {
-        assert_eq!(
-            answer(Event::PostToolUse, "hi"),
-            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
-        );
-        assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
-        assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    fn hook_events_parse() {
         assert!(parse_event("post-tool-use").is_ok());
         assert!(parse_event("PostToolUse").unwrap_err().contains("post-tool-use, stop"));
     }

@@ -188,22 +188,9 @@ fn seat_table(r: &StatusReport) -> String {
     table(&rows)
 }
 
-/// One line per reason a screen is not read, naming every seat it holds for (a missing
-/// session is every seat's), in the order the reasons first appear (grouped through a map,
-/// so n seats with n reasons of their own take linear time).
+/// One line per reason a screen is not read, naming every seat it holds for.
 fn why_lines(r: &StatusReport) -> String {
-    let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
-    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for row in &r.rows {
-        if let Some(why) = row.reads.why() {
-            let i = *at.entry(why).or_insert_with(|| {
-                whys.push((why, Vec::new()));
-                whys.len() - 1
-            });
-            whys[i].1.push(&row.name);
-        }
-    }
-    whys.into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
+    r.whys().into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
 }
 
 /// The panes of the session no seat holds, after their heading line.

@@ -216,6 +216,24 @@ impl StatusReport {
         s
     }
 
+    /// Each reason a screen is not read, with every seat it holds for (a missing session is
+    /// every seat's), in the order the reasons first appear (grouped through a map, so n
+    /// seats with n reasons of their own take linear time).
+    pub fn whys(&self) -> Vec<(&str, Vec<&str>)> {
+        let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for row in &self.rows {
+            if let Some(why) = row.reads.why() {
+                let i = *at.entry(why).or_insert_with(|| {
+                    whys.push((why, Vec::new()));
+                    whys.len() - 1
+                });
+                whys[i].1.push(&row.name);
+            }
+        }
+        whys
+    }
+
     /// The `team.status` document; `summary` is the line a plain run closes with.
     pub fn document(&self, summary: String) -> StatusDoc {
         StatusDoc {
