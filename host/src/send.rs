@@ -45,7 +45,7 @@ pub use world::{load, standing, Loadout, Means};
 /// (measured), refused above it before any drop is written.
 pub const MAX_BODY: usize = 1 << 20;
 
-/// What the invocation asks for, once its words are checked (`cli::send`).
+/// What the invocation asks for, once its words are checked (`ask`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ask {
     List,

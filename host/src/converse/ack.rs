@@ -3,6 +3,7 @@
 //! (`history::receipts`): `team feed` shows it, `--stats` counts it, the watch stops looking
 //! for a sign, and the message leaves the seat's `team inbox`. The owner acks a message or
 //! reply left in the owner's inbox the same way, and sets an alert aside (`by: owner`).
+//! [`Acked::line`] says it, for `team ack` and the MCP tool `team_ack`.
 //!
 //! Invariants: only the seat a message was delivered to acks it (the owner: a message to the
 //! owner, or an alert); a message is acked once — a second ack is refused and writes nothing,

@@ -2,7 +2,8 @@
 //! to it that it has not acked (each with the id `team reply` and `team ack` take); for the
 //! owner, the messages and replies left in the owner's inbox and not acked, and the alerts not
 //! set aside — sends that ended held, not-submitted or unreachable and were never delivered
-//! since, and messages taken but never acted on.
+//! since, and messages taken but never acted on. [`Inbox::text`] is its table and summary,
+//! as `team inbox` prints them and the MCP tool `team_inbox` answers them.
 //!
 //! Invariant: it reads the history and the receipts and writes nothing; a drop path is built
 //! only from an id the history's reader checked.

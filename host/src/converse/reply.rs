@@ -12,6 +12,9 @@
 //! to an address the caller names); a reply that was delivered acks the question (a receipt
 //! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
 //! decided before anything is written.
+//!
+//! Its words: [`Ask::of`] checks `team reply`'s words, and [`Replied::said`] says how the reply
+//! ended, as `team reply` prints it and the MCP tool `team_reply` answers it.
 
 use schemars::JsonSchema;
 use serde::Serialize;

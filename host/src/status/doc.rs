@@ -1,5 +1,6 @@
 //! The `team.status` document (`team status --json`), built from a [`StatusReport`] and the
-//! hooks and MCP rows the command reads beside it; its schema is generated from these types
+//! hooks and MCP rows the command reads beside it, with the report's summary and its reasons
+//! grouped by seat, which the table says too; its schema is generated from these types
 //! (`crate::schema`).
 
 use schemars::JsonSchema;

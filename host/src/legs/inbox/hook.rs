@@ -1,6 +1,7 @@
 //! `team hook <event>`: what a seat's CLI runs at its hook events. It hands the seat's waiting
 //! messages to the CLI (the model has them in its next request), writes a `handed` receipt per
-//! message and the history's `delivered` line, and answers the CLI ([`respond`], [`answer`]); `cli::hook` prints the answer.
+//! message and the history's `delivered` line, and answers the CLI ([`respond`], [`answer`]);
+//! `cli::hook` prints the answer.
 //!
 //! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
 //! names, then one directory read per seat folder it lists; nothing found is the end (nothing
