@@ -34,11 +34,7 @@ pub struct SeatArgs {
 
 /// `team demo-seat`: draws the seat until its terminal closes.
 pub fn run_seat(args: SeatArgs) -> Ran {
-    let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
-        let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return Err(crate::error::TeamError::usage(e));
-    };
-    crate::demo::seat::run(vendor, &args.log).map(|()| 0).map_err(crate::error::TeamError::failed)
+    crate::demo::seat::run_named(&args.cli, &args.log).map(|()| 0)
 }
 
 pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> Ran {
