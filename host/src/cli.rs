@@ -35,7 +35,6 @@ pub mod route;
 pub mod send;
 mod send_all;
 pub mod status;
-mod table;
 pub mod trust;
 pub mod watch;
 

@@ -145,6 +145,19 @@ fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, ConfigErro
     })
 }
 
+/// Runs `action` for the seats `named` (all when empty) of the cwd's team file, for the `team`
+/// this program is, each CLI's hook format as its profile says it.
+pub fn run_here<'w>(
+    ws: &'w crate::workspace::Workspace,
+    named: &[String],
+    action: Action,
+) -> Result<(&'w Loaded, Vec<Row>), TeamError> {
+    let l = ws.team()?;
+    let exe = ws.own_exe()?;
+    let rows = run(l, named, &exe, action, |cli| format_of(ws.profiles(), cli, &l.file.profiles))?;
+    Ok((l, rows))
+}
+
 /// Runs `action` for the seats `named` (all when empty) of `l`; `format_of(cli)` is what the
 /// CLI's profile says; `exe` is the team the hooks run. One read and at most one write per
 /// format, however many seats share it (`project_files::run`). A file that cannot be written

@@ -6,7 +6,8 @@
 //! names): a team's lead briefs every seat and every seat reaches its lead, so a first team's
 //! agents can message each other through it (docs/admission.md). With `--agent-instructions`
 //! it also writes the lines an agent reads about `team send` into the instructions file each
-//! seat's CLI reads (`CLAUDE.md`, `AGENTS.md`; `instructions`).
+//! seat's CLI reads (`CLAUDE.md`, `AGENTS.md`; `instructions`). What the file leads to — who
+//! reaches whom, the commands to run next — is `next`'s.
 //!
 //! Invariants:
 //! - everything is checked before anything is written: the run is rooted at the logical
@@ -30,6 +31,7 @@ use crate::team_file::{self, valid_name};
 use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 mod instructions;
+mod next;
 pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
 
 /// The schema of the team file, as this build reads it (written beside the file).

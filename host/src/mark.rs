@@ -32,6 +32,18 @@ fn mux_error(e: MuxError) -> TeamError {
     refused(e.to_string())
 }
 
+/// Marks `pane` (default: the caller's own) of the cwd's team's tmux session as `seat`, on the
+/// tmux the run's hints name; the team file with what was done.
+pub fn mark_here<'w>(
+    ws: &'w crate::workspace::Workspace,
+    seat: &str,
+    pane: Option<&str>,
+) -> error::Result<(&'w Loaded, Marked)> {
+    let loaded = ws.team()?;
+    let hints = &ws.ctx.mux;
+    Ok((loaded, mark(loaded, &Tmux::from_hints(hints), hints, seat, pane)?))
+}
+
 /// Marks `pane` (default: the caller's own) of the team's tmux session as `seat`.
 pub fn mark(loaded: &Loaded, tmux: &Tmux, hints: &Hints, seat: &str, pane: Option<&str>) -> error::Result<Marked> {
     let f = &loaded.file;

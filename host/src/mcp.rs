@@ -2,7 +2,7 @@
 //! `team_send` and `team_list` tools and the conversation's `team_inbox`, `team_reply` and
 //! `team_ack` (`converse`, as `team inbox`, `team reply` and `team ack` run them). The protocol is MCP's JSON-RPC read directly with
 //! serde_json (docs/mcp.md says why no SDK): `frame` reads lines, `rpc` judges them, this
-//! module answers them with typed [`Answer`]s that `cli::mcp` renders.
+//! module answers them with typed [`Answer`]s that `answer` encodes as JSON-RPC results.
 //!
 //! Invariants:
 //! - the caller is found, never given: once when the server starts, from the process tree (the
@@ -17,6 +17,7 @@
 //! - every line is answered at most once, and no input crashes the server (`frame` bounds a
 //!   line, `rpc` judges any bytes).
 
+pub mod answer;
 pub mod doc;
 pub mod frame;
 pub mod install;
@@ -42,7 +43,7 @@ pub const PROTOCOLS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "202
 
 pub use crate::mux::procfs::{pane_env_from_ancestors, PANE_ENV};
 
-/// What the server answers a request with (rendered by `cli::mcp`).
+/// What the server answers a request with (encoded by `answer`).
 #[derive(Debug)]
 pub enum Answer {
     /// `initialize`: the protocol revision agreed.

@@ -10,15 +10,17 @@
 //!   its own team.log line; a completed send (delivered, held, not-submitted, unreachable)
 //!   appends one history line, and a history line that cannot be written is said in the
 //!   report (and the team.log line), never dropped silently;
-//! - nothing here prints; `cli::send` renders the report.
+//! - nothing here prints; `words` says the report, `cli::send` prints it.
 
 pub mod all;
+pub mod ask;
 pub mod body;
 pub mod doc;
 pub mod facts;
 pub mod list;
 pub mod report;
 pub mod walk;
+pub mod words;
 mod world;
 
 use std::path::Path;
@@ -43,7 +45,7 @@ pub use world::{load, standing, Loadout, Means};
 /// (measured), refused above it before any drop is written.
 pub const MAX_BODY: usize = 1 << 20;
 
-/// What the invocation asks for, once its words are checked (`cli::send`).
+/// What the invocation asks for, once its words are checked (`ask`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ask {
     List,

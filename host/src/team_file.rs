@@ -114,6 +114,11 @@ impl TeamFile {
     pub fn seat_names(&self) -> Vec<&str> {
         self.seats.iter().map(|s| s.name.as_str()).collect()
     }
+    /// The words that address a seat of this file: every seat name, then every `@<nickname>`.
+    pub fn addresses(&self) -> Vec<String> {
+        let nicknames = self.seats.iter().filter_map(|s| s.nickname.as_ref()).map(|n| format!("@{n}"));
+        self.seats.iter().map(|s| s.name.clone()).chain(nicknames).collect()
+    }
 }
 
 /// Walks up from `cwd` to the git root (the first folder holding `.git`), looking for

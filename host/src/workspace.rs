@@ -103,6 +103,13 @@ impl<'a> Workspace<'a> {
         Ok((file, self.reg()?))
     }
 
+    /// This very program's path, the `team` a hook or an MCP entry written now will run.
+    pub fn own_exe(&self) -> error::Result<String> {
+        std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .map_err(|e| error::TeamError::failed(format!("this team's own path cannot be read: {e}")))
+    }
+
     /// The profile host (built once; it compiles only the profiles asked for).
     pub fn profiles(&self) -> &ProfileHost {
         self.profiles.get_or_init(|| ProfileHost::new(&self.ctx.paths))

@@ -1,7 +1,7 @@
 //! `team ack <id> [--note <text>]`: its arguments, and the rendering of what `converse::ack`
 //! wrote — one line, or the `team.ack` document.
 
-use crate::converse::ack::{self, Acked};
+use crate::converse::ack;
 use crate::ctx::Ctx;
 use crate::error::{context_line, TeamError};
 use crate::output::Output;
@@ -33,24 +33,11 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
         return Err(e);
     };
     let r = ack::ack_here(&Workspace::new(ctx), &id, a.note.as_deref())?;
-    let line = line(&r);
+    let line = r.line();
     if json {
-        out.doc(&doc(&r, &line));
+        out.doc(&r.document(&line));
     } else {
         out.out(&format!("{}{}\n", context_line(&r.project, &r.session), one_line(&line)));
     }
     Ok(0)
-}
-
-/// The ack's line, as `team ack` and the MCP tool `team_ack` say it.
-pub fn line(r: &Acked) -> String {
-    let what = if r.alert { "alert set aside" } else { "acked" };
-    let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
-    let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
-    line.replacen(&format!("({} from ", r.by), "(from ", 1)
-}
-
-/// The `team.ack` document (`schema/ack.schema.json`).
-pub fn doc(r: &Acked, line: &str) -> crate::converse::ack::AckDoc {
-    r.document(line)
 }

@@ -37,16 +37,7 @@ pub struct Args {
 /// nothing outside a checkout or when the file cannot be read (a completion never errs).
 fn seats(ctx: &Ctx) -> String {
     let found = ctx.cwd.as_ref().ok().and_then(|cwd| crate::team_file::find(cwd).ok().flatten());
-    let Some(l) = found else { return String::new() };
-    let mut text = String::new();
-    for s in &l.file.seats {
-        text.push_str(&s.name);
-        text.push('\n');
-    }
-    for n in l.file.seats.iter().filter_map(|s| s.nickname.as_ref()) {
-        text.push_str(&format!("@{n}\n"));
-    }
-    text
+    found.map(|l| l.file.addresses().iter().map(|a| format!("{a}\n")).collect()).unwrap_or_default()
 }
 
 const BASH_SEATS: &str = r#"

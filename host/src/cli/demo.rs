@@ -34,11 +34,7 @@ pub struct SeatArgs {
 
 /// `team demo-seat`: draws the seat until its terminal closes.
 pub fn run_seat(args: SeatArgs) -> Ran {
-    let Some(vendor) = crate::demo::seat::Vendor::from_id(&args.cli) else {
-        let e = format!("the demo draws claude-code and codex seats, not \"{}\"", args.cli);
-        return Err(crate::error::TeamError::usage(e));
-    };
-    crate::demo::seat::run(vendor, &args.log).map(|()| 0).map_err(crate::error::TeamError::failed)
+    crate::demo::seat::run_named(&args.cli, &args.log).map(|()| 0)
 }
 
 pub fn run(args: Args, ctx: &crate::ctx::Ctx, out: &mut Output) -> Ran {
@@ -85,8 +81,8 @@ const NEXT: &str = "Next, with your own agents (each in a tmux or herdr pane):
 
 /// The commands that drive the kept demo and the ones that remove it.
 fn kept(k: &Kept, me: &Path) -> String {
-    let q = |p: &Path| shell_word(&p.display().to_string());
-    let team = on_path(me).unwrap_or_else(|| q(me));
+    let q = |p: &Path| tour::shell_word(&p.display().to_string());
+    let team = tour::on_path(me).unwrap_or_else(|| q(me));
     let sock = q(&k.socket);
     format!(
         "Kept the demo: its folder {base} and its tmux server {sock}. To drive it:
@@ -105,21 +101,4 @@ To remove it:
         config = q(&k.config),
         state = q(&k.state),
     )
-}
-
-/// `team` when the `team` first on PATH is this binary, else `None`.
-fn on_path(me: &Path) -> Option<String> {
-    let me = me.canonicalize().ok()?;
-    let path = std::env::var_os("PATH")?;
-    let first = std::env::split_paths(&path).map(|d| d.join("team")).find(|p| p.is_file())?;
-    (first.canonicalize().ok()? == me).then(|| "team".to_string())
-}
-
-/// A word as a shell reads it back: as it is when it holds nothing special, else quoted.
-fn shell_word(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,%@".contains(c)) {
-        s.to_string()
-    } else {
-        tour::shell_quote(s)
-    }
 }

@@ -80,7 +80,7 @@ fn table(rows: &[Row], total: Option<&Row>) -> String {
     let mut all: Vec<Vec<String>> = vec![with_inbox(HEAD.iter().map(|h| h.to_string()).collect(), "MCP-INBOX".into())];
     all.extend(rows.iter().map(|r| with_inbox(cells(r), r.inbox.to_string())));
     all.extend(total.map(|r| with_inbox(cells(r), r.inbox.to_string())));
-    super::table::table(&all)
+    crate::vocab::table::table(&all)
 }
 
 #[cfg(test)]

@@ -14,10 +14,7 @@
 
 use std::io::Read;
 
-use serde_json::json;
-
-use crate::ctx::Ctx;
-use crate::legs::inbox::{self, HookInput};
+use crate::legs::inbox;
 use crate::output::Output;
 use crate::vocab::hook_event::Event;
 
@@ -73,46 +70,16 @@ fn read_input(mut input: impl Read + Send + 'static, max: u64, wait: std::time::
 
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
-    let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
-    let dirs = inbox::hook::waiting_for(&paths.config, |k| std::env::var(k).ok());
-    if dirs.is_empty() {
-        return 0;
-    }
-    let raw = read_input(std::io::stdin(), INPUT_MAX, INPUT_WAIT);
-    let input = HookInput::parse(&raw);
-    let ctx = Ctx::from_env();
-    let handed = match inbox::hook::hand(&ctx, a.event, &input, &dirs) {
-        Ok(h) => h,
-        Err(why) => {
-            say(&ctx, &dirs, &format!("{} hook: {why}", a.event.vendor()), out);
-            return 0;
-        }
-    };
-    for p in &handed.problems {
-        say(&ctx, &dirs, p, out);
-    }
-    if handed.messages.is_empty() {
-        return 0;
-    }
-    out.json_line(&answer(a.event, &crate::mailbox::text::handed_text(&handed.messages)));
-    0
-}
-
-/// The CLI's answer: `additionalContext` for the events that take it, a block with the text
-/// as its reason for `Stop` (both CLIs read the same shapes: docs/inbox.md).
-pub fn answer(event: Event, text: &str) -> serde_json::Value {
-    match event {
-        Event::Stop => json!({"decision": "block", "reason": text}),
-        e => json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
-    }
-}
-
-/// A problem, where a maintainer finds it: the team.log of the checkout the inbox's first
-/// message names, else stderr.
-fn say(ctx: &Ctx, dirs: &[std::path::PathBuf], why: &str, out: &mut Output) {
-    if !inbox::hook::log_problem(ctx, dirs, why) {
+    let input = || read_input(std::io::stdin(), INPUT_MAX, INPUT_WAIT);
+    let hooked = inbox::hook::respond(a.event, input);
+    // a problem no checkout's team.log took is said where a maintainer finds it
+    for why in &hooked.unlogged {
         out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
     }
+    if let Some(answer) = &hooked.answer {
+        out.json_line(answer);
+    }
+    0
 }
 
 #[cfg(test)]
@@ -121,13 +88,7 @@ mod tests {
     use std::io::Write;
 
     #[test]
-    fn answers_in_the_cli_s_shapes() {
-        assert_eq!(
-            answer(Event::PostToolUse, "hi"),
-            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
-        );
-        assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
-        assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    fn hook_events_parse() {
         assert!(parse_event("post-tool-use").is_ok());
         assert!(parse_event("PostToolUse").unwrap_err().contains("post-tool-use, stop"));
     }
@@ -142,7 +103,7 @@ mod tests {
         w.write_all(br#"{"x":1}}"#).unwrap();
         // the writer stays open: the whole object ends the read, not the wait
         let got = read_input(r, INPUT_MAX, std::time::Duration::from_secs(600));
-        assert_eq!(HookInput::parse(&got).session_id.as_deref(), Some("abc"));
+        assert_eq!(crate::legs::inbox::HookInput::parse(&got).session_id.as_deref(), Some("abc"));
         drop(w);
         // nothing whole and never closed: the wait ends it with what came
         let (r, mut w) = std::io::pipe().unwrap();

@@ -4,7 +4,6 @@
 
 use super::Ran;
 use crate::ctx::Ctx;
-use crate::error::TeamError;
 use crate::hooks::{self, Action};
 use crate::output::Output;
 use crate::vocab::leg::HookFormat;
@@ -59,14 +58,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         Verb::Remove(s) => (Action::Remove, s),
     };
     let ws = Workspace::new(ctx);
-    let rows = ws.team().and_then(|l| {
-        let exe = std::env::current_exe()
-            .map_err(|e| TeamError::failed(format!("this team's own path cannot be read: {e}")))?;
-        let format_of = |cli: &str| hooks::format_of(ws.profiles(), cli, &l.file.profiles);
-        let rows = hooks::run(l, &s.seats, &exe.display().to_string(), action, format_of)?;
-        Ok((l, rows))
-    });
-    let (l, rows) = rows?;
+    let (l, rows) = hooks::run_here(&ws, &s.seats, action)?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));

@@ -1,11 +1,10 @@
 //! `team inbox`: what waits for the caller (`converse::inbox`), one row per item, newest
 //! last, or the `team.inbox` document.
 
-use crate::converse::inbox::{self, Inbox, What};
+use crate::converse::inbox;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
 /// Arguments of `team inbox`.
@@ -24,39 +23,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let json = a.json;
     let b = inbox::inbox_here(&Workspace::new(ctx))?;
     if json {
-        out.doc(&doc(&b));
+        out.doc(&b.document());
     } else {
-        out.out(&format!("{}{}", context_line(&b.project, &b.session), text(&b)));
+        out.out(&format!("{}{}", context_line(&b.project, &b.session), b.text()));
     }
     Ok(0)
-}
-
-/// The `team.inbox` document (`schema/inbox.schema.json`).
-pub fn doc(b: &Inbox) -> crate::converse::inbox::InboxDoc<'_> {
-    b.document()
-}
-
-/// The inbox as `team inbox` prints it under its context line (and the MCP tool `team_inbox`
-/// answers it): a table when anything waits, then the summary line.
-pub fn text(b: &Inbox) -> String {
-    let mut rows: Vec<Vec<String>> =
-        vec![["ID", "WHAT", "FROM", "TIME", "MESSAGE"].iter().map(|s| s.to_string()).collect()];
-    for i in &b.items {
-        let what = match (&i.what, &i.alert, &i.reply_to) {
-            (What::Alert, Some(a), _) => format!("alert: {a}"),
-            (What::Reply, _, Some(q)) => format!("reply to {q}"),
-            (What::Reply, _, None) => "reply".into(),
-            _ => "message".into(),
-        };
-        let from = if i.what == What::Alert { format!("{} -> {}", i.from, i.to) } else { i.from.clone() };
-        let time = i.ts.get(11..19).unwrap_or(&i.ts).to_string();
-        rows.push([i.id.clone(), what, from, time, i.first_line.clone()].map(|c| one_line(&c).into_owned()).to_vec());
-    }
-    let mut text = String::new();
-    if !b.items.is_empty() {
-        text.push_str(&super::table::table(&rows));
-    }
-    text.push_str(&b.summary());
-    text.push('\n');
-    text
 }

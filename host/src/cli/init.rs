@@ -47,21 +47,6 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     Ok(0)
 }
 
-/// Who may reach whom in the file just written.
-fn reach_line(p: &Plan) -> Option<String> {
-    let lead = p.lead.as_deref()?;
-    let others: Vec<&str> = p.seats.iter().map(|s| s.name.as_str()).filter(|n| *n != lead).collect();
-    Some(match others.as_slice() {
-        [] => format!("{lead} leads the team: every seat you add reaches it, and it reaches them (docs/admission.md)"),
-        [one] => format!("{lead} leads the team: {lead} and {one} may message each other (docs/admission.md)"),
-        [head @ .., last] => format!(
-            "{lead} leads the team: {lead} may message {} and {last}, and each of them may message {lead}; they reach each other through {lead} (docs/admission.md)",
-            head.join(", ")
-        ),
-    })
-}
-
-/// What the run wrote and what to do next.
 fn said(p: &Plan, w: &init::Written) -> String {
     let rel = |path: &std::path::Path| crate::team_file::shown(path, &p.cwd);
     let mut t = context_line(&p.project, &p.session);
@@ -99,42 +84,12 @@ fn said(p: &Plan, w: &init::Written) -> String {
     if p.multiplexer.is_none() {
         t.push_str("(neither herdr nor tmux is installed: install one, and write it as multiplexer: in the file)\n");
     }
-    if let Some(line) = reach_line(p) {
+    if let Some(line) = p.reach_line() {
         t.push_str(&format!("{}\n", one_line(&line)));
     }
-    let names: Vec<&str> = p.seats.iter().map(|s| s.name.as_str()).collect();
-    let each: Vec<&str> = if names.is_empty() { vec!["<seat>"] } else { names.clone() };
-    let mut steps: Vec<(String, String)> = Vec::new();
-    if p.seats.is_empty() {
-        steps.push(("edit .agents/team.yaml".into(), "uncomment a seat per agent and name it".into()));
-    }
-    for (i, seat) in each.iter().enumerate() {
-        if p.multiplexer == Some("herdr") {
-            steps.push((
-                format!("herdr --session {} agent rename <pane> {seat}", p.session),
-                if i == 0 { "names the seat's pane (its CLI running in it)".into() } else { String::new() },
-            ));
-        } else {
-            let why = if i == 0 {
-                format!(
-                    "inside the seat's tmux pane, its CLI running (or: team mark {seat} --pane <id>; team status lists the panes)"
-                )
-            } else {
-                "inside its own pane".to_string()
-            };
-            steps.push((format!("team mark {seat}"), why));
-        }
-    }
-    steps.push(("team check".into(), "reads the file back, with a note for anything it would not act on".into()));
-    steps.push((
-        "team hooks install".into(),
-        "lets each seat's CLI take messages mid-turn through its own hooks (docs/inbox.md)".into(),
-    ));
-    steps.push(("team status".into(), "what each seat's screen shows now".into()));
-    let first = each[0];
-    steps.push((format!("team send {first} \"hello\""), "one message, proven taken; team feed shows it".into()));
+    let steps = p.next_steps();
     t.push_str("next:\n");
     let rows: Vec<[String; 2]> = steps.into_iter().map(|(c, why)| [one_line(&c).into_owned(), why]).collect();
-    t.push_str(&super::table::table(&rows));
+    t.push_str(&crate::vocab::table::table(&rows));
     t
 }

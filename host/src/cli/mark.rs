@@ -5,7 +5,6 @@ use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::mark::Marked;
-use crate::mux::tmux::Tmux;
 use crate::output::Output;
 use crate::vocab::text::one_line;
 
@@ -21,31 +20,23 @@ pub struct Args {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let ws = crate::workspace::Workspace::new(ctx);
-    let done = ws.team().and_then(|loaded| {
-        let marked = crate::mark::mark(loaded, &Tmux::from_hints(&ctx.mux), &ctx.mux, &a.seat, a.pane.as_deref())?;
-        Ok((loaded, marked))
-    });
-    match done {
-        Ok((loaded, marked)) => {
-            let (f, seat) = (&loaded.file, &a.seat);
-            let mut text = context_line(&f.project, &f.session);
-            match marked {
-                Marked::Already { pane } => {
-                    text.push_str(&format!("{seat}: pane {} is already marked as it\n", one_line(&pane)))
-                }
-                Marked::Marked { pane, was } => {
-                    let was = was.map(|w| format!(" (it was marked {w:?})")).unwrap_or_default();
-                    text.push_str(&format!(
-                        "{seat}: marked pane {} of tmux session {:?}{}\n",
-                        one_line(&pane),
-                        f.session,
-                        one_line(&was)
-                    ));
-                }
-            }
-            out.out(&text);
-            Ok(0)
+    let (loaded, marked) = crate::mark::mark_here(&ws, &a.seat, a.pane.as_deref())?;
+    let (f, seat) = (&loaded.file, &a.seat);
+    let mut text = context_line(&f.project, &f.session);
+    match marked {
+        Marked::Already { pane } => {
+            text.push_str(&format!("{seat}: pane {} is already marked as it\n", one_line(&pane)))
         }
-        Err(e) => Err(e),
+        Marked::Marked { pane, was } => {
+            let was = was.map(|w| format!(" (it was marked {w:?})")).unwrap_or_default();
+            text.push_str(&format!(
+                "{seat}: marked pane {} of tmux session {:?}{}\n",
+                one_line(&pane),
+                f.session,
+                one_line(&was)
+            ));
+        }
     }
+    out.out(&text);
+    Ok(0)
 }

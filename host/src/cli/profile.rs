@@ -13,7 +13,7 @@ use clap::{Args as ClapArgs, Subcommand};
 
 use super::Ran;
 use crate::ctx::Ctx;
-use crate::error::{self, TeamError};
+use crate::error;
 use crate::output::Output;
 use crate::profile_tool::{self, CheckReport, Explained, Listing};
 use crate::vocab::doc::render_json;
@@ -90,7 +90,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         Cmd::List { json } => profile_tool::list(host, ctx).map(|l| (render_list(&l, json), 0)),
         Cmd::Check { file, json } => profile_tool::check(host, &file).map(|r| render_check(&r, json)),
         Cmd::Explain { cli, screen, title, size, profile, json } => {
-            let res = size.as_deref().map(parse_size).transpose().and_then(|size| {
+            let res = size.as_deref().map(profile_tool::parse_size).transpose().and_then(|size| {
                 let req = profile_tool::Request {
                     cli: &cli,
                     screen: &screen,
@@ -116,7 +116,7 @@ pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> Ran {
 /// shown escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
     let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| one_line(c).into_owned()).collect()).collect();
-    super::table::layout(&rows, "")
+    crate::vocab::table::layout(&rows, "")
 }
 
 /// One `label     value` line; labels are padded to one width in every command's output. The
@@ -170,20 +170,9 @@ fn render_list(l: &Listing, json: bool) -> String {
 
 // ---------------------------------------------------------------- check
 
-/// The check's last line: the component can be used, or why not.
-fn check_verdict(r: &CheckReport) -> String {
-    match (r.failed(), &r.profile) {
-        (None, Some(p)) => {
-            format!("ok: {} can be used as the {} profile {}", r.file.display(), p.describe().id, p.describe().version)
-        }
-        (Some(why), _) => format!("refused: {} cannot be used: {why}", r.file.display()),
-        (None, None) => unreachable!("a load error is a failed step"),
-    }
-}
-
 fn render_check(r: &CheckReport, json: bool) -> (String, i32) {
     let ok = r.failed().is_none();
-    let verdict = check_verdict(r);
+    let verdict = r.verdict();
     let code = if ok { 0 } else { 1 };
     if json {
         let doc = r.document(verdict);
@@ -201,17 +190,6 @@ fn render_check(r: &CheckReport, json: bool) -> (String, i32) {
 }
 
 // ---------------------------------------------------------------- explain
-
-fn parse_size(s: &str) -> error::Result<(u32, u32)> {
-    let bad = || TeamError::usage(format!("--size {s}: expected COLSxROWS, such as 120x40"));
-    let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let c: u32 = c.trim().parse().map_err(|_| bad())?;
-    let r: u32 = r.trim().parse().map_err(|_| bad())?;
-    if c == 0 || r == 0 {
-        return Err(bad());
-    }
-    Ok((c, r))
-}
 
 fn render_explain(e: &Explained, json: bool) -> String {
     let (profile, reading, d) = (&e.profile, &e.reading, e.profile.describe());
@@ -239,13 +217,13 @@ fn render_explain(e: &Explained, json: bool) -> String {
     out
 }
 
-/// A reading as `--json` documents carry it.
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn sizes_parse() {
+        let parse_size = profile_tool::parse_size;
         assert_eq!(parse_size("120x40").unwrap(), (120, 40));
         assert!(parse_size("120").is_err());
         assert!(parse_size("0x4").is_err());

@@ -9,15 +9,8 @@ use crate::vocab::doc::render_json;
 /// The run's words or document, and its exit code (1 when any screen read wrong or none was read).
 pub fn render(r: &Conformance, json: bool) -> (String, i32) {
     let d = r.profile.describe();
-    let (failed, ok) = (r.failed(), r.ok());
-    let verdict = if r.checked.is_empty() {
-        format!("no screen of {} names cli \"{}\" in its meta; nothing was tested", r.screens_dir.display(), d.id)
-    } else if ok {
-        format!("ok: {} {} reads all {} screens right", d.id, d.version, r.checked.len())
-    } else {
-        format!("{failed} of {} screens read wrong", r.checked.len())
-    };
-    let code = if ok { 0 } else { 1 };
+    let verdict = r.verdict();
+    let code = if r.ok() { 0 } else { 1 };
     if json {
         let doc = r.document(verdict);
         return (render_json(&doc), code);

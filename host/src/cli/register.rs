@@ -9,7 +9,7 @@ use super::Ran;
 use crate::ctx::Ctx;
 use crate::error::TeamError;
 use crate::output::Output;
-use crate::register::{self, Report, Request};
+use crate::register::{self, Request};
 use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team register <seat> [--session <name>] [--pane <id>] [--dry-run] [--json]";
@@ -101,16 +101,11 @@ pub fn refusal(wrong: super::Wrong) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE).with_id("register.usage")
 }
 
-/// The `team.register` document.
-pub fn document(r: &Report) -> crate::register::doc::RegisterDoc {
-    r.document()
-}
-
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let (req, json) = (a.request(), a.json);
     let r = register::run_here(&Workspace::new(ctx), &req)?;
     if json {
-        out.doc(&document(&r));
+        out.doc(&r.document());
     } else {
         // at a terminal the run opens with the context line like every other command's;
         // piped, its lines are the spec's transcript, which shows none

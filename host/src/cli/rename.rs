@@ -88,11 +88,6 @@ pub fn refusal(wrong: super::Wrong, words: &[String]) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE).with_id("rename.usage")
 }
 
-/// The `team.rename` document.
-pub fn document(r: &Report) -> crate::rename::doc::RenameDoc {
-    r.document()
-}
-
 /// The plain text: the context line, a dry run's step lines, the notes, the closing line.
 pub fn plain(r: &Report) -> String {
     let mut text = context_line(&r.project, &r.session);
@@ -112,7 +107,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let (req, json) = (a.request(), a.json);
     let r = rename::run_here(&Workspace::new(ctx), &req)?;
     if json {
-        out.doc(&document(&r));
+        out.doc(&r.document());
     } else {
         out.out(&plain(&r));
     }

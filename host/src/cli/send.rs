@@ -8,15 +8,11 @@
 use std::path::PathBuf;
 
 use crate::ctx::Ctx;
-use crate::error::{self, context_line, Kind, TeamError};
+use crate::error::{self, context_line, TeamError};
 use crate::output::Output;
-use crate::send::doc::{RecordPlan, SendDoc, SendPlan, SendStatus, WaitRefusedPlan, WalkPlan};
-use crate::send::{self, Ask, DryRun, HistoryWrite, ListReport, Means, Outcome, Report, SendReport};
-use crate::vocab::leg::Leg;
+use crate::send::{self, Ask, ListReport, Means, Report, SendReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
-
-const USAGE: &str = "usage: team send <target> <message> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send <target> --file <path> [--wait] [--timeout <s>] [--json] [--dry-run]\n       team send --record <seat> --channel native --ms <N> [<message> | --file <path>] [--json] [--dry-run]\n       team send --list [--json]";
 
 /// Arguments of `team send`.
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -67,90 +63,20 @@ pub struct Args {
     pub ms: Option<String>,
 }
 
-fn usage(msg: impl Into<String>) -> TeamError {
-    TeamError::usage(msg).with_repair(USAGE)
-}
-
-/// Checks the invocation: every usage error is exit 2.
+/// Checks the invocation: every usage error is exit 2 (`send::ask`).
 pub fn ask(a: &Args) -> error::Result<Ask> {
-    if let Some(t) = &a.timeout {
-        match t.trim().parse::<u64>() {
-            Ok(n) if (1..=86_400).contains(&n) => {}
-            _ => return Err(usage(format!("--timeout takes a whole number of seconds from 1 to 86400, not \"{t}\""))),
-        }
-    }
-    if a.list {
-        if a.target.is_some()
-            || !a.message.is_empty()
-            || a.file.is_some()
-            || a.record.is_some()
-            || a.wait
-            || a.timeout.is_some()
-            || a.dry_run
-        {
-            return Err(usage("--list takes no target, message, --file, --record, --wait, --timeout or --dry-run"));
-        }
-        if a.channel.is_some() || a.ms.is_some() {
-            return Err(usage("--channel and --ms go with --record"));
-        }
-        return Ok(Ask::List);
-    }
-    if let Some(seat) = &a.record {
-        if a.wait || a.timeout.is_some() {
-            return Err(usage(
-                "--wait and --timeout are refused beside --record: a recorded delivery has already happened",
-            ));
-        }
-        match a.channel.as_deref().map(|c| (c, crate::vocab::leg::Leg::from_word(c))) {
-            Some((_, Some(crate::vocab::leg::Leg::Native))) => {}
-            Some((c, _)) => return Err(usage(format!("--channel takes native only, not \"{c}\""))),
-            None => return Err(usage("--record needs --channel native")),
-        }
-        let ms = match a.ms.as_deref() {
-            None => return Err(usage("--record needs --ms <N>, the span the sender measured")),
-            Some(m) => m
-                .trim()
-                .parse::<u64>()
-                .map_err(|_| usage(format!("--ms takes a whole number of milliseconds, not \"{m}\"")))?,
-        };
-        let mut words: Vec<String> = a.target.iter().cloned().collect();
-        words.extend(a.message.iter().cloned());
-        if !words.is_empty() && a.file.is_some() {
-            return Err(usage("a message and --file together: give the body one way"));
-        }
-        let body = match &a.file {
-            Some(p) => Some(send::body::of_file(p)?),
-            None if words.is_empty() => None,
-            None => Some(send::body::of_words(words.join(" "))?),
-        };
-        return Ok(Ask::Record { target: seat.clone(), body, ms });
-    }
-    if a.channel.is_some() || a.ms.is_some() {
-        return Err(usage("--channel and --ms go with --record"));
-    }
-    let Some(target) = a.target.clone() else {
-        return Err(usage("a target seat is required"));
-    };
-    if !a.message.is_empty() && a.file.is_some() {
-        return Err(usage("a message and --file together: give the body one way"));
-    }
-    let body = match &a.file {
-        Some(p) => send::body::of_file(p)?,
-        None if a.message.is_empty() => {
-            return Err(usage("a message is required: words after the seat, or --file <path>"))
-        }
-        None => send::body::of_words(a.message.join(" "))?,
-    };
-    if body.trim().is_empty() {
-        return Err(usage("the message is empty: nothing to send"));
-    }
-    if target == crate::vocab::names::RESERVED_ALL {
-        if a.wait || a.timeout.is_some() {
-            return Err(usage("--wait and --timeout go with one seat, not with all"));
-        }
-        return Ok(Ask::All { body });
-    }
-    Ok(Ask::Send { target, body, wait: a.wait })
+    Ask::of(&send::ask::Words {
+        target: a.target.clone(),
+        message: a.message.clone(),
+        file: a.file.clone(),
+        wait: a.wait,
+        timeout: a.timeout.clone(),
+        dry_run: a.dry_run,
+        list: a.list,
+        record: a.record.clone(),
+        channel: a.channel.clone(),
+        ms: a.ms.clone(),
+    })
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
@@ -165,128 +91,17 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     }
 }
 
-/// How a dry run names the channel a leg would carry the send by.
-pub(super) fn via_words(leg: Leg) -> &'static str {
-    match leg {
-        Leg::Typed => "a 0600 drop file and one trigger line",
-        Leg::Compose => "a 0600 drop file and its compose module's screens",
-        Leg::Native => "a socket frame",
-        Leg::McpInbox => "a 0600 drop file and the seat's inbox, which its CLI's hooks hand to the model (an idle seat gets the trigger line too)",
-    }
-}
-
-/// The words a history line that could not be written adds to the outcome.
-pub(crate) fn history_words(h: &HistoryWrite) -> String {
-    match h {
-        HistoryWrite::NotWritten(why) => format!("; its history line was not written: {why}"),
-        _ => String::new(),
-    }
-}
-
-/// The words a send a running watch will retry ends with (and only then: nothing is promised
-/// without one).
-pub(crate) fn watch_words(r: &SendReport) -> String {
-    match r.watch_retry {
-        Some(pid) => format!(
-            "; the watch (pid {pid}) will retry it once the seat is idle with an empty box, up to {} tries in thirty minutes",
-            crate::watch::TRIES
-        ),
-        None => String::new(),
-    }
-}
-
 /// Prints one send's report: exit 0 for delivered, recorded and a dry run; every other
 /// outcome is the error it exits 1 with.
 fn render_send(r: &SendReport, json: bool, out: &mut Output) -> Result<i32, TeamError> {
     super::send_all::notify_words(r, json, out);
-    let seat = &r.seat;
-    let (line, doc) = match &r.outcome {
-        Outcome::DryRun(DryRun::Send { channel, compose }) => dry_run_send(r, *channel, compose),
-        Outcome::DryRun(DryRun::WaitRefused { refusal }) => {
-            let reason = refusal.strip_prefix(&format!("{seat}: ")).unwrap_or(refusal);
-            let line = format!("{seat}: dry-run: {} {reason}", r.cli);
-            let plan = SendPlan::WaitRefused(WaitRefusedPlan { refused: refusal.clone(), order: r.order.clone() });
-            (format!("{}\n", one_line(&line)), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
-        }
-        Outcome::DryRun(DryRun::Record { ms }) => {
-            let line = format!("{seat}: dry-run: would record a native delivery ({ms} ms); nothing was written");
-            let plan = SendPlan::Record(RecordPlan {
-                record: "messages.jsonl",
-                via: Leg::Native,
-                ms: *ms,
-                rule: r.rule.clone(),
-            });
-            (format!("{line}\n"), SendDoc::new(r, SendStatus::DryRun, &line, None, Some(plan)))
-        }
-        Outcome::Recorded { ms } => {
-            let line = format!("{seat}: recorded (native, {ms} ms)");
-            (format!("{line}\n"), SendDoc::new(r, SendStatus::Recorded, &line, r.channel, None))
-        }
-        Outcome::Ended(e) if e.is_delivered() => {
-            let note = &e.note;
-            let line = match note {
-                Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-                None => format!("{seat}: delivered{}", history_words(&r.history)),
-            };
-            let mut doc = SendDoc::new(r, SendStatus::Delivered, &line, r.channel, None);
-            doc.note = Some(note.as_ref().map(ToString::to_string));
-            doc.drop = Some(r.drop.as_ref().map(|p| p.display().to_string()));
-            doc.ms = Some(r.ms);
-            if let HistoryWrite::NotWritten(why) = &r.history {
-                doc.history_error = Some(why.clone());
-            }
-            (format!("{}\n", one_line(&line)), doc)
-        }
-        other => {
-            let (kind, reason) = other.failure().expect("every other outcome exits 1");
-            let e = match kind {
-                Kind::Refused => TeamError::refused(format!("{seat}: {reason}{}", history_words(&r.history))),
-                k => TeamError::new(
-                    k,
-                    format!("{seat}: {} ({reason}){}{}", other.word(), history_words(&r.history), watch_words(r)),
-                )
-                .with_context((r.project.clone(), r.session.clone())),
-            };
-            return Err(e);
-        }
-    };
+    let (line, doc) = r.said()?;
     if json {
         out.doc(&doc);
     } else {
         out.out(&format!("{}{line}", context_line(&r.project, &r.session)));
     }
     Ok(0)
-}
-
-/// A dry run's lines (the leg it would take, each compose step, each leg set aside) and document.
-fn dry_run_send(r: &SendReport, channel: Option<Leg>, compose: &[String]) -> (String, SendDoc) {
-    let seat = &r.seat;
-    let set_aside: Vec<String> = r.set_aside.iter().map(|s| s.sentence()).collect();
-    let failed: Vec<String> = r.failed.iter().map(ToString::to_string).collect();
-    let first = match channel {
-        Some(leg) => format!("{seat}: dry-run: {} via {}; nothing was written", r.cli, via_words(leg)),
-        None => format!(
-            "{seat}: dry-run: unreachable: no leg of its delivery order would take the send ({}); nothing was written",
-            failed.join("; ")
-        ),
-    };
-    let plan = SendPlan::Walk(WalkPlan {
-        channel,
-        order: r.order.clone(),
-        failed,
-        set_aside: set_aside.clone(),
-        rule: r.rule.clone(),
-        compose: compose.to_vec(),
-    });
-    let doc = SendDoc::new(r, SendStatus::DryRun, &first, None, Some(plan));
-    let mut text = format!("{}\n", one_line(&first));
-    for (i, step) in compose.iter().enumerate() {
-        text.push_str(&format!("{seat}: compose {}: {}\n", i, one_line(step)));
-    }
-    for s in &set_aside {
-        text.push_str(&format!("{seat}: {}\n", one_line(s)));
-    }
-    (text, doc)
 }
 
 fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
@@ -313,7 +128,7 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
         text.push_str(&context_line(p, s));
     }
     if !l.seats.is_empty() {
-        text.push_str(&super::table::table(&table));
+        text.push_str(&crate::vocab::table::table(&table));
     }
     text.push_str(&summary);
     text.push('\n');
@@ -329,6 +144,7 @@ fn render_list(l: &ListReport, json: bool, out: &mut Output) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Kind;
 
     fn args(words: &[&str]) -> Args {
         #[derive(clap::Parser)]

@@ -13,7 +13,7 @@ use crate::status::{self, age_words, Reads, Row, StatusReport};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
-use super::table::{short, table};
+use crate::vocab::table::{short, table};
 
 /// Arguments of `team status`.
 #[derive(clap::Args, Debug)]
@@ -36,7 +36,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         let r = read();
         let (mcp, hooks) = (here.mcp_rows(), here.hooks_rows());
         if a.json {
-            out.doc(&extras::document(r.document(summary(&r)), &mcp, &hooks));
+            out.doc(&extras::document(r.document(r.summary()), &mcp, &hooks));
         } else {
             out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
         }
@@ -138,7 +138,7 @@ fn plain(r: &StatusReport) -> String {
     if !r.rows.is_empty() {
         text.push_str(&seat_table(r));
     }
-    text.push_str(&summary(r));
+    text.push_str(&r.summary());
     text.push('\n');
     text.push_str(&why_lines(r));
     if r.caller_seat.is_some() {
@@ -188,22 +188,9 @@ fn seat_table(r: &StatusReport) -> String {
     table(&rows)
 }
 
-/// One line per reason a screen is not read, naming every seat it holds for (a missing
-/// session is every seat's), in the order the reasons first appear (grouped through a map,
-/// so n seats with n reasons of their own take linear time).
+/// One line per reason a screen is not read, naming every seat it holds for.
 fn why_lines(r: &StatusReport) -> String {
-    let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
-    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for row in &r.rows {
-        if let Some(why) = row.reads.why() {
-            let i = *at.entry(why).or_insert_with(|| {
-                whys.push((why, Vec::new()));
-                whys.len() - 1
-            });
-            whys[i].1.push(&row.name);
-        }
-    }
-    whys.into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
+    r.whys().into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
 }
 
 /// The panes of the session no seat holds, after their heading line.
@@ -237,23 +224,4 @@ fn send_cell(r: &StatusReport, row: &Row) -> String {
         return "(you)".into();
     }
     row.admitted_by.as_deref().map(|w| one_line(w).into_owned()).unwrap_or_else(|| "no".into())
-}
-
-/// `6 seats: 2 idle, 1 working, …` (the states in a fixed order).
-fn summary(r: &StatusReport) -> String {
-    let n = r.rows.len();
-    let mut s = format!("{n} seat{}", if n == 1 { "" } else { "s" });
-    let order = ["idle", "working", "dialog", "draft", "starting", "exited", "unknown", "not-found", "unreadable"];
-    let parts: Vec<String> = order
-        .iter()
-        .filter_map(|w| {
-            let c = r.rows.iter().filter(|row| row.reads.word() == *w).count();
-            (c > 0).then(|| format!("{c} {}", w.replace('-', " ")))
-        })
-        .collect();
-    if !parts.is_empty() {
-        s.push_str(": ");
-        s.push_str(&parts.join(", "));
-    }
-    s
 }

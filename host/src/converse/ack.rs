@@ -3,6 +3,7 @@
 //! (`history::receipts`): `team feed` shows it, `--stats` counts it, the watch stops looking
 //! for a sign, and the message leaves the seat's `team inbox`. The owner acks a message or
 //! reply left in the owner's inbox the same way, and sets an alert aside (`by: owner`).
+//! [`Acked::line`] says it, for `team ack` and the MCP tool `team_ack`.
 //!
 //! Invariants: only the seat a message was delivered to acks it (the owner: a message to the
 //! owner, or an alert); a message is acked once — a second ack is refused and writes nothing,
@@ -81,7 +82,16 @@ pub enum AckStatus {
 }
 
 impl Acked {
-    /// The `team.ack` document; `line` is the run's line (`cli::ack::line`).
+    /// The ack's line, as `team ack` and the MCP tool `team_ack` say it.
+    pub fn line(&self) -> String {
+        let r = self;
+        let what = if r.alert { "alert set aside" } else { "acked" };
+        let note = r.note.as_ref().map(|n| format!(", note: {n}")).unwrap_or_default();
+        let line = format!("{}: {what} ({} from {}: {}{note})", r.id, r.by, r.from, r.first_line);
+        line.replacen(&format!("({} from ", r.by), "(from ", 1)
+    }
+
+    /// The `team.ack` document; `line` is the run's line (`Acked::line`).
     pub fn document(&self, line: &str) -> AckDoc {
         AckDoc {
             schema: Named::new(),

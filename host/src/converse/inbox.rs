@@ -2,7 +2,8 @@
 //! to it that it has not acked (each with the id `team reply` and `team ack` take); for the
 //! owner, the messages and replies left in the owner's inbox and not acked, and the alerts not
 //! set aside — sends that ended held, not-submitted or unreachable and were never delivered
-//! since, and messages taken but never acted on.
+//! since, and messages taken but never acted on. [`Inbox::text`] is its table and summary,
+//! as `team inbox` prints them and the MCP tool `team_inbox` answers them.
 //!
 //! Invariant: it reads the history and the receipts and writes nothing; a drop path is built
 //! only from an id the history's reader checked.
@@ -135,6 +136,34 @@ impl Document for InboxDoc<'_> {
 }
 
 impl Inbox {
+    /// The inbox as `team inbox` prints it under its context line (and the MCP tool
+    /// `team_inbox` answers it): a table when anything waits, then the summary line.
+    pub fn text(&self) -> String {
+        use crate::vocab::text::one_line;
+        let mut rows: Vec<Vec<String>> =
+            vec![["ID", "WHAT", "FROM", "TIME", "MESSAGE"].iter().map(|s| s.to_string()).collect()];
+        for i in &self.items {
+            let what = match (&i.what, &i.alert, &i.reply_to) {
+                (What::Alert, Some(a), _) => format!("alert: {a}"),
+                (What::Reply, _, Some(q)) => format!("reply to {q}"),
+                (What::Reply, _, None) => "reply".into(),
+                _ => "message".into(),
+            };
+            let from = if i.what == What::Alert { format!("{} -> {}", i.from, i.to) } else { i.from.clone() };
+            let time = i.ts.get(11..19).unwrap_or(&i.ts).to_string();
+            rows.push(
+                [i.id.clone(), what, from, time, i.first_line.clone()].map(|c| one_line(&c).into_owned()).to_vec(),
+            );
+        }
+        let mut text = String::new();
+        if !self.items.is_empty() {
+            text.push_str(&crate::vocab::table::table(&rows));
+        }
+        text.push_str(&self.summary());
+        text.push('\n');
+        text
+    }
+
     /// `<n> waiting for <who>`.
     pub fn summary(&self) -> String {
         format!("{} waiting for {}", self.items.len(), self.who)

@@ -12,6 +12,9 @@
 //! to an address the caller names); a reply that was delivered acks the question (a receipt
 //! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
 //! decided before anything is written.
+//!
+//! Its words: [`Ask::of`] checks `team reply`'s words, and [`Replied::said`] says how the reply
+//! ended, as `team reply` prints it and the MCP tool `team_reply` answers it.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -385,5 +388,97 @@ pub fn dry_channel(r: &Replied) -> Option<Leg> {
             _ => None,
         },
         Went::Owner(_) => None,
+    }
+}
+
+/// The usage of `team reply`, the repair of each of its usage errors.
+pub const USAGE: &str =
+    "usage: team reply <id> <message> [--json] [--dry-run]\n       team reply <id> --file <path> [--json] [--dry-run]";
+
+fn usage(msg: impl Into<String>) -> TeamError {
+    TeamError::usage(msg).with_repair(USAGE)
+}
+
+impl Ask {
+    /// The ask of `team reply`'s words: the id, the reply as words or a file (`-`: stdin);
+    /// every error a usage error.
+    pub fn of(
+        id: Option<String>,
+        message: &[String],
+        file: Option<&std::path::Path>,
+        dry_run: bool,
+    ) -> error::Result<Ask> {
+        let Some(id) = id else { return Err(usage("a message id is required (team inbox lists them)")) };
+        if !message.is_empty() && file.is_some() {
+            return Err(usage("a reply and --file together: give the body one way"));
+        }
+        let body = match file {
+            Some(p) => crate::send::body::of_file(p)?,
+            None if message.is_empty() => {
+                return Err(usage("a reply is required: words after the id, or --file <path>"))
+            }
+            None => crate::send::body::of_words(message.join(" "))?,
+        };
+        if body.trim().is_empty() {
+            return Err(usage("the reply is empty: nothing to send"));
+        }
+        Ok(Ask { id, body, dry_run })
+    }
+}
+
+impl Replied {
+    /// The reply's line and status word (`delivered`, `dry-run`), or — a reply that was not
+    /// delivered — the error `team reply` reports (held, unreachable, refused…), whose message
+    /// is the line. `team reply` and the MCP tool `team_reply` both say it this way.
+    pub fn said(&self, dry_run: bool) -> Result<(String, Status), TeamError> {
+        use crate::send::words::{history_words, via_words, watch_words};
+        let r = self;
+        let about = format!("(reply to {}: {})", r.question, r.question_line);
+        Ok(match &r.went {
+            Went::Owner(None) => (
+                format!("owner: dry-run: the reply would be left in the owner's inbox {about}; nothing was written"),
+                Status::DryRun,
+            ),
+            Went::Owner(Some(o)) => (
+                format!(
+                    "owner: left in the owner's inbox at {} {about}{}",
+                    r.shown(&o.drop).display(),
+                    history_words(&o.history)
+                ),
+                Status::Delivered,
+            ),
+            Went::Seat(s) => match &s.outcome {
+                Outcome::DryRun(_) if dry_run => {
+                    let how = match dry_channel(r) {
+                        Some(leg) => format!("{} via {}", s.cli, via_words(leg)),
+                        None => "unreachable: no leg of its delivery order would take the reply".to_string(),
+                    };
+                    (format!("{}: dry-run: {how} {about}; nothing was written", s.seat), Status::DryRun)
+                }
+                o if o.delivered().is_some() => {
+                    let n = o.delivered().flatten().map(|n| format!(" ({n})")).unwrap_or_default();
+                    (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), Status::Delivered)
+                }
+                other => {
+                    let Some((kind, reason)) = other.failure() else {
+                        return Err(TeamError::failed(format!("{}: the reply ended {}", s.seat, other.word())));
+                    };
+                    return Err(match kind {
+                        error::Kind::Refused => TeamError::refused(format!("{}: {reason}", s.seat)),
+                        k => TeamError::new(
+                            k,
+                            format!(
+                                "{}: {} ({reason}) {about}{}{}",
+                                s.seat,
+                                other.word(),
+                                history_words(&s.history),
+                                watch_words(s)
+                            ),
+                        )
+                        .with_context((r.project.clone(), r.session.clone())),
+                    });
+                }
+            },
+        })
     }
 }

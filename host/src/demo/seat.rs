@@ -119,6 +119,16 @@ fn open_log(p: &Path) -> std::io::Result<File> {
     Ok(f)
 }
 
+/// `team demo-seat <cli> <log>`: the seat the cli names (a usage error for one the demo does
+/// not draw), run until its terminal goes away.
+pub fn run_named(cli: &str, log: &Path) -> crate::error::Result<()> {
+    let Some(vendor) = Vendor::from_id(cli) else {
+        let e = format!("the demo draws claude-code and codex seats, not \"{cli}\"");
+        return Err(crate::error::TeamError::usage(e));
+    };
+    run(vendor, log).map_err(crate::error::TeamError::failed)
+}
+
 /// Runs a demo seat of `vendor` in this terminal until it closes, appending every byte it
 /// receives to `log` first.
 pub fn run(vendor: Vendor, log: &Path) -> Result<(), String> {

@@ -256,3 +256,20 @@ fn fresh_folder(tmp: &Path) -> error::Result<PathBuf> {
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
+
+/// `team` when the `team` first on PATH is this binary, else `None`.
+pub fn on_path(me: &Path) -> Option<String> {
+    let me = me.canonicalize().ok()?;
+    let path = std::env::var_os("PATH")?;
+    let first = std::env::split_paths(&path).map(|d| d.join("team")).find(|p| p.is_file())?;
+    (first.canonicalize().ok()? == me).then(|| "team".to_string())
+}
+
+/// A word as a shell reads it back: as it is when it holds nothing special, else quoted.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,%@".contains(c)) {
+        s.to_string()
+    } else {
+        shell_quote(s)
+    }
+}

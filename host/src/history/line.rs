@@ -88,6 +88,15 @@ pub fn message_of(body: &str) -> &str {
     }
 }
 
+/// A history body split into its sender header (`from … — admitted by: …`, and a reply's one
+/// `in-reply-to:` line) and its message; `None` for a body that opens with no such header.
+pub fn header_split(body: &str) -> Option<(&str, &str)> {
+    let (h, b) = body.split_once("\n\n")?;
+    let one_header = !h.contains('\n')
+        || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'));
+    (h.starts_with("from ") && h.contains(" — admitted by: ") && one_header).then_some((h, b))
+}
+
 /// The first non-empty line of a message, at most 80 characters, on one line.
 pub fn first_line(body: &str) -> String {
     let line = message_of(body).lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");

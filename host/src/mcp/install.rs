@@ -238,6 +238,18 @@ fn edited_toml(text: Option<&str>, command: Option<&str>) -> Result<String, Conf
     Ok(doc.to_string())
 }
 
+/// Runs `action` for the seats `named` (all when empty) of the cwd's team file, for the `team`
+/// this program is.
+pub fn run_here<'w>(
+    ws: &'w crate::workspace::Workspace,
+    named: &[String],
+    action: Action,
+) -> Result<(&'w Loaded, Vec<Row>), TeamError> {
+    let l = ws.team()?;
+    let exe = ws.own_exe()?;
+    Ok((l, run(l, named, &exe, action)?))
+}
+
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
 /// `team` the entries run. One read and at most one write a file, however many seats read it
 /// (`project_files::run`). A seat whose file could not be written is refused (the rows before

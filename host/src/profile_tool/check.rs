@@ -77,6 +77,20 @@ impl CheckReport {
     pub fn failed(&self) -> Option<&StepFailure> {
         self.steps.iter().find_map(|s| s.result.as_ref().err())
     }
+
+    /// The check's last line: the component can be used, or why not.
+    pub fn verdict(&self) -> String {
+        match (self.failed(), &self.profile) {
+            (None, Some(p)) => format!(
+                "ok: {} can be used as the {} profile {}",
+                self.file.display(),
+                p.describe().id,
+                p.describe().version
+            ),
+            (Some(why), _) => format!("refused: {} cannot be used: {why}", self.file.display()),
+            (None, None) => unreachable!("a load error is a failed step"),
+        }
+    }
 }
 
 /// A blank pane, the smoke screen every profile must read without trapping.

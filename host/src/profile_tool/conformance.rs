@@ -57,6 +57,22 @@ impl Conformance {
     pub fn ok(&self) -> bool {
         self.failed() == 0 && !self.checked.is_empty()
     }
+
+    /// The run's last line: every screen read right, how many did not, or none was tested.
+    pub fn verdict(&self) -> String {
+        let d = self.profile.describe();
+        if self.checked.is_empty() {
+            format!(
+                "no screen of {} names cli \"{}\" in its meta; nothing was tested",
+                self.screens_dir.display(),
+                d.id
+            )
+        } else if self.ok() {
+            format!("ok: {} {} reads all {} screens right", d.id, d.version, self.checked.len())
+        } else {
+            format!("{} of {} screens read wrong", self.failed(), self.checked.len())
+        }
+    }
 }
 
 /// `team profile test`: a missing file or folder, or screens that cannot be read, are usage

@@ -25,6 +25,18 @@ pub struct Request<'a> {
     pub profile: Option<&'a Path>,
 }
 
+/// `--size COLSxROWS` read (`x` or `X`, both above zero); else a usage error.
+pub fn parse_size(s: &str) -> error::Result<(u32, u32)> {
+    let bad = || TeamError::usage(format!("--size {s}: expected COLSxROWS, such as 120x40"));
+    let (c, r) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let c: u32 = c.trim().parse().map_err(|_| bad())?;
+    let r: u32 = r.trim().parse().map_err(|_| bad())?;
+    if c == 0 || r == 0 {
+        return Err(bad());
+    }
+    Ok((c, r))
+}
+
 /// The reading and what made it.
 pub struct Explained {
     pub profile: Profile,

@@ -3,7 +3,7 @@
 //!
 //! Invariant: a report is the whole truth of the run — the outcome, the leg that took it and
 //! the legs that failed before it, what was left on disk, and whether the history line could
-//! be written. `cli::send` renders it; nothing here prints.
+//! be written. `words` says it and `cli::send` prints it; nothing here prints.
 
 use std::path::PathBuf;
 
@@ -243,7 +243,7 @@ impl ListReport {
 pub enum Report {
     Send(Box<SendReport>),
     List(ListReport),
-    /// `team send all`: one row per seat (rendered by `cli::send`, never serialised whole).
+    /// `team send all`: one row per seat (each said by `Row::line`, never serialised whole).
     #[serde(skip)]
     All(super::all::Fanout),
 }

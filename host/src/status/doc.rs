@@ -1,5 +1,6 @@
 //! The `team.status` document (`team status --json`), built from a [`StatusReport`] and the
-//! hooks and MCP rows the command reads beside it; its schema is generated from these types
+//! hooks and MCP rows the command reads beside it, with the report's summary and its reasons
+//! grouped by seat, which the table says too; its schema is generated from these types
 //! (`crate::schema`).
 
 use schemars::JsonSchema;
@@ -196,6 +197,44 @@ fn unplaced(u: &Unplaced) -> UnplacedDoc {
 }
 
 impl StatusReport {
+    /// `6 seats: 2 idle, 1 working, …` (the states in a fixed order): the line a plain run
+    /// closes its table with, and the document's `summary`.
+    pub fn summary(&self) -> String {
+        let n = self.rows.len();
+        let mut s = format!("{n} seat{}", if n == 1 { "" } else { "s" });
+        let order = ["idle", "working", "dialog", "draft", "starting", "exited", "unknown", "not-found", "unreadable"];
+        let parts: Vec<String> = order
+            .iter()
+            .filter_map(|w| {
+                let c = self.rows.iter().filter(|row| row.reads.word() == *w).count();
+                (c > 0).then(|| format!("{c} {}", w.replace('-', " ")))
+            })
+            .collect();
+        if !parts.is_empty() {
+            s.push_str(": ");
+            s.push_str(&parts.join(", "));
+        }
+        s
+    }
+
+    /// Each reason a screen is not read, with every seat it holds for (a missing session is
+    /// every seat's), in the order the reasons first appear (grouped through a map, so n
+    /// seats with n reasons of their own take linear time).
+    pub fn whys(&self) -> Vec<(&str, Vec<&str>)> {
+        let mut whys: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for row in &self.rows {
+            if let Some(why) = row.reads.why() {
+                let i = *at.entry(why).or_insert_with(|| {
+                    whys.push((why, Vec::new()));
+                    whys.len() - 1
+                });
+                whys[i].1.push(&row.name);
+            }
+        }
+        whys
+    }
+
     /// The `team.status` document; `summary` is the line a plain run closes with.
     pub fn document(&self, summary: String) -> StatusDoc {
         StatusDoc {

@@ -133,16 +133,9 @@ impl Cells for Event {
             Some(n) if line.outcome == Outcome::Unreachable => format!("({}) ", collapse(&n.to_string())),
             _ => String::new(),
         };
-        // a reply's header has a second line, `in-reply-to: <id> (<question>)`
-        let one_header = |h: &str| {
-            !h.contains('\n')
-                || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'))
-        };
-        match line.body.split_once("\n\n") {
-            Some((h, b)) if h.starts_with("from ") && h.contains(" — admitted by: ") && one_header(h) => {
-                (lead, Some(collapse(h)), collapse(b))
-            }
-            _ => (lead, None, collapse(&line.body)),
+        match crate::history::header_split(&line.body) {
+            Some((h, b)) => (lead, Some(collapse(h)), collapse(b)),
+            None => (lead, None, collapse(&line.body)),
         }
     }
 

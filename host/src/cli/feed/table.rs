@@ -72,5 +72,5 @@ where
         r.extend([cell(e.kind_cell(now)), cell(e.seat_cell()), detail]);
         r
     }));
-    crate::cli::table::table(&rows)
+    crate::vocab::table::table(&rows)
 }

@@ -1,6 +1,7 @@
 //! `team hook <event>`: what a seat's CLI runs at its hook events. It hands the seat's waiting
 //! messages to the CLI (the model has them in its next request), writes a `handed` receipt per
-//! message and the history's `delivered` line, and returns them for `cli::hook` to answer with.
+//! message and the history's `delivered` line, and answers the CLI ([`respond`], [`answer`]);
+//! `cli::hook` prints the answer.
 //!
 //! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
 //! names, then one directory read per seat folder it lists; nothing found is the end (nothing
@@ -394,6 +395,56 @@ fn whole_text(m: &Message) -> String {
     match crate::fsx::read_capped(&m.drop, DROP_MAX) {
         Ok(Some(t)) => t,
         _ => crate::admission::with_header(&m.header, &m.body),
+    }
+}
+
+/// What `team hook <event>` ends with: its answer to the CLI (`None`: nothing was handed, and
+/// nothing is printed) and the problems no checkout's team.log took (said on stderr).
+pub struct Hooked {
+    pub answer: Option<serde_json::Value>,
+    pub unlogged: Vec<String>,
+}
+
+/// `team hook <event>` whole: the seat folders the pane's hints name, looked at before
+/// anything else (nothing waiting: nothing more is read, `read_input` included), then the
+/// hook's input, the hand-over and the answer. Every problem is logged in the team.log of the
+/// checkout the inbox's first message names ([`log_problem`]), else returned unlogged.
+pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>) -> Hooked {
+    let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
+    let dirs = waiting_for(&paths.config, |k| std::env::var(k).ok());
+    let mut unlogged = Vec::new();
+    if dirs.is_empty() {
+        return Hooked { answer: None, unlogged };
+    }
+    let input = HookInput::parse(&read_input());
+    let ctx = Ctx::from_env();
+    let mut say = |why: &str| {
+        if !log_problem(&ctx, &dirs, why) {
+            unlogged.push(why.to_string());
+        }
+    };
+    let answer = match hand(&ctx, event, &input, &dirs) {
+        Err(why) => {
+            say(&format!("{} hook: {why}", event.vendor()));
+            None
+        }
+        Ok(handed) => {
+            for p in &handed.problems {
+                say(p);
+            }
+            (!handed.messages.is_empty()).then(|| answer(event, &crate::mailbox::text::handed_text(&handed.messages)))
+        }
+    };
+    Hooked { answer, unlogged }
+}
+
+/// The hook's answer to its CLI, one JSON object on stdout: a `Stop` hook blocks the stop with
+/// the messages as its reason (the model reads them and goes on); every other event adds them
+/// as context to the model's next request (the vendors' hook protocol).
+pub fn answer(event: Event, text: &str) -> serde_json::Value {
+    match event {
+        Event::Stop => serde_json::json!({"decision": "block", "reason": text}),
+        e => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
     }
 }
 

@@ -259,3 +259,14 @@ fn a_pin_places_the_hook_for_its_own_messages_only() {
     assert_eq!(ids, [a.id.as_str(), c.id.as_str()]);
     assert_eq!(b3.waiting().unwrap().len(), 1, "the late message waits for the next hook");
 }
+
+#[test]
+fn answers_in_the_cli_s_shapes() {
+    use serde_json::json;
+    assert_eq!(
+        answer(Event::PostToolUse, "hi"),
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+    );
+    assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
+    assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+}
