@@ -208,8 +208,8 @@ impl<'a> Server<'a> {
                     Err(e) => Answer::Refused(e),
                 },
             },
-            Call::Reply { id, message } => {
-                let ask = crate::converse::reply::Ask { id, body: message, dry_run: false };
+            Call::Reply { id, message, again } => {
+                let ask = crate::converse::reply::Ask { id, body: message, dry_run: false, again };
                 match crate::converse::reply::reply(&means, load, caller, &ask) {
                     Ok(r) => Answer::Replied(Box::new(r)),
                     Err(e) => Answer::Refused(e),

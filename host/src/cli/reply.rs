@@ -31,11 +31,14 @@ pub struct Args {
     /// Find the asker and name the channel; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Answer once more a message you already answered (the asker asked for more).
+    #[arg(long)]
+    pub again: bool,
 }
 
 /// Checks the invocation.
 pub fn ask(a: &Args) -> error::Result<Ask> {
-    Ask::of(a.id.clone(), &a.message, a.file.as_deref(), a.dry_run)
+    Ask::of(a.id.clone(), &a.message, a.file.as_deref(), a.dry_run, a.again)
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {

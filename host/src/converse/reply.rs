@@ -41,6 +41,8 @@ pub struct Ask {
     pub id: String,
     pub body: String,
     pub dry_run: bool,
+    /// Answer again a message this seat already answered (the asker asked for more).
+    pub again: bool,
 }
 
 /// Where the reply went.
@@ -260,6 +262,9 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Resu
     let e = super::entry(&ledger, &id, &book)?;
     let question = ledger.line(e.first).clone();
     answerable(&ledger, e, &id, &me)?;
+    if !ask.again {
+        answered_once(&book.lines, &id, &me)?;
+    }
     let acked = e.acked.is_some();
     drop(ledger);
     let header_extra = super::in_reply_to(&id, &question.body);
@@ -332,6 +337,24 @@ fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> error::Result<(
     Ok(())
 }
 
+/// `Err` when `me` already answered `id` with a reply that was sent (delivered, or on disk and
+/// still on its way: held, not-submitted) — a question is answered once, so twenty replies to
+/// one message are not twenty messages and twenty alerts; `--again` answers once more.
+fn answered_once(lines: &[MessageLine], id: &str, me: &str) -> error::Result<()> {
+    use crate::vocab::outcome::Outcome as O;
+    let sent = lines
+        .iter()
+        .filter(|l| l.reply_to.as_deref() == Some(id) && l.from == me)
+        .find(|l| matches!(l.outcome, O::Delivered | O::Held | O::NotSubmitted));
+    match sent {
+        None => Ok(()),
+        Some(l) => Err(TeamError::refused(format!(
+            "you already answered {id} (reply {}, {}); a question is answered once: send a new message, or reply with --again when the asker asked for more; nothing was sent",
+            l.id, l.outcome
+        ))),
+    }
+}
+
 /// The reply's decision: its target is the question's sender as the history spells it
 /// (`<seat>` of this team, `<seat>@<team>` of another), its rule `reply to <id>`.
 fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra: &str) -> error::Result<Decision> {
@@ -393,7 +416,7 @@ pub fn dry_channel(r: &Replied) -> Option<Leg> {
 
 /// The usage of `team reply`, the repair of each of its usage errors.
 pub const USAGE: &str =
-    "usage: team reply <id> <message> [--json] [--dry-run]\n       team reply <id> --file <path> [--json] [--dry-run]";
+    "usage: team reply <id> <message> [--again] [--json] [--dry-run]\n       team reply <id> --file <path> [--again] [--json] [--dry-run]";
 
 fn usage(msg: impl Into<String>) -> TeamError {
     TeamError::usage(msg).with_repair(USAGE)
@@ -407,6 +430,7 @@ impl Ask {
         message: &[String],
         file: Option<&std::path::Path>,
         dry_run: bool,
+        again: bool,
     ) -> error::Result<Ask> {
         let Some(id) = id else { return Err(usage("a message id is required (team inbox lists them)")) };
         if !message.is_empty() && file.is_some() {
@@ -422,7 +446,7 @@ impl Ask {
         if body.trim().is_empty() {
             return Err(usage("the reply is empty: nothing to send"));
         }
-        Ok(Ask { id, body, dry_run })
+        Ok(Ask { id, body, dry_run, again })
     }
 }
 

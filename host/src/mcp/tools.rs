@@ -83,6 +83,7 @@ impl Tool {
                     "properties": {
                         "id": {"type": "string", "minLength": 1, "description": "The id of the message you answer"},
                         "message": {"type": "string", "minLength": 1},
+                        "again": {"type": "boolean", "description": "Answer once more a message you already answered, when the asker asked for more (a message is answered once otherwise)"},
                     },
                     "required": ["id", "message"],
                     "additionalProperties": false,
@@ -119,10 +120,11 @@ pub enum Call {
     },
     List,
     Inbox,
-    /// `team_reply`: the id answered and the reply.
+    /// `team_reply`: the id answered, the reply, and whether it answers once more.
     Reply {
         id: String,
         message: String,
+        again: bool,
     },
     /// `team_ack`: the id and the note.
     Ack {
@@ -141,7 +143,13 @@ fn only(tool: Tool, args: &Map<String, Value>, takes: &[&str]) -> Result<(), Tea
     let Some(extra) = args.keys().find(|k| !takes.contains(&k.as_str())) else { return Ok(()) };
     let takes = match takes {
         [] => "no arguments".to_string(),
-        ts => format!("only {}", ts.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" and ")),
+        ts => {
+            let named: Vec<String> = ts.iter().map(|t| format!("`{t}`")).collect();
+            match named.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("only {} and {last}", rest.join(", ")),
+                _ => format!("only {}", named.join("")),
+            }
+        }
     };
     Err(wrong(
         tool,
@@ -163,10 +171,15 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
         Tool::List => only(tool, args, &[]).map(|()| Call::List),
         Tool::Inbox => only(tool, args, &[]).map(|()| Call::Inbox),
         Tool::Reply => {
-            only(tool, args, &["id", "message"])?;
+            only(tool, args, &["id", "message", "again"])?;
             let id = id_of(tool, args)?;
             let message = message_of(tool, args, "the reply")?;
-            Ok(Call::Reply { id, message })
+            let again = match args.get("again") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(wrong(tool, "`again` is true or false")),
+            };
+            Ok(Call::Reply { id, message, again })
         }
         Tool::Ack => {
             only(tool, args, &["id", "note"])?;
@@ -285,8 +298,13 @@ mod tests {
         assert_eq!(read(Tool::Inbox, &json!({})).unwrap(), Call::Inbox);
         assert_eq!(
             read(Tool::Reply, &json!({"id": " 1a ", "message": "done"})).unwrap(),
-            Call::Reply { id: "1a".into(), message: "done".into() }
+            Call::Reply { id: "1a".into(), message: "done".into(), again: false }
         );
+        assert_eq!(
+            read(Tool::Reply, &json!({"id": "1a", "message": "more", "again": true})).unwrap(),
+            Call::Reply { id: "1a".into(), message: "more".into(), again: true }
+        );
+        assert!(read(Tool::Reply, &json!({"id": "1a", "message": "x", "again": "yes"})).is_err());
         assert_eq!(
             read(Tool::Ack, &json!({"id": "1a", "note": "on it"})).unwrap(),
             Call::Ack { id: "1a".into(), note: Some("on it".into()) }

@@ -273,3 +273,28 @@ fn a_team_file_s_notify_command_runs_only_once_the_owner_approved_it() {
     assert!(r.stderr.contains("is not approved for this checkout"), "{r:?}");
     assert!(!w.base().join("pwned2").exists(), "a changed command ran unapproved");
 }
+
+/// issue 29 item 5: twenty `team reply` to one owner message left twenty files in the owner's
+/// inbox and ran twenty alerts. A question is answered once: a further reply is refused with
+/// the way out, and `--again` answers once more when the asker asked for more.
+#[test]
+fn a_question_is_answered_once_unless_again() {
+    let w = seat_world(Some(FOUR), "keeper:claude-code");
+    let r = w.team(&["send", "keeper", "is the gate green?"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = w.sh(&format!("in_seat keeper env TEAM_ID_SEED=8 team reply {Q} \"green\""));
+    assert_eq!(r.code, 0, "{r:?}");
+    let inbox = w.repo.join(".agents/owner-inbox");
+    let files = || std::fs::read_dir(&inbox).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(files(), 1);
+    let r = w.sh(&format!("in_seat keeper env TEAM_ID_SEED=9 team reply {Q} \"still green\""));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!("you already answered {Q} (reply {A}, delivered); a question is answered once: send a new message, or reply with --again when the asker asked for more; nothing was sent")),
+        "{r:?}"
+    );
+    assert_eq!(files(), 1, "nothing was sent");
+    let r = w.sh(&format!("in_seat keeper env TEAM_ID_SEED=10 team reply {Q} --again \"and the docs too\""));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(files(), 2, "answered once more");
+}
