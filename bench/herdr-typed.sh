@@ -5,7 +5,7 @@
 # working), each herdr call taking the median that kind of call took against a 0.8.2 server.
 # Beside it: the same send had the recent rows been read as text, as the previous adapter did
 # (the recorded 270–480 ms each time herdr scrolled the idle CLI to collect them). A figure, not
-# a timed assertion (host/src/mux/herdr/bench.rs).
+# a timed assertion (host/src/legs/typed/tests_herdr_bench.rs).
 #
 #   bash bench/herdr-typed.sh              # release build
 #   PROFILE=dev RUNS=30 bash bench/herdr-typed.sh
@@ -15,5 +15,5 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 cd "$root"
 flag=--release
 [ "${PROFILE:-release}" = dev ] && flag=
-RUNS="${RUNS:-15}" cargo test $flag -p team --lib --locked mux::herdr::bench -- --ignored --nocapture 2>/dev/null \
+RUNS="${RUNS:-15}" cargo test $flag -p team --lib --locked legs::typed::tests_herdr_bench -- --ignored --nocapture 2>/dev/null \
   | sed -n '/^typed leg/,/^test /p' | grep -v '^test '

@@ -209,3 +209,9 @@ pub struct Run {
     pub typed: bool,
     pub enters: u32,
 }
+
+// herdr's recorded agent status against the typed leg's decision core (test-only)
+#[cfg(test)]
+mod tests_herdr;
+#[cfg(test)]
+mod tests_herdr_bench;

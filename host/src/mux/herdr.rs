@@ -521,10 +521,6 @@ impl Mux for Herdr {
 }
 
 #[cfg(test)]
-mod bench;
-#[cfg(test)]
-mod evidence;
-#[cfg(test)]
 pub(crate) mod replay;
 #[cfg(test)]
 mod tests;

@@ -10,9 +10,9 @@
 //! to start working during the collection); this adapter never asks for the read that starts
 //! one, which the tests check on every argv. A figure, not an assertion of time.
 
-use super::evidence::{run_send, Real};
-use super::replay::{data, V082};
+use super::tests_herdr::{run_send, Real};
 use crate::legs::typed::TIMINGS;
+use crate::mux::herdr::replay::{data, V082};
 use crate::vocab::outcome::Ended;
 use std::sync::OnceLock;
 use std::time::Instant;

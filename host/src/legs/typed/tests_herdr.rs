@@ -7,8 +7,8 @@
 //! What is proved: a status — or a title, or a screen — that was read before Enter never counts
 //! as the seat taking the line, whatever herdr status was recorded; a new one does.
 
-use super::replay::{herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
 use crate::legs::typed::{deliver, SeatPane, Timings, Traits};
+use crate::mux::herdr::replay::{herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
 use crate::mux::Mux;
 use crate::profiles::ProfileHost;
 use crate::vocab::outcome::{Ended, Outcome};
@@ -48,7 +48,7 @@ const SEATS: [Real; 4] = [
 /// Every recorded state of a seat's set.
 fn states(r: &Real) -> Vec<String> {
     let index: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(super::replay::data(r.set).join("real").join(r.dir).join("index.json")).unwrap(),
+        &std::fs::read(crate::mux::herdr::replay::data(r.set).join("real").join(r.dir).join("index.json")).unwrap(),
     )
     .unwrap();
     index["states"].as_array().unwrap().iter().map(|s| s["state"].as_str().unwrap().to_string()).collect()
