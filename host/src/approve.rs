@@ -9,7 +9,7 @@
 use crate::caller::Caller;
 use crate::error::{self, TeamError};
 use crate::team_file::Loaded;
-use crate::trust::{Approval, Wanted, What};
+use crate::trust::{Approval, Stands, Wanted, What};
 use crate::workspace::Workspace;
 
 /// One command the file makes team run, and where its approval stands.
@@ -20,17 +20,6 @@ pub struct Row {
     pub stands: Stands,
 }
 
-/// Where a command's approval stands for this checkout.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Stands {
-    /// These very words, approved at the time given.
-    Approved { at: String },
-    /// An approval of other words (the file's command changed since).
-    Other { argv: Vec<String> },
-    /// None.
-    None,
-}
-
 /// The commands of the team file in reach, each with its standing.
 pub fn list<'w>(ws: &'w Workspace) -> error::Result<(&'w Loaded, Vec<Row>)> {
     let loaded = ws.team()?;
@@ -38,15 +27,7 @@ pub fn list<'w>(ws: &'w Workspace) -> error::Result<(&'w Loaded, Vec<Row>)> {
     let rows = crate::trust::wanted(loaded)
         .into_iter()
         .map(|(wanted, line)| {
-            let stands = if crate::trust::approved(config, &wanted) {
-                let at = crate::trust::standing(config, &wanted).map(|a| a.at).unwrap_or_default();
-                Stands::Approved { at }
-            } else {
-                match crate::trust::standing(config, &wanted) {
-                    Some(a) => Stands::Other { argv: a.argv },
-                    None => Stands::None,
-                }
-            };
+            let stands = crate::trust::stands(config, &wanted);
             Row { wanted, line, stands }
         })
         .collect();

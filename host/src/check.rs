@@ -185,17 +185,22 @@ fn command_notes(loaded: &Loaded, config: &std::path::Path) -> Vec<Note> {
     for (w, line) in crate::trust::wanted(loaded) {
         let at = line.map(|l| format!("line {l}: ")).unwrap_or_default();
         let words = crate::trust::shown(&w.argv);
-        let (message, repair) = if crate::trust::approved(config, &w) {
-            (format!("{at}{}: runs {words} — approved for this checkout", w.what.words()), None)
-        } else {
-            let why = match crate::trust::standing(config, &w) {
-                Some(old) => format!("the approval is of other words ({})", crate::trust::shown(&old.argv)),
-                None => "not approved for this checkout".into(),
-            };
-            (
-                format!("{at}{}: runs {words} — {why}, so it does not run", w.what.words()),
+        let what = w.what.words();
+        let (message, repair) = match crate::trust::stands(config, &w) {
+            crate::trust::Stands::Approved { .. } => {
+                (format!("{at}{what}: runs {words} — approved for this checkout"), None)
+            }
+            crate::trust::Stands::Other { argv } => (
+                format!(
+                    "{at}{what}: runs {words} — the approval is of other words ({}), so it does not run",
+                    crate::trust::shown(&argv)
+                ),
                 Some(crate::trust::repair(&w)),
-            )
+            ),
+            crate::trust::Stands::None => (
+                format!("{at}{what}: runs {words} — not approved for this checkout, so it does not run"),
+                Some(crate::trust::repair(&w)),
+            ),
         };
         out.push(Note { kind: NoteKind::Command, line, message, repair });
     }

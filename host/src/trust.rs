@@ -110,15 +110,32 @@ fn read(config: &Path) -> Book {
         .unwrap_or_default()
 }
 
-/// Whether the owner approved exactly `w`.
-pub fn approved(config: &Path, w: &Wanted) -> bool {
-    let sha = w.sha256();
-    read(config).approved.iter().any(|a| a.root == w.root && a.what == w.what && a.sha256 == sha && a.argv == w.argv)
+/// Where the approval of `w`'s checkout and kind stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stands {
+    /// These very words, approved at the time given.
+    Approved { at: String },
+    /// An approval of other words (the file's command changed since).
+    Other { argv: Vec<String> },
+    /// None.
+    None,
 }
 
-/// The approval standing for `w`'s checkout and kind, when one does (perhaps of other words).
-pub fn standing(config: &Path, w: &Wanted) -> Option<Approval> {
-    read(config).approved.into_iter().find(|a| a.root == w.root && a.what == w.what)
+/// Where `w` stands: one read of the approvals.
+pub fn stands(config: &Path, w: &Wanted) -> Stands {
+    let Some(a) = read(config).approved.into_iter().find(|a| a.root == w.root && a.what == w.what) else {
+        return Stands::None;
+    };
+    if a.sha256 == w.sha256() && a.argv == w.argv {
+        Stands::Approved { at: a.at }
+    } else {
+        Stands::Other { argv: a.argv }
+    }
+}
+
+/// Whether the owner approved exactly `w`.
+pub fn approved(config: &Path, w: &Wanted) -> bool {
+    matches!(stands(config, w), Stands::Approved { .. })
 }
 
 /// Records the owner's approval of `w` at `at`, replacing the one of the same checkout and
@@ -167,7 +184,7 @@ mod tests {
         assert!(!approved(&config, &launch));
         // a changed command approved anew replaces the old one
         let changed = notify("/src/beacon", &["sh", "-c", "id > /tmp/x"]);
-        assert_eq!(standing(&config, &changed).unwrap().argv, ["notify-send", "team"]);
+        assert_eq!(stands(&config, &changed), Stands::Other { argv: vec!["notify-send".into(), "team".into()] });
         approve(&config, &changed, "2026-12-06T09:01:00Z").unwrap();
         assert!(approved(&config, &changed) && !approved(&config, &w));
         let mode =

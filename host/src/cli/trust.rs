@@ -3,11 +3,11 @@
 //! use-case, and who may, is `crate::approve`).
 
 use super::Ran;
-use crate::approve::{Row, Stands};
+use crate::approve::Row;
 use crate::ctx::Ctx;
 use crate::error::context_line;
 use crate::output::Output;
-use crate::trust::{self, What};
+use crate::trust::{self, Stands, What};
 use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 

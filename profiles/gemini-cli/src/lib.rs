@@ -133,12 +133,12 @@ fn without_composer(v: &View) -> Reading {
         region.retain(|&i| i > echo);
     }
     if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
-        let title = dialog_title(v, &region, i);
+        let title = v.boxed_title(&region, i);
         let why = format!("no composer, and the dialog in its place says `{phrase}`");
         return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, why);
     }
     if let Some(i) = selected_option(v, &region) {
-        let title = dialog_title(v, &region, i);
+        let title = v.boxed_title(&region, i);
         let why = format!("no composer, and a numbered choice is drawn in its place: `{}`", v.rows[i].trimmed());
         return reading(State::Dialog(Dialog { kind: DialogKind::Question, title }), Composer::Unreadable, why);
     }
@@ -178,14 +178,6 @@ fn selected_option(v: &View, region: &[usize]) -> Option<usize> {
         let inner = t.strip_prefix('│').map(profile_kit::text::trim).unwrap_or(t);
         inner.strip_prefix("● ").and_then(profile_kit::text::leading_number).is_some() && t.starts_with('│')
     })
-}
-
-/// The dialog's first sentence from the top of the box holding row `i` (or the three rows
-/// above it when none) down to `i`: box borders are art, the banner above is not the dialog.
-fn dialog_title(v: &View, region: &[usize], i: usize) -> String {
-    let top = v.rows[..=i].iter().rposition(|r| r.trimmed().starts_with('╭')).unwrap_or(i.saturating_sub(3));
-    let near = region.iter().copied().filter(|&j| j >= top && j <= i);
-    profile_kit::quote::first_sentence(near.map(|j| v.rows[j].trimmed())).unwrap_or_default()
 }
 
 /// No row of Gemini CLI's own records a file read in a way captured so far: a row naming the

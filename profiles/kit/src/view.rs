@@ -380,6 +380,15 @@ impl<'a> View<'a> {
         Some((top, bottom))
     }
 
+    /// A boxed dialog's title: the first sentence of the rows of `region` from the top of the
+    /// rounded box holding row `i` (or the three rows above it, with no box top) down to `i` —
+    /// box borders are art, and a banner above the box is not the dialog.
+    pub fn boxed_title(&self, region: &[usize], i: usize) -> String {
+        let top = self.rows[..=i].iter().rposition(|r| r.trimmed().starts_with('╭')).unwrap_or(i.saturating_sub(3));
+        let near = region.iter().copied().filter(|&j| j >= top && j <= i);
+        profile_reading::quote::first_sentence(near.map(|j| self.rows[j].trimmed())).unwrap_or_default()
+    }
+
     /// Indices of rows whose text contains `needle`.
     pub fn rows_containing(&self, needle: &str) -> Vec<usize> {
         self.rows.iter().enumerate().filter(|(_, r)| text::contains(&r.text, needle)).map(|(i, _)| i).collect()
