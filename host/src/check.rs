@@ -429,6 +429,21 @@ fn session_note(loaded: &Loaded, mux: &dyn Mux) -> Option<Note> {
 }
 
 impl CheckReport {
+    /// The plain words: the context line, each note (and its repair) on its lines, then the
+    /// file as `shown` with the count.
+    pub fn said(&self, shown: &str) -> String {
+        use crate::vocab::text::one_line;
+        let mut text = crate::error::context_line(&self.project, &self.session);
+        for n in &self.notes {
+            text.push_str(&format!("{}\n", one_line(&n.message)));
+            if let Some(rep) = &n.repair {
+                text.push_str(&format!("  {}\n", one_line(rep)));
+            }
+        }
+        text.push_str(&format!("{}: {}\n", one_line(shown), self.summary()));
+        text
+    }
+
     /// `<n> seat(s), <m> note(s)`.
     pub fn summary(&self) -> String {
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });

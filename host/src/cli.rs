@@ -19,7 +19,6 @@ pub mod check;
 pub mod completions;
 pub mod demo;
 pub mod feed;
-mod feed_stats;
 pub mod hook;
 pub mod hooks;
 pub mod inbox;
@@ -27,7 +26,6 @@ pub mod init;
 pub mod mark;
 pub mod mcp;
 pub mod profile;
-mod profile_test;
 pub mod register;
 pub mod rename;
 pub mod reply;
@@ -328,6 +326,20 @@ impl Wrong {
             ErrorKind::InvalidValue | ErrorKind::ValueValidation | ErrorKind::NoEquals => Wrong::NeedsValue(first),
             _ => return None,
         })
+    }
+}
+
+impl Wrong {
+    /// The sentence the spec's refusals say this in; `missing` words left-out arguments (by
+    /// their value names), `conflict` arguments that do not go together.
+    pub fn sentence(self, missing: impl FnOnce(&[String]) -> String, conflict: &str) -> String {
+        match self {
+            Wrong::UnknownOption(w) => format!("unknown option {w}"),
+            Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
+            Wrong::Missing(names) => missing(&names),
+            Wrong::Conflict => conflict.to_string(),
+            Wrong::NeedsValue(name) => format!("{name} needs a value"),
+        }
     }
 }
 

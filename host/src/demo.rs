@@ -15,3 +15,4 @@
 mod screen;
 pub mod seat;
 pub mod tour;
+pub mod words;

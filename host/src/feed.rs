@@ -1,7 +1,7 @@
 //! `team feed`'s use-cases: what a run reads (its [`Scope`]), the events in view joined with
 //! their receipts ([`read`]), one listing ([`list`]), the passes of a follow ([`Follow`]) and
-//! the `--stats` figures ([`stats`]). `cli::feed` parses the arguments and renders what these
-//! return; nothing here prints.
+//! the `--stats` figures ([`stats`]), and the words they are said in ([`words`]). `cli::feed`
+//! parses the arguments and prints what these return; nothing here prints.
 //!
 //! Invariant: a feed writes nothing. It creates no folder, no lock file, no log line, and
 //! following never grows anything; every history, receipt, brief and audit file is read with
@@ -45,6 +45,7 @@ mod read;
 mod scope;
 pub mod stats;
 mod thread;
+pub mod words;
 
 pub use event::Event;
 pub use follow::Follow;

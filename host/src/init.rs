@@ -7,7 +7,7 @@
 //! agents can message each other through it (docs/admission.md). With `--agent-instructions`
 //! it also writes the lines an agent reads about `team send` into the instructions file each
 //! seat's CLI reads (`CLAUDE.md`, `AGENTS.md`; `instructions`). What the file leads to — who
-//! reaches whom, the commands to run next — is `next`'s.
+//! reaches whom, the commands to run next — is `next`'s, and the words a run says `words`'.
 //!
 //! Invariants:
 //! - everything is checked before anything is written: the run is rooted at the logical
@@ -32,6 +32,7 @@ use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
 
 mod instructions;
 mod next;
+mod words;
 pub use instructions::{Instructions, Wrote, INSTRUCTIONS_MARK};
 
 /// The schema of the team file, as this build reads it (written beside the file).

@@ -24,6 +24,20 @@ pub enum Marked {
     Marked { pane: String, was: Option<String> },
 }
 
+impl Marked {
+    /// What `team mark` says of marking `seat` of `file`'s session (after the context line).
+    pub fn said(&self, file: &crate::team_file::TeamFile, seat: &str) -> String {
+        use crate::vocab::text::one_line;
+        match self {
+            Marked::Already { pane } => format!("{seat}: pane {} is already marked as it\n", one_line(pane)),
+            Marked::Marked { pane, was } => {
+                let was = was.as_ref().map(|w| format!(" (it was marked {w:?})")).unwrap_or_default();
+                format!("{seat}: marked pane {} of tmux session {:?}{}\n", one_line(pane), file.session, one_line(&was))
+            }
+        }
+    }
+}
+
 fn refused(why: impl AsRef<str>) -> TeamError {
     TeamError::refused(format!("{}; nothing was marked", why.as_ref()))
 }

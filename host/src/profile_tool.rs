@@ -1,7 +1,7 @@
 //! `team profile list | check | explain | test`, below the command line: which profiles are
 //! installed and which one each seat would use, a vendor's validation of a component, the
 //! reading of one captured screen, and the conformance run over a folder of screens. Each
-//! returns a report with its verdict; `cli::profile` renders it (words and `--json`).
+//! returns a report with its verdict, said in `words`; `cli::profile` prints it (or `--json`).
 //!
 //! Invariant: these load only what they report on — `list` compiles dropped-in files (to
 //! validate them) and no bundled one; `check` and `test` load the one file; `explain` loads
@@ -18,6 +18,7 @@ mod conformance;
 pub mod doc;
 pub mod doc_list;
 mod explain;
+mod words;
 
 pub use check::{check, CheckReport, Step, StepFailure, StepName};
 pub use conformance::{conformance, Checked, Conformance};

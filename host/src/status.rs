@@ -28,6 +28,7 @@ use crate::workspace::Workspace;
 pub mod doc;
 pub mod extras;
 mod unplaced;
+pub mod words;
 pub use unplaced::Unplaced;
 
 /// What the seat's profile reads on its pane now, or why nothing could be read.

@@ -7,7 +7,7 @@
 //! does it: a retry through `typed::retrigger` (the same typed leg a send runs, for the drop
 //! already on disk), and for every retry, stop and "never acted on" one history line or
 //! receipt and one team.log line. What it did comes back as [`Event`]s for `cli::watch` to
-//! print; confirmations are recorded and printed by nobody.
+//! print (in `words`); confirmations are recorded and printed by nobody.
 //!
 //! Invariants:
 //! - nothing is ever typed for a send that was delivered: only `decide` chooses a retry, and it
@@ -32,6 +32,7 @@ mod inbox;
 pub mod lock;
 pub mod look;
 pub mod run;
+pub mod words;
 
 pub use decide::{retryable, Limits, StopWhy, TRIES};
 pub use lock::{acquire, running, Holder, ProjectLock};

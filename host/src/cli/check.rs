@@ -1,13 +1,11 @@
 //! `team check`: reads the team file as every command reads it and prints what `crate::check`
-//! notes about it, each with its line — or one `team.check` document. Exit 0 when the file
+//! notes about it (in its words), each with its line — or one `team.check` document. Exit 0 when the file
 //! loads (notes or none), 2 when it cannot be read.
 
 use super::Ran;
-use crate::check::{self, CheckReport};
+use crate::check;
 use crate::ctx::Ctx;
-use crate::error::context_line;
 use crate::output::Output;
-use crate::vocab::text::one_line;
 use crate::workspace::Workspace;
 
 /// Arguments of `team check`.
@@ -29,19 +27,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     if a.json {
         out.doc(&r.document(&shown));
     } else {
-        out.out(&plain(&r, &shown));
+        out.out(&r.said(&shown));
     }
     Ok(0)
-}
-
-fn plain(r: &CheckReport, shown: &str) -> String {
-    let mut text = context_line(&r.project, &r.session);
-    for n in &r.notes {
-        text.push_str(&format!("{}\n", one_line(&n.message)));
-        if let Some(rep) = &n.repair {
-            text.push_str(&format!("  {}\n", one_line(rep)));
-        }
-    }
-    text.push_str(&format!("{}: {}\n", one_line(shown), r.summary()));
-    text
 }

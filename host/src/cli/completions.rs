@@ -40,40 +40,11 @@ fn seats(ctx: &Ctx) -> String {
     found.map(|l| l.file.addresses().iter().map(|a| format!("{a}\n")).collect()).unwrap_or_default()
 }
 
-const BASH_SEATS: &str = r#"
-# seat names where a command takes a seat (team completions seats reads the team file here)
-_team_seats() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmd="${COMP_WORDS[1]}"
-    [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
-    if [ "$prev" = --record ] || { [ "$prev" = --seat ] && [ "$cmd" = feed ]; } ||
-        { [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]] && [[ " send register route rename mark " == *" $cmd "* ]]; }; then
-        COMPREPLY=($(compgen -W "$(command team completions seats 2>/dev/null)" -- "$cur"))
-        return 0
-    fi
-    _team "$@"
-}
-if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _team_seats -o nosort -o bashdefault -o default team
-else
-    complete -F _team_seats -o bashdefault -o default team
-fi
-"#;
-
-const ZSH_SEATS: &str = r#"
-# seat names where a command takes a seat (team completions seats reads the team file here)
-_team_seats() {
-    local -a seats
-    seats=(${(f)"$(command team completions seats 2>/dev/null)"})
-    compadd -a seats
-}
-"#;
-
-const FISH_SEATS: &str = r#"
-# seat names where a command takes a seat (team completions seats reads the team file here)
-complete -c team -n "__fish_team_using_subcommand send register route rename mark; and test (count (commandline -opc)) -eq 2" -f -a "(command team completions seats 2>/dev/null)"
-complete -c team -n "__fish_team_using_subcommand send" -l record -f -r -a "(command team completions seats 2>/dev/null)"
-complete -c team -n "__fish_team_using_subcommand feed" -l seat -f -r -a "(command team completions seats 2>/dev/null)"
-"#;
+// Each script's own lines that complete a seat where a command takes one (each calls `team
+// completions seats`, which reads the team file here).
+const BASH_SEATS: &str = include_str!("completions/seats.bash");
+const ZSH_SEATS: &str = include_str!("completions/seats.zsh");
+const FISH_SEATS: &str = include_str!("completions/seats.fish");
 
 /// The zsh script with the seat-taking arguments completed by `_team_seats`.
 fn zsh_with_seats(script: &str) -> String {

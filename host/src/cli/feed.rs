@@ -1,20 +1,14 @@
-//! `team feed`: its arguments, and the rendering of what `crate::feed` reads — the table of
+//! `team feed`: its arguments, and the printing of what `crate::feed` reads — the table of
 //! the project's messages, briefs and Desk audit lines (or one `team.feed` document), each
-//! follow pass that brings new entries, and `--stats`'s figures (`feed_stats`). What is read,
-//! and how entries are joined, filtered and followed, is `crate::feed`'s; it writes nothing.
-//!
-//! The table: TIME (local, dated when not today), KIND (a message's outcome with its leg, its
-//! span, and where it stands past its send: `delivered (via typed in 20031 ms, read 09:00:41)`;
-//! a line the watch wrote says so: `held (retry 1, …)`, `delivered (taken but never acted
-//! on)`), SEAT, DETAIL (a brief's file name and first non-empty line; a message's body, its
-//! sender header drawn faint on a terminal), and PROJECT after TIME when the run names no
-//! single team. Replies follow their questions (`feed::threaded`).
+//! follow pass that brings new entries, and `--stats`'s figures (`team.feed.stats`). What is
+//! read, and how entries are joined, filtered and followed, is `crate::feed`'s, and so are its
+//! words (`feed::words`); it writes nothing.
 //!
 //! Skipped lines are said on stderr (plain) or as `skipped` in the document (`--json`).
 
 use crate::ctx::Ctx;
-use crate::error;
-use crate::feed::{self, Follow, Query, Report, Scope, Skipped, Want};
+use crate::feed::words::{plain, skipped_note};
+use crate::feed::{self, Follow, Query, Report, Scope, Want};
 use crate::output::Output;
 use std::path::PathBuf;
 
@@ -55,16 +49,19 @@ impl Args {
 }
 
 pub fn run(args: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
-    feed(&args, ctx, out)
-}
-
-fn feed(args: &Args, ctx: &Ctx, out: &mut Output) -> error::Result<i32> {
     let cwd = ctx.cwd()?;
     let want = Want { all: args.all, audit: args.audit.clone(), briefs: args.briefs.clone() };
     let scope = Scope::of(&want, &cwd, &ctx.paths.config)?;
     if args.stats {
         let stats = feed::stats::stats(&scope, args.seat.as_deref())?;
-        super::feed_stats::render(&stats, args.json, out);
+        if args.json {
+            out.doc(&stats.document());
+        } else {
+            out.out(&stats.said());
+            if let Some(note) = skipped_note(stats.skipped) {
+                out.err(&note);
+            }
+        }
         return Ok(0);
     }
     let query = Query { seat: args.seat.clone(), limit: args.limit };
@@ -108,23 +105,3 @@ fn print_plain(scope: &Scope, r: &Report, now: chrono::DateTime<chrono::Local>, 
         out.err(&n);
     }
 }
-
-/// The line for stderr that says what was skipped, when anything was.
-pub fn skipped_note(s: Skipped) -> Option<String> {
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    match s {
-        Skipped { lines: 0, .. } => None,
-        Skipped { lines, bad_ids: 0 } => Some(format!("team feed: skipped {lines} unreadable line{}\n", plural(lines))),
-        Skipped { lines, bad_ids } => Some(format!(
-            "team feed: skipped {lines} unreadable line{} ({bad_ids} whose id is no message id)\n",
-            plural(lines)
-        )),
-    }
-}
-
-mod cells;
-mod table;
-use table::plain;
-
-#[cfg(test)]
-mod tests;

@@ -90,14 +90,7 @@ impl Args {
 
 /// The spec's sentence for what clap found wrong in `team register`'s words, with the usage.
 pub fn refusal(wrong: super::Wrong) -> TeamError {
-    use super::Wrong;
-    let msg = match wrong {
-        Wrong::UnknownOption(w) => format!("unknown option {w}"),
-        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
-        Wrong::Missing(_) => "a seat name is required".to_string(),
-        Wrong::NeedsValue(name) => format!("{name} needs a value"),
-        Wrong::Conflict => "these options do not go together".to_string(),
-    };
+    let msg = wrong.sentence(|_| "a seat name is required".into(), "these options do not go together");
     TeamError::usage(msg).with_repair(USAGE).with_id("register.usage")
 }
 
@@ -109,15 +102,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     } else {
         // at a terminal the run opens with the context line like every other command's;
         // piped, its lines are the spec's transcript, which shows none
-        let mut text =
+        let context =
             if out.is_terminal() { crate::error::context_line(&r.project, &r.session) } else { String::new() };
-        for n in &r.notes {
-            text.push_str(&crate::vocab::text::one_line(n));
-            text.push('\n');
-        }
-        text.push_str(&crate::vocab::text::one_line(&r.line));
-        text.push('\n');
-        out.out(&text);
+        out.out(&format!("{context}{}", r.said()));
     }
     Ok(0)
 }

@@ -6,10 +6,9 @@
 //! "<word>"`) with the usage ([`refusal`], rendered by `cli::parse_error`), as `team register`'s.
 
 use crate::ctx::Ctx;
-use crate::error::{context_line, TeamError};
+use crate::error::TeamError;
 use crate::output::Output;
-use crate::rename::{self, Report, Request, Status};
-use crate::vocab::text::one_line;
+use crate::rename::{self, Request};
 use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team rename <seat> <new-name> [--dry-run] [--json]";
@@ -73,34 +72,16 @@ pub fn refusal(wrong: super::Wrong, words: &[String]) -> TeamError {
         (Wrong::Unexpected(_), Some(w)) => Wrong::UnknownOption(w.clone()),
         (wrong, _) => wrong,
     };
-    let msg = match wrong {
-        Wrong::UnknownOption(w) => format!("unknown option {w}"),
-        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
-        Wrong::Missing(names) if names.iter().any(|n| n == "seat") => "a seat name is required".to_string(),
-        Wrong::Missing(_) => {
-            // the seat was given: the first name (every word after `--` is one)
-            let seat = words[..dashes].iter().find(|w| !w.starts_with('-') || w.len() == 1).or(words.get(dashes + 1));
-            format!("a new name is required (team rename {} <new-name>)", seat.map(String::as_str).unwrap_or(""))
+    let missing = |names: &[String]| {
+        if names.iter().any(|n| n == "seat") {
+            return "a seat name is required".to_string();
         }
-        Wrong::NeedsValue(name) => format!("{name} needs a value"),
-        Wrong::Conflict => "these options do not go together".to_string(),
+        // the seat was given: the first name (every word after `--` is one)
+        let seat = words[..dashes].iter().find(|w| !w.starts_with('-') || w.len() == 1).or(words.get(dashes + 1));
+        format!("a new name is required (team rename {} <new-name>)", seat.map(String::as_str).unwrap_or(""))
     };
+    let msg = wrong.sentence(missing, "these options do not go together");
     TeamError::usage(msg).with_repair(USAGE).with_id("rename.usage")
-}
-
-/// The plain text: the context line, a dry run's step lines, the notes, the closing line.
-pub fn plain(r: &Report) -> String {
-    let mut text = context_line(&r.project, &r.session);
-    if r.status == Status::DryRun {
-        for s in &r.steps {
-            text.push_str(&format!("{}\n", one_line(&s.plan_line(&r.seat, r.mux, &r.session))));
-        }
-    }
-    for n in &r.notes {
-        text.push_str(&format!("{}\n", one_line(n)));
-    }
-    text.push_str(&format!("{}\n", one_line(&r.line)));
-    text
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
@@ -109,7 +90,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     if json {
         out.doc(&r.document());
     } else {
-        out.out(&plain(&r));
+        out.out(&r.said());
     }
     Ok(0)
 }

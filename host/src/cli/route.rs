@@ -1,12 +1,11 @@
 //! `team route <seat> [--json] [--dry-run]` and `team route --rules-item`: parses, finds the
 //! caller (a run with no terminal and no verified pane is refused before the team file is
-//! read), runs `crate::route`, prints the answer or its `team.route` document.
+//! read), runs `crate::route`, prints the answer's words or its `team.route` document.
 
 use crate::ctx::Ctx;
-use crate::error::{context_line, TeamError};
+use crate::error::TeamError;
 use crate::output::Output;
-use crate::route::{self, Report};
-use crate::vocab::text::one_line;
+use crate::route;
 use crate::workspace::Workspace;
 
 pub const USAGE: &str = "usage: team route <seat> [--json] [--dry-run]\n       team route --rules-item";
@@ -48,35 +47,8 @@ this team, @nickname, seat@team, nickname@team, lead@team, or an agent id"
 
 /// The spec's sentence for what clap found wrong in `team route`'s words, with the usage.
 pub fn refusal(wrong: super::Wrong) -> TeamError {
-    use super::Wrong;
-    let msg = match wrong {
-        Wrong::UnknownOption(w) => format!("unknown option {w}"),
-        Wrong::Unexpected(w) => format!("unexpected \"{w}\""),
-        Wrong::Missing(_) => "a seat is required".to_string(),
-        Wrong::Conflict => "--rules-item takes no seat, --json or --dry-run".to_string(),
-        Wrong::NeedsValue(name) => format!("{name} needs a value"),
-    };
+    let msg = wrong.sentence(|_| "a seat is required".into(), "--rules-item takes no seat, --json or --dry-run");
     TeamError::usage(msg).with_repair(USAGE)
-}
-
-/// The answer's lines (after the context line).
-pub fn lines(r: &Report) -> String {
-    let s = &r.seat;
-    let mut out = format!(
-        "{s}: agent {}, session {}, cli {}, pane {}\n",
-        r.agent,
-        r.recipient_session.as_deref().unwrap_or("-"),
-        r.cli,
-        r.pane
-    );
-    out.push_str(&format!("{s}: {}\n", r.state.sentence(r.unread_why.as_deref())));
-    out.push_str(&format!("{s}: native {}, admitted by: {}\n", if r.native { "yes" } else { "no" }, r.rule));
-    out.push_str(&r.closing());
-    out.push('\n');
-    if r.dry_run {
-        out.push_str(&format!("+ record: {}\ndry run: nothing was run\n", r.plan_step()));
-    }
-    out
 }
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
@@ -90,15 +62,9 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     if a.json {
         out.doc(&r.document());
     } else {
-        out.out(&format!("{}{}", context_line(&r.project, &r.session), one_line_each(&lines(&r))));
+        out.out(&r.said());
     }
     Ok(0)
-}
-
-/// Every line of `text` made one safe line (outside text — a session name, a path — cannot
-/// move the cursor or break the line).
-fn one_line_each(text: &str) -> String {
-    text.lines().map(|l| format!("{}\n", one_line(l))).collect()
 }
 
 #[cfg(test)]

@@ -2,18 +2,15 @@
 //! what its profile reads there now, the multiplexer's own status where it has one, the last
 //! message to it — as a table or one `team.status` document; `--watch` redraws it every second.
 //!
-//! It types nothing and writes nothing: `crate::status` only locates and reads.
+//! It types nothing and writes nothing: `crate::status` only locates and reads, and
+//! `status::words` says it.
 
 use super::Ran;
 use crate::ctx::Ctx;
-use crate::error::context_line;
 use crate::output::Output;
-use crate::status::extras::{self, HooksRow};
-use crate::status::{self, age_words, Reads, Row, StatusReport};
-use crate::vocab::text::one_line;
+use crate::status::words::{extras_said, plain};
+use crate::status::{self, extras};
 use crate::workspace::Workspace;
-
-use crate::vocab::table::{short, table};
 
 /// Arguments of `team status`.
 #[derive(clap::Args, Debug)]
@@ -38,7 +35,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         if a.json {
             out.doc(&extras::document(r.document(r.summary()), &mcp, &hooks));
         } else {
-            out.out(&format!("{}{}{}", plain(&r), mcp_line(&mcp), hooks_line(&hooks)));
+            out.out(&format!("{}{}", plain(&r), extras_said(&mcp, &hooks)));
         }
         return Ok(0);
     }
@@ -60,168 +57,4 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
             std::thread::sleep(ctx.clock.scaled(100));
         }
     }
-}
-
-/// `MCP: claude-keeper installed, gpt-reviewer missing` — only once some seat's CLI names the
-/// server (a team that never installed it reads as before).
-fn mcp_line(rows: &[crate::mcp::install::Row]) -> String {
-    if !extras::mcp_shown(rows) {
-        return String::new();
-    }
-    let cells: Vec<String> = rows.iter().map(|r| format!("{} {}", one_line(&r.seat), r.state.word())).collect();
-    format!("MCP (team mcp status): {}\n", cells.join(", "))
-}
-
-/// `Hooks (team hooks status): rev runs them (last handed a message 2026-…), keeper missing` —
-/// only once some seat's checkout runs team's hooks or an inbox holds a message (a team that
-/// never installed them reads as before).
-fn hooks_line(rows: &[HooksRow]) -> String {
-    use crate::hooks::State;
-    if !extras::hooks_shown(rows) {
-        return String::new();
-    }
-    let cells: Vec<String> = rows
-        .iter()
-        .filter(|r| r.state != State::Unsupported || r.waiting > 0)
-        .map(|r| {
-            let seen = match (&r.last_handed, r.state.runs()) {
-                (Some(t), _) => format!(" (last handed a message {t})"),
-                (None, true) => " (never seen running)".into(),
-                _ => String::new(),
-            };
-            let waiting = match r.waiting {
-                0 => String::new(),
-                1 => "; 1 message waits in its inbox".into(),
-                n => format!("; {n} messages wait in its inbox"),
-            };
-            format!("{} {}{seen}{waiting}", one_line(&r.seat), r.state.word())
-        })
-        .collect();
-    format!("Hooks (team hooks status): {}\n", cells.join(", "))
-}
-
-/// What the READS cell says.
-fn reads_cell(r: &Reads) -> String {
-    match r {
-        Reads::Idle { last_error: None } => "idle".into(),
-        Reads::Idle { last_error: Some(e) } => {
-            format!("idle (the last turn ended in a {})", e.word().replace('_', " "))
-        }
-        Reads::Working { hint } if hint.is_empty() => "working".into(),
-        Reads::Working { hint } => format!("working: {}", short(hint, 40)),
-        Reads::Dialog { kind, .. } => format!("dialog: {}", kind.label()),
-        Reads::Draft { text } => format!("draft: {:?}", short(text, 32)),
-        Reads::Starting => "starting".into(),
-        Reads::Exited => "exited".into(),
-        Reads::Unknown { .. } => "unknown".into(),
-        Reads::NotFound { .. } => "not found".into(),
-        Reads::Unreadable { .. } => "unreadable".into(),
-    }
-}
-
-fn last_cell(row: &Row) -> String {
-    match &row.last {
-        None => "-".into(),
-        Some(l) => match l.age_s {
-            Some(s) => format!("{} {} ago", l.outcome, age_words(s)),
-            None => l.outcome.to_string(),
-        },
-    }
-}
-
-/// The table, the count, and a line for each seat whose row needs its reason.
-fn plain(r: &StatusReport) -> String {
-    let mut text = String::new();
-    if let Some((p, s)) = &r.context {
-        text.push_str(&context_line(p, s));
-    }
-    if !r.rows.is_empty() {
-        text.push_str(&seat_table(r));
-    }
-    text.push_str(&r.summary());
-    text.push('\n');
-    text.push_str(&why_lines(r));
-    if r.caller_seat.is_some() {
-        text.push_str(&format!(
-            "SEND: the rule that admits {} sending to the seat, or no (docs/admission.md)\n",
-            one_line(&r.caller)
-        ));
-    }
-    if !r.unplaced.is_empty() {
-        text.push_str(&unplaced_table(r));
-    }
-    text
-}
-
-/// The seats' table: SEAT, PANE, CLI, READS, the multiplexer's STATUS when it gives one,
-/// LAST, and SEND when run from a seat's pane (which seats it may send to, by which rule).
-fn seat_table(r: &StatusReport) -> String {
-    let with_status = r.rows.iter().any(|row| row.mux_status.is_some());
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    let mut head: Vec<String> = ["SEAT", "PANE", "CLI", "READS"].map(String::from).to_vec();
-    if with_status {
-        head.push("STATUS".into());
-    }
-    head.push("LAST".into());
-    let from_seat = r.caller_seat.is_some();
-    if from_seat {
-        head.push("SEND".into());
-    }
-    rows.push(head);
-    for row in &r.rows {
-        let name = if row.stopped { format!("{} (stopped)", row.name) } else { row.name.clone() };
-        let mut cells = vec![
-            one_line(&name).into_owned(),
-            row.pane.as_deref().map(|p| one_line(p).into_owned()).unwrap_or_else(|| "-".into()),
-            one_line(&row.cli).into_owned(),
-            one_line(&reads_cell(&row.reads)).into_owned(),
-        ];
-        if with_status {
-            cells.push(row.mux_status.map(|s| s.word()).unwrap_or("-").into());
-        }
-        cells.push(last_cell(row));
-        if from_seat {
-            cells.push(send_cell(r, row));
-        }
-        rows.push(cells);
-    }
-    table(&rows)
-}
-
-/// One line per reason a screen is not read, naming every seat it holds for.
-fn why_lines(r: &StatusReport) -> String {
-    r.whys().into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
-}
-
-/// The panes of the session no seat holds, after their heading line.
-fn unplaced_table(r: &StatusReport) -> String {
-    let session = r.context.as_ref().map(|c| c.1.as_str()).unwrap_or("");
-    let mut text = format!("panes of session \"{}\" that no seat holds:\n", one_line(session));
-    let cells: Vec<Vec<String>> = r
-        .unplaced
-        .iter()
-        .map(|u| {
-            let mut cells = vec![
-                one_line(&u.pane).into_owned(),
-                format!("{} ({})", one_line(&u.process), one_line(&u.cli)),
-                one_line(&u.mark_line()).into_owned(),
-            ];
-            // a pane two seats of its CLI may be: name them
-            if u.seats.len() > 1 {
-                cells.push(format!("(<seat>: {})", one_line(&u.seats.join(" or "))));
-            }
-            cells
-        })
-        .collect();
-    text.push_str(&table(&cells));
-    text
-}
-
-/// What the SEND cell says: the rule that admits the caller, `no`, or `(you)` on its own row.
-fn send_cell(r: &StatusReport, row: &Row) -> String {
-    let own_team = r.context.is_some() && !row.name.contains('@');
-    if own_team && r.caller_seat.as_deref() == Some(row.name.as_str()) {
-        return "(you)".into();
-    }
-    row.admitted_by.as_deref().map(|w| one_line(w).into_owned()).unwrap_or_else(|| "no".into())
 }

@@ -1,14 +1,12 @@
 //! `team trust [notify]`: the commands the team file makes team run and whether the owner
 //! approved each for this checkout; with a command's word, the owner approves it (the
-//! use-case, and who may, is `crate::approve`).
+//! use-case, who may, and its words are `crate::approve`'s).
 
 use super::Ran;
-use crate::approve::Row;
+use crate::approve;
 use crate::ctx::Ctx;
-use crate::error::context_line;
 use crate::output::Output;
-use crate::trust::{self, Stands, What};
-use crate::vocab::text::one_line;
+use crate::trust::What;
 use crate::workspace::Workspace;
 
 /// Arguments of `team trust`.
@@ -28,44 +26,16 @@ pub enum Which {
 
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
     let ws = Workspace::new(ctx);
-    match a.command {
+    let text = match a.command {
         None => {
-            let (loaded, rows) = crate::approve::list(&ws)?;
-            let mut text = context_line(&loaded.file.project, &loaded.file.session);
-            if rows.is_empty() {
-                text.push_str("the team file makes team run no command\n");
-            }
-            for r in &rows {
-                text.push_str(&row(r));
-            }
-            out.out(&text);
-            Ok(0)
+            let (loaded, rows) = approve::list(&ws)?;
+            approve::listed(loaded, &rows)
         }
         Some(Which::Notify) => {
-            let (loaded, approval) = crate::approve::approve(&ws, &What::Notify)?;
-            let mut text = context_line(&loaded.file.project, &loaded.file.session);
-            text.push_str(&format!(
-                "{}: approved for {}: {}\n",
-                approval.what.words(),
-                one_line(&approval.root.display().to_string()),
-                trust::shown(&approval.argv)
-            ));
-            out.out(&text);
-            Ok(0)
+            let (loaded, approval) = approve::approve(&ws, &What::Notify)?;
+            approve::approved(loaded, &approval)
         }
-    }
-}
-
-fn row(r: &Row) -> String {
-    let at = r.line.map(|l| format!(" (line {l})")).unwrap_or_default();
-    let head = format!("{}{at}: {}", r.wanted.what.words(), trust::shown(&r.wanted.argv));
-    match &r.stands {
-        Stands::Approved { at } => format!("{head} — approved {}\n", one_line(at)),
-        Stands::Other { argv } => format!(
-            "{head} — not approved: the approval is of other words ({})\n  {}\n",
-            trust::shown(argv),
-            trust::repair(&r.wanted)
-        ),
-        Stands::None => format!("{head} — not approved\n  {}\n", trust::repair(&r.wanted)),
-    }
+    };
+    out.out(&text);
+    Ok(0)
 }

@@ -1,5 +1,5 @@
-//! The `team.register` document (`team register <seat> … --json`), built from a [`Report`];
-//! its schema is generated from these types (`crate::schema`).
+//! The `team.register` document (`team register <seat> … --json`), built from a [`Report`] —
+//! its schema generated from these types (`crate::schema`) — and the run's plain words.
 //!
 //! Invariant: `plan` is there exactly on a dry run (the schema says so).
 
@@ -80,6 +80,12 @@ pub enum RegisterStep {
 }
 
 impl Report {
+    /// The run's lines: its notes, then the closing line, each one safe line.
+    pub fn said(&self) -> String {
+        let lines = self.notes.iter().chain([&self.line]);
+        lines.map(|l| format!("{}\n", crate::vocab::text::one_line(l))).collect()
+    }
+
     /// The `team.register` document.
     pub fn document(&self) -> RegisterDoc {
         let dry = self.status == Status::DryRun;

@@ -1,5 +1,6 @@
 //! The `team.rename` document (`team rename <seat> <new-name> … --json`), built from a
-//! [`Report`]; its schema is generated from these types (`crate::schema`).
+//! [`Report`] — its schema generated from these types (`crate::schema`) — and the run's plain
+//! words.
 //!
 //! Invariant: a real run carries `steps`; a dry run carries `plan` and `detail` instead (the
 //! schema says so).
@@ -8,7 +9,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Report, Status, Step};
+use crate::error::context_line;
 use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::text::one_line;
 
 crate::vocab::doc::words!(Status: Renamed, DryRun);
 crate::vocab::doc::words!(Step = ["file", "pane", "state", "launched", "registry"]);
@@ -96,6 +99,21 @@ pub struct StepDoc {
 }
 
 impl Report {
+    /// The run's words: the context line, a dry run's step lines, the notes, the closing line.
+    pub fn said(&self) -> String {
+        let mut text = context_line(&self.project, &self.session);
+        if self.status == Status::DryRun {
+            for s in &self.steps {
+                text.push_str(&format!("{}\n", one_line(&s.plan_line(&self.seat, self.mux, &self.session))));
+            }
+        }
+        for n in &self.notes {
+            text.push_str(&format!("{}\n", one_line(n)));
+        }
+        text.push_str(&format!("{}\n", one_line(&self.line)));
+        text
+    }
+
     /// The `team.rename` document.
     pub fn document(&self) -> RenameDoc {
         let dry = self.status == Status::DryRun;

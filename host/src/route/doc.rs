@@ -1,5 +1,5 @@
-//! The `team.route` document (`team route <seat> --json`), built from a [`Report`]; its schema
-//! is generated from this type (`crate::schema`).
+//! The `team.route` document (`team route <seat> --json`), built from a [`Report`] — its schema
+//! generated from this type (`crate::schema`) — and the answer's plain words.
 //!
 //! Invariant: `address` is null exactly when `socket_state` is `none`, and `plan` is there
 //! exactly on a dry run (the schema says both).
@@ -8,7 +8,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Report, SocketState};
+use crate::error::context_line;
 use crate::vocab::doc::{Document, FormatOne, Named};
+use crate::vocab::text::one_line;
 
 /// The document `team route <seat> --json` prints (docs/spec/team-route.md): the action
 /// surface and the answer in one — {format, dry_run, status, action_summary, project, session,
@@ -107,6 +109,29 @@ pub enum PlusPrefix {
 }
 
 impl Report {
+    /// The answer in words: the context line, then the seat's agent, session, cli and pane, the
+    /// socket's state, native and the rule, the closing line (and a dry run's plan) — every
+    /// line made one safe line (a session name, a path come from outside).
+    pub fn said(&self) -> String {
+        let s = &self.seat;
+        let mut out = format!(
+            "{s}: agent {}, session {}, cli {}, pane {}\n",
+            self.agent,
+            self.recipient_session.as_deref().unwrap_or("-"),
+            self.cli,
+            self.pane
+        );
+        out.push_str(&format!("{s}: {}\n", self.state.sentence(self.unread_why.as_deref())));
+        out.push_str(&format!("{s}: native {}, admitted by: {}\n", if self.native { "yes" } else { "no" }, self.rule));
+        out.push_str(&self.closing());
+        out.push('\n');
+        if self.dry_run {
+            out.push_str(&format!("+ record: {}\ndry run: nothing was run\n", self.plan_step()));
+        }
+        let lines: String = out.lines().map(|l| format!("{}\n", one_line(l))).collect();
+        format!("{}{lines}", context_line(&self.project, &self.session))
+    }
+
     /// The plan step a dry run prints: `<seat>: append the route to <routes.jsonl>`.
     pub fn plan_step(&self) -> String {
         format!("{}: append the route to {}", self.seat, self.record.display())

@@ -1,4 +1,5 @@
-//! The feed's rendering (its table, cells and document), on entries built in the test.
+//! The feed's words (its table, cells and `--stats` table) and its document, on entries built
+//! in the test.
 
 use super::cells::Cells;
 use super::*;
@@ -136,7 +137,7 @@ fn columns_pad_to_the_widest_cell() {
         line.ms = None;
         line.outcome = "not-submitted".into();
     }
-    let t = table::table(&[a, b], &now(), false, false);
+    let t = table(&[a, b], &now(), false, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      KIND                           SEAT                           DETAIL");
     assert_eq!(lines[1], "  09:00:00  delivered (via typed in 0 ms)  owner -> x                     one");
@@ -172,7 +173,7 @@ fn all_projects_add_a_project_column_and_unreachable_says_why() {
     line.outcome = "unreachable".into();
     line.note = Some("the pane shows a permission dialog; nothing was pressed".into());
     let events = [Event::Message { line, project: Some("beacon".into()), read: None, acked: None }];
-    let t = table::table(&events, &now(), true, false);
+    let t = table(&events, &now(), true, false);
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(lines[0], "  TIME      PROJECT  KIND                             SEAT          DETAIL");
     assert_eq!(
@@ -255,4 +256,34 @@ impl ToJson for Event {
     fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap()
     }
+}
+
+#[test]
+fn the_table_pads_and_says_dash_for_no_figure() {
+    let row = Row {
+        cli: "codex".into(),
+        profile: "0.1.0".into(),
+        sends: 3,
+        delivered: 2,
+        read: 1,
+        taken_not_confirmed: 1,
+        held: 1,
+        ms_to_delivered: Spread { median: Some(130), p90: Some(20_031), n: 2 },
+        ..Row::default()
+    };
+    let t = stats_table(&[row], None);
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(
+        lines[0],
+        "  CLI    PROFILE  SENDS  DELIVERED  READ  TAKEN  ACKED  HELD  NOT-SUBMITTED  UNREACHABLE  TO DELIVERED (MEDIAN / P90)  TO READ (MEDIAN / P90)"
+    );
+    assert_eq!(
+        lines[1],
+        "  codex  0.1.0    3      2          1     1      0      1     0              0            130 / 20031 ms               -"
+    );
+    let inbox = Row { cli: "codex".into(), profile: "0.1.0".into(), sends: 1, inbox: 1, ..Row::default() };
+    let t = stats_table(std::slice::from_ref(&inbox), None);
+    assert!(t.lines().next().unwrap().contains("UNREACHABLE  MCP-INBOX  TO DELIVERED"), "{t}");
+    assert_eq!(serde_json::to_value(&inbox).unwrap()["inbox"], 1);
+    assert!(serde_json::to_value(Row::default()).unwrap().get("inbox").is_none());
 }
