@@ -47,6 +47,7 @@ use crate::registry::Registry;
 use crate::team_file::{self, Loaded};
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Note, Outcome, Via};
+use crate::workspace::Workspace;
 use decide::{Action, Memory};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -181,10 +182,12 @@ pub struct Watch<'a> {
 }
 
 impl<'a> Watch<'a> {
-    /// A watch over `team`, through the multiplexer its file chooses.
-    pub fn new(ctx: &'a Ctx, host: &'a ProfileHost, team: Loaded) -> Watch<'a> {
-        let mux = crate::mux::choose(&ctx.mux, team.file.multiplexer.as_deref());
-        Watch::with_mux(ctx, host, team, mux)
+    /// A watch over `team` with the run's working set: its profile host, and the multiplexer
+    /// the file chooses under the one policy every command locates seats by
+    /// ([`Workspace::mux`]: the herdr adapter told where each seat was last seen).
+    pub fn new(ws: &'a Workspace<'_>, team: Loaded) -> Watch<'a> {
+        let mux = ws.mux(team.file.multiplexer.as_deref());
+        Watch::with_mux(ws.ctx, ws.profiles(), team, mux)
     }
 
     /// A watch over `team` through `mux` (a server named other than by the environment).

@@ -31,7 +31,7 @@ pub fn run(ws: &Workspace, once: bool, listener: &mut dyn Listener) -> error::Re
     let (project, session) = (team.file.project.clone(), team.file.session.clone());
     let _lock = acquire(&ctx.paths.state, &project, &team.root)
         .map_err(|why| TeamError::refused(format!("{why} ({}); this one did not start", team.root.display())))?;
-    let mut w = Watch::new(ctx, ws.profiles(), team);
+    let mut w = Watch::new(ws, team);
     listener.started(&project, &session, once);
     let mut last_problem: Option<String> = None;
     loop {

@@ -26,12 +26,14 @@
 //!
 //! The recorded herdr (herdr cannot be installed where the tests run): `$WORLD/herdr-bin/herdr`
 //! answers each argv with the output herdr recorded for it, and any other argv with exit 3 and
-//! a line saying no recording answers it. `herdr_seat` files the answers from the recorded
+//! a line saying no recording answers it; it appends every argv it is called with to
+//! `$WORLD/herdr-calls`, one line each. `herdr_seat` files the answers from the recorded
 //! state, with what a recording cannot know filled in: the seat's name for the recorded agent
 //! name, `<pane>` for the recorded pane, the world's checkout for the recorded folder, and the
 //! pids of a real fake Claude seat (running in a tmux pane of the world, with its sessions-
 //! registry entry and socket) for the recorded shell and CLI pids — so the pane's processes,
-//! the CLI's start time and its socket are read from this machine, as they are under herdr.
+//! the CLI's start time and its socket are read from this machine, as they are under herdr
+//! (the fake Claude's pid is kept in `$WORLD/herdr-cli-<seat>`).
 //! `workspace rename` and `pane report-metadata` are answered with the recordings of those
 //! commands (`workspace-rename.json`; 0.7.1's `pane-report-metadata.txt`, empty).
 //!
@@ -134,6 +136,7 @@ herdr_seat() {
   cat > "$WORLD/herdr-bin/herdr" <<'REPLAY'
 #!/bin/bash
 dir="$WORLD/herdr-answers"
+printf '%s\n' "$*" >> "$WORLD/herdr-calls"
 answer() {
   [ -f "$dir/$1.code" ] || return 1
   [ -f "$dir/$1.out" ] && cat "$dir/$1.out"
@@ -158,6 +161,7 @@ REPLAY
     [ -n "$cli" ] && [ "$(cat "/proc/$cli/comm" 2>/dev/null)" = claude ] && [ -n "$(ls "$home/.claude/sessions" 2>/dev/null)" ] && break
     sleep 0.05
   done
+  echo "$cli" > "$WORLD/herdr-cli-$seat"
   local p=${pane#*:p} w=${pane%%:*}
   HERDR_SUBST="s/\"name\":\"lead\"/\"name\":\"$seat\"/g; s/w1:p2/$pane/g; s/w1:t2/$w:t$p/g; s/27311/$shell/g; s/27322/$cli/g; s#<fx>/proj-claude#$PWD#g"
   # `pane list`: every pane a herdr_seat stood up so far (the caller check lists them)
