@@ -9,13 +9,15 @@ use super::{CheckReport, Conformance, Explained, Listing};
 use crate::error::context_line;
 use crate::vocab::text::one_line;
 
-/// Rows as columns separated by two spaces (the last column unpadded), every cell escaped.
+/// Rows as columns separated by two spaces (the last column unpadded); every cell is shown
+/// escaped (ids, versions and reasons come from files and components).
 fn table(rows: &[Vec<String>]) -> String {
     let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| one_line(c).into_owned()).collect()).collect();
     crate::vocab::table::layout(&rows, "")
 }
 
-/// One `label     value` line; labels are padded to one width in every command's output.
+/// One `label     value` line; labels are padded to one width in every command's output. The
+/// value is shown on one line, escaped: a profile's words never reach the terminal raw.
 fn labelled(label: &str, value: &str) -> String {
     format!("{label:<9} {}\n", one_line(value))
 }
