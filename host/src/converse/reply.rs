@@ -235,10 +235,11 @@ impl Replied {
     }
 }
 
-/// `team reply`: the working set's world and caller (refused as every command refuses one),
-/// then [`reply`].
+/// `team reply`: the working set's world, its team file and caller (each refused as every
+/// command refuses it), then [`reply`].
 pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
     let load = Loadout::of(ws)?;
+    ws.team()?;
     let caller = ws.acting_caller()?.clone();
     reply(&Means::of(ws), load, caller, ask)
 }
@@ -246,11 +247,9 @@ pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
 /// Runs a reply for `caller` standing in `load`'s team file.
 pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Result<Replied> {
     let id = super::checked_id(&ask.id)?.to_string();
-    let Some(file) = load.file.clone() else {
-        return Err(TeamError::refused(
-            "a reply is written from the replying seat's checkout, and no team file was found here; nothing was sent",
-        ));
-    };
+    // (the one sentence of every command that needs a team file: exit 2, saying where it was
+    // looked for)
+    let Some(file) = load.file.clone() else { return Err(crate::team_file::no_team_file(&m.ctx.cwd()?)) };
     let book = Book::open(m.ctx, &file)?;
     let me = match super::who(&caller, &book.team, "answers")? {
         Who::Seat(s) => s,
