@@ -11,8 +11,10 @@
 //!   checkout, as `team mcp install` writes). Codex then asks the person to trust the new hooks
 //!   once, on its `Hooks need review` screen, which the codex profile reads as a dialog.
 //!
-//! Invariants: files are merged, never clobbered (`edit`); a file that cannot be read as its
-//! format is refused with a sentence, never rewritten; every write goes through `fsx` (no link
+//! Invariants: files are merged, never clobbered, and every byte of the user's stays as it was
+//! (`edit`; `remove` after `install` gives a file back byte for byte); a file that cannot be
+//! read as its format, or not edited keeping the rest of it, is refused with a sentence, never
+//! rewritten; every write goes through `fsx` (no link
 //! or FIFO on the ladder from the checkout down, whole-file rename); `remove` takes out exactly
 //! what `install` put in.
 
@@ -195,18 +197,15 @@ fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, 
             Done::Unchanged
         }
         (Action::Install, _) => {
-            let mut json = edit::json_root(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)?;
-            for e in EVENTS {
-                edit::add(&mut json, e, exe, file).map_err(refused)?;
-            }
+            let text = read(root, file).map_err(refused)?;
+            let json = edit::installed(text.as_deref(), &EVENTS, exe, file).map_err(refused)?;
             codex_switch(root, f, true).map_err(refused)?;
-            write(root, file, &edit::json_text(json)).map_err(refused)?;
+            write(root, file, &json).map_err(refused)?;
             Done::Written
         }
         (Action::Remove, _) => {
-            let mut json = edit::json_root(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)?;
-            if edit::remove(&mut json, None) {
-                write(root, file, &edit::json_text(json)).map_err(refused)?;
+            if let Some(json) = edit::removed(read(root, file).map_err(refused)?.as_deref(), file).map_err(refused)? {
+                write(root, file, &json).map_err(refused)?;
             }
             codex_switch(root, f, false).map_err(refused)?;
             Done::Removed
@@ -263,3 +262,5 @@ fn write(root: &Path, rel: &str, text: &str) -> Result<(), ConfigError> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_keep;

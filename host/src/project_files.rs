@@ -2,14 +2,16 @@
 //! install|status|remove` share: the three actions, what an action did to a seat's file, the
 //! walk over the team file's seats (one read and at most one write a file however many seats
 //! share it, [`run`]), the one way a CLI's project-level file in the checkout is read and
-//! written, and reading it as JSON or TOML ([`config`], whose [`ConfigError`] is the sentence
-//! of a file that cannot be read as its format).
+//! written, reading it as JSON or TOML ([`config`], whose [`ConfigError`] is the sentence
+//! of a file that cannot be read as its format), and editing a JSON one keeping every byte the
+//! edit does not touch ([`json_edit`]).
 //!
 //! Invariant: a file is read bounded and written whole (rewritten keeping its mode, or created
 //! with the caller's mode), and never through a link or FIFO anywhere on its ladder below the
 //! checkout root.
 
 pub mod config;
+pub mod json_edit;
 
 use std::path::Path;
 

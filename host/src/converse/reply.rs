@@ -8,7 +8,9 @@
 //! owner's inbox (`owner`) and notifies the owner at once (`notify`).
 //!
 //! Invariants: the caller must be the seat the question's history line names as its `to`, and
-//! the question must have been delivered; the reply goes only to the question's `from` (never
+//! the question must have been delivered; a question is answered once (unless `--again`),
+//! looked for in every history a reply to it is written in — this team's, and the asker's
+//! team's for a question from another team; the reply goes only to the question's `from` (never
 //! to an address the caller names); a reply that was delivered acks the question (a receipt
 //! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
 //! decided before anything is written.
@@ -233,10 +235,11 @@ impl Replied {
     }
 }
 
-/// `team reply`: the working set's world and caller (refused as every command refuses one),
-/// then [`reply`].
+/// `team reply`: the working set's world, its team file and caller (each refused as every
+/// command refuses it), then [`reply`].
 pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
     let load = Loadout::of(ws)?;
+    ws.team()?;
     let caller = ws.acting_caller()?.clone();
     reply(&Means::of(ws), load, caller, ask)
 }
@@ -244,11 +247,9 @@ pub fn reply_here(ws: &Workspace, ask: &Ask) -> error::Result<Replied> {
 /// Runs a reply for `caller` standing in `load`'s team file.
 pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Result<Replied> {
     let id = super::checked_id(&ask.id)?.to_string();
-    let Some(file) = load.file.clone() else {
-        return Err(TeamError::refused(
-            "a reply is written from the replying seat's checkout, and no team file was found here; nothing was sent",
-        ));
-    };
+    // (the one sentence of every command that needs a team file: exit 2, saying where it was
+    // looked for)
+    let Some(file) = load.file.clone() else { return Err(crate::team_file::no_team_file(&m.ctx.cwd()?)) };
     let book = Book::open(m.ctx, &file)?;
     let me = match super::who(&caller, &book.team, "answers")? {
         Who::Seat(s) => s,
@@ -303,6 +304,9 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Resu
         out.went = Went::Owner(Some(left));
     } else {
         let d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        if !ask.again {
+            answered_across(m, &d, &book, &id)?;
+        }
         if ask.dry_run {
             let r = send::report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose: Vec::new() }));
             out.went = Went::Seat(Box::new(r));
@@ -353,6 +357,25 @@ fn answered_once(lines: &[MessageLine], id: &str, me: &str) -> error::Result<()>
             l.id, l.outcome
         ))),
     }
+}
+
+/// `Err` when the reply `d` would carry was sent already into another team's history: a reply
+/// to another team's seat is written in the asker's history (`send::carry`), under the
+/// replier's `<seat>@<team>`, so [`answered_once`] over this team's history never sees it.
+fn answered_across(m: &Means, d: &Decision, book: &Book, id: &str) -> error::Result<()> {
+    let Some(root) = d.root() else { return Ok(()) };
+    let project = send::history_project(d);
+    let dir = history::project_dir(&m.ctx.paths.config, &project, root);
+    if dir == book.dir {
+        // (two teams of one checkout and project share the history read already)
+        return answered_once(&book.lines, id, &send::from_of(d));
+    }
+    let read = history::read_history(&m.ctx.paths.config, &dir).map_err(|e| {
+        TeamError::refused(format!(
+            "the history of {project}, where a reply to {id} is written, cannot be read: {e}; nothing was sent"
+        ))
+    })?;
+    answered_once(&read.lines, id, &send::from_of(d))
 }
 
 /// The reply's decision: its target is the question's sender as the history spells it

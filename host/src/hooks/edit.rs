@@ -6,14 +6,17 @@
 //! Invariants: an entry is team's when its command is `<a program named team…> hook <event
 //! word>` ([`ours`]); install adds a group of its own per event and never edits a user's
 //! group; remove takes out team's entries only, and the groups, events and `hooks` object left
-//! empty by that; the TOML switch carries a comment saying team wrote it, and only a switch
-//! with that comment is taken out again (a switch the user set stays).
+//! empty by that; every other byte of the JSON file stays as it was (`json_edit`: remove after
+//! install gives the file back byte for byte); the TOML switch carries a comment saying team
+//! wrote it, and only a switch with that comment is taken out again (a switch the user set
+//! stays).
 
 use serde_json::{json, Map, Value};
 
 use super::CODEX_CONFIG;
+pub use crate::project_files::config::json_root;
 use crate::project_files::config::{self, ConfigError};
-pub use crate::project_files::config::{json_root, json_text};
+use crate::project_files::json_edit::{self, Edit, Step};
 use crate::vocab::hook_event::Event;
 
 /// The comment on a `codex_hooks = true` team wrote.
@@ -68,47 +71,74 @@ pub fn found(root: &Map<String, Value>, file: &'static str) -> Result<Vec<(Event
     Ok(out)
 }
 
-/// Adds team's group for `event` (matcher `*` where the event takes one), after taking out any
-/// team entry already there (a stale path is replaced, never doubled).
-pub fn add(root: &mut Map<String, Value>, event: Event, exe: &str, file: &'static str) -> Result<(), ConfigError> {
-    remove(root, Some(event));
-    let hooks = config::json_object_mut(root, "hooks", file)?;
-    let groups = hooks.entry(event.vendor()).or_insert_with(|| json!([]));
-    let Value::Array(groups) = groups else {
-        return Err(ConfigError::shape_on_edit(file, format!("hooks.{}", event.vendor()), "a list"));
-    };
+/// The text of the hooks file `text` (`None`: none yet) with team's group for each of
+/// `events` added (matcher `*` where the event takes one), after taking out any team entry
+/// already there (a stale path is replaced, never doubled). Every byte of the user's stays as
+/// it was (`json_edit`).
+pub fn installed(text: Option<&str>, events: &[Event], exe: &str, file: &'static str) -> Result<String, ConfigError> {
+    let mut added = 0;
+    let edited = json_edit::edit(text, file, |root| {
+        let Some(&event) = events.get(added) else { return Ok(None) };
+        if let Some(cut) = next_cut(root, Some(event)) {
+            return Ok(Some(cut));
+        }
+        added += 1;
+        addition(root, event, exe, file).map(Some)
+    })?;
+    Ok(edited.unwrap_or_else(|| text.unwrap_or_default().to_string()))
+}
+
+/// The text with team's entries taken out, and the groups, event lists and `hooks` object left
+/// empty by that (a container the user left empty stays as it is unless team's entry was in
+/// it). `None`: there were none.
+pub fn removed(text: Option<&str>, file: &'static str) -> Result<Option<String>, ConfigError> {
+    json_edit::edit(text, file, |root| Ok(next_cut(root, None)))
+}
+
+/// The edit adding team's group for `event`.
+fn addition(root: &Map<String, Value>, event: Event, exe: &str, file: &'static str) -> Result<Edit, ConfigError> {
     let entry = json!({"type": "command", "command": command(exe, event)});
     let group = match event {
         Event::PostToolUse => json!({"matcher": "*", "hooks": [entry]}),
         _ => json!({"hooks": [entry]}),
     };
-    groups.push(group);
-    Ok(())
+    let name = event.vendor();
+    Ok(match root.get("hooks") {
+        None => Edit::Append { to: Vec::new(), key: Some("hooks".into()), value: json!({ name: [group] }) },
+        Some(Value::Object(hooks)) => match hooks.get(name) {
+            None => Edit::Append { to: json_edit::keys(&["hooks"]), key: Some(name.into()), value: json!([group]) },
+            Some(Value::Array(_)) => Edit::Append { to: json_edit::keys(&["hooks", name]), key: None, value: group },
+            Some(_) => return Err(ConfigError::shape_on_edit(file, format!("hooks.{name}"), "a list")),
+        },
+        Some(_) => return Err(ConfigError::shape_on_edit(file, "hooks", "an object")),
+    })
 }
 
-/// Takes out team's entries (of `only` that event, or all), and the groups, event lists and
-/// `hooks` object they leave empty. `true` when anything was taken out.
-pub fn remove(root: &mut Map<String, Value>, only: Option<Event>) -> bool {
-    let Some(Value::Object(hooks)) = root.get_mut("hooks") else { return false };
-    let mut changed = false;
-    for (name, groups) in hooks.iter_mut() {
+/// The next edit taking out team's entries (of `only` that event, or all): the first of them in
+/// file order, or — when it is all its container holds — the group, the event's list or the
+/// `hooks` object its going would leave empty.
+fn next_cut(root: &Map<String, Value>, only: Option<Event>) -> Option<Edit> {
+    let Some(Value::Object(hooks)) = root.get("hooks") else { return None };
+    for (name, groups) in hooks {
         let Value::Array(groups) = groups else { continue };
         if only.is_some_and(|e| e.vendor() != name) {
             continue;
         }
-        for g in groups.iter_mut() {
-            let Some(Value::Array(list)) = g.get_mut("hooks") else { continue };
-            let before = list.len();
-            list.retain(|h| h.get("command").and_then(Value::as_str).is_none_or(|c| ours(c).is_none()));
-            changed |= list.len() != before;
+        for (g, group) in groups.iter().enumerate() {
+            let Some(Value::Array(list)) = group.get("hooks") else { continue };
+            let theirs = |h: &Value| h.get("command").and_then(Value::as_str).is_none_or(|c| ours(c).is_none());
+            let Some(h) = list.iter().position(|h| !theirs(h)) else { continue };
+            let (name, mut path) = (Step::Key(name.clone()), json_edit::keys(&["hooks"]));
+            match (list.len(), groups.len(), hooks.len()) {
+                (1, 1, 1) => {}
+                (1, 1, _) => path.push(name),
+                (1, _, _) => path.extend([name, Step::Index(g)]),
+                _ => path.extend([name, Step::Index(g), Step::Key("hooks".into()), Step::Index(h)]),
+            }
+            return Some(Edit::Remove(path));
         }
-        groups.retain(|g| !g.get("hooks").and_then(Value::as_array).is_some_and(Vec::is_empty));
     }
-    hooks.retain(|_, v| !v.as_array().is_some_and(Vec::is_empty));
-    if hooks.is_empty() {
-        root.remove("hooks");
-    }
-    changed
+    None
 }
 
 /// Codex's switch: `Some(true)` on, `Some(false)` set off, `None` absent; `Err` when the text
@@ -170,29 +200,42 @@ mod tests {
     #[test]
     fn install_merges_and_remove_takes_out_exactly_what_it_put_in() {
         let user = r#"{"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "fmt.sh"}]}]}}"#;
-        let mut root = json_root(Some(user), "f").unwrap();
-        let original = root.clone();
-        for e in [Event::PostToolUse, Event::Stop, Event::UserPromptSubmit] {
-            add(&mut root, e, "/bin/team", "f").unwrap();
-        }
-        let got = found(&root, "f").unwrap();
-        assert_eq!(got.len(), 3);
+        let all = [Event::PostToolUse, Event::Stop, Event::UserPromptSubmit];
+        let text = installed(Some(user), &all, "/bin/team", "f").unwrap();
+        let root = json_root(Some(&text), "f").unwrap();
+        assert_eq!(found(&root, "f").unwrap().len(), 3);
         assert_eq!(
             root["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "fmt.sh",
             "the user's group first, untouched"
         );
         assert_eq!(root["hooks"]["PostToolUse"][1]["matcher"], "*");
         // a second install with another path replaces, never doubles
-        add(&mut root, Event::Stop, "/new/team", "f").unwrap();
+        let again = installed(Some(&text), &[Event::Stop], "/new/team", "f").unwrap();
+        let root = json_root(Some(&again), "f").unwrap();
         assert_eq!(root["hooks"]["Stop"].as_array().unwrap().len(), 1);
-        assert!(remove(&mut root, None));
-        assert_eq!(root, original);
-        let mut empty = json_root(None, "f").unwrap();
-        add(&mut empty, Event::Stop, "/bin/team", "f").unwrap();
-        remove(&mut empty, None);
-        assert!(empty.is_empty());
-        assert!(json_root(Some("[1]"), "f").is_err() && json_root(Some("{"), "f").is_err());
+        assert_eq!(root["hooks"]["Stop"][0]["hooks"][0]["command"], "/new/team hook stop");
+        assert_eq!(removed(Some(&again), "f").unwrap().unwrap(), user);
+        assert_eq!(removed(Some(user), "f").unwrap(), None, "nothing of team's: nothing to write");
+        // a new file is written whole; taking team's out leaves an empty object
+        let new = installed(None, &[Event::Stop], "/bin/team", "f").unwrap();
+        assert!(new.starts_with("{\n  \"hooks\": {\n    \"Stop\": ["), "{new}");
+        assert_eq!(removed(Some(&new), "f").unwrap().unwrap(), "{\n}\n");
+        assert!(installed(Some("[1]"), &all, "t", "f").is_err() && installed(Some("{"), &all, "t", "f").is_err());
         assert!(found(&json_root(Some(r#"{"hooks": 1}"#), "f").unwrap(), "f").is_err());
+        assert_eq!(
+            installed(Some(r#"{"hooks": 1}"#), &all, "t", "f").unwrap_err().to_string(),
+            "f's hooks is not an object"
+        );
+    }
+
+    #[test]
+    fn a_team_entry_in_a_user_s_group_goes_alone() {
+        let user = r#"{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "/x/team hook stop"}, {"type": "command", "command": "say"}]}, {"hooks": []}]}}"#;
+        assert_eq!(
+            removed(Some(user), "f").unwrap().unwrap(),
+            r#"{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "say"}]}, {"hooks": []}]}}"#,
+            "the user's own group, and the group they left empty, stay"
+        );
     }
 
     #[test]

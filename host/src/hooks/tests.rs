@@ -62,7 +62,8 @@ fn install_status_remove_round_trip_keeping_the_user_s_own() {
         serde_json::from_str(&std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap()).unwrap();
     assert_eq!(back, serde_json::from_str::<serde_json::Value>(mine).unwrap());
     assert_eq!(std::fs::read_to_string(root.join(".codex/config.toml")).unwrap(), "# mine\nmodel = \"m\"\n");
-    assert_eq!(std::fs::read_to_string(root.join(".codex/hooks.json")).unwrap(), "{}\n");
+    // the file install made holds an empty object once team's hooks are out
+    assert_eq!(std::fs::read_to_string(root.join(".codex/hooks.json")).unwrap(), "{\n}\n");
 }
 
 #[test]
@@ -77,6 +78,16 @@ fn a_broken_or_linked_file_is_refused_and_left_as_it_is() {
     assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), "{ not json");
     let st = run(&l, &["keeper".into()], "/bin/team", Action::Status, format_of).unwrap();
     assert_eq!(st[0].state.word(), "unreadable");
+    // JSON whose edit could not be told safe: a key on team's way named twice, a comment
+    for (mine, why) in [
+        ("{\"hooks\": {\"Stop\": []},\n \"hooks\": {}}\n", "names hooks twice"),
+        ("{\"hooks\": {} // mine\n}\n", "is not JSON"),
+    ] {
+        std::fs::write(l.root.join(".claude/settings.local.json"), mine).unwrap();
+        let e = run(&l, &["keeper".into()], "/bin/team", Action::Install, format_of).unwrap_err();
+        assert!(e.message().contains(why) && e.message().ends_with("nothing was written"), "{}", e.message());
+        assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), mine);
+    }
 
     let elsewhere = d.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
@@ -115,4 +126,25 @@ fn the_bundled_profiles_name_their_hook_formats() {
     );
     assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
     assert_eq!(of("cursor").unwrap(), None);
+}
+
+/// issue 29: `hooks remove` re-indented the user's JSON (content and order kept, every byte of
+/// layout rewritten two-space pretty). Install then remove gives the file back byte for byte,
+/// and install only adds.
+#[test]
+fn remove_after_install_gives_back_the_user_s_file_byte_for_byte() {
+    let d = tempfile::tempdir().unwrap();
+    let l = team(d.path());
+    std::fs::create_dir_all(l.root.join(".claude")).unwrap();
+    std::fs::create_dir_all(l.root.join(".codex")).unwrap();
+    let claude = "{\n\t\"permissions\": {\"allow\": [\"Bash(ls)\"]},\n\t\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]}\n}";
+    let codex = "{\r\n    \"hooks\" : {\r\n        \"PreToolUse\" : [ ]\r\n    }\r\n}\r\n";
+    std::fs::write(l.root.join(".claude/settings.local.json"), claude).unwrap();
+    std::fs::write(l.root.join(".codex/hooks.json"), codex).unwrap();
+    run(&l, &[], "/bin/team", Action::Install, format_of).unwrap();
+    let installed = std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap();
+    assert!(installed.starts_with("{\n\t\"permissions\": {\"allow\": [\"Bash(ls)\"]},\n\t\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}"), "{installed}");
+    run(&l, &[], "/bin/team", Action::Remove, format_of).unwrap();
+    assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), claude);
+    assert_eq!(std::fs::read_to_string(l.root.join(".codex/hooks.json")).unwrap(), codex);
 }

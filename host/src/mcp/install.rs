@@ -4,19 +4,22 @@
 //! (`[mcp_servers.team]`, read for a trusted project). A CLI with no such place is
 //! `unsupported`. docs/mcp.md shows the entries.
 //!
-//! Invariants: a file is merged, never clobbered — every other key and server stays as it was
-//! (Codex's TOML keeps its comments and layout, `toml_edit`); an entry named `team` that is not
+//! Invariants: a file is merged, never clobbered — every other key and server stays as it was,
+//! and so does every byte of its layout (Claude's JSON through `json_edit`: remove after
+//! install gives the file back byte for byte; Codex's TOML keeps its comments and layout,
+//! `toml_edit`); an entry named `team` that is not
 //! this server's (its args are not `["mcp"]`) is `foreign` and never replaced or removed; a file
 //! that cannot be read as its format is refused, not rewritten; every write goes through `fsx`
 //! (no link or FIFO on the ladder from the checkout down, whole-file rename).
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::tools::Tool;
 use crate::error::TeamError;
 use crate::project_files::config::{self, ConfigError};
+use crate::project_files::json_edit::{self, Edit};
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 
@@ -187,19 +190,43 @@ fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<Str
     }
 }
 
+/// The `.mcp.json` text with the entry set or taken out, every other byte as it was
+/// (`json_edit`); taking it out takes out `mcpServers` too when it held nothing else.
 fn edited_json(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
     let file = Place::ClaudeMcpJson.rel();
-    let mut root = config::json_root(text, file)?;
-    let servers = config::json_object_mut(&mut root, "mcpServers", file)?;
-    match command {
-        Some(c) => {
-            servers.insert(NAME.into(), json!({"type": "stdio", "command": c, "args": ["mcp"], "env": {}}));
+    let mut done = false;
+    let edited = json_edit::edit(text, file, |root| {
+        if std::mem::replace(&mut done, true) {
+            return Ok(None);
         }
-        None => {
-            servers.shift_remove(NAME);
-        }
-    }
-    Ok(config::json_text(root))
+        let servers = match root.get("mcpServers") {
+            None => None,
+            Some(Value::Object(s)) => Some(s),
+            Some(_) => return Err(ConfigError::shape_on_edit(file, "mcpServers", "an object")),
+        };
+        Ok(match (command, servers) {
+            (Some(c), None) => {
+                Some(Edit::Append { to: Vec::new(), key: Some("mcpServers".into()), value: json!({ NAME: entry(c) }) })
+            }
+            (Some(c), Some(s)) if s.contains_key(NAME) => {
+                Some(Edit::Replace { at: json_edit::keys(&["mcpServers", NAME]), value: entry(c) })
+            }
+            (Some(c), Some(_)) => {
+                Some(Edit::Append { to: json_edit::keys(&["mcpServers"]), key: Some(NAME.into()), value: entry(c) })
+            }
+            (None, Some(s)) if s.contains_key(NAME) && s.len() == 1 => {
+                Some(Edit::Remove(json_edit::keys(&["mcpServers"])))
+            }
+            (None, Some(s)) if s.contains_key(NAME) => Some(Edit::Remove(json_edit::keys(&["mcpServers", NAME]))),
+            (None, _) => None,
+        })
+    })?;
+    Ok(edited.unwrap_or_else(|| text.unwrap_or_default().to_string()))
+}
+
+/// This server's entry, running `command`.
+fn entry(command: &str) -> Value {
+    json!({"type": "stdio", "command": command, "args": ["mcp"], "env": {}})
 }
 
 fn edited_toml(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
@@ -306,7 +333,10 @@ fn write(root: &Path, place: Place, text: &str) -> Result<(), ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
+    use crate::project_files::json_edit::testing::{
+        any_string, any_style, any_value, members, only_inserted, write, J,
+    };
+    use proptest::prelude::*;
 
     #[test]
     fn entries_merge_and_come_out_keeping_the_rest() {
@@ -347,5 +377,63 @@ mod tests {
         assert_eq!(entry_state(Place::CodexConfigToml, Some(foreign), "/bin/team"), State::Foreign);
         assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));
         assert!(matches!(entry_state(Place::CodexConfigToml, Some("= ="), "t"), State::Unreadable { .. }));
+    }
+
+    /// issue 29: `mcp remove` re-indented the user's JSON (content and order kept, every byte
+    /// of layout rewritten two-space pretty). Install then remove gives the file back byte for
+    /// byte, and install only adds.
+    #[test]
+    fn remove_after_install_gives_back_the_user_s_json_byte_for_byte() {
+        for mine in [
+            "{\n\t\"mcpServers\": {\"other\": {\"command\": \"x\"}},\n\t\"keep\": [1,2]\n}",
+            "{\"keep\":1}\r\n",
+            "{\r\n    \"keep\": 1\r\n}\r\n",
+        ] {
+            let t = edited(Place::ClaudeMcpJson, Some(mine), Some("/bin/team")).unwrap();
+            assert!(only_inserted(mine, &t), "{t:?}");
+            assert_eq!(edited(Place::ClaudeMcpJson, Some(&t), None).unwrap(), mine);
+        }
+    }
+
+    fn servers() -> impl Strategy<Value = J> {
+        let server = (any_string(), prop::collection::vec(any_string().prop_map(J::Str), 0..3))
+            .prop_map(|(c, args)| J::Obj(vec![("command".into(), J::Str(c)), ("args".into(), J::Arr(args))]));
+        let name = prop::sample::select(vec!["other", "github", "Team", "team2", "t\"e"]).prop_map(str::to_string);
+        prop::collection::vec((name, server), 1..4).prop_map(|m| J::Obj(members(m)))
+    }
+
+    /// A `.mcp.json` of the user's: maybe other servers (never an empty `mcpServers`: one is
+    /// taken out with team's entry), and keys of its own.
+    fn any_mcp_json() -> impl Strategy<Value = J> {
+        let other = prop::collection::vec(
+            (prop::sample::select(vec!["keep", "x"]).prop_map(str::to_string), any_value()),
+            0..3,
+        );
+        (other, prop::option::of(servers()), any::<prop::sample::Index>()).prop_map(|(mut ms, s, at)| {
+            if let Some(s) = s {
+                ms.insert(at.index(ms.len() + 1), ("mcpServers".into(), s));
+            }
+            J::Obj(members(ms))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// Whatever the layout: install only inserts, pointing a stale entry here rewrites
+        /// that entry's value only, and remove after install is the file byte for byte.
+        #[test]
+        fn the_entry_comes_and_goes_leaving_every_other_byte(doc in any_mcp_json(), style in any_style()) {
+            let mine = write(&doc, &style).text;
+            let on = edited(Place::ClaudeMcpJson, Some(&mine), Some("/old/team")).unwrap();
+            prop_assert!(only_inserted(&mine, &on), "{mine:?} -> {on:?}");
+            prop_assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&on), "/old/team"), State::Installed);
+            let here = edited(Place::ClaudeMcpJson, Some(&on), Some("/bin/team")).unwrap();
+            prop_assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&here), "/bin/team"), State::Installed);
+            let p = on.bytes().zip(here.bytes()).take_while(|(a, b)| a == b).count();
+            let s = on.bytes().rev().zip(here.bytes().rev()).take_while(|(a, b)| a == b).count();
+            prop_assert_eq!(&on[p..on.len() - s], "old", "only the path changed");
+            prop_assert_eq!(edited(Place::ClaudeMcpJson, Some(&here), None).unwrap(), mine);
+        }
     }
 }

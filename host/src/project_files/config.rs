@@ -1,6 +1,7 @@
-//! A CLI's configuration file read as its format: a JSON object (`serde_json`, written back
-//! two-space pretty) or a TOML document (`toml_edit`, keeping the user's comments and layout),
-//! and the one error of a file that cannot be read, or edited, as its format.
+//! A CLI's configuration file read as its format: a JSON object (`serde_json`; edited keeping
+//! every other byte by `json_edit`, a new file written two-space pretty) or a TOML document
+//! (`toml_edit`, keeping the user's comments and layout), and the one error of a file that
+//! cannot be read, or edited, as its format.
 
 use serde_json::{Map, Value};
 
@@ -24,6 +25,13 @@ pub enum ConfigError {
     /// The same, found editing it.
     #[error("{file}'s {key} is not {want}")]
     ShapeOnEdit { file: &'static str, key: String, want: &'static str },
+    /// A key named twice on the way to what an edit changes: which one the CLI reads is not
+    /// team's to guess.
+    #[error("{file} names {key} twice; fix or move it")]
+    Twice { file: &'static str, key: String },
+    /// An edit that could not keep every other byte of the file as it was.
+    #[error("{file} cannot be edited keeping the rest of it as it is ({why}); fix or move it")]
+    NotKept { file: &'static str, why: String },
     /// The file cannot be read or written (a link, a FIFO, too large, …).
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -461,3 +461,27 @@ fn a_reply_the_asker_cannot_take_is_a_call_that_says_held() {
         "{h:#?}"
     );
 }
+
+/// issue 29: outside a checkout every conversation tool says the one "no team file" sentence
+/// every command says (`team_reply` had a wording of its own).
+#[test]
+fn outside_a_checkout_every_conversation_tool_says_no_team_file_alike() {
+    let w = World::beacon();
+    let q = "00000000-0000-4007-8000-000000000000";
+    let mut lines = hello();
+    lines.push(call(2, "team_inbox", json!({})));
+    lines.push(call(3, "team_reply", json!({"id": q, "message": "green"})));
+    lines.push(call(4, "team_ack", json!({"id": q})));
+    let r = w.sh(&format!("cd / && team mcp 2>&0 < {}", input(&w, "in.jsonl", &lines)));
+    let all = answers(&r.stdout);
+    for id in [2, 3, 4] {
+        let (error, text, _) = result(&all, id);
+        assert!(error, "{all:#?}");
+        assert!(
+            text.contains(
+                "no team file: / is in no git checkout, and neither it nor a folder above it holds .agents/team.yaml"
+            ),
+            "request {id}: {text}"
+        );
+    }
+}
