@@ -130,7 +130,7 @@ fn last_cell(row: &Row) -> String {
 }
 
 /// The table, the count, and a line for each seat whose row needs its reason.
-fn plain(r: &StatusReport) -> String {
+pub(super) fn plain(r: &StatusReport) -> String {
     let mut text = String::new();
     if let Some((p, s)) = &r.context {
         text.push_str(&context_line(p, s));
