@@ -61,17 +61,33 @@ pub enum Why {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// Asked to leave its own way (`exit` shows the keys), left; its pane closed.
-    Down { pane: String, exit: String },
+    Down {
+        pane: String,
+        exit: String,
+    },
     /// Its CLI had already left; its pane closed.
-    Gone { pane: String },
+    Gone {
+        pane: String,
+    },
     /// `--force`: its process tree ended (`killed`: TERM was not enough).
-    Forced { pane: String, killed: bool },
+    Forced {
+        pane: String,
+        killed: bool,
+    },
     /// No record of it runs in this session.
     NotRunning,
-    LeftRunning { pane: String, why: Why },
-    Failed { why: String },
+    LeftRunning {
+        pane: String,
+        why: Why,
+    },
+    Failed {
+        why: String,
+    },
     /// `--dry-run`: what the run would do.
-    Would { pane: String, what: String },
+    Would {
+        pane: String,
+        what: String,
+    },
 }
 
 impl Outcome {

@@ -75,7 +75,13 @@ pub fn run_here(ws: &Workspace) -> Result<SeatsDoc, TeamError> {
             launch_line: text(&r.raw, "launch_line"),
         })
         .collect();
-    Ok(SeatsDoc { schema: Named::new(), format: FormatOne, project: f.project.clone(), session: f.session.clone(), seats })
+    Ok(SeatsDoc {
+        schema: Named::new(),
+        format: FormatOne,
+        project: f.project.clone(),
+        session: f.session.clone(),
+        seats,
+    })
 }
 
 /// The records as a table (`SEAT STAGE CLI PANE PID SINCE LAUNCH`), or the sentence that there

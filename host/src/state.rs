@@ -214,6 +214,14 @@ impl State {
         added
     }
 
+    /// Records a seat `team up` has just launched and not yet found at its prompt: `stage:
+    /// launching`, its CLI, pane and launch line — so its pane is this state's while the person
+    /// answers a first-run dialog, and a later `team up` records it ready. Replaces nothing.
+    pub fn launching(&mut self, session: &str, seat: &str, launched: &Path, cli: &str, pane: &str, line: &str) {
+        let rec = json!({ "stage": "launching", "cli": cli, "pane": pane, "launch_line": line });
+        self.seats_mut(session, launched).entry(seat).or_insert(rec);
+    }
+
     /// Writes what only a launch knows into the record of `seat` (`team up`, after `team
     /// register`'s record is written): `launch_line`, and `model`, `version`, `effort` where
     /// known. `false`: there is no record.

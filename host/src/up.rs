@@ -160,10 +160,8 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
         Some(n) => vec![n.as_str()],
         None => f.seat_names(),
     };
-    let plans: Vec<(String, Plan)> = names
-        .iter()
-        .map(|n| (n.to_string(), plan::plan(ws, file, &st, &session, &panes, n, req.dry_run)))
-        .collect();
+    let plans: Vec<(String, Plan)> =
+        names.iter().map(|n| (n.to_string(), plan::plan(ws, file, &st, &session, &panes, n, req.dry_run))).collect();
     let mut report = Report {
         verb: req.verb,
         project: f.project.clone(),
@@ -191,6 +189,14 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
                     Err(why) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } }),
                 }
             }
+            Plan::Await { pane, .. } if req.dry_run => {
+                let why = format!("launched in pane {} and not yet at its prompt; nothing would be typed", pane.id);
+                report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } });
+            }
+            Plan::Await { pane, line } => match awaited(ws.profiles(), file, &name, pane, &line) {
+                Ok(l) => launched.push(l),
+                Err(why) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } }),
+            },
         }
     }
     for (l, waited) in wait::all(mux, launched, req.timeout) {
@@ -286,17 +292,30 @@ fn start(
 ) -> Result<wait::Launched, String> {
     let seat = file.file.seat(name).ok_or_else(|| format!("the file has no seat \"{name}\""))?;
     let profile = profiles.load(&seat.cli, &file.file.profiles).map_err(|e| e.message())?;
-    if st.forget(session, name) {
-        st.save(&file.root).map_err(|e| e.message())?;
-    }
+    st.forget(session, name);
     let pane = match reuse {
         Some(p) => p,
         None => mux.open_seat(session, &file.root, name).map_err(|e| e.to_string())?,
     };
+    st.launching(session, name, &file.path, &seat.cli, &pane.id, line);
+    st.save(&file.root).map_err(|e| e.message())?;
     let at = pane.pane_ref(name);
     mux.type_text(&at, line).map_err(|e| e.to_string())?;
     mux.press_enter(&at).map_err(|e| e.to_string())?;
     Ok(wait::Launched::new(name, &seat.cli, pane, profile, line))
+}
+
+/// A seat an earlier run launched, waited for again.
+fn awaited(
+    profiles: &ProfileHost,
+    file: &Loaded,
+    name: &str,
+    pane: PaneInfo,
+    line: &str,
+) -> Result<wait::Launched, String> {
+    let seat = file.file.seat(name).ok_or_else(|| format!("the file has no seat \"{name}\""))?;
+    let profile = profiles.load(&seat.cli, &file.file.profiles).map_err(|e| e.message())?;
+    Ok(wait::Launched::new(name, &seat.cli, pane, profile, line).seen())
 }
 
 /// A launched seat's outcome: recorded through `team register` once idle.
@@ -316,6 +335,11 @@ fn settle(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched, w: W
 
 /// The record `team register` writes, then what only the launch knows.
 fn record(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched) -> Result<(), TeamError> {
+    // the launching record gives way to the one register writes (stage ready, id, identity)
+    let mut st = State::load(&file.root)?;
+    if st.forget(session, &l.seat) {
+        st.save(&file.root)?;
+    }
     let req = crate::register::Request { seat: l.seat.clone(), session: None, pane: None, dry_run: false };
     crate::register::run_here(ws, &req)?;
     let seat = file.file.seat(&l.seat);

@@ -26,10 +26,9 @@ pub fn line(s: &SeatLine) -> String {
     let rest = match &s.outcome {
         Outcome::Down { pane, exit } => format!("down (asked with {}; pane {pane} closed)", one_line(exit)),
         Outcome::Gone { pane } => format!("down (its CLI had left; pane {pane} closed)"),
-        Outcome::Forced { pane, killed } => format!(
-            "down (forced: TERM{}; pane {pane} closed)",
-            if *killed { ", then KILL" } else { "" }
-        ),
+        Outcome::Forced { pane, killed } => {
+            format!("down (forced: TERM{}; pane {pane} closed)", if *killed { ", then KILL" } else { "" })
+        }
         Outcome::NotRunning => "not running".into(),
         Outcome::LeftRunning { pane, why: w } => format!("left running in pane {pane} — {}", why(&seat, w)),
         Outcome::Failed { why } => format!("not stopped — {}", one_line(why)),

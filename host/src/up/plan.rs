@@ -22,7 +22,17 @@ pub enum Plan {
     Done(Outcome),
     /// Type `line` into the seat's shell; `own`: its profile's launch (no line of the file's);
     /// `reuse`: the recorded pane whose CLI has left, its shell still there.
-    Launch { line: String, own: bool, reuse: Option<PaneInfo> },
+    Launch {
+        line: String,
+        own: bool,
+        reuse: Option<PaneInfo>,
+    },
+    /// Launched by an earlier run and not yet recorded ready (it stopped at a dialog): its CLI
+    /// runs in its pane; it is waited for again, nothing typed.
+    Await {
+        pane: PaneInfo,
+        line: String,
+    },
 }
 
 /// Decides `name`'s plan against the state `st` and the session's `panes`.
@@ -57,7 +67,13 @@ pub fn plan(
             Err(e) => return Plan::Done(Outcome::Failed { why: e.to_string() }),
         };
         match seat_pane::cli_process(&procs.0, procs.1, &desc.process_names, p.label.as_deref()) {
-            Ok(_) => return Plan::Done(Outcome::Already { pane: p.id.clone() }),
+            Ok(_) if rec.as_ref().is_some_and(|r| r.stage == Stage::Ready) => {
+                return Plan::Done(Outcome::Already { pane: p.id.clone() })
+            }
+            Ok(_) => {
+                let line = rec.as_ref().and_then(|r| r.raw.get("launch_line")).and_then(|v| v.as_str());
+                return Plan::Await { pane: p.clone(), line: line.unwrap_or_default().to_string() };
+            }
             Err(NoCli::Nothing) => reuse = Some(p.clone()),
             Err(NoCli::Other) => {
                 let what = procs.0.first().map(|x| x.name.clone()).unwrap_or_default();

@@ -47,6 +47,14 @@ impl Launched {
     }
 }
 
+impl Launched {
+    /// A seat whose CLI was already found running (launched by an earlier run).
+    pub fn seen(mut self) -> Launched {
+        self.seen = true;
+        self
+    }
+}
+
 /// How a launched seat's wait ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Waited {

@@ -35,10 +35,9 @@ pub fn line(verb: Verb, s: &SeatLine) -> String {
         Outcome::Unrecorded { pane } => format!(
             "already running in pane {pane}, which no record of this team names; team register {seat} records it"
         ),
-        Outcome::Waiting { pane, dialog } => format!(
-            "waiting for you ({dialog} in pane {pane}; answer it there, then {})",
-            again(verb, &s.seat)
-        ),
+        Outcome::Waiting { pane, dialog } => {
+            format!("waiting for you ({dialog} in pane {pane}; answer it there, then {})", again(verb, &s.seat))
+        }
         Outcome::NotApproved { line, other } => format!(
             "not started — its launch: line {}: {}; the owner approves it, once read, with: team trust launch {seat}",
             if *other { "changed since the owner approved it" } else { "is not approved" },
