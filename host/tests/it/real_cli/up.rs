@@ -1,0 +1,150 @@
+//! `team up` and `team down` with the real Claude Code 2.1.332 and Codex 0.171.0, offline: the
+//! team file names no `launch:` line, so each seat starts as its profile declares (`claude`,
+//! `codex --no-daemon`), typed into a pane `team up` opened in the world's tmux server (started
+//! in the mock's network namespace with the environment the CLIs take: one HOME signed in to
+//! both, the folder trusted; the login shell's `~/.profile` puts them on PATH).
+//!
+//! Proved: both seats up, at their prompts, and recorded; the owner's send reaches keeper
+//! through the record; `team up` again starts nothing; a draft in keeper's composer makes
+//! `team down` leave keeper running and say so, the draft intact; once cleared, `team down`
+//! leaves no claude or codex process and no session.
+
+use super::harness::{claude_env, signed_in_claude, signed_in_codex, RealWorld};
+use crate::common;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
+/// environment every pane `team up` opens inherits.
+fn world() -> RealWorld {
+    let mut rw = RealWorld::bare(Path::new("beacon"), "beacon");
+    let repo = rw.w.repo.clone();
+    std::fs::create_dir_all(&repo).unwrap();
+    let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &rw.w.home).status().unwrap();
+    assert!(ok.success());
+    rw.w.team_file(super::harness::TEAM_FILE);
+    let home = rw.top().join("seats/both");
+    signed_in_claude(&home, &repo);
+    signed_in_codex(&home.join(".codex"), &repo);
+    let team_dir = common::team_bin().parent().unwrap().display().to_string();
+    let path = format!("{team_dir}:{}:/usr/local/bin:/usr/bin:/bin", rw.cli_dir().display());
+    std::fs::write(home.join(".profile"), format!("export PATH=\"{path}\"\n")).unwrap();
+    rw.sock = rw.top().join("tmux.sock");
+    rw.w.extra_env.push(("TEAM_TMUX_SOCKET".into(), rw.sock.display().to_string()));
+    let conf = rw.top().join("tmux.conf");
+    std::fs::write(&conf, "set -g default-terminal tmux-256color\nset -g status off\n").unwrap();
+    let mut c = Command::new("nsenter");
+    c.arg(rw.netns_arg()).arg("--").arg("tmux").arg("-S").arg(&rw.sock).arg("-f").arg(&conf);
+    c.args(["new-session", "-d", "-s", "keep", "-x", "120", "-y", "40", "sh"]).env_clear();
+    c.env("PATH", &path).env("HOME", &home).env("LANG", "C.UTF-8").env("COLORTERM", "truecolor");
+    c.env("CODEX_HOME", home.join(".codex")).env("MOCK_API_KEY", "mock-key");
+    for (k, v) in [("TEAM_CONFIG_DIR", &rw.w.config), ("TEAM_STATE_DIR", &rw.w.state), ("TEAM_CACHE_DIR", &rw.w.cache)]
+    {
+        c.env(k, v);
+    }
+    c.envs(claude_env());
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+    rw
+}
+
+fn record(rw: &RealWorld, seat: &str) -> Value {
+    let t = std::fs::read_to_string(rw.w.repo.join(".agents/team.state.json")).unwrap();
+    serde_json::from_str::<Value>(&t).unwrap()["sessions"]["beacon"]["seats"][seat].clone()
+}
+
+fn screen(rw: &RealWorld, pane: &str) -> String {
+    String::from_utf8_lossy(&rw.tmux(&["capture-pane", "-p", "-t", pane]).stdout).into_owned()
+}
+
+fn wait_screen(rw: &RealWorld, pane: &str, what: &str, pred: impl Fn(&str) -> bool) {
+    let t = Instant::now();
+    while !pred(&screen(rw, pane)) {
+        assert!(t.elapsed() < Duration::from_secs(30), "pane {pane} never showed {what}:\n{}", screen(rw, pane));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until `team status` reads the seat idle (its turn, if any, ended).
+fn wait_idle(rw: &RealWorld, seat: &str) {
+    let t = Instant::now();
+    loop {
+        let r = rw.w.team(&["status", "--json"]);
+        let d: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
+        let reads =
+            d["seats"].as_array().into_iter().flatten().find(|s| s["name"] == seat).map(|s| s["reads"].to_string());
+        if reads.as_deref().is_some_and(|r| r.contains("idle")) {
+            return;
+        }
+        assert!(t.elapsed() < Duration::from_secs(60), "{seat} never read idle: {reads:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn cli_processes(rw: &RealWorld) -> Vec<String> {
+    rw.processes().into_iter().filter(|c| c.contains("claude") || c.contains("codex")).collect()
+}
+
+#[test]
+fn up_starts_both_real_clis_and_down_stops_them_never_over_a_draft() {
+    let rw = world();
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "90"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    let (kp, rp) = (
+        record(&rw, "claude-keeper")["pane"].as_str().unwrap().to_string(),
+        record(&rw, "gpt-reviewer")["pane"].as_str().unwrap().to_string(),
+    );
+    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    for (seat, line) in [("claude-keeper", "claude"), ("gpt-reviewer", "codex --no-daemon")] {
+        let rec = record(&rw, seat);
+        assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(line)), "{rec}");
+    }
+
+    // the owner's send reaches keeper through the record up wrote
+    let r = rw.w.team(&["send", "claude-keeper", "the gate is green"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("claude-keeper: delivered"), "{r:?}");
+
+    // up again starts nothing
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(&format!("claude-keeper: already running (pane {kp})")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: already running (pane {rp})")), "{}", r.stdout);
+
+    // a draft keeps keeper running, intact (once the turn the message started has ended)
+    wait_idle(&rw, "claude-keeper");
+    let out = rw.tmux(&["send-keys", "-t", &kp, "-l", "half a thought"]);
+    assert!(out.status.success());
+    wait_screen(&rw, &kp, "the draft", |s| s.contains("half a thought"));
+    let r = rw.w.team(&["down"]);
+    eprintln!("team down:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout.contains(&format!("claude-keeper: left running in pane {kp} — its composer holds a draft")),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(&format!("gpt-reviewer: down (asked with Ctrl-C; pane {rp} closed)")), "{}", r.stdout);
+    assert!(screen(&rw, &kp).contains("half a thought"), "the draft was touched");
+
+    // cleared, keeper leaves on /exit: no CLI process, no session
+    let out = rw.tmux(&["send-keys", "-t", &kp, "C-u"]);
+    assert!(out.status.success());
+    wait_screen(&rw, &kp, "an empty composer", |s| !s.contains("half a thought"));
+    wait_idle(&rw, "claude-keeper");
+    let r = rw.w.team(&["down"]);
+    eprintln!("team down:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains(&format!("claude-keeper: down (asked with /exit, then Enter; pane {kp} closed)")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(cli_processes(&rw), Vec::<String>::new(), "a CLI outlived team down");
+    let has = rw.tmux(&["has-session", "-t", "=beacon"]);
+    assert!(!has.status.success(), "the session outlived its last seat");
+}
