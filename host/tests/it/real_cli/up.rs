@@ -17,8 +17,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
-/// environment every pane `team up` opens inherits.
-fn world() -> RealWorld {
+/// environment every pane `team up` opens inherits; `trusted`: the CLIs were signed in with the
+/// checkout trusted (else another folder was: the checkout is new to them).
+fn world(trusted: bool) -> RealWorld {
     let mut rw = RealWorld::bare(Path::new("beacon"), "beacon");
     let repo = rw.w.repo.clone();
     std::fs::create_dir_all(&repo).unwrap();
@@ -26,8 +27,9 @@ fn world() -> RealWorld {
     assert!(ok.success());
     rw.w.team_file(super::harness::TEAM_FILE);
     let home = rw.top().join("seats/both");
-    signed_in_claude(&home, &repo);
-    signed_in_codex(&home.join(".codex"), &repo);
+    let trust = if trusted { repo.clone() } else { rw.top().join("elsewhere") };
+    signed_in_claude(&home, &trust);
+    signed_in_codex(&home.join(".codex"), &trust);
     let team_dir = common::team_bin().parent().unwrap().display().to_string();
     let path = format!("{team_dir}:{}:/usr/local/bin:/usr/bin:/bin", rw.cli_dir().display());
     std::fs::write(home.join(".profile"), format!("export PATH=\"{path}\"\n")).unwrap();
@@ -89,7 +91,7 @@ fn cli_processes(rw: &RealWorld) -> Vec<String> {
 
 #[test]
 fn up_starts_both_real_clis_and_down_stops_them_never_over_a_draft() {
-    let rw = world();
+    let rw = world(true);
     let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "90"]);
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
@@ -147,4 +149,45 @@ fn up_starts_both_real_clis_and_down_stops_them_never_over_a_draft() {
     assert_eq!(cli_processes(&rw), Vec::<String>::new(), "a CLI outlived team down");
     let has = rw.tmux(&["has-session", "-t", "=beacon"]);
     assert!(!has.status.success(), "the session outlived its last seat");
+}
+
+#[test]
+fn a_checkout_new_to_the_clis_stops_each_at_its_trust_dialog_never_pressed() {
+    let rw = world(false);
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "90"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 1, "{r:?}");
+    let (kp, rp) = (
+        record(&rw, "claude-keeper")["pane"].as_str().unwrap().to_string(),
+        record(&rw, "gpt-reviewer")["pane"].as_str().unwrap().to_string(),
+    );
+    for (seat, pane) in [("claude-keeper", &kp), ("gpt-reviewer", &rp)] {
+        assert!(
+            r.stdout.contains(&format!(
+                "{seat}: waiting for you (a trust dialog in pane {pane}; answer it there, then team up again)"
+            )),
+            "{}",
+            r.stdout
+        );
+        assert_eq!(record(&rw, seat)["stage"], "launching");
+    }
+    // the dialogs are still there, unanswered, and the CLIs still run
+    assert!(screen(&rw, &kp).contains("Yes, I trust this folder"), "{}", screen(&rw, &kp));
+    assert!(screen(&rw, &rp).contains("Trust this folder"), "{}", screen(&rw, &rp));
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(screen(&rw, &kp).contains("Yes, I trust this folder"), "a second up pressed keeper's dialog");
+    // the person answers keeper's: 2.1.332 offers `No, exit` first, so Down, then Enter on
+    // `Yes, I trust this folder`; the next up records it
+    for key in ["Down", "Enter"] {
+        let out = rw.tmux(&["send-keys", "-t", &kp, key]);
+        assert!(out.status.success());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    wait_screen(&rw, &kp, "its prompt", |s| !s.contains("Yes, I trust this folder") && s.contains("auto mode on"));
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "60"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains("gpt-reviewer: waiting for you (a trust dialog"), "{}", r.stdout);
+    assert_eq!(record(&rw, "claude-keeper")["stage"], "ready");
 }
