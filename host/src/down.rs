@@ -158,6 +158,15 @@ pub fn run_here(ws: &Workspace, req: &Request) -> Result<Report, TeamError> {
     }
     let names: Vec<String> =
         if req.seats.is_empty() { f.seat_names().into_iter().map(str::to_string).collect() } else { req.seats.clone() };
+    let _held = if req.dry_run {
+        None
+    } else {
+        let wait = LEAVE_BOUND + FORCE_BOUND + Duration::from_secs(60);
+        Some(
+            crate::team_file::lock::lock(&ws.ctx.paths.state, &file.path, "down", wait)
+                .map_err(|e| refuse("busy", e.to_string()))?,
+        )
+    };
     let mux = ws.team_mux()?;
     let session = f.session.clone();
     let panes = crate::up::session_panes(mux, &session).map_err(|e| refuse("mux", e.to_string()))?;

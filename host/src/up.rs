@@ -11,7 +11,8 @@
 //! its profile reads it idle (`wait`) → the record `team register` writes (reused whole), and
 //! what only a launch knows (`state::Launch`).
 //!
-//! Invariants: a dialog is never pressed — a seat that stops at one is reported waiting for the
+//! Invariants: one `up`, `add` or `down` of a team runs at a time (the team file's lock), so no
+//! seat is started twice; a dialog is never pressed — a seat that stops at one is reported waiting for the
 //! person, with its pane; an unapproved line is never typed; `--dry-run` opens, types and writes
 //! nothing; no second CLI is started for a seat whose recorded CLI still runs.
 
@@ -82,8 +83,11 @@ pub enum Outcome {
     Exited { pane: String, last: Vec<String> },
     /// Still not at its prompt when the bound passed.
     NotReady { pane: String, shows: String, secs: u64 },
-    /// It could not be started or recorded.
+    /// It could not be started.
     Failed { why: String },
+    /// Started and at its prompt, and its record could not be written (`team register`'s
+    /// refusal); its pane stays recorded as launching.
+    NotRecorded { pane: String, why: String },
     /// `--dry-run`: what the run would type, and where.
     WouldStart { line: String, own: bool },
 }
@@ -143,6 +147,16 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
     let file = ws.team_in_checkout()?;
     let caller = ws.caller()?;
     admit(file, caller, req.verb, &ws.ctx.paths.config, ws.ctx.clock.now())?;
+    // one launch (or stop) of this team at a time: two at once would start a seat twice
+    let _held = if req.dry_run {
+        None
+    } else {
+        let wait = req.timeout + Duration::from_secs(30);
+        Some(
+            crate::team_file::lock::lock(&ws.ctx.paths.state, &file.path, req.verb.word(), wait)
+                .map_err(|e| refuse(req.verb, "busy", e.to_string()))?,
+        )
+    };
     let mux = ws.team_mux()?;
     let f = &file.file;
     if let Some(name) = &req.seat {
@@ -324,7 +338,7 @@ fn settle(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched, w: W
     match w {
         Waited::Idle => match record(ws, file, session, l) {
             Ok(()) => Outcome::Up { cli: l.cli.clone(), pane },
-            Err(e) => Outcome::Failed { why: format!("started in pane {pane}, and not recorded: {}", e.message()) },
+            Err(e) => Outcome::NotRecorded { pane, why: e.message() },
         },
         Waited::Dialog(dialog) => Outcome::Waiting { pane, dialog },
         Waited::Exited(last) => Outcome::Exited { pane, last },
@@ -341,7 +355,13 @@ fn record(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched) -> R
         st.save(&file.root)?;
     }
     let req = crate::register::Request { seat: l.seat.clone(), session: None, pane: None, dry_run: false };
-    crate::register::run_here(ws, &req)?;
+    if let Err(e) = crate::register::run_here(ws, &req) {
+        // the pane stays this state's: a later up finds the seat again
+        let mut st = State::load(&file.root)?;
+        st.launching(session, &l.seat, &file.path, &l.cli, &l.pane.id, &l.line);
+        st.save(&file.root)?;
+        return Err(e);
+    }
     let seat = file.file.seat(&l.seat);
     let launch = state::Launch {
         model: seat.and_then(|s| s.model.clone()),

@@ -23,6 +23,7 @@ pub enum SeatStatus {
     Exited,
     NotReady,
     Failed,
+    NotRecorded,
     WouldStart,
 }
 
@@ -39,6 +40,7 @@ impl SeatStatus {
             SeatStatus::Exited => "exited",
             SeatStatus::NotReady => "not-ready",
             SeatStatus::Failed => "failed",
+            SeatStatus::NotRecorded => "not-recorded",
             SeatStatus::WouldStart => "would-start",
         }
     }
@@ -55,6 +57,7 @@ impl SeatStatus {
             Outcome::Exited { pane, .. } => (SeatStatus::Exited, Some(pane)),
             Outcome::NotReady { pane, .. } => (SeatStatus::NotReady, Some(pane)),
             Outcome::Failed { .. } => (SeatStatus::Failed, None),
+            Outcome::NotRecorded { pane, .. } => (SeatStatus::NotRecorded, Some(pane)),
             Outcome::WouldStart { .. } => (SeatStatus::WouldStart, None),
         }
     }
@@ -71,6 +74,7 @@ crate::vocab::doc::words!(
     Exited,
     NotReady,
     Failed,
+    NotRecorded,
     WouldStart
 );
 

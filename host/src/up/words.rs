@@ -62,6 +62,9 @@ pub fn line(verb: Verb, s: &SeatLine) -> String {
             again(verb, &s.seat)
         ),
         Outcome::Failed { why } => format!("not started — {}", one_line(why)),
+        Outcome::NotRecorded { pane, why } => {
+            format!("started in pane {pane}, at its prompt, and not recorded: {}", one_line(why))
+        }
         Outcome::WouldStart { line, own } => format!(
             "would start — {} ({})",
             one_line(line),

@@ -247,3 +247,64 @@ fn a_session_with_a_pane_no_record_names_is_refused_whole() {
     assert_eq!(u.panes(), before, "a pane was opened");
     assert!(!u.w.repo.join(".agents/team.state.json").exists(), "a record was written");
 }
+
+#[test]
+fn two_ups_at_once_start_each_seat_once() {
+    let u = Up::new(&[("keeper", "claude-code", "takes-line"), ("rev", "codex", "takes-line")], true);
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| u.w.team(&["up", "--no-hooks", "--no-mcp", "--json"]));
+        let b = s.spawn(|| u.w.team(&["up", "--no-hooks", "--no-mcp", "--json"]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!((a.code, b.code), (0, 0), "{a:?}\n{b:?}");
+    assert_eq!(u.panes().len(), 2, "a seat was started twice: {a:?}\n{b:?}");
+    let docs: Vec<Value> = [&a, &b].iter().map(|r| serde_json::from_str(&r.stdout).unwrap()).collect();
+    for d in &docs {
+        crate::common::validate(d).unwrap();
+    }
+    // one run started both, the other found both running
+    let statuses: Vec<String> =
+        docs.iter().flat_map(|d| d["seats"].as_array().unwrap().iter().map(|s| s["status"].to_string())).collect();
+    assert_eq!(statuses.iter().filter(|s| s.contains("\"up\"")).count(), 2, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| s.contains("already")).count(), 2, "{statuses:?}");
+}
+
+#[test]
+fn add_starts_a_seat_just_added_to_the_file_into_the_running_session() {
+    let u = Up::new(&[("keeper", "claude-code", "takes-line")], true);
+    assert_eq!(u.w.team(&["up", "--no-hooks", "--no-mcp"]).code, 0);
+    let r = u.w.team(&["add", "rev", "--no-hooks", "--no-mcp"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("the file has no seat \"rev\""), "{r:?}");
+    let text = std::fs::read_to_string(u.w.repo.join(".agents/team.yaml")).unwrap();
+    let log = u.w.base().join("rev.log");
+    u.w.team_file(&format!(
+        "{text}  - name: rev\n    cli: codex\n    launch: {} --cli codex --native none --delay-ms 200 --log {}\n",
+        crate::common::fake_seat_bin().display(),
+        log.display()
+    ));
+    assert_eq!(u.w.team(&["trust", "launch", "rev"]).code, 0);
+    let r = u.w.team(&["add", "rev", "--no-hooks", "--no-mcp"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let rp = u.record("rev")["pane"].as_str().unwrap().to_string();
+    assert!(r.stdout.contains(&format!("rev: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(!r.stdout.contains("keeper: "), "add said something of another seat: {}", r.stdout);
+    assert_eq!(u.panes().len(), 2);
+    let r = u.w.team(&["add", "rev", "--no-hooks", "--no-mcp"]);
+    assert!(r.stdout.contains(&format!("rev: already running (pane {rp})")), "{r:?}");
+    assert_eq!(u.w.team(&["down"]).code, 0);
+}
+
+#[test]
+fn a_run_with_no_terminal_starts_and_stops_nothing() {
+    let u = Up::new(&[("keeper", "claude-code", "takes-line")], true);
+    for args in [&["up", "--no-hooks", "--no-mcp"][..], &["down"][..], &["add", "keeper"][..]] {
+        let r = u.w.team_no_tty(args);
+        assert_eq!(r.code, 1, "{args:?}: {r:?}");
+        assert!(r.stderr.contains("only the owner or a seat of this team runs this"), "{args:?}: {r:?}");
+    }
+    assert!(u.panes().is_empty());
+    let r = u.w.team_no_tty(&["up", "--json"]);
+    let d: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(d["error"]["id"], "up.no-terminal", "{d}");
+}
