@@ -191,3 +191,47 @@ fn a_checkout_new_to_the_clis_stops_each_at_its_trust_dialog_never_pressed() {
     assert!(r.stdout.contains("gpt-reviewer: waiting for you (a trust dialog"), "{}", r.stdout);
     assert_eq!(record(&rw, "claude-keeper")["stage"], "ready");
 }
+
+#[test]
+fn up_installs_hooks_and_mcp_first_and_each_cli_s_review_waits_for_the_person() {
+    let rw = world(true);
+    let r = rw.w.team(&["up", "--timeout", "60"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 1, "{r:?}");
+    // each CLI read what up wrote before it started: Claude asks about the new MCP server,
+    // Codex about the new hooks — the person's to answer, never pressed
+    for f in [".mcp.json", ".codex/hooks.json", ".codex/config.toml"] {
+        assert!(rw.w.repo.join(f).exists(), "team up did not write {f}");
+    }
+    let (kp, rp) = (
+        record(&rw, "claude-keeper")["pane"].as_str().unwrap().to_string(),
+        record(&rw, "gpt-reviewer")["pane"].as_str().unwrap().to_string(),
+    );
+    assert!(
+        r.stdout.contains(&format!("claude-keeper: waiting for you (a question dialog in pane {kp};")),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(&format!("gpt-reviewer: waiting for you (a trust dialog in pane {rp};")), "{}", r.stdout);
+    assert!(screen(&rw, &kp).contains("New MCP server found in this project: team"), "{}", screen(&rw, &kp));
+    assert!(screen(&rw, &rp).contains("Hooks need review"), "{}", screen(&rw, &rp));
+    // the person trusts Codex's hooks (`2. Trust all and continue`); the next up records rev,
+    // and keeper still waits, its dialog untouched
+    // (the digit selects option 2; Enter confirms it once the screen shows it selected)
+    let t = Instant::now();
+    while screen(&rw, &rp).contains("Hooks need review") {
+        assert!(t.elapsed() < Duration::from_secs(30), "Codex never took the person's answer");
+        let key = if screen(&rw, &rp).contains("› 2. Trust all and continue") { "Enter" } else { "2" };
+        assert!(rw.tmux(&["send-keys", "-t", &rp, key]).status.success());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    wait_screen(&rw, &rp, "Codex's status line", |s| {
+        !s.contains("Hooks need review") && s.contains("gpt-5.1-codex default ·")
+    });
+    let r = rw.w.team(&["up", "--timeout", "30"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains("claude-keeper: waiting for you (a question dialog"), "{}", r.stdout);
+    assert!(screen(&rw, &kp).contains("New MCP server found in this project: team"));
+    assert_eq!(record(&rw, "gpt-reviewer")["stage"], "ready");
+}
