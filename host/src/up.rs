@@ -93,9 +93,12 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Whether the seat stands ready after the run.
+    /// Whether the seat stands as the file wants it after the run (ready, or stopped in the file).
     pub fn ready(&self) -> bool {
-        matches!(self, Outcome::Up { .. } | Outcome::Already { .. } | Outcome::WouldStart { .. })
+        matches!(
+            self,
+            Outcome::Up { .. } | Outcome::Already { .. } | Outcome::WouldStart { .. } | Outcome::StoppedInFile
+        )
     }
 }
 
@@ -147,16 +150,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
     let file = ws.team_in_checkout()?;
     let caller = ws.caller()?;
     admit(file, caller, req.verb, &ws.ctx.paths.config, ws.ctx.clock.now())?;
-    // one launch (or stop) of this team at a time: two at once would start a seat twice
-    let _held = if req.dry_run {
-        None
-    } else {
-        let wait = req.timeout + Duration::from_secs(30);
-        Some(
-            crate::team_file::lock::lock(&ws.ctx.paths.state, &file.path, req.verb.word(), wait)
-                .map_err(|e| refuse(req.verb, "busy", e.to_string()))?,
-        )
-    };
+    let _held = one_at_a_time(ws, file, req)?;
     let mux = ws.team_mux()?;
     let f = &file.file;
     if let Some(name) = &req.seat {
@@ -175,7 +169,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
         None => f.seat_names(),
     };
     let plans: Vec<(String, Plan)> =
-        names.iter().map(|n| (n.to_string(), plan::plan(ws, file, &st, &session, &panes, n, req.dry_run))).collect();
+        names.iter().map(|n| (n.to_string(), plan::plan(ws, file, &st, &session, &panes, n))).collect();
     let mut report = Report {
         verb: req.verb,
         project: f.project.clone(),
@@ -220,6 +214,22 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
     let order = |s: &SeatLine| names.iter().position(|n| *n == s.seat).unwrap_or(usize::MAX);
     report.seats.sort_by_key(order);
     Ok(report)
+}
+
+/// One launch (or stop) of this team at a time — two at once would start a seat twice: the
+/// team file's lock, held for the run (none for a dry run, which starts nothing).
+fn one_at_a_time(
+    ws: &Workspace,
+    file: &Loaded,
+    req: &Request,
+) -> Result<Option<crate::team_file::lock::EditLock>, TeamError> {
+    if req.dry_run {
+        return Ok(None);
+    }
+    let wait = req.timeout + Duration::from_secs(30);
+    crate::team_file::lock::lock(&ws.ctx.paths.state, &file.path, req.verb.word(), wait)
+        .map(Some)
+        .map_err(|e| refuse(req.verb, "busy", e.to_string()))
 }
 
 /// Judges the caller as `team register` judges `up`, in this command's words.

@@ -36,15 +36,7 @@ pub enum Plan {
 }
 
 /// Decides `name`'s plan against the state `st` and the session's `panes`.
-pub fn plan(
-    ws: &Workspace,
-    file: &Loaded,
-    st: &State,
-    session: &str,
-    panes: &[PaneInfo],
-    name: &str,
-    _dry_run: bool,
-) -> Plan {
+pub fn plan(ws: &Workspace, file: &Loaded, st: &State, session: &str, panes: &[PaneInfo], name: &str) -> Plan {
     let Some(seat) = file.file.seat(name) else {
         return Plan::Done(Outcome::Failed { why: format!("the file has no seat \"{name}\"") });
     };
