@@ -308,3 +308,42 @@ fn a_run_with_no_terminal_starts_and_stops_nothing() {
     let d: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(d["error"]["id"], "up.no-terminal", "{d}");
 }
+
+#[test]
+fn down_names_the_messages_still_unclaimed_in_a_seat_s_inbox_and_keeps_them() {
+    // hooks installed by up (no --no-hooks): a send to the seat stopped at a dialog is held
+    // in its inbox
+    let u = Up::new(&[("rev", "codex", "dialog:permission")], true);
+    let r = u.w.team(&["up", "--no-mcp"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("rev: waiting for you (a permission dialog"), "{}", r.stdout);
+    assert!(u.w.repo.join(".codex/hooks.json").exists(), "up installed no hooks");
+    let r = u.w.sh("TEAM_TIME_SCALE=0.05 team send rev 'review the branch'");
+    assert!(r.stdout.contains("rev: held (in rev's inbox"), "{r:?}");
+    let id = u.w.history()[0]["id"].as_str().unwrap().to_string();
+    // left running at its dialog, and the message named
+    let r = u.w.team(&["down"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout.contains("rev: left running in pane") && r.stdout.contains("it shows a permission dialog"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!("rev: 1 message still waits unclaimed in its inbox ({id}); it is kept there")),
+        "{}",
+        r.stdout
+    );
+    // forced: down, the message still named and still there
+    let r = u.w.team(&["down", "rev", "--force", "--json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let d: Value = serde_json::from_str(&r.stdout).unwrap();
+    crate::common::validate(&d).unwrap();
+    assert_eq!(
+        (d["seats"][0]["status"].as_str(), d["seats"][0]["unclaimed"][0].as_str()),
+        (Some("forced"), Some(id.as_str()))
+    );
+    assert!(u.panes().is_empty());
+    let r = u.w.team(&["down"]);
+    assert!(r.stdout.contains("rev: not running") && r.stdout.contains(&id), "{}", r.stdout);
+}
