@@ -18,6 +18,7 @@ pub mod ack;
 pub mod check;
 pub mod completions;
 pub mod demo;
+pub mod down;
 pub mod feed;
 pub mod hook;
 pub mod hooks;
@@ -30,10 +31,12 @@ pub mod register;
 pub mod rename;
 pub mod reply;
 pub mod route;
+pub mod seats;
 pub mod send;
 mod send_all;
 pub mod status;
 pub mod trust;
+pub mod up;
 pub mod watch;
 
 /// `team --version`: the crate's version and the commit it was built from.
@@ -56,6 +59,14 @@ enum Command {
     Inbox(inbox::Args),
     /// Say you read a message and will act on it (or why not).
     Ack(ack::Args),
+    /// Start the team: one pane per seat, each CLI at its prompt and recorded.
+    Up(up::Args),
+    /// Start one seat of the team file into the team's running session.
+    Add(up::AddArgs),
+    /// Stop the team's seats, each its own way (never over a draft, a turn or a dialog).
+    Down(down::Args),
+    /// The records of the team's seats: stage, CLI, pane, pid, since, launch line.
+    Seats(seats::Args),
     /// Write the record for one seat that is already running, without touching it.
     Register(register::Args),
     /// Answer one seat's native-channel address (then deliver with your own tool, and record it).
@@ -141,6 +152,10 @@ pub fn main() -> i32 {
         Command::Reply(a) => reply::run(a, &ctx, &mut out),
         Command::Inbox(a) => inbox::run(a, &ctx, &mut out),
         Command::Ack(a) => ack::run(a, &ctx, &mut out),
+        Command::Up(a) => up::run(a, &ctx, &mut out),
+        Command::Add(a) => up::run_add(a, &ctx, &mut out),
+        Command::Down(a) => down::run(a, &ctx, &mut out),
+        Command::Seats(a) => seats::run(a, &ctx, &mut out),
         Command::Register(a) => register::run(a, &ctx, &mut out),
         Command::Route(a) => route::run(a, &ctx, &mut out),
         Command::Feed(a) => feed::run(a, &ctx, &mut out),
@@ -175,6 +190,10 @@ impl Command {
             Command::Reply(a) => ("reply", a.json),
             Command::Inbox(a) => ("inbox", a.json),
             Command::Ack(a) => ("ack", a.json),
+            Command::Up(a) => ("up", a.flags.json),
+            Command::Add(a) => ("add", a.flags.json),
+            Command::Down(a) => ("down", a.json),
+            Command::Seats(a) => ("seats", a.json),
             Command::Register(a) => ("register", a.json),
             Command::Route(a) => ("route", a.json),
             Command::Feed(a) => ("feed", a.json()),

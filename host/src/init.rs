@@ -47,6 +47,9 @@ pub const IGNORED: &[&str] = &["send-drops/", "team.log", "team.state.json"];
 pub struct SeatAsk {
     pub name: String,
     pub cli: String,
+    /// The launch its profile declares (`claude`, `codex --no-daemon`), written commented out
+    /// under the seat: the line `team up` runs until the person writes one of their own.
+    pub launch: Option<String>,
 }
 
 /// What the run is asked, with what it found around it.
@@ -131,7 +134,7 @@ pub fn seat_ask(word: &str, installed: &BTreeSet<String>) -> error::Result<SeatA
             "--seat {word:?}: {cli:?} names no installed profile{hint}; the installed profiles are {list}"
         )));
     }
-    Ok(SeatAsk { name: name.into(), cli: cli.into() })
+    Ok(SeatAsk { name: name.into(), cli: cli.into(), launch: None })
 }
 
 /// The checkout root for `cwd`: the first folder up from it holding `.git`, else `cwd` —
@@ -198,6 +201,12 @@ pub fn text(plan: &Plan) -> String {
             t.push_str(
                 "    leads: true   # the lead briefs every seat, and every seat reaches it (docs/admission.md)\n",
             );
+        }
+        if let Some(l) = &s.launch {
+            t.push_str(&format!(
+                "    # launch: {l}   # what team up types to start it (its profile's own); a line of yours runs once approved: team trust launch {}\n",
+                s.name
+            ));
         }
     }
     let examples: Vec<&String> = plan.installed.iter().filter(|id| !plan.seats.iter().any(|s| &s.cli == *id)).collect();
@@ -318,7 +327,12 @@ pub fn plan(ws: &crate::workspace::Workspace, a: &Asked) -> error::Result<Plan> 
     let installed = ws.profiles().installed_ids();
     let mut seats: Vec<SeatAsk> = Vec::new();
     for w in a.seats {
-        let s = seat_ask(w, &installed)?;
+        let mut s = seat_ask(w, &installed)?;
+        s.launch = ws
+            .profiles()
+            .load(&s.cli, &std::collections::BTreeMap::new())
+            .ok()
+            .and_then(|p| crate::profiles::launch::launch_line(p.describe()));
         if seats.iter().any(|x| x.name == s.name) {
             return Err(TeamError::usage(format!("--seat {:?} is given twice", s.name)));
         }
@@ -405,7 +419,10 @@ mod tests {
     #[test]
     fn seat_words_are_checked() {
         let installed = ids(&["claude-code", "codex"]);
-        assert_eq!(seat_ask("rev:codex", &installed).unwrap(), SeatAsk { name: "rev".into(), cli: "codex".into() });
+        assert_eq!(
+            seat_ask("rev:codex", &installed).unwrap(),
+            SeatAsk { name: "rev".into(), cli: "codex".into(), launch: None }
+        );
         assert!(seat_ask("rev", &installed).unwrap_err().message().contains("<name>:<cli>"));
         assert!(seat_ask("Rev:codex", &installed).unwrap_err().message().contains("is not a seat name"));
         assert!(seat_ask("lead:codex", &installed).unwrap_err().message().contains("reserved"));
@@ -422,7 +439,7 @@ mod tests {
             ("my-app", "my-app", Some("tmux"))
         );
         assert!(f.seats.is_empty() && f.unknown.is_empty());
-        let seats = vec![SeatAsk { name: "rev".into(), cli: "codex".into() }];
+        let seats = vec![SeatAsk { name: "rev".into(), cli: "codex".into(), launch: None }];
         let t = text(&plan(d.path(), seats));
         assert!(t.contains("  # - name: claude-code-1\n") && !t.contains("# - name: codex-1"), "{t}");
         assert_eq!(team_file::parse(&t).unwrap().seat_names(), vec!["rev"]);
@@ -437,7 +454,8 @@ mod tests {
         assert_eq!(w.ignored_added, vec!["send-drops/", "team.state.json"]);
         assert_eq!(std::fs::read_to_string(&w.gitignore).unwrap(), "mine\nteam.log\nsend-drops/\nteam.state.json\n");
         let before = std::fs::read_to_string(&w.team_file).unwrap();
-        let e = write(&plan(d.path(), vec![SeatAsk { name: "x".into(), cli: "codex".into() }])).unwrap_err();
+        let e =
+            write(&plan(d.path(), vec![SeatAsk { name: "x".into(), cli: "codex".into(), launch: None }])).unwrap_err();
         assert_eq!(e.kind, error::Kind::Refused);
         assert_eq!(e.message(), "refused: .agents/team.yaml already exists; nothing was written");
         assert_eq!(std::fs::read_to_string(&w.team_file).unwrap(), before);

@@ -30,6 +30,7 @@ pub mod approve;
 pub mod check;
 pub mod converse;
 pub mod demo;
+pub mod down;
 pub mod feed;
 pub mod hooks;
 pub mod init;
@@ -39,8 +40,10 @@ pub mod profile_tool;
 pub mod register;
 pub mod rename;
 pub mod route;
+pub mod seats;
 pub mod send;
 pub mod status;
+pub mod up;
 pub mod watch;
 
 // Legs: the ways into an agent, the owner's notifications, a pane read as a seat.

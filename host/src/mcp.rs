@@ -22,6 +22,7 @@ pub mod doc;
 pub mod frame;
 pub mod install;
 pub mod rpc;
+pub mod seats;
 pub mod tools;
 
 use std::path::{Path, PathBuf};

@@ -328,6 +328,21 @@ pub trait Mux {
     fn start_command(&self, _session: &str) -> Option<String> {
         None
     }
+    /// Opens a pane for `seat` in `session` — the session started when it is not running — in
+    /// `cwd`, running the user's shell, and names it as the seat before anything runs in it
+    /// (tmux: `new-session` or `new-window`, then the `@team-seat` mark). `Err(Failed)` where
+    /// this adapter starts no seats.
+    fn open_seat(&self, _session: &str, _cwd: &std::path::Path, _seat: &str) -> Result<PaneInfo, MuxError> {
+        Err(MuxError::Failed(format!("this build starts no seats on {}", self.name())))
+    }
+    /// Closes pane `id` of `session`; a session whose last pane it was ends with it.
+    fn close_pane(&self, _session: &str, _id: &str) -> Result<(), MuxError> {
+        Err(MuxError::Failed(format!("this build closes no panes on {}", self.name())))
+    }
+    /// Presses one key by name (`vocab::key`), as its own call.
+    fn press_key(&self, _pane: &PaneRef, key: crate::vocab::key::Key) -> Result<(), MuxError> {
+        Err(MuxError::Failed(format!("this build presses no {} on {}", key.name(), self.name())))
+    }
 }
 
 /// The panes of one session, for finding many seats in it (`team status`, `team check`): the

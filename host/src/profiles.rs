@@ -20,6 +20,7 @@ pub mod cache;
 pub mod engine;
 pub mod failure;
 mod instance;
+pub mod launch;
 pub mod pins;
 pub mod precheck;
 pub mod sandbox;

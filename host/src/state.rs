@@ -25,8 +25,31 @@ pub const FILE: &str = "team.state.json";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     Ready,
+    /// `team down` stopped it: the record stays, naming no running CLI.
+    Stopped,
     /// A stage a launch writes on the way (`launching`, …), kept as written.
     Other,
+}
+
+impl Stage {
+    /// The word the file holds.
+    pub fn word(self) -> &'static str {
+        match self {
+            Stage::Ready => "ready",
+            Stage::Stopped => "stopped",
+            Stage::Other => "other",
+        }
+    }
+}
+
+/// What only a launch knows, written into the seat's record by `team up` (the file's `model`,
+/// `version`, `effort` and the line the seat's shell ran).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Launch {
+    pub model: Option<String>,
+    pub version: Option<String>,
+    pub effort: Option<String>,
+    pub launch_line: String,
 }
 
 /// One seat's record, as read (the typed fields) with the object it came from.
@@ -48,7 +71,11 @@ impl SeatState {
         let text = |k: &str| raw.get(k).and_then(Value::as_str).map(str::to_string);
         SeatState {
             id: text("id"),
-            stage: if text("stage").as_deref() == Some("ready") { Stage::Ready } else { Stage::Other },
+            stage: match text("stage").as_deref() {
+                Some("ready") => Stage::Ready,
+                Some("stopped") => Stage::Stopped,
+                _ => Stage::Other,
+            },
             cli: text("cli"),
             pane: text("pane"),
             workspace: text("workspace"),
@@ -185,6 +212,52 @@ impl State {
             }
         }
         added
+    }
+
+    /// Records a seat `team up` has just launched and not yet found at its prompt: `stage:
+    /// launching`, its CLI, pane and launch line — so its pane is this state's while the person
+    /// answers a first-run dialog, and a later `team up` records it ready. Replaces nothing.
+    pub fn launching(&mut self, session: &str, seat: &str, launched: &Path, cli: &str, pane: &str, line: &str) {
+        let rec = json!({ "stage": "launching", "cli": cli, "pane": pane, "launch_line": line });
+        self.seats_mut(session, launched).entry(seat).or_insert(rec);
+    }
+
+    /// Writes what only a launch knows into the record of `seat` (`team up`, after `team
+    /// register`'s record is written): `launch_line`, and `model`, `version`, `effort` where
+    /// known. `false`: there is no record.
+    pub fn set_launch(&mut self, session: &str, seat: &str, l: &Launch) -> bool {
+        let Some(rec) = self.record_mut(session, seat) else { return false };
+        for (k, v) in [("model", &l.model), ("version", &l.version), ("effort", &l.effort)] {
+            if let Some(v) = v {
+                rec.insert(k.into(), json!(v));
+            }
+        }
+        rec.insert("launch_line".into(), json!(l.launch_line));
+        true
+    }
+
+    /// Sets the stage of `seat`'s record (`team down`: `stopped`, with when). `false`: no record.
+    pub fn set_stopped(&mut self, session: &str, seat: &str, at: &str) -> bool {
+        let Some(rec) = self.record_mut(session, seat) else { return false };
+        rec.insert("stage".into(), json!(Stage::Stopped.word()));
+        rec.insert("stopped".into(), json!(at));
+        true
+    }
+
+    /// Drops the record of `seat` (`team up` relaunching a seat whose record names a pane that
+    /// no longer runs it). `false`: there was none.
+    pub fn forget(&mut self, session: &str, seat: &str) -> bool {
+        let seats = self
+            .doc
+            .get_mut("sessions")
+            .and_then(|s| s.get_mut(session))
+            .and_then(|s| s.get_mut("seats"))
+            .and_then(Value::as_object_mut);
+        seats.is_some_and(|s| s.remove(seat).is_some())
+    }
+
+    fn record_mut(&mut self, session: &str, seat: &str) -> Option<&mut Map<String, Value>> {
+        self.doc.get_mut("sessions")?.get_mut(session)?.get_mut("seats")?.get_mut(seat)?.as_object_mut()
     }
 
     /// Moves the record of `seat` in `session` to the name `new`, every key kept and in its

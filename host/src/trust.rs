@@ -1,5 +1,5 @@
 //! The owner's approvals of the commands a checkout's team file makes `team` run — the
-//! `notify:` command today, a seat's `launch:` line once the team starts its own seats — kept in the
+//! `notify:` command and each seat's `launch:` line (`team up` runs it) — kept in the
 //! owner's own config (`<config>/trusted-commands.json`), never in the repository: a cloned
 //! file that names a program runs nothing until the owner has approved that exact command for
 //! that checkout (git clones no hooks for this reason; direnv asks `direnv allow`).
@@ -63,15 +63,31 @@ impl Wanted {
 }
 
 /// Every command the team file of `loaded` makes `team` run, with the line it is on: the
-/// `notify:` command. (A seat's `launch:` line joins them when seats are started by the team itself; this
-/// build starts no seat.)
+/// `notify:` command, then each seat's `launch:` line (`team up` types it into the seat's
+/// shell: its one word is the whole line, as written).
 pub fn wanted(loaded: &crate::team_file::Loaded) -> Vec<(Wanted, Option<usize>)> {
     let mut out = Vec::new();
     if let Some(n) = &loaded.file.notify {
         let w = Wanted { root: loaded.root.clone(), what: What::Notify, argv: n.command.clone() };
         out.push((w, loaded.file.lines.line("notify")));
     }
+    for seat in &loaded.file.seats {
+        if let Some(w) = launch(loaded, &seat.name) {
+            out.push((w, Some(seat.line)));
+        }
+    }
     out
+}
+
+/// The `launch:` line of `seat` as a command the file makes `team` run (`None`: the seat
+/// writes none, and its profile's own launch is no command of the file's).
+pub fn launch(loaded: &crate::team_file::Loaded, seat: &str) -> Option<Wanted> {
+    let line = loaded.file.seat(seat)?.launch.as_deref()?.trim();
+    (!line.is_empty()).then(|| Wanted {
+        root: loaded.root.clone(),
+        what: What::Launch { seat: seat.to_string() },
+        argv: vec![line.to_string()],
+    })
 }
 
 /// A command's words as a sentence shows them: each escaped, one line, joined by spaces.

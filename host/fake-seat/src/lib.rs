@@ -25,6 +25,9 @@
 //! | `narrow-cursor` | a Cursor-agent-like seat (synthesized: no capture exists) whose `ctrl+c to stop` hint wraps in a narrow pane; takes the line |
 //! | `already-working` | working from the start; a line sent then is queued (Claude: drawn as 2.1.295 draws a queued line) or steered (Codex) and taken when the turn ends — with `--turn-ends-when <file>`, once that file exists; otherwise never |
 //!
+//! In every mode the double leaves as its CLI does when asked at its prompt (the process ends,
+//! status 0): Claude Code on `/exit` submitted, Codex on Ctrl-C over an empty composer.
+//!
 //! With `--hooks <file>` the double runs that file's hooks as the CLI would (`hooks`): with
 //! `--tool-ms <n>` a working seat makes a tool call every `n` ms and runs its PostToolUse
 //! hooks; a turn's end runs its Stop hooks (a block keeps it working one more `--delay-ms`);
@@ -276,6 +279,9 @@ fn serve(seat: &mut Seat, term: &mut Term, acted: Option<&Path>) -> Result<(), S
             seat.received(&buf[..n]);
             total += n as u64;
             read = true;
+            if seat.left {
+                return Ok(()); // the CLI left as asked: the terminal is given back to the shell
+            }
         }
         seat.tick();
         let size = term.size();

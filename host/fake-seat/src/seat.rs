@@ -61,6 +61,10 @@ pub(super) struct Seat {
     last_tool: Option<Instant>,
     /// The file whose existence ends an open-ended turn (`--turn-ends-when`).
     pub(super) turn_ends_when: Option<PathBuf>,
+    /// The CLI was asked to leave its own way and has: the process ends (Claude Code 2.1.332:
+    /// `/exit` submitted at the prompt; Codex 0.171.0: Ctrl-C at an empty composer — measured,
+    /// docs/launch.md).
+    pub(super) left: bool,
 }
 
 impl Seat {
@@ -101,6 +105,7 @@ impl Seat {
             tool_every: None,
             last_tool: None,
             turn_ends_when: None,
+            left: false,
             mode,
         };
         if s.mode == Mode::Draft {
@@ -265,6 +270,10 @@ impl Seat {
                         self.shell_backspace();
                     }
                 }
+                // Codex quits at one Ctrl-C over an empty composer; over a draft it clears it.
+                '\x03' if self.cli == Cli::Codex && matches!(self.phase, Phase::Idle) && self.composer.is_empty() => {
+                    self.left = true;
+                }
                 '\x03' | '\x15' if self.accepts_typing() => self.composer.clear(),
                 c if !c.is_control() => {
                     self.type_str(&c.to_string());
@@ -332,6 +341,10 @@ impl Seat {
                 };
                 if ignored {
                     self.enters_ignored += 1;
+                    return;
+                }
+                if self.cli == Cli::Claude && line.trim() == "/exit" {
+                    self.left = true;
                     return;
                 }
                 self.composer.clear();

@@ -1,6 +1,7 @@
 //! What a first team file leads to, decided from the plan: who may reach whom once it is
-//! written (its lead and the others), and the commands to run next, each with why — the seats'
-//! panes named the way the multiplexer names them, then check, hooks, status and a first send.
+//! written (its lead and the others), and the commands to run next, each with why — on tmux
+//! `team up`, a first send and `team down`; on herdr the seats' panes named the way herdr names
+//! them, then check, hooks, status and a first send.
 
 use super::Plan;
 
@@ -26,6 +27,22 @@ impl Plan {
         let mut steps: Vec<(String, String)> = Vec::new();
         if self.seats.is_empty() {
             steps.push(("edit .agents/team.yaml".into(), "uncomment a seat per agent and name it".into()));
+        }
+        if self.multiplexer != Some("herdr") && !self.seats.is_empty() {
+            // tmux: the team starts its own seats (docs/launch.md)
+            steps.push((
+                "team up".into(),
+                format!(
+                    "starts each seat's CLI in a pane of tmux session \"{}\", at its prompt, recorded, its hooks and MCP entry installed (a first-run dialog waits for you in its pane)",
+                    self.session
+                ),
+            ));
+            steps.push((
+                format!("team send {} \"hello\"", each[0]),
+                "one message, proven taken; team feed shows it".into(),
+            ));
+            steps.push(("team down".into(), "stops each seat its own way (never over a draft)".into()));
+            return steps;
         }
         for (i, seat) in each.iter().enumerate() {
             if self.multiplexer == Some("herdr") {

@@ -33,6 +33,7 @@ use super::{
 use format::Field::{Fixed, Framed};
 
 pub mod format;
+mod launch;
 mod look;
 mod marks;
 mod own;
@@ -431,6 +432,18 @@ impl Mux for Tmux {
 
     fn start_command(&self, session: &str) -> Option<String> {
         Some(self.start_line(session))
+    }
+
+    fn open_seat(&self, session: &str, cwd: &std::path::Path, seat: &str) -> Result<PaneInfo, MuxError> {
+        self.open_seat_pane(session, cwd, seat)
+    }
+
+    fn close_pane(&self, _session: &str, id: &str) -> Result<(), MuxError> {
+        self.close(id)
+    }
+
+    fn press_key(&self, pane: &PaneRef, key: crate::vocab::key::Key) -> Result<(), MuxError> {
+        self.key(pane, key)
     }
 
     fn look(&self, session: &str) -> Option<Box<dyn Panes + '_>> {

@@ -33,5 +33,6 @@ mod send_writes;
 mod status_tmux;
 mod transcripts;
 mod typed_tmux;
+mod up_tmux;
 mod watch_tmux;
 mod watch_vendors;

@@ -30,3 +30,4 @@ mod mcp_converse;
 mod owner;
 mod register;
 mod screens;
+mod up;

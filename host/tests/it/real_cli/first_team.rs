@@ -143,22 +143,16 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     ok(&run(&rw, &repo, block(&blocks, "2.", "sh", 0)), "step 2, Claude Code");
     ok(&run(&rw, &repo, block(&blocks, "2.", "sh", 1)), "step 2, Codex");
 
-    // 3. Each CLI in a pane of the team's session: up at its prompt (nothing to answer).
-    ok(&run(&rw, &repo, block(&blocks, "3.", "sh", 0)), "step 3");
+    // 3. team up: each CLI in a pane of the team's session, at its prompt, recorded; the
+    // lines and the status table the page shows.
+    let r = run(&rw, &repo, block(&blocks, "3.", "sh", 0));
+    ok(&r, "step 3");
     let keeper = pane(&rw, "keeper");
     let rev = pane(&rw, "rev");
-    rw.wait_screen(&keeper, "Claude Code's prompt", |s| s.contains("for shortcuts") || s.contains("auto mode on"));
-    rw.wait_screen(&rev, "Codex's status line", |s| s.contains("› ") && s.contains("gpt-5.1-codex default ·"));
+    let want = block(&blocks, "3.", "", 0).replace("%0", &keeper.pane).replace("%1", &rev.pane);
+    assert_eq!(r.stdout, want, "`team up` is not what {PAGE} shows: {r:?}");
 
-    // 4. team status lists the two panes with their lines, as the page shows; run, both idle.
-    let r = run(&rw, &repo, block(&blocks, "4.", "sh", 0));
-    let want = block(&blocks, "4.", "", 0).replace("%0", &keeper.pane).replace("%1", &rev.pane);
-    assert_eq!(r.stdout, want, "`team status` is not what {PAGE} shows: {r:?}");
-    let r = run(&rw, &repo, block(&blocks, "4.", "sh", 1));
-    ok(&r, "step 4, the marks");
-    assert!(r.stdout.contains("2 seats: 2 idle"), "{PAGE}: \"Both seats now read `idle`\": {r:?}");
-
-    // 5. Messages. keeper's model reads the owner's message, asks whom it may reach, sends to
+    // 4. Messages. keeper's model reads the owner's message, asks whom it may reach, sends to
     // rev; rev's reads keeper's and answers keeper; keeper's reads that. keeper's first read
     // waits until the script knows the first drop's id (so keeper's second message, rev's
     // answer, only gets read); rev's answer waits until keeper's turn has ended.
@@ -177,12 +171,12 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
         { "text": "Answered keeper." },
     ]});
     rw.mock.script(json!({ "root": repo, "rules": [keeper_rule("send-drops/shop/keeper/"), rev_rule.clone()] }));
-    let send = block(&blocks, "5.", "sh", 0);
+    let send = block(&blocks, "4.", "sh", 0);
     let owner_body = send
         .trim()
         .strip_prefix("team send keeper \"")
         .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or_else(|| panic!("{PAGE}'s step 5 is no longer `team send keeper \"<message>\"`: {send}"));
+        .unwrap_or_else(|| panic!("{PAGE}'s step 4 is no longer `team send keeper \"<message>\"`: {send}"));
     let r = run(&rw, &repo, send);
     assert_eq!((r.stdout.as_str(), r.code), (format!("{CONTEXT}\nkeeper: delivered\n").as_str(), 0), "{r:?}");
     let first = rw.drops("keeper")[0].clone();
@@ -242,20 +236,30 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
         ],
         "{h:#?}"
     );
-    for (line, (from, rule, body)) in h.iter().zip([
-        ("owner", "the owner", owner_body),
-        ("keeper", "lead of shop", to_rev),
-        ("rev", "own lead", to_keeper),
+    // team up recorded each seat: its sends name it by its agent id
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join(".agents/team.state.json")).unwrap()).unwrap();
+    let agent = |seat: &str| state["sessions"]["shop"]["seats"][seat]["id"].as_str().unwrap().to_string();
+    let recorded =
+        |seat: &str, rule: &str| format!("from {} ({seat}, seat {seat}@shop) — admitted by: {rule}", agent(seat));
+    for (line, (who, body)) in h.iter().zip([
+        (header("owner", "the owner"), owner_body),
+        (recorded("keeper", "lead of shop"), to_rev),
+        (recorded("rev", "own lead"), to_keeper),
     ]) {
-        assert_eq!(line["body"].as_str(), Some(format!("{}\n\n{body}", header(from, rule)).as_str()), "{line}");
+        assert_eq!(line["body"].as_str(), Some(format!("{who}\n\n{body}").as_str()), "{line}");
     }
 
     // the feed: the rows the page shows (its times and milliseconds aside)
-    let follow = block(&blocks, "5.", "sh", 1);
-    assert_eq!(follow.trim(), "team feed --follow", "{PAGE}'s step 5 follows the feed");
+    let follow = block(&blocks, "4.", "sh", 1);
+    assert_eq!(follow.trim(), "team feed --follow", "{PAGE}'s step 4 follows the feed");
     let feed = run(&rw, &repo, "team feed");
     ok(&feed, "team feed");
-    for row in block(&blocks, "5.", "", 0).lines().skip(1) {
+    // (the page's agent ids stand for the ones team up recorded here)
+    let rows = block(&blocks, "4.", "", 0)
+        .replace("agt_3f9c0a7d51e2b846", &agent("keeper"))
+        .replace("agt_8d2e61b0c4a97f13", &agent("rev"));
+    for row in rows.lines().skip(1) {
         // TIME, KIND, SEAT, DETAIL: columns two spaces apart
         let cols: Vec<&str> = row.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
         let [_, kind, seat, detail] = cols[..] else { panic!("a feed row of {PAGE} that is not 4 columns: {row:?}") };
