@@ -18,6 +18,7 @@ mod hardening;
 mod history_concurrency;
 mod inbox_tmux;
 mod layers;
+mod mcp_hostile;
 mod mcp_stdio;
 mod mux_caller;
 mod output_cli;
