@@ -100,6 +100,15 @@ impl Caller {
         }
     }
 
+    /// Whether a person at a terminal runs this: the owner. A send waits out its window for the
+    /// seat's own receipt only for them, whose terminal shows the wait (docs/inbox.md); every
+    /// other caller a send admits is an agent — a seat's shell tool or its MCP server, in the
+    /// middle of its own turn — whose tool call a wait would hold open, and which is answered as
+    /// soon as its message is safely queued.
+    pub fn is_person(&self) -> bool {
+        matches!(self, Caller::Owner)
+    }
+
     /// The name history lines carry in `from`: `owner`, the seat, or `unplaced`.
     pub fn from_name(&self) -> String {
         match self {

@@ -16,6 +16,7 @@ mod feed_stats;
 mod first_contact;
 mod hardening;
 mod history_concurrency;
+mod inbox_agents;
 mod inbox_tmux;
 mod layers;
 mod mcp_hostile;
