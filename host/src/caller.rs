@@ -14,7 +14,11 @@
 //!
 //! Vendor facts come from the profiles' descriptions ([`Vendors`]): the process names that
 //! mark an agent CLI among the ancestors, and the ancestors a profile says break identity
-//! (a daemon that runs several sessions' commands under one window's ancestry).
+//! (a daemon that runs several sessions' commands under one window's ancestry). Two lists are
+//! data beside this file, read once: the agent CLIs no profile describes (`caller/agents.txt`)
+//! and the programs a person types `team` at or through (`caller/shells.txt`) — the owner's
+//! `team` has nothing else between it and its terminal's program ([`typed_at_a_shell`]), so an
+//! agent CLI no list names is not taken for the owner either.
 
 /// The sentence a send or a route with no terminal is refused with (spec "Who may send to whom").
 pub const NO_TERMINAL: &str =
@@ -34,6 +38,18 @@ const WRAPPERS: &[&str] = &["node", "nodejs", "bun", "deno", "python", "python3"
 
 /// File names that name no program by themselves: the folder above them does.
 const GENERIC_SCRIPTS: &[&str] = &["index", "main", "cli", "dist", "bin", "lib", "src", "build", ".bin"];
+
+/// The agent CLIs no bundled profile describes (data: one program name a line, `#` notes).
+const UNPROFILED_AGENTS: &str = include_str!("caller/agents.txt");
+
+/// The programs that may stand between the owner's `team` and its terminal's program: the
+/// shells, and the commands that only run the command they are given (data, as above).
+const TYPED_THROUGH: &str = include_str!("caller/shells.txt");
+
+/// The names of a data list: one a line, blank lines and `#` notes left out.
+fn names(list: &str) -> impl Iterator<Item = &str> {
+    list.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
 
 /// The feature word a profile declares an identity-breaking ancestor with, in `team:profile`
 /// 0.1's additive `features`: `unverifiable-ancestor=<program words>|<repair>`.
@@ -84,6 +100,15 @@ impl Caller {
         }
     }
 
+    /// Whether a person at a terminal runs this: the owner. A send waits out its window for the
+    /// seat's own receipt only for them, whose terminal shows the wait (docs/inbox.md); every
+    /// other caller a send admits is an agent — a seat's shell tool or its MCP server, in the
+    /// middle of its own turn — whose tool call a wait would hold open, and which is answered as
+    /// soon as its message is safely queued.
+    pub fn is_person(&self) -> bool {
+        matches!(self, Caller::Owner)
+    }
+
     /// The name history lines carry in `from`: `owner`, the seat, or `unplaced`.
     pub fn from_name(&self) -> String {
         match self {
@@ -105,19 +130,21 @@ pub fn has_terminal() -> bool {
     std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").is_ok()
 }
 
-/// What the installed profiles say about recognising their CLIs among a caller's ancestors.
+/// What the installed profiles say about recognising their CLIs among a caller's ancestors,
+/// and the agent CLIs no profile describes (`caller/agents.txt`).
 #[derive(Debug, Clone, Default)]
 pub struct Vendors {
-    /// (profile id, process names its CLI runs as).
+    /// (profile id, process names its CLI runs as); the unprofiled agents under an empty id.
     agents: Vec<(String, Vec<String>)>,
     /// Ancestors that break identity: (profile id, program words, repair).
     unverifiable: Vec<(String, Vec<String>, String)>,
 }
 
 impl Vendors {
-    /// From the installed profiles' descriptions.
+    /// From the installed profiles' descriptions, and the agent CLIs no profile describes.
     pub fn from_descriptions<'a>(ds: impl IntoIterator<Item = &'a Description>) -> Vendors {
         let mut v = Vendors::default();
+        v.agents.push((String::new(), names(UNPROFILED_AGENTS).map(String::from).collect()));
         for d in ds {
             v.agents.push((d.id.clone(), d.process_names.clone()));
             for f in &d.features {
@@ -321,10 +348,45 @@ pub fn judge(facts: &Facts, vendors: &Vendors, reg: &Registry, file: Option<&Loa
     if let Some(agent) = facts.ancestry.iter().skip(1).find_map(|a| vendors.agent_of(a)) {
         return Caller::Unplaced { why: format!("it is run by an agent ({agent}) outside {}", facts.mux) };
     }
-    match owner_placement(facts) {
+    match owner_placement(facts).or_else(|| typed_at_a_shell(facts)) {
         Some(why) => Caller::Unplaced { why },
         None => Caller::Owner,
     }
+}
+
+/// Why a caller with a terminal and no agent CLI a list names among its ancestors is still not
+/// the owner because of what stands between it and the program that provides its terminal
+/// (`None`: nothing does). The owner types `team` at a shell in that terminal: every process
+/// between is a shell or a command a person types that only runs the one it is given
+/// (`caller/shells.txt`), or this very program (`team demo` runs its sends). Anything else
+/// there runs commands for its own purposes — an agent CLI no profile names above all (aider,
+/// a vendor's new CLI), and as much an editor or a build tool — and no person typed this.
+/// A console has no such program (a person at the machine), and a terminal no ancestor
+/// provides is [`owner_placement`]'s.
+fn typed_at_a_shell(facts: &Facts) -> Option<String> {
+    let me = facts.ancestry.first().map(program_name);
+    for t in &facts.terminals {
+        let Some(holder) = &t.holder else { continue };
+        let Some(at) = facts.ancestry.iter().position(|a| a.pid == holder.pid) else { continue };
+        for a in facts.ancestry.iter().take(at).skip(1) {
+            let name = program_name(a);
+            if names(TYPED_THROUGH).any(|p| p == name) || me.as_ref() == Some(&name) {
+                continue;
+            }
+            return Some(format!(
+                "it is run by {name} (pid {}), which is no shell a person types team at and no command that only runs the one it is given: an agent CLI no profile names is not the owner (the owner runs team from a shell in a terminal; an agent sends as a seat, from its own pane of the team's session: team mark, team register)",
+                a.pid
+            ));
+        }
+    }
+    None
+}
+
+/// The program an ancestor is, as the lists name it: its program word ([`program_words`]),
+/// a login shell's leading `-` dropped.
+fn program_name(a: &Ancestor) -> String {
+    let first = program_words(a).into_iter().next().unwrap_or_default();
+    first.strip_prefix('-').map(str::to_string).unwrap_or(first)
 }
 
 /// The refusal of a caller whose ancestry runs through a process that runs several sessions'

@@ -159,7 +159,10 @@ impl<'a> Server<'a> {
             "tools/call" => self.call(&params),
             m => Answer::Error(RpcError::new(
                 Code::MethodNotFound,
-                format!("this server serves initialize, ping, tools/list and tools/call, not {m}"),
+                format!(
+                    "this server serves initialize, ping, tools/list and tools/call, not {}",
+                    crate::vocab::text::one_line(m)
+                ),
             )),
         };
         Some((id, answer))
@@ -183,7 +186,11 @@ impl<'a> Server<'a> {
         let Some(tool) = Tool::named(name) else {
             return Answer::Error(RpcError::new(
                 Code::InvalidParams,
-                format!("there is no tool {name}: this server serves {}", Tool::names()),
+                format!(
+                    "there is no tool {}: this server serves {}",
+                    crate::vocab::text::one_line(name),
+                    Tool::names()
+                ),
             ));
         };
         let call = match tools::read(tool, params.get("arguments").unwrap_or(&Value::Null)) {

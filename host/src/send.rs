@@ -7,8 +7,8 @@
 //! - every refusal is decided by [`decide`] before anything is written: an unknown seat, a
 //!   pair admission refuses, a seat whose `cli:` names no usable profile, every `--wait`;
 //! - a dry run writes nothing (no drop, no history, no team.log line); a refusal writes only
-//!   its own team.log line; a completed send (delivered, held, not-submitted, unreachable)
-//!   appends one history line, and a history line that cannot be written is said in the
+//!   its own team.log line; a completed send (delivered, queued, held, not-submitted,
+//!   unreachable) appends one history line, and a history line that cannot be written is said in the
 //!   report (and the team.log line), never dropped silently;
 //! - nothing here prints; `words` says the report, `cli::send` prints it.
 
@@ -31,6 +31,7 @@ use crate::caller::Caller;
 use crate::ctx::Ctx;
 use crate::error::{self, Kind, TeamError};
 use crate::history::{self, LogLine, MessageLine};
+use crate::legs::inbox::leg::Stay;
 use crate::plan::{self, Facts, Failed, Level, Order, Plan};
 use crate::registry::Registry;
 use crate::team_file::Loaded;
@@ -281,13 +282,25 @@ fn send(
         let compose = if d.plan.terminal == Some(Leg::Compose) { compose_plan(m, &d) } else { Vec::new() };
         return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose })));
     }
-    carry(m, &d, body, None)
+    carry_for(m, &d, body)
 }
 
 /// Carries a decided send (or a reply, `reply_to` naming the message it answers): a fresh id,
 /// the walk over the legs, the history line and the team.log line. `Err` only when the
-/// seat's checkout is unknown (nothing was written).
+/// seat's checkout is unknown (nothing was written). A reply waits out the inbox leg's window
+/// for the hook's receipt whoever sends it (`converse::reply` owns its words); a send is
+/// [`carry_for`] its caller.
 pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>) -> error::Result<SendReport> {
+    carry_staying(m, d, body, reply_to, Stay::Window)
+}
+
+/// [`carry`] for a send: the inbox leg stays for the receipt as long as the decided caller's
+/// [`walk::stay_for`] says.
+pub(crate) fn carry_for(m: &Means, d: &Decision, body: &str) -> error::Result<SendReport> {
+    carry_staying(m, d, body, None, walk::stay_for(&d.caller))
+}
+
+fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, stay: Stay) -> error::Result<SendReport> {
     let seat = d.target.name().to_string();
     let id = m.ctx.ids.new_id();
     let root = d.root().map(Path::to_path_buf);
@@ -296,7 +309,7 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body };
+    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body, stay };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {
@@ -348,7 +361,8 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
         detail.push_str(&format!(", {n}"));
     }
     log(m.ctx, Some(&root), &d.caller, Some(&seat), r.outcome.word(), Some(body.len()), Some(detail));
-    if t.ended.is_delivered() {
+    // (a queued send is in the inbox leg's hands: its hook delivers it)
+    if t.ended.is_delivered() || t.ended.outcome == crate::vocab::outcome::Outcome::Queued {
         r.channel = Some(t.leg);
     }
     r.id = Some(id);

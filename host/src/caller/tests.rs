@@ -186,6 +186,67 @@ fn the_owner_is_placed_positively_never_by_the_absence_of_an_agent() {
     assert_eq!(judge(&f, &v, &reg, Some(&file)), Caller::Unreachable { why: "tmux did not answer within 5 s".into() });
 }
 
+/// An agent CLI no profile names (issue 29): the owner types `team` at a shell in its terminal,
+/// so a program between `team` and its terminal's program that is no shell (nor a command that
+/// only runs the one it is given) places no owner; the unprofiled agents `caller/agents.txt`
+/// names are agents by name, as a profile's CLIs are — even as the program of the terminal.
+#[test]
+fn a_program_no_profile_names_between_team_and_its_terminal_is_not_the_owner() {
+    let (_d, file) = beacon();
+    let reg = Registry::default();
+    let v = vendors();
+    let terminal = proc(60, "gnome-terminal-", &["/usr/libexec/gnome-terminal-server"]);
+    let top = proc(2, "systemd", &["/lib/systemd/systemd", "--user"]);
+    let tree = |between: Vec<Ancestor>| {
+        let mut tree = vec![proc(77, "team", &["team", "send", "third", "hi"])];
+        tree.extend(between);
+        tree.extend([terminal.clone(), top.clone()]);
+        tree
+    };
+    let judged = |between: Vec<Ancestor>| judge(&facts(true, tree(between), Ok(None)), &v, &reg, Some(&file));
+    // a vendor's new CLI on node, running its tool's command through bash
+    let new_cli = judged(vec![
+        proc(76, "bash", &["/bin/bash", "-c", "team send third hi"]),
+        proc(75, "node", &["node", "/usr/lib/node_modules/vendorcli/dist/index.js"]),
+        proc(70, "bash", &["-bash"]),
+    ]);
+    assert_eq!(
+        new_cli,
+        Caller::Unplaced {
+            why: "it is run by vendorcli (pid 75), which is no shell a person types team at and no command that only runs the one it is given: an agent CLI no profile names is not the owner (the owner runs team from a shell in a terminal; an agent sends as a seat, from its own pane of the team's session: team mark, team register)".into()
+        }
+    );
+    // aider and pi, which the data names: agents, as a profile's CLI is
+    for (argv, name) in [(["python3", "/home/u/.local/bin/aider"], "aider"), (["node", "/usr/local/bin/pi"], "pi")] {
+        let c =
+            judged(vec![proc(76, "bash", &["bash", "-c", "x"]), proc(75, "x", &argv), proc(70, "bash", &["-bash"])]);
+        assert_eq!(c, Caller::Unplaced { why: format!("it is run by an agent ({name}) outside tmux") });
+    }
+    // …even as the program of the terminal, a pseudo-terminal of its own for its command
+    let own_pty =
+        tree(vec![proc(76, "bash", &["bash", "-c", "x"]), proc(75, "python3", &["python3", "/usr/bin/aider"])]);
+    let holder = chained(own_pty.clone()).get(2).cloned();
+    let f = Facts { terminals: vec![Terminal { tty: Tty::Pts(8), holder }], ..facts(true, own_pty, Ok(None)) };
+    assert_eq!(
+        judge(&f, &v, &reg, Some(&file)),
+        Caller::Unplaced { why: "it is run by an agent (aider) outside tmux".into() }
+    );
+    // what a person types team at or through: a login shell, sudo, a command wrapper, make, and
+    // team itself (team demo's own sends)
+    for between in [
+        vec![proc(70, "zsh", &["-zsh"])],
+        vec![proc(71, "make", &["make", "notify"]), proc(70, "bash", &["-bash"])],
+        vec![
+            proc(72, "timeout", &["timeout", "10", "team"]),
+            proc(71, "sudo", &["sudo", "-i"]),
+            proc(70, "bash", &["-bash"]),
+        ],
+        vec![proc(71, "team", &["/usr/local/bin/team", "demo"]), proc(70, "fish", &["fish"])],
+    ] {
+        assert_eq!(judged(between.clone()), Caller::Owner, "{between:?}");
+    }
+}
+
 /// Codex 0.171's default: commands are the `codex app-server` daemon's children, and the daemon
 /// carries the first window's ancestry — a second window's command would pass as that seat.
 #[test]

@@ -141,7 +141,8 @@ impl Status {
             O::NotSubmitted => Status::NotSubmitted,
             O::Unreachable => Status::Unreachable,
             O::Refused => Status::Refused,
-            O::Answered | O::Timeout | O::Failed | O::Unknown(_) => Status::Failed,
+            // (no reply ends queued: a reply waits out the inbox leg's window, `send::carry`)
+            O::Answered | O::Queued | O::Timeout | O::Failed | O::Unknown(_) => Status::Failed,
         }
     }
 }

@@ -59,6 +59,11 @@ pub struct Row {
     /// beside read and taken, not instead of them (docs/conversations.md).
     pub acked: usize,
     pub held: usize,
+    /// Queued in its seat's inbox by an agent's send, and no hook has handed it yet (it is
+    /// counted delivered once one has); absent while none is.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
+    pub queued: usize,
     pub not_submitted: usize,
     pub unreachable: usize,
     /// answered or timeout (the native leg's; no run of this build reaches them).
@@ -129,6 +134,7 @@ impl Tally {
                     }
                     None => match last.outcome {
                         Outcome::Held => a.row.held += 1,
+                        Outcome::Queued => a.row.queued += 1,
                         Outcome::NotSubmitted => a.row.not_submitted += 1,
                         Outcome::Unreachable => a.row.unreachable += 1,
                         _ => a.row.other += 1,
@@ -192,5 +198,17 @@ mod tests {
         assert_eq!((rows[1].profile.as_str(), rows[1].sends, rows[1].delivered, rows[1].read), ("0.2.0", 1, 1, 1));
         assert_eq!(rows[1].ms_to_delivered.median, Some(100), "same second: the send's own span");
         assert_eq!((total.sends, total.delivered, total.unreachable, total.held), (2, 1, 1, 0));
+
+        // an agent's send queued in the inbox: queued until the hook's line, then delivered
+        let mut lines = vec![l("q", "queued", Some("codex"), Some("0.2.0"), None)];
+        let queued = |lines: &[MessageLine]| {
+            let mut t = Tally::new();
+            t.add(&Ledger::build(lines, &[]), &|_| None);
+            let total = t.finish().1;
+            (total.queued, total.delivered, total.held, total.other)
+        };
+        assert_eq!(queued(&lines), (1, 0, 0, 0));
+        lines.push(l("q", "delivered", Some("codex"), Some("0.2.0"), None));
+        assert_eq!(queued(&lines), (0, 1, 0, 0));
     }
 }

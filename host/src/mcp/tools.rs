@@ -151,6 +151,8 @@ fn only(tool: Tool, args: &Map<String, Value>, takes: &[&str]) -> Result<(), Tea
             }
         }
     };
+    // (the name is the client's: escaped on its line, as every outside word of an answer)
+    let extra = crate::vocab::text::one_line(extra);
     Err(wrong(
         tool,
         format!(
@@ -291,6 +293,9 @@ mod tests {
         assert_eq!(err(Tool::Send, json!({"to": ["a"], "message": big})).kind, Kind::Refused);
         assert!(err(Tool::List, json!({"x": 1})).message().contains("takes no arguments"));
         assert!(err(Tool::Inbox, json!({"from": "lead"})).message().contains("takes no arguments"));
+        // a hostile argument name is named escaped, on one line
+        let e = err(Tool::List, json!({"x\u{1b}]52;c;aGk=\u{7}\nfake line": 1})).message();
+        assert!(e.contains("not `x\\x1b]52;c;aGk=\\x07\\nfake line`"), "{e}");
     }
 
     #[test]

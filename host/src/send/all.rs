@@ -5,7 +5,9 @@
 //! Invariants: the single send's path is not changed, only run once per seat; a seat the
 //! caller may not reach is left out (it is not "every seat the caller may reach"), and the
 //! caller's own seat is never sent to; a seat refused once its send ran is a row of its own,
-//! never the end of the broadcast; the broadcast is done only when every row is delivered.
+//! never the end of the broadcast; the broadcast is done only when every row is delivered or
+//! queued (an agent's send left in a working seat's inbox), and only delivered rows are counted
+//! delivered.
 
 use crate::address::World;
 use crate::caller::Caller;
@@ -29,9 +31,14 @@ impl Row {
             Row::Refused { seat, .. } => seat,
         }
     }
-    /// Whether this seat's send was delivered (or its dry run found a way).
+    /// Whether this seat's send was delivered or queued (or its dry run found a way).
     pub fn done(&self) -> bool {
         matches!(self, Row::Sent(r) if r.outcome.failure().is_none())
+    }
+
+    /// Whether this seat's send was delivered (a record is a delivery written down).
+    pub fn delivered(&self) -> bool {
+        matches!(self, Row::Sent(r) if r.outcome.delivered().is_some() || matches!(r.outcome, super::Outcome::Recorded { .. }))
     }
     /// The outcome word.
     pub fn word(&self) -> &'static str {
@@ -56,19 +63,25 @@ pub struct Fanout {
 }
 
 impl Fanout {
-    /// Exit 0 only when every seat took it.
+    /// Exit 0 only when every seat took it or has it queued.
     pub fn done(&self) -> bool {
         self.rows.iter().all(Row::done)
     }
 
-    /// `3 of 4 delivered; 1 held`.
+    /// Whether every seat took it.
+    pub fn all_delivered(&self) -> bool {
+        self.rows.iter().all(Row::delivered)
+    }
+
+    /// `3 of 4 delivered; 1 held` (`2 of 4 delivered; 2 queued`: a queued row is no delivery).
     pub fn summary(&self, dry_run: bool) -> String {
         let n = self.rows.len();
-        let ok = self.rows.iter().filter(|r| r.done()).count();
+        let counted = |r: &Row| if dry_run { r.done() } else { r.delivered() };
+        let ok = self.rows.iter().filter(|r| counted(r)).count();
         let done_word = if dry_run { "would be sent" } else { "delivered" };
         let mut s = format!("{ok} of {n} {done_word}");
         let mut others: Vec<(&str, usize)> = Vec::new();
-        for r in self.rows.iter().filter(|r| !r.done()) {
+        for r in self.rows.iter().filter(|r| !counted(r)) {
             match others.iter_mut().find(|(w, _)| *w == r.word()) {
                 Some((_, c)) => *c += 1,
                 None => others.push((r.word(), 1)),

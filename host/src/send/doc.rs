@@ -96,8 +96,8 @@ impl ListReport {
 
 /// The document `team send all <message> --json` prints: one recipient per seat the caller may
 /// reach, each sent to on its own as team send <seat> would (its own id, outcome and sentence),
-/// and the summary. status delivered when every seat took it (exit 0), partial otherwise (exit
-/// 1).
+/// and the summary. status delivered when every seat took it, queued when every seat took it or
+/// has it queued in its inbox (both exit 0), partial otherwise (exit 1).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AllDoc {
@@ -117,11 +117,13 @@ impl Document for AllDoc {
     const FILE: &'static str = "send-all";
 }
 
-/// `delivered` when every seat took it, else `partial`.
+/// `delivered` when every seat took it, `queued` when every seat took it or has it queued in
+/// its inbox for its hook (an agent's broadcast to working seats), else `partial`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AllStatus {
     Delivered,
+    Queued,
     Partial,
 }
 
@@ -145,7 +147,11 @@ impl Fanout {
             schema: Named::new(),
             format: FormatOne,
             dry_run,
-            status: if self.done() { AllStatus::Delivered } else { AllStatus::Partial },
+            status: match (self.done(), dry_run || self.all_delivered()) {
+                (true, true) => AllStatus::Delivered,
+                (true, false) => AllStatus::Queued,
+                (false, _) => AllStatus::Partial,
+            },
             project: self.project.clone(),
             session: self.session.clone(),
             recipients: self
@@ -187,7 +193,8 @@ pub struct SendDoc {
     /// The seat the target resolved to.
     #[schemars(length(min = 1))]
     pub seat: String,
-    /// The leg that took the send; null on a dry run.
+    /// The leg that took the send (for a queued send, the inbox leg whose hook will hand it);
+    /// null on a dry run.
     pub channel: Option<Leg>,
     pub ids: SendIds,
     /// The dry run's own step: the channel its walk would take and what it would write.
@@ -198,7 +205,7 @@ pub struct SendDoc {
     /// dialog the seat opened after taking the line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<Option<String>>,
-    /// The drop file's path: the message, whole, on disk.
+    /// The drop file's path: the message, whole, on disk (delivered and queued).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drop: Option<Option<String>>,
     /// Whole milliseconds from send to outcome.
@@ -218,12 +225,13 @@ impl Document for SendDoc {
     const FILE: &'static str = "send";
 }
 
-/// The outcome of a run that exits 0: delivered, recorded (--record), or the dry run's own
-/// word.
+/// The outcome of a run that exits 0: delivered, queued (an agent's send left in a working
+/// seat's inbox for its hook: docs/inbox.md), recorded (--record), or the dry run's own word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SendStatus {
     Delivered,
+    Queued,
     Recorded,
     DryRun,
 }

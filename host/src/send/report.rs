@@ -52,6 +52,15 @@ impl Outcome {
         }
     }
 
+    /// A carried send that waits in its seat's inbox for the hook, the send not waiting for the
+    /// receipt (an agent's): what it waits for.
+    pub fn queued(&self) -> Option<&str> {
+        match self {
+            Outcome::Ended(e) if e.outcome == Said::Queued => Some(e.reason()),
+            _ => None,
+        }
+    }
+
     /// A carried send's note, when it was delivered (`Some(None)`: delivered, nothing to add).
     pub fn delivered(&self) -> Option<Option<&Note>> {
         match self {
@@ -129,6 +138,7 @@ impl OutcomeWord {
         vec![
             ended(Said::Delivered),
             OutcomeWord::DryRun.word(),
+            ended(Said::Queued),
             ended(Said::Held),
             ended(Said::NotSubmitted),
             ended(Said::Unreachable),
@@ -285,6 +295,9 @@ mod tests {
         assert_eq!(Outcome::Ended(Ended::not_submitted("r")).failure(), Some((Kind::NotSubmitted, "r")));
         let held = serde_json::to_value(Outcome::Ended(Ended::held("h"))).unwrap();
         assert_eq!(held, serde_json::json!({"status": "held", "reason": "h"}));
+        let queued = Outcome::Ended(Ended::queued("q"));
+        assert_eq!(serde_json::to_value(&queued).unwrap(), serde_json::json!({"status": "queued", "reason": "q"}));
+        assert_eq!((queued.failure(), queued.queued(), queued.delivered()), (None, Some("q"), None));
         let rec = serde_json::to_value(Outcome::Recorded { ms: 3 }).unwrap();
         assert_eq!(rec, serde_json::json!({"status": "recorded", "ms": 3}));
     }

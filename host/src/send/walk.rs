@@ -14,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::legs::inbox::leg::Stay;
 use crate::legs::{typed, SeatTarget};
 use crate::mux::Mux;
 use crate::plan::{self, Cannot, Facts, Failed, Order};
@@ -33,6 +34,18 @@ pub struct Job<'a> {
     pub text: &'a str,
     /// The body alone (the inbox hands it under its own header).
     pub body: &'a str,
+    /// How long the inbox leg stays for the seat's own receipt (the caller's: `send::carry`).
+    pub stay: Stay,
+}
+
+/// How long a send of `caller` stays for the seat's own receipt (docs/inbox.md): a person at a
+/// terminal waits out the window; an agent is answered as soon as its message is safely queued.
+pub fn stay_for(caller: &crate::caller::Caller) -> Stay {
+    if caller.is_person() {
+        Stay::Window
+    } else {
+        Stay::Queued
+    }
 }
 
 /// The decided seat, in the receiving team's checkout `root` (its profile pins the team file's,
@@ -217,6 +230,7 @@ impl Carrier for InboxLeg<'_> {
             from: &from,
             rule: &rule,
             config: &self.means.ctx.paths.config,
+            stay: job.stay,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let lm = leg_means(self.means, mux.as_ref());

@@ -42,9 +42,18 @@ pub fn watch_words(r: &SendReport) -> String {
     }
 }
 
+/// The line of a send left in its seat's inbox for the hook, the send not waiting for the
+/// receipt (an agent's): `<seat>: queued in <seat>'s inbox (id <id>): <what it waits for>`.
+/// Never `delivered`: the hook that hands it writes that line (`team feed` shows it).
+pub fn queued_line(r: &SendReport, waits: &str) -> String {
+    let seat = &r.seat;
+    let id = r.id.as_deref().unwrap_or("-");
+    format!("{seat}: queued in {seat}'s inbox (id {id}): {waits}{}", history_words(&r.history))
+}
+
 impl SendReport {
     /// What `team send` says of this report: its lines (without the context line) and its
-    /// `team.send` document for delivered, recorded and a dry run; every other outcome is the
+    /// `team.send` document for delivered, queued, recorded and a dry run; every other outcome is the
     /// error it exits 1 with.
     pub fn said(&self) -> Result<(String, SendDoc), TeamError> {
         let r = self;
@@ -70,6 +79,16 @@ impl SendReport {
             Outcome::Recorded { ms } => {
                 let line = format!("{seat}: recorded (native, {ms} ms)");
                 (format!("{line}\n"), SendDoc::new(r, SendStatus::Recorded, &line, r.channel, None))
+            }
+            o @ Outcome::Ended(_) if o.queued().is_some() => {
+                let line = queued_line(r, o.queued().unwrap_or_default());
+                let mut doc = SendDoc::new(r, SendStatus::Queued, &line, r.channel, None);
+                doc.drop = Some(r.drop.as_ref().map(|p| p.display().to_string()));
+                doc.ms = Some(r.ms);
+                if let HistoryWrite::NotWritten(why) = &r.history {
+                    doc.history_error = Some(why.clone());
+                }
+                (format!("{}\n", one_line(&line)), doc)
             }
             Outcome::Ended(e) if e.is_delivered() => {
                 let note = &e.note;
@@ -138,6 +157,9 @@ impl SendReport {
     pub fn sentence(&self) -> String {
         let r = self;
         let seat = &r.seat;
+        if let Some(waits) = r.outcome.queued() {
+            return queued_line(r, waits);
+        }
         match (&r.outcome, r.outcome.delivered()) {
             (_, Some(Some(n))) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
             (_, Some(None)) => format!("{seat}: delivered{}", history_words(&r.history)),
@@ -172,6 +194,7 @@ impl Row {
                     Outcome::DryRun(_) => {
                         format!("{seat}: dry-run: unreachable: no leg of its delivery order would take the send")
                     }
+                    o if o.queued().is_some() => queued_line(r, o.queued().unwrap_or_default()),
                     o if o.delivered().is_some() => match o.delivered().flatten() {
                         Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
                         None => format!("{seat}: delivered{}", history_words(&r.history)),

@@ -28,6 +28,10 @@ pub enum Outcome {
     Answered,
     /// The message is safely on disk; nothing was typed.
     Held,
+    /// The message waits in the seat's inbox for its CLI's next hook, and the send did not wait
+    /// for the receipt: an agent's send to a working seat (docs/inbox.md). Not delivered — the
+    /// hook that hands it writes the `delivered` line — and nothing to retry by hand.
+    Queued,
     /// A line was typed and never taken.
     NotSubmitted,
     /// A waited send got no answer in its window.
@@ -43,11 +47,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Every word this build knows, in the spec's order.
-    pub const KNOWN: [Outcome; 8] = [
+    /// Every word this build knows, in the spec's order (`queued`, the inbox leg's, beside
+    /// `held`).
+    pub const KNOWN: [Outcome; 9] = [
         Outcome::Delivered,
         Outcome::Answered,
         Outcome::Held,
+        Outcome::Queued,
         Outcome::NotSubmitted,
         Outcome::Timeout,
         Outcome::Unreachable,
@@ -69,6 +75,7 @@ impl Outcome {
             Outcome::Delivered => "delivered",
             Outcome::Answered => "answered",
             Outcome::Held => "held",
+            Outcome::Queued => "queued",
             Outcome::NotSubmitted => "not-submitted",
             Outcome::Timeout => "timeout",
             Outcome::Unreachable => "unreachable",
@@ -84,7 +91,8 @@ impl Outcome {
     }
 
     /// Held, not-submitted or unreachable: a send that reached no one and is not refused —
-    /// what needs the owner, and what the feed's `--stats` counts as not delivered.
+    /// what needs the owner, and what the feed's `--stats` counts as not delivered. (Queued is
+    /// not: the seat's own CLI takes it at its next hook.)
     pub fn stranded(&self) -> bool {
         matches!(self, Outcome::Held | Outcome::NotSubmitted | Outcome::Unreachable)
     }
@@ -423,7 +431,7 @@ mod tests {
         let words: Vec<&str> = Outcome::KNOWN.iter().map(Outcome::word).collect();
         assert_eq!(
             words,
-            ["delivered", "answered", "held", "not-submitted", "timeout", "unreachable", "refused", "failed"]
+            ["delivered", "answered", "held", "queued", "not-submitted", "timeout", "unreachable", "refused", "failed"]
         );
     }
 

@@ -64,9 +64,12 @@ impl Limits {
 }
 
 /// Whether the watch retries a send that ended with `outcome` (and, for an unreachable one,
-/// stopped at `dialog`): the one rule the send's "the watch will retry it" follows too.
+/// stopped at `dialog`): the one rule the send's "the watch will retry it" follows too. A
+/// queued send (an agent's, left in a working seat's inbox) is the watch's as a held one is:
+/// withdrawn and typed if its seat goes idle with no hook having taken it.
 pub fn retryable(outcome: &Outcome, dialog: Option<&str>) -> bool {
-    matches!(outcome, Outcome::Held | Outcome::NotSubmitted) || (*outcome == Outcome::Unreachable && dialog.is_some())
+    matches!(outcome, Outcome::Held | Outcome::Queued | Outcome::NotSubmitted)
+        || (*outcome == Outcome::Unreachable && dialog.is_some())
 }
 
 /// Why the retries of a send stopped.

@@ -10,11 +10,11 @@ use serde_json::{json, Value};
 
 use crate::common::{self, World};
 
-fn request(id: u64, method: &str, params: Value) -> String {
+pub(crate) fn request(id: u64, method: &str, params: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
-fn hello() -> Vec<String> {
+pub(crate) fn hello() -> Vec<String> {
     vec![
         request(
             1,
@@ -25,23 +25,23 @@ fn hello() -> Vec<String> {
     ]
 }
 
-fn call(id: u64, tool: &str, args: Value) -> String {
+pub(crate) fn call(id: u64, tool: &str, args: Value) -> String {
     request(id, "tools/call", json!({"name": tool, "arguments": args}))
 }
 
 /// Writes the lines to a file in the world and returns its path, shell-quoted.
-fn input(w: &World, name: &str, lines: &[String]) -> String {
+pub(crate) fn input(w: &World, name: &str, lines: &[String]) -> String {
     let p = w.base().join(name);
     std::fs::write(&p, lines.join("\n") + "\n").unwrap();
     common::shell_quote(&p.display().to_string())
 }
 
 /// Every answer the server wrote, one JSON document a line.
-fn answers(stdout: &str) -> Vec<Value> {
+pub(crate) fn answers(stdout: &str) -> Vec<Value> {
     stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))).collect()
 }
 
-fn answer(all: &[Value], id: u64) -> &Value {
+pub(crate) fn answer(all: &[Value], id: u64) -> &Value {
     let found: Vec<&Value> = all.iter().filter(|a| a["id"] == json!(id)).collect();
     assert_eq!(found.len(), 1, "one answer to request {id}: {all:#?}");
     found[0]
@@ -323,7 +323,7 @@ fn a_pane_that_changes_seat_under_a_running_server_sends_nothing() {
 }
 
 /// The tool result of request `id`: (isError, text, structuredContent).
-fn result(all: &[Value], id: u64) -> (bool, String, Value) {
+pub(crate) fn result(all: &[Value], id: u64) -> (bool, String, Value) {
     let r = &answer(all, id)["result"];
     let text = r["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text: {r}")).to_string();
     (r["isError"].as_bool().unwrap(), text, r["structuredContent"].clone())
@@ -331,7 +331,7 @@ fn result(all: &[Value], id: u64) -> (bool, String, Value) {
 
 /// The lines `team mcp` answered, run through `seat`'s shell tool (below its pane's shell, no
 /// terminal, as the agent's CLI starts its servers).
-fn serve_in_seat(w: &World, seat: &str, seed: u32, lines: &[String]) -> Vec<Value> {
+pub(crate) fn serve_in_seat(w: &World, seat: &str, seed: u32, lines: &[String]) -> Vec<Value> {
     let file = input(w, &format!("{seat}-{seed}.jsonl"), lines);
     let r = w.sh(&format!("in_seat {seat} env TEAM_ID_SEED={seed} sh -c \"team mcp < {file}\""));
     assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");

@@ -21,6 +21,7 @@ mod checks;
 mod harness;
 mod mock;
 
+mod agent_sender;
 mod agents;
 mod conversations;
 mod first_team;

@@ -8,10 +8,17 @@
 //! hands whole in the same request (no Read round trip). The companion carries `typed`: the
 //! typed leg's line is its one delivery, the hook writes its receipt only.
 //!
+//! How long the send stays for the hook's receipt is the caller's ([`Stay`]): a person at a
+//! terminal waits out the spec's window; an agent is answered as soon as the message is safely
+//! queued — `queued` for a working seat, whose CLI takes it by itself at its next hook, `held`
+//! at once for a seat at a dialog or holding a draft, which waits for a person.
+//!
 //! Invariants: the look and the queueing happen under the seat lock (a typed send to the same
 //! seat never interleaves with them); the lock is let go before the wait, so a second send to
 //! a working seat queues behind the first at once; the wait ends with exactly one of the send
-//! (`held`) and the hook (`delivered` by the send) owning the history line (`store::Token`).
+//! (`held`) and the hook (`delivered` by the send) owning the history line (`store::Token`);
+//! a send that does not wait makes no token, so the hook that hands it writes that line, and
+//! nothing says `delivered` before the hook's receipt.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -38,6 +45,18 @@ pub struct InboxSend<'a> {
     pub from: &'a str,
     pub rule: &'a str,
     pub config: &'a Path,
+    /// How long the send stays for the hook's receipt.
+    pub stay: Stay,
+}
+
+/// How long a send stays for the seat's own receipt once its message is in the inbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stay {
+    /// The spec's window (20 s): a person at a terminal, whose screen shows the wait.
+    Window,
+    /// Not at all: an agent caller (its shell tool, its MCP call) is answered as soon as the
+    /// message is safely queued, and the hook that hands it writes the `delivered` line.
+    Queued,
 }
 
 /// What the one look before anything is written saw.
@@ -116,24 +135,39 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
             return report(refused(why), Some(drop), Some(version), dialog);
         }
     };
-    let token = b.token(req.id);
+    // (a send that does not wait makes no token: the hook that hands it writes the line)
+    let token = (req.stay == Stay::Window).then(|| b.token(req.id));
     let queued = token
-        .make()
+        .as_ref()
+        .map_or(Ok(()), |t| t.make())
         .and_then(|()| b.queue(&message(req, &drop, means, &pane, false, sent_ms)))
         .and_then(|_| ring(req, means, &pane));
     if let Err(e) = queued {
-        let _ = token.end_wait();
+        if let Some(t) = &token {
+            let _ = t.end_wait();
+        }
         let why = at(format!("the message could not be put in the seat's inbox ({e}); nothing was typed"));
         return report(refused(why), Some(drop), Some(version), dialog);
     }
     drop_lock(lock);
-    let window = typed::TIMINGS.scaled(means.clock.scale()).window;
-    let ended = match wait_for_hook(&b, req.id, window) {
-        Some(e) => Ended::delivered(Some(super::hook::note(e))),
-        None => Ended::held(at(held_reason(req.at.seat, dialog.as_deref(), draft))),
+    let held = || Ended::held(at(held_reason(req.at.seat, dialog.as_deref(), draft)));
+    let ended = match req.stay {
+        Stay::Window => {
+            let window = typed::TIMINGS.scaled(means.clock.scale()).window;
+            match wait_for_hook(&b, req.id, window) {
+                Some(e) => Ended::delivered(Some(super::hook::note(e))),
+                None => held(),
+            }
+        }
+        // a dialog or a draft waits for a person: held, said at once (the owner is told)
+        Stay::Queued if dialog.is_some() || draft => held(),
+        Stay::Queued => Ended::queued(at(QUEUED.to_string())),
     };
     report(Went::Ended(ended), Some(drop), Some(version), dialog)
 }
+
+/// What a message queued for a working seat waits for (the `queued` line's reason).
+pub const QUEUED: &str = "its CLI takes it at its next tool call or turn end; nothing was typed";
 
 /// Refused before anything was queued: why.
 fn refused(why: String) -> Went {

@@ -27,6 +27,12 @@ impl Ended {
         Ended::because(Outcome::Held, reason)
     }
 
+    /// The message waits in the seat's inbox for its CLI's next hook; the send did not wait
+    /// for the receipt (an agent's send): what it waits for.
+    pub fn queued(reason: impl Into<String>) -> Ended {
+        Ended::because(Outcome::Queued, reason)
+    }
+
     /// A line was typed and never taken: why.
     pub fn not_submitted(reason: impl Into<String>) -> Ended {
         Ended::because(Outcome::NotSubmitted, reason)
@@ -82,6 +88,7 @@ mod tests {
     fn a_reason_is_said_beside_every_outcome_but_delivered() {
         assert_eq!(Ended::held("h").reason(), "h");
         assert_eq!(Ended::refused("r").outcome, Outcome::Refused);
+        assert_eq!((Ended::queued("q").outcome, Ended::queued("q").reason()), (Outcome::Queued, "q"));
         assert_eq!(Ended::delivered(Some(Note::Said("x".into()))).reason(), "");
         let at = |w: &str| format!("{w}; at d");
         assert_eq!(Ended::unreachable("u").reworded(at).reason(), "u; at d");

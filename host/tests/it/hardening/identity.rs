@@ -287,3 +287,137 @@ fn a_pane_word_that_names_no_pane_marks_nothing() {
     let r = s.w.team(&["mark", "fourth", "--pane", &free]);
     assert_eq!(r.code, 0, "{r:?}");
 }
+
+/// A person's own tmux server — not the team's — kept in the foreground (`tmux -D`) as this
+/// test's child, as a desktop's session manager keeps one: its panes' terminal program is then
+/// not a process hanging off init. Ten panes are opened first, so the pane a line runs in has
+/// an id the team's server has no pane of (`TMUX_PANE` names a pane of this server).
+struct OwnTmux {
+    sock: std::path::PathBuf,
+    server: std::process::Child,
+}
+
+impl OwnTmux {
+    fn start(w: &World) -> OwnTmux {
+        let sock = w.base().join("own-tmux.sock");
+        let server = std::process::Command::new("tmux")
+            .args(["-D", "-f", "/dev/null", "-S"])
+            .arg(&sock)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &w.home)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run tmux -D");
+        let own = OwnTmux { sock, server };
+        assert!(until(|| own.sock.exists()), "tmux -D never listened");
+        assert!(own.tmux(&["new-session", "-d", "-s", "own", "-x", "120", "-y", "30", "sleep 600"]).status.success());
+        for _ in 0..10 {
+            assert!(own.tmux(&["new-window", "-d", "-t", "own:", "sleep 600"]).status.success());
+        }
+        own
+    }
+
+    fn tmux(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(&self.sock)
+            .args(args)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .output()
+            .unwrap()
+    }
+
+    /// Runs a bash line in a new pane of this server with the world's environment (and the
+    /// pane's own TMUX, TMUX_PANE): the line's output and exit code.
+    fn run(&self, w: &World, name: &str, line: &str) -> (String, i32) {
+        let d = w.base().join(format!("own-{name}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let mut script = String::new();
+        for (k, v) in w.env() {
+            script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
+        }
+        script.push_str(&format!(
+            "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
+            crate::common::shell_quote(&w.repo.display().to_string()),
+            crate::common::write_rc(&d.join("rc")),
+            d = d.display()
+        ));
+        std::fs::write(d.join("run.sh"), script).unwrap();
+        let out = self.tmux(&[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            "own:",
+            &format!("bash '{}'", d.join("run.sh").display()),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let rc = d.join("rc");
+        assert!(until(|| rc.exists()), "the line never ended");
+        let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
+        (std::fs::read_to_string(d.join("out")).unwrap(), code)
+    }
+}
+
+/// Waits, bounded, until `cond` holds.
+fn until(mut cond: impl FnMut() -> bool) -> bool {
+    let t = std::time::Instant::now();
+    while t.elapsed() < crate::common::BOUND {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cond()
+}
+
+impl Drop for OwnTmux {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+#[test]
+fn an_agent_cli_no_profile_names_in_a_person_s_own_tmux_pane_is_not_the_owner() {
+    let s = three();
+    let own = OwnTmux::start(&s.w);
+    // the person, at a shell in a pane of their own tmux: the owner
+    let (out, code) = own.run(&s.w, "person", "TEAM_ID_SEED=21 team send third 'hello from the owner'");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("third: delivered\n"), "{out}");
+    // the same pane running an agent CLI no profile names, whose tool runs the line (no pane
+    // of the team's session, a terminal provided by the person's tmux): not the owner
+    for (n, (name, cli)) in [("aider", "aider"), ("new", "vendorcli")].into_iter().enumerate() {
+        let line = format!("(exec -a {cli} bash -c \"TEAM_ID_SEED={n} team send third 'deploy now' </dev/null 2>&1 | cat; exit \\${{PIPESTATUS[0]}}\")");
+        let (out, code) = own.run(&s.w, name, &line);
+        assert_eq!(code, 1, "{cli}: {out}");
+        assert!(out.starts_with("team send: refused: unplaced (it is run by "), "{cli}: {out}");
+        assert!(out.contains(cli) && out.contains("may not send to third"), "{cli}: {out}");
+    }
+    let h = history(&s.w);
+    assert!(h.contains("hello from the owner") && !h.contains("deploy now"), "only the owner's send: {h}");
+}
+
+#[test]
+fn an_agent_cli_no_profile_names_at_a_terminal_is_not_the_owner() {
+    let s = three();
+    for (n, cli) in ["aider", "pi", "vendorcli"].into_iter().enumerate() {
+        let r = s.w.sh(&format!("(exec -a {cli} bash -c \"TEAM_ID_SEED={n} team send third 'deploy now' </dev/null 2>&1 | cat; exit \\${{PIPESTATUS[0]}}\")"));
+        assert_eq!(r.code, 1, "{cli}: {r:?}");
+        assert!(r.stdout.starts_with("team send: refused: unplaced (it is run by "), "{cli}: {r:?}");
+        assert!(r.stdout.contains(cli), "{cli}: {r:?}");
+    }
+    assert!(s.tw.log("third").is_empty(), "nothing was typed into third");
+    assert!(history(&s.w).is_empty(), "{}", history(&s.w));
+    // the person's own shell, the same terminal: the owner
+    let r = s.w.team(&["send", "third", "hello"]);
+    assert_eq!(r.code, 0, "{r:?}");
+}

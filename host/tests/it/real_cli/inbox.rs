@@ -29,7 +29,7 @@ fn now_ms() -> i64 {
 }
 
 /// `team hooks install` as the owner; checks each CLI's file names the hook.
-fn install(rw: &RealWorld) {
+pub(super) fn install(rw: &RealWorld) {
     let r = rw.w.team(&["hooks", "install"]);
     eprintln!("team hooks install:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
@@ -55,7 +55,7 @@ fn remove(rw: &RealWorld) {
 
 /// Starts the seat's CLI at its prompt. Codex first shows `Hooks need review` for hooks it
 /// has not trusted: the person trusts them (`2. Trust all and continue`), as docs/inbox.md says.
-fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
+pub(super) fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
     match cli {
         Cli::Claude => rw.claude(cli.seat(), cli.seat()),
         Cli::Codex if !hooks => rw.codex(cli.seat(), cli.seat(), None, CodexOpts::default()),
@@ -74,7 +74,7 @@ fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
 /// moves the selection there (or confirms it at once); Enter confirms only once the screen
 /// shows option 2 selected (a key that came while the screen was not yet taking keys is pressed
 /// again; Enter on option 1 would open the review pages). Waits for the prompt.
-fn trust_hooks(rw: &RealWorld, seat: &Seat) {
+pub(super) fn trust_hooks(rw: &RealWorld, seat: &Seat) {
     let t = Instant::now();
     loop {
         let s = rw.screen(seat);
@@ -97,7 +97,7 @@ fn trust_hooks(rw: &RealWorld, seat: &Seat) {
 }
 
 /// Keys a person presses in the seat's pane.
-fn person_keys(rw: &RealWorld, seat: &Seat, keys: &[&str]) {
+pub(super) fn person_keys(rw: &RealWorld, seat: &Seat, keys: &[&str]) {
     for k in keys {
         let out = rw.tmux(&["send-keys", "-t", &seat.pane, k]);
         assert!(out.status.success(), "tmux send-keys: {}", String::from_utf8_lossy(&out.stderr));
@@ -120,7 +120,7 @@ fn working(rw: &RealWorld, cli: Cli, seat: &Seat) {
 
 /// The texts the CLI added to the request for the model beside the conversation: Claude Code's
 /// `role: system` messages (its hooks' `additional context`), Codex's `developer` messages.
-fn context(cli: Cli, r: &Request) -> Vec<String> {
+pub(super) fn context(cli: Cli, r: &Request) -> Vec<String> {
     let text = |c: &Value| -> String {
         match c {
             Value::String(s) => s.clone(),
@@ -166,7 +166,7 @@ fn after_the_last_call(cli: Cli, r: &Request, text: &str) -> bool {
 }
 
 /// The first model step after request `after` whose hook context holds `text`.
-fn wait_carried(rw: &RealWorld, cli: Cli, after: u64, text: &str) -> Request {
+pub(super) fn wait_carried(rw: &RealWorld, cli: Cli, after: u64, text: &str) -> Request {
     rw.mock.wait_for(&format!("a {} step whose hook context holds {text:?}", cli.api()), |r| {
         r.n > after && r.api == cli.api() && r.kind == "main" && context(cli, r).iter().any(|c| c.contains(text))
     })
@@ -178,17 +178,17 @@ fn steps_after(rw: &RealWorld, cli: Cli, after: u64) -> Vec<Request> {
 }
 
 /// The last request number so far.
-fn last_n(rw: &RealWorld) -> u64 {
+pub(super) fn last_n(rw: &RealWorld) -> u64 {
     rw.mock.requests().last().map(|r| r.n).unwrap_or(0)
 }
 
 /// The history lines of the message `id`.
-fn lines_of(rw: &RealWorld, id: &str) -> Vec<Value> {
+pub(super) fn lines_of(rw: &RealWorld, id: &str) -> Vec<Value> {
     rw.history().into_iter().filter(|l| l["id"].as_str() == Some(id)).collect()
 }
 
 /// Waits until the message `id` has a `delivered` line that went by the inbox leg; returns it.
-fn wait_delivered_by_inbox(rw: &RealWorld, id: &str) -> Value {
+pub(super) fn wait_delivered_by_inbox(rw: &RealWorld, id: &str) -> Value {
     let t = Instant::now();
     loop {
         let lines = lines_of(rw, id);
@@ -202,7 +202,7 @@ fn wait_delivered_by_inbox(rw: &RealWorld, id: &str) -> Value {
 
 /// The hook's team.log line for message `id` (written just after it answered the CLI: waited
 /// for), which says how the hook found its seat.
-fn hook_line(rw: &RealWorld, id: &str) -> String {
+pub(super) fn hook_line(rw: &RealWorld, id: &str) -> String {
     let t = Instant::now();
     loop {
         let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap_or_default();
@@ -215,7 +215,7 @@ fn hook_line(rw: &RealWorld, id: &str) -> String {
 }
 
 /// The one drop file for `seat` whose text holds `body`.
-fn drop_for(rw: &RealWorld, seat: &str, body: &str) -> std::path::PathBuf {
+pub(super) fn drop_for(rw: &RealWorld, seat: &str, body: &str) -> std::path::PathBuf {
     let found: Vec<_> =
         rw.drops(seat).into_iter().filter(|d| std::fs::read_to_string(d).unwrap_or_default().contains(body)).collect();
     assert_eq!(found.len(), 1, "one drop for {seat} holding {body:?}: {:?}", rw.drops(seat));

@@ -1,0 +1,207 @@
+//! An agent's send through the inbox leg (issue 29 item 6): a seat's own `team send`, run from
+//! its marked pane as its shell tool would, to a fake seat whose CLI runs the installed hooks.
+//! The agent is answered as soon as its message is safely queued — `queued` for a working
+//! seat (exit 0, never `delivered` before the hook's receipt: the hook that hands it writes
+//! that line), `held` at once for a seat at a dialog, which waits for a person — and a queued
+//! message a seat never takes by a hook is the watch's, as a held one is. The owner's own send
+//! keeps the window (`inbox_tmux`).
+
+use crate::common;
+use crate::common::tmux::{SeatSpec, TmuxWorld};
+use crate::common::World;
+use crate::hardening::in_pane;
+use serde_json::Value;
+
+/// The scene: the lead (`lead`, a declared seat with no fake seat: its pane is the one
+/// `in_pane` opens and marks) and a fake seat `rev` in `mode`, its hooks the checkout's as
+/// `team hooks install` wrote them, a tool call every 150 ms while it works; the hooks' log
+/// beside it.
+struct Scene {
+    base: common::scene::Scene,
+    logs: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Scene {
+    type Target = common::scene::Scene;
+    fn deref(&self) -> &common::scene::Scene {
+        &self.base
+    }
+}
+
+fn scene(mode: &str, scale: Option<&str>) -> Scene {
+    let w = World::empty();
+    w.team_file(
+        "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: lead\n    role: lead\n    cli: claude-code\n    leads: true\n  - name: rev\n    role: worker\n    cli: claude-code\n",
+    );
+    let installed = w.team(&["hooks", "install"]);
+    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+    let logs = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
+    let mut flags = mode.split(',');
+    let mode = flags.next().unwrap_or("");
+    let flags: Vec<&str> = flags.collect();
+    let hooks = match flags.contains(&"no-hooks") {
+        true => logs.path().join("no-hooks.json"),
+        false => w.repo.join(".claude/settings.local.json"),
+    };
+    let mut s = SeatSpec::new("rev", "claude-code", mode).cwd(&w.repo).delay(400);
+    for (k, v) in w.env() {
+        if k.starts_with("TEAM_") && k != "TEAM_NOW" {
+            s = s.env(&k, &v);
+        }
+    }
+    if flags.contains(&"ends-when-told") {
+        s = s.arg("--turn-ends-when", &logs.path().join("rev.end").display().to_string());
+    }
+    let s = s
+        .arg("--hooks", &hooks.display().to_string())
+        .arg("--tool-ms", "150")
+        .arg("--hook-log", &logs.path().join("rev.hooks").display().to_string());
+    let tw = TmuxWorld::start("beacon", &[s]);
+    Scene { base: common::scene::Scene::of(w, tw, scale), logs }
+}
+
+impl Scene {
+    /// `team send rev <msg>` run by the lead from its own pane (no terminal, as an agent's
+    /// shell tool runs it): its output and exit code.
+    fn lead_sends(&self, msg: &str, seed: u32) -> (String, i32) {
+        self.lead(&format!("TEAM_ID_SEED={seed} team send rev {} </dev/null", common::shell_quote(msg)))
+    }
+    /// Runs `line` in the lead's pane: a new one, the lead's earlier pane closed first (two
+    /// panes marked one seat vouch for neither).
+    fn lead(&self, line: &str) -> (String, i32) {
+        let panes = self.tw.tmux(&["list-panes", "-a", "-F", "#{pane_id} #{@team-seat}"]);
+        for l in String::from_utf8_lossy(&panes.stdout).lines() {
+            if let Some(p) = l.strip_suffix(" lead") {
+                assert!(self.tw.tmux(&["kill-pane", "-t", p]).status.success());
+            }
+        }
+        in_pane(&self.tw, &self.w, "lead", line)
+    }
+    /// What rev's hooks handed its model, in order.
+    fn handed(&self) -> Vec<(String, String)> {
+        let text = std::fs::read_to_string(self.logs.path().join("rev.hooks")).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|v| Some((v["event"].as_str()?.to_string(), v["text"].as_str()?.to_string())))
+            .collect()
+    }
+    /// The message files waiting in rev's inbox.
+    fn waiting(&self) -> usize {
+        let mut n = 0;
+        for e in std::fs::read_dir(&self.w.config).into_iter().flatten().flatten() {
+            let dir = e.path().join("inbox/beacon/rev");
+            n += std::fs::read_dir(&dir).into_iter().flatten().flatten().filter(|f| f.path().is_file()).count();
+        }
+        n
+    }
+    /// The tokens of sends still waiting for a receipt (`sends/` of rev's inbox).
+    fn tokens(&self) -> usize {
+        let mut n = 0;
+        for e in std::fs::read_dir(&self.w.config).into_iter().flatten().flatten() {
+            let dir = e.path().join("inbox/beacon/rev/sends");
+            n += std::fs::read_dir(&dir).into_iter().flatten().count();
+        }
+        n
+    }
+}
+
+#[test]
+fn an_agent_s_send_to_a_working_seat_is_queued_at_once_and_the_hook_writes_the_delivery() {
+    let s = scene("already-working", None);
+    let (out, code) = s.lead_sends("review the branch", 7);
+    let h = s.history();
+    let id = h[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(code, 0, "{out}");
+    let drop = s.drop_of("rev");
+    assert_eq!(
+        out,
+        format!(
+            "team beacon, session \"beacon\"\nrev: queued in rev's inbox (id {id}): its CLI takes it at its next tool call or turn end; nothing was typed; the message is at {}\n",
+            drop.display()
+        )
+    );
+    // the send's own line says queued, never delivered; no token: the hook owns the delivery
+    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("queued"), Some("mcp-inbox")), "{h:?}");
+    assert_eq!(h[0]["from"], "lead");
+    assert_eq!(s.tokens(), 0, "the send waits for no receipt");
+    assert_eq!(s.bytes("rev"), "", "nothing typed into a working seat");
+    // the next PostToolUse hook hands it, once, and writes the delivered line itself
+    s.wait("the hook's delivered line", || s.history().iter().any(|l| l["outcome"] == "delivered"));
+    let h = s.history();
+    assert_eq!(h.len(), 2, "the send's line and the hook's: {h:?}");
+    assert_eq!((h[1]["id"].as_str(), h[1]["via"].as_str()), (Some(id.as_str()), Some("mcp-inbox")), "{h:?}");
+    assert_eq!((h[1]["from"].as_str(), h[1]["note"].as_str()), (Some("lead"), Some("handed by its PostToolUse hook")));
+    s.wait("the hand-over in the seat's log", || !s.handed().is_empty());
+    let handed = s.handed();
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    assert!(handed[0].1.starts_with("A message for you from lead (admitted by lead of beacon; id "), "{}", handed[0].1);
+    assert_eq!(s.waiting(), 0);
+    // --json: the team.send document says queued, exit 0
+    let (out, code) = s.lead("TEAM_ID_SEED=8 team send rev 'and the tests' --json </dev/null");
+    assert_eq!(code, 0, "{out}");
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    common::validate(&doc).unwrap();
+    assert_eq!((doc["status"].as_str(), doc["channel"].as_str()), (Some("queued"), Some("mcp-inbox")), "{doc}");
+    assert!(doc["action_summary"].as_str().unwrap().starts_with("rev: queued in rev's inbox (id "), "{doc}");
+    // the feed shows both, the delivery last
+    let feed = s.w.team(&["feed", "--json"]);
+    assert_eq!(feed.code, 0, "{feed:?}");
+    assert!(
+        feed.stdout.contains("\"queued\"") && feed.stdout.contains("handed by its PostToolUse hook"),
+        "{}",
+        feed.stdout
+    );
+}
+
+#[test]
+fn an_agent_s_send_to_a_seat_at_a_dialog_is_held_at_once_and_the_owner_told() {
+    // no time scale: the window is the spec's 20 s, which an agent's send does not wait out
+    let s = scene("dialog:permission", None);
+    let log = s.w.base().join("notify.log");
+    let file = std::fs::read_to_string(s.w.repo.join(".agents/team.yaml")).unwrap();
+    s.w.team_file(&format!(
+        "{file}notify:\n  command: [sh, -c, 'printf \"%s\\n\" \"$1\" >> \"{}\"', notify]\n",
+        log.display()
+    ));
+    s.w.trust_notify();
+    let (out, code) = s.lead_sends("review the branch", 7);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("rev: held (in rev's inbox: its CLI takes it at its next tool call or turn end; nothing was typed (it shows a permission dialog: it rides the next hook after the dialog is answered); the message is at "),
+        "{out}"
+    );
+    assert_eq!((s.waiting(), s.tokens()), (1, 0), "queued, and no send waits for its receipt");
+    assert_eq!(s.bytes("rev"), "", "zero keys at a dialog");
+    let h = s.history();
+    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("held"), Some("mcp-inbox")), "{h:?}");
+    let told = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(told.starts_with("lead -> rev: held ("), "the owner is told at once: {told}");
+}
+
+#[test]
+fn a_queued_message_no_hook_takes_is_the_watch_s_as_a_held_one_is() {
+    // hooks installed, but the CLI runs none: the seat works, then finishes its turn
+    let s = scene("already-working,no-hooks,ends-when-told", Some("0.05"));
+    let (out, code) = s.lead_sends("review the branch", 7);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("rev: queued in rev's inbox (id "), "{out}");
+    let id = s.history()[0]["id"].as_str().unwrap().to_string();
+    let watch = crate::watch_tmux::start_watch(&s.w, &s.tw, &[]);
+    let mark = || {
+        std::fs::read_dir(&s.w.config)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.path().join("watch-seen-working").join(&id).exists())
+    };
+    assert!(s.tw.wait_until(common::BOUND, mark), "the watch never marked the seat seen working");
+    assert_eq!(s.bytes("rev"), "", "nothing typed into a working seat");
+    std::fs::write(s.logs.path().join("rev.end"), "").unwrap();
+    let said = "rev: a send from lead waited in its inbox while the seat worked and finished its turn, and its CLI ran none of team's hooks (team hooks status rev); it is typed instead";
+    let typed_and_said = || s.history().len() == 2 && watch.stdout().contains(said);
+    assert!(s.tw.wait_until(common::BOUND, typed_and_said), "{}{}", watch.stdout(), watch.stderr());
+    assert_eq!(s.bytes("rev").matches("Please read the team message at ").count(), 1, "typed once");
+    let h = s.history();
+    assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("typed")), "{h:?}");
+    assert_eq!(s.waiting(), 0, "withdrawn from the inbox before the trigger");
+}
