@@ -305,7 +305,12 @@ fn host_notes(f: &TeamFile) -> Vec<Note> {
     let mut notes = Vec::new();
     for (name, (dest, line)) in &f.hosts.named {
         if let Err(why) = dest {
-            notes.push(note(NoteKind::Host, Some(*line), format!("hosts: {name:?} is not an ssh destination: {why}"), repair()));
+            notes.push(note(
+                NoteKind::Host,
+                Some(*line),
+                format!("hosts: {name:?} is not an ssh destination: {why}"),
+                repair(),
+            ));
         }
     }
     for s in &f.seats {
@@ -314,7 +319,10 @@ fn host_notes(f: &TeamFile) -> Vec<Note> {
             continue; // the entry's own note says it
         }
         if let Err(why) = &h.dest {
-            let text = format!("seat {:?}: host {:?} is neither a name of hosts: nor an ssh destination: {why}", s.name, h.word);
+            let text = format!(
+                "seat {:?}: host {:?} is neither a name of hosts: nor an ssh destination: {why}",
+                s.name, h.word
+            );
             notes.push(note(NoteKind::Host, Some(h.line), text, repair()));
         }
     }

@@ -93,12 +93,10 @@ fn uri(rest: &str) -> Result<(), HostFault> {
     }
     match port {
         None => Ok(()),
-        Some(p) if p.len() <= 5 && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
-            match p.parse::<u32>() {
-                Ok(n) if (1..=65535).contains(&n) => Ok(()),
-                _ => Err(HostFault::Port),
-            }
-        }
+        Some(p) if p.len() <= 5 && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => match p.parse::<u32>() {
+            Ok(n) if (1..=65535).contains(&n) => Ok(()),
+            _ => Err(HostFault::Port),
+        },
         Some(_) => Err(HostFault::Port),
     }
 }
@@ -207,7 +205,7 @@ impl Here {
     pub fn holds(&self, host: Option<&SeatHost>) -> bool {
         match host {
             None => true,
-            Some(h) => self.words.iter().any(|w| *w == h.word),
+            Some(h) => self.words.contains(&h.word),
         }
     }
 }
