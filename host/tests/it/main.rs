@@ -30,6 +30,7 @@ mod route_tmux;
 mod schemas;
 mod send_cli;
 mod send_writes;
+mod ssh_send;
 mod ssh_world;
 mod status_tmux;
 mod transcripts;

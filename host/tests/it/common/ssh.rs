@@ -108,7 +108,7 @@ impl SshWorld {
     }
 
     /// `nsenter`'s arguments that join the world's namespaces (network and mounts).
-    fn enter(&self) -> Vec<String> {
+    pub fn enter(&self) -> Vec<String> {
         let p = self.holder.id();
         vec![format!("--net=/proc/{p}/ns/net"), format!("--mount=/proc/{p}/ns/mnt")]
     }
@@ -221,10 +221,15 @@ impl SshWorld {
         }
     }
 
-    /// Stops sshd and waits for it to be gone (its listener with it).
+    /// Stops sshd as a machine going down would: the listener and every connection it
+    /// serves (a reused control connection of A's ends with it); waits for the listener.
     pub fn stop_sshd(&mut self) {
         if let Some(mut c) = self.sshd.take() {
-            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(c.id() as i32), nix::sys::signal::SIGTERM);
+            let pid = c.id() as i32;
+            for p in descendants(pid) {
+                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), nix::sys::signal::SIGKILL);
+            }
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL);
             let _ = c.wait();
         }
     }
@@ -236,6 +241,23 @@ impl SshWorld {
 
     pub fn sshd_log(&self) -> String {
         std::fs::read_to_string(self.top.join("sshd/sshd.log")).unwrap_or_default()
+    }
+
+    /// A `team` line run by machine A's owner in a `common::World` (its terminal, its
+    /// folders): `nsenter` joins the world's namespaces and execs `team` in place, in the
+    /// folder the line runs in (joining a mount namespace moves a process to its root).
+    pub fn a_team_line(&self, args: &str) -> String {
+        format!("nsenter {} --wd=\"$PWD\" -- team {args}", self.enter().join(" "))
+    }
+
+    /// Installs `team` (the test build's) on B, in B's `~/.local/bin`, owned by B.
+    pub fn install_team_on_b(&self) {
+        let bin = self.b.home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        super::copy_executable(super::team_bin(), &bin.join("team"));
+        for p in [self.b.home.join(".local"), bin.clone(), bin.join("team")] {
+            nix::unistd::chown(&p, Some(self.b.uid.into()), Some(self.b.gid.into())).unwrap();
+        }
     }
 
     /// The pids of every process of user B.
@@ -300,6 +322,29 @@ fn make_user(top: &Path) -> Machine {
     nix::unistd::chown(&home, Some(u.uid), Some(u.gid)).unwrap();
     std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
     Machine { user, uid: u.uid.as_raw(), gid: u.gid.as_raw(), home }
+}
+
+/// Every process below `root` (by parent pid, read from `/proc`).
+fn descendants(root: i32) -> Vec<i32> {
+    let mut parent = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else { continue };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let ppid: Option<i32> =
+            stat.rsplit(')').next().and_then(|r| r.split_whitespace().nth(1)).and_then(|p| p.parse().ok());
+        if let Some(pp) = ppid {
+            parent.push((pid, pp));
+        }
+    }
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        let p = out[i];
+        out.extend(parent.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    out.remove(0);
+    out
 }
 
 fn rand_u32() -> u32 {
