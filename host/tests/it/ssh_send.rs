@@ -65,3 +65,22 @@ fn every_hop_that_does_not_reach_the_far_team_is_unreachable_and_sends_nothing()
     assert_eq!(last(&w)["outcome"], "unreachable");
     assert_eq!(w.history().len(), 4, "one line per send");
 }
+
+/// A seat whose `host:` ssh could read as an option is refused before ssh runs: the
+/// `ProxyCommand` it carries never runs (its mark is never written), and nothing is sent.
+#[test]
+fn a_host_ssh_could_read_as_an_option_is_refused_and_ssh_never_runs() {
+    let w = World::empty();
+    let mark = w.base().join("proxy-ran");
+    w.team_file(&format!(
+        "project: beacon\nmultiplexer: tmux\nseats:\n  - name: keeper\n    cli: claude-code\n  - name: sneaky\n    cli: codex\n    host: \"-oProxyCommand=touch {}\"\n",
+        mark.display()
+    ));
+    let r = w.team(&["send", "sneaky", "hi"]);
+    assert!(r.stdout.contains("refused") || r.stderr.contains("refused"), "{r:?}");
+    assert!(format!("{r:?}").contains("is not an ssh destination"), "{r:?}");
+    assert!(format!("{r:?}").contains("nothing was sent"), "{r:?}");
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(!mark.exists(), "the ProxyCommand ran");
+    assert!(w.history().is_empty(), "a refusal writes no history line");
+}
