@@ -47,9 +47,12 @@ pub enum NoteKind {
     /// A command the file makes team run (`notify:`'s), and whether the owner approved it for
     /// this checkout (`crate::trust`).
     Command,
+    /// A seat's `host:` or an entry of `hosts:` that is not an ssh destination (its seat is
+    /// never sent to).
+    Host,
 }
 
-crate::vocab::doc::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks, Command);
+crate::vocab::doc::words!(NoteKind: UnknownKey, UnknownCli, LegacyLead, LegacyAll, Pin, Session, NoSeat, File, Mcp, Hooks, Command, Host);
 
 impl NoteKind {
     /// The word `--json` carries.
@@ -66,6 +69,7 @@ impl NoteKind {
             NoteKind::Mcp => "mcp",
             NoteKind::Hooks => "hooks",
             NoteKind::Command => "command",
+            NoteKind::Host => "host",
         }
     }
 }
@@ -121,7 +125,8 @@ pub struct NoteDoc {
     /// foreign) or cannot be read (team mcp status); hooks: a seat's CLI does not run team's
     /// hooks while other seats' do, or its hooks are incomplete or unreadable (team hooks
     /// status); command: a command the file makes team run (notify's), approved for this
-    /// checkout by its owner or not (team trust).
+    /// checkout by its owner or not (team trust); host: a seat's host: or an entry of hosts:
+    /// that is not an ssh destination (its seat is never sent to).
     pub kind: NoteKind,
     /// The line the note is about; null when no one line is.
     #[schemars(range(min = 1))]
@@ -224,6 +229,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) 
         }
     }
     notes.extend(pin_notes(f, profiles));
+    notes.extend(host_notes(f));
     if f.seats.is_empty() {
         notes.push(note(
             NoteKind::NoSeat,
@@ -286,6 +292,39 @@ fn reserved_name_notes(f: &TeamFile) -> Vec<Note> {
             "seat \"all\" takes the word reserved for team send all: team send all reaches every seat you may reach, and this seat answers only as all@<team>".into(),
             Some("team rename all <new-name> (the file, its pane and its records follow; --dry-run names each step)".into()),
         ));
+    }
+    notes
+}
+
+/// Every `hosts:` entry and seat `host:` that is not an ssh destination, at its line: the
+/// seat's sends are refused, never handed to ssh (`team_file::host`).
+fn host_notes(f: &TeamFile) -> Vec<Note> {
+    let repair = || {
+        Some("write [user@]host or ssh://[user@]host[:port] (letters, digits, '.', '_', '-'), or a name of hosts: (docs/team-file.md)".to_string())
+    };
+    let mut notes = Vec::new();
+    for (name, (dest, line)) in &f.hosts.named {
+        if let Err(why) = dest {
+            notes.push(note(
+                NoteKind::Host,
+                Some(*line),
+                format!("hosts: {name:?} is not an ssh destination: {why}"),
+                repair(),
+            ));
+        }
+    }
+    for s in &f.seats {
+        let Some(h) = &s.host else { continue };
+        if f.hosts.named.contains_key(&h.word) {
+            continue; // the entry's own note says it
+        }
+        if let Err(why) = &h.dest {
+            let text = format!(
+                "seat {:?}: host {:?} is neither a name of hosts: nor an ssh destination: {why}",
+                s.name, h.word
+            );
+            notes.push(note(NoteKind::Host, Some(h.line), text, repair()));
+        }
     }
     notes
 }

@@ -11,6 +11,7 @@
 pub mod compose;
 pub mod inbox;
 pub mod native;
+pub mod remote;
 pub mod typed;
 
 use std::collections::BTreeMap;

@@ -72,6 +72,7 @@ pub mod trust;
 // Ports: the multiplexers and the vendor profiles' sandbox.
 pub mod mux;
 pub mod profiles;
+pub mod ssh;
 
 // Foundations: the error type, the clock, safe files, locks, the folders, the YAML reader.
 pub mod child;

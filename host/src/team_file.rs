@@ -8,6 +8,7 @@
 //! not YAML is refused naming the file and showing its line with a caret under the place.
 
 pub mod edit;
+pub mod host;
 mod keys;
 pub mod lock;
 mod mistakes;
@@ -52,6 +53,8 @@ pub struct Seat {
     pub version: Option<String>,
     pub launch: Option<String>,
     pub effort: Option<String>,
+    /// `host:`: the machine the seat runs on, reached over ssh (`None`: this machine's own).
+    pub host: Option<host::SeatHost>,
     /// The 1-based line the seat starts on, for messages.
     pub line: usize,
 }
@@ -79,6 +82,8 @@ pub struct TeamFile {
     pub grant: Option<FileGrant>,
     /// `notify:`: the owner's notification command and its events (docs/conversations.md).
     pub notify: Option<Notify>,
+    /// `hosts:`: names for ssh destinations, which a seat's `host:` may use.
+    pub hosts: host::Hosts,
     /// Notes for `team check` (a legacy seat named `lead`, …); never errors.
     pub notes: Vec<FileNote>,
     /// Keys this build does not know (kept and ignored), for `team check`.
@@ -180,6 +185,7 @@ struct RawFile {
     delegates: Option<Sp<BTreeMap<String, SpWords>>>,
     grant: Option<Sp<who::RawGrant>>,
     notify: Option<Sp<notify::RawNotify>>,
+    hosts: Option<Sp<BTreeMap<String, Sp<String>>>>,
 }
 
 /// A YAML scalar read as text whatever its type (`version: 5.5`, `codex: 1.4`).
@@ -272,7 +278,8 @@ pub fn parse(text: &str) -> error::Result<TeamFile> {
         None if keys.lines.line("seats").is_some() => Vec::new(),
         None => return Err(at(1, "seats: is missing; the file declares no seat")),
     };
-    let (mut seats, notes) = seats::read(raw_seats)?;
+    let hosts = read_hosts(raw.hosts)?;
+    let (mut seats, notes) = seats::read(raw_seats, &hosts)?;
     let (delegates, grant) = who::read(raw.delegates, raw.grant)?;
     let notify = raw.notify.map(notify::read).transpose()?;
     if let Some(c) = &raw.coordinator {
@@ -296,10 +303,30 @@ pub fn parse(text: &str) -> error::Result<TeamFile> {
         delegates,
         grant,
         notify,
+        hosts,
         notes,
         unknown: keys.unknown,
         lines: keys.lines,
     })
+}
+
+/// `hosts:`: each name checked (it is a word of the file, like a seat's), each destination
+/// read — one that is not a destination is kept with its fault for `team check`.
+fn read_hosts(raw: Option<Sp<BTreeMap<String, Sp<String>>>>) -> error::Result<host::Hosts> {
+    let mut hosts = host::Hosts::default();
+    let Some(raw) = raw else { return Ok(hosts) };
+    let key_line = line_of(&raw);
+    for (name, dest) in raw.value {
+        if !valid_name(&name) {
+            return Err(at(
+                line_of(&dest).max(key_line),
+                format!("hosts: \"{name}\" is not a name for a host (lower-case letters, digits, '.', '_' or '-', at most 63)"),
+            ));
+        }
+        let line = line_of(&dest) as usize;
+        hosts.named.insert(name, (host::Destination::parse(&dest.value), line));
+    }
+    Ok(hosts)
 }
 
 /// The file's words above its seats, checked.

@@ -8,6 +8,7 @@
 
 pub mod doc;
 pub mod hook_event;
+pub mod host;
 pub mod id;
 pub mod key;
 pub mod leg;

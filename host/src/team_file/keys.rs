@@ -24,6 +24,7 @@ pub const TOP: &[&str] = &[
     "delegates",
     "grant",
     "notify",
+    "hosts",
     "operator",
     "trust",
     "workspace",
@@ -45,6 +46,7 @@ pub const SEAT: &[&str] = &[
     "version",
     "launch",
     "effort",
+    "host",
 ];
 
 /// The keys of the `grant:` section.

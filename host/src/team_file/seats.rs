@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
+use super::host::Hosts;
 use super::{at, check_order, line_of, valid_name, FileNote, Scalar, Seat, Sp};
 use crate::error;
 use crate::vocab::names::{RESERVED_ALL, RESERVED_LEAD};
@@ -29,6 +30,7 @@ pub(super) struct RawSeat {
     version: Option<Scalar>,
     launch: Option<Scalar>,
     effort: Option<Scalar>,
+    host: Option<Sp<String>>,
 }
 
 /// The names and nicknames taken so far (a nickname with its seat).
@@ -39,18 +41,18 @@ struct Taken {
 }
 
 /// The seats, in the file's order, and the notes their names deserve.
-pub(super) fn read(raw: Vec<Sp<RawSeat>>) -> error::Result<(Vec<Seat>, Vec<FileNote>)> {
+pub(super) fn read(raw: Vec<Sp<RawSeat>>, hosts: &Hosts) -> error::Result<(Vec<Seat>, Vec<FileNote>)> {
     let mut seats: Vec<Seat> = Vec::new();
     let mut taken = Taken::default();
     let mut notes = Vec::new();
     for rs in raw {
-        seats.push(seat(rs, &mut taken, &mut notes)?);
+        seats.push(seat(rs, hosts, &mut taken, &mut notes)?);
     }
     Ok((seats, notes))
 }
 
 /// One entry.
-fn seat(rs: Sp<RawSeat>, taken: &mut Taken, notes: &mut Vec<FileNote>) -> error::Result<Seat> {
+fn seat(rs: Sp<RawSeat>, hosts: &Hosts, taken: &mut Taken, notes: &mut Vec<FileNote>) -> error::Result<Seat> {
     let line = line_of(&rs) as usize;
     let r = rs.value;
     let name = match r.name {
@@ -109,6 +111,7 @@ fn seat(rs: Sp<RawSeat>, taken: &mut Taken, notes: &mut Vec<FileNote>) -> error:
         version: r.version.map(|s| s.0),
         launch: r.launch.map(|s| s.0),
         effort: r.effort.map(|s| s.0),
+        host: r.host.map(|h| hosts.resolve(&h.value, line_of(&h) as usize)),
         line,
     })
 }

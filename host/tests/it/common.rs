@@ -24,6 +24,8 @@
 
 /// A private tmux server with a session of fake seats (`TmuxWorld`).
 pub mod scene;
+/// Two machines joined by a real OpenSSH server (`SshWorld`).
+pub mod ssh;
 pub mod tmux;
 
 use std::io::Read;

@@ -32,6 +32,8 @@ mod route_tmux;
 mod schemas;
 mod send_cli;
 mod send_writes;
+mod ssh_send;
+mod ssh_world;
 mod status_tmux;
 mod transcripts;
 mod typed_tmux;

@@ -137,6 +137,7 @@ fn the_team_files_are_judged_by_the_team_file_schema() {
         "bad-order-twice",
         "bad-order-unknown",
         "bad-seat-name",
+        "bad-hosts-name",
     ];
     let mut judged = 0;
     for e in std::fs::read_dir(&dir).unwrap() {

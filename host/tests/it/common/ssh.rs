@@ -1,0 +1,376 @@
+//! Two machines joined by a real OpenSSH server (`SshWorld`), for the tests of seats on
+//! another host.
+//!
+//! - **The network**: a private network namespace with only loopback up, held by a `sleep`
+//!   the world starts (`unshare --net --mount`); the real `sshd` (Debian's `openssh-server`)
+//!   listens in it on `127.0.0.1:PORT`, with its own host key, its own config and an
+//!   `AuthorizedKeysFile` in the world's folder — never the system's.
+//! - **Machine B**: a second Unix user made for this world (`useradd`, a name of its own, its
+//!   HOME in the world's folder), with its own tmux server (`b_tmux`) and its own team state.
+//!   Everything of B runs as that user inside the namespace (`b_cmd`).
+//! - **Machine A**: the test's own user. `ssh` reads `~/.ssh` from the home the password
+//!   database gives (not `$HOME`), so A's runs (`a_cmd`) join the namespace's private mount
+//!   table, where A's home in the world's folder is bound over that home: the real one is never
+//!   read or written. A's `~/.ssh/config` names B as `b` (its key, `known_hosts` holding the
+//!   world's host key, the port) and as `b-stranger` (a `known_hosts` without it).
+//!
+//! One world at a time per test process (`ONE`), and across processes (a lock file): two
+//! would fight over the machine's CPU and `/run/sshd`. The world ends its own processes by
+//! pid: every process of user B, sshd, the namespace's holder; then removes user B.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The port sshd listens on inside the private namespace (no other listener there).
+pub const PORT: u16 = 2222;
+
+static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A Unix user playing a machine.
+#[derive(Debug, Clone)]
+pub struct Machine {
+    pub user: String,
+    pub uid: u32,
+    pub gid: u32,
+    /// The home the password database gives this user (B's: in the world's folder).
+    pub home: PathBuf,
+}
+
+pub struct SshWorld {
+    pub top: PathBuf,
+    /// Machine B: the second user.
+    pub b: Machine,
+    /// A's home as A's runs see it bound over the test user's own.
+    pub a_home: PathBuf,
+    /// The test user's home in the password database: where `a_home` appears to A's runs.
+    pub a_seen_home: PathBuf,
+    holder: Child,
+    sshd: Option<Child>,
+    _dir: tempfile::TempDir,
+    _lock: nix::fcntl::Flock<std::fs::File>,
+    _one: std::sync::MutexGuard<'static, ()>,
+}
+
+/// Fails the test naming what to install, when a tool the world needs is missing.
+fn need(tool: &str, package: &str) {
+    let ok = Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().unwrap().status.success()
+        || Path::new(tool).exists();
+    assert!(ok, "the ssh tests need `{tool}` ({package}; `bash .ci/run` installs it)");
+}
+
+fn run_ok(cmd: &mut Command, what: &str) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+impl SshWorld {
+    /// Starts the world: the namespace, user B, the keys, sshd; returns once A reaches B.
+    pub fn start() -> SshWorld {
+        assert!(nix::unistd::geteuid().is_root(), "the ssh tests make a user and a network namespace: they need root");
+        for (tool, pkg) in [
+            ("/usr/sbin/sshd", "openssh-server"),
+            ("ssh", "openssh-client"),
+            ("ssh-keygen", "openssh-client"),
+            ("useradd", "passwd"),
+            ("unshare", "util-linux"),
+            ("nsenter", "util-linux"),
+            ("ip", "iproute2"),
+            ("tmux", "tmux"),
+        ] {
+            need(tool, pkg);
+        }
+        let one = ONE.lock().unwrap_or_else(|e| e.into_inner());
+        let lock = std::fs::File::create("/var/tmp/team-ssh-world.lock").unwrap();
+        let lock = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+            .unwrap_or_else(|_| panic!("lock /var/tmp/team-ssh-world.lock"));
+        // Under /var/tmp, readable by B (B's home and team state live inside).
+        let dir = tempfile::Builder::new().prefix("team-ssh-").tempdir_in("/var/tmp").unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        std::fs::set_permissions(&top, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let a_home = top.join("a-home");
+        std::fs::create_dir_all(a_home.join(".ssh")).unwrap();
+        let a_seen_home = nix::unistd::User::from_uid(nix::unistd::getuid()).unwrap().unwrap().dir;
+        let b = make_user(&top);
+        let holder = hold_namespace(&a_home, &a_seen_home);
+        let mut w = SshWorld { top, b, a_home, a_seen_home, holder, sshd: None, _dir: dir, _lock: lock, _one: one };
+        w.keys();
+        std::fs::create_dir_all("/run/sshd").unwrap();
+        w.start_sshd();
+        w
+    }
+
+    /// `nsenter`'s arguments that join the world's namespaces (network and mounts).
+    pub fn enter(&self) -> Vec<String> {
+        let p = self.holder.id();
+        vec![format!("--net=/proc/{p}/ns/net"), format!("--mount=/proc/{p}/ns/mnt")]
+    }
+
+    /// A command run as machine A (the test's user) inside the world: A's home bound over its
+    /// own, loopback reaching B's sshd. The environment is cleared to A's own.
+    pub fn a_cmd(&self, program: &str) -> Command {
+        let mut c = Command::new("nsenter");
+        c.args(self.enter()).arg("--").arg(program);
+        c.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", &self.a_seen_home).env("LANG", "C.UTF-8");
+        c
+    }
+
+    /// A command run as machine B's user inside the world, its environment B's own.
+    pub fn b_cmd(&self, program: &str) -> Command {
+        let mut c = Command::new("nsenter");
+        c.args(self.enter())
+            .arg(format!("--setuid={}", self.b.uid))
+            .arg(format!("--setgid={}", self.b.gid))
+            .arg("--")
+            .arg(program);
+        c.env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &self.b.home)
+            .env("USER", &self.b.user)
+            .env("LANG", "C.UTF-8");
+        c
+    }
+
+    /// B's tmux server (its socket in B's home), run as B.
+    pub fn b_tmux(&self, args: &[&str]) -> Output {
+        let sock = self.b.home.join("tmux.sock");
+        self.b_cmd("tmux").arg("-S").arg(sock).args(args).output().expect("run tmux as B")
+    }
+
+    /// The host key and A's key; A's ssh config naming B (`b`, and `b-stranger` whose
+    /// known_hosts lacks the world's host key); B's authorized key.
+    fn keys(&self) {
+        let keygen = |path: &Path| {
+            run_ok(
+                Command::new("ssh-keygen")
+                    .args(["-q", "-t", "ed25519", "-N", "", "-C", "team-ssh-world", "-f"])
+                    .arg(path),
+                "ssh-keygen",
+            );
+        };
+        let sshd_dir = self.top.join("sshd");
+        std::fs::create_dir_all(&sshd_dir).unwrap();
+        keygen(&sshd_dir.join("host_key"));
+        let ssh = self.a_home.join(".ssh");
+        keygen(&ssh.join("id_ed25519"));
+        let host_pub = std::fs::read_to_string(sshd_dir.join("host_key.pub")).unwrap();
+        let host_pub: Vec<&str> = host_pub.split_whitespace().take(2).collect();
+        std::fs::write(ssh.join("known_hosts"), format!("[127.0.0.1]:{PORT} {}\n", host_pub.join(" "))).unwrap();
+        std::fs::write(ssh.join("known_hosts_empty"), "").unwrap();
+        let me = self.a_seen_home.join(".ssh");
+        let config = format!(
+            "Host b\n  HostName 127.0.0.1\n  Port {PORT}\n  User {user}\n  IdentityFile {me}/id_ed25519\n  IdentitiesOnly yes\n  UserKnownHostsFile {me}/known_hosts\n  StrictHostKeyChecking yes\n\n\
+             Host b-stranger\n  HostName 127.0.0.1\n  Port {PORT}\n  User {user}\n  IdentityFile {me}/id_ed25519\n  IdentitiesOnly yes\n  UserKnownHostsFile {me}/known_hosts_empty\n  StrictHostKeyChecking yes\n",
+            user = self.b.user,
+            me = me.display()
+        );
+        std::fs::write(ssh.join("config"), config).unwrap();
+        for f in ["config", "id_ed25519", "known_hosts", "known_hosts_empty"] {
+            std::fs::set_permissions(ssh.join(f), std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        std::fs::copy(ssh.join("id_ed25519.pub"), sshd_dir.join("authorized_keys")).unwrap();
+        let conf = format!(
+            "Port {PORT}\nListenAddress 127.0.0.1\nHostKey {dir}/host_key\nPidFile {dir}/sshd.pid\n\
+             AuthorizedKeysFile {dir}/authorized_keys\nAllowUsers {user}\nPasswordAuthentication no\n\
+             KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPermitRootLogin no\n\
+             PrintMotd no\nPrintLastLog no\nMaxStartups 50\nMaxSessions 50\nLogLevel VERBOSE\n",
+            dir = sshd_dir.display(),
+            user = self.b.user
+        );
+        std::fs::write(sshd_dir.join("sshd_config"), conf).unwrap();
+    }
+
+    /// Starts sshd (again, after `stop_sshd`) and waits until A's `ssh b true` succeeds.
+    pub fn start_sshd(&mut self) {
+        assert!(self.sshd.is_none(), "sshd is already running");
+        let dir = self.top.join("sshd");
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("sshd.log")).unwrap();
+        let child = Command::new("nsenter")
+            .args(self.enter())
+            .args(["--", "/usr/sbin/sshd", "-D", "-e", "-f"])
+            .arg(dir.join("sshd_config"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("run sshd");
+        self.sshd = Some(child);
+        let t = Instant::now();
+        loop {
+            let out = self.ssh_a(&["b", "true"]);
+            if out.status.success() {
+                return;
+            }
+            if let Some(Ok(Some(st))) = self.sshd.as_mut().map(|c| c.try_wait()) {
+                panic!("sshd exited ({st}): {}", self.sshd_log());
+            }
+            assert!(
+                t.elapsed() < super::BOUND,
+                "A never reached B over ssh: {}\nsshd: {}",
+                String::from_utf8_lossy(&out.stderr),
+                self.sshd_log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Stops sshd as a machine going down would: the listener and every connection it
+    /// serves (a reused control connection of A's ends with it); waits for the listener.
+    pub fn stop_sshd(&mut self) {
+        if let Some(mut c) = self.sshd.take() {
+            let pid = c.id() as i32;
+            for p in descendants(pid) {
+                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), nix::sys::signal::SIGKILL);
+            }
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL);
+            let _ = c.wait();
+        }
+    }
+
+    /// Runs A's `ssh` (BatchMode: a test never waits on a prompt).
+    pub fn ssh_a(&self, args: &[&str]) -> Output {
+        self.a_cmd("ssh").args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=5"]).args(args).output().expect("run ssh")
+    }
+
+    pub fn sshd_log(&self) -> String {
+        std::fs::read_to_string(self.top.join("sshd/sshd.log")).unwrap_or_default()
+    }
+
+    /// A `team` line run by machine A's owner in a `common::World` (its terminal, its
+    /// folders): `nsenter` joins the world's namespaces and execs `team` in place, in the
+    /// folder the line runs in (joining a mount namespace moves a process to its root).
+    pub fn a_team_line(&self, args: &str) -> String {
+        format!("nsenter {} --wd=\"$PWD\" -- team {args}", self.enter().join(" "))
+    }
+
+    /// Installs `team` (the test build's) on B, in B's `~/.local/bin`, owned by B.
+    pub fn install_team_on_b(&self) {
+        let bin = self.b.home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        super::copy_executable(super::team_bin(), &bin.join("team"));
+        for p in [self.b.home.join(".local"), bin.clone(), bin.join("team")] {
+            nix::unistd::chown(&p, Some(self.b.uid.into()), Some(self.b.gid.into())).unwrap();
+        }
+    }
+
+    /// The pids of every process of user B.
+    fn b_pids(&self) -> Vec<i32> {
+        let mut pids = Vec::new();
+        for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else { continue };
+            let status = std::fs::read_to_string(e.path().join("status")).unwrap_or_default();
+            let uid = status.lines().find_map(|l| l.strip_prefix("Uid:")).and_then(|l| l.split_whitespace().next());
+            if uid == Some(&self.b.uid.to_string()) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+}
+
+impl Drop for SshWorld {
+    fn drop(&mut self) {
+        self.stop_sshd();
+        let _ = self.b_tmux(&["kill-server"]);
+        // whatever B still runs (a far-side team, a fake seat) was started by this world
+        let t = Instant::now();
+        loop {
+            let pids = self.b_pids();
+            if pids.is_empty() || t.elapsed() > Duration::from_secs(10) {
+                break;
+            }
+            for p in pids {
+                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), nix::sys::signal::SIGKILL);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.holder.kill();
+        let _ = self.holder.wait();
+        let _ = Command::new("userdel").arg(&self.b.user).output();
+    }
+}
+
+/// Makes machine B's user: a name of its own, its home in the world's folder, a `*` password
+/// (no password login, but not locked: sshd admits its key).
+fn make_user(top: &Path) -> Machine {
+    let home = top.join("b-home");
+    let user = format!("team-b-{:08x}", rand_u32());
+    let t = Instant::now();
+    loop {
+        // (useradd refuses while another holds /etc/passwd's lock: tried again)
+        let out = Command::new("useradd")
+            .args(["-M", "-p", "*", "-s", "/bin/sh", "-d"])
+            .arg(&home)
+            .arg(&user)
+            .output()
+            .expect("run useradd");
+        if out.status.success() {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "useradd {user}: {}", String::from_utf8_lossy(&out.stderr));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let u = nix::unistd::User::from_name(&user).unwrap().expect("the user useradd made");
+    std::fs::create_dir_all(&home).unwrap();
+    nix::unistd::chown(&home, Some(u.uid), Some(u.gid)).unwrap();
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Machine { user, uid: u.uid.as_raw(), gid: u.gid.as_raw(), home }
+}
+
+/// Every process below `root` (by parent pid, read from `/proc`).
+fn descendants(root: i32) -> Vec<i32> {
+    let mut parent = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else { continue };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let ppid: Option<i32> =
+            stat.rsplit(')').next().and_then(|r| r.split_whitespace().nth(1)).and_then(|p| p.parse().ok());
+        if let Some(pp) = ppid {
+            parent.push((pid, pp));
+        }
+    }
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        let p = out[i];
+        out.extend(parent.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    out.remove(0);
+    out
+}
+
+fn rand_u32() -> u32 {
+    let mut b = [0u8; 4];
+    std::fs::File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut b)).unwrap();
+    u32::from_le_bytes(b)
+}
+
+/// The namespace's holder: a new network namespace with loopback up and a private mount table
+/// in which `a_home` is bound over `seen` (A's home as the password database gives it).
+fn hold_namespace(a_home: &Path, seen: &Path) -> Child {
+    let ready = a_home.parent().unwrap().join("ns-ready");
+    let child = Command::new("unshare")
+        .args(["--net", "--mount", "--propagation", "private", "--", "/bin/sh", "-c"])
+        .arg("ip link set lo up && mount --bind \"$0\" \"$1\" && : > \"$2\" && exec sleep infinity")
+        .arg(a_home)
+        .arg(seen)
+        .arg(&ready)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("run unshare (util-linux)");
+    let t = Instant::now();
+    while !ready.exists() {
+        assert!(t.elapsed() < super::BOUND, "the namespace never came up");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
