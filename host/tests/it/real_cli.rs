@@ -29,6 +29,7 @@ mod first_team;
 mod inbox;
 mod mcp;
 mod mcp_converse;
+mod mcp_vendors;
 mod owner;
 mod owner_vendors;
 mod register;

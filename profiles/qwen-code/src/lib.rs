@@ -36,6 +36,10 @@ const DIALOGS: &[(&str, DialogKind)] = &[
     ("Allow execution of", DialogKind::Permission),
     ("Yes, allow once", DialogKind::Permission),
     ("Waiting for user confirmation", DialogKind::Permission),
+    // Before the prompt, for an MCP server the checkout's `.qwen/settings.json` names
+    // (`mcp-server-approval`): a key would approve a server nobody approved.
+    ("Untrusted MCP server", DialogKind::Trust),
+    ("Approve this server", DialogKind::Trust),
 ];
 
 fn reading(state: State, composer: Composer, why: impl Into<String>) -> Reading {
@@ -120,13 +124,13 @@ fn without_composer(v: &View) -> Reading {
     if let Some(echo) = v.rows.iter().rposition(|r| is_echo_row(&r.text)) {
         region.retain(|&i| i > echo);
     }
-    if let Some((phrase, kind, _)) = v.region(&region).first_of(DIALOGS) {
-        let title = dialog_title(v, &region);
+    if let Some((phrase, kind, i)) = v.region(&region).first_of(DIALOGS) {
+        let title = dialog_title(v, &region, i);
         let why = format!("no composer, and the dialog in its place says `{phrase}`");
         return reading(State::Dialog(Dialog { kind, title }), Composer::Unreadable, why);
     }
     if let Some(i) = selected_option(v, &region) {
-        let title = dialog_title(v, &region);
+        let title = dialog_title(v, &region, i);
         let why = format!("no composer, and a numbered choice is drawn in its place: `{}`", v.rows[i].trimmed());
         return reading(State::Dialog(Dialog { kind: DialogKind::Question, title }), Composer::Unreadable, why);
     }
@@ -140,7 +144,7 @@ fn without_composer(v: &View) -> Reading {
     }
     if v.title.trim_start().starts_with('✳') {
         return reading(
-            State::Dialog(Dialog { kind: DialogKind::Question, title: dialog_title(v, &region) }),
+            State::Dialog(Dialog { kind: DialogKind::Question, title: dialog_title(v, &region, usize::MAX) }),
             Composer::Unreadable,
             "no composer, and the title's `✳︎` says a confirmation waits (a dialog this profile does not name)",
         );
@@ -160,14 +164,26 @@ fn without_composer(v: &View) -> Reading {
 
 /// The selected option of a numbered list (`› 1. …`) in `region`.
 fn selected_option(v: &View, region: &[usize]) -> Option<usize> {
-    region
-        .iter()
-        .copied()
-        .find(|&i| v.rows[i].trimmed().strip_prefix("› ").and_then(profile_kit::text::leading_number).is_some())
+    region.iter().copied().find(|&i| {
+        unboxed(v.rows[i].trimmed()).strip_prefix("› ").and_then(profile_kit::text::leading_number).is_some()
+    })
 }
 
-/// The dialog's first sentence: its first row under the last prompt echo (`? Shell <cmd> ←`).
-fn dialog_title(v: &View, region: &[usize]) -> String {
+/// A row's text inside a box's left border (`│ › 1. …`).
+fn unboxed(text: &str) -> &str {
+    text.strip_prefix('│').map(profile_kit::text::trim).unwrap_or(text)
+}
+
+/// The dialog's first sentence: the first of the rounded box holding row `i` when it is boxed
+/// (`Untrusted MCP server in .qwen/settings.json`), else its first row under the last prompt
+/// echo (`? Shell <cmd> ←`).
+fn dialog_title(v: &View, region: &[usize], i: usize) -> String {
+    // the nearest box top above `i` with no box bottom between: `i` is inside that box
+    let edge =
+        region.iter().rev().filter(|&&j| j <= i).map(|&j| v.rows[j].trimmed()).find(|t| t.starts_with(['╭', '╰']));
+    if edge.is_some_and(|t| t.starts_with('╭')) {
+        return v.boxed_title(region, i);
+    }
     profile_kit::quote::first_sentence(region.iter().map(|&j| v.rows[j].trimmed())).unwrap_or_default()
 }
 

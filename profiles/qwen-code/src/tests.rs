@@ -123,3 +123,21 @@ fn transcript_proof_is_the_successful_tool_result_not_the_call() {
     assert!(!transcript_shows_drop_read(&rows, missing), "a cat that exited 1");
     assert!(!transcript_shows_drop_read(&rows, "00000000-0000-0000-0000-000000000000"));
 }
+
+#[test]
+fn the_workspace_mcp_server_approval_is_a_trust_dialog_titled_by_its_box() {
+    let r = classify(&fixture("mcp-server-approval").screen);
+    let State::Dialog(d) = &r.state else { panic!("{r:?}") };
+    assert_eq!(d.kind, DialogKind::Trust, "{}", r.why);
+    assert_eq!(d.title, "Untrusted MCP server in .qwen/settings.json");
+    // The words unknown, a boxed `› 1.` list with no composer is still a dialog.
+    let s = Screen::from_plain(
+        "   ╭──────────\n   │ Something new\n   │\n   │ › 1. Go\n   │   2. Stop\n   ╰──────────\n",
+        "",
+    );
+    let r = classify(&s);
+    assert!(
+        matches!(&r.state, State::Dialog(d) if d.kind == DialogKind::Question && d.title == "Something new"),
+        "{r:?}"
+    );
+}

@@ -89,6 +89,14 @@ impl RealWorld {
     /// Starts the real CLI of `v` in a pane marked with its seat's name, with its own HOME;
     /// waits for its prompt.
     pub fn vendor(&self, v: Vendor) -> Seat {
+        let seat = self.vendor_started(v);
+        self.wait_screen(&seat, &format!("{}'s prompt", v.profile()), |s| v.at_prompt(s));
+        seat
+    }
+
+    /// Starts the CLI as [`RealWorld::vendor`] does, without waiting for its prompt (a screen
+    /// it shows before the prompt is the caller's to wait for).
+    pub fn vendor_started(&self, v: Vendor) -> Seat {
         let name = v.seat();
         let home = self.top().join("seats").join(name);
         let mut env = self.seat_env(&home);
@@ -109,9 +117,7 @@ impl RealWorld {
             }
         };
         let pane = self.window(name, name, &env, command);
-        let seat = Seat { name: name.into(), pane, home };
-        self.wait_screen(&seat, &format!("{}'s prompt", v.profile()), |s| v.at_prompt(s));
-        seat
+        Seat { name: name.into(), pane, home }
     }
 }
 
