@@ -19,6 +19,7 @@ fn configure(rw: &RealWorld, v: Vendor) {
     let dir = match v {
         Vendor::Gemini => ".gemini",
         Vendor::Qwen => ".qwen",
+        _ => unreachable!("{v:?}: no MCP scenario yet"),
     };
     let team = common::team_bin().display().to_string();
     let settings = json!({ "mcpServers": { "team": { "command": team, "args": ["mcp"], "trust": true } } });

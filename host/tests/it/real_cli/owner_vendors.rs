@@ -1,16 +1,19 @@
-//! The owner's sends to the real Gemini CLI 0.61.0 and Qwen Code 0.24.4, each as the owner's
-//! sends to Claude Code and Codex are tested (`owner.rs`): delivered to an idle seat, with the
-//! CLI's own transcript read by the host's reader and its profile as the proof of the drop read;
-//! held over a person's draft, which stays as it was; unreachable behind the CLI's permission
-//! dialog, with no key pressed; unreachable once the CLI has exited. And the facts the typed
-//! leg relies on: Gemini CLI keeps text and Enter typed in one burst as a draft (so Enter goes
-//! after its profile's pause), and Qwen Code's next-prompt suggestion, drawn in the empty
-//! composer after a turn, is no draft.
+//! The owner's sends to the real Gemini CLI 0.61.0, Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102
+//! and opencode 1.18.33, each as the owner's sends to Claude Code and Codex are tested
+//! (`owner.rs`): delivered to an idle seat, with the CLI's own transcript read by the host's
+//! reader and its profile as the proof of the drop read (not opencode: on this tier's loaded
+//! machine it draws a trigger typed into it after the typed leg's 2 s read-back, see
+//! docs/more-vendors.md); held over a person's draft, which stays as it was; unreachable
+//! behind the CLI's permission dialog (Copilot's and opencode's first ask for the path), with no
+//! key pressed; unreachable once the CLI has exited. And the facts the typed leg relies on:
+//! Gemini CLI keeps text and Enter typed in one burst as a draft (so Enter goes after its
+//! profile's pause), and Qwen Code's next-prompt suggestion, drawn in the empty composer after a
+//! turn, is no draft.
 
 use super::checks::{one_drop, one_history, trigger, CONTEXT};
 use super::harness::{RealWorld, Seat};
 use super::mock::{Request, BOUND};
-use super::vendors::Vendor;
+use super::vendors::{Leave, Vendor};
 use serde_json::json;
 use std::time::{Duration, Instant};
 use team::legs::typed::transcript::TranscriptWatch;
@@ -33,13 +36,20 @@ fn wait_any(rw: &RealWorld, seat: &Seat, what: &str, pred: impl Fn(&str) -> bool
     }
 }
 
-/// The composer and what is under it: from the last prompt row (Gemini ` > `, Qwen `> `) to the
-/// last row drawn, each without its trailing blanks (and Qwen's drawn cursor, a cell and U+200B).
-fn composer(screen: &str) -> Vec<String> {
+/// The composer and what is under it, each row without its trailing blanks (and Qwen's drawn
+/// cursor, a cell and U+200B): from the last prompt row (Gemini ` > `, Qwen `> `, Copilot `❯`)
+/// to the last row drawn; opencode's whole home screen.
+fn composer(v: Vendor, screen: &str) -> Vec<String> {
     let rows: Vec<&str> = screen.trim_end().lines().map(|r| r.trim_end_matches([' ', '\u{200b}'])).collect();
-    let Some(at) = rows.iter().rposition(|r| r.starts_with(" > ") || r.starts_with("> ") || *r == " >" || *r == ">")
-    else {
-        return vec![];
+    let prompt_row = |r: &&str| match v {
+        Vendor::Gemini => r.starts_with(" > ") || *r == " >",
+        Vendor::Qwen => r.starts_with("> ") || *r == ">",
+        Vendor::Copilot => r.starts_with('❯'),
+        Vendor::Opencode => true,
+    };
+    let at = match v {
+        Vendor::Opencode => 0,
+        _ => rows.iter().rposition(prompt_row).unwrap_or(rows.len()),
     };
     rows[at..].iter().map(|r| r.to_string()).collect()
 }
@@ -55,7 +65,7 @@ fn turn(rw: &RealWorld, v: Vendor, prompt: &str) -> Vec<Request> {
 /// of its reads returned the body; the CLI's transcript, found where the profile's patterns say
 /// for the seat's home and folder, holds rows the profile reads as the drop read. Returns the
 /// send's own time.
-fn delivered_with_the_transcript_as_proof(rw: &RealWorld, v: Vendor, seat: &Seat) -> Duration {
+fn delivered_with_proof(rw: &RealWorld, v: Vendor, seat: &Seat) -> Duration {
     let host = ProfileHost::with_dirs(rw.w.base().join("pconfig"), rw.w.base().join("pcache"));
     let (desc, _) = host.description(v.profile(), &Default::default()).unwrap();
     let mut watch = TranscriptWatch::begin(&desc.transcript_patterns, Some(seat.home.clone()), Some(rw.w.repo.clone()));
@@ -80,6 +90,7 @@ fn delivered_with_the_transcript_as_proof(rw: &RealWorld, v: Vendor, seat: &Seat
         std::thread::sleep(Duration::from_millis(50));
     }
 
+    eprintln!("{}: send → delivered in {} ms", v.profile(), took.as_millis());
     // The CLI wrote the read where the profile's patterns say, and the profile reads it as proof.
     let id = super::checks::id_of(&drop);
     let mut profile = host.load(v.profile(), &Default::default()).unwrap();
@@ -90,7 +101,6 @@ fn delivered_with_the_transcript_as_proof(rw: &RealWorld, v: Vendor, seat: &Seat
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(seen.iter().any(|r| r.contains(&trig)), "the rows hold the trigger line as the prompt: {seen:#?}");
-    eprintln!("{}: send → delivered in {} ms", v.profile(), took.as_millis());
     took
 }
 
@@ -98,7 +108,7 @@ fn delivered_with_the_transcript_as_proof(rw: &RealWorld, v: Vendor, seat: &Seat
 fn owner_to_an_idle_gemini_is_delivered_and_its_transcript_proves_the_read() {
     let rw = RealWorld::start_vendors();
     let seat = rw.vendor(Vendor::Gemini);
-    delivered_with_the_transcript_as_proof(&rw, Vendor::Gemini, &seat);
+    delivered_with_proof(&rw, Vendor::Gemini, &seat);
     // The checkout keeps send-drops/ out of git as `team init` does: Gemini CLI's read_file
     // refused the drop, and the model read it with the shell (`cat`, which it runs unasked).
     let trig = trigger(&rw, &rw.drops(Vendor::Gemini.seat())[0]);
@@ -127,7 +137,14 @@ fn owner_to_an_idle_qwen_showing_its_next_prompt_suggestion_is_delivered_and_its
     assert_eq!(asked.kind, "side", "a request with tools told apart by its text");
     assert!(asked.body["tools"].as_array().is_some_and(|t| !t.is_empty()), "it carries tools");
     rw.wait_screen(&seat, "the suggestion in the composer", |s| s.lines().any(|l| l.trim_end() == "> Team test"));
-    delivered_with_the_transcript_as_proof(&rw, Vendor::Qwen, &seat);
+    delivered_with_proof(&rw, Vendor::Qwen, &seat);
+}
+
+#[test]
+fn owner_to_an_idle_copilot_is_delivered_and_its_transcript_proves_the_read() {
+    let rw = RealWorld::start_vendors();
+    let seat = rw.vendor(Vendor::Copilot);
+    delivered_with_proof(&rw, Vendor::Copilot, &seat);
 }
 
 /// A person's unsent text: `held`, nothing typed, the composer and what is under it as they
@@ -137,8 +154,7 @@ fn a_draft_is_held_and_left_untouched(v: Vendor) {
     let seat = rw.vendor(v);
     let draft = "half a thought about the gate";
     rw.type_draft(&seat, draft);
-    let screen = rw.screen(&seat);
-    assert_eq!(composer(&screen).first().map(|r| r.trim_start()), Some(format!("> {draft}").as_str()), "{screen}");
+    let screen = rw.wait_screen(&seat, "the draft in the composer", |s| v.shows_draft(s, draft));
     let asked = rw.mock.requests().len();
 
     let body = "the gate is green";
@@ -159,7 +175,7 @@ fn a_draft_is_held_and_left_untouched(v: Vendor) {
     );
     one_history(&rw, "owner", v.seat(), "held", "the owner", body, &drop);
     let after = rw.screen(&seat);
-    assert_eq!(composer(&after), composer(&screen), "the composer and its footer are as they were");
+    assert_eq!(composer(v, &after), composer(v, &screen), "the composer and its footer are as they were");
     assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
     assert!(!after.contains(&trigger(&rw, &drop)), "the trigger was never typed:\n{after}");
 }
@@ -174,12 +190,23 @@ fn a_draft_in_qwen_is_held_and_left_untouched() {
     a_draft_is_held_and_left_untouched(Vendor::Qwen);
 }
 
-/// The CLI's permission dialog, its own rows from the question down (Qwen's spinner row under
-/// it animates by itself).
-fn dialog(screen: &str) -> Vec<String> {
+#[test]
+fn a_draft_in_copilot_is_held_and_left_untouched() {
+    a_draft_is_held_and_left_untouched(Vendor::Copilot);
+}
+
+#[test]
+fn a_draft_in_opencode_is_held_and_left_untouched() {
+    a_draft_is_held_and_left_untouched(Vendor::Opencode);
+}
+
+/// The CLI's permission dialog, its own rows from its first phrase down (Qwen's spinner row
+/// under it and opencode's progress bar animate by themselves).
+fn dialog(v: Vendor, screen: &str) -> Vec<String> {
     let rows: Vec<&str> = screen.lines().collect();
-    let at = rows.iter().position(|r| r.contains("Allow execution of")).unwrap_or(rows.len());
-    rows[at..].iter().filter(|r| !r.contains("Waiting for user confirmation")).map(|r| r.to_string()).collect()
+    let at = rows.iter().position(|r| r.contains(v.dialog_phrase())).unwrap_or(rows.len());
+    let moving = |r: &&&str| r.contains("Waiting for user confirmation") || r.contains('⬝') || r.contains('■');
+    rows[at..].iter().filter(|r| !moving(r)).map(|r| r.to_string()).collect()
 }
 
 /// The CLI asks whether to run a command: the send reads the dialog, presses nothing and says
@@ -193,9 +220,7 @@ fn a_permission_dialog_is_unreachable_and_gets_no_key(v: Vendor) {
         "rules": [{ "when": "check the box", "steps": [{ "bash": format!("touch {}", outside.display()) }] }],
     }));
     rw.prompt(&seat, v.api(), "check the box");
-    let screen = rw.wait_screen(&seat, "the permission dialog", |s| {
-        s.contains("Allow execution of") && (s.contains("1. Allow once") || s.contains("1. Yes, allow once"))
-    });
+    let screen = rw.wait_screen(&seat, "the permission dialog", |s| v.at_dialog(s));
     let asked = rw.mock.requests().len();
 
     let body = "the gate is green";
@@ -207,8 +232,8 @@ fn a_permission_dialog_is_unreachable_and_gets_no_key(v: Vendor) {
     let tail = format!("; nothing was pressed; the message is at {})\n", drop.display());
     assert!(run.stdout.ends_with(&tail), "{}", run.stdout);
     one_history(&rw, "owner", v.seat(), "unreachable", "the owner", body, &drop);
-    assert!(!dialog(&screen).is_empty(), "{screen}");
-    assert_eq!(dialog(&rw.screen(&seat)), dialog(&screen), "the dialog is as it was: no key reached it");
+    assert!(!dialog(v, &screen).is_empty(), "{screen}");
+    assert_eq!(dialog(v, &rw.screen(&seat)), dialog(v, &screen), "the dialog is as it was: no key reached it");
     assert_eq!(rw.mock.requests().len(), asked, "the model was sent nothing");
     assert!(!outside.exists(), "the dialog's command never ran: nothing accepted it");
 }
@@ -223,14 +248,31 @@ fn a_permission_dialog_in_qwen_is_unreachable_and_gets_no_key() {
     a_permission_dialog_is_unreachable_and_gets_no_key(Vendor::Qwen);
 }
 
-/// The CLI left (its own leave command): the shell is back in the pane. `unreachable`, and
-/// nothing is typed into that shell.
+/// Copilot's path dialog, whose focus starts on `2. Yes, and remember this path for this
+/// session`: a blind Enter would grant the path for the session.
+#[test]
+fn a_permission_dialog_in_copilot_is_unreachable_and_gets_no_key() {
+    a_permission_dialog_is_unreachable_and_gets_no_key(Vendor::Copilot);
+}
+
+#[test]
+fn a_permission_dialog_in_opencode_is_unreachable_and_gets_no_key() {
+    a_permission_dialog_is_unreachable_and_gets_no_key(Vendor::Opencode);
+}
+
+/// The CLI left (its own leave command or key): the shell is back in the pane. `unreachable`,
+/// and nothing is typed into that shell.
 fn an_exited_cli_is_unreachable(v: Vendor) {
     let rw = RealWorld::start_vendors();
     let seat = rw.vendor(v);
-    rw.type_draft(&seat, v.quit());
-    std::thread::sleep(Duration::from_millis(400)); // Gemini CLI: Enter apart from the text
-    assert!(rw.tmux(&["send-keys", "-t", &seat.pane, "Enter"]).status.success());
+    match v.leave() {
+        Leave::Typed(command) => {
+            rw.type_draft(&seat, command);
+            std::thread::sleep(Duration::from_millis(400)); // Gemini CLI: Enter apart from the text
+            assert!(rw.tmux(&["send-keys", "-t", &seat.pane, "Enter"]).status.success());
+        }
+        Leave::Key(key) => assert!(rw.tmux(&["send-keys", "-t", &seat.pane, key]).status.success()),
+    }
     let screen = wait_any(&rw, &seat, "the shell back after the CLI exited", |s| {
         s.contains(EXITED) && s.lines().rev().find(|l| !l.trim().is_empty()).map(str::trim) == Some("#")
     });
@@ -259,6 +301,16 @@ fn an_exited_qwen_is_unreachable() {
     an_exited_cli_is_unreachable(Vendor::Qwen);
 }
 
+#[test]
+fn an_exited_copilot_is_unreachable() {
+    an_exited_cli_is_unreachable(Vendor::Copilot);
+}
+
+#[test]
+fn an_exited_opencode_is_unreachable() {
+    an_exited_cli_is_unreachable(Vendor::Opencode);
+}
+
 /// Gemini CLI keeps text and Enter typed in one burst as a draft: the burst's Enter becomes a
 /// new line of the draft, nothing is submitted; a lone Enter after a pause submits the draft.
 /// So the Enter rule is the profile's: its description asks for the pause the typed leg waits
@@ -278,7 +330,7 @@ fn gemini_keeps_text_and_enter_typed_in_one_burst_as_a_draft() {
     // before it, the burst's Enter among them — as a new line of the draft.
     assert!(rw.tmux(&["send-keys", "-t", &seat.pane, "-l", "X"]).status.success());
     rw.wait_screen(&seat, "the key typed after the burst, on the draft's second row", |s| {
-        composer(s).starts_with(&[format!(" > {text}"), "   X".to_string()])
+        composer(Vendor::Gemini, s).starts_with(&[format!(" > {text}"), "   X".to_string()])
     });
     assert!(!rw.mock.requests().iter().any(|r| r.prompt.contains(text)), "the burst's Enter submitted nothing");
 
