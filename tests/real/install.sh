@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the real vendor CLIs the real-CLI test tier drives (host/tests/it/real_cli), exactly
-# as pinned by tests/real/package-lock.json: Claude Code 2.1.332 and Codex 0.171.0.
+# as pinned by tests/real/package-lock.json: Claude Code 2.1.332, Codex 0.171.0, Gemini CLI 0.61.0,
+# Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102 and opencode 1.18.33.
 #
 # `npm ci` runs into a cache folder the machine keeps between runs,
 # ${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli/<lockfile hash>/, and
 # only when that folder is not already a finished install of this very lockfile;
-# tests/real/node_modules is then a symbolic link to it (the tests look only there). About 800 MB.
+# tests/real/node_modules is then a symbolic link to it (the tests look only there), and
+# copilot-cache/ beside it holds the binary Copilot extracts (COPILOT_CACHE_HOME). About 1.9 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli"
@@ -14,8 +16,14 @@ dir="$cache/$hash"
 
 installed() {
   [ -f "$dir/.installed" ] &&
-    [ -x "$dir/node_modules/.bin/claude" ] && [ -x "$dir/node_modules/.bin/codex" ] &&
-    "$dir/node_modules/.bin/claude" --version 2>/dev/null | grep -q '^2\.1\.332 '
+    for b in claude codex gemini qwen copilot opencode; do [ -x "$dir/node_modules/.bin/$b" ] || return 1; done &&
+    [ -d "$dir/copilot-cache/pkg" ] && claude_is_pinned
+}
+
+# (the version read whole, then matched: `| grep -q` under pipefail fails when grep exits
+# before claude has written its line)
+claude_is_pinned() {
+  [[ "$("$dir/node_modules/.bin/claude" --version 2>/dev/null)" == "2.1.332 "* ]]
 }
 
 if ! installed; then
@@ -29,15 +37,27 @@ if ! installed; then
   if ! "$dir/node_modules/.bin/claude" --version >/dev/null 2>&1; then
     (cd "$dir/node_modules/@anthropic-ai/claude-code" && node install.cjs)
   fi
-  "$dir/node_modules/.bin/claude" --version | grep -q '^2\.1\.332 ' || {
+  claude_is_pinned || {
     echo "tests/real/install.sh: claude --version is not 2.1.332 after npm ci" >&2
+    exit 1
+  }
+  # Copilot's loader extracts its 235 MB binary into $COPILOT_CACHE_HOME at its first run: once
+  # here, into the install's own copilot-cache/, which every test's Copilot then shares. (A
+  # throwaway HOME: nothing of it lands in the real one.)
+  HOME="$dir/copilot-home" COPILOT_CACHE_HOME="$dir/copilot-cache" "$dir/node_modules/.bin/copilot" --version >/dev/null
+  rm -rf "$dir/copilot-home"
+  [ -d "$dir/copilot-cache/pkg" ] || {
+    echo "tests/real/install.sh: copilot --version extracted nothing into $dir/copilot-cache" >&2
     exit 1
   }
   touch "$dir/.installed"
   echo "tests/real/install.sh: installed the pinned CLIs in $(($(date +%s) - start)) s ($(du -sh "$dir" | cut -f1)) at $dir"
-  # Older installs of other lockfiles: gone.
-  find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$hash" -exec rm -rf {} +
 fi
+# This install was used now; of the others (other lockfiles: other branches, other checkouts
+# of this machine, each linked to its own), the two used last stay, older ones go.
+touch "$dir"
+find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$hash" -printf '%T@ %p\n' | sort -rn | tail -n +3 |
+  cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 
 link="$here/node_modules"
 if [ "$(readlink "$link" 2>/dev/null)" != "$dir/node_modules" ]; then

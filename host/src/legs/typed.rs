@@ -52,6 +52,13 @@ pub struct Timings {
     /// starved on a loaded machine echoed after the run had given up, leaving the trigger in
     /// the box for every later send to be held on).
     pub readback: Duration,
+    /// How long the read-back waits while the box still shows none of the typed keys (empty, as
+    /// before the typing): a CLI that draws a burst of keys all at once, late, is still taking
+    /// them (opencode 1.18.33 on a loaded machine drew a typed trigger 1.1–7.2 s after the keys;
+    /// docs/more-vendors.md), and giving up then leaves the trigger in the box for every later
+    /// send to be held on. A box showing anything else is judged at [`Timings::readback`].
+    /// Never scaled.
+    pub readback_unechoed: Duration,
     /// How often the read-back looks again for its first [`READBACK_QUICK_LOOKS`] looks: a CLI
     /// echoes typed text within tens of ms, and every ms between the echo and the look is a ms
     /// before the Enter. Never scaled.
@@ -79,6 +86,7 @@ pub const READBACK_QUICK_LOOKS: u32 = 8;
 /// The one table of the typed leg's timings (spec: 1, 3, 9 s; 20 s in all).
 pub const TIMINGS: Timings = Timings {
     readback: Duration::from_millis(2_000),
+    readback_unechoed: Duration::from_millis(10_000),
     readback_poll: Duration::from_millis(15),
     poll: Duration::from_millis(40),
     enter_waits: [Duration::from_millis(1_000), Duration::from_millis(3_000), Duration::from_millis(9_000)],
@@ -88,12 +96,13 @@ pub const TIMINGS: Timings = Timings {
 
 impl Timings {
     /// The spec's waits (after each Enter, the window) multiplied by `factor` (the run's clock
-    /// scale; tests only shorten), at least 1 ms each; the read-back bound, the poll and the
+    /// scale; tests only shorten), at least 1 ms each; the read-back bounds, the poll and the
     /// settle are the seat's and the terminal's, and stay as they are.
     pub fn scaled(&self, factor: f64) -> Timings {
         let s = |d: Duration| d.mul_f64(factor).max(Duration::from_millis(1));
         Timings {
             readback: self.readback,
+            readback_unechoed: self.readback_unechoed,
             readback_poll: self.readback_poll,
             poll: self.poll,
             enter_waits: self.enter_waits.map(s),

@@ -1,5 +1,6 @@
-//! The real-CLI tier: `team send` against the real Claude Code 2.1.332 and Codex 0.171.0
-//! (installed from `tests/real/package-lock.json` by `tests/real/install.sh`), offline.
+//! The real-CLI tier: `team send` against the real Claude Code 2.1.332 and Codex 0.171.0, and
+//! the owner's sends to the real Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`owner_vendors`;
+//! all installed from `tests/real/package-lock.json` by `tests/real/install.sh`), offline.
 //!
 //! Every scenario builds its own world (`harness::RealWorld`): a temp dir under `/var/tmp`
 //! holding a git checkout whose path has `_` and a space, a team file, a registry, state and
@@ -20,6 +21,7 @@
 mod checks;
 mod harness;
 mod mock;
+mod vendors;
 
 mod agent_sender;
 mod agents;
@@ -28,7 +30,9 @@ mod first_team;
 mod inbox;
 mod mcp;
 mod mcp_converse;
+mod mcp_vendors;
 mod owner;
+mod owner_vendors;
 mod register;
 mod screens;
 mod up;

@@ -125,8 +125,46 @@ pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
     profile_kit::drop_read_outside_dialog(classify, screen, id, trigger)
 }
 
-/// No transcript of a file read was captured: the transcript is not read as proof (yet).
-pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
+/// True when the session's events prove the drop was read
+/// (`tests/data/transcripts/copilot-1.0.102/`): a `tool.execution_start` of `view` whose `path`
+/// names the id, or of `bash` whose command reads the file (`cat …`), answered later by a
+/// `tool.execution_complete` for that `toolCallId` with `success: true` and, for a command, exit
+/// code 0 (a `cat` that failed is still `success: true`, with `shellExecution.exitCode: 1`).
+///
+/// The `assistant.message` asking for the call, and the start itself, come before any approval
+/// and before the tool ran: never proof.
+pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
+    use profile_kit::json::{raw_value, str_value};
+    if id.is_empty() {
+        return false;
+    }
+    let mut reads: Vec<&str> = Vec::new();
+    for row in rows {
+        let Some(data) = raw_value(row, "data") else { continue };
+        match str_value(row, "type") {
+            Some("tool.execution_start") => {
+                let args = raw_value(data, "arguments").unwrap_or("");
+                let reads_it = match str_value(data, "toolName") {
+                    Some("view") => str_value(args, "path").is_some_and(|p| p.contains(id)),
+                    Some("bash") => str_value(args, "command").is_some_and(|c| profile_kit::text::shell_reads(c, id)),
+                    _ => false,
+                };
+                if let (true, Some(call)) = (reads_it, str_value(data, "toolCallId")) {
+                    reads.push(call);
+                }
+            }
+            Some("tool.execution_complete") => {
+                let exit = raw_value(data, "shellExecution").and_then(|e| raw_value(e, "exitCode"));
+                if raw_value(data, "success") == Some("true")
+                    && exit.is_none_or(|c| c == "0")
+                    && str_value(data, "toolCallId").is_some_and(|c| reads.contains(&c))
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
     false
 }
 

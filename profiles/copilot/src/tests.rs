@@ -72,3 +72,26 @@ fn a_row_naming_the_id_proves_a_read_but_not_the_echo_or_a_dialog() {
     d.recent = vec![format!("│ │ cat /tmp/drop/{id}.txt │ │")];
     assert!(!shows_drop_read(&d, id, &trigger));
 }
+
+#[test]
+fn transcript_proof_is_the_completed_read_not_the_request() {
+    // One real session: `view` of a drop, `cat` of it, a `cat` of a file that is not there.
+    let path = fixtures::transcripts_dir().join("copilot-1.0.102/read-drop-file.jsonl");
+    let rows: Vec<String> = std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect();
+    let (read, missing) = ("3f6d2b1c-8a4e-4f7b-9c2d-1e5a7b9c0d11", "7c1e9a2b-3d4f-4a5b-8c6d-9e0f1a2b3c44");
+    assert!(transcript_shows_drop_read(&rows, read));
+    let proof = (0..rows.len()).find(|&p| transcript_shows_drop_read(&rows[..=p], read)).unwrap();
+    assert!(rows[proof].contains("\"type\":\"tool.execution_complete\""), "{}", rows[proof]);
+    assert!(
+        rows[..proof].iter().any(|r| r.contains("\"assistant.message\"") && r.contains(read)),
+        "the request came first"
+    );
+    assert!(!transcript_shows_drop_read(std::slice::from_ref(&rows[proof]), read), "a completion without its start");
+    // the `cat` alone (the view's rows left out) proves it too
+    let shell: Vec<String> = rows.iter().filter(|r| !r.contains("call_mock_1\"")).cloned().collect();
+    assert!(transcript_shows_drop_read(&shell, read));
+    let failed = rows.iter().find(|r| r.contains("tool.execution_complete") && r.contains(missing)).unwrap();
+    assert!(failed.contains("\"success\":true") && failed.contains("\"exitCode\":1"), "{failed}");
+    assert!(!transcript_shows_drop_read(&rows, missing), "a cat that exited 1");
+    assert!(!transcript_shows_drop_read(&rows, ""));
+}

@@ -187,9 +187,47 @@ pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
     profile_kit::drop_read_outside_dialog(classify, screen, id, trigger)
 }
 
-/// No transcript of a file read was captured: the transcript is not read as proof (yet).
-pub fn transcript_shows_drop_read(_rows: &[String], _id: &str) -> bool {
-    false
+/// True when a transcript row records a finished tool call that read the drop
+/// (`tests/data/transcripts/gemini-cli-0.61.0/`): an entry of a `toolCalls` array with
+/// `status: "success"` that is
+/// - `read_file` whose `file_path` names the id and whose result is no `error` (read_file
+///   refuses a path the ignore files name, `team init`'s `.agents/.gitignore` among them:
+///   that entry is `status: "error"`); or
+/// - `run_shell_command` whose command reads the file (`cat …`) and whose output says no
+///   non-zero `Exit Code:` (a failed `cat` is still `status: "success"`, with `Exit Code: 1`).
+///
+/// Gemini CLI writes the `gemini` row first without its `toolCalls`, then again with the call,
+/// its result and its status once the tool ran, so the request alone is never proof; nor is the
+/// session's `memoryScratchpad`, which names the path and the tools in prose.
+pub fn transcript_shows_drop_read(rows: &[String], id: &str) -> bool {
+    use profile_kit::json::{items, raw_values};
+    !id.is_empty()
+        && rows.iter().any(|row| raw_values(row, "toolCalls").into_iter().flat_map(items).any(|c| read_the_drop(c, id)))
+}
+
+/// One `toolCalls` entry: a finished read of the file named by `id`.
+fn read_the_drop(call: &str, id: &str) -> bool {
+    use profile_kit::json::{raw_value, str_value};
+    if str_value(call, "status") != Some("success") {
+        return false;
+    }
+    let (Some(args), Some(result)) = (raw_value(call, "args"), raw_value(call, "result")) else { return false };
+    match str_value(call, "name") {
+        Some("read_file") => {
+            str_value(args, "file_path").is_some_and(|p| p.contains(id)) && raw_value(result, "error").is_none()
+        }
+        Some("run_shell_command") => {
+            str_value(args, "command").is_some_and(|c| profile_kit::text::shell_reads(c, id))
+                && str_value(result, "output").is_some_and(|o| !failed_exit(o))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a shell tool's output reports a non-zero `Exit Code: <n>` (a command that exits 0
+/// gets no such line).
+fn failed_exit(output: &str) -> bool {
+    output.split("Exit Code: ").skip(1).any(|rest| profile_kit::text::leading_number(rest) != Some(0))
 }
 
 #[cfg(test)]

@@ -93,3 +93,42 @@ fn a_row_naming_the_id_proves_a_read_but_not_the_echo_or_a_dialog() {
     d.recent = vec![format!("│ ? ReadFile /tmp/drop/{id}.txt │")];
     assert!(!shows_drop_read(&d, id, &trigger));
 }
+
+/// The rows of one real session's transcript (`tests/data/transcripts/gemini-cli-0.61.0/`).
+fn transcript(name: &str) -> Vec<String> {
+    let path = fixtures::transcripts_dir().join("gemini-cli-0.61.0").join(name);
+    std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn transcript_proof_is_the_finished_read_file_call_not_the_request() {
+    // read_file of a drop no ignore file names (a `.geminiignore` that unignores send-drops/)
+    let rows = transcript("read-drop-file.jsonl");
+    let id = "5a9b3c7d-1e2f-4a6b-8c0d-2e4f6a8b0c55";
+    assert!(transcript_shows_drop_read(&rows, id));
+    let proof = rows.iter().position(|r| transcript_shows_drop_read(std::slice::from_ref(r), id)).unwrap();
+    // before it: the prompt, and the `gemini` row written without its call
+    assert!(rows[..proof].iter().any(|r| r.contains(id) && r.contains("\"type\":\"user\"")));
+    assert!(!transcript_shows_drop_read(&rows[..proof], id));
+    assert!(!transcript_shows_drop_read(&rows, "00000000-0000-0000-0000-000000000000"));
+    assert!(!transcript_shows_drop_read(&rows, ""));
+}
+
+#[test]
+fn a_read_the_ignore_files_refused_is_no_proof_and_the_shell_read_after_it_is() {
+    // `.agents/.gitignore` names send-drops/ (as `team init` writes it): read_file refuses the
+    // drop, the model reads it with `cat`; then a `cat` of a file that is not there exits 1.
+    let rows = transcript("read-refused-then-shell.jsonl");
+    let (read, missing) = ("3f6d2b1c-8a4e-4f7b-9c2d-1e5a7b9c0d11", "7c1e9a2b-3d4f-4a5b-8c6d-9e0f1a2b3c44");
+    let refused = rows.iter().position(|r| r.contains("is ignored by configured ignore patterns")).unwrap();
+    assert!(rows[refused].contains("\"status\":\"error\""), "{}", rows[refused]);
+    assert!(!transcript_shows_drop_read(&rows[..=refused], read), "the refused read_file");
+    assert!(transcript_shows_drop_read(&rows, read), "the cat after it");
+    let failed = rows.iter().find(|r| r.contains(missing) && r.contains("\"toolCalls\"")).unwrap();
+    assert!(failed.contains("\"status\":\"success\"") && failed.contains("Exit Code: 1"), "{failed}");
+    assert!(!transcript_shows_drop_read(&rows, missing), "a cat that exited 1");
+    // the summary row written at the next start names the path and read_file in prose
+    let memo = rows.iter().find(|r| r.contains("memoryScratchpad")).unwrap();
+    assert!(memo.contains(read) && memo.contains("read_file"));
+    assert!(!transcript_shows_drop_read(std::slice::from_ref(memo), read));
+}

@@ -26,6 +26,36 @@ pub fn raw_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
+/// The raw text of the value after every `"key":` in `s` (at any depth), in order; a value
+/// found inside another one found is listed too (a session-state row may repeat old rows).
+pub fn raw_values<'a>(s: &'a str, key: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(v) = raw_value(&s[from..], key) {
+        out.push(v);
+        // past this key: the value's first byte (a nested occurrence is still ahead)
+        from = (v.as_ptr() as usize - s.as_ptr() as usize) + v.len().min(1);
+    }
+    out
+}
+
+/// The raw texts of the elements of a raw JSON array (`[…]`, as [`raw_value`] gives it); none
+/// for anything else.
+pub fn items(array: &str) -> Vec<&str> {
+    let Some(inner) = array.trim().strip_prefix('[') else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut rest = inner;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if rest.is_empty() || rest.starts_with(']') {
+            return out;
+        }
+        let len = value_len(rest.as_bytes()).max(1);
+        out.push(rest[..len].trim_end());
+        rest = &rest[len..];
+    }
+}
+
 /// The string content after `"key":` when the value is a string (escapes left as written).
 pub fn str_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     let raw = raw_value(s, key)?;
@@ -87,6 +117,18 @@ mod tests {
         assert_eq!(raw_value(row, "e"), Some("5"));
         assert_eq!(str_value(row, "f"), Some("g"));
         assert_eq!(raw_value(row, "zz"), None);
+    }
+
+    #[test]
+    fn every_value_of_a_key_and_every_item_of_an_array() {
+        let row = r#"{"calls":[{"name":"a","x":[1,2]},"s]",3],"in":{"calls":[]},"calls" : 7}"#;
+        let all = raw_values(row, "calls");
+        assert_eq!(all, vec![r#"[{"name":"a","x":[1,2]},"s]",3]"#, "[]", "7"]);
+        assert_eq!(items(all[0]), vec![r#"{"name":"a","x":[1,2]}"#, r#""s]""#, "3"]);
+        assert!(items(all[1]).is_empty());
+        assert!(items(all[2]).is_empty(), "a number is no array");
+        // a key named inside a string is not a key
+        assert!(raw_values(r#"{"a":"\"calls\": [1]"}"#, "calls").is_empty());
     }
 
     #[test]

@@ -35,6 +35,16 @@ pub fn contains_all(hay: &str, needles: &[&str]) -> bool {
     needles.iter().all(|n| contains(hay, n))
 }
 
+/// True when a shell `command` reads a file whose path holds `needle` with a common reader
+/// (`cat`, `head`, `tail`, `sed`, `less`, `more`, `bat`, `nl`, `awk` as a word of it): how a
+/// model reads a file through a CLI's shell tool.
+pub fn shell_reads(command: &str, needle: &str) -> bool {
+    const READERS: &[&str] = &["cat", "head", "tail", "sed", "less", "more", "bat", "nl", "awk"];
+    !needle.is_empty()
+        && contains(command, needle)
+        && command.split(|c: char| c.is_whitespace() || matches!(c, '|' | ';' | '&')).any(|w| READERS.contains(&w))
+}
+
 /// True for the whitespace a terminal draws, including U+00A0 NO-BREAK SPACE.
 pub fn is_space(c: char) -> bool {
     c == ' ' || c == '\u{a0}' || c == '\t' || c.is_whitespace()
@@ -119,6 +129,17 @@ pub fn leading_number(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shell_read_names_the_file_and_a_reader() {
+        let id = "3f6d2b1c-8a4e-4f7b-9c2d-1e5a7b9c0d11";
+        assert!(shell_reads(&format!("cat .agents/send-drops/b/s/{id}"), id));
+        assert!(shell_reads(&format!("cd x && head -50 {id}|nl"), id));
+        assert!(!shell_reads(&format!("ls .agents/send-drops/b/s/{id}"), id), "no reader");
+        assert!(!shell_reads("cat notes.txt", id), "another file");
+        assert!(!shell_reads(&format!("concatenate {id}"), id), "a reader inside a word is no reader");
+        assert!(!shell_reads("cat x", ""));
+    }
 
     #[test]
     fn case_insensitive_search() {

@@ -23,9 +23,10 @@ pub fn describe() -> Description {
         // `/` slash commands (`/quit`), `!` shell commands, `@` the file picker.
         forbidden_starts: strings(&["/", "!", "@"]),
         has_compose: false,
-        // `~/.qwen/projects/<cwd with every / as ->/chats/<session uuid>.jsonl`; Qwen's dashing
-        // is not proven to match `{cwd-dashed}` for every character, so every project is named.
-        transcript_patterns: strings(&["{home}/.qwen/projects/*/chats/*.jsonl"]),
+        // `~/.qwen/projects/<cwd>/chats/<session uuid>.jsonl`, the cwd with every character that
+        // is not an ASCII letter or digit as `-` (its `sanitizeCwd`): `{cwd-dashed}`, proven on
+        // a checkout whose path holds `_` and a space (the real-CLI tier).
+        transcript_patterns: strings(&["{home}/.qwen/projects/{cwd-dashed}/chats/*.jsonl"]),
         // Claude-compatible hooks under `hooks` in `.qwen/settings.json`: a format the host does
         // not write yet, so it ignores the word and the seat stays on the typed leg. The title
         // tracks the state (`Qwen - <dir>`, `◐︎` responding, `✳︎` confirming).

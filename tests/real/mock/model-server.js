@@ -6,7 +6,16 @@
 // - the Anthropic Messages API, streamed (SSE), with tool use: POST /v1/messages?beta=true
 //   (Claude Code 2.1.332, ANTHROPIC_BASE_URL=http://127.0.0.1:PORT);
 // - the OpenAI Responses API, streamed, with `exec_command` function calls: POST /v1/responses
-//   (Codex 0.171.0, provider base_url http://127.0.0.1:PORT/v1).
+//   (Codex 0.171.0, provider base_url http://127.0.0.1:PORT/v1);
+// - OpenAI Chat Completions, streamed (or whole when `stream` is false), with `tool_calls`:
+//   POST /v1/chat/completions (Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102, opencode 1.18.33,
+//   grok-cli: base URL http://127.0.0.1:PORT/v1); the shell and read tools are the ones the
+//   request offers (`run_shell_command`, `bash`, `read_file`, `view`, `read`, ...), their
+//   arguments named by the tool's own schema;
+// - the Gemini API: POST /v1beta/models/<model>:streamGenerateContent?alt=sse (the turn),
+//   :generateContent (Gemini CLI's router call and its summary at /quit: side requests) and
+//   :countTokens (Gemini CLI 0.61.0, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:PORT).
+// ../../../docs/more-vendors.md says what each of those CLIs sends.
 //
 // Usage: node model-server.js <dir> [port]. The test owns <dir>:
 // - <dir>/script.json, read at every request (so a test may change it between turns):
@@ -17,10 +26,14 @@
 //   A step answers one model request of the turn: the k-th step answers the request that follows
 //   k tool results (a stateless count over the request, so retries get the same answer):
 //     {"text": "..."}                         an answer that ends the turn
-//     {"bash": "<command>"}                   Claude: a Bash tool_use; Codex: an exec_command call
+//     {"bash": "<command>"}                   Claude: a Bash tool_use; Codex: an exec_command call;
+//                                             Chat Completions and Gemini: a call of the shell tool
+//                                             the request offers (`run_shell_command`, `bash`)
 //       + "tty": true, "yield_ms": n          (Codex exec_command arguments)
 //       + "escalated": "<why>"               (Codex: sandbox_permissions require_escalated)
-//     {"read": "<path>"}                      Claude: a Read tool_use; Codex: exec_command cat
+//     {"read": "<path>"}                      Claude: a Read tool_use; Codex: exec_command cat;
+//                                             the others: their read tool (`read_file`, `view`,
+//                                             `read`) with the absolute path
 //                                             ("@trigger": the path the turn's trigger line names)
 //     {"tool": "<name>", "input": {...}}      a call of any tool the CLI offers by that name (an
 //       + "namespace": "<ns>"                 MCP server's: Claude mcp__<server>__<tool>); Codex:
@@ -36,11 +49,18 @@
 //                                             e.g. "@result:1:/items/0/id" from a team_inbox
 //   (one it cannot resolve becomes "<unresolved ...>", which the tool refuses as it should).
 //   Past the last step the turn ends with the text "done". A prompt that is a team trigger line
-//   ("Please read the team message at <path>") and matches no rule reads <path>, then ends.
+//   ("Please read the team message at <path>") and matches no rule reads <path>, then ends; on
+//   Chat Completions and Gemini, a read its tool refused (`refused`) is read again with the
+//   shell (`cat <path>`) before the turn ends.
 // - <dir>/requests.jsonl: one line per request, appended before it is answered:
-//     {"n", "at": <ms since the epoch, when the request was whole>, "api": "anthropic"|"openai"|"other",
-//      "method", "path", "kind": "main"|"side", "prompt": <the turn's user prompt text>,
+//     {"n", "at": <ms since the epoch, when the request was whole>,
+//      "api": "anthropic"|"openai"|"chat"|"gemini"|"other", "method", "path",
+//      "kind": "main"|"side", "prompt": <the turn's user prompt text>,
 //      "results": [<tool outputs since that prompt>], "headers", "body"}
+//   `main` is a model step of the turn; `side` is any other request the CLI makes on its own:
+//   a title request (no tools), Gemini CLI's router and summary calls (`:generateContent`) and
+//   token counts, Qwen Code's next-prompt suggestion and memory runs (they carry tools: told
+//   apart by their text, `SIDE_MARKS`). A side request is answered by its kind, never by a rule.
 // - <dir>/ready: written once listening, holding the port.
 'use strict';
 const http = require('http');
@@ -121,6 +141,63 @@ function openaiTurn(body) {
   return { prompt, results };
 }
 
+// Chat Completions: the last `user` message is the prompt — its last text block when it is an
+// array (Qwen Code sends its reminders as earlier blocks of the first prompt); the `tool`
+// messages after it are the turn's tool outputs.
+function chatTurn(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  let at = -1;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    if (msgs[i].role === 'user') {
+      at = i;
+      break;
+    }
+  }
+  let prompt = '';
+  if (at >= 0) {
+    const c = msgs[at].content;
+    if (typeof c === 'string') prompt = c;
+    else if (Array.isArray(c)) {
+      const texts = c.filter((b) => b && b.type === 'text').map((b) => b.text);
+      prompt = texts.length ? texts[texts.length - 1] : '';
+    }
+  }
+  const results = msgs
+    .slice(at + 1)
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : blockText(m.content)));
+  return { prompt, results };
+}
+
+// Gemini: the last `user` content with a text part is the prompt (Gemini CLI sends its
+// `<session_context>` as an earlier content); the functionResponse parts after it are the turn's
+// tool outputs (a response's `output` when it is text, else the response as JSON).
+function geminiTurn(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  const texts = (c) => (Array.isArray(c.parts) ? c.parts.filter((p) => typeof p.text === 'string').map((p) => p.text) : []);
+  let at = -1;
+  for (let i = contents.length - 1; i >= 0; i--) {
+    if (contents[i].role === 'user' && texts(contents[i]).length) {
+      at = i;
+      break;
+    }
+  }
+  const prompt = at >= 0 ? texts(contents[at]).join('\n') : '';
+  const results = [];
+  for (const c of contents.slice(at + 1)) {
+    for (const p of Array.isArray(c.parts) ? c.parts : []) {
+      if (!p.functionResponse) continue;
+      const r = p.functionResponse.response || {};
+      results.push(typeof r.output === 'string' ? r.output : JSON.stringify(r));
+    }
+  }
+  return { prompt, results };
+}
+
+// Side requests that carry tools, told apart by the text of their prompt (Qwen Code 0.24.4:
+// the next-prompt suggestion after a turn, the managed-memory extraction run).
+const SIDE_MARKS = ['[SUGGESTION MODE:', 'Managed memory has TWO directories'];
+
 const TRIGGER = /Please read the team message at (\S+)/;
 
 // The value at JSON pointer `ptr` in a tool output (Codex's: the text after its "Output:" line).
@@ -150,8 +227,15 @@ function fill(v, trigger, results) {
   return v;
 }
 
+// A read tool's output that is a refusal, not the file: Gemini CLI 0.61.0's read_file answers
+// {"error": "File path '…' is ignored by configured ignore patterns."} for a path its ignore files
+// name — `team init`'s .agents/.gitignore names send-drops/.
+function refused(result) {
+  return typeof result === 'string' && result.startsWith('{"error":');
+}
+
 // The step that answers this request (`results`: the turn's tool outputs so far).
-function stepFor(sc, prompt, results) {
+function stepFor(sc, prompt, results, api) {
   const k = results.length;
   const m = prompt.match(TRIGGER);
   for (const r of sc.rules || []) {
@@ -165,7 +249,11 @@ function stepFor(sc, prompt, results) {
   }
   if (sc.drops === false) return k === 0 ? { text: 'Hello from the mock model.' } : { text: 'done' };
   if (m) {
-    return [{ read: m[1], hold: sc.drop_hold }, { text: 'I read the team message.' }][k] || { text: 'done' };
+    const steps = [{ read: m[1], hold: sc.drop_hold }];
+    // Refused by the read tool, the model reads the file with the shell, as a model does.
+    if ((api === 'chat' || api === 'gemini') && k >= 1 && refused(results[0])) steps.push({ bash: `cat ${m[1]}` });
+    steps.push({ text: 'I read the team message.' });
+    return steps[k] || { text: 'done' };
   }
   return k === 0 ? { text: 'Hello from the mock model.' } : { text: 'done' };
 }
@@ -291,6 +379,146 @@ function openaiAnswer(res, step, num) {
   });
 }
 
+// --- Chat Completions and Gemini: the tools a request offers ----------------------------------
+
+// The tools a request offers, as {name, props, required} (Chat Completions `tools[].function`,
+// Gemini `tools[].functionDeclarations[]`).
+function offered(api, body) {
+  const out = [];
+  for (const t of (body && Array.isArray(body.tools) ? body.tools : [])) {
+    const decls = api === 'gemini' ? t.functionDeclarations || [] : [t.function || t];
+    for (const d of decls) {
+      const schema = d.parameters || d.parametersJsonSchema || {};
+      out.push({ name: d.name, props: schema.properties || {}, required: schema.required || [] });
+    }
+  }
+  return out;
+}
+
+// Each CLI's own names: its shell tool and its file-read tool.
+const SHELL_TOOLS = ['run_shell_command', 'bash', 'shell', 'execute_bash'];
+const READ_TOOLS = ['read_file', 'view', 'read'];
+const PATH_PROPS = ['file_path', 'absolute_path', 'filePath', 'path'];
+
+// A value for a required argument the step does not give, by its schema's type.
+function filler(prop) {
+  if (prop && Array.isArray(prop.enum) && prop.enum.length) return prop.enum[0];
+  const type = prop && String(prop.type || '').toLowerCase();
+  if (type === 'boolean') return false;
+  if (type === 'integer' || type === 'number') return 0;
+  return 'Run the command';
+}
+
+// The {name, args} a bash or read step calls, from the tools the request offers.
+function callFor(api, body, step, sc) {
+  const tools = offered(api, body);
+  if (step.tool !== undefined) return { name: step.tool, args: step.input || {} };
+  const pick = (names) => names.map((n) => tools.find((t) => t.name === n)).find(Boolean);
+  let tool, args;
+  if (step.bash !== undefined) {
+    tool = pick(SHELL_TOOLS);
+    args = { command: step.bash };
+    if (tool && 'description' in tool.props) args.description = step.description || 'Run the command';
+  } else {
+    tool = pick(READ_TOOLS);
+    const file = path.isAbsolute(step.read) ? step.read : path.join(sc.root || '/', step.read);
+    const key = tool ? PATH_PROPS.find((k) => k in tool.props) || 'file_path' : 'file_path';
+    args = { [key]: file };
+  }
+  if (!tool) {
+    const want = step.bash !== undefined ? SHELL_TOOLS : READ_TOOLS;
+    return { name: `<none of ${want.join(', ')} is offered>`, args };
+  }
+  for (const r of tool.required) if (!(r in args)) args[r] = filler(tool.props[r]);
+  return { name: tool.name, args };
+}
+
+function dataLine(res, data) {
+  res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+}
+
+// Chat Completions: streamed as the CLIs measured take it (docs/more-vendors.md): a role chunk,
+// the text or the tool call (its name, then its arguments), the finish, the usage, [DONE].
+function chatAnswer(res, body, step, num, sc) {
+  const call = step.text === undefined ? callFor('chat', body, step, sc) : null;
+  const base = { id: `chatcmpl-mock-${num}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: (body && body.model) || 'mock-model' };
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const finish = call ? 'tool_calls' : 'stop';
+  if (body && body.stream === false) {
+    const message = { role: 'assistant', content: call ? null : String(step.text) };
+    if (call) {
+      message.tool_calls = [{ id: `call_mock_${num}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }];
+    }
+    return whenGate(step, () => {
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify(Object.assign({}, base, { object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage })));
+    });
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' });
+  const chunk = (delta, reason) => dataLine(res, Object.assign({}, base, { choices: [{ index: 0, delta, finish_reason: reason }] }));
+  chunk({ role: 'assistant', content: '' }, null);
+  whenGate(step, () => {
+    if (call) {
+      chunk({ tool_calls: [{ index: 0, id: `call_mock_${num}`, type: 'function', function: { name: call.name, arguments: '' } }] }, null);
+      chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] }, null);
+    } else {
+      chunk({ content: String(step.text) }, null);
+    }
+    chunk({}, finish);
+    dataLine(res, Object.assign({}, base, { choices: [], usage }));
+    dataLine(res, '[DONE]');
+    res.end();
+  });
+}
+
+// Gemini: one candidate holding the text or the function call; streamed as SSE data lines for
+// :streamGenerateContent, one JSON body for :generateContent.
+function geminiAnswer(res, body, step, num, sc, streamed) {
+  const call = step.text === undefined ? callFor('gemini', body, step, sc) : null;
+  const parts = call ? [{ functionCall: { name: call.name, args: call.args } }] : [{ text: String(step.text) }];
+  const answer = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'mock-model', responseId: `mock-${num}`,
+  };
+  if (!streamed) {
+    return whenGate(step, () => {
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify(answer));
+    });
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' });
+  whenGate(step, () => {
+    dataLine(res, answer);
+    res.end();
+  });
+}
+
+// A JSON value the request's response schema accepts (Gemini CLI's router asks for
+// {complexity_reasoning, complexity_score}; an enum takes its first word).
+function fromSchema(schema) {
+  const type = schema && String(schema.type || '').toLowerCase();
+  if (type === 'object') {
+    const o = {};
+    for (const [k, v] of Object.entries(schema.properties || {})) o[k] = fromSchema(v);
+    return o;
+  }
+  if (type === 'array') return [];
+  return filler(schema);
+}
+
+// A Gemini side request: a token count, the router's JSON, or a short text (the summary).
+function geminiSide(res, body, method, num) {
+  if (method === 'countTokens') {
+    res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+    return res.end(JSON.stringify({ totalTokens: 10 }));
+  }
+  const cfg = (body && body.generationConfig) || {};
+  const schema = cfg.responseJsonSchema || cfg.responseSchema;
+  const text = schema ? JSON.stringify(fromSchema(schema)) : 'Team test';
+  geminiAnswer(res, body, { text }, num, {}, method === 'streamGenerateContent');
+}
+
 // A side request (no tools: the session-title request) gets a title and nothing else.
 function sideAnswer(res, api, num) {
   const title = JSON.stringify({ title: 'Team test' });
@@ -313,9 +541,16 @@ const server = http.createServer((req, res) => {
       body = raw;
     }
     const p = req.url.split('?')[0];
-    const api = p === '/v1/messages' ? 'anthropic' : p === '/v1/responses' ? 'openai' : 'other';
-    const main = !!(body && Array.isArray(body.tools) && body.tools.length > 0);
-    const turn = api === 'anthropic' && body ? anthropicTurn(body) : api === 'openai' && body ? openaiTurn(body) : {};
+    const gemini = p.match(/^\/v1(?:beta|alpha)?\/models\/[^:/]+:(streamGenerateContent|generateContent|countTokens)$/);
+    const api = p === '/v1/messages' ? 'anthropic' : p === '/v1/responses' ? 'openai'
+      : p === '/v1/chat/completions' ? 'chat' : gemini ? 'gemini' : 'other';
+    const turns = { anthropic: anthropicTurn, openai: openaiTurn, chat: chatTurn, gemini: geminiTurn };
+    const turn = body && typeof body === 'object' && turns[api] ? turns[api](body) : {};
+    const tools = api === 'chat' || api === 'gemini' ? offered(api, body).length > 0
+      : !!(body && Array.isArray(body.tools) && body.tools.length > 0);
+    let main = tools;
+    if (api === 'gemini') main = tools && gemini[1] === 'streamGenerateContent';
+    if (api === 'chat') main = tools && !SIDE_MARKS.some((m) => (turn.prompt || '').includes(m));
     log({
       n: num, at: Date.now(), api, method: req.method, path: req.url, kind: main ? 'main' : 'side',
       prompt: turn.prompt || '', results: turn.results || [], headers: req.headers, body,
@@ -325,11 +560,15 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not served by the mock' } }));
       return;
     }
+    if (!main && api === 'gemini') return geminiSide(res, body, gemini[1], num);
+    if (!main && api === 'chat') return chatAnswer(res, body, { text: 'Team test' }, num, {});
     if (!main) return sideAnswer(res, api, num);
     const sc = script();
-    const step = stepFor(sc, turn.prompt, turn.results);
+    const step = stepFor(sc, turn.prompt, turn.results, api);
     if (api === 'anthropic') anthropicAnswer(res, step, num, sc);
-    else openaiAnswer(res, step, num);
+    else if (api === 'openai') openaiAnswer(res, step, num);
+    else if (api === 'chat') chatAnswer(res, body, step, num, sc);
+    else geminiAnswer(res, body, step, num, sc, true);
   });
 });
 

@@ -234,10 +234,12 @@ impl Attempt<'_> {
     }
 
     /// Read back: the box must hold exactly the trigger before any Enter. A dialog or a mode
-    /// the pane went into meanwhile, or a box that never shows the trigger, holds the send.
+    /// the pane went into meanwhile, or a box that never shows the trigger, holds the send; a
+    /// box still showing none of the keys is waited for longer than one showing other text.
     fn read_back(&mut self) -> Result<(), Ended> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
-        let until = self.clock.now() + self.t.readback;
+        let start = self.clock.now();
+        let (until, unechoed_until) = (start + self.t.readback, start + self.t.readback_unechoed);
         let mut last: BoxText;
         let mut looks = 0u32;
         loop {
@@ -263,7 +265,8 @@ impl Attempt<'_> {
                 }
                 Err(e) => last = BoxText::Holds(format!("<{e}>")),
             }
-            if self.clock.now() >= until {
+            let now = self.clock.now();
+            if now >= until && (last != BoxText::Empty || now >= unechoed_until) {
                 return Err(Ended::held(format!(
                     "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
                     describe_box(&last, trigger)

@@ -22,6 +22,7 @@ const TRIGGER: &str = "please summarize the README in two lines";
 const ID: &str = "5e1d0c3a-77aa-4b7e-9d65-0c1f2a3b4c5d";
 const FAST: Timings = Timings {
     readback: Duration::from_millis(300),
+    readback_unechoed: Duration::from_millis(300),
     readback_poll: Duration::from_millis(1),
     poll: Duration::from_millis(1),
     enter_waits: [Duration::from_millis(20), Duration::from_millis(30), Duration::from_millis(40)],

@@ -24,10 +24,14 @@ pub fn repo_dir() -> PathBuf {
 const EXITED: &str = "[the CLI exited with";
 const KEY: &str = "sk-ant-test-0000000000000000000000000000000000000000";
 /// The pinned CLIs, as `tests/real/package-lock.json` holds them.
-const PINNED: [(&str, &str, &str); 2] =
-    [("@anthropic-ai/claude-code", "2.1.332", "Claude Code"), ("@openai/codex", "0.171.0", "Codex")];
+const PINNED: [(&str, &str, &str); 4] = [
+    ("@anthropic-ai/claude-code", "2.1.332", "Claude Code"),
+    ("@openai/codex", "0.171.0", "Codex"),
+    ("@google/gemini-cli", "0.61.0", "Gemini CLI"),
+    ("@qwen-code/qwen-code", "0.24.4", "Qwen Code"),
+];
 
-/// `tests/real/node_modules/.bin`, once both pinned CLIs are found installed there; fails the
+/// `tests/real/node_modules/.bin`, once every pinned CLI is found installed there; fails the
 /// test with the command that installs them otherwise.
 pub fn cli_bin() -> PathBuf {
     let nm = repo_dir().join("tests/real/node_modules");
@@ -113,12 +117,17 @@ impl RealWorld {
     /// A world with no seats yet: the checkout (`<tmp>/my_team dir/beacon`), the mock in its own
     /// network namespace, and a tmux server (session `beacon`) started inside that namespace.
     pub fn start() -> RealWorld {
+        RealWorld::start_with(TEAM_FILE)
+    }
+
+    /// [`RealWorld::start`] with another team file (session `beacon`).
+    pub fn start_with(team_file: &str) -> RealWorld {
         let mut rw = RealWorld::bare(Path::new("my_team dir/beacon"), "beacon");
         let repo = rw.w.repo.clone();
         std::fs::create_dir_all(&repo).unwrap();
         let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &rw.w.home).status().unwrap();
         assert!(ok.success(), "git init");
-        rw.w.team_file(TEAM_FILE);
+        rw.w.team_file(team_file);
         rw.sock = rw.top().join("tmux.sock");
         rw.w.extra_env.push(("TEAM_TMUX_SOCKET".into(), rw.sock.display().to_string()));
         let conf = rw.top().join("tmux.conf");
@@ -202,7 +211,7 @@ impl RealWorld {
 
     /// The environment every seat's pane gets: its HOME, the pinned CLIs and `team` on PATH,
     /// the world's registry, state and cache.
-    fn seat_env(&self, home: &Path) -> Vec<(String, String)> {
+    pub(super) fn seat_env(&self, home: &Path) -> Vec<(String, String)> {
         let team_dir = common::team_bin().parent().unwrap().display().to_string();
         vec![
             ("HOME".into(), home.display().to_string()),

@@ -543,3 +543,47 @@ fn the_profile_s_pause_runs_from_the_typing_and_the_read_back_counts_toward_it()
         }
     }
 }
+
+/// A seat whose box, once typed into, shows other text than the keys (they went elsewhere).
+struct Elsewhere(Scripted);
+
+impl Seat for Elsewhere {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
+        self.0.observe(id, trigger)
+    }
+    fn type_text(&mut self, _text: &str) -> Result<(), SeatError> {
+        self.0.type_text("half a word")
+    }
+    fn press_enter(&mut self) -> Result<(), SeatError> {
+        self.0.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.0.transcript_shows_read(id)
+    }
+}
+
+#[test]
+fn a_box_showing_none_of_the_keys_yet_is_waited_for_longer_than_one_showing_other_text() {
+    // drawn all at once ~5 s after the keys (opencode on a loaded machine): delivered
+    let (gap, delivered) = typed_to_enter(125, 0, BoxText::Empty);
+    assert!(delivered && gap > TIMINGS.readback && gap < TIMINGS.readback_unechoed, "{gap:?}");
+    // never drawn: held once the longer bound is out, naming the empty box
+    let clock = TestTimer::new();
+    let mut seat = Echoing {
+        seat: Scripted::idle(),
+        clock: &clock,
+        echo_after: u32::MAX,
+        looks_since_typing: 0,
+        typed_at: None,
+        enter_at: vec![],
+    };
+    let r = deliver(&mut seat, &traits(), TRIG, "1", "x/1", &TIMINGS, &clock);
+    assert_eq!(r.verdict.outcome, Outcome::Held, "{:?}", r.verdict);
+    assert!(r.verdict.reason().contains("(the box is empty)"), "{}", r.verdict.reason());
+    assert!(clock.elapsed() >= TIMINGS.readback_unechoed && seat.enter_at.is_empty(), "{:?}", clock.elapsed());
+    // other text in the box: judged at the read-back's own bound
+    let (r, took) = timed(&mut Elsewhere(Scripted::idle()), &traits());
+    assert_eq!(r.verdict.outcome, Outcome::Held, "{:?}", r.verdict);
+    assert!(r.verdict.reason().contains("the box holds \"half a word\""), "{}", r.verdict.reason());
+    assert!(took >= TIMINGS.readback && took < TIMINGS.readback + TIMINGS.poll * 2, "{took:?}");
+}
