@@ -31,6 +31,10 @@ pub fn describe() -> Description {
             "transcript-read-proof",
             "unverifiable-ancestor=codex app-server|start Codex with `codex --no-daemon`, so each window runs its own commands",
             "hooks=codex-hooks-json",
+            // The rollout's conversation items are what the model is sent: a hook's context is a
+            // `developer` message, a Stop hook's reason a `user` one (measured on 0.171.0,
+            // tests/data/transcripts/codex-0.171.0/hook-context.jsonl).
+            "hook-context=payload.type=message",
         ]),
     }
 }

@@ -352,3 +352,41 @@ fn a_message_that_does_not_belong_where_it_lies_is_never_read_and_blocks_nothing
     }
     assert_eq!(read[4].as_ref().map(|m| m.id.clone()), Ok(msg(5).id), "the genuine one after them reads");
 }
+
+/// issue 29: a dead claimer's claim whose answer may have left (its note stands) is neither
+/// offered again nor moved on: it is left in doubt, and one settler alone takes it over.
+#[test]
+fn a_dead_claimer_s_noted_claim_is_left_in_doubt() {
+    let d = tempfile::tempdir().unwrap();
+    let b = seat_box(d.path());
+    let k1 = b.queue(&msg(1)).unwrap();
+    let k2 = b.queue(&msg(2)).unwrap();
+    let dead = Claimer { pid: u32::MAX - 7, start: 1 };
+    let c1 = b.claim(&k1, dead).unwrap().unwrap();
+    let c2 = b.claim(&k2, dead).unwrap().unwrap();
+    let note = Answering {
+        pid: dead.pid,
+        start: dead.start,
+        event: "stop".into(),
+        at_ms: 1,
+        session: None,
+        turn: None,
+        transcript: None,
+        offset: 0,
+        said: false,
+    };
+    b.answering(&c1, &note).unwrap();
+    assert_eq!(b.note(&c1).unwrap(), Some(note.clone()));
+    let got = b.recover(Claimer::alive, |_| false).unwrap();
+    assert_eq!(got, vec![Recovered::InDoubt(c1.clone()), Recovered::Reoffered(k2.clone())]);
+    assert_eq!(b.claims().unwrap(), vec![c1.clone()], "left where it is");
+    // one settler takes it over; a second finds it gone
+    let mine = b.take_over(&c1, me(1)).unwrap().unwrap();
+    assert_eq!(b.take_over(&c1, me(2)).unwrap(), None);
+    assert_eq!(b.note(&mine).unwrap(), Some(note), "the note is the message's");
+    // given back: the note goes first, then it waits again
+    b.unclaim(&mine).unwrap();
+    assert_eq!(b.note(&mine).unwrap(), None);
+    assert_eq!(b.waiting().unwrap(), vec![k1, k2]);
+    let _ = c2;
+}
