@@ -27,9 +27,10 @@ impl std::ops::Deref for Scene {
     }
 }
 
-/// `rev`, a `cli` seat in `mode`, making a tool call every 150 ms while it works; its hooks
-/// file starts with `post_tool_use` as its PostToolUse command (`{hook}` stands for the
-/// installed `<team> hook post-tool-use`).
+/// `rev`, a `cli` seat in `mode`, making a tool call every 150 ms while it works, keeping its
+/// session transcript, its open-ended turn ending once `<dir>/end` exists; its hooks file
+/// starts with `post_tool_use` as its PostToolUse command (`{hook}` stands for the installed
+/// `<team> hook post-tool-use`) and the installed UserPromptSubmit hook.
 fn scene(cli: &str, mode: &str, post_tool_use: &str, scale: Option<&str>) -> Scene {
     let w = World::empty();
     w.team_file(&format!(
@@ -47,7 +48,7 @@ fn scene(cli: &str, mode: &str, post_tool_use: &str, scale: Option<&str>) -> Sce
     let team_hook = cmd.strip_suffix(" post-tool-use").expect("the installed command").to_string();
     let dir = tempfile::Builder::new().prefix("team-handover-").tempdir().unwrap();
     set_hooks(dir.path(), &team_hook, post_tool_use);
-    let mut spec = SeatSpec::new("rev", cli, mode).cwd(&w.repo).delay(400);
+    let mut spec = SeatSpec::new("rev", cli, mode).cwd(&w.repo).delay(400).transcript();
     for (k, v) in w.env() {
         if k.starts_with("TEAM_") && k != "TEAM_NOW" {
             spec = spec.env(&k, &v);
@@ -56,7 +57,8 @@ fn scene(cli: &str, mode: &str, post_tool_use: &str, scale: Option<&str>) -> Sce
     let spec = spec
         .arg("--hooks", &dir.path().join("hooks.json").display().to_string())
         .arg("--tool-ms", "150")
-        .arg("--hook-log", &dir.path().join("rev.hooks").display().to_string());
+        .arg("--hook-log", &dir.path().join("rev.hooks").display().to_string())
+        .arg("--turn-ends-when", &dir.path().join("end").display().to_string());
     let tw = TmuxWorld::start("beacon", &[spec]);
     Scene { base: common::scene::Scene::of(w, tw, scale), dir, team_hook }
 }
@@ -68,8 +70,10 @@ fn set_hooks(dir: &Path, team_hook: &str, post_tool_use: &str) {
     let cmd = post_tool_use
         .replace("{hook}", &format!("{team_hook} post-tool-use"))
         .replace("{dir}", &dir.display().to_string());
+    let prompt = format!("{team_hook} user-prompt-submit");
     let hooks = serde_json::json!({"hooks": {
         "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": cmd}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": prompt}]}],
     }});
     let tmp = dir.join("hooks.json.tmp");
     std::fs::write(&tmp, hooks.to_string()).unwrap();
@@ -89,11 +93,11 @@ impl Scene {
     }
     /// Every hook run the seat made: (exit code, what its model was handed).
     fn runs(&self) -> Vec<(Option<i64>, Option<String>)> {
+        self.log_lines().iter().map(|v| (v["exit"].as_i64(), v["text"].as_str().map(str::to_string))).collect()
+    }
+    fn log_lines(&self) -> Vec<Value> {
         let text = std::fs::read_to_string(self.hook_log()).unwrap_or_default();
-        text.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .map(|v| (v["exit"].as_i64(), v["text"].as_str().map(str::to_string)))
-            .collect()
+        text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).collect()
     }
     /// The texts the seat's model was handed that hold `body`.
     fn handed(&self, body: &str) -> Vec<String> {
@@ -112,6 +116,11 @@ impl Scene {
             .collect();
         v.sort();
         v
+    }
+    /// Whether `rev`'s screen shows it working (Codex's `Esc to interrupt`, Claude's `esc to
+    /// interrupt`).
+    fn screen_working(&self) -> bool {
+        self.tw.screen("rev").to_lowercase().contains("to interrupt")
     }
     fn team_log(&self) -> String {
         std::fs::read_to_string(self.w.repo.join(".agents/team.log")).unwrap_or_default()
@@ -188,4 +197,130 @@ fn a_hook_whose_reader_has_gone_gives_the_message_back() {
         "f={dir}/closed-$$; (until [ -e \"$f\" ]; do sleep 0.01; done; exec {hook}) | (exec <&-; : > \"$f\")",
         "broken pipe",
     );
+}
+
+/// The history's lock (`messages.lock`), held by the test: a hook that wrote its answer then
+/// waits at its receipt.
+fn hold_history_lock(s: &Scene) -> nix::fcntl::Flock<std::fs::File> {
+    let path = s.project_dir().expect("the project's folder").join("messages.lock");
+    let f = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+    nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusive).map_err(|(_, e)| e).unwrap()
+}
+
+/// The pid of the hook that claimed a message, wrote its note and its answer, and now waits
+/// at the history's lock to record it (a blocked `flock` in `/proc/locks`, `->` before it).
+fn hook_waiting_to_record(s: &Scene) -> i32 {
+    let mut pid = 0;
+    let seen = s.tw.wait_until(common::BOUND, || {
+        let Some(claim) = s.inbox().into_iter().find(|n| n.contains(".claimed-")) else { return false };
+        pid =
+            claim.split(".claimed-").nth(1).and_then(|w| w.split('-').next()).and_then(|p| p.parse().ok()).unwrap_or(0);
+        let noted = s.project_dir().is_some_and(|d| {
+            std::fs::read_dir(d.join("inbox/beacon/rev/answering")).is_ok_and(|mut rd| rd.next().is_some())
+        });
+        let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+        noted && locks.lines().any(|l| l.contains("->") && l.split_whitespace().any(|w| w == pid.to_string()))
+    });
+    assert!(seen, "a hook claimed, noted, answered and waits to record: {:?}", s.inbox());
+    pid
+}
+
+/// A message held in `rev`'s inbox (the hooks did nothing while the send waited), and its id.
+fn held(s: &Scene, body: &str) -> String {
+    let r = s.send(body);
+    assert!(r.stdout.contains("rev: held (in rev's inbox"), "{}{}", r.stdout, r.stderr);
+    let h = s.jsonl("messages.jsonl");
+    h[0]["id"].as_str().unwrap().to_string()
+}
+
+/// issue 29: a hook killed after its answer left and before it recorded the hand-over. Claude
+/// Code takes the answer of a hook killed so (measured on 2.1.332; the fake seat does the
+/// same): the model had the message, and the CLI's transcript shows it. The next hook reads
+/// that evidence and records the hand-over — once, with the receipt saying how it was
+/// settled — and never offers it again.
+#[test]
+fn a_hook_killed_between_answer_and_record_is_settled_by_the_transcript() {
+    let s = scene("claude-code", "already-working", "true", Some("0.05"));
+    let id = held(&s, "review the branch");
+    let lock = hold_history_lock(&s);
+    s.set_hooks("{hook}");
+    let pid = hook_waiting_to_record(&s);
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL).unwrap();
+    drop(lock);
+    assert!(
+        s.tw.wait_until(common::BOUND, || s.jsonl("receipts.jsonl").len() == 1),
+        "the next hook settles it: {}",
+        s.team_log()
+    );
+    let receipts = s.jsonl("receipts.jsonl");
+    assert_eq!((receipts[0]["receipt"].as_str(), receipts[0]["id"].as_str()), (Some("handed"), Some(id.as_str())));
+    assert!(
+        receipts[0]["note"].as_str().unwrap().contains("its CLI's transcript shows the answer taken"),
+        "{receipts:?}"
+    );
+    // the model got it once: from the killed hook (137: its shell saw it killed)
+    let runs = s.log_lines().len();
+    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 2), "more hooks ran");
+    let handed: Vec<Value> = s
+        .log_lines()
+        .into_iter()
+        .filter(|v| v["text"].as_str().is_some_and(|t| t.contains("review the branch")))
+        .collect();
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    assert_eq!(handed[0]["exit"], 137, "{handed:?}");
+    let h = s.jsonl("messages.jsonl");
+    assert_eq!(h.len(), 2, "{h:?}");
+    assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    assert!(s.inbox().is_empty(), "{:?}", s.inbox());
+}
+
+/// The same cut-off hook under Codex, which drops the answer of a hook killed so (measured on
+/// 0.171.0): the transcript shows nothing. Within the turn nothing settles it — the claim stays
+/// in doubt, neither handed again nor said delivered, said once in team.log. The CLI's next
+/// turn settles it: not taken, so the prompt's hook hands it, once.
+#[test]
+fn a_hook_killed_between_answer_and_record_whose_answer_was_dropped_is_handed_in_the_next_turn() {
+    let s = scene("codex", "already-working", "true", Some("0.05"));
+    let id = held(&s, "review the branch");
+    let lock = hold_history_lock(&s);
+    s.set_hooks("{hook}");
+    let pid = hook_waiting_to_record(&s);
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL).unwrap();
+    drop(lock);
+    assert!(s.tw.wait_until(common::BOUND, || s.team_log().contains("in doubt")), "{}", s.team_log());
+    let runs = s.log_lines().len();
+    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 3), "more hooks ran");
+    assert!(s.handed("review the branch").is_empty(), "not handed again within the turn");
+    assert!(s.jsonl("receipts.jsonl").is_empty(), "not said delivered");
+    assert_eq!(s.team_log().matches("in doubt").count(), 1, "said once: {}", s.team_log());
+    assert!(s.inbox().iter().any(|n| n.contains(".claimed-")), "{:?}", s.inbox());
+    // the turn ends; the person's next prompt begins another
+    std::fs::write(s.dir.path().join("end"), "").unwrap();
+    let pane = s.tw.seat("rev").pane.clone();
+    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the turn ended");
+    s.tw.tmux(&["send-keys", "-t", &pane, "-l", "go on"]);
+    assert!(s.tw.wait_for_text("rev", "go on", common::BOUND));
+    // Codex takes an Enter within 30 ms of typed text as part of a paste (a property of the CLI)
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    s.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    assert!(
+        s.tw.wait_until(common::BOUND, || !s.handed("review the branch").is_empty()),
+        "the next turn's hook hands it: {}",
+        s.team_log()
+    );
+    // handed once, by a hook of the new turn (its prompt's, or its first tool call's once the
+    // transcript it reads has begun); the turn runs to its end
+    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the new turn ended");
+    let lines = s.log_lines();
+    let prompt = lines.iter().position(|v| v["event"] == "UserPromptSubmit").expect("the prompt's hook ran");
+    let handed: Vec<usize> = (0..lines.len())
+        .filter(|i| lines[*i]["text"].as_str().is_some_and(|t| t.contains("review the branch")))
+        .collect();
+    assert_eq!(handed.len(), 1, "{lines:#?}");
+    assert!(handed[0] >= prompt, "in the new turn: {lines:#?}");
+    assert!(s.tw.wait_until(common::BOUND, || s.jsonl("receipts.jsonl").len() == 1));
+    let receipts = s.jsonl("receipts.jsonl");
+    assert_eq!(receipts[0]["id"].as_str(), Some(id.as_str()));
+    assert!(receipts[0].get("note").is_none(), "{receipts:?}");
+    assert!(s.team_log().contains("its CLI has begun another turn of the same session"), "{}", s.team_log());
 }
