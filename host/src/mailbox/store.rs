@@ -20,10 +20,10 @@
 //!   withdrawn message is never claimed (and a claimed one never withdrawn);
 //! - a claim whose claimer is dead and whose answer never began to leave (no note) goes back
 //!   to `<key>.json` ([`SeatBox::recover`]): a hook killed mid-claim loses nothing; one whose
-//!   handed receipt was written goes on to `handed/` (it was handed: offering it again would
-//!   hand it twice); one with a note and no receipt is left where it is, in doubt, for the
-//!   evidence to settle (offered again blindly it could be handed twice; moved on blindly it
-//!   could be lost);
+//!   handed receipt was written is never offered again (it was handed: that would hand it
+//!   twice) — its recoverer completes it and moves it to `handed/`; one with a note and no
+//!   receipt is left where it is, in doubt, for the evidence to settle (offered again blindly
+//!   it could be handed twice; moved on blindly it could be lost);
 //! - every waiting and claimed entry is a regular file in the folder itself, so "is anything
 //!   for this seat?" is one directory read (the hook's fast path) — the sub-folders are not.
 
@@ -208,8 +208,10 @@ pub enum Withdraw {
 pub enum Recovered {
     /// Back in the queue: it was never handed.
     Reoffered(Key),
-    /// Its handed receipt was written: moved on to `handed/`.
-    Handed(Key),
+    /// Its handed receipt was written: left for the caller to complete (its `delivered` line,
+    /// which the dead claimer may not have written) and then move on to `handed/` — in that
+    /// order, so a recoverer killed in between leaves it to the next.
+    Receipted(Claim),
     /// Its answer may have left (its note stands) and no receipt says so: left where it is,
     /// for the evidence to settle.
     InDoubt(Claim),
@@ -418,10 +420,10 @@ impl SeatBox {
         Ok(Where::Nowhere)
     }
 
-    /// Every claim whose claimer is dead (`alive` says no): on to `handed/` when
-    /// `was_handed(id)` (its receipt exists); left in doubt when its note stands (its answer
-    /// may have left: [`Recovered::InDoubt`]); else back in the queue. A rename another
-    /// recoverer won is passed over.
+    /// Every claim whose claimer is dead (`alive` says no): left for the caller to complete
+    /// when `was_handed(id)` (its receipt exists: [`Recovered::Receipted`]); left in doubt
+    /// when its note stands (its answer may have left: [`Recovered::InDoubt`]); else back in
+    /// the queue. A rename another recoverer won is passed over.
     pub fn recover(
         &self,
         alive: impl Fn(Claimer) -> bool,
@@ -432,22 +434,23 @@ impl SeatBox {
             if alive(c.by) {
                 continue;
             }
-            let handed = was_handed(c.key.id());
-            if !handed && self.noted(&c) {
+            if was_handed(c.key.id()) {
+                out.push(Recovered::Receipted(c));
+                continue;
+            }
+            if self.noted(&c) {
                 out.push(Recovered::InDoubt(c));
                 continue;
             }
-            let to = if handed { self.dir.join(HANDED).join(c.key.waiting()) } else { self.dir.join(c.key.waiting()) };
-            match fs::rename(self.dir.join(c.name()), to) {
-                Ok(()) => {
-                    if handed {
-                        let _ = self.unnote(&c);
-                    }
-                    out.push(if handed { Recovered::Handed(c.key) } else { Recovered::Reoffered(c.key) })
-                }
+            match fs::rename(self.dir.join(c.name()), self.dir.join(c.key.waiting())) {
+                Ok(()) => out.push(Recovered::Reoffered(c.key)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e),
             }
+        }
+        if !out.is_empty() {
+            // a claimer killed while writing its note left a temp file beside the notes
+            fsx::sweep_stale_temps(&self.dir.join(ANSWERING));
         }
         Ok(out)
     }

@@ -89,7 +89,10 @@ impl Scene {
         set_hooks(self.dir.path(), &self.team_hook, post_tool_use);
     }
     fn send(&self, msg: &str) -> common::Run {
-        self.w.sh(&format!("TEAM_ID_SEED=7 team send rev {}", common::shell_quote(msg)))
+        self.send_seeded(msg, 7)
+    }
+    fn send_seeded(&self, msg: &str, seed: usize) -> common::Run {
+        self.w.sh(&format!("TEAM_ID_SEED={seed} team send rev {}", common::shell_quote(msg)))
     }
     /// Every hook run the seat made: (exit code, what its model was handed).
     fn runs(&self) -> Vec<(Option<i64>, Option<String>)> {
@@ -323,4 +326,94 @@ fn a_hook_killed_between_answer_and_record_whose_answer_was_dropped_is_handed_in
     assert_eq!(receipts[0]["id"].as_str(), Some(id.as_str()));
     assert!(receipts[0].get("note").is_none(), "{receipts:?}");
     assert!(s.team_log().contains("its CLI has begun another turn of the same session"), "{}", s.team_log());
+}
+
+/// issue 29's measurement as a test: with eight messages waiting, the seat's hooks are killed
+/// at a moment of their run that varies from run to run (0 to 39 ms in, by the hook shell's
+/// pid), over and over; then a turn whose hooks run whole. Whatever moment each kill hit, every
+/// message reaches the model exactly once, and gets one receipt and one `delivered` line — no
+/// message is said delivered that the model did not get, none is handed twice.
+#[test]
+fn hooks_killed_at_any_moment_lose_no_message_and_hand_none_twice() {
+    const N: usize = 8;
+    let s = scene("claude-code", "already-working", "true", Some("0.05"));
+    let bodies: Vec<String> = (0..N).map(|i| format!("message number {i} for rev")).collect();
+    for (i, b) in bodies.iter().enumerate() {
+        let r = s.send_seeded(b, 100 + i);
+        assert!(r.stdout.contains("rev: held (in rev's inbox"), "{}{}", r.stdout, r.stderr);
+    }
+    // the hook runs in the background of its shell (its input kept in a file: a background
+    // job's stdin is /dev/null), which kills it after 0–39 ms and reports its end as the CLI
+    // sees a killed hook's (137)
+    s.set_hooks(
+        "f={dir}/in-$$; cat > \"$f\"; ms=$(( $$ % 40 )); {hook} < \"$f\" & p=$!; sleep $(printf '0.%03d' $ms); kill -9 $p 2>/dev/null; wait $p",
+    );
+    let runs = s.log_lines().len();
+    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 40), "forty killed hooks ran");
+    // then hooks that run whole, and a new turn (the evidence of a turn gone by)
+    s.set_hooks("{hook}");
+    std::fs::write(s.dir.path().join("end"), "").unwrap();
+    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the turn ended");
+    let pane = s.tw.seat("rev").pane.clone();
+    s.tw.tmux(&["send-keys", "-t", &pane, "-l", "go on"]);
+    assert!(s.tw.wait_for_text("rev", "go on", common::BOUND));
+    s.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    assert!(
+        s.tw.wait_until(common::BOUND, || s.inbox().is_empty() && s.jsonl("receipts.jsonl").len() >= N),
+        "every message settled: {:?}\nnotes {:?}\nalive {:?}\n{}\n{:#?}",
+        s.inbox(),
+        std::fs::read_dir(s.project_dir().unwrap().join("inbox/beacon/rev/answering"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect::<Vec<_>>(),
+        s.inbox()
+            .iter()
+            .map(|n| (
+                n.clone(),
+                n.split(".claimed-").nth(1).map(|w| std::fs::read_to_string(format!(
+                    "/proc/{}/stat",
+                    w.split('-').next().unwrap()
+                ))
+                .unwrap_or_default()
+                .chars()
+                .take(60)
+                .collect::<String>())
+            ))
+            .collect::<Vec<_>>(),
+        s.team_log().lines().filter(|l| !l.contains("\"command\":\"send\"")).collect::<Vec<_>>().join("\n"),
+        s.log_lines()
+            .iter()
+            .map(|v| format!(
+                "{} {} {} {}",
+                v["event"],
+                v["exit"],
+                v["signal"],
+                v["text"].as_str().map(|t| t.len()).unwrap_or(0)
+            ))
+            .collect::<Vec<_>>()
+    );
+    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the new turn ended");
+    let killed = s.log_lines().iter().filter(|v| v["exit"] == 137).count();
+    for b in &bodies {
+        let n: usize =
+            s.log_lines().iter().filter_map(|v| v["text"].as_str()).map(|t| t.matches(b.as_str()).count()).sum();
+        assert_eq!(n, 1, "{b:?} reached the model {n} times ({killed} hooks killed)\n{}", s.team_log());
+    }
+    let receipts = s.jsonl("receipts.jsonl");
+    let delivered: Vec<Value> = s.jsonl("messages.jsonl").into_iter().filter(|l| l["outcome"] == "delivered").collect();
+    let held: Vec<Value> = s.jsonl("messages.jsonl").into_iter().filter(|l| l["outcome"] == "held").collect();
+    for l in &held {
+        let id = l["id"].as_str().unwrap();
+        assert_eq!(receipts.iter().filter(|r| r["id"] == id).count(), 1, "{id}: one receipt: {receipts:?}");
+        assert_eq!(delivered.iter().filter(|r| r["id"] == id).count(), 1, "{id}: one delivered line");
+    }
+    let log = s.team_log();
+    eprintln!(
+        "killed hooks: {killed} of {}; settled: {} taken (transcript), {} given back, {} said in doubt",
+        s.log_lines().len(),
+        log.matches("shows the answer taken").count(),
+        log.matches("\"outcome\":\"given back\"").count(),
+        log.matches("in doubt").count()
+    );
 }

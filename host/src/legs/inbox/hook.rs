@@ -28,7 +28,7 @@
 //!   (the typed leg wrote its line).
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::caller::{self, Caller};
@@ -45,7 +45,7 @@ use crate::mailbox::store::{Claim, Claimer, Message, Recovered, SeatBox};
 mod deliver;
 pub mod evidence;
 
-pub use deliver::{deliver, AnswerOut};
+pub use deliver::{complete, deliver, settle, AnswerOut, Settler, SETTLED};
 
 /// What the CLI's JSON on stdin says that the hook uses. Untrusted: a word is kept only when
 /// it is a short printable word, the transcript only as an absolute path of printable text.
@@ -369,32 +369,46 @@ pub fn hand_as(
 }
 
 /// Claims whose claimer died: offered again when their answer never began to leave, moved on
-/// when their receipt was written, and settled by the evidence when their answer may have
-/// left (`deliver::settle`).
+/// when their receipt was written (and their `delivered` line written if the hook died before
+/// it: `deliver::complete`), and settled by the evidence when their answer may have left
+/// (`deliver::settle`).
 fn recover(
     ctx: &Ctx,
     b: &SeatBox,
     (who, input, rules): (&SeatOf, &HookInput, &dyn Fn() -> Vec<evidence::Rule>),
     problems: &mut Vec<String>,
 ) {
-    let handed: OnceCell<HashSet<String>> = OnceCell::new();
+    // the handed receipts of the seat's project: id -> the event that handed it
+    let handed: OnceCell<HashMap<String, Option<String>>> = OnceCell::new();
     let was_handed = |id: &str| {
         handed
             .get_or_init(|| {
                 let Some(project_dir) = b.dir.parent().and_then(Path::parent).and_then(Path::parent) else {
-                    return HashSet::new();
+                    return HashMap::new();
                 };
                 history::read_receipts(&ctx.paths.config, project_dir)
-                    .map(|(rs, _)| rs.into_iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id).collect())
+                    .map(|(rs, _)| {
+                        rs.into_iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| (r.id, r.event)).collect()
+                    })
                     .unwrap_or_default()
             })
-            .contains(id)
+            .get(id)
+            .cloned()
     };
-    match b.recover(Claimer::alive, was_handed) {
+    match b.recover(Claimer::alive, |id| was_handed(id).is_some()) {
         Ok(got) => {
             for r in got {
-                if let Recovered::InDoubt(c) = r {
-                    deliver::settle(ctx, b, &c, (who, input, rules), problems);
+                match r {
+                    Recovered::InDoubt(c) => {
+                        let by = Settler { seat: Some(who), input: Some(input), rules };
+                        settle(ctx, b, &c, &by, problems)
+                    }
+                    // its hook died after its receipt: the line it may not have written
+                    Recovered::Receipted(c) => {
+                        let event = was_handed(c.key.id()).flatten().and_then(|w| Event::from_word(&w));
+                        complete(ctx, b, &c, event.unwrap_or(Event::PostToolUse), problems);
+                    }
+                    Recovered::Reoffered(_) => {}
                 }
             }
         }

@@ -84,9 +84,17 @@ fn a_dead_claimer_s_claim_is_reoffered_unless_it_was_handed() {
     assert!(SeatBox::anything(&b.dir), "a claim alone still wakes the hook");
     let handed_id = k2.id().to_string();
     let got = b.recover(Claimer::alive, |id| id == handed_id).unwrap();
-    assert_eq!(got, vec![Recovered::Reoffered(k1.clone()), Recovered::Handed(k2.clone())]);
+    let c2 = Claim { key: k2.clone(), by: dead };
+    assert_eq!(got, vec![Recovered::Reoffered(k1.clone()), Recovered::Receipted(c2.clone())]);
     assert_eq!(b.waiting().unwrap(), vec![k1]);
-    assert_eq!(b.claims().unwrap(), vec![live], "a live claimer's claim stands");
+    assert_eq!(
+        b.claims().unwrap(),
+        vec![c2.clone(), live],
+        "a live claimer's claim stands; a receipted one waits to be completed"
+    );
+    // the recoverer completes it, then moves it on
+    let mine = b.take_over(&c2, me(3)).unwrap().unwrap();
+    b.handed(&mine).unwrap();
     assert_eq!(b.find(k2.id()).unwrap(), Where::Handed(k2));
 }
 

@@ -70,7 +70,7 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
         return handed;
     }
     for i in items {
-        let how = Recorded { event, session: input.session_id.clone(), found: &i.found, settled: false };
+        let how = Recorded { event, session: input.session_id.clone(), found: Some(&i.found), settled: false };
         record(ctx, &i.b, &i.c, &i.m, &how, &mut handed.problems);
         handed.messages.push(i.m);
     }
@@ -109,7 +109,8 @@ struct Recorded<'a> {
     event: Event,
     /// The receiving CLI's session, as its hook's input named it.
     session: Option<String>,
-    found: &'a Found,
+    /// How its hook was placed (none for a hand-over the evidence settled).
+    found: Option<&'a Found>,
     /// Settled by the evidence: its hook was cut off after its answer.
     settled: bool,
 }
@@ -137,30 +138,67 @@ fn record(ctx: &Ctx, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, proble
     }
     let send_waits = receipted.is_ok() && !m.typed && b.token(&m.id).take_for_hook(how.event.word());
     if receipted.is_ok() && !m.typed && !send_waits {
-        let line = MessageLine {
-            ts: ctx.clock.now_ts(),
-            from: m.from.clone(),
-            to: m.seat.clone(),
-            body: whole_text(m),
-            id: m.id.clone(),
-            outcome: Outcome::Delivered,
-            ms: Some(ms),
-            via: Some(Leg::McpInbox.into()),
-            note: Some(super::note(how.event)),
-            ..Default::default()
-        };
-        if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {
-            problems.push(format!("{}: the delivered line could not be written: {e}", m.id));
-        }
+        write_line(ctx, m, how.event, ms, problems);
     }
     if let Err(e) = b.handed(c) {
         problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", m.id));
     }
-    let detail = match how.settled {
-        false => format!("id {}, {} hook, {ms} ms from the send; {}", m.id, how.event.vendor(), how.found.words()),
-        true => format!("id {}, {} hook; {SETTLED}", m.id, how.event.vendor()),
+    let detail = match how.found {
+        Some(f) => format!("id {}, {} hook, {ms} ms from the send; {}", m.id, how.event.vendor(), f.words()),
+        None => format!("id {}, {} hook; {SETTLED}", m.id, how.event.vendor()),
     };
     log(ctx, m, "handed", detail);
+}
+
+/// The `delivered` line a hook writes (the send stopped waiting).
+fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<String>) {
+    let line = MessageLine {
+        ts: ctx.clock.now_ts(),
+        from: m.from.clone(),
+        to: m.seat.clone(),
+        body: whole_text(m),
+        id: m.id.clone(),
+        outcome: Outcome::Delivered,
+        ms: Some(ms),
+        via: Some(Leg::McpInbox.into()),
+        note: Some(super::note(event)),
+        ..Default::default()
+    };
+    if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {
+        problems.push(format!("{}: the delivered line could not be written: {e}", m.id));
+    }
+}
+
+/// A claim whose hook died after its receipt ([`crate::mailbox::store::Recovered::Receipted`]):
+/// taken over, completed with the `delivered` line the hook may not have written — told to the
+/// send still waiting, or written when the history has none for it (a typed trigger's
+/// companion has the typed leg's) — and only then moved to `handed/`.
+pub fn complete(ctx: &Ctx, b: &SeatBox, c: &Claim, event: Event, problems: &mut Vec<String>) {
+    let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
+    if let Ok(m) = b.read_claimed(&mine) {
+        complete_line(ctx, b, &m, event, problems);
+    }
+    if let Err(e) = b.handed(&mine) {
+        problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", c.key.id()));
+    }
+}
+
+fn complete_line(ctx: &Ctx, b: &SeatBox, m: &Message, event: Event, problems: &mut Vec<String>) {
+    let token = b.token(&m.id);
+    if m.typed || token.taken().is_some() || token.take_for_hook(event.word()) {
+        return;
+    }
+    let dir = history::project_dir(&ctx.paths.config, &m.project, &m.root);
+    let lines = match history::read_messages(&ctx.paths.config, &dir) {
+        Ok(l) => l,
+        Err(e) => {
+            problems.push(format!("{}: handed, and its history could not be read to complete it ({e})", m.id));
+            return;
+        }
+    };
+    if !lines.iter().any(|l| l.id == m.id && l.outcome == Outcome::Delivered) {
+        write_line(ctx, m, event, ms_since(ctx, m.sent_ms), problems);
+    }
 }
 
 /// The receipt's note, and team.log's words, for a hand-over the evidence settled.
@@ -179,18 +217,21 @@ fn log(ctx: &Ctx, m: &Message, outcome: &str, detail: String) {
     let _ = history::append_log(&m.root, &ctx.clock.now_iso(), &line);
 }
 
+/// Who settles a claim in doubt: the seat whose messages it may settle (a hook's caller;
+/// `None`: the box is the seat's own, as the watch reads it), the hook input of the hook that
+/// asks (`None`: the watch), and the rules of the seat's profile (asked only when needed).
+pub struct Settler<'a> {
+    pub seat: Option<&'a SeatOf>,
+    pub input: Option<&'a HookInput>,
+    pub rules: &'a dyn Fn() -> Vec<Rule>,
+}
+
 /// A claim a dead hook left in doubt (its note stands, no receipt): the evidence settles it
 /// — taken (recorded now), not taken (waiting again), or left in doubt (said once). The claim
-/// is taken over first, so one hook alone settles it.
-pub fn settle(
-    ctx: &Ctx,
-    b: &SeatBox,
-    c: &Claim,
-    (who, input, rules): (&SeatOf, &HookInput, &dyn Fn() -> Vec<Rule>),
-    problems: &mut Vec<String>,
-) {
+/// is taken over first, so one settler alone acts on it.
+pub fn settle(ctx: &Ctx, b: &SeatBox, c: &Claim, by: &Settler, problems: &mut Vec<String>) {
     let Ok(m) = b.read_claimed(c) else { return };
-    if m.team != who.team || m.seat != who.seat {
+    if by.seat.is_some_and(|w| m.team != w.team || m.seat != w.seat) {
         return;
     }
     let note = match b.note(c) {
@@ -201,11 +242,11 @@ pub fn settle(
             return;
         }
     };
-    match evidence::judge(&note, &m.id, &rules(), Some(input)) {
+    match evidence::judge(&note, &m.id, &(by.rules)(), by.input) {
         Verdict::Taken => {
             let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
             let event = Event::from_word(&note.event).unwrap_or(Event::PostToolUse);
-            let how = Recorded { event, session: note.session.clone(), found: &who.found, settled: true };
+            let how = Recorded { event, session: note.session.clone(), found: None, settled: true };
             record(ctx, b, &mine, &m, &how, problems);
         }
         Verdict::NotTaken(why) => {
@@ -218,10 +259,12 @@ pub fn settle(
             }
         }
         Verdict::Unknown(why) if !note.said => {
-            problems.push(format!(
-                "{}: in doubt — its hook was cut off after its answer may have left, and {why}; it is neither offered again nor said delivered until its CLI's transcript or later turn settles it",
+            // said where the message's checkout keeps its log, before the note says it was
+            let detail = format!(
+                "id {}: its hook was cut off after its answer may have left, and {why}; it is neither offered again nor said delivered until its CLI's transcript or later turn settles it",
                 m.id
-            ));
+            );
+            log(ctx, &m, "in doubt", detail);
             let _ = b.renote(c, &Answering { said: true, ..note });
         }
         Verdict::Unknown(_) => {}
