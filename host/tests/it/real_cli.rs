@@ -24,6 +24,7 @@ mod mock;
 mod agents;
 mod conversations;
 mod first_team;
+mod handover;
 mod inbox;
 mod mcp;
 mod mcp_converse;

@@ -29,7 +29,7 @@ fn now_ms() -> i64 {
 }
 
 /// `team hooks install` as the owner; checks each CLI's file names the hook.
-fn install(rw: &RealWorld) {
+pub(super) fn install(rw: &RealWorld) {
     let r = rw.w.team(&["hooks", "install"]);
     eprintln!("team hooks install:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
@@ -55,7 +55,7 @@ fn remove(rw: &RealWorld) {
 
 /// Starts the seat's CLI at its prompt. Codex first shows `Hooks need review` for hooks it
 /// has not trusted: the person trusts them (`2. Trust all and continue`), as docs/inbox.md says.
-fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
+pub(super) fn start(rw: &RealWorld, cli: Cli, hooks: bool) -> Seat {
     match cli {
         Cli::Claude => rw.claude(cli.seat(), cli.seat()),
         Cli::Codex if !hooks => rw.codex(cli.seat(), cli.seat(), None, CodexOpts::default()),
@@ -120,7 +120,7 @@ fn working(rw: &RealWorld, cli: Cli, seat: &Seat) {
 
 /// The texts the CLI added to the request for the model beside the conversation: Claude Code's
 /// `role: system` messages (its hooks' `additional context`), Codex's `developer` messages.
-fn context(cli: Cli, r: &Request) -> Vec<String> {
+pub(super) fn context(cli: Cli, r: &Request) -> Vec<String> {
     let text = |c: &Value| -> String {
         match c {
             Value::String(s) => s.clone(),
@@ -178,12 +178,12 @@ fn steps_after(rw: &RealWorld, cli: Cli, after: u64) -> Vec<Request> {
 }
 
 /// The last request number so far.
-fn last_n(rw: &RealWorld) -> u64 {
+pub(super) fn last_n(rw: &RealWorld) -> u64 {
     rw.mock.requests().last().map(|r| r.n).unwrap_or(0)
 }
 
 /// The history lines of the message `id`.
-fn lines_of(rw: &RealWorld, id: &str) -> Vec<Value> {
+pub(super) fn lines_of(rw: &RealWorld, id: &str) -> Vec<Value> {
     rw.history().into_iter().filter(|l| l["id"].as_str() == Some(id)).collect()
 }
 
