@@ -120,6 +120,19 @@ impl Scene {
         v.sort();
         v
     }
+    /// The seat's open-ended turn ends, and the person's next prompt (`go on`) begins another.
+    fn next_turn(&self) {
+        std::fs::write(self.dir.path().join("end"), "").unwrap();
+        assert!(self.tw.wait_until(common::BOUND, || !self.screen_working()), "the turn ended");
+        let pane = self.tw.seat("rev").pane.clone();
+        self.tw.tmux(&["send-keys", "-t", &pane, "-l", "go on"]);
+        assert!(self.tw.wait_for_text("rev", "go on", common::BOUND));
+        // Codex takes an Enter within 30 ms of typed text as part of a paste (a property of the
+        // CLI, which the double keeps)
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        self.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    }
+
     /// Whether `rev`'s screen shows it working (Codex's `Esc to interrupt`, Claude's `esc to
     /// interrupt`).
     fn screen_working(&self) -> bool {
@@ -298,14 +311,7 @@ fn a_hook_killed_between_answer_and_record_whose_answer_was_dropped_is_handed_in
     assert_eq!(s.team_log().matches("in doubt").count(), 1, "said once: {}", s.team_log());
     assert!(s.inbox().iter().any(|n| n.contains(".claimed-")), "{:?}", s.inbox());
     // the turn ends; the person's next prompt begins another
-    std::fs::write(s.dir.path().join("end"), "").unwrap();
-    let pane = s.tw.seat("rev").pane.clone();
-    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the turn ended");
-    s.tw.tmux(&["send-keys", "-t", &pane, "-l", "go on"]);
-    assert!(s.tw.wait_for_text("rev", "go on", common::BOUND));
-    // Codex takes an Enter within 30 ms of typed text as part of a paste (a property of the CLI)
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    s.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    s.next_turn();
     assert!(
         s.tw.wait_until(common::BOUND, || !s.handed("review the branch").is_empty()),
         "the next turn's hook hands it: {}",
@@ -352,12 +358,7 @@ fn hooks_killed_at_any_moment_lose_no_message_and_hand_none_twice() {
     assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 40), "forty killed hooks ran");
     // then hooks that run whole, and a new turn (the evidence of a turn gone by)
     s.set_hooks("{hook}");
-    std::fs::write(s.dir.path().join("end"), "").unwrap();
-    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the turn ended");
-    let pane = s.tw.seat("rev").pane.clone();
-    s.tw.tmux(&["send-keys", "-t", &pane, "-l", "go on"]);
-    assert!(s.tw.wait_for_text("rev", "go on", common::BOUND));
-    s.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    s.next_turn();
     assert!(
         s.tw.wait_until(common::BOUND, || s.inbox().is_empty() && s.jsonl("receipts.jsonl").len() >= N),
         "every message settled: {:?}\nnotes {:?}\nalive {:?}\n{}\n{:#?}",

@@ -146,14 +146,8 @@ fn killed_hooks_answers(cli: Cli, taken: &[u32]) {
     eprintln!("HANDOVER {cli:?}: the model got answers {got:?}");
     assert_eq!(got, taken.iter().copied().collect(), "{cli:?}: which answers reached the model");
     // the inputs
-    let mut inputs: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| ["ups-", "post-", "stop-"].iter().any(|p| e.file_name().to_string_lossy().starts_with(p)))
-        .map(|e| (e.metadata().unwrap().modified().unwrap(), std::fs::read_to_string(e.path()).unwrap()))
-        .collect();
-    inputs.sort();
-    let parsed: Vec<HookInput> = inputs.iter().map(|(_, t)| HookInput::parse(t.as_bytes())).collect();
+    let inputs = inputs(&dir);
+    let parsed: Vec<HookInput> = inputs.iter().map(|t| HookInput::parse(t.as_bytes())).collect();
     let turns: BTreeSet<_> = parsed.iter().map(|i| i.turn.clone()).collect();
     let sessions: BTreeSet<_> = parsed.iter().map(|i| i.session_id.clone()).collect();
     let transcripts: BTreeSet<_> = parsed.iter().map(|i| i.transcript.clone()).collect();
@@ -176,18 +170,34 @@ fn killed_hooks_answers(cli: Cli, taken: &[u32]) {
     let shown: BTreeSet<u32> = (1..=6).filter(|n| judge(&note, &id(*n), &rules, None) == Verdict::Taken).collect();
     assert_eq!(shown, got, "{cli:?}: the transcript shows what the model got");
     if let Some(to) = std::env::var_os("TEAM_CAPTURE_TO") {
-        let to = Path::new(&to).join(cli.profile());
-        std::fs::create_dir_all(&to).unwrap();
-        let rows: String = std::fs::read_to_string(&transcript)
-            .unwrap()
-            .lines()
-            .filter(|l| l.contains("00000000-0000-4000-8000-"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        std::fs::write(to.join("hook-context.jsonl"), rows).unwrap();
-        let ins: String = inputs.iter().map(|(_, t)| format!("{}\n", t.trim_end())).collect();
-        std::fs::write(to.join("hook-inputs.jsonl"), ins).unwrap();
+        capture(&Path::new(&to).join(cli.profile()), &transcript, &inputs);
     }
+}
+
+/// The hook inputs the test's hooks kept, in the order they ran.
+fn inputs(dir: &Path) -> Vec<String> {
+    let mut v: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| ["ups-", "post-", "stop-"].iter().any(|p| e.file_name().to_string_lossy().starts_with(p)))
+        .map(|e| (e.metadata().unwrap().modified().unwrap(), std::fs::read_to_string(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Keeps the transcript's rows naming the answers, and the inputs, in `to` (the fixtures).
+fn capture(to: &Path, transcript: &Path, inputs: &[String]) {
+    std::fs::create_dir_all(to).unwrap();
+    let rows: String = std::fs::read_to_string(transcript)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("00000000-0000-4000-8000-"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(to.join("hook-context.jsonl"), rows).unwrap();
+    let ins: String = inputs.iter().map(|t| format!("{}\n", t.trim_end())).collect();
+    std::fs::write(to.join("hook-inputs.jsonl"), ins).unwrap();
 }
 
 #[test]
