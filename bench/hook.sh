@@ -99,12 +99,14 @@ case "${1:-}" in
   while [ ! -e "$BENCH_WORLD/go" ]; do sleep 0.05; done
   cd "$BENCH_WORLD/beacon"
   hook="$TEAM_BIN hook post-tool-use <'$BENCH_WORLD/stdin.json'"
-  hyperfine --shell sh --warmup 3 --runs "$MSG_RUNS" \
+  # (--output=pipe: a CLI reads its hook's answer from a pipe; a hook whose stdout is
+  # /dev/null, hyperfine's default, answers nothing and gives the message back)
+  hyperfine --shell sh --output=pipe --warmup 3 --runs "$MSG_RUNS" \
     --prepare "bash '$here/hook.sh' --queue" \
     --export-json "$BENCH_WORLD/one.json" -n "team hook post-tool-use (one message waiting)" "$hook" \
     >"$BENCH_WORLD/one.txt" 2>&1 || echo "hyperfine failed (one message)" >>"$BENCH_WORLD/one.txt"
   # (with nothing waiting the hook reads no stdin: no shell needed, -N)
-  hyperfine -N --warmup 20 --runs "$RUNS" \
+  hyperfine -N --output=pipe --warmup 20 --runs "$RUNS" \
     --export-json "$BENCH_WORLD/empty.json" -n "team hook post-tool-use (empty inbox)" "$TEAM_BIN hook post-tool-use" \
     >"$BENCH_WORLD/empty.txt" 2>&1 || echo "hyperfine failed (empty)" >>"$BENCH_WORLD/empty.txt"
   touch "$BENCH_WORLD/done"
