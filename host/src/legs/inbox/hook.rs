@@ -245,9 +245,10 @@ fn hand_in(ctx: &Ctx, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Resul
             .get_or_init(|| {
                 let Ok(Some(f)) = ws.file() else { return Vec::new() };
                 let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
+                // (the description alone: a bundled profile's is read with nothing loaded)
                 ws.profiles()
-                    .load(&seat.cli, &f.file.profiles)
-                    .map(|p| evidence::Rule::from_features(&p.describe().features))
+                    .description(&seat.cli, &f.file.profiles)
+                    .map(|(d, _)| evidence::Rule::from_features(&d.features))
                     .unwrap_or_default()
             })
             .clone()
