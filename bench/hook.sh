@@ -52,6 +52,16 @@
 #   after     3.63 / 1.98 ms and  8.09 / 4.03 ms   (CPU with a message 3.9–4.1 ms)
 # and with both cores busy (two `while :; do :; done` loops beside it), MSG_RUNS=30 RUNS=60:
 #   before   23.01 / 3.45 ms (CPU with a message 12.4 ms); after 7.60 / 3.98 ms (4.8 ms)
+#
+# The hand-over recorded only once its answer left (issue 29: a note, fsync'd, before the answer;
+# the receipt after it) against the build before (126490a), DEBUG builds of `team` alone (no
+# features), 2026-12-06, load 3.1–3.5, MSG_RUNS=40 RUNS=100, alternating, three runs each (one
+# message / empty, medians):
+#   before   7.30 / 2.58, 7.49 / 2.76, 6.85 / 2.54 ms   (CPU with a message 6.5–7.2 ms)
+#   after    8.02 / 2.31, 7.93 / 2.51, 8.22 / 2.44 ms   (CPU with a message 7.4–7.6 ms)
+# so about +0.5 to +1.4 ms with a message, nothing with none. (The bench's hyperfine writes the
+# hook's stdout to a pipe, --output=pipe: a hook whose stdout is /dev/null, hyperfine's
+# default, now answers nothing and gives the message back.)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -99,12 +109,14 @@ case "${1:-}" in
   while [ ! -e "$BENCH_WORLD/go" ]; do sleep 0.05; done
   cd "$BENCH_WORLD/beacon"
   hook="$TEAM_BIN hook post-tool-use <'$BENCH_WORLD/stdin.json'"
-  hyperfine --shell sh --warmup 3 --runs "$MSG_RUNS" \
+  # (--output=pipe: a CLI reads its hook's answer from a pipe; a hook whose stdout is
+  # /dev/null, hyperfine's default, answers nothing and gives the message back)
+  hyperfine --shell sh --output=pipe --warmup 3 --runs "$MSG_RUNS" \
     --prepare "bash '$here/hook.sh' --queue" \
     --export-json "$BENCH_WORLD/one.json" -n "team hook post-tool-use (one message waiting)" "$hook" \
     >"$BENCH_WORLD/one.txt" 2>&1 || echo "hyperfine failed (one message)" >>"$BENCH_WORLD/one.txt"
   # (with nothing waiting the hook reads no stdin: no shell needed, -N)
-  hyperfine -N --warmup 20 --runs "$RUNS" \
+  hyperfine -N --output=pipe --warmup 20 --runs "$RUNS" \
     --export-json "$BENCH_WORLD/empty.json" -n "team hook post-tool-use (empty inbox)" "$TEAM_BIN hook post-tool-use" \
     >"$BENCH_WORLD/empty.txt" 2>&1 || echo "hyperfine failed (empty)" >>"$BENCH_WORLD/empty.txt"
   touch "$BENCH_WORLD/done"

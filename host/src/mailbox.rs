@@ -1,7 +1,8 @@
 //! A seat's mailbox: the files the inbox leg queues and the seat's own hook empties.
 //!
 //! The parts: `store`, one seat's folder and the claim protocol (a message is handed at most
-//! once, a withdrawn one never, a claim whose claimer died is offered again); `bell`, the
+//! once, a withdrawn one never, a claim whose claimer died is offered again unless its answer
+//! may have left — then it is in doubt until evidence settles it); `bell`, the
 //! pane-keyed pointer that lets the hook find its seat's folder from a hint without reading
 //! a team file; `text`, the words the model is handed.
 //!

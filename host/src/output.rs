@@ -100,6 +100,55 @@ impl Output {
         let _ = e.write_all(escape_controls(text, true).as_bytes()).and_then(|()| e.flush());
     }
 
+    /// Why stdout is no place a program reads an answer from, when it is not (a pipe, a
+    /// socket or a file is one): a terminal, `/dev/null` — where the runtime reopens a stdout
+    /// that was closed before the program started —, `/dev/full`, another character device.
+    pub fn answer_place(&self) -> Option<String> {
+        use nix::sys::stat::{fstat, major, minor, SFlag};
+        use std::os::fd::AsFd;
+        let stdout = io::stdout();
+        let st = match fstat(stdout.as_fd()) {
+            Ok(st) => st,
+            Err(e) => return Some(format!("its stdout cannot be read ({e})")),
+        };
+        if SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT != SFlag::S_IFCHR {
+            return None;
+        }
+        let dev = st.st_rdev;
+        Some(match (major(dev), minor(dev)) {
+            (1, 3) => "its stdout is /dev/null (or was closed: it is reopened there)".to_string(),
+            (1, 7) => "its stdout is /dev/full".to_string(),
+            _ if nix::unistd::isatty(stdout.as_fd()).unwrap_or(false) => "its stdout is a terminal".to_string(),
+            (ma, mi) => format!("its stdout is a character device ({ma}:{mi})"),
+        })
+    }
+
+    /// Writes `bytes` to stdout whole and unbuffered (nothing is left in a buffer to go out
+    /// later), and says how it went: a failed or short write is an `Err`. A stdout that would
+    /// block is waited on, as a blocking one is.
+    pub fn answer(&mut self, bytes: &[u8]) -> io::Result<()> {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        let mut f = std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?);
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            match f.write(rest) {
+                Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "stdout took no more bytes")),
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let mut fds = [PollFd::new(f.as_fd(), PollFlags::POLLOUT)];
+                    poll(&mut fds, PollTimeout::NONE).map_err(io::Error::from)?;
+                }
+                Err(e) => {
+                    self.closed = true;
+                    return Err(e);
+                }
+            }
+        }
+        f.flush()
+    }
+
     /// Whether a write found stdout closed.
     pub fn closed(&self) -> bool {
         self.closed

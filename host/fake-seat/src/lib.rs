@@ -254,7 +254,8 @@ pub fn run(args: Args) -> Result<(), String> {
     let _shown = native::show(cli, mode == Mode::Exited, native, &home)?;
     let mut term = Term::enter(args.drawn)?;
     let hook_log = open_log(args.hook_log.as_deref())?;
-    let hooks = args.hooks.clone().map(|f| hooks::Hooks::new(f, hook_log, cwd.clone()));
+    let transcript_file = transcript.as_ref().map(|t| t.path().to_path_buf());
+    let hooks = args.hooks.clone().map(|f| hooks::Hooks::new(cli, f, hook_log, cwd.clone(), transcript_file));
     let mut seat = Seat::new(cli, mode, args.delay_ms, log, transcript, cwd);
     seat.hooks = hooks;
     seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));

@@ -179,18 +179,25 @@ impl Seat {
         }
     }
 
+    /// Runs the hooks of `event`; what they hand the model goes into the transcript too.
+    fn hook(&mut self, event: &str, extra: serde_json::Value) -> super::hooks::Answer {
+        let Some(h) = &mut self.hooks else { return Default::default() };
+        let answer = h.run(event, extra);
+        if let (Some(t), Some(text)) = (&mut self.transcript, &answer.text) {
+            t.hook_text(event, text, h.file());
+        }
+        answer
+    }
+
     /// A simulated tool call: its PostToolUse hooks run (what they answer goes to the model).
     fn tool_call(&mut self) {
-        if let Some(h) = &mut self.hooks {
-            h.run("PostToolUse", serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "true"}}));
-        }
+        self.hook("PostToolUse", serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "true"}}));
     }
 
     /// The turn is due to end: its Stop hooks run; one that blocks keeps it working one more
     /// delay (the CLI hands the model its reason and goes on).
     fn stop_blocks(&mut self) -> bool {
-        let Some(h) = &mut self.hooks else { return false };
-        if !h.run("Stop", serde_json::json!({"stop_hook_active": false})).block {
+        if self.hooks.is_none() || !self.hook("Stop", serde_json::json!({"stop_hook_active": false})).block {
             return false;
         }
         if let Phase::Working { until, .. } = &mut self.phase {
@@ -350,8 +357,9 @@ impl Seat {
                 self.composer.clear();
                 self.show_placeholder = false;
                 if let Some(h) = &mut self.hooks {
-                    h.run("UserPromptSubmit", serde_json::json!({"prompt": line}));
+                    h.new_turn();
                 }
+                self.hook("UserPromptSubmit", serde_json::json!({"prompt": line}));
                 self.push_echo(&line);
                 if self.thread.is_none() {
                     self.thread = Some(line.clone());

@@ -85,6 +85,44 @@ impl Transcript {
         }
     }
 
+    /// The path of the session's file (named in every hook's input).
+    pub fn path(&self) -> &Path {
+        &self.file
+    }
+
+    /// The rows the CLI writes as it hands its model a hook's `text` for `event`
+    /// (`tests/data/transcripts/<cli>/hook-context.jsonl` holds the real ones): Claude Code a
+    /// `hook_additional_context` attachment (a Stop hook's reason: a meta user row and a
+    /// `hook_blocking_error` attachment); Codex a `developer` message (a Stop hook's reason: a
+    /// `user` message wrapped in `<hook_prompt>`).
+    pub fn hook_text(&mut self, event: &str, text: &str, hooks_file: &Path) {
+        use serde_json::json;
+        let ts = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        match (self.cli, event) {
+            (Cli::Codex, "Stop") => {
+                let wrapped =
+                    format!("<hook_prompt hook_run_id=\"stop:1:{}\">{text}</hook_prompt>", hooks_file.display());
+                self.append(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": wrapped}]}}));
+            }
+            (Cli::Codex, _) => {
+                self.append(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": text}]}}));
+            }
+            (_, "Stop") => {
+                let u = self.uuid();
+                self.append(json!({"parentUuid": self.last_uuid, "isSidechain": false, "type": "user", "message": {"role": "user", "content": format!("Stop hook feedback:\n{text}")}, "isMeta": true, "rowSource": "hook", "uuid": u, "timestamp": ts, "sessionId": self.session, "version": "2.1.332"}));
+                let a = self.uuid();
+                self.append(json!({"parentUuid": u, "isSidechain": false, "attachment": {"type": "hook_blocking_error", "hookName": "Stop", "hookEvent": "Stop", "blockingError": {"blockingError": text, "command": "hook"}}, "type": "attachment", "uuid": a, "timestamp": ts, "sessionId": self.session, "version": "2.1.332"}));
+                self.last_uuid = Some(a);
+            }
+            (_, _) => {
+                let a = self.uuid();
+                let name = if event == "PostToolUse" { "PostToolUse:Bash" } else { event };
+                self.append(json!({"parentUuid": self.last_uuid, "isSidechain": false, "attachment": {"type": "hook_additional_context", "content": [text], "hookName": name, "hookEvent": event}, "type": "attachment", "uuid": a, "timestamp": ts, "sessionId": self.session, "version": "2.1.332"}));
+                self.last_uuid = Some(a);
+            }
+        }
+    }
+
     /// The rows of the CLI reading the file at `path` (the tool call and its result).
     pub fn read(&mut self, path: &Path) {
         use serde_json::json;

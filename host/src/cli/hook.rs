@@ -5,10 +5,12 @@
 //! Invariants:
 //! - the empty inbox costs one small file read and one directory read, before any team file,
 //!   registry, profile or caller is looked at, and before stdin is read;
-//! - stdout carries the CLI's answer and nothing else; any failure prints nothing there (a CLI
-//!   would show it as garbage or as the hook's own words) and says why in the checkout's
-//!   team.log (or on stderr when no checkout is known); the exit is always 0, so the CLI's turn
-//!   goes on whatever happened;
+//! - stdout carries the CLI's answer and nothing else, written whole and unbuffered
+//!   ([`Output::answer`]) before anything is recorded as handed; a stdout no CLI reads from
+//!   (a terminal, `/dev/null` or a closed one, `/dev/full`) gets nothing, and every claim goes
+//!   back; any failure prints nothing there (a CLI would show it as garbage or as the hook's
+//!   own words) and says why in the checkout's team.log (or on stderr when no checkout is
+//!   known); the exit is always 0, so the CLI's turn goes on whatever happened;
 //! - `Stop` blocks only while something is handed (a Stop hook that always blocks keeps the
 //!   turn going forever).
 
@@ -68,16 +70,25 @@ fn read_input(mut input: impl Read + Send + 'static, max: u64, wait: std::time::
     g.0.clone()
 }
 
+/// The hook's stdout, as the use-case writes its answer through it.
+struct Stdout<'a>(&'a mut Output);
+
+impl inbox::hook::AnswerOut for Stdout<'_> {
+    fn unreachable(&mut self) -> Option<String> {
+        self.0.answer_place()
+    }
+    fn write_whole(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.answer(bytes)
+    }
+}
+
 /// Runs the hook. Always 0.
 pub fn run(a: Args, out: &mut Output) -> i32 {
     let input = || read_input(std::io::stdin(), INPUT_MAX, INPUT_WAIT);
-    let hooked = inbox::hook::respond(a.event, input);
+    let hooked = inbox::hook::respond(a.event, input, &mut Stdout(out));
     // a problem no checkout's team.log took is said where a maintainer finds it
     for why in &hooked.unlogged {
         out.err(&format!("team hook: {}\n", crate::vocab::text::one_line(why)));
-    }
-    if let Some(answer) = &hooked.answer {
-        out.json_line(answer);
     }
     0
 }

@@ -36,7 +36,9 @@ pub enum ReceiptKind {
     /// retry cut off, whose end is read from the seat, never guessed.
     RetryStarted,
     /// The seat's own CLI ran `team hook` and the message was handed to it from the seat's
-    /// inbox (`crate::legs::inbox`): written, and fsync'd, before the hook prints its answer.
+    /// inbox (`crate::legs::inbox`): written, and fsync'd, once the hook's answer left whole —
+    /// or, for a hook cut off between its answer and this receipt, once the CLI's transcript
+    /// showed the answer taken (its `note` says so).
     Handed,
     /// The receiving model said it read the message and will act on it (or why not: `note`),
     /// with `team ack`; or, with `by: owner`, the owner set an alert about it aside. Once a
@@ -156,7 +158,7 @@ const KINDS: [(ReceiptKind, &str, &[&str], &[&str]); 6] = [
     ),
     (
         ReceiptKind::Handed,
-        "The seat's own CLI ran team hook and the message was handed to it from the seat's inbox (docs/inbox.md): written and fsync'd before the hook answers. sign is hook, ms the whole milliseconds from the send's start, event the hook event.",
+        "The seat's own CLI ran team hook and the message was handed to it from the seat's inbox (docs/inbox.md): written and fsync'd once the hook's answer left whole, or, for a hook cut off between its answer and this receipt, once the CLI's transcript showed the answer taken (note says so). sign is hook, ms the whole milliseconds from the send's start, event the hook event.",
         &["sign", "ms", "event"],
         &["why", "try"],
     ),

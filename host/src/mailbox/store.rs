@@ -7,7 +7,10 @@
 //!   order the messages were queued);
 //! - `<key>.claimed-<pid>-<start>` — a message a hook took, with the claimer's pid and start
 //!   time (so a claimer that died is told from a live one whose pid was reused);
-//! - `handed/<key>.json` — handed to the CLI (its receipt is written before it moves here);
+//! - `answering/<key>.json` — a claim's answer may have left: written before its first byte
+//!   (see [`answering`]);
+//! - `handed/<key>.json` — handed to the CLI: its answer left whole, then its receipt was
+//!   written, then it moved here;
 //! - `withdrawn/<key>.json` — taken back to go by another leg (it can never be handed);
 //! - `sends/<id>` — a send is still waiting for this message's receipt (see [`Token`]).
 //!
@@ -15,9 +18,12 @@
 //! - claim = `<key>.json` → `<key>.claimed-…`; withdraw = `<key>.json` → `withdrawn/<key>.json`.
 //!   Both start from the one waiting name, so a message is claimed at most once, and a
 //!   withdrawn message is never claimed (and a claimed one never withdrawn);
-//! - a claim whose claimer is dead and which was never handed goes back to `<key>.json`
-//!   ([`SeatBox::recover`]): a hook killed mid-claim loses nothing; one whose handed receipt
-//!   was written goes on to `handed/` (it was handed: offering it again would hand it twice);
+//! - a claim whose claimer is dead and whose answer never began to leave (no note) goes back
+//!   to `<key>.json` ([`SeatBox::recover`]): a hook killed mid-claim loses nothing; one whose
+//!   handed receipt was written is never offered again (it was handed: that would hand it
+//!   twice) — its recoverer completes it and moves it to `handed/`; one with a note and no
+//!   receipt is left where it is, in doubt, for the evidence to settle (offered again blindly
+//!   it could be handed twice; moved on blindly it could be lost);
 //! - every waiting and claimed entry is a regular file in the folder itself, so "is anything
 //!   for this seat?" is one directory read (the hook's fast path) — the sub-folders are not.
 
@@ -28,6 +34,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fsx;
+
+mod answering;
+pub use answering::{Answering, ANSWERING};
 
 const DIR_MODE: u32 = 0o700;
 const FILE_MODE: u32 = 0o600;
@@ -199,8 +208,13 @@ pub enum Withdraw {
 pub enum Recovered {
     /// Back in the queue: it was never handed.
     Reoffered(Key),
-    /// Its handed receipt was written: moved on to `handed/`.
-    Handed(Key),
+    /// Its handed receipt was written: left for the caller to complete (its `delivered` line,
+    /// which the dead claimer may not have written) and then move on to `handed/` — in that
+    /// order, so a recoverer killed in between leaves it to the next.
+    Receipted(Claim),
+    /// Its answer may have left (its note stands) and no receipt says so: left where it is,
+    /// for the evidence to settle.
+    InDoubt(Claim),
 }
 
 /// One seat's inbox folder.
@@ -225,7 +239,7 @@ impl SeatBox {
     pub fn make(config: &Path, project_dir: &str, session: &str, seat: &str) -> io::Result<SeatBox> {
         let rel = seat_rel(session, seat).ok_or_else(|| not_word(&format!("{session}/{seat}")))?;
         let dir = fsx::ensure_private_dirs(config, &Path::new(project_dir).join(rel), DIR_MODE)?;
-        for sub in [HANDED, WITHDRAWN, SENDS] {
+        for sub in [HANDED, WITHDRAWN, SENDS, ANSWERING] {
             fsx::ensure_dirs(&dir, Path::new(sub), DIR_MODE)?;
         }
         Ok(SeatBox { dir })
@@ -350,14 +364,18 @@ impl SeatBox {
         }
     }
 
-    /// A claim handed (its receipt written): it moves to `handed/`.
+    /// A claim handed (its answer left whole): it moves to `handed/`, then its note goes.
     pub fn handed(&self, c: &Claim) -> io::Result<()> {
-        fs::rename(self.dir.join(c.name()), self.dir.join(HANDED).join(c.key.waiting()))
+        fs::rename(self.dir.join(c.name()), self.dir.join(HANDED).join(c.key.waiting()))?;
+        // a note left behind names a claim that no longer stands: it vouches for nothing
+        let _ = self.unnote(c);
+        Ok(())
     }
 
-    /// A claim given back by its own live claimer (it could not hand it: the caller was not
-    /// this seat after all, the receipt could not be written): waiting again.
+    /// A claim given back by its own live claimer, whose answer did not leave (it could not be
+    /// written, or the note before it could not): its note goes first, then it waits again.
     pub fn unclaim(&self, c: &Claim) -> io::Result<()> {
+        self.unnote(c)?;
         fs::rename(self.dir.join(c.name()), self.dir.join(c.key.waiting()))
     }
 
@@ -402,9 +420,10 @@ impl SeatBox {
         Ok(Where::Nowhere)
     }
 
-    /// Every claim whose claimer is dead (`alive` says no): back in the queue, unless
-    /// `was_handed(id)` (its receipt exists), then on to `handed/`. A rename another recoverer
-    /// won is passed over.
+    /// Every claim whose claimer is dead (`alive` says no): left for the caller to complete
+    /// when `was_handed(id)` (its receipt exists: [`Recovered::Receipted`]); left in doubt
+    /// when its note stands (its answer may have left: [`Recovered::InDoubt`]); else back in
+    /// the queue. A rename another recoverer won is passed over.
     pub fn recover(
         &self,
         alive: impl Fn(Claimer) -> bool,
@@ -415,13 +434,23 @@ impl SeatBox {
             if alive(c.by) {
                 continue;
             }
-            let handed = was_handed(c.key.id());
-            let to = if handed { self.dir.join(HANDED).join(c.key.waiting()) } else { self.dir.join(c.key.waiting()) };
-            match fs::rename(self.dir.join(c.name()), to) {
-                Ok(()) => out.push(if handed { Recovered::Handed(c.key) } else { Recovered::Reoffered(c.key) }),
+            if was_handed(c.key.id()) {
+                out.push(Recovered::Receipted(c));
+                continue;
+            }
+            if self.noted(&c) {
+                out.push(Recovered::InDoubt(c));
+                continue;
+            }
+            match fs::rename(self.dir.join(c.name()), self.dir.join(c.key.waiting())) {
+                Ok(()) => out.push(Recovered::Reoffered(c.key)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e),
             }
+        }
+        if !out.is_empty() {
+            // a claimer killed while writing its note left a temp file beside the notes
+            fsx::sweep_stale_temps(&self.dir.join(ANSWERING));
         }
         Ok(out)
     }

@@ -23,11 +23,19 @@ pub fn inline_body(body: &str) -> Option<&str> {
     (body.len() <= INLINE_MAX).then_some(body)
 }
 
+/// The part of a message's text that names it, `; id <id>)`: what a CLI's transcript shows
+/// once its model was sent the message (the hand-over's evidence, `legs::inbox::hook`).
+pub fn id_mark(id: &str) -> String {
+    format!("; id {id})")
+}
+
 /// The text for one message.
 pub fn message_text(m: &Message) -> String {
     let who = format!(
-        "A message for you from {} (admitted by {}; id {}) — read it and act on it as your team's rules say",
-        m.from, m.rule, m.id
+        "A message for you from {} (admitted by {}{} — read it and act on it as your team's rules say",
+        m.from,
+        m.rule,
+        id_mark(&m.id)
     );
     if m.body.is_empty() && m.bytes > 0 {
         return format!(

@@ -15,7 +15,7 @@
 //! it; a hook that took the message between the pass's read and its act wins (the inbox is
 //! read again before anything is said or withdrawn).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{not_written, Event, Pass, Watch};
@@ -67,23 +67,69 @@ impl Watch<'_> {
             .collect();
         seats.sort();
         seats.dedup();
-        let handed: HashSet<&str> =
-            ledger.receipts.iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id.as_str()).collect();
+        let handed: HashMap<&str, Option<&str>> = ledger
+            .receipts
+            .iter()
+            .filter(|r| r.receipt == ReceiptKind::Handed)
+            .map(|r| (r.id.as_str(), r.event.as_deref()))
+            .collect();
         let f = &self.team.file;
+        let mut problems = Vec::new();
         for seat in seats {
             let Some(b) =
                 crate::mailbox::seat_box_at(&self.ctx.paths.config, &f.project, &self.team.root, &f.session, &seat)
             else {
                 continue;
             };
-            if let Err(e) = b.recover(crate::mailbox::Claimer::alive, |id| handed.contains(id)) {
-                let said = format!("{seat}: its inbox could not be recovered: {e}");
-                if self.said.insert(said.clone()) {
-                    pass.problems.push(said);
-                }
+            match b.recover(crate::mailbox::Claimer::alive, |id| handed.contains_key(id)) {
+                Ok(got) => self.settle_recovered(&seat, &b, got, &handed, &mut problems),
+                Err(e) => problems.push(format!("{seat}: its inbox could not be recovered: {e}")),
+            }
+        }
+        for said in problems {
+            if self.said.insert(said.clone()) {
+                pass.problems.push(said);
             }
         }
         self.clear_companions(ledger);
+    }
+
+    /// What recovery left to do: a claim whose hook died after its receipt gets the
+    /// `delivered` line it may lack; a claim in doubt is settled by its CLI's transcript when
+    /// that shows the answer taken (the watch has no hook input, so no later turn to compare:
+    /// a hook of the seat settles the rest).
+    fn settle_recovered(
+        &self,
+        seat: &str,
+        b: &crate::mailbox::SeatBox,
+        got: Vec<crate::mailbox::store::Recovered>,
+        handed: &HashMap<&str, Option<&str>>,
+        problems: &mut Vec<String>,
+    ) {
+        use crate::legs::inbox::hook::{self, evidence::Rule};
+        use crate::mailbox::store::Recovered;
+        use crate::vocab::hook_event::Event;
+        let f = &self.team.file;
+        let rules = || {
+            let Some(s) = f.seats.iter().find(|s| s.name == seat) else { return Vec::new() };
+            self.host
+                .description(&s.cli, &f.profiles)
+                .map(|(d, _)| Rule::from_features(&d.features))
+                .unwrap_or_default()
+        };
+        for r in got {
+            match r {
+                Recovered::Receipted(c) => {
+                    let event = handed.get(c.key.id()).copied().flatten().and_then(Event::from_word);
+                    hook::complete(self.ctx, b, &c, event.unwrap_or(Event::PostToolUse), problems);
+                }
+                Recovered::InDoubt(c) => {
+                    let by = hook::Settler { seat: None, input: None, rules: &rules };
+                    hook::settle(self.ctx, b, &c, &by, problems);
+                }
+                Recovered::Reoffered(_) => {}
+            }
+        }
     }
 
     /// A typed trigger's companion still waiting a minute after the trigger was delivered: the

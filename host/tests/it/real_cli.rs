@@ -27,6 +27,7 @@ mod agent_sender;
 mod agents;
 mod conversations;
 mod first_team;
+mod handover;
 mod inbox;
 mod mcp;
 mod mcp_converse;

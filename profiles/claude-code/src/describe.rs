@@ -35,6 +35,14 @@ pub fn describe() -> Description {
             // `/exit` then Enter at an empty composer quits with status 0; docs/launch.md).
             "launch=claude",
             "exit=type:/exit enter",
+            // The transcript rows that hold what the model was sent from a hook (measured on
+            // 2.1.332, tests/data/transcripts/claude-code-2.1.332/hook-context.jsonl): a
+            // PostToolUse or UserPromptSubmit hook's context, a Stop hook's reason, and the
+            // request blobs themselves. (A `hook_success` row echoes a hook's stdout whatever
+            // became of it: not one of these.)
+            "hook-context=attachment.type=hook_additional_context",
+            "hook-context=attachment.type=hook_blocking_error",
+            "hook-context=type=api-request-blob",
         ]),
     }
 }

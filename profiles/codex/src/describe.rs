@@ -36,6 +36,10 @@ pub fn describe() -> Description {
             // with status 0; with a draft it clears the draft instead; docs/launch.md).
             "launch=codex --no-daemon",
             "exit=ctrl-c",
+            // The rollout's conversation items are what the model is sent: a hook's context is a
+            // `developer` message, a Stop hook's reason a `user` one (measured on 0.171.0,
+            // tests/data/transcripts/codex-0.171.0/hook-context.jsonl).
+            "hook-context=payload.type=message",
         ]),
     }
 }

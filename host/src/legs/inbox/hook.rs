@@ -1,7 +1,7 @@
-//! `team hook <event>`: what a seat's CLI runs at its hook events. It hands the seat's waiting
-//! messages to the CLI (the model has them in its next request), writes a `handed` receipt per
-//! message and the history's `delivered` line, and answers the CLI ([`respond`], [`answer`]);
-//! `cli::hook` prints the answer.
+//! `team hook <event>`: what a seat's CLI runs at its hook events. It claims the seat's waiting
+//! messages, writes its answer to the CLI whole ([`respond`], [`answer`]; the command line
+//! gives the writer, [`AnswerOut`]), and only then writes a `handed` receipt per message and
+//! the history's `delivered` line (`deliver`).
 //!
 //! Two paths. The fast one ([`waiting_dirs`]) runs on every tool call: the bell the pane hint
 //! names, then one directory read per seat folder it lists; nothing found is the end (nothing
@@ -12,35 +12,58 @@
 //! ancestors — no multiplexer asked, which is most of a hook's time on a busy machine), else
 //! through the multiplexer as every caller is found (`caller::find`).
 //!
-//! Invariants: a message is claimed before anything else is done with it, and its receipt is
-//! written (fsync'd) before the hook answers; a message whose receipt cannot be written is
-//! given back (waiting again), never answered with; the `delivered` line is the waiting send's
-//! or the hook's, never both ([`crate::mailbox::store::Token`]); a companion of a typed trigger gets its
-//! receipt only (the typed leg wrote its line).
+//! Invariants — a hand-over is recorded only once it is complete:
+//! - a message is claimed before anything else is done with it; before the first byte of the
+//!   answer, each claim's note is written (`mailbox::store::Answering`: the answer may leave
+//!   from now on); the answer is written whole and flushed; only then its receipt (fsync'd),
+//!   the `delivered` line and the move to `handed/`. An answer that cannot be written — stdout
+//!   closed, `/dev/full`, a terminal, a reader gone, a short write — gives every claim back
+//!   (waiting again, for the next hook); nothing is said `delivered`;
+//! - a hook killed between its answer and its record leaves a claim in doubt, which only
+//!   evidence settles (`evidence`): taken (receipt and line then), not taken (waiting again),
+//!   or left in doubt — never offered again blindly (that could hand it twice), never called
+//!   delivered without evidence;
+//! - the `delivered` line is the waiting send's or the hook's, never both
+//!   ([`crate::mailbox::store::Token`]); a companion of a typed trigger gets its receipt only
+//!   (the typed leg wrote its line).
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::caller::{self, Caller};
 use crate::ctx::Ctx;
-use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
+use crate::history::{self, LogLine, ReceiptKind};
 use crate::mux::procfs::{self, Ancestor};
 use crate::vocab::hook_event::Event;
-use crate::vocab::leg::Leg;
-use crate::vocab::outcome::{Note, Outcome};
+use crate::vocab::outcome::Note;
 use crate::workspace::Workspace;
 
 use crate::mailbox::bell;
-use crate::mailbox::store::{Claim, Claimer, Message, SeatBox};
+use crate::mailbox::store::{Claim, Claimer, Message, Recovered, SeatBox};
 
-/// What the CLI's JSON on stdin says that the hook uses. Untrusted: the session id is kept
-/// only when it is a short printable word.
+mod deliver;
+pub mod evidence;
+
+pub use deliver::{complete, deliver, settle, AnswerOut, Settler, SETTLED};
+
+/// What the CLI's JSON on stdin says that the hook uses. Untrusted: a word is kept only when
+/// it is a short printable word, the transcript only as an absolute path of printable text.
+/// Measured (Claude Code 2.1.332, Codex 0.171.0; `tests/data/transcripts/*/hook-inputs.jsonl`):
+/// both send `session_id` and `transcript_path`; the turn is Claude Code's `prompt_id` (one per
+/// prompt, kept through a Stop hook's continuation) and Codex's `turn_id`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookInput {
     pub session_id: Option<String>,
     pub event_name: Option<String>,
+    /// The CLI's turn (`turn_id`, else `prompt_id`).
+    pub turn: Option<String>,
+    /// The CLI's session transcript (`transcript_path`).
+    pub transcript: Option<PathBuf>,
 }
+
+/// The longest transcript path kept from a hook's input.
+const PATH_MAX: usize = 4096;
 
 impl HookInput {
     /// Reads what it can; anything it cannot read is left out.
@@ -49,6 +72,9 @@ impl HookInput {
         struct Raw {
             session_id: Option<String>,
             hook_event_name: Option<String>,
+            turn_id: Option<String>,
+            prompt_id: Option<String>,
+            transcript_path: Option<String>,
         }
         let Ok(raw) = serde_json::from_slice::<Raw>(bytes) else { return HookInput::default() };
         let word = |s: Option<String>| {
@@ -58,7 +84,16 @@ impl HookInput {
                     && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
             })
         };
-        HookInput { session_id: word(raw.session_id), event_name: word(raw.hook_event_name) }
+        let transcript = raw
+            .transcript_path
+            .filter(|p| p.starts_with('/') && p.len() <= PATH_MAX && !p.chars().any(char::is_control))
+            .map(PathBuf::from);
+        HookInput {
+            session_id: word(raw.session_id),
+            event_name: word(raw.hook_event_name),
+            turn: word(raw.turn_id).or(word(raw.prompt_id)),
+            transcript,
+        }
     }
 }
 
@@ -83,12 +118,29 @@ pub fn waiting_for(config: &Path, var: impl Fn(&str) -> Option<String>) -> Vec<P
     }
 }
 
-/// What one hook handed, in queue order.
+/// What one hook handed, in queue order (its answer left whole), and what it found on the way.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Handed {
     pub messages: Vec<Message>,
-    /// What went wrong on the way (a receipt, a history line, a message file): said in
-    /// team.log, never to the CLI.
+    /// What went wrong on the way (a receipt, a history line, a message file, an answer that
+    /// could not be written): said in team.log, never to the CLI.
+    pub problems: Vec<String>,
+}
+
+/// One claimed message: its inbox, its claim, what it says, and how its hook was placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub b: SeatBox,
+    pub c: Claim,
+    pub m: Message,
+    pub found: Found,
+}
+
+/// What one hook claimed, in queue order, before anything was written to the CLI.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Claimed {
+    pub items: Vec<Item>,
+    /// What went wrong, or was settled, on the way (said in team.log).
     pub problems: Vec<String>,
 }
 
@@ -142,9 +194,9 @@ pub enum NotHanded {
 
 /// The slow path: for each checkout the waiting messages name (a bell can name seat folders of
 /// two projects: a pane marked for one, then the other), finds the caller against that
-/// checkout's team file, then claims and hands the messages that are its own. `Err` (nothing
-/// claimed) when the caller is a seat of none of them.
-pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
+/// checkout's team file, settles its claims in doubt, then claims the messages that are its
+/// own. `Err` (nothing claimed) when the caller is a seat of none of them.
+pub fn hand(ctx: &Ctx, input: &HookInput, dirs: &[PathBuf]) -> Result<Claimed, NotHanded> {
     let mut roots: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for d in dirs {
         let Some(root) = first_root(std::slice::from_ref(d)) else { continue };
@@ -153,13 +205,13 @@ pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Res
             None => roots.push((root, vec![d.clone()])),
         }
     }
-    let mut out: Option<Handed> = None;
+    let mut out: Option<Claimed> = None;
     let mut why = NotHanded::NoCheckout;
     for (root, its) in &roots {
-        match hand_in(ctx, event, input, root, its) {
+        match hand_in(ctx, input, root, its) {
             Ok(h) => {
-                let all = out.get_or_insert_with(Handed::default);
-                all.messages.extend(h.messages);
+                let all = out.get_or_insert_with(Claimed::default);
+                all.items.extend(h.items);
                 all.problems.extend(h.problems);
             }
             Err(e) => why = e,
@@ -169,7 +221,7 @@ pub fn hand(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Res
 }
 
 /// [`hand`] for the seat folders of the checkout at `root`.
-fn hand_in(ctx: &Ctx, event: Event, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Result<Handed, NotHanded> {
+fn hand_in(ctx: &Ctx, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Result<Claimed, NotHanded> {
     let file = crate::team_file::load(&root.join(".agents").join("team.yaml"))?;
     let ws = Workspace::with_file(ctx, Some(file));
     let ancestry = procfs::ancestry();
@@ -185,7 +237,23 @@ fn hand_in(ctx: &Ctx, event: Event, input: &HookInput, root: &Path, dirs: &[Path
             other => return Err(NotHanded::NotASeat(other.describe())),
         },
     };
-    Ok(hand_as(ctx, event, input, dirs, &who, Claimer::me()))
+    // the rows of the seat's CLI's transcript that show what its model was sent: read from
+    // its profile, and only when a claim in doubt needs them
+    let rules = OnceCell::new();
+    let rules_of = || {
+        rules
+            .get_or_init(|| {
+                let Ok(Some(f)) = ws.file() else { return Vec::new() };
+                let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
+                // (the description alone: a bundled profile's is read with nothing loaded)
+                ws.profiles()
+                    .description(&seat.cli, &f.file.profiles)
+                    .map(|(d, _)| evidence::Rule::from_features(&d.features))
+                    .unwrap_or_default()
+            })
+            .clone()
+    };
+    Ok(hand_as(ctx, input, dirs, &who, Claimer::me(), &rules_of))
 }
 
 /// The seat whose waiting messages were all pinned within [`PIN_FRESH`] of `now_ms` to one
@@ -261,13 +329,22 @@ fn first_root(dirs: &[PathBuf]) -> Option<PathBuf> {
     })
 }
 
-/// [`hand`] for a caller already found.
-pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who: &SeatOf, by: Claimer) -> Handed {
+/// [`hand`] for a caller already found: its claims in doubt settled (`rules`: the seat's
+/// profile's transcript rows, asked only when one needs them), then its waiting messages
+/// claimed for `by`. Nothing is written to the CLI here.
+pub fn hand_as(
+    ctx: &Ctx,
+    input: &HookInput,
+    dirs: &[PathBuf],
+    who: &SeatOf,
+    by: Claimer,
+    rules: &dyn Fn() -> Vec<evidence::Rule>,
+) -> Claimed {
     let (team, seat) = (&who.team, &who.seat);
-    let mut out = Handed::default();
+    let mut out = Claimed::default();
     for dir in dirs {
         let b = SeatBox::at(dir.clone());
-        recover(ctx, &b, &mut out);
+        recover(ctx, &b, (who, input, rules), &mut out.problems);
         let Ok(keys) = b.waiting() else { continue };
         for k in keys {
             // read before the claim: a message for another seat (a bell shared by two
@@ -283,11 +360,7 @@ pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who
                 }
             }
             match b.claim(&k, by) {
-                Ok(Some(c)) => {
-                    if let Some(m) = finish(ctx, &b, &c, m, (event, input, &who.found), &mut out) {
-                        out.messages.push(m);
-                    }
-                }
+                Ok(Some(c)) => out.items.push(Item { b: b.clone(), c, m, found: who.found.clone() }),
                 Ok(None) => {}
                 Err(e) => out.problems.push(format!("{}: the claim failed: {e}", k.id())),
             }
@@ -296,125 +369,76 @@ pub fn hand_as(ctx: &Ctx, event: Event, input: &HookInput, dirs: &[PathBuf], who
     out
 }
 
-/// Claims whose claimer died: offered again, or moved on when their receipt was written.
-fn recover(ctx: &Ctx, b: &SeatBox, out: &mut Handed) {
-    let handed: OnceCell<HashSet<String>> = OnceCell::new();
+/// Claims whose claimer died: offered again when their answer never began to leave, moved on
+/// when their receipt was written (and their `delivered` line written if the hook died before
+/// it: `deliver::complete`), and settled by the evidence when their answer may have left
+/// (`deliver::settle`).
+fn recover(
+    ctx: &Ctx,
+    b: &SeatBox,
+    (who, input, rules): (&SeatOf, &HookInput, &dyn Fn() -> Vec<evidence::Rule>),
+    problems: &mut Vec<String>,
+) {
+    // the handed receipts of the seat's project: id -> the event that handed it
+    let handed: OnceCell<HashMap<String, Option<String>>> = OnceCell::new();
     let was_handed = |id: &str| {
         handed
             .get_or_init(|| {
                 let Some(project_dir) = b.dir.parent().and_then(Path::parent).and_then(Path::parent) else {
-                    return HashSet::new();
+                    return HashMap::new();
                 };
                 history::read_receipts(&ctx.paths.config, project_dir)
-                    .map(|(rs, _)| rs.into_iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| r.id).collect())
+                    .map(|(rs, _)| {
+                        rs.into_iter().filter(|r| r.receipt == ReceiptKind::Handed).map(|r| (r.id, r.event)).collect()
+                    })
                     .unwrap_or_default()
             })
-            .contains(id)
+            .get(id)
+            .cloned()
     };
-    if let Err(e) = b.recover(Claimer::alive, was_handed) {
-        out.problems.push(format!("{}: recovery failed: {e}", b.dir.display()));
+    match b.recover(Claimer::alive, |id| was_handed(id).is_some()) {
+        Ok(got) => {
+            for r in got {
+                match r {
+                    Recovered::InDoubt(c) => {
+                        let by = Settler { seat: Some(who), input: Some(input), rules };
+                        settle(ctx, b, &c, &by, problems)
+                    }
+                    // its hook died after its receipt: the line it may not have written
+                    Recovered::Receipted(c) => {
+                        let event = was_handed(c.key.id()).flatten().and_then(|w| Event::from_word(&w));
+                        complete(ctx, b, &c, event.unwrap_or(Event::PostToolUse), problems);
+                    }
+                    Recovered::Reoffered(_) => {}
+                }
+            }
+        }
+        Err(e) => problems.push(format!("{}: recovery failed: {e}", b.dir.display())),
     }
 }
-
-/// A claimed message: its receipt, its history line (unless the waiting send or the typed leg
-/// writes it), then `handed/`. `None` (given back, waiting again) when the receipt cannot be
-/// written.
-fn finish(
-    ctx: &Ctx,
-    b: &SeatBox,
-    c: &Claim,
-    m: Message,
-    (event, input, found): (Event, &HookInput, &Found),
-    out: &mut Handed,
-) -> Option<Message> {
-    let ms = ms_since(ctx, m.sent_ms);
-    let receipt = Receipt {
-        sign: Some(Sign::Hook),
-        ms: Some(ms),
-        event: Some(event.word().to_string()),
-        session: input.session_id.clone(),
-        ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_ts(), &m.id, &m.seat)
-    };
-    if let Err(e) = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt) {
-        out.problems.push(format!("{}: the receipt could not be written ({e}); given back to the inbox", m.id));
-        if let Err(e) = b.unclaim(c) {
-            out.problems.push(format!("{}: and could not be given back: {e}", m.id));
-        }
-        return None;
-    }
-    let send_waits = !m.typed && b.token(&m.id).take_for_hook(event.word());
-    if !m.typed && !send_waits {
-        let line = MessageLine {
-            ts: ctx.clock.now_ts(),
-            from: m.from.clone(),
-            to: m.seat.clone(),
-            body: whole_text(&m),
-            id: m.id.clone(),
-            outcome: Outcome::Delivered,
-            ms: Some(ms),
-            via: Some(Leg::McpInbox.into()),
-            note: Some(note(event)),
-            ..Default::default()
-        };
-        if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {
-            out.problems.push(format!("{}: the delivered line could not be written: {e}", m.id));
-        }
-    }
-    if let Err(e) = b.handed(c) {
-        out.problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", m.id));
-    }
-    let log = LogLine {
-        command: "hook".into(),
-        caller: format!("seat {} of {}", m.seat, m.team),
-        seat: Some(m.seat.clone()),
-        outcome: "handed".into(),
-        bytes: Some(m.bytes),
-        detail: Some(format!("id {}, {} hook, {ms} ms from the send; {}", m.id, event.vendor(), found.words())),
-    };
-    let _ = history::append_log(&m.root, &ctx.clock.now_iso(), &log);
-    Some(m)
-}
-
-/// The largest drop file read back for the history line: a send's largest body (1 MiB) and
-/// its header.
-const DROP_MAX: u64 = (1 << 20) + 64 * 1024;
 
 /// The note of a delivery the hook made: `handed by its PostToolUse hook`.
 pub fn note(event: Event) -> Note {
     Note::HandedBy(event.vendor().to_string())
 }
 
-/// Whole milliseconds from the send's start (ms since the epoch) to now.
-fn ms_since(ctx: &Ctx, sent_ms: i64) -> u64 {
-    (ctx.clock.now().timestamp_millis() - sent_ms).max(0) as u64
-}
-
-/// The history body: the drop file's text (header and body, whole), or the header and the
-/// inline body when the drop cannot be read.
-fn whole_text(m: &Message) -> String {
-    match crate::fsx::read_capped(&m.drop, DROP_MAX) {
-        Ok(Some(t)) => t,
-        _ => crate::admission::with_header(&m.header, &m.body),
-    }
-}
-
-/// What `team hook <event>` ends with: its answer to the CLI (`None`: nothing was handed, and
-/// nothing is printed) and the problems no checkout's team.log took (said on stderr).
+/// What `team hook <event>` ends with: the problems no checkout's team.log took (said on
+/// stderr). Its answer, if any, was written through the [`AnswerOut`] it was given.
 pub struct Hooked {
-    pub answer: Option<serde_json::Value>,
     pub unlogged: Vec<String>,
 }
 
 /// `team hook <event>` whole: the seat folders the pane's hints name, looked at before
 /// anything else (nothing waiting: nothing more is read, `read_input` included), then the
-/// hook's input, the hand-over and the answer. Every problem is logged in the team.log of the
-/// checkout the inbox's first message names ([`log_problem`]), else returned unlogged.
-pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>) -> Hooked {
+/// hook's input, the claims, the answer written whole to `out` and the record. Every problem
+/// is logged in the team.log of the checkout the inbox's first message names
+/// ([`log_problem`]), else returned unlogged.
+pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>, out: &mut dyn AnswerOut) -> Hooked {
     let paths = crate::paths::Paths::resolve(|k| std::env::var_os(k));
     let dirs = waiting_for(&paths.config, |k| std::env::var(k).ok());
     let mut unlogged = Vec::new();
     if dirs.is_empty() {
-        return Hooked { answer: None, unlogged };
+        return Hooked { unlogged };
     }
     let input = HookInput::parse(&read_input());
     let ctx = Ctx::from_env();
@@ -423,19 +447,16 @@ pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>) -> Hooked {
             unlogged.push(why.to_string());
         }
     };
-    let answer = match hand(&ctx, event, &input, &dirs) {
-        Err(why) => {
-            say(&format!("{} hook: {why}", event.vendor()));
-            None
-        }
-        Ok(handed) => {
+    match hand(&ctx, &input, &dirs) {
+        Err(why) => say(&format!("{} hook: {why}", event.vendor())),
+        Ok(claimed) => {
+            let handed = deliver(&ctx, event, &input, claimed, out);
             for p in &handed.problems {
                 say(p);
             }
-            (!handed.messages.is_empty()).then(|| answer(event, &crate::mailbox::text::handed_text(&handed.messages)))
         }
-    };
-    Hooked { answer, unlogged }
+    }
+    Hooked { unlogged }
 }
 
 /// The hook's answer to its CLI, one JSON object on stdout: a `Stop` hook blocks the stop with
@@ -450,3 +471,5 @@ pub fn answer(event: Event, text: &str) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_doubt;

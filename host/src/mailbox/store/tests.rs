@@ -84,9 +84,17 @@ fn a_dead_claimer_s_claim_is_reoffered_unless_it_was_handed() {
     assert!(SeatBox::anything(&b.dir), "a claim alone still wakes the hook");
     let handed_id = k2.id().to_string();
     let got = b.recover(Claimer::alive, |id| id == handed_id).unwrap();
-    assert_eq!(got, vec![Recovered::Reoffered(k1.clone()), Recovered::Handed(k2.clone())]);
+    let c2 = Claim { key: k2.clone(), by: dead };
+    assert_eq!(got, vec![Recovered::Reoffered(k1.clone()), Recovered::Receipted(c2.clone())]);
     assert_eq!(b.waiting().unwrap(), vec![k1]);
-    assert_eq!(b.claims().unwrap(), vec![live], "a live claimer's claim stands");
+    assert_eq!(
+        b.claims().unwrap(),
+        vec![c2.clone(), live],
+        "a live claimer's claim stands; a receipted one waits to be completed"
+    );
+    // the recoverer completes it, then moves it on
+    let mine = b.take_over(&c2, me(3)).unwrap().unwrap();
+    b.handed(&mine).unwrap();
     assert_eq!(b.find(k2.id()).unwrap(), Where::Handed(k2));
 }
 
@@ -351,4 +359,42 @@ fn a_message_that_does_not_belong_where_it_lies_is_never_read_and_blocks_nothing
         assert!(r.as_ref().is_err_and(|e| e.ends_with(why)), "{r:?} / {why}");
     }
     assert_eq!(read[4].as_ref().map(|m| m.id.clone()), Ok(msg(5).id), "the genuine one after them reads");
+}
+
+/// issue 29: a dead claimer's claim whose answer may have left (its note stands) is neither
+/// offered again nor moved on: it is left in doubt, and one settler alone takes it over.
+#[test]
+fn a_dead_claimer_s_noted_claim_is_left_in_doubt() {
+    let d = tempfile::tempdir().unwrap();
+    let b = seat_box(d.path());
+    let k1 = b.queue(&msg(1)).unwrap();
+    let k2 = b.queue(&msg(2)).unwrap();
+    let dead = Claimer { pid: u32::MAX - 7, start: 1 };
+    let c1 = b.claim(&k1, dead).unwrap().unwrap();
+    let c2 = b.claim(&k2, dead).unwrap().unwrap();
+    let note = Answering {
+        pid: dead.pid,
+        start: dead.start,
+        event: "stop".into(),
+        at_ms: 1,
+        session: None,
+        turn: None,
+        transcript: None,
+        offset: 0,
+        said: false,
+    };
+    b.answering(&c1, &note).unwrap();
+    assert_eq!(b.note(&c1).unwrap(), Some(note.clone()));
+    let got = b.recover(Claimer::alive, |_| false).unwrap();
+    assert_eq!(got, vec![Recovered::InDoubt(c1.clone()), Recovered::Reoffered(k2.clone())]);
+    assert_eq!(b.claims().unwrap(), vec![c1.clone()], "left where it is");
+    // one settler takes it over; a second finds it gone
+    let mine = b.take_over(&c1, me(1)).unwrap().unwrap();
+    assert_eq!(b.take_over(&c1, me(2)).unwrap(), None);
+    assert_eq!(b.note(&mine).unwrap(), Some(note), "the note is the message's");
+    // given back: the note goes first, then it waits again
+    b.unclaim(&mine).unwrap();
+    assert_eq!(b.note(&mine).unwrap(), None);
+    assert_eq!(b.waiting().unwrap(), vec![k1, k2]);
+    let _ = c2;
 }

@@ -514,4 +514,12 @@ impl Cli {
             Cli::Codex => "openai",
         }
     }
+
+    /// The profile a team file's `cli:` names it by.
+    pub fn profile(self) -> &'static str {
+        match self {
+            Cli::Claude => "claude-code",
+            Cli::Codex => "codex",
+        }
+    }
 }

@@ -1,13 +1,16 @@
 use super::*;
+use crate::history::{MessageLine, Receipt};
 use crate::mailbox::store::{Pin, Where};
+use crate::vocab::leg::Leg;
+use crate::vocab::outcome::Outcome;
 
-struct World {
+pub(super) struct World {
     _d: tempfile::TempDir,
-    ctx: Ctx,
-    root: PathBuf,
+    pub(super) ctx: Ctx,
+    pub(super) root: PathBuf,
 }
 
-fn world() -> World {
+pub(super) fn world() -> World {
     let d = tempfile::tempdir().unwrap();
     let ctx = Ctx::under(d.path());
     let root = d.path().join("repo");
@@ -15,7 +18,7 @@ fn world() -> World {
     World { _d: d, ctx, root }
 }
 
-fn msg(w: &World, n: usize, seat: &str) -> Message {
+pub(super) fn msg(w: &World, n: usize, seat: &str) -> Message {
     let id = format!("00000000-0000-4000-8000-{n:012x}");
     Message {
         drop: w.root.join(format!(".agents/send-drops/beacon/{seat}/{id}")),
@@ -37,17 +40,52 @@ fn msg(w: &World, n: usize, seat: &str) -> Message {
     }
 }
 
-fn rev() -> SeatOf {
+pub(super) fn rev() -> SeatOf {
     SeatOf { team: "beacon".into(), seat: "rev".into(), pane: "%1".into(), found: Found::Multiplexer }
 }
 
-fn queue(w: &World, m: &Message) -> SeatBox {
+/// A stdout as the hook writes its answer: a buffer, or one that fails.
+#[derive(Default)]
+pub(super) struct Out {
+    pub(super) written: Vec<u8>,
+    unreachable: Option<String>,
+    fails: bool,
+}
+
+impl AnswerOut for Out {
+    fn unreachable(&mut self) -> Option<String> {
+        self.unreachable.clone()
+    }
+    fn write_whole(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if self.fails {
+            return Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        }
+        self.written.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+fn no_rules() -> Vec<evidence::Rule> {
+    Vec::new()
+}
+
+/// One hook run for `who` whose answer goes to `out`: claims, then the hand-over.
+fn run_hook(w: &World, event: Event, input: &HookInput, dirs: &[PathBuf], who: &SeatOf, out: &mut Out) -> Handed {
+    let claimed = hand_as(&w.ctx, input, dirs, who, Claimer::me(), &no_rules);
+    deliver(&w.ctx, event, input, claimed, out)
+}
+
+fn hook(w: &World, event: Event, input: &HookInput, dirs: &[PathBuf]) -> Handed {
+    run_hook(w, event, input, dirs, &rev(), &mut Out::default())
+}
+
+pub(super) fn queue(w: &World, m: &Message) -> SeatBox {
     let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", &m.seat).unwrap();
     b.queue(m).unwrap();
     b
 }
 
-fn history_of(w: &World) -> (Vec<MessageLine>, Vec<Receipt>) {
+pub(super) fn history_of(w: &World) -> (Vec<MessageLine>, Vec<Receipt>) {
     let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
     let lines = crate::history::read_messages(&w.ctx.paths.config, &dir).unwrap_or_default();
     let receipts = crate::history::read_receipts(&w.ctx.paths.config, &dir).map(|r| r.0).unwrap_or_default();
@@ -71,6 +109,11 @@ fn input_keeps_only_a_plain_session_word() {
     assert_eq!(i.event_name.as_deref(), Some("PostToolUse"));
     assert_eq!(HookInput::parse(br#"{"session_id":"a\nb"}"#).session_id, None);
     assert_eq!(HookInput::parse(b"not json"), HookInput::default());
+    // the turn: Codex's turn_id first, else Claude Code's prompt_id; the transcript absolute
+    let i = HookInput::parse(br#"{"prompt_id":"p-1","transcript_path":"/h/t.jsonl"}"#);
+    assert_eq!((i.turn.as_deref(), i.transcript.as_deref()), (Some("p-1"), Some(Path::new("/h/t.jsonl"))));
+    let i = HookInput::parse(br#"{"turn_id":"t-1","prompt_id":"p-1","transcript_path":"t.jsonl"}"#);
+    assert_eq!((i.turn.as_deref(), i.transcript), (Some("t-1"), None));
 }
 
 #[test]
@@ -80,12 +123,18 @@ fn hands_its_own_messages_in_order_once_with_receipts_and_lines() {
     queue(&w, &msg(&w, 2, "rev"));
     let other = queue(&w, &msg(&w, 3, "keeper"));
     let dirs = vec![b.dir.clone(), other.dir.clone()];
-    let input = HookInput { session_id: Some("s-1".into()), event_name: None };
-    let got = hand_as(&w.ctx, Event::PostToolUse, &input, &dirs, &rev(), Claimer::me());
+    let input = HookInput { session_id: Some("s-1".into()), ..Default::default() };
+    let mut out = Out::default();
+    let got = run_hook(&w, Event::PostToolUse, &input, &dirs, &rev(), &mut out);
     assert!(got.problems.is_empty(), "{:?}", got.problems);
     let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, [msg(&w, 1, "rev").id, msg(&w, 2, "rev").id]);
-    let again = hand_as(&w.ctx, Event::Stop, &input, &dirs, &rev(), Claimer::me());
+    // the answer: one JSON line, both messages in order
+    let answer: serde_json::Value = serde_json::from_slice(&out.written).unwrap();
+    let text = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(text.find("body 1").unwrap() < text.find("body 2").unwrap(), "{text}");
+    assert!(out.written.ends_with(b"}\n"));
+    let again = hook(&w, Event::Stop, &input, &dirs);
     assert!(again.messages.is_empty(), "never twice");
     assert_eq!(other.waiting().unwrap().len(), 1, "another seat's message is left alone");
     let (lines, receipts) = history_of(&w);
@@ -107,14 +156,7 @@ fn a_waiting_send_writes_the_line_and_a_typed_companion_gets_a_receipt_only() {
     b.token(&m1.id).make().unwrap();
     b.queue(&m1).unwrap();
     b.queue(&Message { typed: true, ..msg(&w, 2, "rev") }).unwrap();
-    let got = hand_as(
-        &w.ctx,
-        Event::UserPromptSubmit,
-        &HookInput::default(),
-        std::slice::from_ref(&b.dir),
-        &rev(),
-        Claimer::me(),
-    );
+    let got = hook(&w, Event::UserPromptSubmit, &HookInput::default(), std::slice::from_ref(&b.dir));
     assert_eq!(got.messages.len(), 2);
     assert_eq!(b.token(&m1.id).taken().as_deref(), Some("user-prompt-submit"), "the waiting send is told");
     let (lines, receipts) = history_of(&w);
@@ -122,17 +164,56 @@ fn a_waiting_send_writes_the_line_and_a_typed_companion_gets_a_receipt_only() {
     assert_eq!(receipts.len(), 2);
 }
 
+/// The receipt comes after the answer: one that cannot be written no longer gives the message
+/// back (its answer left: offering it again would hand it twice). The send is told nothing
+/// (no receipt, no `delivered`), and the message is not offered again.
 #[test]
-fn a_message_whose_receipt_cannot_be_written_is_given_back() {
+fn a_receipt_that_cannot_be_written_after_the_answer_left_is_said_and_nothing_is_offered_again() {
     let w = world();
-    let b = queue(&w, &msg(&w, 1, "rev"));
+    let m = msg(&w, 1, "rev");
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    b.token(&m.id).make().unwrap();
+    b.queue(&m).unwrap();
     let dir = crate::history::project_dir(&w.ctx.paths.config, "beacon", &w.root);
     std::os::unix::fs::symlink("/nonexistent", dir.join(crate::history::RECEIPTS)).unwrap();
-    let got =
-        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
-    assert!(got.messages.is_empty());
-    assert!(got.problems[0].contains("given back"), "{:?}", got.problems);
-    assert_eq!(b.waiting().unwrap().len(), 1, "waiting again");
+    let mut out = Out::default();
+    let got = run_hook(&w, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), &mut out);
+    assert_eq!(got.messages.len(), 1, "it was handed: the answer left");
+    assert!(!out.written.is_empty());
+    assert!(got.problems[0].contains("not said delivered"), "{:?}", got.problems);
+    assert_eq!(b.token(&m.id).taken(), None, "the waiting send is not told delivered");
+    assert!(b.waiting().unwrap().is_empty() && b.claims().unwrap().is_empty(), "not offered again");
+    assert!(matches!(b.find(&m.id).unwrap(), Where::Handed(_)));
+}
+
+/// issue 29: an answer that cannot be written whole gives every claim back: waiting again,
+/// no receipt, no line, the waiting send told nothing; the next hook that can answer hands it.
+#[test]
+fn an_answer_that_cannot_be_written_gives_every_claim_back() {
+    let w = world();
+    let (m1, m2) = (msg(&w, 1, "rev"), msg(&w, 2, "rev"));
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    b.token(&m1.id).make().unwrap();
+    b.queue(&m1).unwrap();
+    b.queue(&m2).unwrap();
+    let dirs = [b.dir.clone()];
+    for mut out in [
+        Out { fails: true, ..Out::default() },
+        Out { unreachable: Some("its stdout is /dev/full".into()), ..Out::default() },
+    ] {
+        let got = run_hook(&w, Event::PostToolUse, &HookInput::default(), &dirs, &rev(), &mut out);
+        assert!(got.messages.is_empty(), "nothing handed");
+        assert!(got.problems.iter().any(|p| p.contains("given back")), "{:?}", got.problems);
+        assert!(out.written.is_empty());
+        assert_eq!(b.waiting().unwrap().len(), 2, "both wait again");
+        assert!(b.claims().unwrap().is_empty());
+        assert!(!b.dir.join(crate::mailbox::store::ANSWERING).read_dir().unwrap().any(|_| true), "no note left");
+        assert_eq!(b.token(&m1.id).taken(), None, "the send is told nothing");
+        assert_eq!(history_of(&w), (vec![], vec![]), "no receipt, no line");
+    }
+    let got = hook(&w, Event::PostToolUse, &HookInput::default(), &dirs);
+    assert_eq!(got.messages.len(), 2, "the next hook hands them");
+    assert_eq!(history_of(&w).1.len(), 2);
 }
 
 #[test]
@@ -149,9 +230,8 @@ fn a_dead_hook_s_claim_is_handed_by_the_next_hook() {
     )
     .unwrap();
     assert_eq!(waiting_dirs(&w.ctx.paths.config, "tmux-1"), vec![b.dir.clone()], "a claim alone wakes the hook");
-    let got =
-        hand_as(&w.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir), &rev(), Claimer::me());
-    assert_eq!(got.messages.len(), 1);
+    let got = hook(&w, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b.dir));
+    assert_eq!(got.messages.len(), 1, "its answer never began to leave (no note): offered again");
     assert!(waiting_dirs(&w.ctx.paths.config, "tmux-1").is_empty(), "the fast path finds nothing now");
 }
 
@@ -253,8 +333,14 @@ fn a_pin_places_the_hook_for_its_own_messages_only() {
     // a message queued after the look: not claimed on the pin's word, still waiting
     let late = msg(&w3, 3, "rev");
     queue(&w3, &late);
-    let got =
-        hand_as(&w3.ctx, Event::PostToolUse, &HookInput::default(), std::slice::from_ref(&b3.dir), &who, Claimer::me());
+    let got = run_hook(
+        &w3,
+        Event::PostToolUse,
+        &HookInput::default(),
+        std::slice::from_ref(&b3.dir),
+        &who,
+        &mut Out::default(),
+    );
     let ids: Vec<&str> = got.messages.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, [a.id.as_str(), c.id.as_str()]);
     assert_eq!(b3.waiting().unwrap().len(), 1, "the late message waits for the next hook");
