@@ -13,7 +13,8 @@
 //   request offers (`run_shell_command`, `bash`, `read_file`, `view`, `read`, ...), their
 //   arguments named by the tool's own schema;
 // - the Gemini API: POST /v1beta/models/<model>:streamGenerateContent?alt=sse (the turn),
-//   :generateContent (Gemini CLI's router call and its summary at /quit: side requests) and
+//   :generateContent (Gemini CLI's router call, and the summary it asks for a session at the
+//   next start: side requests) and
 //   :countTokens (Gemini CLI 0.61.0, GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:PORT).
 // ../../../docs/more-vendors.md says what each of those CLIs sends.
 //

@@ -21,9 +21,10 @@ pub struct Request {
     pub n: u64,
     /// When the whole request had arrived, in ms since the epoch (the mock's clock: this machine's).
     pub at_ms: i64,
-    /// `anthropic` | `openai` | `other`
+    /// `anthropic` | `openai` (Responses) | `chat` (Chat Completions) | `gemini` | `other`
     pub api: String,
-    /// `main` (a model step: the request carries tools) | `side` (a title request)
+    /// `main` (a model step of the turn) | `side` (a request the CLI makes on its own: a title,
+    /// Gemini's router and summary calls, Qwen's suggestion and memory runs)
     pub kind: String,
     /// The turn's user prompt text.
     pub prompt: String,
@@ -117,7 +118,8 @@ impl Mock {
             .collect()
     }
 
-    /// The requests of one API (`anthropic`: Claude Code, `openai`: Codex) that are model steps.
+    /// The requests of one API (`anthropic`: Claude Code, `openai`: Codex, `chat`: Qwen Code,
+    /// Copilot, opencode, `gemini`: Gemini CLI) that are model steps.
     pub fn main_requests(&self, api: &str) -> Vec<Request> {
         self.requests().into_iter().filter(|r| r.api == api && r.kind == "main").collect()
     }
