@@ -19,6 +19,12 @@ pub fn describe() -> Description {
         forbidden_starts: strings(&["/", "!", "@"]),
         has_compose: false,
         transcript_patterns: Vec::new(),
-        features: strings(&["synthetic-fixtures"]),
+        features: strings(&[
+            "synthetic-fixtures",
+            // How `team up` starts it: `agy`, its process name (documented, not run here). Its
+            // way out is not declared: none was measured, so `team down` leaves an agy seat
+            // running unless `--force` (docs/launch.md).
+            "launch=agy",
+        ]),
     }
 }

@@ -30,6 +30,13 @@ pub fn describe() -> Description {
         // `preToolUse`, `postToolUse`, `userPromptSubmitted`, `agentStop`, …): a format the host
         // does not write yet, so it ignores the word and the seat stays on the typed leg. The
         // window title is the session's, not its state.
-        features: strings(&["hooks=copilot-hooks-json"]),
+        features: strings(&[
+            "hooks=copilot-hooks-json",
+            // How `team up` starts it and `team down` asks it to leave (measured on 1.0.102,
+            // real_cli::up_vendors: `/exit` then Enter at an empty composer leaves the alternate
+            // screen with its `Resume copilot --resume=…` hint; docs/launch.md).
+            "launch=copilot",
+            "exit=type:/exit enter",
+        ]),
     }
 }

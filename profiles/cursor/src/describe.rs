@@ -22,6 +22,12 @@ pub fn describe() -> Description {
         has_compose: false,
         // Chats are kept in a database, not a documented JSON-lines transcript.
         transcript_patterns: Vec::new(),
-        features: strings(&["synthetic-fixtures"]),
+        features: strings(&[
+            "synthetic-fixtures",
+            // How `team up` starts it: `cursor-agent`, the command Cursor's CLI docs name
+            // (documented, not run here). Its way out is not declared: no exit key was measured,
+            // so `team down` leaves a cursor seat running unless `--force` (docs/launch.md).
+            "launch=cursor-agent",
+        ]),
     }
 }

@@ -31,6 +31,15 @@ pub fn describe() -> Description {
         // BeforeAgent, AfterAgent, …): a format the host does not write yet, so it ignores the
         // word and the seat stays on the typed leg. The title tracks the state (OSC 0:
         // `◇  Ready`, `✦  Working…`, `✋  Action Required`).
-        features: strings(&["hooks=gemini-settings", "title-state"]),
+        features: strings(&[
+            "hooks=gemini-settings",
+            "title-state",
+            // How `team up` starts it and `team down` asks it to leave (measured on 0.61.0,
+            // real_cli::up_vendors: `/quit`, then Enter after the pause, at an empty composer
+            // prints its `Agent powering down. Goodbye!` box and returns to the shell;
+            // docs/launch.md).
+            "launch=gemini",
+            "exit=type:/quit enter",
+        ]),
     }
 }

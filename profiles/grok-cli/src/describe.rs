@@ -26,6 +26,14 @@ pub fn describe() -> Description {
         has_compose: false,
         // No session history is written: the screen is the only record.
         transcript_patterns: Vec::new(),
-        features: strings(&["faint-placeholder"]),
+        features: strings(&[
+            "faint-placeholder",
+            // How `team up` starts it and `team down` asks it to leave (measured on 0.0.34,
+            // tests/data/screens/grok-cli-0.0.34/exited-after-ctrl-c: Ink's default
+            // `exitOnCtrlC`, so one Ctrl-C ends it with status 0, although its screen says
+            // "Ctrl+C to clear"; docs/launch.md).
+            "launch=grok",
+            "exit=ctrl-c",
+        ]),
     }
 }

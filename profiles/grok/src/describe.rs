@@ -18,6 +18,13 @@ pub fn describe() -> Description {
         forbidden_starts: strings(&["/", "!", "@"]),
         has_compose: false,
         transcript_patterns: Vec::new(),
-        features: strings(&["synthetic-fixtures"]),
+        features: strings(&[
+            "synthetic-fixtures",
+            // How `team up` starts it: `grok`, the name herdr's manifest detects Grok Build by
+            // (documented, not run here: Grok Build is not on npm). Its way out is not declared:
+            // none was measured, so `team down` leaves a grok seat running unless `--force`
+            // (docs/launch.md).
+            "launch=grok",
+        ]),
     }
 }

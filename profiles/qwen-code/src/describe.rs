@@ -30,6 +30,15 @@ pub fn describe() -> Description {
         // Claude-compatible hooks under `hooks` in `.qwen/settings.json`: a format the host does
         // not write yet, so it ignores the word and the seat stays on the typed leg. The title
         // tracks the state (`Qwen - <dir>`, `◐︎` responding, `✳︎` confirming).
-        features: strings(&["hooks=qwen-settings", "title-state"]),
+        features: strings(&[
+            "hooks=qwen-settings",
+            "title-state",
+            // How `team up` starts it and `team down` asks it to leave (measured on 0.24.4,
+            // real_cli::up_vendors: `/quit` then Enter at an empty composer leaves the alternate
+            // screen with its `qwen --resume <uuid>` hint; docs/launch.md). Plain `qwen` starts
+            // in its Auto approval mode: a `launch:` line can add `--approval-mode default`.
+            "launch=qwen",
+            "exit=type:/quit enter",
+        ]),
     }
 }
