@@ -24,7 +24,7 @@ pub enum NoCli {
 /// the shell (below the CLI itself when it is the pane's first program), `own` the pane's
 /// first process.
 pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
-    let named = |p: &Proc| names.contains(&p.name);
+    let named = |p: &Proc| names.contains(&p.name) || program_names(p.pid).iter().any(|n| names.contains(n));
     if let Some(p) = procs.iter().find(|p| named(p)) {
         return Ok(p.clone());
     }
@@ -40,6 +40,27 @@ pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: O
         return Ok(procs[0].clone());
     }
     Err(NoCli::Other)
+}
+
+/// Programs that run a CLI given as a script: the process is the runner (`comm` is `node`),
+/// the CLI is the script it was given (`node <prefix>/node_modules/.bin/gemini`).
+const SCRIPT_RUNNERS: &[&str] = &["node", "nodejs", "bun", "deno", "python", "python3"];
+
+/// The names a process's command line gives the program it runs, besides its `comm`: the file
+/// name of argv[0] (Copilot's single executable renames its process `MainThread`; argv[0] is
+/// `…/copilot`), and after a script runner the script's (`node …/.bin/qwen`, whose `comm` is
+/// `node`). Empty where the command line cannot be read.
+fn program_names(pid: u32) -> Vec<String> {
+    let Ok(raw) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return Vec::new() };
+    let argv: Vec<String> =
+        raw.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let file = |a: &str| a.rsplit('/').next().unwrap_or(a).to_string();
+    let Some(first) = argv.first().map(|a| file(a)) else { return Vec::new() };
+    let mut out = vec![first.clone()];
+    if SCRIPT_RUNNERS.contains(&first.as_str()) {
+        out.extend(argv.iter().skip(1).find(|a| !a.starts_with('-')).map(|a| file(a)));
+    }
+    out
 }
 
 /// The processes of a pane: the tree below its shell, and its own first process.
@@ -158,5 +179,50 @@ mod tests {
         // herdr's label reads a wrapper as the CLI
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("claude")), Ok(p(2, "node")));
         assert_eq!(cli_process(&[p(2, "node")], None, &names, Some("codex")), Err(NoCli::Other));
+    }
+
+    /// A real process whose `comm` is not its CLI's name; killed on drop.
+    struct Running(std::process::Child);
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    #[test]
+    fn a_cli_run_by_node_or_renamed_by_its_own_thread_is_named_by_its_command_line() {
+        use std::os::unix::process::CommandExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("node_modules/.bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        // `node <prefix>/node_modules/.bin/gemini` (Gemini CLI, Qwen Code, the Copilot loader):
+        // `comm` is the runner's; here python3 stands for node, a runner all the same
+        std::fs::write(bin.join("gemini"), "import time\ntime.sleep(30)\n").unwrap();
+        let script =
+            Running(std::process::Command::new("python3").arg("-u").arg(bin.join("gemini")).spawn().expect("python3"));
+        // Copilot's single executable: `comm` is its thread's `MainThread`, argv[0] `…/copilot`
+        let renamed =
+            Running(std::process::Command::new("sleep").arg0(dir.path().join("copilot")).arg("30").spawn().unwrap());
+        // (each once the child has exec'd its program)
+        let proc_of = |r: &Running, comm: &str| {
+            let t = std::time::Instant::now();
+            loop {
+                let p = crate::mux::proc_info(r.0.id());
+                if p.name == comm {
+                    return p;
+                }
+                assert!(t.elapsed() < std::time::Duration::from_secs(10), "{comm} never ran: {p:?}");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        };
+        // their comm is not their CLI's name
+        let (s, c) = (proc_of(&script, "python3"), proc_of(&renamed, "sleep"));
+        let gemini = vec!["gemini".to_string()];
+        assert_eq!(cli_process(std::slice::from_ref(&s), None, &gemini, None), Ok(s.clone()));
+        assert_eq!(cli_process(std::slice::from_ref(&c), None, &["copilot".to_string()], None), Ok(c.clone()));
+        // another CLI's names do not take them; nor does a script given to a non-runner
+        assert_eq!(cli_process(&[s.clone(), c.clone()], None, &["qwen".to_string()], None), Err(NoCli::Other));
+        assert_eq!(cli_process(std::slice::from_ref(&c), None, &["30".to_string()], None), Err(NoCli::Other));
     }
 }

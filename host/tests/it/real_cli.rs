@@ -37,3 +37,4 @@ mod owner_vendors;
 mod register;
 mod screens;
 mod up;
+mod up_vendors;

@@ -142,7 +142,7 @@ impl Vendor {
 
 /// Copilot's extracted binary, shared by every test: `copilot-cache/` beside the install
 /// `tests/real/install.sh` made (its first run extracts 235 MB there).
-fn copilot_cache() -> PathBuf {
+pub(super) fn copilot_cache() -> PathBuf {
     let nm = repo_dir().join("tests/real/node_modules").canonicalize().expect("tests/real/node_modules");
     let cache = nm.parent().unwrap().join("copilot-cache");
     assert!(
@@ -219,7 +219,7 @@ impl RealWorld {
 
 /// What a Gemini CLI user signed in with an API key has in `home` (docs/more-vendors.md): no
 /// update checks, no usage statistics, the key's auth chosen, and `repo` trusted.
-fn signed_in_gemini(home: &Path, repo: &Path) {
+pub(super) fn signed_in_gemini(home: &Path, repo: &Path) {
     let settings = json!({
         "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
         "privacy": { "usageStatisticsEnabled": false },
@@ -232,7 +232,7 @@ fn signed_in_gemini(home: &Path, repo: &Path) {
 
 /// What a Qwen Code user of an OpenAI-compatible provider has in `home` (docs/more-vendors.md):
 /// the provider's auth and model chosen, no update checks or statistics, and `repo` trusted.
-fn signed_in_qwen(home: &Path, repo: &Path) {
+pub(super) fn signed_in_qwen(home: &Path, repo: &Path) {
     let settings = json!({
         "security": { "auth": { "selectedType": "openai" } },
         "model": { "name": "mock-model" },
@@ -245,13 +245,13 @@ fn signed_in_qwen(home: &Path, repo: &Path) {
 }
 
 /// What a Copilot CLI user who trusted `repo` once has in `home` (docs/more-vendors.md).
-fn trusting_copilot(home: &Path, repo: &Path) {
+pub(super) fn trusting_copilot(home: &Path, repo: &Path) {
     write(&home.join(".copilot/config.json"), &json!({ "trustedFolders": [repo.display().to_string()] }));
 }
 
 /// opencode's user config naming the mock as its provider and model, its updates and sharing
 /// off, and commands and edits asking first (docs/more-vendors.md).
-fn opencode_with_the_mock(home: &Path) {
+pub(super) fn opencode_with_the_mock(home: &Path) {
     let config = json!({
         "autoupdate": false, "share": "disabled",
         "model": "mock/mock-model", "small_model": "mock/mock-model",

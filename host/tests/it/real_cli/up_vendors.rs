@@ -1,0 +1,177 @@
+//! `team init` and `team up` with the real Gemini CLI 0.61.0, Qwen Code 0.24.4, GitHub Copilot
+//! CLI 1.0.102 and opencode 1.18.33, offline, all four seats in one session (one world: the
+//! four CLIs start once, which keeps the tier's time down): `team init --seat …` names the
+//! seats, the file gets no `launch:` line, so each seat starts as its profile declares
+//! (`gemini`, `qwen`, `copilot`, `opencode`), typed into a pane `team up` opened in the world's
+//! tmux server (started in the mock's network namespace with what the CLIs take: one HOME where
+//! each is signed in to the mock and trusts the checkout — `docs/more-vendors.md` — the vendor
+//! variables in the server's environment, the CLIs on the login shell's PATH).
+//!
+//! Proved: each seat up, read idle by its profile and recorded with its profile's launch line;
+//! the owner's send delivered to each through the record; once each is idle again, `team down`
+//! asks each to leave the way its profile declares (`/quit` then Enter, `/exit` then Enter,
+//! Ctrl-C) and leaves no process of the four CLIs and no session.
+
+use super::harness::RealWorld;
+use super::mock::PORT;
+use super::vendors::{copilot_cache, opencode_with_the_mock, signed_in_gemini, signed_in_qwen, trusting_copilot};
+use crate::common;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// (seat, profile, the profile's launch, how `team down` says it asked it to leave).
+const SEATS: [(&str, &str, &str, &str); 4] = [
+    ("gem-scout", "gemini-cli", "gemini", "/quit, then Enter"),
+    ("qwen-coder", "qwen-code", "qwen", "/quit, then Enter"),
+    ("pilot", "copilot", "copilot", "/exit, then Enter"),
+    ("open-coder", "opencode", "opencode", "Ctrl-C"),
+];
+
+/// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
+/// environment every pane `team up` opens inherits, and a checkout with no team file yet.
+fn world() -> RealWorld {
+    let mut rw = RealWorld::bare(Path::new("beacon"), "beacon");
+    let repo = rw.w.repo.clone();
+    std::fs::create_dir_all(&repo).unwrap();
+    let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &rw.w.home).status().unwrap();
+    assert!(ok.success());
+    let home = rw.top().join("seats/all");
+    signed_in_gemini(&home, &repo);
+    signed_in_qwen(&home, &repo);
+    trusting_copilot(&home, &repo);
+    opencode_with_the_mock(&home);
+    let team_dir = common::team_bin().parent().unwrap().display().to_string();
+    let path = format!("{team_dir}:{}:/usr/local/bin:/usr/bin:/bin", rw.cli_dir().display());
+    std::fs::write(home.join(".profile"), format!("export PATH=\"{path}\"\n")).unwrap();
+    rw.sock = rw.top().join("tmux.sock");
+    rw.w.extra_env.push(("TEAM_TMUX_SOCKET".into(), rw.sock.display().to_string()));
+    let conf = rw.top().join("tmux.conf");
+    std::fs::write(&conf, "set -g default-terminal tmux-256color\nset -g status off\n").unwrap();
+    let base = format!("http://127.0.0.1:{PORT}");
+    let mut vendor_env: Vec<(String, String)> = [
+        // Gemini CLI: its own API at the mock
+        ("GOOGLE_GEMINI_BASE_URL", base.clone()),
+        ("GEMINI_API_KEY", "mock-key".into()),
+        // Qwen Code: an OpenAI-compatible provider
+        ("OPENAI_BASE_URL", format!("{base}/v1")),
+        ("OPENAI_API_KEY", "mock-key".into()),
+        ("OPENAI_MODEL", "mock-model".into()),
+        // Copilot: bring your own key, offline, its extracted binary shared
+        ("COPILOT_OFFLINE", "true".into()),
+        ("COPILOT_PROVIDER_BASE_URL", format!("{base}/v1")),
+        ("COPILOT_PROVIDER_API_KEY", "mock-key".into()),
+        ("COPILOT_MODEL", "mock-model".into()),
+        ("COPILOT_AUTO_UPDATE", "false".into()),
+        ("COPILOT_CACHE_HOME", copilot_cache().display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    for k in ["AUTOUPDATE", "MODELS_FETCH", "LSP_DOWNLOAD", "SHARE"] {
+        vendor_env.push((format!("OPENCODE_DISABLE_{k}"), "1".into()));
+    }
+    let mut c = Command::new("nsenter");
+    c.arg(rw.netns_arg()).arg("--").arg("tmux").arg("-S").arg(&rw.sock).arg("-f").arg(&conf);
+    c.args(["new-session", "-d", "-s", "keep", "-x", "150", "-y", "45", "sh"]).env_clear();
+    c.env("PATH", &path).env("HOME", &home).env("LANG", "C.UTF-8").env("COLORTERM", "truecolor");
+    for (k, v) in [("TEAM_CONFIG_DIR", &rw.w.config), ("TEAM_STATE_DIR", &rw.w.state), ("TEAM_CACHE_DIR", &rw.w.cache)]
+    {
+        c.env(k, v);
+    }
+    c.envs(vendor_env);
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+    rw
+}
+
+fn record(rw: &RealWorld, seat: &str) -> Value {
+    let t = std::fs::read_to_string(rw.w.repo.join(".agents/team.state.json")).unwrap();
+    serde_json::from_str::<Value>(&t).unwrap()["sessions"]["beacon"]["seats"][seat].clone()
+}
+
+fn screen(rw: &RealWorld, pane: &str) -> String {
+    String::from_utf8_lossy(&rw.tmux(&["capture-pane", "-p", "-t", pane]).stdout).into_owned()
+}
+
+/// Waits until `team status` reads the seat idle (its turn, if any, ended).
+fn wait_idle(rw: &RealWorld, seat: &str) {
+    let t = Instant::now();
+    loop {
+        let r = rw.w.team(&["status", "--json"]);
+        let d: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
+        let reads =
+            d["seats"].as_array().into_iter().flatten().find(|s| s["name"] == seat).map(|s| s["reads"].to_string());
+        if reads.as_deref().is_some_and(|r| r.contains("idle")) {
+            return;
+        }
+        assert!(t.elapsed() < Duration::from_secs(90), "{seat} never read idle: {reads:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The command lines of the four CLIs' processes still alive in the world.
+fn cli_processes(rw: &RealWorld) -> Vec<String> {
+    let theirs = |c: &String| ["gemini", "qwen", "copilot", "opencode"].iter().any(|n| c.contains(n));
+    rw.processes().into_iter().filter(theirs).collect()
+}
+
+#[test]
+fn init_and_up_start_gemini_qwen_copilot_and_opencode_and_down_stops_them() {
+    let started = Instant::now();
+    let rw = world();
+    let mut init = vec!["init"];
+    let asks: Vec<String> = SEATS.iter().map(|(s, p, _, _)| format!("{s}:{p}")).collect();
+    for a in &asks {
+        init.extend(["--seat", a.as_str()]);
+    }
+    let r = rw.w.team(&init);
+    assert_eq!(r.code, 0, "{r:?}");
+    let file = std::fs::read_to_string(rw.w.repo.join(".agents/team.yaml")).unwrap();
+    for (_, _, launch, _) in SEATS {
+        // init writes each profile's own launch, commented out: up types exactly that
+        assert!(file.contains(&format!("# launch: {launch} ")), "{file}");
+    }
+
+    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "150"]);
+    eprintln!("team up ({} s in):\n{}{}", started.elapsed().as_secs(), r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut panes = vec![];
+    for (seat, profile, launch, _) in SEATS {
+        let rec = record(&rw, seat);
+        let pane = rec["pane"].as_str().unwrap().to_string();
+        assert!(r.stdout.contains(&format!("{seat}: up ({profile} in {pane}, idle)")), "{}", r.stdout);
+        assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(launch)), "{rec}");
+        panes.push(pane);
+    }
+
+    // the owner's send reaches each seat through the record up wrote
+    for (seat, _, _, _) in SEATS {
+        let t = Instant::now();
+        let r = rw.w.team(&["send", seat, "the gate is green"]);
+        eprintln!("send {seat}: {} ms: {}", t.elapsed().as_millis(), r.stdout.trim());
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(r.stdout.contains(&format!("{seat}: delivered")), "{r:?}");
+    }
+
+    // once each turn has ended, down asks each to leave its own way
+    for (seat, _, _, _) in SEATS {
+        wait_idle(&rw, seat);
+    }
+    let r = rw.w.team(&["down"]);
+    eprintln!("team down:\n{}{}", r.stdout, r.stderr);
+    for ((seat, _, _, asked), pane) in SEATS.iter().zip(&panes) {
+        assert!(
+            r.stdout.contains(&format!("{seat}: down (asked with {asked}; pane {pane} closed)")),
+            "{}\n{pane}:\n{}",
+            r.stdout,
+            screen(&rw, pane)
+        );
+    }
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(cli_processes(&rw), Vec::<String>::new(), "a CLI outlived team down");
+    let has = rw.tmux(&["has-session", "-t", "=beacon"]);
+    assert!(!has.status.success(), "the session outlived its last seat");
+    eprintln!("up_vendors: {} s", started.elapsed().as_secs());
+}
