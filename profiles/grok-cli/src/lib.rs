@@ -2,7 +2,9 @@
 //!
 //! How a screen is read, in order:
 //! 1. **Exited**: tmux's `Pane is dead`, or the start-up refusal `❌ Error: API key required`
-//!    (it exits with status 1 before drawing anything).
+//!    (it exits with status 1 before drawing anything), or — started from a shell, as `team up`
+//!    starts it — the shell's prompt under its last frame (re-captured live:
+//!    `live-exited-after-ctrl-c`; it leaves the composer box and footer drawn).
 //! 2. **The composer**: the last rounded box (`╭╮ │ ╰╯`) whose first inner row is `│ ❯ …` and
 //!    under which the footer (`auto-edit: …`) is drawn. The feedback box of a rejected
 //!    permission has a `❯` too, but no footer under it. The composer's text is the box rows
@@ -47,9 +49,19 @@ pub fn classify(screen: &Screen) -> Reading {
             "grok-cli printed `API key required`, which it does just before exiting",
         );
     }
-    let Some((top, bottom)) = composer_box(&v) else {
+    let Some((top, bottom, footer)) = composer_box(&v) else {
         return without_composer(&v);
     };
+    // Started from a shell, it leaves its last frame when it exits (one Ctrl-C ends it): the
+    // shell's prompt comes back under the footer (live-exited-after-ctrl-c).
+    if v.last_nonempty().is_some_and(|last| last > footer) && profile_kit::shell_prompt_last(&v) {
+        return reading(
+            State::Exited,
+            Composer::Unreadable,
+            None,
+            "the shell's prompt under grok-cli's last frame: the CLI has exited",
+        );
+    }
     let composer = read_composer(&v, top, bottom);
     let start = top.saturating_sub(6);
     if let Some(i) = (start..top).rev().find(|&i| contains_ci(&v.rows[i].text, "esc to interrupt")) {
@@ -64,14 +76,15 @@ pub fn classify(screen: &Screen) -> Reading {
 }
 
 /// The composer box: the last rounded box whose first inner row starts `│ ❯` and which has the
-/// `auto-edit` footer within two rows under it. Returns `(top, bottom)` border rows.
-fn composer_box(v: &View) -> Option<(usize, usize)> {
+/// `auto-edit` footer within two rows under it. Returns `(top, bottom)` border rows and the
+/// footer's row.
+fn composer_box(v: &View) -> Option<(usize, usize, usize)> {
     let (top, bottom) = v.last_rounded_box()?;
     if bottom <= top + 1 || !v.rows[top + 1].trimmed().starts_with("│ ❯") {
         return None;
     }
-    let footer = (bottom + 1..(bottom + 4).min(v.rows.len())).any(|i| v.rows[i].text.contains("auto-edit"));
-    footer.then_some((top, bottom))
+    let footer = (bottom + 1..(bottom + 4).min(v.rows.len())).find(|&i| v.rows[i].text.contains("auto-edit"))?;
+    Some((top, bottom, footer))
 }
 
 fn read_composer(v: &View, top: usize, bottom: usize) -> Composer {
