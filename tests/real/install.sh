@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real vendor CLIs the real-CLI test tier drives (host/tests/it/real_cli), exactly
 # as pinned by tests/real/package-lock.json: Claude Code 2.1.332, Codex 0.171.0, Gemini CLI 0.61.0,
-# Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102 and opencode 1.18.33.
+# Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102, opencode 1.18.33 and grok-cli 0.0.34 (npm
+# `@vibe-kit/grok-cli`, which names itself 1.0.1 in `grok --version`).
 #
 # `npm ci` runs into a cache folder the machine keeps between runs,
 # ${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}/real-cli/<lockfile hash>/, and
@@ -16,7 +17,7 @@ dir="$cache/$hash"
 
 installed() {
   [ -f "$dir/.installed" ] &&
-    for b in claude codex gemini qwen copilot opencode; do [ -x "$dir/node_modules/.bin/$b" ] || return 1; done &&
+    for b in claude codex gemini qwen copilot opencode grok; do [ -x "$dir/node_modules/.bin/$b" ] || return 1; done &&
     [ -d "$dir/copilot-cache/pkg" ] && claude_is_pinned
 }
 
