@@ -1,6 +1,7 @@
 //! The real-CLI tier: `team send` against the real Claude Code 2.1.332 and Codex 0.171.0, and
-//! the owner's sends to the real Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`owner_vendors`;
-//! all installed from `tests/real/package-lock.json` by `tests/real/install.sh`), offline.
+//! the owner's sends to the real Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`owner_vendors`; `team
+//! up` reaching them, Copilot, opencode and grok-cli: `up_vendors`; all installed from
+//! `tests/real/package-lock.json` by `tests/real/install.sh`), offline.
 //!
 //! Every scenario builds its own world (`harness::RealWorld`): a temp dir under `/var/tmp`
 //! holding a git checkout whose path has `_` and a space, a team file, a registry, state and

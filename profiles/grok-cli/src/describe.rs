@@ -29,9 +29,9 @@ pub fn describe() -> Description {
         features: strings(&[
             "faint-placeholder",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.0.34,
-            // tests/data/screens/grok-cli-0.0.34/exited-after-ctrl-c: Ink's default
-            // `exitOnCtrlC`, so one Ctrl-C ends it with status 0, although its screen says
-            // "Ctrl+C to clear"; docs/launch.md).
+            // real_cli::up_vendors and tests/data/screens/grok-cli-0.0.34/live-exited-after-ctrl-c:
+            // Ink's default `exitOnCtrlC`, so one Ctrl-C ends it with status 0, although its
+            // screen says "Ctrl+C to clear"; docs/launch.md).
             "launch=grok",
             "exit=ctrl-c",
         ]),

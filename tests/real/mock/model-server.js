@@ -398,7 +398,8 @@ function offered(api, body) {
 
 // Each CLI's own names: its shell tool and its file-read tool.
 const SHELL_TOOLS = ['run_shell_command', 'bash', 'shell', 'execute_bash'];
-const READ_TOOLS = ['read_file', 'view', 'read'];
+// (grok-cli 0.0.34 reads with `view_file`, which asks no confirmation)
+const READ_TOOLS = ['read_file', 'view', 'read', 'view_file'];
 const PATH_PROPS = ['file_path', 'absolute_path', 'filePath', 'path'];
 
 // A value for a required argument the step does not give, by its schema's type.

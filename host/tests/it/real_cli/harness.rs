@@ -24,11 +24,12 @@ pub fn repo_dir() -> PathBuf {
 const EXITED: &str = "[the CLI exited with";
 const KEY: &str = "sk-ant-test-0000000000000000000000000000000000000000";
 /// The pinned CLIs, as `tests/real/package-lock.json` holds them.
-const PINNED: [(&str, &str, &str); 4] = [
+const PINNED: [(&str, &str, &str); 5] = [
     ("@anthropic-ai/claude-code", "2.1.332", "Claude Code"),
     ("@openai/codex", "0.171.0", "Codex"),
     ("@google/gemini-cli", "0.61.0", "Gemini CLI"),
     ("@qwen-code/qwen-code", "0.24.4", "Qwen Code"),
+    ("@vibe-kit/grok-cli", "0.0.34", "grok-cli"),
 ];
 
 /// `tests/real/node_modules/.bin`, once every pinned CLI is found installed there; fails the

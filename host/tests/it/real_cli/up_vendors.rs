@@ -1,8 +1,8 @@
 //! `team init` and `team up` with the real Gemini CLI 0.61.0, Qwen Code 0.24.4, GitHub Copilot
-//! CLI 1.0.102 and opencode 1.18.33, offline, all four seats in one session (one world: the
-//! four CLIs start once, which keeps the tier's time down): `team init --seat …` names the
+//! CLI 1.0.102, opencode 1.18.33 and grok-cli 0.0.34, offline, all five seats in one session
+//! (one world: the CLIs start once, which keeps the tier's time down): `team init --seat …` names the
 //! seats, the file gets no `launch:` line, so each seat starts as its profile declares
-//! (`gemini`, `qwen`, `copilot`, `opencode`), typed into a pane `team up` opened in the world's
+//! (`gemini`, `qwen`, `copilot`, `opencode`, `grok`), typed into a pane `team up` opened in the world's
 //! tmux server (started in the mock's network namespace with what the CLIs take: one HOME where
 //! each is signed in to the mock and trusts the checkout — `docs/more-vendors.md` — the vendor
 //! variables in the server's environment, the CLIs on the login shell's PATH).
@@ -10,7 +10,7 @@
 //! Proved: each seat up, read idle by its profile and recorded with its profile's launch line;
 //! the owner's send delivered to each through the record; once each is idle again, `team down`
 //! asks each to leave the way its profile declares (`/quit` then Enter, `/exit` then Enter,
-//! Ctrl-C) and leaves no process of the four CLIs and no session.
+//! Ctrl-C) and leaves no process of the five CLIs and no session.
 
 use super::harness::RealWorld;
 use super::mock::PORT;
@@ -22,11 +22,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// (seat, profile, the profile's launch, how `team down` says it asked it to leave).
-const SEATS: [(&str, &str, &str, &str); 4] = [
+const SEATS: [(&str, &str, &str, &str); 5] = [
     ("gem-scout", "gemini-cli", "gemini", "/quit, then Enter"),
     ("qwen-coder", "qwen-code", "qwen", "/quit, then Enter"),
     ("pilot", "copilot", "copilot", "/exit, then Enter"),
     ("open-coder", "opencode", "opencode", "Ctrl-C"),
+    ("grok-coder", "grok-cli", "grok", "Ctrl-C"),
 ];
 
 /// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
@@ -65,6 +66,9 @@ fn world() -> RealWorld {
         ("COPILOT_MODEL", "mock-model".into()),
         ("COPILOT_AUTO_UPDATE", "false".into()),
         ("COPILOT_CACHE_HOME", copilot_cache().display().to_string()),
+        // grok-cli: Chat Completions at the mock (docs/vendor-screens.md)
+        ("GROK_API_KEY", "mock-key".into()),
+        ("GROK_BASE_URL", format!("{base}/v1")),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
@@ -111,14 +115,14 @@ fn wait_idle(rw: &RealWorld, seat: &str) {
     }
 }
 
-/// The command lines of the four CLIs' processes still alive in the world.
+/// The command lines of the five CLIs' processes still alive in the world.
 fn cli_processes(rw: &RealWorld) -> Vec<String> {
-    let theirs = |c: &String| ["gemini", "qwen", "copilot", "opencode"].iter().any(|n| c.contains(n));
+    let theirs = |c: &String| ["gemini", "qwen", "copilot", "opencode", "grok"].iter().any(|n| c.contains(n));
     rw.processes().into_iter().filter(theirs).collect()
 }
 
 #[test]
-fn init_and_up_start_gemini_qwen_copilot_and_opencode_and_down_stops_them() {
+fn init_and_up_start_gemini_qwen_copilot_opencode_and_grok_and_down_stops_them() {
     let started = Instant::now();
     let rw = world();
     let mut init = vec!["init"];
