@@ -24,14 +24,19 @@ pub enum NoCli {
 /// the shell (below the CLI itself when it is the pane's first program), `own` the pane's
 /// first process.
 pub fn cli_process(procs: &[Proc], own: Option<Proc>, names: &[String], label: Option<&str>) -> Result<Proc, NoCli> {
-    let named = |p: &Proc| names.contains(&p.name) || program_names(p.pid).iter().any(|n| names.contains(n));
-    if let Some(p) = procs.iter().find(|p| named(p)) {
-        return Ok(p.clone());
-    }
-    // the pane's own program is the CLI: its children are its own (a child taken for it would
-    // carry no session of the CLI's: no socket, no session name)
-    if let Some(o) = own.filter(named) {
-        return Ok(o);
+    // by `comm` first, then by the command line: a launcher named by its script (`node
+    // …/.bin/codex`) never stands for the CLI process it runs (`codex`)
+    let by_comm = |p: &Proc| names.contains(&p.name);
+    let by_argv = |p: &Proc| program_names(p.pid).iter().any(|n| names.contains(n));
+    for named in [&by_comm as &dyn Fn(&Proc) -> bool, &by_argv] {
+        if let Some(p) = procs.iter().find(|p| named(p)) {
+            return Ok(p.clone());
+        }
+        // the pane's own program is the CLI: its children are its own (a child taken for it
+        // would carry no session of the CLI's: no socket, no session name)
+        if let Some(o) = own.as_ref().filter(|o| named(o)) {
+            return Ok(o.clone());
+        }
     }
     if procs.is_empty() {
         return Err(NoCli::Nothing);
@@ -204,12 +209,13 @@ mod tests {
         // Copilot's single executable: `comm` is its thread's `MainThread`, argv[0] `…/copilot`
         let renamed =
             Running(std::process::Command::new("sleep").arg0(dir.path().join("copilot")).arg("30").spawn().unwrap());
-        // (each once the child has exec'd its program)
+        // (each once the child has exec'd its program and the kernel has set its command
+        // line, which comes a moment after its new comm)
         let proc_of = |r: &Running, comm: &str| {
             let t = std::time::Instant::now();
             loop {
                 let p = crate::mux::proc_info(r.0.id());
-                if p.name == comm {
+                if p.name == comm && !program_names(p.pid).is_empty() {
                     return p;
                 }
                 assert!(t.elapsed() < std::time::Duration::from_secs(10), "{comm} never ran: {p:?}");
@@ -221,6 +227,12 @@ mod tests {
         let gemini = vec!["gemini".to_string()];
         assert_eq!(cli_process(std::slice::from_ref(&s), None, &gemini, None), Ok(s.clone()));
         assert_eq!(cli_process(std::slice::from_ref(&c), None, &["copilot".to_string()], None), Ok(c.clone()));
+        // a process named by its comm wins over one named by its command line only (Codex's
+        // `node …/.bin/codex` launcher and the `codex` it runs): the CLI itself
+        let child = Proc { pid: c.pid, name: "copilot".into(), cwd: None, home: None };
+        let copilot = vec!["copilot".to_string()];
+        assert_eq!(cli_process(&[c.clone(), child.clone()], None, &copilot, None), Ok(child.clone()));
+        assert_eq!(cli_process(&[c.clone()], Some(child.clone()), &copilot, None), Ok(child));
         // another CLI's names do not take them; nor does a script given to a non-runner
         assert_eq!(cli_process(&[s.clone(), c.clone()], None, &["qwen".to_string()], None), Err(NoCli::Other));
         assert_eq!(cli_process(std::slice::from_ref(&c), None, &["30".to_string()], None), Err(NoCli::Other));
