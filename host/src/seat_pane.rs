@@ -232,7 +232,7 @@ mod tests {
         let child = Proc { pid: c.pid, name: "copilot".into(), cwd: None, home: None };
         let copilot = vec!["copilot".to_string()];
         assert_eq!(cli_process(&[c.clone(), child.clone()], None, &copilot, None), Ok(child.clone()));
-        assert_eq!(cli_process(&[c.clone()], Some(child.clone()), &copilot, None), Ok(child));
+        assert_eq!(cli_process(std::slice::from_ref(&c), Some(child.clone()), &copilot, None), Ok(child));
         // another CLI's names do not take them; nor does a script given to a non-runner
         assert_eq!(cli_process(&[s.clone(), c.clone()], None, &["qwen".to_string()], None), Err(NoCli::Other));
         assert_eq!(cli_process(std::slice::from_ref(&c), None, &["30".to_string()], None), Err(NoCli::Other));
