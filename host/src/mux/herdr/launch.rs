@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::errors::Code;
 use super::surface::{kind_of, Naming};
 use super::{parse_json, unexpected, Ctx, Herdr, Refusal};
-use crate::mux::{MuxError, PaneInfo, PaneRef};
+use crate::mux::{Mux, MuxError, PaneInfo, PaneRef};
 use crate::vocab::key::Key;
 use serde_json::Value;
 
@@ -168,10 +168,11 @@ impl Herdr {
         }
     }
 
+    /// Typed as every text is typed (`Mux::type_text`: one argument, never read as herdr's own
+    /// option), then Enter.
     fn type_line(&self, pane: &PaneRef, line: &str) -> Result<(), MuxError> {
-        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
-        self.call(&pane.session, &["pane", "send-text", &pane.id, line], &ctx)?;
-        self.call(&pane.session, &["pane", "send-keys", &pane.id, "enter"], &ctx).map(|_| ())
+        Mux::type_text(self, pane, line)?;
+        Mux::press_enter(self, pane)
     }
 
     /// ≥ 0.7.5, a launch herdr did not start: the pane is named once herdr sees its agent.

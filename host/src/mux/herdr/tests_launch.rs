@@ -243,3 +243,18 @@ fn a_launch_line_goes_to_agent_start_only_when_herdr_can_carry_it_word_for_word(
     assert_eq!(startable("codex $HOME"), None);
     assert_eq!(startable(""), None);
 }
+
+#[test]
+fn the_team_s_panes_are_looked_for_only_in_the_workspace_its_name_labels() {
+    for set in [V071, V082] {
+        let r = FixtureRunner::running(set, &["teamfx"]).on(
+            &["--session", "teamfx", "workspace", "list"],
+            0,
+            "workspace-list.json",
+        );
+        let (h, r) = herdr(r);
+        // the recorded workspace is labelled team-fixtures: another team has no pane there
+        assert_eq!(h.team_panes("teamfx", "beacon").unwrap(), Vec::new(), "{set}");
+        assert_eq!(calls(&r), vec![argv(&["--session", "teamfx", "workspace", "list"])], "{set}");
+    }
+}
