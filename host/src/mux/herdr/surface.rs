@@ -182,6 +182,7 @@ mod tests {
         assert_eq!((s(Version(0, 7, 4)).title, s(Version(0, 7, 4)).recent), (TitleFrom::Explain, RecentAs::Text));
         assert_eq!((s(Version(0, 7, 5)).title, s(Version(0, 7, 5)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
         assert_eq!((s(Version(0, 8, 2)).title, s(Version(0, 8, 2)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
+        assert_eq!((s(Version(0, 7, 4)).naming, s(Version(0, 7, 5)).naming), (Naming::RenameShell, Naming::AgentStart));
         assert_eq!(
             Surface::of(Version(0, 6, 9)).unwrap_err().to_string(),
             "herdr 0.6.9 is older than team supports (herdr 0.7.1 or newer)"
