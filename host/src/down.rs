@@ -169,7 +169,7 @@ pub fn run_here(ws: &Workspace, req: &Request) -> Result<Report, TeamError> {
     };
     let mux = ws.team_mux()?;
     let session = f.session.clone();
-    let panes = crate::up::session_panes(mux, &session).map_err(|e| refuse("mux", e.to_string()))?;
+    let panes = crate::up::session_panes(mux, &session, &f.team).map_err(|e| refuse("mux", e.to_string()))?;
     let mut seats = Vec::new();
     for name in &names {
         let outcome = stop(ws, file, mux, &session, &panes, name, req);

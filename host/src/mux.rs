@@ -335,6 +335,31 @@ pub trait Mux {
     fn open_seat(&self, _session: &str, _cwd: &std::path::Path, _seat: &str) -> Result<PaneInfo, MuxError> {
         Err(MuxError::Failed(format!("this build starts no seats on {}", self.name())))
     }
+    /// Opens a pane for `seat` of `team` as [`Mux::open_seat`] does, where a multiplexer that
+    /// holds several teams in one session (herdr: one workspace per team, labelled with the
+    /// team's name) opens it in the team's own part of the session.
+    fn open_team_seat(
+        &self,
+        session: &str,
+        cwd: &std::path::Path,
+        seat: &str,
+        _team: &str,
+    ) -> Result<PaneInfo, MuxError> {
+        self.open_seat(session, cwd, seat)
+    }
+    /// The panes of `session` where `team`'s seats run, each with its seat name (`""` when it
+    /// has none): tmux, every pane of the session (`panes_of`); herdr, the panes of the team's
+    /// workspace. `team up` and `team down` judge the session by these.
+    fn team_panes(&self, session: &str, _team: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.panes_of(session)
+    }
+    /// Runs a seat's launch `line` in its pane, opened by [`Mux::open_team_seat`]: typed into
+    /// the pane's shell as a person types it, then Enter (herdr ≥ 0.7.5: `agent start`, which
+    /// names the agent as the seat as it launches it, where herdr's kinds cover the line).
+    fn launch(&self, pane: &PaneRef, line: &str) -> Result<(), MuxError> {
+        self.type_text(pane, line)?;
+        self.press_enter(pane)
+    }
     /// Closes pane `id` of `session`; a session whose last pane it was ends with it.
     fn close_pane(&self, _session: &str, _id: &str) -> Result<(), MuxError> {
         Err(MuxError::Failed(format!("this build closes no panes on {}", self.name())))
@@ -493,6 +518,11 @@ impl RunOutput {
 pub trait Runner: Send + Sync {
     /// Runs `argv[0]` with `argv[1..]`. An `Err` of kind `NotFound` means the program is missing.
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput>;
+    /// As `run`, for a call that may take up to `limit` (herdr's `agent start` answers once the
+    /// agent is ready): production waits that long instead of [`CALL_TIMEOUT`].
+    fn run_for(&self, argv: &[String], _limit: std::time::Duration) -> std::io::Result<RunOutput> {
+        self.run(argv)
+    }
 }
 
 /// How long one call to the multiplexer's program may take: a tmux or herdr call answers in
@@ -506,6 +536,9 @@ pub struct SystemRunner;
 impl Runner for SystemRunner {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
         SystemRunner::run_within(argv, CALL_TIMEOUT)
+    }
+    fn run_for(&self, argv: &[String], limit: std::time::Duration) -> std::io::Result<RunOutput> {
+        SystemRunner::run_within(argv, limit.max(CALL_TIMEOUT))
     }
 }
 

@@ -159,7 +159,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
         }
     }
     let session = f.session.clone();
-    let panes = session_panes(mux, &session).map_err(|e| refuse(req.verb, "mux", e.to_string()))?;
+    let panes = session_panes(mux, &session, &f.team).map_err(|e| refuse(req.verb, "mux", e.to_string()))?;
     let mut st = State::load(&file.root)?;
     if req.verb == Verb::Up {
         unrecorded(&st, &session, &panes, f.seats.iter().map(|s| s.name.as_str()))?;
@@ -256,9 +256,10 @@ fn admit(
     })
 }
 
-/// The session's panes; a session (or server) not running has none.
-pub fn session_panes(mux: &dyn Mux, session: &str) -> Result<Vec<PaneInfo>, MuxError> {
-    match mux.panes_of(session) {
+/// The panes of the session where `team`'s seats run (`Mux::team_panes`); a session (or
+/// server) not running has none.
+pub fn session_panes(mux: &dyn Mux, session: &str, team: &str) -> Result<Vec<PaneInfo>, MuxError> {
+    match mux.team_panes(session, team) {
         Ok(p) => Ok(p),
         Err(MuxError::NoSession(_) | MuxError::ServerStopped(_)) => Ok(Vec::new()),
         Err(e) => Err(e),
@@ -319,13 +320,12 @@ fn start(
     st.forget(session, name);
     let pane = match reuse {
         Some(p) => p,
-        None => mux.open_seat(session, &file.root, name).map_err(|e| e.to_string())?,
+        None => mux.open_team_seat(session, &file.root, name, &file.file.team).map_err(|e| e.to_string())?,
     };
     st.launching(session, name, &file.path, &seat.cli, &pane.id, line);
     st.save(&file.root).map_err(|e| e.message())?;
     let at = pane.pane_ref(name);
-    mux.type_text(&at, line).map_err(|e| e.to_string())?;
-    mux.press_enter(&at).map_err(|e| e.to_string())?;
+    mux.launch(&at, line).map_err(|e| e.to_string())?;
     Ok(wait::Launched::new(name, &seat.cli, pane, profile, line))
 }
 

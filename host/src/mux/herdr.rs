@@ -40,6 +40,7 @@
 
 mod caller;
 pub mod errors;
+pub mod launch;
 mod read;
 mod seats;
 pub mod surface;
@@ -116,9 +117,18 @@ impl Herdr {
     }
 
     fn run_raw(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
+        self.run_raw_for(args, None)
+    }
+
+    /// `run_raw`, waiting up to `limit` where one is given (a call herdr answers late).
+    fn run_raw_for(&self, args: &[&str], limit: Option<std::time::Duration>) -> Result<RunOutput, MuxError> {
         let mut argv = vec![self.bin.clone()];
         argv.extend(args.iter().map(|s| s.to_string()));
-        self.runner.run(&argv).map_err(|e| match e.kind() {
+        let ran = match limit {
+            Some(l) => self.runner.run_for(&argv, l),
+            None => self.runner.run(&argv),
+        };
+        ran.map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => {
                 let tmux = if self.by_default {
                     "; to run the seats in tmux instead, write `multiplexer: tmux` in .agents/team.yaml (or run team inside tmux)"
@@ -186,10 +196,31 @@ impl Herdr {
 
     /// `call`, keeping herdr's error code for the callers that act on one.
     fn ask(&self, session: &str, args: &[&str], ctx: &Ctx) -> Result<RunOutput, Refusal> {
+        self.ask_within(session, args, ctx, None)
+    }
+
+    /// `ask`, for a call that may take up to `limit`.
+    fn ask_for(
+        &self,
+        session: &str,
+        args: &[&str],
+        ctx: &Ctx,
+        limit: std::time::Duration,
+    ) -> Result<RunOutput, Refusal> {
+        self.ask_within(session, args, ctx, Some(limit))
+    }
+
+    fn ask_within(
+        &self,
+        session: &str,
+        args: &[&str],
+        ctx: &Ctx,
+        limit: Option<std::time::Duration>,
+    ) -> Result<RunOutput, Refusal> {
         self.check_session(session).map_err(|error| Refusal { code: None, error })?;
         let mut full = vec!["--session", session];
         full.extend_from_slice(args);
-        let out = self.run_raw(&full).map_err(|error| Refusal { code: None, error })?;
+        let out = self.run_raw_for(&full, limit).map_err(|error| Refusal { code: None, error })?;
         if out.ok() {
             return Ok(out);
         }
@@ -513,6 +544,32 @@ impl Mux for Herdr {
         self.sidebar_lines(pane, workspace_label, display)
     }
 
+    fn open_team_seat(
+        &self,
+        session: &str,
+        cwd: &std::path::Path,
+        seat: &str,
+        team: &str,
+    ) -> Result<PaneInfo, MuxError> {
+        self.open_in(session, cwd, seat, team)
+    }
+
+    fn team_panes(&self, session: &str, team: &str) -> Result<Vec<PaneInfo>, MuxError> {
+        self.team_pane_list(session, team)
+    }
+
+    fn launch(&self, pane: &PaneRef, line: &str) -> Result<(), MuxError> {
+        self.launch_in(pane, line)
+    }
+
+    fn close_pane(&self, session: &str, id: &str) -> Result<(), MuxError> {
+        self.close(session, id)
+    }
+
+    fn press_key(&self, pane: &PaneRef, key: crate::vocab::key::Key) -> Result<(), MuxError> {
+        self.key(pane, key)
+    }
+
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
         // Always asked: a caller that strips HERDR_* from its environment is still in its pane.
         let named = self.pane_hint.clone();
@@ -526,3 +583,5 @@ pub(crate) mod replay;
 mod tests;
 #[cfg(test)]
 mod tests_082;
+#[cfg(test)]
+mod tests_launch;

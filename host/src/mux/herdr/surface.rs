@@ -61,6 +61,29 @@ pub enum RecentAs {
     Ansi,
 }
 
+/// How a launched seat's pane gets the seat's name before its CLI draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// `agent rename <pane> <seat>` on the pane's plain shell, then the launch typed into it:
+    /// 0.7.1 gives a shell an agent identity [agent-rename-shell.json], kept once the CLI runs.
+    RenameShell,
+    /// `agent start <seat> --kind K --pane P [-- args]`: ≥ 0.7.5 names only a pane whose agent
+    /// it detected, and `agent start` holds the name from the launch on (herdr types the
+    /// kind's executable and the args into the pane's shell) [agent-start.json].
+    AgentStart,
+}
+
+/// herdr's own interactive agent kinds and the executable it types for each (`agent start
+/// --kind K` types it into the pane's shell; measured for these four [agent-start*.json]). A
+/// launch whose program is none of these is typed by `team`, and named once herdr sees its agent.
+pub const KINDS: [(&str, &str); 4] =
+    [("claude", "claude"), ("codex", "codex"), ("cursor", "cursor-agent"), ("agy", "agy")];
+
+/// The kind whose executable is `program`.
+pub fn kind_of(program: &str) -> Option<&'static str> {
+    KINDS.iter().find(|(_, exe)| *exe == program).map(|(k, _)| *k)
+}
+
 /// A herdr older than [`OLDEST`]: nothing of its surface is assumed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("herdr {0} is older than team supports (herdr {OLDEST} or newer)")]
@@ -72,6 +95,7 @@ pub struct Surface {
     pub version: Version,
     pub title: TitleFrom,
     pub recent: RecentAs,
+    pub naming: Naming,
 }
 
 impl Surface {
@@ -85,6 +109,7 @@ impl Surface {
             version,
             title: if facade { TitleFrom::AgentGet } else { TitleFrom::Explain },
             recent: if facade { RecentAs::Ansi } else { RecentAs::Text },
+            naming: if facade { Naming::AgentStart } else { Naming::RenameShell },
         })
     }
 }
@@ -157,6 +182,7 @@ mod tests {
         assert_eq!((s(Version(0, 7, 4)).title, s(Version(0, 7, 4)).recent), (TitleFrom::Explain, RecentAs::Text));
         assert_eq!((s(Version(0, 7, 5)).title, s(Version(0, 7, 5)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
         assert_eq!((s(Version(0, 8, 2)).title, s(Version(0, 8, 2)).recent), (TitleFrom::AgentGet, RecentAs::Ansi));
+        assert_eq!((s(Version(0, 7, 4)).naming, s(Version(0, 7, 5)).naming), (Naming::RenameShell, Naming::AgentStart));
         assert_eq!(
             Surface::of(Version(0, 6, 9)).unwrap_err().to_string(),
             "herdr 0.6.9 is older than team supports (herdr 0.7.1 or newer)"
