@@ -91,7 +91,7 @@ enum Command {
     Watch(watch::Args),
     /// Run a throwaway team of fake seats and send to them: the first thing to try.
     Demo(demo::Args),
-    /// Serve the team_send, team_list, team_inbox, team_reply and team_ack tools to an agent CLI over MCP (stdio).
+    /// Serve the team_send, team_list, team_inbox, team_reply, team_ack, team_add and team_stop tools to an agent CLI over MCP (stdio).
     Mcp(mcp::Args),
     /// Install, show or remove the hooks through which each seat's CLI takes its inbox.
     Hooks(hooks::Args),

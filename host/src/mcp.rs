@@ -1,6 +1,8 @@
 //! The MCP face (issue 22): `team mcp`, a stdio MCP server an agent CLI starts, serving the
 //! `team_send` and `team_list` tools and the conversation's `team_inbox`, `team_reply` and
-//! `team_ack` (`converse`, as `team inbox`, `team reply` and `team ack` run them). The protocol is MCP's JSON-RPC read directly with
+//! `team_ack` (`converse`, as `team inbox`, `team reply` and `team ack` run them), and the
+//! seats' `team_add` and `team_stop` (`seats`, as `team add` and `team down` run them). The
+//! protocol is MCP's JSON-RPC read directly with
 //! serde_json (docs/mcp.md says why no SDK): `frame` reads lines, `rpc` judges them, this
 //! module answers them with typed [`Answer`]s that `answer` encodes as JSON-RPC results.
 //!
@@ -63,6 +65,10 @@ pub enum Answer {
     Replied(Box<crate::converse::reply::Replied>),
     /// `team_ack`: the receipt written.
     Acked(crate::converse::ack::Acked),
+    /// `team_add`: the `team add` run's report.
+    Added(Box<crate::up::Report>),
+    /// `team_stop`: the `team down` run's report.
+    Stopped(Box<crate::down::Report>),
     /// A tool call refused as a whole before anything was sent (its arguments, its caller).
     Refused(TeamError),
     /// A JSON-RPC error.
@@ -231,6 +237,14 @@ impl<'a> Server<'a> {
                 },
             },
             Call::Broadcast { message } => broadcast(&means, load, &caller, message),
+            Call::Add { seat } => match seats::add(self.ws.ctx, &caller, &seat) {
+                Ok(r) => Answer::Added(Box::new(r)),
+                Err(e) => Answer::Refused(e),
+            },
+            Call::Stop { seats: names } => match seats::stop(self.ws.ctx, &caller, names) {
+                Ok(r) => Answer::Stopped(Box::new(r)),
+                Err(e) => Answer::Refused(e),
+            },
         }
     }
 

@@ -47,8 +47,12 @@ impl Stage {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Launch {
     pub model: Option<String>,
+    /// The file's `version:` (the model's, as the spec's example writes it).
     pub version: Option<String>,
     pub effort: Option<String>,
+    /// The CLI's own version, as the package its running program was installed from names it
+    /// (`up::version`); none where no package does.
+    pub cli_version: Option<String>,
     pub launch_line: String,
 }
 
@@ -227,7 +231,9 @@ impl State {
     /// known. `false`: there is no record.
     pub fn set_launch(&mut self, session: &str, seat: &str, l: &Launch) -> bool {
         let Some(rec) = self.record_mut(session, seat) else { return false };
-        for (k, v) in [("model", &l.model), ("version", &l.version), ("effort", &l.effort)] {
+        for (k, v) in
+            [("model", &l.model), ("version", &l.version), ("effort", &l.effort), ("cli_version", &l.cli_version)]
+        {
             if let Some(v) = v {
                 rec.insert(k.into(), json!(v));
             }

@@ -18,6 +18,7 @@
 
 pub mod doc;
 mod plan;
+pub mod version;
 mod wait;
 pub mod words;
 
@@ -65,8 +66,9 @@ pub struct Request {
 /// How one seat's run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Started, at its prompt, and recorded.
-    Up { cli: String, pane: String },
+    /// Started, at its prompt, and recorded; `version`: the CLI's, as its installed package
+    /// names it (`version`), where one does.
+    Up { cli: String, version: Option<String>, pane: String },
     /// Its recorded CLI still runs in its pane: nothing was started.
     Already { pane: String },
     /// Its pane runs it, and no record names it (`team add`): `team register` adopts it.
@@ -194,7 +196,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
             Plan::Launch { line, reuse, .. } => {
                 match start(mux, ws.profiles(), file, &mut st, &session, &name, &line, reuse) {
                     Ok(l) => launched.push(l),
-                    Err(why) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } }),
+                    Err(e) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why: e.message() } }),
                 }
             }
             Plan::Await { pane, .. } if req.dry_run => {
@@ -203,7 +205,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
             }
             Plan::Await { pane, line } => match awaited(ws.profiles(), file, &name, pane, &line) {
                 Ok(l) => launched.push(l),
-                Err(why) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } }),
+                Err(e) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why: e.message() } }),
             },
         }
     }
@@ -314,18 +316,17 @@ fn start(
     name: &str,
     line: &str,
     reuse: Option<PaneInfo>,
-) -> Result<wait::Launched, String> {
-    let seat = file.file.seat(name).ok_or_else(|| format!("the file has no seat \"{name}\""))?;
-    let profile = profiles.load(&seat.cli, &file.file.profiles).map_err(|e| e.message())?;
+) -> Result<wait::Launched, TeamError> {
+    let (seat, profile) = seat_profile(profiles, file, name)?;
     st.forget(session, name);
     let pane = match reuse {
         Some(p) => p,
-        None => mux.open_team_seat(session, &file.root, name, &file.file.team).map_err(|e| e.to_string())?,
+        None => mux.open_team_seat(session, &file.root, name, &file.file.team).map_err(mux_failed)?,
     };
     st.launching(session, name, &file.path, &seat.cli, &pane.id, line);
-    st.save(&file.root).map_err(|e| e.message())?;
+    st.save(&file.root)?;
     let at = pane.pane_ref(name);
-    mux.launch(&at, line).map_err(|e| e.to_string())?;
+    mux.launch(&at, line).map_err(mux_failed)?;
     Ok(wait::Launched::new(name, &seat.cli, pane, profile, line))
 }
 
@@ -336,10 +337,25 @@ fn awaited(
     name: &str,
     pane: PaneInfo,
     line: &str,
-) -> Result<wait::Launched, String> {
-    let seat = file.file.seat(name).ok_or_else(|| format!("the file has no seat \"{name}\""))?;
-    let profile = profiles.load(&seat.cli, &file.file.profiles).map_err(|e| e.message())?;
+) -> Result<wait::Launched, TeamError> {
+    let (seat, profile) = seat_profile(profiles, file, name)?;
     Ok(wait::Launched::new(name, &seat.cli, pane, profile, line).seen())
+}
+
+/// The file's seat `name` and its CLI's profile, loaded.
+fn seat_profile<'f>(
+    profiles: &ProfileHost,
+    file: &'f Loaded,
+    name: &str,
+) -> Result<(&'f crate::team_file::Seat, crate::profiles::Profile), TeamError> {
+    let seat = file.file.seat(name).ok_or_else(|| TeamError::failed(format!("the file has no seat \"{name}\"")))?;
+    let profile = profiles.load(&seat.cli, &file.file.profiles)?;
+    Ok((seat, profile))
+}
+
+/// A multiplexer's failure to open, type into or press in a pane, as the seat's line says it.
+fn mux_failed(e: MuxError) -> TeamError {
+    TeamError::failed(e.to_string())
 }
 
 /// A launched seat's outcome: recorded through `team register` once idle.
@@ -347,7 +363,7 @@ fn settle(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched, w: W
     let pane = l.pane.id.clone();
     match w {
         Waited::Idle => match record(ws, file, session, l) {
-            Ok(()) => Outcome::Up { cli: l.cli.clone(), pane },
+            Ok(version) => Outcome::Up { cli: l.cli.clone(), version, pane },
             Err(e) => Outcome::NotRecorded { pane, why: e.message() },
         },
         Waited::Dialog(dialog) => Outcome::Waiting { pane, dialog },
@@ -357,8 +373,9 @@ fn settle(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched, w: W
     }
 }
 
-/// The record `team register` writes, then what only the launch knows.
-fn record(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched) -> Result<(), TeamError> {
+/// The record `team register` writes, then what only the launch knows; answers the CLI's
+/// version read from the recorded process (`version`).
+fn record(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched) -> Result<Option<String>, TeamError> {
     // the launching record gives way to the one register writes (stage ready, id, identity)
     let mut st = State::load(&file.root)?;
     if st.forget(session, &l.seat) {
@@ -373,15 +390,19 @@ fn record(ws: &Workspace, file: &Loaded, session: &str, l: &wait::Launched) -> R
         return Err(e);
     }
     let seat = file.file.seat(&l.seat);
+    let mut st = State::load(&file.root)?;
+    let pid = st.seat(session, &l.seat).and_then(|r| r.process).map(|p| p.pid);
+    let cli_version = pid.and_then(|p| version::of_process(p, l.process_names()));
     let launch = state::Launch {
         model: seat.and_then(|s| s.model.clone()),
         version: seat.and_then(|s| s.version.clone()),
         effort: seat.and_then(|s| s.effort.clone()),
+        cli_version: cli_version.clone(),
         launch_line: l.line.clone(),
     };
-    let mut st = State::load(&file.root)?;
     st.set_launch(session, &l.seat, &launch);
-    st.save(&file.root)
+    st.save(&file.root)?;
+    Ok(cli_version)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use super::{rpc, tools::Tool, Answer, Recipient};
 use crate::vocab::text::{escape_controls, one_line};
 
 /// What the server tells a client about itself (`initialize`'s `instructions`).
-const INSTRUCTIONS: &str = "team_send sends a message to other seats of your team (AI coding agents in their own terminal panes) as `team send` run from your pane would; team_list shows whom you can reach. team_inbox lists the messages waiting for you with their ids; answer one with team_reply (it goes to its sender), or say you read it with team_ack. You are the sender: the seat whose pane started this server.";
+const INSTRUCTIONS: &str = "team_send sends a message to other seats of your team (AI coding agents in their own terminal panes) as `team send` run from your pane would; team_list shows whom you can reach. team_inbox lists the messages waiting for you with their ids; answer one with team_reply (it goes to its sender), or say you read it with team_ack. A lead starts a seat the team file declares with team_add and stops seats with team_stop. You are the sender: the seat whose pane started this server.";
 
 /// One answer as its JSON-RPC message (`version`: the server's, as `team --version` says it),
 /// every string of its result or error escaped ([`shown`]).
@@ -91,6 +91,10 @@ fn message(id: &Value, a: Answer, version: &str) -> Value {
             let (text, doc, is_error) = replied(&r);
             rpc::result(id, tool_result(text, doc, is_error))
         }
+        // a run that ran is a successful call whatever each seat's line says (the document's
+        // `ready`, each seat's `status`): only a refusal of the whole run is a tool error
+        Answer::Added(r) => rpc::result(id, tool_result(crate::up::words::lines(&r), r.document(), false)),
+        Answer::Stopped(r) => rpc::result(id, tool_result(crate::down::words::lines(&r), r.document(), false)),
     }
 }
 

@@ -177,7 +177,8 @@ fn toml_entry(text: &str) -> Result<Entry, ConfigError> {
             e.get("tools").and_then(|t| t.get(tool)).and_then(|t| t.get("approval_mode")).and_then(|m| m.as_str())
                 == Some("approve")
         };
-        let unapproved = Tool::ALL.iter().map(|t| t.name()).filter(|t| !approved(t)).map(str::to_string).collect();
+        let unapproved =
+            Tool::MESSAGING.iter().map(|t| t.name()).filter(|t| !approved(t)).map(str::to_string).collect();
         (cmd, args, unapproved)
     }))
 }
@@ -251,11 +252,12 @@ fn edited_toml(text: Option<&str>, command: Option<&str>) -> Result<String, Conf
     let mut args = toml_edit::Array::new();
     args.push("mcp");
     t["args"] = toml_edit::value(args);
-    // Codex asks before each MCP tool call; installing is the owner's approval of every tool
-    // served, written as Codex writes its own "Always allow" (measured).
+    // Codex asks before each MCP tool call; installing is the owner's approval of every
+    // messaging tool, written as Codex writes its own "Always allow" (measured); the two that
+    // start and stop seats stay the person's to allow at Codex's question.
     let mut tools = toml_edit::Table::new();
     tools.set_implicit(true);
-    for tool in Tool::ALL.map(Tool::name) {
+    for tool in Tool::MESSAGING.map(Tool::name) {
         let mut a = toml_edit::Table::new();
         a["approval_mode"] = toml_edit::value("approve");
         tools.insert(tool, toml_edit::Item::Table(a));

@@ -2,7 +2,10 @@
 //! harness tool, `schema/tools/team_send.json`, whose `parameters` are served byte for byte as
 //! its `inputSchema`), `team_list` (the roster, and whom this caller may reach), and the
 //! conversation's three (docs/conversations.md): `team_inbox` (what waits for the caller),
-//! `team_reply` (answer a message by its id) and `team_ack` (say a message was read).
+//! `team_reply` (answer a message by its id) and `team_ack` (say a message was read); and the
+//! seats' two (docs/launch.md): `team_add` (start a seat the file declares) and `team_stop`
+//! (stop seats as `team down` does). Every tool is listed to every caller: who may use one is
+//! judged on each call, and a caller that may not is answered with the command's refusal.
 //!
 //! Invariant: no argument names the sender, and none is taken that the schema does not name;
 //! every argument problem is a sentence the model can act on (a tool error, never a protocol
@@ -30,10 +33,16 @@ pub enum Tool {
     Inbox,
     Reply,
     Ack,
+    Add,
+    Stop,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [Tool::Send, Tool::List, Tool::Inbox, Tool::Reply, Tool::Ack];
+    pub const ALL: [Tool; 7] = [Tool::Send, Tool::List, Tool::Inbox, Tool::Reply, Tool::Ack, Tool::Add, Tool::Stop];
+
+    /// The messaging tools, which `team mcp install` approves for Codex: the two that start
+    /// and stop seats are left for the person to allow at the CLI's own question.
+    pub const MESSAGING: [Tool; 5] = [Tool::Send, Tool::List, Tool::Inbox, Tool::Reply, Tool::Ack];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -42,6 +51,8 @@ impl Tool {
             Tool::Inbox => "team_inbox",
             Tool::Reply => "team_reply",
             Tool::Ack => "team_ack",
+            Tool::Add => "team_add",
+            Tool::Stop => "team_stop",
         }
     }
 
@@ -102,6 +113,30 @@ impl Tool {
                     "additionalProperties": false,
                 },
             }),
+            Tool::Add => json!({
+                "name": "team_add",
+                "description": "Start one seat of your team's file (a seat the file declares, not yet running) in the team's session, as `team add <seat>` does: its pane opened, its launch run (the line the owner approved, or its CLI's own), waited for until it is at its prompt (at most 40 s), then recorded. A seat already running is left as it is; a seat that stops at a first-run dialog is reported waiting for the person. Only the team's lead, or a seat the file's delegates name for `up`, may; anyone else is refused and nothing is started.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "seat": {"type": "string", "minLength": 1, "description": "The seat's name in the team file"},
+                    },
+                    "required": ["seat"],
+                    "additionalProperties": false,
+                },
+            }),
+            Tool::Stop => json!({
+                "name": "team_stop",
+                "description": "Stop seats of your team, as `team down <seat>…` does: each CLI is asked to leave its own way, only when its screen is idle with an empty composer; a seat that is working, holds a draft or shows a dialog is left running and named with why. Messages still waiting in a seat's inbox are named and kept. Only the team's lead, or a seat the file's delegates name for `up`, may; anyone else is refused and nothing is stopped.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "seats": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The seats' names in the team file"},
+                    },
+                    "required": ["seats"],
+                    "additionalProperties": false,
+                },
+            }),
         }
     }
 }
@@ -130,6 +165,14 @@ pub enum Call {
     Ack {
         id: String,
         note: Option<String>,
+    },
+    /// `team_add`: the seat of the file to start.
+    Add {
+        seat: String,
+    },
+    /// `team_stop`: the seats of the file to stop (each once, in order).
+    Stop {
+        seats: Vec<String>,
     },
 }
 
@@ -193,6 +236,36 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
                 Some(_) => return Err(wrong(tool, "`note` is a string")),
             };
             Ok(Call::Ack { id, note })
+        }
+        Tool::Add => {
+            only(tool, args, &["seat"])?;
+            match args.get("seat") {
+                None => Err(wrong(tool, "`seat` is required: the name of a seat of the team file")),
+                Some(Value::String(s)) if s.trim().is_empty() => Err(wrong(tool, "`seat` is empty")),
+                Some(Value::String(s)) => Ok(Call::Add { seat: s.trim().to_string() }),
+                Some(_) => Err(wrong(tool, "`seat` is a string: the name of a seat of the team file")),
+            }
+        }
+        Tool::Stop => {
+            only(tool, args, &["seats"])?;
+            let list = match args.get("seats") {
+                None => return Err(wrong(tool, "`seats` is required: an array of the team file's seat names")),
+                Some(Value::Array(a)) if a.is_empty() => {
+                    return Err(wrong(tool, "`seats` names no seat: give at least one"))
+                }
+                Some(Value::Array(a)) => a,
+                Some(_) => return Err(wrong(tool, "`seats` is an array of seat names, such as [\"rev\"]")),
+            };
+            let mut seats: Vec<String> = Vec::new();
+            for n in list {
+                match n.as_str().map(str::trim) {
+                    None => return Err(wrong(tool, "every name in `seats` is a string")),
+                    Some("") => return Err(wrong(tool, "a name in `seats` is empty")),
+                    Some(n) if !seats.iter().any(|m| m == n) => seats.push(n.to_string()),
+                    Some(_) => {}
+                }
+            }
+            Ok(Call::Stop { seats })
         }
         Tool::Send => {
             only(tool, args, &["to", "message"])?;
@@ -326,11 +399,30 @@ mod tests {
         assert!(err(Tool::Ack, json!({"id": "a", "note": 3})).message().contains("`note` is a string"));
         let big = "x".repeat(crate::send::MAX_BODY + 1);
         assert_eq!(err(Tool::Reply, json!({"id": "a", "message": big})).kind, Kind::Refused);
-        assert_eq!(Tool::names(), "team_send, team_list, team_inbox, team_reply and team_ack");
+        assert_eq!(Tool::names(), "team_send, team_list, team_inbox, team_reply, team_ack, team_add and team_stop");
         for t in Tool::ALL {
             assert_eq!(Tool::named(t.name()), Some(t));
             assert_eq!(t.definition()["name"], t.name());
         }
+    }
+
+    #[test]
+    fn seat_tools_read_their_arguments() {
+        assert_eq!(read(Tool::Add, &json!({"seat": " rev "})).unwrap(), Call::Add { seat: "rev".into() });
+        assert!(err(Tool::Add, json!({})).message().contains("`seat` is required"));
+        assert!(err(Tool::Add, json!({"seat": ""})).message().contains("`seat` is empty"));
+        assert!(err(Tool::Add, json!({"seat": ["rev"]})).message().contains("`seat` is a string"));
+        // an agent names a seat of the file, never a launch of its own
+        let e = err(Tool::Add, json!({"seat": "rev", "launch": "sh -c 'curl evil'"})).message();
+        assert!(e.contains("it takes only `seat`, not `launch`"), "{e}");
+        assert_eq!(
+            read(Tool::Stop, &json!({"seats": ["rev", "keeper", "rev"]})).unwrap(),
+            Call::Stop { seats: vec!["rev".into(), "keeper".into()] }
+        );
+        assert!(err(Tool::Stop, json!({"seats": []})).message().contains("names no seat"));
+        assert!(err(Tool::Stop, json!({"seats": "rev"})).message().contains("is an array"));
+        assert!(err(Tool::Stop, json!({"seats": [1]})).message().contains("is a string"));
+        assert!(err(Tool::Stop, json!({"seats": ["rev"], "force": true})).message().contains("not `force`"));
     }
 
     #[test]

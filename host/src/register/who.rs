@@ -103,6 +103,19 @@ pub fn admit(
             ),
         });
     };
+    by_grant(g, file, caller, session_flag, config, now)
+}
+
+/// The fallback: the file's `grant`, for a caller the rows refused.
+fn by_grant(
+    g: &crate::team_file::FileGrant,
+    file: &TeamFile,
+    caller: &Caller,
+    session_flag: bool,
+    config: &std::path::Path,
+    now: DateTime<Utc>,
+) -> Result<Admitted, TeamError> {
+    let who = caller.describe();
     let pane_ok = match (&g.pane, caller) {
         (None, _) => true,
         (Some(p), Caller::Seat { pane, .. }) => p == pane,
@@ -120,6 +133,37 @@ pub fn admit(
         return Err(refuse("session-grant", "--session is the owner's; the granted seat cannot use it".into()));
     }
     Ok(Admitted::Grant(approval))
+}
+
+/// Judges an agent that starts or stops seats through the MCP face (`team_add`, `team_stop`):
+/// as [`admit`] judges `up`, save that among this team's own seats only the one the file marks
+/// as its lead (`leads: true`, or the legacy `coordinator:`) is admitted by being a seat; any
+/// other seat of the team needs the file's `delegates.up` or its `grant`, as a caller of
+/// another team does. The refusal of such a seat is the row `lead`.
+pub fn admit_lead(
+    file: &TeamFile,
+    caller: &Caller,
+    config: &std::path::Path,
+    now: DateTime<Utc>,
+) -> Result<Admitted, TeamError> {
+    let admitted = admit(file, caller, false, config, now)?;
+    let Caller::Seat { seat, .. } = caller else { return Ok(admitted) };
+    if admitted != Admitted::OwnSeat || file.seat(seat).is_some_and(|s| s.leads) {
+        return Ok(admitted);
+    }
+    if file.delegates.up.as_ref().is_some_and(|l| l.iter().any(|d| names(d, caller, &file.team))) {
+        return Ok(Admitted::Delegate);
+    }
+    match &file.grant {
+        Some(g) => by_grant(g, file, caller, false, config, now),
+        None => Err(refuse(
+            "lead",
+            format!(
+                "only the owner, the team's lead or a delegate for `up` starts or stops the team's seats; this call is {}, which the file does not mark as its lead",
+                caller.describe()
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -211,5 +255,37 @@ mod tests {
         // a caller the delegates admit is not the grant's
         let f = file("delegates:\n  up: [b@labs]\ngrant:\n  seat: c@labs\n  scope: []\n");
         assert_eq!(judge(&f, &b, false, d.path()), Ok(Admitted::Delegate));
+    }
+
+    #[test]
+    fn an_agent_starts_seats_as_the_lead_a_delegate_or_the_grant() {
+        let d = tempfile::tempdir().unwrap();
+        let lead_file = |extra: &str| {
+            crate::team_file::parse(&format!(
+                "project: beacon\nseats:\n  - name: a\n    cli: codex\n    leads: true\n  - name: b\n    cli: codex\n{extra}"
+            ))
+            .unwrap()
+        };
+        let judge = |f: &TeamFile, c: &Caller| {
+            admit_lead(f, c, d.path(), now()).map_err(|e| format!("{}: {}", e.id, e.message()))
+        };
+        let f = lead_file("");
+        assert_eq!(judge(&f, &Caller::Owner), Ok(Admitted::Owner));
+        assert_eq!(judge(&f, &seat("beacon", "a")), Ok(Admitted::OwnSeat));
+        assert_eq!(
+            judge(&f, &seat("beacon", "b")).unwrap_err(),
+            "register.lead: only the owner, the team's lead or a delegate for `up` starts or stops the team's seats; this call is seat b of beacon, which the file does not mark as its lead"
+        );
+        // a non-lead seat the delegates name, or the grant names with `up` and an approval
+        assert_eq!(judge(&lead_file("delegates:\n  up: [b]\n"), &seat("beacon", "b")), Ok(Admitted::Delegate));
+        let e = judge(&lead_file("grant:\n  seat: b\n  scope: [up]\n"), &seat("beacon", "b")).unwrap_err();
+        assert!(e.starts_with("register.grant-approval:"), "{e}");
+        assert_eq!(
+            judge(&lead_file("grant:\n  seat: b\n  scope: [add]\n"), &seat("beacon", "b")).unwrap_err(),
+            "register.grant-scope: the grant does not list `up`"
+        );
+        // the rows `up` refuses are refused the same
+        assert!(judge(&f, &seat("labs", "z")).unwrap_err().starts_with("register.caller:"));
+        assert!(judge(&f, &Caller::NoTerminal).unwrap_err().starts_with("register.no-terminal:"));
     }
 }

@@ -19,8 +19,13 @@ fn line(seat: &str, o: Outcome) -> String {
 #[test]
 fn each_outcome_is_said_in_the_issue_s_words() {
     assert_eq!(
-        line("keeper", Outcome::Up { cli: "claude-code".into(), pane: "%0".into() }),
-        "keeper: up (claude-code in %0, idle)"
+        line("keeper", Outcome::Up { cli: "claude-code".into(), version: Some("2.1.332".into()), pane: "%0".into() }),
+        "keeper: up (claude-code 2.1.332 in %0, idle)"
+    );
+    // a CLI whose installed package names no version says so, and none is made up
+    assert_eq!(
+        line("rev", Outcome::Up { cli: "codex".into(), version: None, pane: "%1".into() }),
+        "rev: up (codex in %1, idle; version unknown)"
     );
     assert_eq!(
         line("rev", Outcome::Waiting { pane: "%1".into(), dialog: "a trust dialog".into() }),

@@ -31,6 +31,11 @@ pub struct Launched {
 }
 
 impl Launched {
+    /// The process names its CLI runs as (its profile's).
+    pub fn process_names(&self) -> &[String] {
+        &self.names
+    }
+
     pub fn new(seat: &str, cli: &str, pane: PaneInfo, profile: Profile, line: &str) -> Launched {
         let names = profile.describe().process_names.clone();
         Launched {

@@ -1,5 +1,6 @@
-//! The words `team up` and `team add` say: one line per seat (`keeper: up (claude-code in %0,
-//! idle)`), and a pane as a refusal names it. The command line and the MCP tools print these.
+//! The words `team up` and `team add` say: one line per seat (`keeper: up (claude-code 2.1.332
+//! in %0, idle)`; a CLI whose version is not known says so: `rev: up (codex in %1, idle;
+//! version unknown)`), and a pane as a refusal names it. The command line and the MCP tools print these.
 //!
 //! Invariant: every value from outside (a launch line, a screen row, a mark) is shown escaped,
 //! on one line.
@@ -30,7 +31,8 @@ fn again(verb: Verb, seat: &str) -> String {
 pub fn line(verb: Verb, s: &SeatLine) -> String {
     let seat = one_line(&s.seat);
     let rest = match &s.outcome {
-        Outcome::Up { cli, pane } => format!("up ({cli} in {pane}, idle)"),
+        Outcome::Up { cli, version: Some(v), pane } => format!("up ({cli} {} in {pane}, idle)", one_line(v)),
+        Outcome::Up { cli, version: None, pane } => format!("up ({cli} in {pane}, idle; version unknown)"),
         Outcome::Already { pane } => format!("already running (pane {pane})"),
         Outcome::Unrecorded { pane } => format!(
             "already running in pane {pane}, which no record of this team names; team register {seat} records it"

@@ -21,6 +21,7 @@ mod inbox_agents;
 mod inbox_tmux;
 mod layers;
 mod mcp_hostile;
+mod mcp_seats;
 mod mcp_stdio;
 mod mux_caller;
 mod output_cli;

@@ -72,7 +72,7 @@ fn initialize_tools_list_and_ping_serve_the_spec_schema() {
     assert_eq!(init["capabilities"]["tools"], json!({"listChanged": false}));
     let tools = answer(&all, 2)["result"]["tools"].as_array().unwrap().clone();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["team_send", "team_list", "team_inbox", "team_reply", "team_ack"]);
+    assert_eq!(names, ["team_send", "team_list", "team_inbox", "team_reply", "team_ack", "team_add", "team_stop"]);
     for t in &tools {
         // every other tool's input schema is a schema that takes its arguments and nothing else
         jsonschema::validator_for(&t["inputSchema"]).unwrap_or_else(|e| panic!("{}: {e}", t["name"]));

@@ -100,8 +100,8 @@ fn up_starts_records_and_down_stops_each_seat_its_own_way() {
         u.record("keeper")["pane"].as_str().unwrap().to_string(),
         u.record("rev")["pane"].as_str().unwrap().to_string(),
     );
-    assert!(r.stdout.contains(&format!("keeper: up (claude-code in {kp}, idle)\n")), "{}", r.stdout);
-    assert!(r.stdout.contains(&format!("rev: up (codex in {rp}, idle)\n")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("keeper: up (claude-code in {kp}, idle; version unknown)\n")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("rev: up (codex in {rp}, idle; version unknown)\n")), "{}", r.stdout);
     assert!(r.stdout.contains("SEAT"), "the status table follows: {}", r.stdout);
     let k = u.record("keeper");
     assert_eq!(k["stage"], "ready");
@@ -195,7 +195,7 @@ fn a_trust_dialog_is_never_pressed_and_a_later_up_records_the_seat() {
     u.wait("the dialog closed", || !u.screen(&pane).contains("Trust this folder"));
     let r = u.w.team(&["up", "--no-hooks", "--no-mcp"]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains(&format!("rev: up (codex in {pane}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("rev: up (codex in {pane}, idle; version unknown)")), "{}", r.stdout);
     assert_eq!(u.record("rev")["stage"], "ready");
     assert_eq!(u.panes(), vec![pane]);
 }
@@ -287,7 +287,7 @@ fn add_starts_a_seat_just_added_to_the_file_into_the_running_session() {
     let r = u.w.team(&["add", "rev", "--no-hooks", "--no-mcp"]);
     assert_eq!(r.code, 0, "{r:?}");
     let rp = u.record("rev")["pane"].as_str().unwrap().to_string();
-    assert!(r.stdout.contains(&format!("rev: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("rev: up (codex in {rp}, idle; version unknown)")), "{}", r.stdout);
     assert!(!r.stdout.contains("keeper: "), "add said something of another seat: {}", r.stdout);
     assert_eq!(u.panes().len(), 2);
     let r = u.w.team(&["add", "rev", "--no-hooks", "--no-mcp"]);

@@ -99,8 +99,8 @@ fn up_starts_both_real_clis_and_down_stops_them_never_over_a_draft() {
         record(&rw, "claude-keeper")["pane"].as_str().unwrap().to_string(),
         record(&rw, "gpt-reviewer")["pane"].as_str().unwrap().to_string(),
     );
-    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
-    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code 2.1.332 in {kp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex 0.171.0 in {rp}, idle)")), "{}", r.stdout);
     for (seat, line) in [("claude-keeper", "claude"), ("gpt-reviewer", "codex --no-daemon")] {
         let rec = record(&rw, seat);
         assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(line)), "{rec}");
@@ -187,7 +187,7 @@ fn a_checkout_new_to_the_clis_stops_each_at_its_trust_dialog_never_pressed() {
     wait_screen(&rw, &kp, "its prompt", |s| !s.contains("Yes, I trust this folder") && s.contains("auto mode on"));
     let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "60"]);
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code 2.1.332 in {kp}, idle)")), "{}", r.stdout);
     assert!(r.stdout.contains("gpt-reviewer: waiting for you (a trust dialog"), "{}", r.stdout);
     assert_eq!(record(&rw, "claude-keeper")["stage"], "ready");
 }
@@ -230,7 +230,7 @@ fn up_installs_hooks_and_mcp_first_and_each_cli_s_review_waits_for_the_person() 
     });
     let r = rw.w.team(&["up", "--timeout", "30"]);
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex 0.171.0 in {rp}, idle)")), "{}", r.stdout);
     assert!(r.stdout.contains("claude-keeper: waiting for you (a question dialog"), "{}", r.stdout);
     assert!(screen(&rw, &kp).contains("New MCP server found in this project: team"));
     assert_eq!(record(&rw, "gpt-reviewer")["stage"], "ready");
