@@ -27,6 +27,7 @@ pub mod scene;
 /// Two machines joined by a real OpenSSH server (`SshWorld`).
 pub mod ssh;
 pub mod tmux;
+pub mod tool;
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
