@@ -331,3 +331,30 @@ fn the_hook_s_delivered_line_of_a_queued_reply_names_its_question() {
     assert_eq!((line["reply_to"].as_str(), line["from"].as_str()), (Some(Q), Some("lead")), "{line}");
     assert_eq!(line["note"].as_str(), Some("handed by its PostToolUse hook"), "{line}");
 }
+
+/// Every other way an agent reaches the legs stays as its caller says: `team send all` and the
+/// MCP `team_send` to `["all"]` from the lead's shell tool, rev working with no hook run, are
+/// answered `queued` for rev at once (a regression guard: `send::carry` is the one way).
+#[test]
+fn an_agent_s_broadcast_and_mcp_send_to_a_working_seat_are_queued_at_once() {
+    use crate::mcp_stdio::{call, hello, input, result};
+    let s = replies(false);
+    let all = s.lead.run(&s.w, "TEAM_ID_SEED=7 team send all 'the gate is green'");
+    assert_eq!(all.code, 0, "{all:?}");
+    assert!(all.took < std::time::Duration::from_secs(10), "the broadcast held its caller {:?}", all.took);
+    assert!(all.out.contains("rev: queued in rev's inbox (id "), "{all:?}");
+    assert!(all.out.contains("0 of 1 delivered; 1 queued"), "{all:?}");
+    let mut lines = hello();
+    lines.push(call(2, "team_send", serde_json::json!({"to": ["all"], "message": "and the docs"})));
+    let file = input(&s.w, "send.jsonl", &lines);
+    let r = s.lead.run(&s.w, &format!("TEAM_ID_SEED=8 team mcp < {file}"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.took < std::time::Duration::from_secs(10), "the tool call was held {:?}", r.took);
+    let answers = crate::mcp_stdio::answers(&r.out);
+    let (err, text, doc) = result(&answers, 2);
+    assert!(!err, "{text}");
+    assert_eq!(doc["recipients"][0]["outcome"].as_str(), Some("queued"), "{doc}");
+    let h = s.history();
+    assert!(h.iter().all(|l| l["outcome"] == "queued"), "{h:?}");
+    assert_eq!(s.bytes("rev").matches("Please read").count(), 0, "nothing typed into a working seat");
+}
