@@ -34,29 +34,9 @@ fn scene(mode: &str, scale: Option<&str>) -> Scene {
     w.team_file(
         "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: lead\n    role: lead\n    cli: claude-code\n    leads: true\n  - name: rev\n    role: worker\n    cli: claude-code\n",
     );
-    let installed = w.team(&["hooks", "install"]);
-    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+    common::scene::install_hooks(&w);
     let logs = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
-    let mut flags = mode.split(',');
-    let mode = flags.next().unwrap_or("");
-    let flags: Vec<&str> = flags.collect();
-    let hooks = match flags.contains(&"no-hooks") {
-        true => logs.path().join("no-hooks.json"),
-        false => w.repo.join(".claude/settings.local.json"),
-    };
-    let mut s = SeatSpec::new("rev", "claude-code", mode).cwd(&w.repo).delay(400);
-    for (k, v) in w.env() {
-        if k.starts_with("TEAM_") && k != "TEAM_NOW" {
-            s = s.env(&k, &v);
-        }
-    }
-    if flags.contains(&"ends-when-told") {
-        s = s.arg("--turn-ends-when", &logs.path().join("rev.end").display().to_string());
-    }
-    let s = s
-        .arg("--hooks", &hooks.display().to_string())
-        .arg("--tool-ms", "150")
-        .arg("--hook-log", &logs.path().join("rev.hooks").display().to_string());
+    let s = common::scene::hooked_seat(&w, logs.path(), "rev", "claude-code", mode);
     let tw = TmuxWorld::start("beacon", &[s]);
     Scene { base: common::scene::Scene::of(w, tw, scale), logs }
 }
@@ -230,27 +210,12 @@ fn replies(hooks: bool) -> Replies {
     w.team_file(
         "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: lead\n    role: lead\n    cli: claude-code\n    leads: true\n  - name: rev\n    role: worker\n    cli: claude-code\n",
     );
-    let installed = w.team(&["hooks", "install"]);
-    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+    common::scene::install_hooks(&w);
     let dir = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
     let (lead, rev) = (Tool::new(dir.path().join("lead")), Tool::new(dir.path().join("rev")));
-    let hooks = match hooks {
-        true => w.repo.join(".claude/settings.local.json"),
-        false => dir.path().join("no-hooks.json"),
-    };
     let l = SeatSpec::new("lead", "claude-code", "takes-line").cwd(&w.repo).delay(300).beside(&lead.beside());
-    let mut r = SeatSpec::new("rev", "claude-code", "already-working");
-    for (k, v) in w.env() {
-        if k.starts_with("TEAM_") && k != "TEAM_NOW" {
-            r = r.env(&k, &v);
-        }
-    }
-    let r = r
-        .cwd(&w.repo)
-        .delay(400)
-        .beside(&rev.beside())
-        .arg("--hooks", &hooks.display().to_string())
-        .arg("--tool-ms", "150");
+    let mode = if hooks { "already-working" } else { "already-working,no-hooks" };
+    let r = common::scene::hooked_seat(&w, dir.path(), "rev", "claude-code", mode).beside(&rev.beside());
     let tw = TmuxWorld::start("beacon", &[l, r]);
     Replies { base: common::scene::Scene::of(w, tw, None), lead, rev, _dir: dir }
 }

@@ -337,16 +337,7 @@ impl OwnTmux {
     fn run(&self, w: &World, name: &str, line: &str) -> (String, i32) {
         let d = w.base().join(format!("own-{name}"));
         std::fs::create_dir_all(&d).unwrap();
-        let mut script = String::new();
-        for (k, v) in w.env() {
-            script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
-        }
-        script.push_str(&format!(
-            "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
-            crate::common::shell_quote(&w.repo.display().to_string()),
-            crate::common::write_rc(&d.join("rc")),
-            d = d.display()
-        ));
+        let script = crate::common::pane_script(w, &d, "", line);
         std::fs::write(d.join("run.sh"), script).unwrap();
         let out = self.tmux(&[
             "new-window",
@@ -361,8 +352,7 @@ impl OwnTmux {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let rc = d.join("rc");
         assert!(until(|| rc.exists()), "the line never ended");
-        let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
-        (std::fs::read_to_string(d.join("out")).unwrap(), code)
+        crate::common::pane_said(&d)
     }
 }
 
