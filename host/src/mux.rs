@@ -407,7 +407,8 @@ pub fn panes_of<'m>(mux: &'m dyn Mux, session: &str) -> Box<dyn Panes + 'm> {
 /// Invariant: these are hints. They choose which server to ask and which pane a claim names;
 /// who the caller is comes only from the process tree reaching a pane's real shell
 /// (`pane_of_caller`), and a pane named here that this process does not descend from is
-/// refused as a claim (`MuxError::Unverified`).
+/// refused as a claim (`MuxError::Unverified`) — a tmux pane only when `TMUX` names the
+/// server asked (a pane id is one server's numbering).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Hints {
     /// `TMUX`: `<socket>,<server pid>,<session index>` of the tmux the caller sits in.

@@ -282,22 +282,17 @@ fn send(
         let compose = if d.plan.terminal == Some(Leg::Compose) { compose_plan(m, &d) } else { Vec::new() };
         return Ok(report(&d, Outcome::DryRun(DryRun::Send { channel: d.plan.terminal, compose })));
     }
-    carry_for(m, &d, body)
+    carry(m, &d, body, None)
 }
 
 /// Carries a decided send (or a reply, `reply_to` naming the message it answers): a fresh id,
 /// the walk over the legs, the history line and the team.log line. `Err` only when the
-/// seat's checkout is unknown (nothing was written). A reply waits out the inbox leg's window
-/// for the hook's receipt whoever sends it (`converse::reply` owns its words); a send is
-/// [`carry_for`] its caller.
+/// seat's checkout is unknown (nothing was written). The inbox leg stays for the hook's
+/// receipt as long as the decided caller's [`walk::stay_for`] says — a send, a reply, a
+/// broadcast's row, an MCP call alike: this is the one way to the legs, so no path holds an
+/// agent for the window.
 pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>) -> error::Result<SendReport> {
-    carry_staying(m, d, body, reply_to, Stay::Window)
-}
-
-/// [`carry`] for a send: the inbox leg stays for the receipt as long as the decided caller's
-/// [`walk::stay_for`] says.
-pub(crate) fn carry_for(m: &Means, d: &Decision, body: &str) -> error::Result<SendReport> {
-    carry_staying(m, d, body, None, walk::stay_for(&d.caller))
+    carry_staying(m, d, body, reply_to, walk::stay_for(&d.caller))
 }
 
 fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, stay: Stay) -> error::Result<SendReport> {
@@ -312,7 +307,7 @@ fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, st
     }
     let Some(root) = root else { return Err(no_checkout(&seat, "sent")) };
     let text = admission::with_header(&d.header, body);
-    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body, stay };
+    let job = walk::Job { decision: d, at: walk::target(d, &root), id: &id, text: &text, body, stay, reply_to };
     let mut legs = walk::Legs::new(m);
     let walked = walk::walk(&d.plan.order, d.facts, &mut legs, &job);
     let Some(t) = walked.taken else {

@@ -15,8 +15,9 @@ use crate::workspace::Workspace;
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(after_help = "The reply goes to the message's sender only, admitted by its own rule (reply to <id>), and \
 is delivered as any send is; its drop opens with in-reply-to: <id> and the question's first line. \
-A reply to the owner is left in the owner's inbox (team inbox, run by the owner). A delivered \
-reply acks its question. team inbox lists the ids (docs/conversations.md).")]
+A reply to the owner is left in the owner's inbox (team inbox, run by the owner). A reply to a \
+working seat whose hooks are installed is queued in its inbox and answered at once (queued). A \
+delivered or queued reply acks its question. team inbox lists the ids (docs/conversations.md).")]
 pub struct Args {
     /// The id of the message you answer (team inbox lists them).
     pub id: Option<String>,

@@ -2,8 +2,11 @@
 //!
 //! The reply is admitted by a rule of its own, `reply to <id>` (`admission::Rule::ReplyTo`):
 //! whoever sent you a message may be answered about that message, whatever the other rules
-//! say. It then travels as any send does (`send::carry`: the walk, the legs, the outcomes), so
-//! the asker is woken the way any seat is; its drop's header carries `in-reply-to: <id>` and
+//! say. It then travels as any send does (`send::carry`: the walk, the legs, the outcomes, and
+//! the asker's hooks when its checkout runs them), so the asker is woken the way any seat is,
+//! and a reply — always an agent's, from its seat's pane — is answered as an agent's send is:
+//! `queued` as soon as it is safely in a working asker's inbox, never held for the inbox leg's
+//! window (docs/inbox.md, "Who waits for the receipt"); its drop's header carries `in-reply-to: <id>` and
 //! the question's first line, and its history line `reply_to`. A reply to the owner goes to the
 //! owner's inbox (`owner`) and notifies the owner at once (`notify`).
 //!
@@ -11,7 +14,7 @@
 //! the question must have been delivered; a question is answered once (unless `--again`),
 //! looked for in every history a reply to it is written in — this team's, and the asker's
 //! team's for a question from another team; the reply goes only to the question's `from` (never
-//! to an address the caller names); a reply that was delivered acks the question (a receipt
+//! to an address the caller names); a reply that was delivered or queued acks the question (a receipt
 //! `acked`, note `replied <reply id>`), so it leaves the replier's inbox; every refusal is
 //! decided before anything is written.
 //!
@@ -82,9 +85,10 @@ pub struct ReplyDoc {
     pub schema: Named<ReplyDoc>,
     pub format: FormatOne,
     pub dry_run: bool,
-    /// team reply --json: delivered or dry-run (a reply not delivered is a team.error
-    /// document); the MCP tool team_reply also answers a reply held, not-submitted,
-    /// unreachable, refused or failed with this document
+    /// team reply --json: delivered, queued (in the asker's inbox, its hook to hand it: a reply
+    /// is an agent's, answered without waiting for the receipt) or dry-run (a reply not
+    /// delivered nor queued is a team.error document); the MCP tool team_reply also answers a
+    /// reply held, not-submitted, unreachable, refused or failed with this document
     pub status: Status,
     pub action_summary: String,
     pub project: String,
@@ -104,11 +108,12 @@ pub struct ReplyDoc {
     pub note: Option<String>,
 }
 
-/// How a reply ended, as its document says it: `team reply`'s delivered or dry-run, and the
+/// How a reply ended, as its document says it: `team reply`'s delivered, queued or dry-run, and the
 /// words the MCP tool `team_reply` answers a reply not delivered with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Delivered,
+    Queued,
     DryRun,
     Held,
     NotSubmitted,
@@ -122,6 +127,7 @@ impl Status {
         let ended = match self {
             Status::DryRun => return "dry-run",
             Status::Delivered => crate::vocab::outcome::Outcome::Delivered,
+            Status::Queued => crate::vocab::outcome::Outcome::Queued,
             Status::Held => crate::vocab::outcome::Outcome::Held,
             Status::NotSubmitted => crate::vocab::outcome::Outcome::NotSubmitted,
             Status::Unreachable => crate::vocab::outcome::Outcome::Unreachable,
@@ -137,17 +143,17 @@ impl Status {
         use crate::vocab::outcome::Outcome as O;
         match o {
             O::Delivered => Status::Delivered,
+            O::Queued => Status::Queued,
             O::Held => Status::Held,
             O::NotSubmitted => Status::NotSubmitted,
             O::Unreachable => Status::Unreachable,
             O::Refused => Status::Refused,
-            // (no reply ends queued: a reply waits out the inbox leg's window, `send::carry`)
-            O::Answered | O::Queued | O::Timeout | O::Failed | O::Unknown(_) => Status::Failed,
+            O::Answered | O::Timeout | O::Failed | O::Unknown(_) => Status::Failed,
         }
     }
 }
 
-crate::vocab::doc::words!(Status: Delivered, DryRun, Held, NotSubmitted, Unreachable, Refused, Failed);
+crate::vocab::doc::words!(Status: Delivered, Queued, DryRun, Held, NotSubmitted, Unreachable, Refused, Failed);
 
 /// The way a reply went: a leg of the delivery order, or the owner's inbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,7 +233,7 @@ impl Replied {
         p.strip_prefix(&self.root).unwrap_or(p)
     }
 
-    /// Whether the reply reached its asker (or a dry run found the way).
+    /// Whether the reply reached its asker or is queued in its inbox (or a dry run found the way).
     pub fn done(&self) -> bool {
         match &self.went {
             Went::Seat(r) => r.outcome.failure().is_none(),
@@ -343,14 +349,14 @@ fn answerable(ledger: &Ledger, e: &Entry, id: &str, me: &str) -> error::Result<(
 }
 
 /// `Err` when `me` already answered `id` with a reply that was sent (delivered, or on disk and
-/// still on its way: held, not-submitted) — a question is answered once, so twenty replies to
+/// still on its way: queued, held, not-submitted) — a question is answered once, so twenty replies to
 /// one message are not twenty messages and twenty alerts; `--again` answers once more.
 fn answered_once(lines: &[MessageLine], id: &str, me: &str) -> error::Result<()> {
     use crate::vocab::outcome::Outcome as O;
     let sent = lines
         .iter()
         .filter(|l| l.reply_to.as_deref() == Some(id) && l.from == me)
-        .find(|l| matches!(l.outcome, O::Delivered | O::Held | O::NotSubmitted));
+        .find(|l| matches!(l.outcome, O::Delivered | O::Queued | O::Held | O::NotSubmitted));
     match sent {
         None => Ok(()),
         Some(l) => Err(TeamError::refused(format!(
@@ -393,6 +399,8 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
     })?;
     let rule = Rule::ReplyTo(id.to_string());
     let facts = book.of(target.cli(), send::pins_of(&target.team)).map_err(|n| n.refusal(target.name(), "sent"))?;
+    // (whether the asker's checkout runs team's hooks: a reply travels as any send does)
+    let facts = send::with_hooks(facts, target.team.root.as_deref());
     let order = send::order_for(&reg, &target.team, &target.seat);
     let plan = Plan::walk(facts, order);
     let header = format!("{}\n{extra}", admission::sender_header(&world, &caller, &rule));
@@ -506,6 +514,11 @@ impl Replied {
                 o if o.delivered().is_some() => {
                     let n = o.delivered().flatten().map(|n| format!(" ({n})")).unwrap_or_default();
                     (format!("{}: delivered{n} {about}{}", s.seat, history_words(&s.history)), Status::Delivered)
+                }
+                // an agent's reply in the asker's inbox: its hook hands it and writes `delivered`
+                o if o.queued().is_some() => {
+                    let waits = o.queued().unwrap_or_default();
+                    (send::words::queued_about(s, waits, &format!(" {about}")), Status::Queued)
                 }
                 other => {
                     let Some((kind, reason)) = other.failure() else {

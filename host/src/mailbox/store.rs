@@ -81,6 +81,10 @@ pub struct Message {
     /// named no shell for it, and in messages of older builds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pin: Option<Pin>,
+    /// The message a reply answers (`team reply`): the hook's `delivered` line carries it, as
+    /// the reply's own line does (absent for a send, and in messages of older builds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
 }
 
 /// The pane a send found holding the seat, by its shell: a pid and its start time name one

@@ -75,6 +75,7 @@ mod tests {
             sent_ms: 0,
             typed: false,
             pin: None,
+            reply_to: None,
         }
     }
 

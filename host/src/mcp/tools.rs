@@ -88,7 +88,7 @@ impl Tool {
             }),
             Tool::Reply => json!({
                 "name": "team_reply",
-                "description": "Answer a message you received, by its id (team_inbox lists them): the reply goes to that message's sender only — admitted because they wrote to you, about that message — and is delivered as any send is; the result says whether the asker's seat took it (delivered) or not (held, not-submitted, unreachable, refused). A reply to the owner is left in the owner's inbox. A delivered reply also acks the message.",
+                "description": "Answer a message you received, by its id (team_inbox lists them): the reply goes to that message's sender only — admitted because they wrote to you, about that message — and is delivered as any send is; the result says whether the asker's seat took it (delivered), has it queued in its inbox for its next hook (queued: nothing more to do), or not (held, not-submitted, unreachable, refused). A reply to the owner is left in the owner's inbox. A delivered or queued reply also acks the message.",
                 "inputSchema": {
                     "type": "object",
                     "properties": {

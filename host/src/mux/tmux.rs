@@ -17,6 +17,12 @@
 //! [`literal_arg`]), Enter with its
 //! own `send-keys -t <pane> Enter`.
 //!
+//! The caller's pane is found by ancestry on the team's server (`pane_of_caller`); `TMUX_PANE`
+//! only names a claim to refuse when it is false, and a pane id is one server's numbering, so
+//! it is a claim on the team's server only when the caller's `$TMUX` names that server (its
+//! socket, or its pid where a socket cannot be compared): a person's own tmux whose `%1` the
+//! team's server also has is no claim.
+//!
 //! Which server (from `mux::Hints`, the run's environment read once): `$TEAM_TMUX_SOCKET` (a path → `-S <path>`, a bare name → `-L <name>`; tests
 //! use it so they never touch the user's server), else the socket of the tmux the caller sits
 //! in (the first field of `$TMUX`), else tmux's default. The program is the first `tmux` of the
@@ -66,7 +72,46 @@ pub struct Tmux {
     socket_args: Vec<String>,
     runner: Box<dyn Runner>,
     /// The pane the caller's environment names (`TMUX_PANE`): a claim to verify, never an identity.
-    pane_hint: Option<String>,
+    pane_hint: Option<PaneHint>,
+}
+
+/// The pane the caller's environment names, and the server its `$TMUX` says that pane is on: a
+/// pane id (`%1`) is one server's numbering, so a person's own tmux whose `%1` is also a pane of
+/// the team's server claims nothing about the team's.
+#[derive(Debug, Clone, PartialEq)]
+struct PaneHint {
+    id: String,
+    /// `$TMUX`'s socket path and server pid (absent without `$TMUX`: the claim stands alone).
+    socket: Option<String>,
+    server: Option<u32>,
+}
+
+impl PaneHint {
+    fn of(hints: &super::Hints) -> Option<PaneHint> {
+        let id = hints.tmux_pane.clone()?;
+        let mut fields = hints.tmux.as_deref().map(|t| t.split(',')).into_iter().flatten();
+        let socket = fields.next().filter(|s| !s.is_empty()).map(str::to_string);
+        let server = fields.next().and_then(|p| p.parse().ok());
+        Some(PaneHint { id, socket, server })
+    }
+
+    /// Whether the pane it names is one of the server this adapter asks: `server` is that
+    /// server's pid (`None`: it did not answer), `socket` its `-S` path when named by path.
+    /// A hint whose `$TMUX` names another server (another socket; where the socket cannot be
+    /// compared, another server pid) is not.
+    fn names_a_pane_of(&self, server: Option<u32>, socket: Option<&str>) -> bool {
+        match ((self.socket.as_deref(), socket), (self.server, server)) {
+            ((Some(mine), Some(theirs)), _) => same_path(mine, theirs),
+            (_, (Some(mine), Some(theirs))) => mine == theirs,
+            _ => true,
+        }
+    }
+}
+
+/// Two socket paths name one socket (resolved when they can be).
+fn same_path(a: &str, b: &str) -> bool {
+    let real = |p: &str| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::PathBuf::from(p));
+    a == b || real(a) == real(b)
 }
 
 impl Tmux {
@@ -80,7 +125,7 @@ impl Tmux {
             (None, None) => Vec::new(),
         };
         let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
-        Tmux { bin, socket_args, runner, pane_hint: hints.tmux_pane.clone() }
+        Tmux { bin, socket_args, runner, pane_hint: PaneHint::of(hints) }
     }
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
@@ -465,7 +510,13 @@ impl Mux for Tmux {
     fn pane_of_caller(&self, session: &str, ancestry: &[u32]) -> Result<Located, MuxError> {
         // Always asked: a caller that strips TMUX and TMUX_PANE from its environment is still
         // in its pane. The variable only says which pane a claim names.
-        let named = self.pane_hint.clone();
+        // A pane id is one server's numbering: the claim is about this server only when the
+        // caller's `$TMUX` names it (or names none).
+        let socket = match self.socket_args.as_slice() {
+            [flag, path] if flag == "-S" => Some(path.as_str()),
+            _ => None,
+        };
+        let named = self.pane_hint.clone().filter(|h| h.names_a_pane_of(None, socket));
         let listing = match self.listing(session) {
             Ok(l) => l,
             // No such session: no pane of it holds this process; the server may still be an
@@ -482,6 +533,7 @@ impl Mux for Tmux {
         if let Some(p) = listing.panes.iter().find(|p| p.shell_pid.is_some_and(|pid| ancestry.contains(&pid))) {
             return Ok(Located { pane: Some(p.pane_ref(&p.name)), server });
         }
+        let named = named.filter(|h| h.names_a_pane_of(server, socket)).map(|h| h.id);
         match named.and_then(|n| listing.panes.iter().find(|p| p.id == n).cloned()) {
             Some(p) => Err(super::not_inside("TMUX_PANE", &p.id, session, p.shell_pid, &procfs::visible)),
             None => Ok(Located { pane: None, server }),
@@ -514,6 +566,26 @@ mod tests {
             t.press_enter(&p).unwrap_err().to_string(),
             "tmux send-keys failed: tmux said \"unknown option -- z\""
         );
+    }
+
+    /// A `TMUX_PANE` is one server's numbering: it claims a pane of the team's server only when
+    /// the caller's `$TMUX` names that server (by socket where both are paths, else by pid).
+    #[test]
+    fn a_pane_hint_names_a_pane_of_the_server_its_tmux_names() {
+        let hint = |tmux: Option<&str>| {
+            let hints =
+                crate::mux::Hints { tmux: tmux.map(Into::into), tmux_pane: Some("%1".into()), ..Default::default() };
+            PaneHint::of(&hints).unwrap()
+        };
+        let own = hint(Some("/tmp/tmux-1000/default,4242,0"));
+        assert_eq!((own.socket.as_deref(), own.server), (Some("/tmp/tmux-1000/default"), Some(4242)));
+        assert!(!own.names_a_pane_of(Some(77), Some("/tmp/team.sock")), "another socket");
+        assert!(!own.names_a_pane_of(Some(77), None), "another server pid, the team's socket a -L name");
+        assert!(own.names_a_pane_of(Some(4242), None));
+        assert!(own.names_a_pane_of(Some(77), Some("/tmp/tmux-1000/default")), "the socket decides where it can");
+        assert!(own.names_a_pane_of(None, None), "nothing to tell them apart: the claim stands");
+        let bare = hint(None);
+        assert!(bare.names_a_pane_of(Some(77), Some("/tmp/team.sock")), "TMUX_PANE alone: the claim stands");
     }
 
     /// tmux's client prints `error connecting to <path> (<strerror>)` (client.c); a sandbox

@@ -36,6 +36,8 @@ pub struct Job<'a> {
     pub body: &'a str,
     /// How long the inbox leg stays for the seat's own receipt (the caller's: `send::carry`).
     pub stay: Stay,
+    /// The message a reply answers (the hook's `delivered` line carries it too).
+    pub reply_to: Option<&'a str>,
 }
 
 /// How long a send of `caller` stays for the seat's own receipt (docs/inbox.md): a person at a
@@ -231,6 +233,7 @@ impl Carrier for InboxLeg<'_> {
             rule: &rule,
             config: &self.means.ctx.paths.config,
             stay: job.stay,
+            reply_to: job.reply_to,
         };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         let lm = leg_means(self.means, mux.as_ref());

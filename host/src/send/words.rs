@@ -46,9 +46,14 @@ pub fn watch_words(r: &SendReport) -> String {
 /// receipt (an agent's): `<seat>: queued in <seat>'s inbox (id <id>): <what it waits for>`.
 /// Never `delivered`: the hook that hands it writes that line (`team feed` shows it).
 pub fn queued_line(r: &SendReport, waits: &str) -> String {
+    queued_about(r, waits, "")
+}
+
+/// [`queued_line`] with `about` (a reply's `(reply to <id>: <question>)`) after what it waits for.
+pub fn queued_about(r: &SendReport, waits: &str, about: &str) -> String {
     let seat = &r.seat;
     let id = r.id.as_deref().unwrap_or("-");
-    format!("{seat}: queued in {seat}'s inbox (id {id}): {waits}{}", history_words(&r.history))
+    format!("{seat}: queued in {seat}'s inbox (id {id}): {waits}{about}{}", history_words(&r.history))
 }
 
 impl SendReport {

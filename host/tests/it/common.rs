@@ -27,6 +27,7 @@ pub mod scene;
 /// Two machines joined by a real OpenSSH server (`SshWorld`).
 pub mod ssh;
 pub mod tmux;
+pub mod tool;
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -544,6 +545,30 @@ fn rand_suffix() -> String {
 /// then renamed. A test waits for `rc` to exist, and `echo $? > rc` makes it exist empty
 /// before it writes the code: a loaded machine preempts the shell in between (measured: 5 of
 /// 300 reads of a just-made file found it empty), and the test read "" for the exit code.
+/// The script a test pane runs `line` with (as a process of that pane): `first` (a wait, or
+/// nothing), the world's environment exported, the checkout as its folder, the line's merged
+/// output to `<d>/out` and its exit code to `<d>/rc` (written last), then a sleep that keeps
+/// the pane open. [`pane_said`] reads it back.
+pub fn pane_script(w: &World, d: &Path, first: &str, line: &str) -> String {
+    let mut script = String::from(first);
+    for (k, v) in w.env() {
+        script.push_str(&format!("export {k}={}\n", shell_quote(&v)));
+    }
+    script.push_str(&format!(
+        "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
+        shell_quote(&w.repo.display().to_string()),
+        write_rc(&d.join("rc")),
+        d = d.display()
+    ));
+    script
+}
+
+/// What a [`pane_script`] in `d` that has ended said: its output and exit code.
+pub fn pane_said(d: &Path) -> (String, i32) {
+    let code = std::fs::read_to_string(d.join("rc")).unwrap().trim().parse().unwrap();
+    (std::fs::read_to_string(d.join("out")).unwrap(), code)
+}
+
 pub fn write_rc(rc: &Path) -> String {
     let part = shell_quote(&format!("{}.part", rc.display()));
     format!("echo $? > {part} && mv {part} {}", shell_quote(&rc.display().to_string()))

@@ -88,16 +88,8 @@ pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i3
     let n = N.fetch_add(1, Ordering::Relaxed);
     let d = tw.path().join(format!("in-pane-{n}"));
     std::fs::create_dir_all(&d).unwrap();
-    let mut script = format!("tmux -S '{}' wait-for go-{n}\n", tw.socket.display());
-    for (k, v) in w.env() {
-        script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
-    }
-    script.push_str(&format!(
-        "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
-        crate::common::shell_quote(&w.repo.display().to_string()),
-        crate::common::write_rc(&d.join("rc")),
-        d = d.display()
-    ));
+    let wait = format!("tmux -S '{}' wait-for go-{n}\n", tw.socket.display());
+    let script = crate::common::pane_script(w, &d, &wait, line);
     std::fs::write(d.join("run.sh"), script).unwrap();
     let out = tw.tmux(&[
         "new-window",
@@ -115,8 +107,7 @@ pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i3
     assert!(tw.tmux(&["wait-for", "-S", &format!("go-{n}")]).status.success());
     let rc = d.join("rc");
     assert!(tw.wait_until(crate::common::BOUND, || rc.exists()), "the line in pane {pane} never ended");
-    let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
-    (std::fs::read_to_string(d.join("out")).unwrap(), code)
+    crate::common::pane_said(&d)
 }
 
 /// Runs `f`, which must end within `bound`: the time it took.

@@ -8,6 +8,7 @@
 
 use crate::common;
 use crate::common::tmux::{SeatSpec, TmuxWorld};
+use crate::common::tool::Tool;
 use crate::common::World;
 use crate::hardening::in_pane;
 use serde_json::Value;
@@ -33,29 +34,9 @@ fn scene(mode: &str, scale: Option<&str>) -> Scene {
     w.team_file(
         "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: lead\n    role: lead\n    cli: claude-code\n    leads: true\n  - name: rev\n    role: worker\n    cli: claude-code\n",
     );
-    let installed = w.team(&["hooks", "install"]);
-    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+    common::scene::install_hooks(&w);
     let logs = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
-    let mut flags = mode.split(',');
-    let mode = flags.next().unwrap_or("");
-    let flags: Vec<&str> = flags.collect();
-    let hooks = match flags.contains(&"no-hooks") {
-        true => logs.path().join("no-hooks.json"),
-        false => w.repo.join(".claude/settings.local.json"),
-    };
-    let mut s = SeatSpec::new("rev", "claude-code", mode).cwd(&w.repo).delay(400);
-    for (k, v) in w.env() {
-        if k.starts_with("TEAM_") && k != "TEAM_NOW" {
-            s = s.env(&k, &v);
-        }
-    }
-    if flags.contains(&"ends-when-told") {
-        s = s.arg("--turn-ends-when", &logs.path().join("rev.end").display().to_string());
-    }
-    let s = s
-        .arg("--hooks", &hooks.display().to_string())
-        .arg("--tool-ms", "150")
-        .arg("--hook-log", &logs.path().join("rev.hooks").display().to_string());
+    let s = common::scene::hooked_seat(&w, logs.path(), "rev", "claude-code", mode);
     let tw = TmuxWorld::start("beacon", &[s]);
     Scene { base: common::scene::Scene::of(w, tw, scale), logs }
 }
@@ -204,4 +185,141 @@ fn a_queued_message_no_hook_takes_is_the_watch_s_as_a_held_one_is() {
     let h = s.history();
     assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("typed")), "{h:?}");
     assert_eq!(s.waiting(), 0, "withdrawn from the inbox before the trigger");
+}
+
+/// A reply's scene: `lead` idle (it takes a typed line) and `rev` working all along whose CLI
+/// runs none of team's hooks (so nothing takes a message from its inbox; `hooks`: it runs them,
+/// a tool call every 150 ms), both in the checkout with hooks installed, each with a shell tool
+/// (`common::tool`) below its pane's shell.
+struct Replies {
+    base: common::scene::Scene,
+    lead: Tool,
+    rev: Tool,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Replies {
+    type Target = common::scene::Scene;
+    fn deref(&self) -> &common::scene::Scene {
+        &self.base
+    }
+}
+
+fn replies(hooks: bool) -> Replies {
+    let w = World::empty();
+    w.team_file(
+        "format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: lead\n    role: lead\n    cli: claude-code\n    leads: true\n  - name: rev\n    role: worker\n    cli: claude-code\n",
+    );
+    common::scene::install_hooks(&w);
+    let dir = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
+    let (lead, rev) = (Tool::new(dir.path().join("lead")), Tool::new(dir.path().join("rev")));
+    let l = SeatSpec::new("lead", "claude-code", "takes-line").cwd(&w.repo).delay(300).beside(&lead.beside());
+    let mode = if hooks { "already-working" } else { "already-working,no-hooks" };
+    let r = common::scene::hooked_seat(&w, dir.path(), "rev", "claude-code", mode).beside(&rev.beside());
+    let tw = TmuxWorld::start("beacon", &[l, r]);
+    Replies { base: common::scene::Scene::of(w, tw, None), lead, rev, _dir: dir }
+}
+
+const Q: &str = "00000000-0000-4007-8000-000000000000";
+const A: &str = "00000000-0000-4008-8000-000000000000";
+
+/// issue 29 item 6's class: a reply from an agent (`team reply` through its shell tool) to a
+/// seat mid-turn waited out the inbox leg's 20 s window whoever sent it, and ended `held`,
+/// exit 1. An agent's reply is answered as its send is: `queued` as soon as it is safely in
+/// the asker's inbox, exit 0; and it counts as the question's answer.
+#[test]
+fn an_agent_s_reply_to_a_working_seat_is_queued_at_once() {
+    let s = replies(false);
+    let asked = s.rev.run(&s.w, "TEAM_ID_SEED=7 team send lead 'is the gate green?'");
+    assert_eq!((asked.code, asked.out.lines().last()), (0, Some("lead: delivered")), "{asked:?}");
+    let r = s.lead.run(&s.w, &format!("TEAM_ID_SEED=8 team reply {Q} 'green since 09:00'"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.out.contains(&format!("rev: queued in rev's inbox (id {A}): its CLI takes it at its next tool call or turn end; nothing was typed; the message is at ")),
+        "{r:?}"
+    );
+    // the spec's window is 20 s (no time scale here): an agent's reply does not wait it out
+    assert!(r.took < std::time::Duration::from_secs(10), "the reply held its caller {:?}", r.took);
+    let h = s.history();
+    let line = h.iter().find(|l| l["id"] == A).unwrap_or_else(|| panic!("{h:?}"));
+    assert_eq!((line["outcome"].as_str(), line["reply_to"].as_str()), (Some("queued"), Some(Q)), "{h:?}");
+    assert_eq!(s.bytes("rev").matches("Please read").count(), 0, "nothing typed into a working seat");
+    // a queued reply is the answer: a second one is refused with the way out
+    let again = s.lead.run(&s.w, &format!("TEAM_ID_SEED=9 team reply {Q} 'still green'"));
+    assert_eq!(again.code, 1, "{again:?}");
+    assert!(
+        again.err.contains(&format!("you already answered {Q} (reply {A}, queued); a question is answered once")),
+        "{again:?}"
+    );
+    // --json (--again): the team.reply document says queued
+    let j = s.lead.run(&s.w, &format!("TEAM_ID_SEED=10 team reply {Q} --again 'and the docs' --json"));
+    assert_eq!(j.code, 0, "{j:?}");
+    assert!(j.took < std::time::Duration::from_secs(10), "{j:?}");
+    let doc: Value = serde_json::from_str(&j.out).unwrap_or_else(|e| panic!("{e}: {j:?}"));
+    common::validate(&doc).unwrap();
+    assert_eq!((doc["status"].as_str(), doc["channel"].as_str()), (Some("queued"), Some("mcp-inbox")), "{doc}");
+}
+
+/// The same through the MCP tool `team_reply` (the agent's CLI runs `team mcp` below its pane).
+#[test]
+fn an_agent_s_mcp_reply_to_a_working_seat_is_queued_at_once() {
+    use crate::mcp_stdio::{call, hello, input, result};
+    let s = replies(false);
+    let asked = s.rev.run(&s.w, "TEAM_ID_SEED=7 team send lead 'is the gate green?'");
+    assert_eq!((asked.code, asked.out.lines().last()), (0, Some("lead: delivered")), "{asked:?}");
+    let mut lines = hello();
+    lines.push(call(2, "team_reply", serde_json::json!({"id": Q, "message": "green since 09:00"})));
+    let file = input(&s.w, "reply.jsonl", &lines);
+    let r = s.lead.run(&s.w, &format!("TEAM_ID_SEED=8 team mcp < {file}"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.took < std::time::Duration::from_secs(10), "the tool call was held {:?}", r.took);
+    let all = crate::mcp_stdio::answers(&r.out);
+    let (err, text, doc) = result(&all, 2);
+    assert!(!err, "{text}");
+    assert!(text.starts_with(&format!("rev: queued in rev's inbox (id {A}): ")), "{text}");
+    assert_eq!(doc["status"].as_str(), Some("queued"), "{doc}");
+}
+
+/// The hook that hands a queued reply writes its `delivered` line as the reply's own line is
+/// written: answering the question (`reply_to`), so the feed threads both under it.
+#[test]
+fn the_hook_s_delivered_line_of_a_queued_reply_names_its_question() {
+    let s = replies(true);
+    let asked = s.rev.run(&s.w, "TEAM_ID_SEED=7 team send lead 'is the gate green?'");
+    assert_eq!((asked.code, asked.out.lines().last()), (0, Some("lead: delivered")), "{asked:?}");
+    let r = s.lead.run(&s.w, &format!("TEAM_ID_SEED=8 team reply {Q} 'green since 09:00'"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.out.contains(&format!("rev: queued in rev's inbox (id {A}): ")), "{r:?}");
+    let delivered = || s.history().into_iter().find(|l| l["id"] == A && l["outcome"] == "delivered");
+    s.wait("the hook's delivered line", || delivered().is_some());
+    let line = delivered().unwrap();
+    assert_eq!((line["reply_to"].as_str(), line["from"].as_str()), (Some(Q), Some("lead")), "{line}");
+    assert_eq!(line["note"].as_str(), Some("handed by its PostToolUse hook"), "{line}");
+}
+
+/// Every other way an agent reaches the legs stays as its caller says: `team send all` and the
+/// MCP `team_send` to `["all"]` from the lead's shell tool, rev working with no hook run, are
+/// answered `queued` for rev at once (a regression guard: `send::carry` is the one way).
+#[test]
+fn an_agent_s_broadcast_and_mcp_send_to_a_working_seat_are_queued_at_once() {
+    use crate::mcp_stdio::{call, hello, input, result};
+    let s = replies(false);
+    let all = s.lead.run(&s.w, "TEAM_ID_SEED=7 team send all 'the gate is green'");
+    assert_eq!(all.code, 0, "{all:?}");
+    assert!(all.took < std::time::Duration::from_secs(10), "the broadcast held its caller {:?}", all.took);
+    assert!(all.out.contains("rev: queued in rev's inbox (id "), "{all:?}");
+    assert!(all.out.contains("0 of 1 delivered; 1 queued"), "{all:?}");
+    let mut lines = hello();
+    lines.push(call(2, "team_send", serde_json::json!({"to": ["all"], "message": "and the docs"})));
+    let file = input(&s.w, "send.jsonl", &lines);
+    let r = s.lead.run(&s.w, &format!("TEAM_ID_SEED=8 team mcp < {file}"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.took < std::time::Duration::from_secs(10), "the tool call was held {:?}", r.took);
+    let answers = crate::mcp_stdio::answers(&r.out);
+    let (err, text, doc) = result(&answers, 2);
+    assert!(!err, "{text}");
+    assert_eq!(doc["recipients"][0]["outcome"].as_str(), Some("queued"), "{doc}");
+    let h = s.history();
+    assert!(h.iter().all(|l| l["outcome"] == "queued"), "{h:?}");
+    assert_eq!(s.bytes("rev").matches("Please read").count(), 0, "nothing typed into a working seat");
 }

@@ -34,38 +34,10 @@ fn scene(seats: &[(&str, &str, &str)], scale: Option<&str>) -> Scene {
         file.push_str(&format!("  - name: {name}\n    role: worker\n    cli: {cli}\n"));
     }
     w.team_file(&file);
-    let installed = w.team(&["hooks", "install"]);
-    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+    common::scene::install_hooks(&w);
     let base = tempfile::Builder::new().prefix("team-tmux-").tempdir().unwrap();
-    let specs: Vec<SeatSpec> = seats
-        .iter()
-        .map(|(name, cli, mode)| {
-            // `<mode>,no-hooks`: a CLI that runs no hook although they are installed (Codex
-            // before the person trusts them); `,ends-when-told`: an open-ended turn ends once
-            // the scene's `<seat>.end` file exists (`Scene::end_turn`)
-            let mut flags = mode.split(',');
-            let mode = flags.next().unwrap_or("");
-            let flags: Vec<&str> = flags.collect();
-            let runs_hooks = !flags.contains(&"no-hooks");
-            let hooks = match (*cli, runs_hooks) {
-                (_, false) => base.path().join("no-hooks.json"),
-                ("codex", _) => w.repo.join(".codex/hooks.json"),
-                _ => w.repo.join(".claude/settings.local.json"),
-            };
-            let mut s = SeatSpec::new(name, cli, mode).cwd(&w.repo).delay(400);
-            for (k, v) in w.env() {
-                if k.starts_with("TEAM_") && k != "TEAM_NOW" {
-                    s = s.env(&k, &v);
-                }
-            }
-            if flags.contains(&"ends-when-told") {
-                s = s.arg("--turn-ends-when", &base.path().join(format!("{name}.end")).display().to_string());
-            }
-            s.arg("--hooks", &hooks.display().to_string())
-                .arg("--tool-ms", "150")
-                .arg("--hook-log", &base.path().join(format!("{name}.hooks")).display().to_string())
-        })
-        .collect();
+    let specs: Vec<SeatSpec> =
+        seats.iter().map(|(name, cli, mode)| common::scene::hooked_seat(&w, base.path(), name, cli, mode)).collect();
     let tw = TmuxWorld::start("beacon", &specs);
     Scene { base: common::scene::Scene::of(w, tw, scale), logs: base }
 }

@@ -47,6 +47,8 @@ pub struct InboxSend<'a> {
     pub config: &'a Path,
     /// How long the send stays for the hook's receipt.
     pub stay: Stay,
+    /// The message a reply answers.
+    pub reply_to: Option<&'a str>,
 }
 
 /// How long a send stays for the seat's own receipt once its message is in the inbox.
@@ -262,6 +264,7 @@ fn message(
         sent_ms,
         typed: companion,
         pin: Pin::of(pane),
+        reply_to: req.reply_to.map(str::to_string),
     }
 }
 

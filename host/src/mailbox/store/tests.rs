@@ -24,6 +24,7 @@ fn msg(n: usize) -> Message {
         sent_ms: 0,
         typed: false,
         pin: None,
+        reply_to: None,
     }
 }
 

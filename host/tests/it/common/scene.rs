@@ -145,3 +145,39 @@ pub fn watch_holder(state: &Path) -> Option<i32> {
     let text = std::fs::read_to_string(e.path()).ok()?;
     text.strip_prefix("watch ")?.trim().parse().ok()
 }
+
+/// `team hooks install` in the world's checkout; it must succeed.
+pub fn install_hooks(w: &World) {
+    let installed = w.team(&["hooks", "install"]);
+    assert_eq!(installed.code, 0, "{}{}", installed.stdout, installed.stderr);
+}
+
+/// Fake seat `name` of `cli` as the inbox tests run it: in the world's checkout, a 400 ms turn,
+/// with the world's `TEAM_` variables but not its clock (`TEAM_NOW`), running the checkout's
+/// installed hooks as its CLI would, a tool call every 150 ms while it works, every hook run
+/// logged to `<dir>/<name>.hooks`. `mode`'s flags after a comma: `no-hooks` — a CLI that runs
+/// no hook although they are installed (Codex before the person trusts them; its hooks file
+/// `<dir>/no-hooks.json` names none); `ends-when-told` — an open-ended turn ends once
+/// `<dir>/<name>.end` exists.
+pub fn hooked_seat(w: &World, dir: &Path, name: &str, cli: &str, mode: &str) -> SeatSpec {
+    let mut flags = mode.split(',');
+    let mode = flags.next().unwrap_or("");
+    let flags: Vec<&str> = flags.collect();
+    let hooks = match (cli, flags.contains(&"no-hooks")) {
+        (_, true) => dir.join("no-hooks.json"),
+        ("codex", _) => w.repo.join(".codex/hooks.json"),
+        _ => w.repo.join(".claude/settings.local.json"),
+    };
+    let mut s = SeatSpec::new(name, cli, mode).cwd(&w.repo).delay(400);
+    for (k, v) in w.env() {
+        if k.starts_with("TEAM_") && k != "TEAM_NOW" {
+            s = s.env(&k, &v);
+        }
+    }
+    if flags.contains(&"ends-when-told") {
+        s = s.arg("--turn-ends-when", &dir.join(format!("{name}.end")).display().to_string());
+    }
+    s.arg("--hooks", &hooks.display().to_string())
+        .arg("--tool-ms", "150")
+        .arg("--hook-log", &dir.join(format!("{name}.hooks")).display().to_string())
+}

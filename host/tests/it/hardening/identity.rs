@@ -290,15 +290,16 @@ fn a_pane_word_that_names_no_pane_marks_nothing() {
 
 /// A person's own tmux server — not the team's — kept in the foreground (`tmux -D`) as this
 /// test's child, as a desktop's session manager keeps one: its panes' terminal program is then
-/// not a process hanging off init. Ten panes are opened first, so the pane a line runs in has
-/// an id the team's server has no pane of (`TMUX_PANE` names a pane of this server).
+/// not a process hanging off init. `opened` panes are opened first: ten, and the pane a line
+/// runs in has an id the team's server has no pane of; none, and it has the id of one of the
+/// team's (`TMUX_PANE` names a pane of this server, the same id there).
 struct OwnTmux {
     sock: std::path::PathBuf,
     server: std::process::Child,
 }
 
 impl OwnTmux {
-    fn start(w: &World) -> OwnTmux {
+    fn start(w: &World, opened: usize) -> OwnTmux {
         let sock = w.base().join("own-tmux.sock");
         let server = std::process::Command::new("tmux")
             .args(["-D", "-f", "/dev/null", "-S"])
@@ -314,7 +315,7 @@ impl OwnTmux {
         let own = OwnTmux { sock, server };
         assert!(until(|| own.sock.exists()), "tmux -D never listened");
         assert!(own.tmux(&["new-session", "-d", "-s", "own", "-x", "120", "-y", "30", "sleep 600"]).status.success());
-        for _ in 0..10 {
+        for _ in 0..opened {
             assert!(own.tmux(&["new-window", "-d", "-t", "own:", "sleep 600"]).status.success());
         }
         own
@@ -336,16 +337,7 @@ impl OwnTmux {
     fn run(&self, w: &World, name: &str, line: &str) -> (String, i32) {
         let d = w.base().join(format!("own-{name}"));
         std::fs::create_dir_all(&d).unwrap();
-        let mut script = String::new();
-        for (k, v) in w.env() {
-            script.push_str(&format!("export {k}={}\n", crate::common::shell_quote(&v)));
-        }
-        script.push_str(&format!(
-            "cd {}\n{line} > '{d}/out' 2>&1\n{}\nexec sleep 600\n",
-            crate::common::shell_quote(&w.repo.display().to_string()),
-            crate::common::write_rc(&d.join("rc")),
-            d = d.display()
-        ));
+        let script = crate::common::pane_script(w, &d, "", line);
         std::fs::write(d.join("run.sh"), script).unwrap();
         let out = self.tmux(&[
             "new-window",
@@ -360,8 +352,7 @@ impl OwnTmux {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let rc = d.join("rc");
         assert!(until(|| rc.exists()), "the line never ended");
-        let code = std::fs::read_to_string(&rc).unwrap().trim().parse().unwrap();
-        (std::fs::read_to_string(d.join("out")).unwrap(), code)
+        crate::common::pane_said(&d)
     }
 }
 
@@ -388,7 +379,7 @@ impl Drop for OwnTmux {
 #[test]
 fn an_agent_cli_no_profile_names_in_a_person_s_own_tmux_pane_is_not_the_owner() {
     let s = three();
-    let own = OwnTmux::start(&s.w);
+    let own = OwnTmux::start(&s.w, 10);
     // the person, at a shell in a pane of their own tmux: the owner
     let (out, code) = own.run(&s.w, "person", "TEAM_ID_SEED=21 team send third 'hello from the owner'");
     assert_eq!(code, 0, "{out}");
@@ -420,4 +411,37 @@ fn an_agent_cli_no_profile_names_at_a_terminal_is_not_the_owner() {
     // the person's own shell, the same terminal: the owner
     let r = s.w.team(&["send", "third", "hello"]);
     assert_eq!(r.code, 0, "{r:?}");
+}
+
+/// A person at a shell in their own tmux, whose pane's id (`%1`) is also a pane of the team's
+/// server: the id is that server's numbering, and the person's `$TMUX` names their own server,
+/// so it claims nothing on the team's — the owner, not "a claimed identity".
+#[test]
+fn a_person_s_own_tmux_pane_whose_id_the_team_s_server_also_has_is_the_owner() {
+    let s = three();
+    let own = OwnTmux::start(&s.w, 0);
+    let (out, code) = own.run(
+        &s.w,
+        "person",
+        "{ echo \"pane $TMUX_PANE\"; TEAM_ID_SEED=21 team send third 'hello from the owner'; }",
+    );
+    let pane = out.lines().next().and_then(|l| l.strip_prefix("pane ")).unwrap_or_default().to_string();
+    let team_panes = s.tw.tmux(&["list-panes", "-a", "-F", "#{pane_id}"]);
+    let team_panes = String::from_utf8_lossy(&team_panes.stdout);
+    assert!(
+        team_panes.lines().any(|p| p == pane),
+        "the person's pane {pane} is no id of the team's server: {team_panes}"
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("third: delivered\n"), "{out}");
+    assert!(history(&s.w).contains("\"from\":\"owner\""), "{}", history(&s.w));
+    // a pane of the team's own server named by TMUX_PANE from outside it is still a claim
+    let pid = s.tw.tmux(&["display-message", "-p", "#{pid}"]);
+    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_string();
+    let r = s.w.sh(&format!(
+        "TMUX_PANE={pane} TMUX={},{pid},0 TEAM_ID_SEED=22 team send third 'claimed' </dev/null",
+        s.tw.socket.display()
+    ));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("a claimed identity: TMUX_PANE names pane"), "{r:?}");
 }

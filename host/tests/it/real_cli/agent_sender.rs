@@ -4,7 +4,8 @@
 //! turn is held at the mock (a model step that waits for a gate), so no hook of it can run
 //! while the sender's call is open: the send must answer `queued` without waiting for one —
 //! never `delivered` before the hook's receipt — and the hook hands the message once the
-//! receiver's turn goes on, writing the `delivered` line itself.
+//! receiver's turn goes on, writing the `delivered` line itself. A reply (`team reply` from
+//! Codex's `exec_command` to a working Claude) is answered the same way.
 //!
 //! The span of the sender's tool call (from the model request that issued it to the one that
 //! carried its output) is printed (`AGENT-SEND-MS`, run with `--nocapture`), never asserted:
@@ -168,4 +169,68 @@ fn codex_s_shell_tool_gets_queued_at_once_from_a_working_claude() {
     assert!(said.starts_with(&head), "what Codex's command printed: {said:?}");
     assert_eq!(code, Some(0), "{said:?}");
     queued_then_handed(&rw, (Cli::Codex, Cli::Claude), body, before);
+}
+
+/// A reply is an agent's too (issue 29 item 6's class): Claude asks Codex with its Bash tool and
+/// goes on working, held at the gate; Codex answers with `team reply <id>` through its
+/// `exec_command`. The reply travels by Claude's inbox (its checkout runs team's hooks) and
+/// Codex's command is answered `queued` at once, exit 0 — it waited the 20 s window and said
+/// `held` before, and before that was typed into the working Claude. Claude's next hook hands it.
+#[test]
+fn codex_s_team_reply_gets_queued_at_once_from_a_working_claude() {
+    let rw = RealWorld::start();
+    install(&rw);
+    let (question, answer) = ("is the parser branch ready?", "yes: the parser branch passes its tests");
+    let ask = "ask the reviewer and keep working";
+    let claude_rule = json!({ "when": ask, "steps": [
+        { "bash": format!("team send gpt-reviewer \"{question}\""), "description": "Ask the reviewer" },
+        { "bash": "true", "description": "Check the build", "hold": "receiver" },
+        { "bash": "sleep 1", "description": "Wait for the build" },
+        { "text": "Built." },
+    ]});
+    let codex_rule = |id: &str| {
+        json!({ "when": "send-drops/beacon/gpt-reviewer/", "steps": [
+            { "read": "@trigger", "hold": "reviewer-reads" },
+            { "bash": format!("team reply {id} \"{answer}\""), "yield_ms": 30000 },
+            { "text": "Answered the lead." },
+        ]})
+    };
+    rw.mock.script(json!({ "root": rw.w.repo, "rules": [claude_rule.clone(), codex_rule("<unknown yet>")] }));
+    let claude = rw.claude("claude-keeper", "claude-keeper");
+    let opts = CodexOpts { daemon: false, rule: true };
+    let codex = rw.codex_started("gpt-reviewer", "gpt-reviewer", None, opts);
+    rw.wait_screen(&codex, "Codex's `Hooks need review`", |s| s.contains("Hooks need review"));
+    trust_hooks(&rw, &codex);
+    rw.prompt(&claude, Cli::Claude.api(), ask);
+    let out = rw.mock.wait_result(Cli::Claude.api(), ask, 1);
+    assert!(out.trim_end().ends_with("gpt-reviewer: delivered"), "what Claude's Bash tool printed: {out}");
+    rw.wait_screen(&claude, "Claude working, held at the gate", |s| s.contains("esc to interrupt"));
+
+    let asked = rw.drops("gpt-reviewer");
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let id = id_of(&asked[0]);
+    rw.mock.script(json!({ "root": rw.w.repo, "rules": [claude_rule, codex_rule(&id)] }));
+    let before = last_n(&rw);
+    rw.mock.open("reviewer-reads");
+    let trigger = super::checks::trigger(&rw, &asked[0]);
+    let out = rw.mock.wait_for("Codex's reply output", |r| {
+        r.api == Cli::Codex.api() && r.kind == "main" && r.prompt.contains(&trigger) && r.results.len() >= 2
+    });
+    let issued = rw.mock.wait_for("Codex's reply step", |r| {
+        r.api == Cli::Codex.api() && r.kind == "main" && r.prompt.contains(&trigger) && r.results.len() == 1
+    });
+    let (code, said) = codex_output(&out.results[1]);
+    eprintln!("AGENT-SEND-MS Codex team reply: the replier's call {} ms: {said:?}", out.at_ms - issued.at_ms);
+    let reply = id_of(&drop_for(&rw, Cli::Claude.seat(), answer));
+    let head = format!("{CONTEXT}\nclaude-keeper: queued in claude-keeper's inbox (id {reply}): ");
+    assert!(said.starts_with(&head), "what Codex's command printed: {said:?}");
+    assert!(said.contains(&format!("(reply to {id}: {question})")), "{said:?}");
+    assert_eq!(code, Some(0), "{said:?}");
+    let lines = lines_of(&rw, &reply);
+    assert_eq!((lines[0]["outcome"].as_str(), lines[0]["reply_to"].as_str()), (Some("queued"), Some(id.as_str())));
+
+    rw.mock.open("receiver");
+    wait_carried(&rw, Cli::Claude, before, answer);
+    let line = wait_delivered_by_inbox(&rw, &reply);
+    assert_eq!((line["from"].as_str(), line["reply_to"].as_str()), (Some("gpt-reviewer"), Some(id.as_str())), "{line}");
 }

@@ -37,6 +37,7 @@ pub(super) fn msg(w: &World, n: usize, seat: &str) -> Message {
         sent_ms: 0,
         typed: false,
         pin: None,
+        reply_to: None,
     }
 }
 
