@@ -94,10 +94,16 @@ fn cli_processes(rw: &RealWorld) -> Vec<String> {
     rw.processes().into_iter().filter(|c| c.contains("claude") || c.contains("codex")).collect()
 }
 
+/// A checkout new to the CLIs, with plain `team up` (hooks and MCP installed), as a newcomer
+/// meets it: each CLI stops at its trust dialog, reported and never pressed (a second `team up`
+/// presses nothing either). The person answers Claude Code's (`Yes, I trust this folder`): it
+/// comes to its prompt with no question about the team's MCP server (the owner's approval `team
+/// up` wrote); Codex's (`1. Trust and continue`), after which Codex asks about the new hooks —
+/// answered too, the next `team up` records both.
 #[test]
 fn a_checkout_new_to_the_clis_stops_each_at_its_trust_dialog_never_pressed() {
     let rw = world(false);
-    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "90"]);
+    let r = rw.w.team(&["up", "--timeout", "90"]);
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 1, "{r:?}");
     let (kp, rp) = (
@@ -117,22 +123,35 @@ fn a_checkout_new_to_the_clis_stops_each_at_its_trust_dialog_never_pressed() {
     // the dialogs are still there, unanswered, and the CLIs still run
     assert!(screen(&rw, &kp).contains("Yes, I trust this folder"), "{}", screen(&rw, &kp));
     assert!(screen(&rw, &rp).contains("Trust this folder"), "{}", screen(&rw, &rp));
-    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp"]);
+    let r = rw.w.team(&["up"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(screen(&rw, &kp).contains("Yes, I trust this folder"), "a second up pressed keeper's dialog");
+    assert!(screen(&rw, &rp).contains("Trust this folder"), "a second up pressed rev's dialog");
     // the person answers keeper's: 2.1.332 offers `No, exit` first, so Down, then Enter on
-    // `Yes, I trust this folder`; the next up records it
+    // `Yes, I trust this folder`; no MCP question follows; the next up records it
     for key in ["Down", "Enter"] {
         let out = rw.tmux(&["send-keys", "-t", &kp, key]);
         assert!(out.status.success());
         std::thread::sleep(Duration::from_millis(300));
     }
     wait_screen(&rw, &kp, "its prompt", |s| !s.contains("Yes, I trust this folder") && s.contains("auto mode on"));
-    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "60"]);
+    let r = rw.w.team(&["up", "--timeout", "60"]);
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
+    assert!(!screen(&rw, &kp).contains("New MCP server found"), "{}", screen(&rw, &kp));
     assert!(r.stdout.contains("gpt-reviewer: waiting for you (a trust dialog"), "{}", r.stdout);
     assert_eq!(record(&rw, "claude-keeper")["stage"], "ready");
+    // rev's: `1. Trust and continue` is selected; Enter. Then Codex asks about the hooks.
+    assert!(rw.tmux(&["send-keys", "-t", &rp, "Enter"]).status.success());
+    wait_screen(&rw, &rp, "Codex's hooks question", |s| s.contains("Hooks need review"));
+    let r = rw.w.team(&["up", "--timeout", "30"]);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: waiting for you (a trust dialog in pane {rp};")), "{}", r.stdout);
+    answer_codex_hooks(&rw, &rp);
+    let r = rw.w.team(&["up", "--timeout", "30"]);
+    eprintln!("team up:\n{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert_eq!(record(&rw, "gpt-reviewer")["stage"], "ready");
 }
 
 /// The whole path with each seat's hooks and MCP entry installed (plain `team up`): Claude Code
