@@ -139,7 +139,9 @@ mod tests {
 
     #[test]
     fn a_setting_of_another_shape_is_refused_not_rewritten() {
-        for bad in ["{\"enabledMcpjsonServers\": \"team\"}", "{\"permissions\": []}", "{\"permissions\": {\"allow\": 1}}"] {
+        for bad in
+            ["{\"enabledMcpjsonServers\": \"team\"}", "{\"permissions\": []}", "{\"permissions\": {\"allow\": 1}}"]
+        {
             assert!(missing(Some(bad)).is_err(), "{bad}");
             assert!(edited(Some(bad), true).is_err(), "{bad}");
         }

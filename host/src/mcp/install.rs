@@ -342,8 +342,10 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
 /// (`approve`): `incomplete` while `.claude/settings.local.json` lacks a part of it. A settings
 /// file of another shape is `unreadable` for status, refused for install and remove.
 fn claude_approval(root: &Path, action: Action) -> Result<State, TeamError> {
-    let refused = |why: ConfigError| TeamError::refused(format!("{}: {why}; nothing was written", super::approve::FILE));
-    let missing = crate::project_files::read(root, super::approve::FILE).and_then(|t| super::approve::missing(t.as_deref()));
+    let refused =
+        |why: ConfigError| TeamError::refused(format!("{}: {why}; nothing was written", super::approve::FILE));
+    let missing =
+        crate::project_files::read(root, super::approve::FILE).and_then(|t| super::approve::missing(t.as_deref()));
     match missing {
         Ok(m) if m.is_empty() => Ok(State::Installed),
         Ok(tools) => Ok(State::Incomplete { tools }),

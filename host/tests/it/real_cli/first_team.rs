@@ -158,8 +158,7 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     // answers keeper with its team_send; keeper's reads that. keeper's first read waits until
     // the script knows the first drop's id (so keeper's second message, rev's answer, only gets
     // read); rev's answer waits until keeper's turn has ended.
-    let (to_rev, to_keeper) =
-        ("is the parser branch ready?", "rev here: yes, the parser branch passes its tests");
+    let (to_rev, to_keeper) = ("is the parser branch ready?", "rev here: yes, the parser branch passes its tests");
     let names = ["team_send", "team_list", "team_inbox", "team_reply", "team_ack"].map(|t| format!("mcp__team__{t}"));
     let keeper_rule = |when: &str| {
         json!({ "when": when, "steps": [
@@ -292,6 +291,7 @@ fn the_first_team_page_runs_as_written_with_the_real_claude_code_and_codex() {
     let r = run(&rw, &repo, done);
     eprintln!("team down: {} ms\n{}", t.elapsed().as_millis(), r.stdout);
     ok(&r, "team down");
-    let left: Vec<String> = rw.processes().into_iter().filter(|c| c.contains("claude") || c.contains("codex")).collect();
+    let left: Vec<String> =
+        rw.processes().into_iter().filter(|c| c.contains("claude") || c.contains("codex")).collect();
     assert_eq!(left, Vec::<String>::new(), "a CLI outlived team down");
 }

@@ -176,7 +176,8 @@ fn up_with_hooks_and_mcp_then_the_seats_talk_through_team_send_and_down_leaves_n
     );
     assert!(r.stdout.contains(&format!("claude-keeper: up (claude-code in {kp}, idle)")), "{}", r.stdout);
     assert!(!screen(&rw, &kp).contains("New MCP server found"), "{}", screen(&rw, &kp));
-    let waits = format!("gpt-reviewer: waiting for you (a trust dialog in pane {rp}; answer it there, then team up again)");
+    let waits =
+        format!("gpt-reviewer: waiting for you (a trust dialog in pane {rp}; answer it there, then team up again)");
     assert!(r.stdout.contains(&waits), "{}", r.stdout);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(screen(&rw, &rp).contains("Hooks need review"), "{}", screen(&rw, &rp));
@@ -223,7 +224,10 @@ fn up_with_hooks_and_mcp_then_the_seats_talk_through_team_send_and_down_leaves_n
     let t = Instant::now();
     rw.mock.open("keeper-reads");
     let read = rw.mock.wait_result("anthropic", &super::checks::trigger(&rw, &first), 1);
-    assert!(read.contains("claude-keeper, the gate is green"), "keeper's model was not given the owner's message: {read}");
+    assert!(
+        read.contains("claude-keeper, the gate is green"),
+        "keeper's model was not given the owner's message: {read}"
+    );
     let sent = rw.mock.wait_result("anthropic", &super::checks::trigger(&rw, &first), 3);
     let doc: Value = serde_json::from_str(&sent).unwrap_or_else(|e| panic!("{e}: {sent}"));
     let row = &doc["recipients"][0];
@@ -250,7 +254,9 @@ fn up_with_hooks_and_mcp_then_the_seats_talk_through_team_send_and_down_leaves_n
     let h = rw.history();
     let pairs: Vec<(&str, &str, &str)> = h
         .iter()
-        .map(|l| (l["from"].as_str().unwrap_or(""), l["to"].as_str().unwrap_or(""), l["outcome"].as_str().unwrap_or("")))
+        .map(|l| {
+            (l["from"].as_str().unwrap_or(""), l["to"].as_str().unwrap_or(""), l["outcome"].as_str().unwrap_or(""))
+        })
         .collect();
     assert_eq!(
         pairs,
@@ -353,5 +359,9 @@ fn draft_then_down(rw: &RealWorld, kp: &str, rp: &str) {
     assert_eq!(cli_processes(rw), Vec::<String>::new(), "a CLI outlived team down");
     let has = rw.tmux(&["has-session", "-t", "=beacon"]);
     assert!(!has.status.success(), "the session outlived its last seat");
-    eprintln!("DOWN-TIMES down (keeper's draft kept, rev down) {} ms; down (keeper) {} ms", first_down.as_millis(), second_down.as_millis());
+    eprintln!(
+        "DOWN-TIMES down (keeper's draft kept, rev down) {} ms; down (keeper) {} ms",
+        first_down.as_millis(),
+        second_down.as_millis()
+    );
 }
