@@ -8,12 +8,15 @@
 //! terminal's `TMUX_TMPDIR` is a folder of the world, so the page's plain `tmux` and `team`
 //! both reach it, and it runs in the world's network namespace (every block does).
 //!
-//! Proved at the end: the owner's message reached keeper (Claude Code), keeper sent to rev
-//! (Codex) with its Bash tool, rev answered keeper with its `exec_command` — each send's
-//! outcome line as the sending model got it, its history line (`from`, the admitting rule),
-//! and the receiving model's request carrying the message; the feed shows the rows the page
-//! shows, and each model was given the instructions file `team init --agent-instructions`
-//! wrote for it.
+//! Proved at the end: `team init` wrote each seat's launch as a line to edit; the first plain
+//! `team up` (hooks and MCP installed) brought keeper (Claude Code) to its prompt with no
+//! question and left rev (Codex) at its hooks question, as the page shows; answered as the page
+//! says, the second `team up` recorded rev; the owner's message reached keeper, keeper asked
+//! whom it may reach (`team_list`) and sent to rev (`team_send`), rev answered keeper with its
+//! own `team_send` — each call's result as the calling model got it, its history line (`from`,
+//! the admitting rule), and the receiving model's request carrying the message; the feed shows
+//! the rows the page shows; each model was given the MCP server's instructions; `team down`
+//! left no claude or codex process.
 
 use super::checks::header;
 use super::harness::{claude_env, signed_in_claude, signed_in_codex, RealWorld, Seat};
