@@ -20,6 +20,7 @@
 //!   line, `rpc` judges any bytes).
 
 pub mod answer;
+pub mod approve;
 pub mod doc;
 pub mod frame;
 pub mod install;

@@ -100,6 +100,11 @@ impl State {
             State::Stale { command } => {
                 format!("{file} runs `{command} mcp`, not this team (team mcp install points it here)")
             }
+            State::Incomplete { tools } if place == Some(Place::ClaudeMcpJson) => format!(
+                "{file} runs this team's MCP server but {} does not approve {} (team mcp install approves it and every tool)",
+                super::approve::FILE,
+                tools.join(", ")
+            ),
             State::Incomplete { tools } => format!(
                 "{file} runs this team's MCP server but does not approve {} (team mcp install approves every tool)",
                 tools.join(", ")
@@ -306,21 +311,61 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
         Err(why) if action == Action::Status => return Ok((State::Unreadable { why: why.to_string() }, None)),
         Err(why) => return Err(refused(why)),
     };
-    let state = entry_state(p, text.as_deref(), command);
+    let entry = entry_state(p, text.as_deref(), command);
+    let state = match (p, &entry) {
+        (Place::ClaudeMcpJson, State::Installed) => claude_approval(root, action)?,
+        _ => entry.clone(),
+    };
     let done = match (action, &state) {
         (Action::Status, _) => return Ok((state, None)),
         (_, State::Foreign | State::Unreadable { .. } | State::Unsupported) => Done::LeftAlone,
         (Action::Install, State::Installed) | (Action::Remove, State::Missing) => Done::Unchanged,
         (Action::Install, _) => {
-            write(root, p, &edited(p, text.as_deref(), Some(command)).map_err(refused)?).map_err(refused)?;
+            if entry != State::Installed {
+                write(root, p, &edited(p, text.as_deref(), Some(command)).map_err(refused)?).map_err(refused)?;
+            }
+            if p == Place::ClaudeMcpJson {
+                approve(root, true)?;
+            }
             Done::Written
         }
         (Action::Remove, _) => {
+            if p == Place::ClaudeMcpJson && matches!(entry, State::Installed | State::Stale { .. }) {
+                approve(root, false)?;
+            }
             write(root, p, &edited(p, text.as_deref(), None).map_err(refused)?).map_err(refused)?;
             Done::Removed
         }
     };
     Ok((state, Some(done)))
+}
+
+/// Claude Code's entry is installed; the state counts the owner's approval of it too
+/// (`approve`): `incomplete` while `.claude/settings.local.json` lacks a part of it. A settings
+/// file of another shape is `unreadable` for status, refused for install and remove.
+fn claude_approval(root: &Path, action: Action) -> Result<State, TeamError> {
+    let refused =
+        |why: ConfigError| TeamError::refused(format!("{}: {why}; nothing was written", super::approve::FILE));
+    let missing =
+        crate::project_files::read(root, super::approve::FILE).and_then(|t| super::approve::missing(t.as_deref()));
+    match missing {
+        Ok(m) if m.is_empty() => Ok(State::Installed),
+        Ok(tools) => Ok(State::Incomplete { tools }),
+        Err(why) if action == Action::Status => Ok(State::Unreadable { why: why.to_string() }),
+        Err(why) => Err(refused(why)),
+    }
+}
+
+/// Writes the owner's approval of the server in Claude Code's local settings (`on`), or takes it
+/// out.
+fn approve(root: &Path, on: bool) -> Result<(), TeamError> {
+    let file = super::approve::FILE;
+    let refused = |why: ConfigError| TeamError::refused(format!("{file}: {why}; nothing was written"));
+    let text = crate::project_files::read(root, file).map_err(refused)?;
+    if let Some(t) = super::approve::edited(text.as_deref(), on).map_err(refused)? {
+        crate::project_files::write(root, file, &t, 0o600).map_err(refused)?;
+    }
+    Ok(())
 }
 
 fn read(root: &Path, place: Place) -> Result<Option<String>, ConfigError> {
