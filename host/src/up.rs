@@ -192,7 +192,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
                 report.seats.push(SeatLine { seat: name, outcome: Outcome::WouldStart { line, own } });
             }
             Plan::Launch { line, reuse, .. } => {
-                match start(mux, ws.profiles(), file, &mut st, &session, &name, &line, reuse) {
+                match start(mux, ws.profiles(), &ws.ctx.paths.state, file, &mut st, &session, &name, &line, reuse) {
                     Ok(l) => launched.push(l),
                     Err(why) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why } }),
                 }
@@ -307,6 +307,7 @@ fn unrecorded<'s>(
 fn start(
     mux: &dyn Mux,
     profiles: &ProfileHost,
+    state: &Path,
     file: &Loaded,
     st: &mut State,
     session: &str,
@@ -323,6 +324,11 @@ fn start(
     };
     st.launching(session, name, &file.path, &seat.cli, &pane.id, line);
     st.save(&file.root).map_err(|e| e.message())?;
+    if crate::profiles::launch::reports_status(profile.describe()) {
+        // the CLI's own status reports, kept from its first byte: a second witness for the
+        // typed leg (docs/status-reports.md); a pane that cannot be piped loses nothing else
+        let _ = crate::legs::reports::attach(mux, state, session, &pane.id);
+    }
     let at = pane.pane_ref(name);
     mux.type_text(&at, line).map_err(|e| e.to_string())?;
     mux.press_enter(&at).map_err(|e| e.to_string())?;

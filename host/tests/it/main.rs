@@ -38,6 +38,7 @@ mod ssh_world;
 mod status_tmux;
 mod transcripts;
 mod typed_tmux;
+mod status_reports_tmux;
 mod up_tmux;
 mod watch_tmux;
 mod watch_vendors;

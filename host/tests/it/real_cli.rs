@@ -36,4 +36,5 @@ mod owner;
 mod owner_vendors;
 mod register;
 mod screens;
+mod status_reports;
 mod up;

@@ -97,6 +97,8 @@ impl Cells for Event {
                     (None, Some(ms)) => parts.push(format!("in {ms} ms")),
                     (None, None) => {}
                 }
+                // what decided the outcome, where the line says (docs/status-reports.md)
+                parts.extend(line.by.as_ref().map(|d| format!("by {}", d.said())));
                 parts.extend(read.as_ref().map(|r| read_words(r, |ts| local_time(ts, now))));
                 parts.extend(acked.as_ref().map(|a| ack_words(a, |ts| local_time(ts, now))));
                 if parts.is_empty() {

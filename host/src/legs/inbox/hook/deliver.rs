@@ -162,6 +162,7 @@ fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<
         ms: Some(ms),
         via: Some(Leg::McpInbox.into()),
         note: Some(super::note(event)),
+        by: Some(crate::vocab::outcome::Decider::HookReceipt),
         ..Default::default()
     };
     if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {

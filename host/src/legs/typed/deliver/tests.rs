@@ -44,6 +44,7 @@ impl Scripted {
             rate_limited: false,
             status,
             status_change: None,
+            status_by: crate::vocab::outcome::Decider::MuxStatus,
             read_shown,
             queued: false,
             mode: None,
