@@ -118,5 +118,11 @@ fn a_seat_that_writes_no_reports_is_judged_by_its_screen_as_before() {
         "{line}"
     );
     assert_eq!(s.reports().lines().count(), 1, "no report: {}", s.reports());
-    assert!(s.feed().contains("by screen"), "{}", s.feed());
+    // the screen, the witness the typed leg always reads, is left unsaid in the table (the
+    // spec's lines stay as they were); the JSON line carries it
+    let feed = s.feed();
+    assert!(feed.contains("delivered (via typed in ") && !feed.contains(" by "), "{feed}");
+    let r = s.w.team(&["feed", "--json"]);
+    let d: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(d["events"][0]["by"], "screen", "{d}");
 }
