@@ -40,7 +40,8 @@ impl Seat {
     /// The reports file the pipe keeps for the seat's pane (the one file of the folder).
     fn reports(&self) -> String {
         let dir = self.w.state.join("status-reports");
-        let files: Vec<_> = std::fs::read_dir(&dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+        let files: Vec<_> =
+            std::fs::read_dir(&dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
         files.first().map(|f| std::fs::read_to_string(f).unwrap_or_default()).unwrap_or_default()
     }
 
@@ -74,7 +75,9 @@ fn a_blocked_report_stops_the_send_with_nothing_pressed_though_the_screen_reads_
     let (r, line) = s.send("review the branch");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stdout.contains("rev: unreachable (codex reports itself blocked (its own status report) on a dialog; nothing was pressed;"),
+        r.stdout.contains(
+            "rev: unreachable (codex reports itself blocked (its own status report) on a dialog; nothing was pressed;"
+        ),
         "{}",
         r.stdout
     );

@@ -215,8 +215,14 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 /// the typed leg.
 fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
     let mut profile = means.profiles.load(req.at.cli, req.at.pins).map_err(typed::SeatError::Profile)?;
-    let mut seat =
-        typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false, reports: None };
+    let mut seat = typed::SeatPane {
+        mux: means.mux,
+        pane: pane.clone(),
+        profile: &mut profile,
+        transcript: None,
+        typed: false,
+        reports: None,
+    };
     let o = seat.observe(req.id, "")?;
     Ok((judge(&o), profile))
 }

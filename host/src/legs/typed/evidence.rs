@@ -111,10 +111,7 @@ mod tests {
     fn a_change_number_tells_a_new_status_from_the_one_read_before() {
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Idle), Some(9)));
-        assert_eq!(
-            evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before),
-            Some(Decider::MuxStatus)
-        );
+        assert_eq!(evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before), Some(Decider::MuxStatus));
         // blocked → idle → blocked again is a new blocked, which the value alone cannot tell
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Done), Some(12)));

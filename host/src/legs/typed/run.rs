@@ -221,7 +221,8 @@ fn status_reports(
         return None;
     }
     let server = means.mux.server(session, &pane.id)?;
-    crate::legs::reports::file_of(means.state, means.mux.name(), &server, &pane.id).map(crate::legs::reports::Witness::new)
+    crate::legs::reports::file_of(means.state, means.mux.name(), &server, &pane.id)
+        .map(crate::legs::reports::Witness::new)
 }
 
 /// Why a run found no pane or no profile for its seat.

@@ -104,7 +104,8 @@ pub fn run_send(
         queues_while_working: d.queues_while_working,
         forbidden_starts: d.forbidden_starts.clone(),
     };
-    let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None, typed: false, reports: None };
+    let mut s =
+        SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None, typed: false, reports: None };
     let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
@@ -187,7 +188,8 @@ fn a_dialog_after_enter_counts_only_for_a_seat_that_was_not_working() {
         );
         assert_eq!(
             v,
-            Ended::delivered(Some("the seat opened a permission dialog after taking the line".into())).by(Decider::Screen),
+            Ended::delivered(Some("the seat opened a permission dialog after taking the line".into()))
+                .by(Decider::Screen),
             "{} {}",
             seat.set,
             seat.dir
