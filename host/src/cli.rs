@@ -35,6 +35,7 @@ pub mod seats;
 pub mod send;
 mod send_all;
 pub mod status;
+pub mod status_pipe;
 pub mod trust;
 pub mod up;
 pub mod watch;
@@ -103,6 +104,9 @@ enum Command {
     /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]
     DemoSeat(demo::SeatArgs),
+    /// Keep a seat's own status reports (run by tmux for a seat `team up` started).
+    #[command(hide = true)]
+    StatusPipe(status_pipe::Args),
 }
 
 /// The names of the commands this build ships (a hidden one too), and `help`.
@@ -139,6 +143,7 @@ pub fn main() -> i32 {
     // The hook runs on every tool call: its empty inbox is answered before any context is built.
     let cli = match cli.command {
         Command::Hook(a) => return hook::run(a, &mut out),
+        Command::StatusPipe(a) => return status_pipe::run(a),
         command => Cli { command },
     };
     if let Command::Mcp(_) = &cli.command {
@@ -171,6 +176,7 @@ pub fn main() -> i32 {
         Command::Mcp(a) => mcp::run(a, &ctx, &mut out),
         Command::DemoSeat(a) => demo::run_seat(a),
         Command::Hook(a) => Ok(hook::run(a, &mut out)),
+        Command::StatusPipe(a) => Ok(status_pipe::run(a)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
         Command::Trust(a) => trust::run(a, &ctx, &mut out),
     };
@@ -210,6 +216,7 @@ impl Command {
             Command::Mcp(a) => ("mcp", a.json()),
             Command::DemoSeat(_) => ("demo-seat", false),
             Command::Hook(_) => ("hook", false),
+            Command::StatusPipe(_) => ("status-pipe", false),
             Command::Hooks(a) => ("hooks", a.json()),
             Command::Trust(_) => ("trust", false),
         }

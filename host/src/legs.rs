@@ -12,6 +12,7 @@ pub mod compose;
 pub mod inbox;
 pub mod native;
 pub mod remote;
+pub mod reports;
 pub mod typed;
 
 use std::collections::BTreeMap;

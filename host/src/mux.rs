@@ -364,6 +364,12 @@ pub trait Mux {
     fn close_pane(&self, _session: &str, _id: &str) -> Result<(), MuxError> {
         Err(MuxError::Failed(format!("this build closes no panes on {}", self.name())))
     }
+    /// Hands pane `id`'s raw output, as the program in it writes it, to the shell `command`
+    /// (tmux: `pipe-pane -O`, which replaces a pipe the pane had): where a seat's own status
+    /// reports are read (`legs::reports`). `Ok(false)`: this multiplexer pipes no pane.
+    fn pipe_output(&self, _id: &str, _command: &str) -> Result<bool, MuxError> {
+        Ok(false)
+    }
     /// Presses one key by name (`vocab::key`), as its own call.
     fn press_key(&self, _pane: &PaneRef, key: crate::vocab::key::Key) -> Result<(), MuxError> {
         Err(MuxError::Failed(format!("this build presses no {} on {}", key.name(), self.name())))

@@ -334,6 +334,7 @@ fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, st
             profile: t.profile.clone(),
             dialog: t.dialog.clone(),
             reply_to: reply_to.map(str::to_string),
+            by: t.ended.by.clone(),
             ..history_line(m.ctx, d, &id, body, ended)
         };
         r.history = append_history(m.ctx, d, &root, &line);

@@ -194,7 +194,7 @@ pub fn run_here(m: &Means, req: &Request) -> Result<Report, TeamError> {
                 report.seats.push(SeatLine { seat: name, outcome: Outcome::WouldStart { line, own } });
             }
             Plan::Launch { line, reuse, .. } => {
-                match start(mux, ws.profiles(), file, &mut st, &session, &name, &line, reuse) {
+                match start(mux, ws.profiles(), &ws.ctx.paths.state, file, &mut st, &session, &name, &line, reuse) {
                     Ok(l) => launched.push(l),
                     Err(e) => report.seats.push(SeatLine { seat: name, outcome: Outcome::Failed { why: e.message() } }),
                 }
@@ -310,6 +310,7 @@ fn unrecorded<'s>(
 fn start(
     mux: &dyn Mux,
     profiles: &ProfileHost,
+    state: &Path,
     file: &Loaded,
     st: &mut State,
     session: &str,
@@ -325,6 +326,11 @@ fn start(
     };
     st.launching(session, name, &file.path, &seat.cli, &pane.id, line);
     st.save(&file.root)?;
+    if crate::profiles::launch::reports_status(profile.describe()) {
+        // the CLI's own status reports, kept from its first byte: a second witness for the
+        // typed leg (docs/status-reports.md); a pane that cannot be piped loses nothing else
+        let _ = crate::legs::reports::attach(mux, state, session, &pane.id);
+    }
     let at = pane.pane_ref(name);
     mux.launch(&at, line).map_err(mux_failed)?;
     Ok(wait::Launched::new(name, &seat.cli, pane, profile, line))

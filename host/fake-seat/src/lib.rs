@@ -34,6 +34,12 @@
 //! a line taken at the prompt runs its UserPromptSubmit hooks first. `--hook-log` records
 //! every run.
 //!
+//! With `--status-reports follow` a Codex double writes OSC 7501 status reports as Codex
+//! 0.171.0 does (`ESC ] 7501 ; state=idle|working|blocked:app=codex ESC \`, on each change:
+//! blocked at a dialog, working while a turn runs — a `reads-late` turn too — else idle;
+//! docs/status-reports.md); `--status-reports blocked` reports blocked whatever its screen
+//! shows (a dialog its screen does not show).
+//!
 //! Codex's paste-burst rule is reproduced: an Enter that arrives within 30 ms of typed text
 //! (or in the same read) becomes a newline in the composer, as the real CLI does.
 //!
@@ -127,6 +133,12 @@ pub struct Args {
     /// Stop hooks run): the test's stand-in for the model finishing its work.
     #[arg(long)]
     pub turn_ends_when: Option<PathBuf>,
+    /// Write OSC 7501 status reports as Codex 0.171.0 does (`ESC ] 7501 ; state=<s>:app=codex
+    /// ESC \`, on every change; docs/status-reports.md): `follow` reports the seat's own state
+    /// (idle, working, blocked at a dialog); `blocked` reports blocked whatever its screen
+    /// shows (a dialog the screen does not show). Codex only.
+    #[arg(long)]
+    pub status_reports: Option<String>,
 }
 
 /// Runs the double with the process's arguments; its exit code (2: a usage error or a refusal).
@@ -260,13 +272,44 @@ pub fn run(args: Args) -> Result<(), String> {
     seat.hooks = hooks;
     seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));
     seat.turn_ends_when = args.turn_ends_when.clone();
-    serve(&mut seat, &mut term, args.acted.as_deref())
+    let reports = match (args.status_reports.as_deref(), cli) {
+        (None, _) => None,
+        (Some(r @ ("follow" | "blocked")), Cli::Codex) => Some(Reports { always_blocked: r == "blocked", last: None }),
+        (Some(r), _) => return Err(format!("--status-reports {r}: only codex reports, as follow or blocked")),
+    };
+    serve(&mut seat, &mut term, args.acted.as_deref(), reports)
+}
+
+/// The status reports a Codex double writes, and the last one written.
+struct Reports {
+    always_blocked: bool,
+    last: Option<&'static str>,
+}
+
+impl Reports {
+    /// Writes the seat's report when it changed: Codex 0.171.0's bytes exactly.
+    fn say(&mut self, seat: &Seat) -> Result<(), String> {
+        use std::io::Write;
+        let now = if self.always_blocked { Some("blocked") } else { seat.reported() };
+        if now == self.last {
+            return Ok(());
+        }
+        self.last = now;
+        let Some(state) = now else { return Ok(()) };
+        let mut out = std::io::stdout().lock();
+        out.write_all(format!("\x1b]7501;state={state}:app=codex\x1b\\").as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write to the terminal: {e}"))
+    }
 }
 
 /// Draws, waits for keys or the next tick, and answers them, until the terminal goes away.
 /// With `acted`, the count of bytes received is written there after each read's frame.
-fn serve(seat: &mut Seat, term: &mut Term, acted: Option<&Path>) -> Result<(), String> {
+fn serve(seat: &mut Seat, term: &mut Term, acted: Option<&Path>, mut reports: Option<Reports>) -> Result<(), String> {
     let size = term.size();
+    if let Some(r) = reports.as_mut() {
+        r.say(seat)?;
+    }
     term.paint(&seat.screen(size.0, size.1), size, true);
     let mut buf = [0u8; 4096];
     let mut total: u64 = 0;
@@ -285,6 +328,9 @@ fn serve(seat: &mut Seat, term: &mut Term, acted: Option<&Path>) -> Result<(), S
             }
         }
         seat.tick();
+        if let Some(r) = reports.as_mut() {
+            r.say(seat)?;
+        }
         let size = term.size();
         term.paint(&seat.screen(size.0, size.1), size, false);
         if let (true, Some(p)) = (read, acted) {

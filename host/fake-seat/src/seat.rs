@@ -189,6 +189,19 @@ impl Seat {
         answer
     }
 
+    /// The state Codex 0.171.0 reports now (OSC 7501, docs/status-reports.md): `blocked` at a
+    /// dialog, `working` while a turn runs (a `reads-late` seat's too: its turn runs before
+    /// its screen shows it), else `idle`; an exited CLI reports nothing.
+    pub(super) fn reported(&self) -> Option<&'static str> {
+        match self.phase {
+            Phase::Exited => None,
+            Phase::Dialog(_) => Some("blocked"),
+            Phase::Working { .. } => Some("working"),
+            Phase::Idle if self.late.is_some() => Some("working"),
+            Phase::Idle => Some("idle"),
+        }
+    }
+
     /// A simulated tool call: its PostToolUse hooks run (what they answer goes to the model).
     fn tool_call(&mut self) {
         self.hook("PostToolUse", serde_json::json!({"tool_name": "Bash", "tool_input": {"command": "true"}}));

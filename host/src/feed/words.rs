@@ -3,7 +3,8 @@
 //! `--stats`'s figures.
 //!
 //! The table: TIME (local, dated when not today), KIND (a message's outcome with its leg, its
-//! span, and where it stands past its send: `delivered (via typed in 20031 ms, read 09:00:41)`;
+//! span, what decided it, and where it stands past its send: `delivered (via typed in 20031 ms,
+//! by transcript, read 09:00:41)`;
 //! a line the watch wrote says so: `held (retry 1, …)`, `delivered (taken but never acted
 //! on)`), SEAT, DETAIL (a brief's file name and first non-empty line; a message's body, its
 //! sender header drawn faint on a terminal), and PROJECT after TIME when the run names no

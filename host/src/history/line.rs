@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::vocab::id::ID_PATTERN;
-use crate::vocab::outcome::{Note, Outcome, Ts, Via};
+use crate::vocab::outcome::{Decider, Note, Outcome, Ts, Via};
 
 /// One line of `messages.jsonl`, fields in the spec's order. The six optional fields are
 /// left out of the line when absent (`None`, or an empty `failed`).
@@ -20,7 +20,9 @@ use crate::vocab::outcome::{Note, Outcome, Ts, Via};
 /// loaded one: the figures of `team feed --stats`), `dialog` (the dialog kind that stopped a
 /// send before anything was typed: what `team watch` retries once it is gone), and `retry`
 /// (the watch's try that wrote this line, 1 to 3); and `reply_to`, the id a `team reply`
-/// answers (docs/conversations.md).
+/// answers (docs/conversations.md); and `by`, what decided the outcome (the screen, the CLI's
+/// own status report, its transcript, its hook's receipt, the multiplexer's status:
+/// docs/status-reports.md).
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
 #[schemars(transform = crate::vocab::doc::absent_not_null)]
 #[schemars(extend("dependentRequired" = { "spec": ["resolved"], "resolved": ["spec"] }))]
@@ -70,6 +72,10 @@ pub struct MessageLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = ID_PATTERN))]
     pub reply_to: Option<String>,
+    /// What decided the outcome (docs/status-reports.md); absent on a line written before it
+    /// was kept, or where no witness was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Decider>,
 }
 
 impl MessageLine {

@@ -41,6 +41,7 @@ pub use pane::{dialog_word, SeatPane};
 pub use run::{retrigger, send_plain, whereabouts, Means, PlainSend, Prepared, Report, Retrigger, HERDR_BLOCKED};
 pub use transcript::{cwd_dashed, TranscriptWatch};
 
+use crate::vocab::outcome::Decider;
 use std::time::Duration;
 
 /// Every wait of the typed leg, before `TEAM_TIME_SCALE`.
@@ -112,7 +113,8 @@ impl Timings {
     }
 }
 
-/// The multiplexer's status for a seat, where it has one (herdr); tmux has none.
+/// The agent's status, where something reports one: the multiplexer (herdr), or the CLI itself
+/// through a status-report pipe (`legs::reports`); plain tmux has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Idle,
@@ -153,6 +155,9 @@ pub struct Observation {
     /// Which of the multiplexer's status changes `status` is, where it numbers them (herdr
     /// ≥ 0.7.5's `state_change_seq`): the same number read again is the same status.
     pub status_change: Option<u64>,
+    /// Who gave `status`: the multiplexer ([`Decider::MuxStatus`]) or the CLI's own status
+    /// report ([`Decider::StatusReport`], numbered in `status_change`).
+    pub status_by: Decider,
     pub read_shown: bool,
     /// The CLI shows the trigger line queued, to be sent when its current turn ends.
     pub queued: bool,

@@ -491,6 +491,16 @@ impl Mux for Tmux {
         self.key(pane, key)
     }
 
+    fn pipe_output(&self, id: &str, command: &str) -> Result<bool, MuxError> {
+        // tmux expands formats in the command: a `#` of ours is doubled to stay itself
+        let out = self.tmux(&["pipe-pane", "-O", "-t", id, &command.replace('#', "##")])?;
+        if out.ok() {
+            Ok(true)
+        } else {
+            Err(MuxError::Failed(format!("tmux would not pipe pane {id}: {}", tmux_words(&out.stderr_str()))))
+        }
+    }
+
     fn look(&self, session: &str) -> Option<Box<dyn Panes + '_>> {
         Some(Box::new(look::Look::new(session, self.panes(session))))
     }

@@ -18,6 +18,17 @@ pub const LAUNCH_FEATURE: &str = "launch=";
 /// The feature naming the CLI's way out at an empty prompt.
 pub const EXIT_FEATURE: &str = "exit=";
 
+/// The feature saying the CLI writes its own OSC 7501 status reports whenever its stdout is a
+/// terminal (Codex 0.171.0; docs/status-reports.md): `team up` pipes its pane's output so the
+/// typed leg can read them. A CLI that reports only when its probe is answered (Claude Code)
+/// does not declare it: a tmux pane never answers.
+pub const STATUS_REPORTS_FEATURE: &str = "status-reports=osc7501";
+
+/// Whether the description declares that its CLI writes OSC 7501 status reports.
+pub fn reports_status(d: &Description) -> bool {
+    d.features.iter().any(|f| f == STATUS_REPORTS_FEATURE)
+}
+
 /// One step of a CLI's way out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExitStep {

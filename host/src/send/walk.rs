@@ -277,7 +277,8 @@ impl Carrier for InboxLeg<'_> {
                         // the trigger did not get through: the companion goes nowhere now, unless
                         // a hook of the seat handed it whole already
                         if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                            t.ended = Ended::delivered(Some(Note::HandedWhole));
+                            t.ended = Ended::delivered(Some(Note::HandedWhole))
+                                .by(crate::vocab::outcome::Decider::HookReceipt);
                         }
                     }
                 }

@@ -15,7 +15,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::vocab::leg::Leg;
 
+mod decider;
 mod ended;
+pub use decider::Decider;
 pub use ended::Ended;
 
 /// How a send ended: the history's `outcome`, the words `team send` prints and exits by, and
@@ -315,6 +317,7 @@ macro_rules! as_word {
 as_word!(Outcome, |o| o.word());
 as_word!(Via, |v| v.word());
 as_word!(Ts, |t| t.as_str());
+as_word!(Decider, |d| d.word());
 as_word!(@serde Note, |n| n);
 
 /// An open word's schema: `type: string`, the words this build writes listed first (each

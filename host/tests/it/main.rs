@@ -36,6 +36,7 @@ mod send_cli;
 mod send_writes;
 mod ssh_send;
 mod ssh_world;
+mod status_reports_tmux;
 mod status_tmux;
 mod transcripts;
 mod typed_tmux;

@@ -37,5 +37,6 @@ mod owner;
 mod owner_vendors;
 mod register;
 mod screens;
+mod status_reports;
 mod up;
 mod up_vendors;

@@ -6,7 +6,7 @@
 
 use crate::feed::{AckMark, Event, ReadMark};
 use crate::history::Sign;
-use crate::vocab::outcome::{Note, Outcome};
+use crate::vocab::outcome::{Decider, Note, Outcome};
 
 /// A history time as the table shows it: in `now`'s time zone (the local one, `TZ` honoured),
 /// with its date when it is not `now`'s day.
@@ -97,6 +97,11 @@ impl Cells for Event {
                     (None, Some(ms)) => parts.push(format!("in {ms} ms")),
                     (None, None) => {}
                 }
+                // what decided the outcome, when it is a witness beside the screen — the one the
+                // typed leg always reads, left unsaid so the spec's lines stay as they are; the
+                // JSON line carries every `by` (docs/status-reports.md)
+                let beside_screen = line.by.as_ref().filter(|d| **d != Decider::Screen);
+                parts.extend(beside_screen.map(|d| format!("by {}", d.said())));
                 parts.extend(read.as_ref().map(|r| read_words(r, |ts| local_time(ts, now))));
                 parts.extend(acked.as_ref().map(|a| ack_words(a, |ts| local_time(ts, now))));
                 if parts.is_empty() {

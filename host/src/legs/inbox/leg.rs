@@ -157,7 +157,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         Stay::Window => {
             let window = typed::TIMINGS.scaled(means.clock.scale()).window;
             match wait_for_hook(&b, req.id, window) {
-                Some(e) => Ended::delivered(Some(super::hook::note(e))),
+                Some(e) => Ended::delivered(Some(super::hook::note(e))).by(crate::vocab::outcome::Decider::HookReceipt),
                 None => held(),
             }
         }
@@ -217,8 +217,14 @@ fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
 /// the typed leg.
 fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, Profile), typed::SeatError> {
     let mut profile = means.profiles.load(req.at.cli, req.at.pins).map_err(typed::SeatError::Profile)?;
-    let mut seat =
-        typed::SeatPane { mux: means.mux, pane: pane.clone(), profile: &mut profile, transcript: None, typed: false };
+    let mut seat = typed::SeatPane {
+        mux: means.mux,
+        pane: pane.clone(),
+        profile: &mut profile,
+        transcript: None,
+        typed: false,
+        reports: None,
+    };
     let o = seat.observe(req.id, "")?;
     Ok((judge(&o), profile))
 }
@@ -302,6 +308,7 @@ mod tests {
             rate_limited: false,
             status: None,
             status_change: None,
+            status_by: crate::vocab::outcome::Decider::MuxStatus,
             read_shown: false,
             queued: false,
             mode: None,

@@ -8,8 +8,8 @@
 use super::evidence::{evidence, BeforeEnter};
 use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits};
 use crate::clock::Timer;
-use crate::vocab::outcome::Ended;
 use crate::vocab::outcome::Note;
+use crate::vocab::outcome::{Decider, Ended};
 use std::time::Duration;
 
 /// Why a trigger line cannot be typed into a seat's CLI (the values escaped for the sentence).
@@ -79,11 +79,25 @@ fn enters_word(n: u32) -> String {
     }
 }
 
-/// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed.
+/// Who says the seat is blocked, as the reason says it: herdr, or the CLI's own report.
+fn blocked_by(o: &Observation, cli: &str) -> String {
+    match o.status_by {
+        Decider::StatusReport => format!("{cli} reports itself blocked (its own status report)"),
+        _ => "herdr reports the seat blocked".to_string(),
+    }
+}
+
+/// Judges the screen read before typing: `Some(verdict)` stops the send with nothing typed,
+/// said with what decided it.
 pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<Ended> {
+    judged_before(o, traits, drop_path).map(|(v, by)| v.by(by))
+}
+
+fn judged_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option<(Ended, Decider)> {
+    let screen = |v: Ended| Some((v, Decider::Screen));
     // A pane in the multiplexer's copy mode takes keys as copy-mode commands: left alone.
     if let Some(mode) = &o.mode {
-        return Some(Ended::held(format!(
+        return screen(Ended::held(format!(
             "the pane is in {}; nothing was typed; the message is at {drop_path}",
             mode.replace('-', " ")
         )));
@@ -93,24 +107,24 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
             let what =
                 if kind == "held-message" { "the held-message dialog".to_string() } else { format!("a {kind} dialog") };
             let title = if title.is_empty() { String::new() } else { format!(" ({title})") };
-            return Some(Ended::unreachable(format!(
+            return screen(Ended::unreachable(format!(
                 "the pane shows {what}{title}; nothing was pressed; the message is at {drop_path}"
             )));
         }
         Seen::Starting => {
-            return Some(Ended::unreachable(format!(
+            return screen(Ended::unreachable(format!(
                 "{} is still starting; nothing was typed; the message is at {drop_path}",
                 traits.cli
             )))
         }
         Seen::Exited => {
-            return Some(Ended::unreachable(format!(
+            return screen(Ended::unreachable(format!(
                 "{} has exited in that pane; nothing was typed; start {} again in that pane, then send the message again (team watch does not retry a send to an exited CLI); the message is at {drop_path}",
                 traits.cli, traits.cli
             )))
         }
         Seen::Unknown(why) => {
-            return Some(Ended::unreachable(format!(
+            return screen(Ended::unreachable(format!(
                 "the pane could not be read as {} ({why}); nothing was typed; the message is at {drop_path}",
                 traits.cli
             )))
@@ -118,30 +132,33 @@ pub fn judge_before(o: &Observation, traits: &Traits, drop_path: &str) -> Option
         Seen::Idle | Seen::Working(_) => {}
     }
     // herdr's `blocked` is a dialog it recognised (0.8 also names Claude's trust and "Enter to
-    // confirm" dialogs so) even where the profile reads none: nothing is typed into it.
+    // confirm" dialogs so) even where the profile reads none, and so is the CLI's own `blocked`
+    // report (Codex's approval prompts): nothing is typed into it, whatever the screen seems.
     if o.status == Some(Status::Blocked) {
-        return Some(Ended::unreachable(format!(
-            "herdr reports the seat blocked on a dialog; nothing was pressed; the message is at {drop_path}"
-        )));
+        let who = blocked_by(o, &traits.cli);
+        return Some((
+            Ended::unreachable(format!("{who} on a dialog; nothing was pressed; the message is at {drop_path}")),
+            o.status_by.clone(),
+        ));
     }
     if o.rate_limited {
-        return Some(Ended::unreachable(format!(
+        return screen(Ended::unreachable(format!(
             "its last turn hit a rate limit (rate limit), so a line would be taken and not acted on; nothing was typed; the message is at {drop_path}"
         )));
     }
     if let BoxText::Holds(t) = &o.boxed {
         // An earlier send of ours stopped between typing and Enter: its trigger is still there.
         if let Some((earlier, id)) = super::parse_trigger(t) {
-            return Some(Ended::held(format!(
+            return screen(Ended::held(format!(
                 "the composer holds the trigger of an earlier message, {id}, typed and never submitted; nothing was typed; clear the box (or press Enter to submit that one, at {earlier}) and team send again; the message is at {drop_path}"
             )));
         }
-        return Some(Ended::held(format!(
+        return screen(Ended::held(format!(
             "the composer already holds unsent text; nothing was typed; the message is at {drop_path}"
         )));
     }
     if matches!(o.seen, Seen::Working(_)) && !traits.queues_while_working {
-        return Some(Ended::held(format!(
+        return screen(Ended::held(format!(
             "the seat is working and {} does not queue a line sent meanwhile; nothing was typed; the message is at {drop_path}",
             traits.cli
         )));
@@ -251,12 +268,25 @@ impl Attempt<'_> {
                         return Err(Ended::held(format!(
                             "the pane went into {} while the trigger was typed; no Enter was pressed; the message is at {drop_path}",
                             mode.replace('-', " ")
-                        )));
+                        ))
+                        .by(Decider::Screen));
                     }
-                    if matches!(o.seen, Seen::Dialog { .. }) || o.status == Some(Status::Blocked) {
+                    let blocked = o.status == Some(Status::Blocked);
+                    let reported = blocked && o.status_by == Decider::StatusReport;
+                    let dialog = matches!(o.seen, Seen::Dialog { .. });
+                    if dialog || (blocked && !reported) {
+                        let by = if dialog { Decider::Screen } else { o.status_by };
                         return Err(Ended::held(format!(
                             "a dialog opened while the trigger was typed (the composer read-back did not match the trigger); no Enter was pressed; the message is at {drop_path}"
-                        )));
+                        ))
+                        .by(by));
+                    }
+                    if reported {
+                        let who = blocked_by(&o, &self.traits.cli);
+                        return Err(Ended::held(format!(
+                            "{who} while the trigger was typed; no Enter was pressed; the message is at {drop_path}"
+                        ))
+                        .by(o.status_by));
                     }
                     if holds_trigger(&o.boxed, trigger) {
                         return Ok(());
@@ -270,7 +300,8 @@ impl Attempt<'_> {
                 return Err(Ended::held(format!(
                     "the composer read-back did not match the trigger ({}); no Enter was pressed; the message is at {drop_path}",
                     describe_box(&last, trigger)
-                )));
+                ))
+                .by(Decider::Screen));
             }
             self.clock.sleep(if looks < super::READBACK_QUICK_LOOKS { self.t.readback_poll } else { self.t.poll });
         }
@@ -313,11 +344,13 @@ impl Attempt<'_> {
             }
         }
         if left_box {
-            return typed(Ended::delivered(Some(Note::Taken)), enters);
+            // the box cleared, and nothing else showed: the screen's word alone
+            return typed(Ended::delivered(Some(Note::Taken)).by(Decider::Screen), enters);
         }
         let what =
             if readable { describe_box(&last_box, trigger) } else { describe_box(&BoxText::Unreadable, trigger) };
-        typed(Ended::not_submitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters))), enters)
+        let ended = Ended::not_submitted(format!("{}; {what}; the message is at {drop_path}", enters_word(enters)));
+        typed(ended.by(Decider::Screen), enters)
     }
 
     /// Looks after one Enter until evidence that the seat took the line (`Some`: delivered),
@@ -334,27 +367,31 @@ impl Attempt<'_> {
                         // The seat asks about what our line asked it to do: it is acting on it
                         // — unless it was already working, when the dialog is its turn's.
                         if w.readable && !self.seen_before.was_working() {
-                            return Some(Ended::delivered(Some(Note::DialogAfter(kind.to_string()))));
+                            let note = Note::DialogAfter(kind.to_string());
+                            return Some(Ended::delivered(Some(note)).by(Decider::Screen));
                         }
                     }
-                    if evidence(&o, &self.seen_before).is_some() || self.seat.transcript_shows_read(id) {
-                        return Some(Ended::delivered(None));
+                    if let Some(by) = evidence(&o, &self.seen_before) {
+                        return Some(Ended::delivered(None).by(by));
+                    }
+                    if self.seat.transcript_shows_read(id) {
+                        return Some(Ended::delivered(None).by(Decider::Transcript));
                     }
                     if self.seat.hook_handed(id) {
                         // its prompt hook handed the message whole: the CLI took a prompt
-                        return Some(Ended::delivered(Some(Note::HandedWhole)));
+                        return Some(Ended::delivered(Some(Note::HandedWhole)).by(Decider::HookReceipt));
                     }
                     if o.queued {
                         // The CLI shows our line queued behind its turn: it took it, and no
                         // sign can come before that turn ends. Waiting longer proves nothing.
-                        return Some(Ended::delivered(Some(Note::Queued)));
+                        return Some(Ended::delivered(Some(Note::Queued)).by(Decider::Screen));
                     }
                 }
                 *last_box = o.boxed;
             } else if self.seat.transcript_shows_read(id) && (*left_box || !w.readable) {
-                return Some(Ended::delivered(None));
+                return Some(Ended::delivered(None).by(Decider::Transcript));
             } else if self.seat.hook_handed(id) && (*left_box || !w.readable) {
-                return Some(Ended::delivered(Some(Note::HandedWhole)));
+                return Some(Ended::delivered(Some(Note::HandedWhole)).by(Decider::HookReceipt));
             }
             let now = self.clock.now();
             if *left_box || !w.readable {

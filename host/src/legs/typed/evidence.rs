@@ -10,6 +10,7 @@
 //! a seat that showed working at any of them proves nothing by its status or its screen.
 
 use super::{Observation, Seen, Status};
+use crate::vocab::outcome::Decider;
 
 /// Everything the seat showed before Enter.
 #[derive(Debug, Clone, Default)]
@@ -51,24 +52,25 @@ impl BeforeEnter {
     }
 }
 
-/// Whether an observation after Enter shows the seat acting on the line.
-pub fn evidence(o: &Observation, before: &BeforeEnter) -> Option<&'static str> {
+/// Whether an observation after Enter shows the seat acting on the line, and what showed it:
+/// the screen (the drop read, the seat working) or the status (the multiplexer's, or the
+/// CLI's own report: idle turned working after Enter is the line submitted).
+pub fn evidence(o: &Observation, before: &BeforeEnter) -> Option<Decider> {
     if o.read_shown {
-        return Some("the screen shows the drop read");
+        return Some(Decider::Screen);
     }
     if before.dialog || before.working {
         return None;
     }
     match o.status {
-        Some(s @ Status::Working) if before.is_new(s, o.status_change) => return Some("the status turned working"),
-        Some(s @ (Status::Done | Status::Blocked)) if before.is_new(s, o.status_change) => {
-            return Some("the status moved")
+        Some(s @ (Status::Working | Status::Done | Status::Blocked)) if before.is_new(s, o.status_change) => {
+            return Some(o.status_by.clone())
         }
         _ => {}
     }
     // The profile's own reading of the screen: tmux has no status, and herdr's can lag.
     if matches!(o.seen, Seen::Working(_)) {
-        return Some("the screen shows the seat working");
+        return Some(Decider::Screen);
     }
     None
 }
@@ -85,6 +87,7 @@ mod tests {
             rate_limited: false,
             status,
             status_change: change,
+            status_by: Decider::MuxStatus,
             read_shown: false,
             queued: false,
             mode: None,
@@ -108,15 +111,12 @@ mod tests {
     fn a_change_number_tells_a_new_status_from_the_one_read_before() {
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Idle), Some(9)));
-        assert_eq!(
-            evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before),
-            Some("the status turned working")
-        );
+        assert_eq!(evidence(&look(Seen::Idle, Some(Status::Working), Some(10)), &before), Some(Decider::MuxStatus));
         // blocked → idle → blocked again is a new blocked, which the value alone cannot tell
         let mut before = BeforeEnter::default();
         before.note(&look(Seen::Idle, Some(Status::Done), Some(12)));
         assert_eq!(evidence(&look(Seen::Idle, Some(Status::Done), Some(12)), &before), None);
-        assert_eq!(evidence(&look(Seen::Idle, Some(Status::Done), Some(14)), &before), Some("the status moved"));
+        assert_eq!(evidence(&look(Seen::Idle, Some(Status::Done), Some(14)), &before), Some(Decider::MuxStatus));
         // an idle with a greater number is no sign: what happened between is not known
         assert_eq!(evidence(&look(Seen::Idle, Some(Status::Idle), Some(14)), &before), None);
     }
@@ -131,6 +131,6 @@ mod tests {
         }
         let mut read = look(Seen::Idle, Some(Status::Idle), Some(3));
         read.read_shown = true;
-        assert_eq!(evidence(&read, &before), Some("the screen shows the drop read"));
+        assert_eq!(evidence(&read, &before), Some(Decider::Screen));
     }
 }

@@ -7,6 +7,7 @@
 use super::{BoxText, Observation, Seat, SeatError, Seen, Status, TranscriptWatch};
 use crate::mux::{AgentStatus, Mux, PaneRef};
 use crate::profiles::{Composer, Probe, Profile, State, TurnError};
+use crate::vocab::outcome::Decider;
 
 /// One seat's pane, its profile and its transcript.
 pub struct SeatPane<'a> {
@@ -17,6 +18,9 @@ pub struct SeatPane<'a> {
     /// Whether a trigger was typed: until then a look judges the screen alone and asks for no
     /// recent rows (on herdr a call of its own); after it, a drop-read may have scrolled off.
     pub typed: bool,
+    /// The CLI's own status reports, where its profile says it writes them and a pipe on the
+    /// pane keeps them (`legs::reports`): asked when the multiplexer gives no status.
+    pub reports: Option<crate::legs::reports::Witness>,
 }
 
 fn status_of(s: AgentStatus) -> Status {
@@ -44,6 +48,13 @@ impl Seat for SeatPane<'_> {
         // One look: the reading and the drop read in one profile call (team:profile@0.2.0).
         let reading = self.profile.read(&screen, &Probe::new(id, trigger)).map_err(SeatError::Profile)?;
         let status = self.mux.status(&self.pane)?;
+        let (status, status_change, status_by) = match status {
+            Some(s) => (Some(status_of(s.status)), s.change, Decider::MuxStatus),
+            None => match self.reports.as_mut().and_then(|w| w.look()) {
+                Some((s, seq)) => (Some(s), Some(seq), Decider::StatusReport),
+                None => (None, None, Decider::MuxStatus),
+            },
+        };
         let read_shown = reading.drop_read;
         let queued = reading.queued_holds(trigger);
         let seen = match reading.state {
@@ -63,8 +74,9 @@ impl Seat for SeatPane<'_> {
             seen,
             boxed,
             rate_limited: reading.last_error == Some(TurnError::RateLimit),
-            status: status.map(|s| status_of(s.status)),
-            status_change: status.and_then(|s| s.change),
+            status,
+            status_change,
+            status_by,
             read_shown,
             queued,
             mode,

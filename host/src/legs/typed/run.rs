@@ -191,7 +191,8 @@ fn trigger(
         (!d.transcript_patterns.is_empty()).then(|| TranscriptWatch::begin(&d.transcript_patterns, home, cwd.clone()));
 
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
-    let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false };
+    let reports = status_reports(means, req.session, &pane, &d);
+    let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false, reports };
     let mut seat = FirstLook { seat, first: None, intent, companion };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, id, &drop.display().to_string(), &timings, &RealTimer);
@@ -205,6 +206,23 @@ fn trigger(
         _ => None,
     };
     Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog }
+}
+
+/// The seat's status-report witness, when its profile says its CLI reports and the pane's
+/// server can be named (the file is keyed by it); whether a pipe keeps the file is the
+/// witness's own question, asked at each look.
+fn status_reports(
+    means: &Means,
+    session: &str,
+    pane: &mux::PaneRef,
+    d: &crate::profiles::Description,
+) -> Option<crate::legs::reports::Witness> {
+    if !crate::profiles::launch::reports_status(d) {
+        return None;
+    }
+    let server = means.mux.server(session, &pane.id)?;
+    crate::legs::reports::file_of(means.state, means.mux.name(), &server, &pane.id)
+        .map(crate::legs::reports::Witness::new)
 }
 
 /// Why a run found no pane or no profile for its seat.

@@ -11,7 +11,7 @@ use crate::legs::typed::{deliver, SeatPane, Timings, Traits};
 use crate::mux::herdr::replay::{herdr, starts_alt_screen_collection, FixtureRunner, V071, V082};
 use crate::mux::Mux;
 use crate::profiles::ProfileHost;
-use crate::vocab::outcome::{Ended, Outcome};
+use crate::vocab::outcome::{Decider, Ended, Outcome};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -104,7 +104,8 @@ pub fn run_send(
         queues_while_working: d.queues_while_working,
         forbidden_starts: d.forbidden_starts.clone(),
     };
-    let mut s = SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None, typed: false };
+    let mut s =
+        SeatPane { mux: &h as &dyn Mux, pane, profile: &mut profile, transcript: None, typed: false, reports: None };
     let run = deliver(&mut s, &traits, TRIGGER, ID, "<drop>", timings, &crate::clock::RealTimer);
     let calls = runner.calls();
     // whatever happened: never `agent prompt`, and on 0.8 never a read that makes herdr scroll
@@ -128,7 +129,7 @@ fn profiles() -> &'static ProfileHost {
 }
 
 fn taken_not_confirmed() -> Ended {
-    Ended::delivered(Some("taken, not yet confirmed".into()))
+    Ended::delivered(Some("taken, not yet confirmed".into())).by(Decider::Screen)
 }
 
 #[test]
@@ -136,7 +137,7 @@ fn a_seat_that_turns_working_after_enter_is_delivered_on_both_versions() {
     for seat in &SEATS {
         let (v, calls) =
             send(seat, [("idle-empty", "idle-empty"), ("composer-typed", "composer-typed"), ("working", "working")]);
-        assert_eq!(v, Ended::delivered(None), "{} {}", seat.set, seat.dir);
+        assert_eq!(v, Ended::delivered(None).by(Decider::MuxStatus), "{} {}", seat.set, seat.dir);
         let enters = calls.iter().filter(|a| a.iter().any(|w| w == "send-keys")).count();
         assert_eq!(enters, 1, "{} {}", seat.set, seat.dir);
     }
@@ -187,7 +188,8 @@ fn a_dialog_after_enter_counts_only_for_a_seat_that_was_not_working() {
         );
         assert_eq!(
             v,
-            Ended::delivered(Some("the seat opened a permission dialog after taking the line".into())),
+            Ended::delivered(Some("the seat opened a permission dialog after taking the line".into()))
+                .by(Decider::Screen),
             "{} {}",
             seat.set,
             seat.dir

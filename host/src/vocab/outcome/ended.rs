@@ -4,7 +4,7 @@
 //! speak this one type; the error kind of an outcome that stops a run is derived from the
 //! word (`error::Kind::ending`), never kept in a table of its own.
 
-use super::{Note, Outcome};
+use super::{Decider, Note, Outcome};
 
 /// How one delivery ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,12 +13,19 @@ pub struct Ended {
     /// A delivered send's note (`taken, not yet confirmed`, …; `None`: proven, nothing to add);
     /// for any other outcome the reason, in the leg's own words ([`Note::Said`]).
     pub note: Option<Note>,
+    /// What decided it (`None`: no witness was read — a refusal before any look).
+    pub by: Option<Decider>,
 }
 
 impl Ended {
     /// The seat took the line; `note` qualifies it.
     pub fn delivered(note: Option<Note>) -> Ended {
-        Ended { outcome: Outcome::Delivered, note }
+        Ended { outcome: Outcome::Delivered, note, by: None }
+    }
+
+    /// The same ending, decided by `d`.
+    pub fn by(self, d: Decider) -> Ended {
+        Ended { by: Some(d), ..self }
     }
 
     /// The message is safely on disk; nothing was typed (or typed and not submitted because the
@@ -49,7 +56,7 @@ impl Ended {
     }
 
     fn because(outcome: Outcome, reason: impl Into<String>) -> Ended {
-        Ended { outcome, note: Some(Note::Said(reason.into())) }
+        Ended { outcome, note: Some(Note::Said(reason.into())), by: None }
     }
 
     pub fn is_delivered(&self) -> bool {

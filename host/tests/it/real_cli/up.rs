@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
 /// environment every pane `team up` opens inherits; `trusted`: the CLIs were signed in with the
 /// checkout trusted (else another folder was: the checkout is new to them).
-fn world(trusted: bool) -> RealWorld {
+pub(super) fn world(trusted: bool) -> RealWorld {
     let mut rw = RealWorld::bare(Path::new("beacon"), "beacon");
     let repo = rw.w.repo.clone();
     std::fs::create_dir_all(&repo).unwrap();
@@ -57,7 +57,7 @@ fn world(trusted: bool) -> RealWorld {
     rw
 }
 
-fn record(rw: &RealWorld, seat: &str) -> Value {
+pub(super) fn record(rw: &RealWorld, seat: &str) -> Value {
     let t = std::fs::read_to_string(rw.w.repo.join(".agents/team.state.json")).unwrap();
     serde_json::from_str::<Value>(&t).unwrap()["sessions"]["beacon"]["seats"][seat].clone()
 }

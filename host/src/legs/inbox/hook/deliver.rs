@@ -163,6 +163,7 @@ fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<
         via: Some(Leg::McpInbox.into()),
         note: Some(super::note(event)),
         reply_to: m.reply_to.clone(),
+        by: Some(crate::vocab::outcome::Decider::HookReceipt),
         ..Default::default()
     };
     if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {

@@ -44,6 +44,7 @@ impl Scripted {
             rate_limited: false,
             status,
             status_change: None,
+            status_by: crate::vocab::outcome::Decider::MuxStatus,
             read_shown,
             queued: false,
             mode: None,
@@ -135,7 +136,7 @@ fn a_torn_frame_before_typing_is_looked_at_again() {
         seat.after_take.push_back(Scripted::obs(working, BoxText::Empty, Some(Status::Working), false));
         let mut s = Torn { torn: Some(torn.clone()), seat };
         let (r, _) = timed(&mut s, &traits());
-        assert_eq!(r.verdict, Ended::delivered(None), "{torn:?}");
+        assert_eq!(r.verdict, Ended::delivered(None).by(Decider::MuxStatus), "{torn:?}");
         assert_eq!((s.seat.typed.len(), s.seat.enters), (1, 1));
     }
 }
@@ -164,7 +165,7 @@ fn a_seat_that_works_after_enter_is_delivered_with_one_enter() {
         false,
     ));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(None));
+    assert_eq!(r.verdict, Ended::delivered(None).by(Decider::MuxStatus));
     assert_eq!((s.typed.len(), s.enters), (1, 1));
 }
 
@@ -174,7 +175,7 @@ fn an_ignored_enter_gets_a_second_one_only_while_the_box_holds_the_trigger() {
     s.ignore_enters = 1;
     s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(None));
+    assert_eq!(r.verdict, Ended::delivered(None).by(Decider::MuxStatus));
     assert_eq!((s.typed.len(), s.enters), (1, 2));
 }
 
@@ -195,7 +196,7 @@ fn a_box_that_clears_without_evidence_is_taken_not_yet_confirmed() {
     let mut s = Scripted::idle();
     s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, Some(Status::Idle), false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())));
+    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())).by(Decider::Screen));
     assert_eq!(s.enters, 1, "a cleared box never gets another Enter");
     assert_eq!(took, Duration::from_secs(20), "a cleared box is waited on for the whole window");
 }
@@ -209,7 +210,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     queued.queued = true;
     s.after_take.push_back(queued);
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Queued)));
+    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Queued)).by(Decider::Screen));
     assert_eq!(s.enters, 1);
     assert_eq!(took, TIMINGS.poll, "the first look after Enter decides");
 
@@ -218,7 +219,7 @@ fn a_line_the_cli_shows_queued_ends_the_wait_at_once() {
     s.seen = busy();
     s.after_take.push_back(Scripted::obs(busy(), BoxText::Empty, None, false));
     let (r, took) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Taken)));
+    assert_eq!(r.verdict, Ended::delivered(Some(crate::vocab::outcome::Note::Taken)).by(Decider::Screen));
     assert_eq!(took, TIMINGS.window);
 }
 
@@ -297,14 +298,14 @@ fn an_already_working_seat_needs_more_than_its_status() {
     s.status = Some(Status::Working);
     s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())));
+    assert_eq!(r.verdict, Ended::delivered(Some("taken, not yet confirmed".into())).by(Decider::Screen));
     let mut s = Scripted::idle();
     s.seen = Seen::Working("esc to interrupt".into());
     s.status = Some(Status::Working);
     s.transcript = true;
     s.after_take.push_back(Scripted::obs(Seen::Working("x".into()), BoxText::Empty, Some(Status::Working), false));
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(None));
+    assert_eq!(r.verdict, Ended::delivered(None).by(Decider::Transcript));
 }
 
 #[test]
@@ -370,7 +371,7 @@ fn a_pane_in_copy_mode_is_left_alone() {
     o.mode = Some("copy-mode".into());
     assert_eq!(
         judge_before(&o, &traits(), "x/1"),
-        Some(Ended::held("the pane is in copy mode; nothing was typed; the message is at x/1"))
+        Some(Ended::held("the pane is in copy mode; nothing was typed; the message is at x/1").by(Decider::Screen))
     );
 }
 
@@ -442,7 +443,7 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
     inner.after_take.push_back(working);
     let mut s = Intending { inner, fail: false, events: vec![] };
     let (r, _) = timed(&mut s, &traits());
-    assert_eq!(r.verdict, Ended::delivered(None));
+    assert_eq!(r.verdict, Ended::delivered(None).by(Decider::MuxStatus));
     assert_eq!(s.events, ["intent", "type", "enter"]);
 
     let mut s = Intending { inner: Scripted::idle(), fail: true, events: vec![] };
@@ -586,4 +587,89 @@ fn a_box_showing_none_of_the_keys_yet_is_waited_for_longer_than_one_showing_othe
     assert_eq!(r.verdict.outcome, Outcome::Held, "{:?}", r.verdict);
     assert!(r.verdict.reason().contains("the box holds \"half a word\""), "{}", r.verdict.reason());
     assert!(took >= TIMINGS.readback && took < TIMINGS.readback + TIMINGS.poll * 2, "{took:?}");
+}
+
+/// A look whose status is the CLI's own report (`legs::reports`), numbered `seq`.
+fn reported(seen: Seen, boxed: BoxText, status: Status, seq: u64) -> Observation {
+    Observation {
+        status_change: Some(seq),
+        status_by: Decider::StatusReport,
+        ..Scripted::obs(seen, boxed, Some(status), false)
+    }
+}
+
+#[test]
+fn a_blocked_report_stops_the_send_before_typing_though_the_screen_reads_idle() {
+    let o = reported(Seen::Idle, BoxText::Empty, Status::Blocked, 4);
+    let v = judge_before(&o, &traits(), "x/1").expect("stopped");
+    assert_eq!(
+        v,
+        Ended::unreachable(
+            "codex reports itself blocked (its own status report) on a dialog; nothing was pressed; the message is at x/1"
+        )
+        .by(Decider::StatusReport)
+    );
+    // herdr's blocked keeps its words
+    let o = Observation { status_by: Decider::MuxStatus, ..o };
+    assert!(judge_before(&o, &traits(), "x/1").unwrap().reason().starts_with("herdr reports the seat blocked on"));
+}
+
+/// A seat whose reports say idle until Enter and blocked once the trigger is typed: the
+/// read-back sees it and presses no Enter.
+struct BlockedWhileTyping(Scripted);
+
+impl Seat for BlockedWhileTyping {
+    fn observe(&mut self, id: &str, trigger: &str) -> Result<Observation, SeatError> {
+        let o = self.0.observe(id, trigger)?;
+        let (status, seq) = if self.0.typed.is_empty() { (Status::Idle, 1) } else { (Status::Blocked, 2) };
+        Ok(reported(o.seen, o.boxed, status, seq))
+    }
+    fn type_text(&mut self, text: &str) -> Result<(), SeatError> {
+        self.0.type_text(text)
+    }
+    fn press_enter(&mut self) -> Result<(), SeatError> {
+        self.0.press_enter()
+    }
+    fn transcript_shows_read(&mut self, id: &str) -> bool {
+        self.0.transcript_shows_read(id)
+    }
+}
+
+#[test]
+fn a_blocked_report_during_the_read_back_presses_no_enter() {
+    let mut s = BlockedWhileTyping(Scripted::idle());
+    let (r, _) = timed(&mut s, &traits());
+    assert_eq!(r.verdict.outcome, Outcome::Held, "{r:?}");
+    assert!(r.verdict.reason().starts_with("codex reports itself blocked (its own status report) while the trigger"));
+    assert_eq!(r.verdict.by, Some(Decider::StatusReport));
+    assert_eq!((s.0.typed.len(), s.0.enters), (1, 0));
+}
+
+#[test]
+fn a_working_report_numbered_after_enter_proves_the_line_submitted() {
+    // the screen shows nothing after Enter (the box cleared, idle): the report alone proves it
+    let mut s = Scripted::idle();
+    s.status = None;
+    s.after_take.push_back(reported(Seen::Idle, BoxText::Empty, Status::Working, 2));
+    let (r, took) = timed(&mut s, &traits());
+    assert_eq!(r.verdict, Ended::delivered(None).by(Decider::StatusReport));
+    assert_eq!((s.typed.len(), s.enters), (1, 1));
+    assert!(took < TIMINGS.enter_waits[0], "decided at the first look after Enter: {took:?}");
+    // the same seat with no reports: taken, not yet confirmed, after the whole window
+    let mut s = Scripted::idle();
+    s.status = None;
+    s.after_take.push_back(Scripted::obs(Seen::Idle, BoxText::Empty, None, false));
+    let (r, _) = timed(&mut s, &traits());
+    assert_eq!(r.verdict, Ended::delivered(Some(Note::Taken)).by(Decider::Screen));
+}
+
+#[test]
+fn a_working_report_read_before_enter_proves_nothing() {
+    // the CLI already reported working (its own turn) before the trigger went in
+    let mut s = Scripted::idle();
+    s.status = None;
+    s.current = Some(reported(Seen::Idle, BoxText::Empty, Status::Working, 1));
+    s.after_take.push_back(reported(Seen::Idle, BoxText::Empty, Status::Working, 1));
+    let (r, _) = timed(&mut s, &traits());
+    assert_ne!(r.verdict.by, Some(Decider::StatusReport), "{r:?}");
 }
