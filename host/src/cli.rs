@@ -22,6 +22,7 @@ pub mod down;
 pub mod feed;
 pub mod hook;
 pub mod hooks;
+pub mod hop;
 pub mod inbox;
 pub mod init;
 pub mod mark;
@@ -103,6 +104,9 @@ enum Command {
     /// One of the demo's seats (run by `team demo` in its panes).
     #[command(hide = true)]
     DemoSeat(demo::SeatArgs),
+    /// The far side of a send to a seat on another machine (run by team over ssh, docs/remote.md).
+    #[command(hide = true)]
+    Hop(hop::Args),
 }
 
 /// The names of the commands this build ships (a hidden one too), and `help`.
@@ -173,6 +177,7 @@ pub fn main() -> i32 {
         Command::Hook(a) => Ok(hook::run(a, &mut out)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
         Command::Trust(a) => trust::run(a, &ctx, &mut out),
+        Command::Hop(a) => hop::run(a, &ctx, &mut out),
     };
     // the one place an error becomes output and an exit code
     match ran {
@@ -212,6 +217,7 @@ impl Command {
             Command::Hook(_) => ("hook", false),
             Command::Hooks(a) => ("hooks", a.json()),
             Command::Trust(_) => ("trust", false),
+            Command::Hop(_) => ("hop", false),
         }
     }
 }
