@@ -249,6 +249,7 @@ pub(crate) fn report(d: &Decision, outcome: Outcome) -> SendReport {
         ms: None,
         history: HistoryWrite::None,
         watch_retry: None,
+        far: None,
         notify: None,
     }
 }

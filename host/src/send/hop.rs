@@ -60,7 +60,9 @@ pub(super) fn hop(
     }
     let mut detail = format!("id {id}, via ssh to {}", host.word);
     if let Some(v) = hopped.far_version.as_deref().filter(|v| *v != doc::version()) {
-        detail.push_str(&format!(", team {v} there ({} here)", doc::version()));
+        let far = format!("the team on {} is {v}, this one {}", host.word, doc::version());
+        detail.push_str(&format!(", {far}"));
+        r.far = Some(far);
     }
     if hopped.read_back {
         detail.push_str(", its outcome read back by id");

@@ -261,3 +261,59 @@ fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
     let got = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once: {got:?}");
 }
+
+/// B's `team` as another build would answer: the real one, its answers rewritten by `sed`.
+fn b_team_answering_as(s: &SshWorld, sed: &str) {
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    s.install_script_on_b("team", &format!("#!/bin/sh\n\"$HOME/.local/bin/team-real\" \"$@\" | sed '{sed}'\n"));
+}
+
+/// A far side whose `team` is another version says so; one of another hop protocol is
+/// unreachable with the repair, and nothing is typed there; the real far side refuses a
+/// request of another protocol without running a leg.
+#[test]
+fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+
+    // the real far side, a request of hop protocol 2: refused, nothing run
+    let req = serde_json::json!({"hop":2,"team_version":"9.9.9","id":"future-1","here":"lab","team":"beacon",
+        "seat":"reviewer","from":{"kind":"owner"},"body":"from the future","extra":{"new":"field"}});
+    let mut c = s
+        .a_cmd("ssh")
+        .args(["-o", "BatchMode=yes", "b", ".local/bin/team hop deliver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
+    let out = c.wait_with_output().unwrap();
+    let ans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("an answer document");
+    assert_eq!(ans["hop"], 1, "{ans}");
+    assert_eq!(ans["state"]["state"], "refused", "{ans}");
+    assert!(ans["state"]["why"].as_str().unwrap().contains("speaks hop protocol 1, the request 2"), "{ans}");
+
+    // same protocol, another version: delivered, and said
+    b_team_answering_as(&s, r#"s/"team_version":"[^"]*"/"team_version":"9.9.9"/"#);
+    let r = w.sh(&s.a_team_line("send reviewer 'hello, other version'"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("reviewer: delivered; the team on lab is 9.9.9, this one"), "{r:?}");
+
+    // another protocol: unreachable, its repair, nothing typed (reached: B answered)
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"hop\":2,\"team_version\":\"9.9.9\",\"id\":\"x\",\"state\":{\"state\":\"refused\",\"why\":\"this team speaks hop protocol 2, the request 1\"}}'\n",
+    );
+    let r = w.sh(&format!("env TEAM_ID_SEED=9 {}", s.a_team_line("send reviewer 'hello, other protocol'")));
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("the team on b is 9.9.9 and speaks hop protocol 2, this one is")
+            && r.stdout.contains("nothing was sent — install the same team on both machines"),
+        "{r:?}"
+    );
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "only the first was typed: {got:?}");
+}
