@@ -305,7 +305,7 @@ pub(crate) fn carry_for(m: &Means, d: &Decision, body: &str) -> error::Result<Se
 
 fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, stay: Stay) -> error::Result<SendReport> {
     let id = m.ctx.ids.new_id();
-    carry_under(m, d, &id, body, reply_to, stay, &Here::default())
+    carry_under(m, d, &id, body, reply_to, stay, &Here::of_config(&m.ctx.paths.config))
 }
 
 /// The far side of a hop (`hop::deliver_here`): carries a decided send under the id the near
