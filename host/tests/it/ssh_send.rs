@@ -317,3 +317,20 @@ fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
     let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
     assert_eq!(times_in(&got, "Please read the team message at"), 1, "only the first was typed: {got:?}");
 }
+
+/// `team status` does not look for a seat of another machine in this machine's panes (it would
+/// read `not found`): it says where the seat runs and that its screen is not read over ssh; on
+/// the machine whose `<config>/here` names that host, the seat is looked for as its own.
+#[test]
+fn status_says_where_a_seat_of_another_machine_runs() {
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let r = w.team(&["status"]);
+    assert!(
+        r.stdout.contains("it runs on lab (b), reached over ssh; this build does not read its screen over ssh"),
+        "{r:?}"
+    );
+    w.config_file("here", "lab\n");
+    let r = w.team(&["status"]);
+    assert!(!r.stdout.contains("reached over ssh"), "{r:?}");
+}
