@@ -23,6 +23,8 @@ pub struct Args {
 pub enum What {
     /// Take one message handed over ssh (its request document on stdin), once per id.
     Deliver,
+    /// Say that a team of this hop protocol runs here, and its version.
+    Ping,
     /// What became of a message id handed here (or, with --host, on that host).
     Status {
         id: String,
@@ -38,7 +40,12 @@ const MAX_REQUEST: u64 = (crate::send::MAX_BODY as u64) * 7 + 64 * 1024;
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let ws = Workspace::new(ctx);
     let m = Means::of(&ws);
+    if let What::Ping = a.what {
+        out.json_line(&doc::Hello::here());
+        return Ok(0);
+    }
     let answer = match a.what {
+        What::Ping => unreachable!("answered above"),
         What::Deliver => {
             let mut text = Vec::new();
             std::io::stdin()

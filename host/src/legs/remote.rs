@@ -123,6 +123,21 @@ pub fn status(state: &std::path::Path, dest: &Destination, id: &str) -> Result<d
     }
 }
 
+/// How long a look at whether a host answers may take: the connect and the far side's answer.
+pub const PING_LIMIT: Duration = Duration::from_secs(crate::ssh::CONNECT_TIMEOUT.as_secs() + 3);
+
+/// Whether `dest` answers (`team hop ping` there, within [`PING_LIMIT`]): the far side's
+/// `team` version, or why it does not answer.
+pub fn ping(state: &std::path::Path, dest: &Destination) -> Result<String, String> {
+    let hop = Hop { dest, control: crate::ssh::control_dir(state) };
+    let a = hop.run(&["hop", "ping"], Vec::new(), PING_LIMIT).map_err(|u| u.reason(dest))?;
+    match serde_json::from_slice::<doc::Hello>(&a.stdout) {
+        Ok(h) if h.hop == doc::PROTOCOL => Ok(h.team_version),
+        Ok(h) => Err(format!("the team on {dest} is {} and speaks hop protocol {}", h.team_version, h.hop)),
+        Err(_) => Err(format!("the team on {dest} does not carry seats on another machine")),
+    }
+}
+
 /// ssh's failures after which the far side may have read the request: the connection was up
 /// (or its state is not known) when it ended.
 fn may_have_reached(u: &Unreachable) -> bool {

@@ -318,19 +318,33 @@ fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
     assert_eq!(times_in(&got, "Please read the team message at"), 1, "only the first was typed: {got:?}");
 }
 
-/// `team status` does not look for a seat of another machine in this machine's panes (it would
-/// read `not found`): it says where the seat runs and that its screen is not read over ssh; on
-/// the machine whose `<config>/here` names that host, the seat is looked for as its own.
+/// On the machine whose `<config>/here` names a seat's host, `team status` looks for the seat
+/// as its own (no ssh: this test runs none, outside the ssh world).
 #[test]
-fn status_says_where_a_seat_of_another_machine_runs() {
+fn status_on_the_seats_own_machine_looks_for_it_here() {
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
-    let r = w.team(&["status"]);
-    assert!(
-        r.stdout.contains("it runs on lab (b), reached over ssh; this build does not read its screen over ssh"),
-        "{r:?}"
-    );
     w.config_file("here", "lab\n");
     let r = w.team(&["status"]);
-    assert!(!r.stdout.contains("reached over ssh"), "{r:?}");
+    assert!(r.stdout.contains("reviewer"), "{r:?}");
+    assert!(!r.stdout.contains("it runs on lab"), "{r:?}");
+}
+
+/// `team status` does not look for a seat of another machine in this machine's panes (before:
+/// a false `not found`): it asks that machine whether it answers, over ssh — B up: it answers
+/// with its team's version; sshd stopped: it says so, within the connect timeout.
+#[test]
+fn status_says_within_the_connect_timeout_whether_the_host_answers() {
+    let mut s = SshWorld::start();
+    s.install_team_on_b();
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let r = w.sh(&s.a_team_line("status"));
+    assert!(r.stdout.contains("it runs on lab (b), which answers (team "), "{r:?}");
+    s.stop_sshd();
+    let t = std::time::Instant::now();
+    let r = w.sh(&s.a_team_line("status"));
+    let took = t.elapsed();
+    assert!(r.stdout.contains("which does not answer: ssh could not connect to b: Connection refused"), "{r:?}");
+    assert!(took < std::time::Duration::from_secs(5 + 3 + 5), "took {took:?}");
 }

@@ -82,6 +82,19 @@ pub enum State {
     Refused { why: String },
 }
 
+/// What `team hop ping` answers: that a `team` of this protocol runs there, and its version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub hop: u32,
+    pub team_version: String,
+}
+
+impl Hello {
+    pub fn here() -> Hello {
+        Hello { hop: PROTOCOL, team_version: version().into() }
+    }
+}
+
 impl Answer {
     pub fn new(id: &str, state: State) -> Answer {
         Answer { hop: PROTOCOL, team_version: version().into(), id: id.into(), state }
