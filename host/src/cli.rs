@@ -22,6 +22,7 @@ pub mod down;
 pub mod feed;
 pub mod hook;
 pub mod hooks;
+pub mod hop;
 pub mod inbox;
 pub mod init;
 pub mod mark;
@@ -107,6 +108,9 @@ enum Command {
     /// Keep a seat's own status reports (run by tmux for a seat `team up` started).
     #[command(hide = true)]
     StatusPipe(status_pipe::Args),
+    /// The far side of a send to a seat on another machine (run by team over ssh, docs/remote.md).
+    #[command(hide = true)]
+    Hop(hop::Args),
 }
 
 /// The names of the commands this build ships (a hidden one too), and `help`.
@@ -179,6 +183,7 @@ pub fn main() -> i32 {
         Command::StatusPipe(a) => Ok(status_pipe::run(a)),
         Command::Hooks(a) => hooks::run(a, &ctx, &mut out),
         Command::Trust(a) => trust::run(a, &ctx, &mut out),
+        Command::Hop(a) => hop::run(a, &ctx, &mut out),
     };
     // the one place an error becomes output and an exit code
     match ran {
@@ -219,6 +224,7 @@ impl Command {
             Command::StatusPipe(_) => ("status-pipe", false),
             Command::Hooks(a) => ("hooks", a.json()),
             Command::Trust(_) => ("trust", false),
+            Command::Hop(_) => ("hop", false),
         }
     }
 }

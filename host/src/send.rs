@@ -17,6 +17,7 @@ pub mod ask;
 pub mod body;
 pub mod doc;
 pub mod facts;
+pub mod hop;
 pub mod list;
 pub mod report;
 pub mod walk;
@@ -34,6 +35,7 @@ use crate::history::{self, LogLine, MessageLine};
 use crate::legs::inbox::leg::Stay;
 use crate::plan::{self, Facts, Failed, Level, Order, Plan};
 use crate::registry::Registry;
+use crate::team_file::host::Here;
 use crate::team_file::Loaded;
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::{Ended, Note, Via};
@@ -247,6 +249,7 @@ pub(crate) fn report(d: &Decision, outcome: Outcome) -> SendReport {
         ms: None,
         history: HistoryWrite::None,
         watch_retry: None,
+        far: None,
         notify: None,
     }
 }
@@ -296,11 +299,38 @@ pub(crate) fn carry(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>)
 }
 
 fn carry_staying(m: &Means, d: &Decision, body: &str, reply_to: Option<&str>, stay: Stay) -> error::Result<SendReport> {
-    let seat = d.target.name().to_string();
     let id = m.ctx.ids.new_id();
+    carry_under(m, d, &id, body, reply_to, stay, &Here::of_config(&m.ctx.paths.config))
+}
+
+/// The far side of a hop (`hop::deliver_here`): carries a decided send under the id the near
+/// side gave it, standing on `here` (the seats of that host word are this machine's own).
+pub(crate) fn carry_at(
+    m: &Means,
+    d: &Decision,
+    id: &str,
+    body: &str,
+    reply_to: Option<&str>,
+    here: &Here,
+) -> error::Result<SendReport> {
+    carry_under(m, d, id, body, reply_to, walk::stay_for(&d.caller), here)
+}
+
+fn carry_under(
+    m: &Means,
+    d: &Decision,
+    id: &str,
+    body: &str,
+    reply_to: Option<&str>,
+    stay: Stay,
+    here: &Here,
+) -> error::Result<SendReport> {
+    let seat = d.target.name().to_string();
+    let id = id.to_string();
     let root = d.root().map(Path::to_path_buf);
-    if let Some(host) = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref()) {
-        return Ok(hop(m, d, host, &id, body, root.as_deref(), reply_to));
+    if let Some(host) = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref()).filter(|h| !here.holds(Some(h)))
+    {
+        return Ok(hop::hop(m, d, host, &id, body, root.as_deref(), reply_to));
     }
     if d.plan.terminal.is_none() {
         return Ok(ran_out(m, d, d.plan.failed.clone(), &id, body, root.as_deref(), reply_to));
@@ -422,38 +452,6 @@ fn compose_plan(m: &Means, d: &Decision) -> Vec<String> {
         Err(why) => steps.push(why),
     }
     steps
-}
-
-/// A seat on another machine (`host:`): the remote leg carries it over ssh
-/// (`legs::remote`); one history line here, with the same id the far side keeps.
-fn hop(
-    m: &Means,
-    d: &Decision,
-    host: &crate::team_file::host::SeatHost,
-    id: &str,
-    body: &str,
-    root: Option<&Path>,
-    reply_to: Option<&str>,
-) -> SendReport {
-    let text = admission::with_header(&d.header, body);
-    let from = from_of(d);
-    let req = crate::legs::remote::Request { host, id, from: &from, seat: d.target.name(), text: &text };
-    let ended = crate::legs::remote::deliver(&m.ctx.paths.state, &req);
-    let mut r = report(d, Outcome::Ended(ended.clone()));
-    if !ended.is_refused() {
-        let line = MessageLine {
-            note: Some(Note::from(ended.reason())).filter(|_| !ended.is_delivered()),
-            reply_to: reply_to.map(str::to_string),
-            ..history_line(m.ctx, d, id, body, ended.outcome.clone())
-        };
-        if let Some(root) = root {
-            r.history = append_history(m.ctx, d, root, &line);
-        }
-    }
-    let detail = format!("id {id}, via ssh to {}{}", host.word, history_detail(&r.history));
-    log(m.ctx, root, &d.caller, Some(d.target.name()), r.outcome.word(), Some(body.len()), Some(detail));
-    r.id = Some(id.to_string());
-    r
 }
 
 /// A walk that ran out of legs (`failed`: every leg it passed): unreachable, and a completed

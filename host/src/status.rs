@@ -219,6 +219,9 @@ pub fn status(
     let mut loaded: HashMap<(String, Option<String>), Result<Profile, NoProfile>> = HashMap::new();
     let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
     let now = ctx.clock.now();
+    let here = crate::team_file::host::Here::of_config(&ctx.paths.config);
+    // each other machine asked once a run, whether it answers
+    let mut hosts: HashMap<String, String> = HashMap::new();
     let mut rows = Vec::new();
     for r in &seats {
         let mux = muxes[&choice(r)].as_ref();
@@ -229,9 +232,16 @@ pub fn status(
         let seat = r.seat();
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status) = read_seat(mux, look.as_ref(), r, || {
-            loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
-        });
+        let (pane, reads, mux_status) = match seat.file_seat.as_ref().and_then(|s| s.host.as_ref()) {
+            // a seat of another machine is not looked for here (it would read `not found`)
+            Some(h) if !here.holds(Some(h)) => {
+                let why = hosts.entry(h.word.clone()).or_insert_with(|| elsewhere(&ctx.paths.state, h)).clone();
+                (None, Reads::Unknown { why }, None)
+            }
+            _ => read_seat(mux, look.as_ref(), r, || {
+                loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
+            }),
+        };
         let last = last_message(ctx, r, &mut histories, now);
         let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
         let admitted_by = crate::admission::admit(&world, caller, &target, now).ok().map(|rule| rule.words());
@@ -272,6 +282,22 @@ pub fn status(
 }
 
 /// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
+/// Why a seat of another machine reads `unknown` here: where it runs, whether that machine
+/// answers (asked over ssh, within the connect timeout and a little more), and that this build
+/// does not read its screen over ssh (docs/remote.md).
+fn elsewhere(state: &std::path::Path, h: &crate::team_file::host::SeatHost) -> String {
+    match &h.dest {
+        Ok(d) => match crate::legs::remote::ping(state, d) {
+            Ok(v) => format!(
+                "it runs on {} ({d}), which answers (team {v}); this build does not read its screen over ssh",
+                h.word
+            ),
+            Err(why) => format!("it runs on {} ({d}), which does not answer: {why}", h.word),
+        },
+        Err(f) => format!("its host {:?} is no ssh destination ({f})", h.word),
+    }
+}
+
 fn read_seat<'p>(
     mux: &dyn Mux,
     look: &dyn Panes,

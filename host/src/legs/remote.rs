@@ -1,23 +1,27 @@
 //! The remote leg: a seat whose `host:` is another machine, reached by running that machine's
-//! own `team` over ssh (`crate::ssh`), which judges the sender again against its own team
-//! file and runs its own leg there. Admission is judged here first, as for every send.
+//! own `team hop deliver` over ssh (`crate::ssh`), which judges the sender again against its
+//! own team file, runs its own leg there under the message id as a once-only key, and answers
+//! its outcome document (`doc`). Admission is judged here first, as for every send.
 //!
-//! Invariant: a hop that did not reach the far side's `team` (ssh could not connect, the host
-//! key is not known, no `team` there, a far side that does not carry the hop) ends
-//! `unreachable` with "nothing was sent" and its repair — true, because the far side runs
-//! nothing before it has read the whole request; a seat whose `host:` is no ssh destination is
-//! refused before ssh runs.
-//!
-//! Not yet built (docs/remote.md): the far side's hidden subcommand `hop deliver` (its re-judged
-//! admission, its leg, its outcome document answered on stdout and its history line under the
-//! same id) and the read-back by id after a cut. Until it is, every hop ends at the far side's
-//! refusal of the unknown subcommand, said as such.
+//! Invariants:
+//! - a hop that did not reach the far side's `team` (ssh could not connect, the host key is not
+//!   known, no `team` there, a far side without the hop or of another hop protocol) ends
+//!   `unreachable` with "nothing was sent" and its repair — true, because the far side runs
+//!   nothing before it has read and checked the whole request;
+//! - a hop cut after the far side may have taken the id (ssh ended otherwise, the bound, an
+//!   answer that is no document) is never called delivered on a guess and never sent again:
+//!   the far side is asked what became of that id (`hop status`) before anything else, and
+//!   what it answers is the outcome; a far side that cannot be asked leaves it in doubt;
+//! - a seat whose `host:` is no ssh destination is refused before ssh runs.
+
+pub mod doc;
 
 use std::time::Duration;
 
 use crate::ssh::{Hop, Unreachable};
 use crate::team_file::host::SeatHost;
-use crate::vocab::outcome::Ended;
+use crate::vocab::host::Destination;
+use crate::vocab::outcome::{Ended, Note, Outcome};
 
 /// How long one hop may take as a whole (connect, the far side's leg, its answer).
 pub const LIMIT: Duration = Duration::from_secs(60);
@@ -28,48 +32,185 @@ pub struct Request<'a> {
     pub host: &'a SeatHost,
     /// The message id: the far side's once-only key.
     pub id: &'a str,
-    /// The sender as this side's admission found it (`owner`, `<seat>@<team>`).
-    pub from: &'a str,
+    /// The sender as this side's admission found it.
+    pub from: &'a doc::From,
+    /// The receiving team and seat.
+    pub team: &'a str,
     pub seat: &'a str,
-    /// The message as the seat is to read it (its sender header on top).
-    pub text: &'a str,
+    /// The message as the sender wrote it.
+    pub body: &'a str,
+    pub reply_to: Option<&'a str>,
+}
+
+/// How a hop ended, and what this side learnt of the far side.
+#[derive(Debug, Clone)]
+pub struct Hopped {
+    pub ended: Ended,
+    /// The far side's `team` version, when it answered.
+    pub far_version: Option<String>,
+    /// The outcome was read back by id (a cut, or a far side that had already taken the id).
+    pub read_back: bool,
+}
+
+impl Hopped {
+    fn only(ended: Ended) -> Hopped {
+        Hopped { ended, far_version: None, read_back: false }
+    }
 }
 
 /// The far side's words for a subcommand its `team` does not know (clap's).
 const UNKNOWN_SUBCOMMAND: &str = "unrecognized subcommand";
 
 /// Carries one message over the hop; how it ended.
-pub fn deliver(state: &std::path::Path, r: &Request) -> Ended {
+pub fn deliver(state: &std::path::Path, r: &Request) -> Hopped {
     let dest = match &r.host.dest {
         Ok(d) => d,
         Err(why) => {
-            return Ended::refused(format!(
+            return Hopped::only(Ended::refused(format!(
                 "its host {:?} is not an ssh destination ({why}); nothing was sent",
                 r.host.word
-            ))
+            )))
         }
     };
     let hop = Hop { dest, control: crate::ssh::control_dir(state) };
-    let args = ["hop", "deliver", "--here", &r.host.word, "--id", r.id, "--from", r.from, "--to", r.seat];
-    match hop.run(&args, r.text.as_bytes().to_vec(), LIMIT) {
-        Err(u) => unreachable(&u, dest),
+    let req = doc::Request {
+        hop: doc::PROTOCOL,
+        team_version: doc::version().into(),
+        id: r.id.into(),
+        here: r.host.word.clone(),
+        team: r.team.into(),
+        seat: r.seat.into(),
+        from: r.from.clone(),
+        body: r.body.into(),
+        reply_to: r.reply_to.map(str::to_string),
+    };
+    let input = serde_json::to_vec(&req).unwrap_or_default();
+    match hop.run(&["hop", "deliver"], input, LIMIT) {
+        Err(u) if may_have_reached(&u) => read_back(&hop, r.id, &u.reason(dest)),
+        Err(u) => Hopped::only(unreachable(&u, dest)),
         Ok(a) => {
             let err = String::from_utf8_lossy(&a.stderr);
             if a.code == Some(2) && err.contains(UNKNOWN_SUBCOMMAND) {
-                return Ended::unreachable(format!(
+                return Hopped::only(Ended::unreachable(format!(
                     "the team on {dest} does not carry seats on another machine (it has no hop subcommand); nothing was sent — install a team there that does"
-                ));
+                )));
             }
-            let first = err.lines().next().unwrap_or("").to_string();
-            Ended::unreachable(format!(
-                "the team on {dest} answered what this build cannot read (exit {}: {}); nothing was sent",
-                a.code.map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
-                crate::vocab::text::one_line(&first)
-            ))
+            match read_answer(&a.stdout, dest) {
+                Read::Answer(ans) => answered(ans, dest, r.id),
+                Read::Mismatch(e) => Hopped::only(e),
+                Read::Nothing => {
+                    let first = err.lines().next().unwrap_or("").to_string();
+                    let why = format!(
+                        "the team on {dest} ended without its answer (exit {}: {})",
+                        a.code.map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
+                        crate::vocab::text::one_line(&first)
+                    );
+                    read_back(&hop, r.id, &why)
+                }
+            }
         }
     }
 }
 
-fn unreachable(u: &Unreachable, dest: &crate::vocab::host::Destination) -> Ended {
+/// What the far side answers of `id` now (`team hop status <id>` run there).
+pub fn status(state: &std::path::Path, dest: &Destination, id: &str) -> Result<doc::Answer, String> {
+    let hop = Hop { dest, control: crate::ssh::control_dir(state) };
+    let a = hop.run(&["hop", "status", id], Vec::new(), LIMIT).map_err(|u| u.reason(dest))?;
+    match read_answer(&a.stdout, dest) {
+        Read::Answer(ans) => Ok(ans),
+        Read::Mismatch(e) => Err(e.reason().to_string()),
+        Read::Nothing => Err(format!("the team on {dest} gave no answer of {id}")),
+    }
+}
+
+/// How long a look at whether a host answers may take: the connect and the far side's answer.
+pub const PING_LIMIT: Duration = Duration::from_secs(crate::ssh::CONNECT_TIMEOUT.as_secs() + 3);
+
+/// Whether `dest` answers (`team hop ping` there, within [`PING_LIMIT`]): the far side's
+/// `team` version, or why it does not answer.
+pub fn ping(state: &std::path::Path, dest: &Destination) -> Result<String, String> {
+    let hop = Hop { dest, control: crate::ssh::control_dir(state) };
+    let a = hop.run(&["hop", "ping"], Vec::new(), PING_LIMIT).map_err(|u| u.reason(dest))?;
+    match serde_json::from_slice::<doc::Hello>(&a.stdout) {
+        Ok(h) if h.hop == doc::PROTOCOL => Ok(h.team_version),
+        Ok(h) => Err(format!("the team on {dest} is {} and speaks hop protocol {}", h.team_version, h.hop)),
+        Err(_) => Err(format!("the team on {dest} does not carry seats on another machine")),
+    }
+}
+
+/// ssh's failures after which the far side may have read the request: the connection was up
+/// (or its state is not known) when it ended.
+fn may_have_reached(u: &Unreachable) -> bool {
+    matches!(u, Unreachable::Other(_) | Unreachable::TimedOut)
+}
+
+enum Read {
+    Answer(doc::Answer),
+    /// The far side speaks another hop protocol: nothing was run there.
+    Mismatch(Ended),
+    Nothing,
+}
+
+fn read_answer(stdout: &[u8], dest: &Destination) -> Read {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(stdout) else { return Read::Nothing };
+    let hop = v.get("hop").and_then(serde_json::Value::as_u64);
+    let ver = v.get("team_version").and_then(serde_json::Value::as_str).unwrap_or("of an unknown version");
+    match hop {
+        Some(h) if h == u64::from(doc::PROTOCOL) => match serde_json::from_value::<doc::Answer>(v.clone()) {
+            Ok(a) => Read::Answer(a),
+            Err(_) => Read::Nothing,
+        },
+        Some(h) => Read::Mismatch(Ended::unreachable(format!(
+            "the team on {dest} is {ver} and speaks hop protocol {h}, this one is {} and speaks {}; nothing was sent — install the same team on both machines",
+            doc::version(),
+            doc::PROTOCOL
+        ))),
+        None => Read::Nothing,
+    }
+}
+
+/// The far side's answer as this side's outcome.
+fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
+    let read_back = matches!(a.state, doc::State::Ended { already: true, .. });
+    let ended = match a.state {
+        doc::State::Ended { outcome, reason, .. } => {
+            let outcome = Outcome::parse(&outcome);
+            let note = reason.map(|r| if outcome == Outcome::Delivered { Note::parse(&r) } else { Note::from(r) });
+            Ended { outcome, note }
+        }
+        doc::State::InDoubt { why } => in_doubt(dest, id, &why),
+        doc::State::Unknown => Ended::unreachable(format!("the team on {dest} never took {id}; nothing was sent")),
+        doc::State::Refused { why } => {
+            Ended::refused(format!("the team on {dest} refused it: {why}; nothing was sent"))
+        }
+    };
+    Hopped { ended, far_version: Some(a.team_version), read_back }
+}
+
+/// After a cut: the far side is asked what became of `id`; its answer is the outcome.
+fn read_back(hop: &Hop, id: &str, cut: &str) -> Hopped {
+    let dest = hop.dest;
+    match hop.run(&["hop", "status", id], Vec::new(), LIMIT) {
+        Ok(a) => match read_answer(&a.stdout, dest) {
+            Read::Answer(ans) => {
+                let mut h = answered(ans, dest, id);
+                h.read_back = true;
+                h
+            }
+            Read::Mismatch(e) => Hopped::only(e),
+            Read::Nothing => Hopped::only(in_doubt(dest, id, cut)),
+        },
+        Err(u) => Hopped::only(in_doubt(dest, id, &format!("{cut}, and asking again: {}", u.reason(dest)))),
+    }
+}
+
+/// Neither side knows whether the seat took it: said, never guessed, never sent again.
+fn in_doubt(dest: &Destination, id: &str, why: &str) -> Ended {
+    Ended::not_submitted(format!(
+        "in doubt: {why}; it is not sent again — team hop status {id} --host {dest} asks what became of it"
+    ))
+}
+
+fn unreachable(u: &Unreachable, dest: &Destination) -> Ended {
     Ended::unreachable(format!("{}; nothing was sent — {}", u.reason(dest), u.repair(dest)))
 }

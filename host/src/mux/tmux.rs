@@ -185,6 +185,9 @@ impl Tmux {
     /// Runs `tmux <socket> <args…>`; maps a missing program and a stopped server.
     fn tmux(&self, args: &[&str]) -> Result<RunOutput, MuxError> {
         let mut argv = self.base_argv();
+        // `-u`: a tmux client in a locale that is not UTF-8 (a run over ssh with no LANG, cron)
+        // prints a format's tab as `_`, and no answer would read (measured, tmux 3.3a)
+        argv.insert(1, "-u".into());
         argv.extend(args.iter().map(|s| s.to_string()));
         let out = self.runner.run(&argv).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => MuxError::ProgramMissing(super::program::missing("tmux", &self.bin)),

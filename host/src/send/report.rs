@@ -209,6 +209,8 @@ pub struct SendReport {
     pub watch_retry: Option<u32>,
     /// The owner's notification command failed (said once: `converse::notify`).
     pub notify: Option<String>,
+    /// What a hop's far side adds (`send::hop`): its `team` is another version than this one.
+    pub far: Option<String>,
 }
 
 /// One `--list` row.
@@ -282,6 +284,7 @@ mod tests {
             ms: Some(12),
             history: HistoryWrite::NotWritten("/c is read-only here".into()),
             watch_retry: None,
+            far: None,
             notify: None,
         };
         let v = serde_json::to_value(Report::Send(Box::new(r))).unwrap();

@@ -30,6 +30,11 @@ pub fn history_words(h: &HistoryWrite) -> String {
     }
 }
 
+/// The words a hop whose far side runs another version of `team` ends with.
+pub fn far_words(r: &SendReport) -> String {
+    r.far.as_deref().map(|f| format!("; {f}")).unwrap_or_default()
+}
+
 /// The words a send a running watch will retry ends with (and only then: nothing is promised
 /// without one).
 pub fn watch_words(r: &SendReport) -> String {
@@ -98,8 +103,8 @@ impl SendReport {
             Outcome::Ended(e) if e.is_delivered() => {
                 let note = &e.note;
                 let line = match note {
-                    Some(n) => format!("{seat}: delivered ({n}){}", history_words(&r.history)),
-                    None => format!("{seat}: delivered{}", history_words(&r.history)),
+                    Some(n) => format!("{seat}: delivered ({n}){}{}", history_words(&r.history), far_words(r)),
+                    None => format!("{seat}: delivered{}{}", history_words(&r.history), far_words(r)),
                 };
                 let mut doc = SendDoc::new(r, SendStatus::Delivered, &line, r.channel, None);
                 doc.note = Some(note.as_ref().map(ToString::to_string));
@@ -113,10 +118,18 @@ impl SendReport {
             other => {
                 let (kind, reason) = other.failure().expect("every other outcome exits 1");
                 return Err(match kind {
-                    Kind::Refused => TeamError::refused(format!("{seat}: {reason}{}", history_words(&r.history))),
+                    Kind::Refused => {
+                        TeamError::refused(format!("{seat}: {reason}{}{}", history_words(&r.history), far_words(r)))
+                    }
                     k => TeamError::new(
                         k,
-                        format!("{seat}: {} ({reason}){}{}", other.word(), history_words(&r.history), watch_words(r)),
+                        format!(
+                            "{seat}: {} ({reason}){}{}{}",
+                            other.word(),
+                            history_words(&r.history),
+                            watch_words(r),
+                            far_words(r)
+                        ),
                     )
                     .with_context((r.project.clone(), r.session.clone())),
                 });

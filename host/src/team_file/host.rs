@@ -68,6 +68,22 @@ impl Here {
         Here { words: vec![word.to_string()] }
     }
 
+    /// The host words the owner of this machine wrote in `<config>/here`, one a line (`#`
+    /// starts a comment): the seats of a team file whose `host:` is one of them are this
+    /// machine's own, so a send run here to them is local, never a hop to itself. A file the
+    /// owner wrote, never the environment, says which machine this is (docs/remote.md).
+    pub fn of_config(config: &std::path::Path) -> Here {
+        let text = std::fs::read(config.join("here")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned();
+        let words = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        Here { words }
+    }
+
     /// Whether a seat with this `host:` (none: the seat is on every machine's own) is here.
     pub fn holds(&self, host: Option<&SeatHost>) -> bool {
         match host {
@@ -100,5 +116,17 @@ mod tests {
         assert!(Here::on("lab").holds(Some(&lab)));
         assert!(Here::on("lab").holds(None));
         assert!(!Here::on("lab2").holds(Some(&lab)));
+    }
+
+    #[test]
+    fn this_machines_words_are_the_ones_its_owner_wrote() {
+        let d = tempfile::tempdir().unwrap();
+        let hosts = Hosts::default();
+        assert!(!Here::of_config(d.path()).holds(Some(&hosts.resolve("lab", 1))), "no file: no host is here");
+        std::fs::write(d.path().join("here"), "# this laptop\nlab  # as the team file names it\n\n").unwrap();
+        let here = Here::of_config(d.path());
+        assert!(here.holds(Some(&hosts.resolve("lab", 1))));
+        assert!(!here.holds(Some(&hosts.resolve("other", 1))));
+        assert!(here.holds(None));
     }
 }

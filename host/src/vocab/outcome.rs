@@ -114,6 +114,8 @@ pub enum Via {
     Leg(Leg),
     /// Left whole in `<root>/.agents/owner-inbox` (`converse::owner`).
     OwnerInbox,
+    /// Handed over ssh to the seat's own machine, whose `team` ran its leg (`legs::remote`).
+    Ssh,
     /// A word this build does not know (the spec's older `socket`, another build's), as written.
     Unknown(String),
 }
@@ -123,6 +125,7 @@ impl Via {
         match self {
             Via::Leg(l) => l.word(),
             Via::OwnerInbox => "owner-inbox",
+            Via::Ssh => "ssh",
             Via::Unknown(w) => w,
         }
     }
@@ -130,6 +133,9 @@ impl Via {
     pub fn parse(word: &str) -> Via {
         if word == Via::OwnerInbox.word() {
             return Via::OwnerInbox;
+        }
+        if word == Via::Ssh.word() {
+            return Via::Ssh;
         }
         Leg::from_word(word).map(Via::Leg).unwrap_or_else(|| Via::Unknown(word.to_string()))
     }
@@ -360,7 +366,8 @@ impl schemars::JsonSchema for Via {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut words: Vec<&str> = Leg::ALL.iter().map(|l| l.word()).collect();
         words.push(Via::OwnerInbox.word());
-        let owner = "owner-inbox: a message or reply to the owner, left in <root>/.agents/owner-inbox/ (docs/conversations.md).";
+        words.push(Via::Ssh.word());
+        let owner = "owner-inbox: a message or reply to the owner, left in <root>/.agents/owner-inbox/ (docs/conversations.md); ssh: handed to the team of the seat's own machine over ssh, which ran its leg (docs/remote.md).";
         open_words(
             vec![serde_json::json!({ "enum": words, "description": owner })],
             "A word this build does not know (the spec's older socket, another build's), kept as it was read.",

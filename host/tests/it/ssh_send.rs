@@ -51,8 +51,12 @@ fn every_hop_that_does_not_reach_the_far_team_is_unreachable_and_sends_nothing()
     assert_eq!(h["to"], "reviewer");
     assert!(!h["id"].as_str().unwrap_or("").is_empty(), "{h}");
 
-    // B's team, a version without the hop: reached, refused, nothing sent
-    s.install_team_on_b();
+    // B's team, a build without the hop (624aaa7's words and exit for an unknown
+    // subcommand, measured): reached, refused, nothing sent
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\nprintf \"error: unrecognized subcommand '%s'\\n\\nUsage: team <COMMAND>\\n\\nFor more information, try '--help'.\\n\" \"$1\" >&2\nexit 2\n",
+    );
     let r = send(&s, &w, "reviewer");
     assert!(r.stdout.contains("the team on b does not carry seats on another machine"), "{r:?}");
     assert!(r.stdout.contains("nothing was sent"), "{r:?}");
@@ -83,4 +87,264 @@ fn a_host_ssh_could_read_as_an_option_is_refused_and_ssh_never_runs() {
     assert_ne!(r.code, 0, "{r:?}");
     assert!(!mark.exists(), "the ProxyCommand ran");
     assert!(w.history().is_empty(), "a refusal writes no history line");
+}
+
+/// The team file of A and B for the delivery tests: keeper (A) leads; reviewer is on `lab`
+/// (B); `intruder`, in A's copy only, leads too — B's copy does not have it.
+const DELIVER_TEAM: &str = "project: beacon
+multiplexer: tmux
+hosts:
+  lab: b
+seats:
+  - name: keeper
+    cli: claude-code
+    leads: true
+  - name: reviewer
+    cli: codex
+    host: lab
+";
+
+/// B's world for a delivery: team installed there, its checkout and registry, and a fake
+/// codex seat `reviewer` in B's own tmux server.
+fn b_with_reviewer(s: &SshWorld, delay_ms: u64) {
+    s.install_team_on_b();
+    s.b_team(DELIVER_TEAM);
+    s.b_fake_seat("reviewer", "codex", delay_ms);
+}
+
+fn times_in(hay: &str, needle: &str) -> usize {
+    hay.matches(needle).count()
+}
+
+#[test]
+fn the_owner_on_a_reaches_a_fake_seat_on_b_delivered_with_one_id_on_both_sides() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let r = w.sh(&s.a_team_line("send reviewer 'hello from A'"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("delivered"), "{r:?}");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "one trigger typed on B: {got:?}");
+    let a = w.history().pop().expect("A's line");
+    let b = s.b_history().pop().expect("B's line");
+    assert_eq!(a["id"], b["id"], "one id on both sides: {a} / {b}");
+    assert_eq!(a["outcome"], "delivered", "{a}");
+    assert_eq!(a["via"], "ssh", "{a}");
+    assert_eq!(b["outcome"], "delivered", "{b}");
+    assert_eq!(b["via"], "typed", "{b}");
+    assert_eq!(b["from"], "owner", "{b}");
+    // the feed on A names the remote leg
+    let f = w.sh(&s.a_team_line("feed"));
+    assert!(f.stdout.contains("via ssh"), "{f:?}");
+
+    // the same request handed to B again never types again: it answers what became of it
+    let id = a["id"].as_str().unwrap();
+    let req = serde_json::json!({"hop":1,"team_version":"x","id":id,"here":"lab","team":"beacon","seat":"reviewer",
+        "from":{"kind":"owner"},"body":"hello again"});
+    let again = s
+        .a_cmd("ssh")
+        .args(["-o", "BatchMode=yes", "b", ".local/bin/team hop deliver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(req.to_string().as_bytes()).unwrap();
+            c.wait_with_output().unwrap()
+        })
+        .unwrap();
+    let ans: serde_json::Value = serde_json::from_slice(&again.stdout).expect("an answer document");
+    assert_eq!(ans["state"]["state"], "ended", "{ans}");
+    assert_eq!(ans["state"]["outcome"], "delivered", "{ans}");
+    assert_eq!(ans["state"]["already"], true, "{ans}");
+    let st = w.sh(&s.a_team_line(&format!("hop status {id} --host lab")));
+    assert!(st.stdout.contains("\"already\":true"), "{st:?}");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "never typed twice: {got:?}");
+    assert_eq!(s.b_history().len(), 1, "one line on B");
+}
+
+/// A's world with a tmux pane a seat's run stands in (`as_seat`), and `file` as its team file.
+fn a_with_panes(file: &str) -> World {
+    let mut w = World::empty();
+    w.team_file(file);
+    let prelude = w.base().join("prelude.sh");
+    std::fs::write(&prelude, crate::transcripts::PRELUDE).unwrap();
+    w.extra_env.push(("BASH_ENV".into(), prelude.display().to_string()));
+    w.tmux_pane();
+    w
+}
+
+#[test]
+fn a_seat_on_a_reaches_a_seat_on_b_and_b_judges_the_sender_again() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    // A's copy has a second lead B's copy does not have
+    let a_file = DELIVER_TEAM.replace(
+        "  - name: reviewer\n",
+        "  - name: intruder\n    cli: claude-code\n    leads: true\n  - name: reviewer\n",
+    );
+    let w = a_with_panes(&a_file);
+    let r = w.sh(&format!("as_seat keeper {}", s.a_team_line("send reviewer 'from keeper on A'")));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("delivered"), "{r:?}");
+    let b = s.b_history().pop().expect("B's line");
+    assert_eq!(b["from"], "keeper", "{b}");
+    assert_eq!(b["outcome"], "delivered", "{b}");
+    assert_eq!(w.history().pop().unwrap()["id"], b["id"]);
+
+    // intruder: admitted on A (a lead of A's copy), refused on B, whose file does not have it
+    // (a fresh id: the world's ids are seeded, and B would answer the first send's id `already`)
+    let r = w.sh(&format!("as_seat intruder env TEAM_ID_SEED=8 {}", s.a_team_line("send reviewer 'let me in'")));
+    assert_ne!(r.code, 0, "{r:?}");
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        said.contains("the team on b refused it: intruder@beacon is no seat of the team file on the machine lab"),
+        "{r:?}"
+    );
+    assert!(said.contains("nothing was sent"), "{r:?}");
+    assert_eq!(s.b_history().len(), 1, "no line on B for a refused sender");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "only keeper's was typed: {got:?}");
+    assert!(!got.contains("let me in"));
+}
+
+/// The connection cut after B typed: A's send reads B's outcome back by the message id (B
+/// never types it again), and a second hand-over of the same id answers `already`.
+#[test]
+fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
+    let s = SshWorld::start();
+    // the seat takes its line 4 s after it arrives: B's leg is still running when A cuts
+    b_with_reviewer(&s, 4000);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'cut me off'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let log = s.b_seat_log("reviewer");
+    let t = std::time::Instant::now();
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("Please read the team message at") {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's seat never got the line");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // the cut: A's control connection killed (its master's pid, as ssh -O check names it)
+    let control = w.state.join("ssh/%C");
+    let check = s
+        .a_cmd("ssh")
+        .args(["-o", &format!("ControlPath={}", control.display()), "-O", "check", "b"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stderr).to_string();
+    let pid: i32 = said
+        .split("pid=")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no master: {said}"));
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL).unwrap();
+    let code = started.code(crate::common::BOUND * 12).expect("the send ended");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("delivered"), "{out}");
+    let a = w.history().pop().expect("A's line");
+    assert_eq!(a["outcome"], "delivered", "{a}");
+    let log_a = std::fs::read_to_string(w.repo.join(".agents/team.log")).unwrap_or_default();
+    assert!(log_a.contains("its outcome read back by id"), "{log_a}");
+    let b = s.b_history();
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!(b[0]["id"], a["id"]);
+    let got = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once: {got:?}");
+}
+
+/// B's `team` as another build would answer: the real one, its answers rewritten by `sed`.
+fn b_team_answering_as(s: &SshWorld, sed: &str) {
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    s.install_script_on_b("team", &format!("#!/bin/sh\n\"$HOME/.local/bin/team-real\" \"$@\" | sed '{sed}'\n"));
+}
+
+/// A far side whose `team` is another version says so; one of another hop protocol is
+/// unreachable with the repair, and nothing is typed there; the real far side refuses a
+/// request of another protocol without running a leg.
+#[test]
+fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+
+    // the real far side, a request of hop protocol 2: refused, nothing run
+    let req = serde_json::json!({"hop":2,"team_version":"9.9.9","id":"future-1","here":"lab","team":"beacon",
+        "seat":"reviewer","from":{"kind":"owner"},"body":"from the future","extra":{"new":"field"}});
+    let mut c = s
+        .a_cmd("ssh")
+        .args(["-o", "BatchMode=yes", "b", ".local/bin/team hop deliver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
+    let out = c.wait_with_output().unwrap();
+    let ans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("an answer document");
+    assert_eq!(ans["hop"], 1, "{ans}");
+    assert_eq!(ans["state"]["state"], "refused", "{ans}");
+    assert!(ans["state"]["why"].as_str().unwrap().contains("speaks hop protocol 1, the request 2"), "{ans}");
+
+    // same protocol, another version: delivered, and said
+    b_team_answering_as(&s, r#"s/"team_version":"[^"]*"/"team_version":"9.9.9"/"#);
+    let r = w.sh(&s.a_team_line("send reviewer 'hello, other version'"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("reviewer: delivered; the team on lab is 9.9.9, this one"), "{r:?}");
+
+    // another protocol: unreachable, its repair, nothing typed (reached: B answered)
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"hop\":2,\"team_version\":\"9.9.9\",\"id\":\"x\",\"state\":{\"state\":\"refused\",\"why\":\"this team speaks hop protocol 2, the request 1\"}}'\n",
+    );
+    let r = w.sh(&format!("env TEAM_ID_SEED=9 {}", s.a_team_line("send reviewer 'hello, other protocol'")));
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("the team on b is 9.9.9 and speaks hop protocol 2, this one is")
+            && r.stdout.contains("nothing was sent — install the same team on both machines"),
+        "{r:?}"
+    );
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "only the first was typed: {got:?}");
+}
+
+/// On the machine whose `<config>/here` names a seat's host, `team status` looks for the seat
+/// as its own (no ssh: this test runs none, outside the ssh world).
+#[test]
+fn status_on_the_seats_own_machine_looks_for_it_here() {
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    w.config_file("here", "lab\n");
+    let r = w.team(&["status"]);
+    assert!(r.stdout.contains("reviewer"), "{r:?}");
+    assert!(!r.stdout.contains("it runs on lab"), "{r:?}");
+}
+
+/// `team status` does not look for a seat of another machine in this machine's panes (before:
+/// a false `not found`): it asks that machine whether it answers, over ssh — B up: it answers
+/// with its team's version; sshd stopped: it says so, within the connect timeout.
+#[test]
+fn status_says_within_the_connect_timeout_whether_the_host_answers() {
+    let mut s = SshWorld::start();
+    s.install_team_on_b();
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let r = w.sh(&s.a_team_line("status"));
+    assert!(r.stdout.contains("it runs on lab (b), which answers (team "), "{r:?}");
+    s.stop_sshd();
+    let t = std::time::Instant::now();
+    let r = w.sh(&s.a_team_line("status"));
+    let took = t.elapsed();
+    assert!(r.stdout.contains("which does not answer: ssh could not connect to b: Connection refused"), "{r:?}");
+    assert!(took < std::time::Duration::from_secs(5 + 3 + 5), "took {took:?}");
 }

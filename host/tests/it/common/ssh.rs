@@ -48,6 +48,8 @@ pub struct SshWorld {
     pub a_seen_home: PathBuf,
     holder: Child,
     sshd: Option<Child>,
+    /// The HOME of B's fake seats (a fake seat runs only under a temp HOME in /tmp).
+    b_seat_home: tempfile::TempDir,
     _dir: tempfile::TempDir,
     _lock: nix::fcntl::Flock<std::fs::File>,
     _one: std::sync::MutexGuard<'static, ()>,
@@ -100,7 +102,20 @@ impl SshWorld {
         let a_seen_home = nix::unistd::User::from_uid(nix::unistd::getuid()).unwrap().unwrap().dir;
         let b = make_user(&top);
         let holder = hold_namespace(&a_home, &a_seen_home);
-        let mut w = SshWorld { top, b, a_home, a_seen_home, holder, sshd: None, _dir: dir, _lock: lock, _one: one };
+        let b_seat_home = tempfile::Builder::new().prefix("team-ssh-b-seat-").tempdir_in("/tmp").unwrap();
+        nix::unistd::chown(b_seat_home.path(), Some(b.uid.into()), Some(b.gid.into())).unwrap();
+        let mut w = SshWorld {
+            top,
+            b,
+            a_home,
+            a_seen_home,
+            holder,
+            sshd: None,
+            b_seat_home,
+            _dir: dir,
+            _lock: lock,
+            _one: one,
+        };
         w.keys();
         std::fs::create_dir_all("/run/sshd").unwrap();
         w.start_sshd();
@@ -180,9 +195,11 @@ impl SshWorld {
             "Port {PORT}\nListenAddress 127.0.0.1\nHostKey {dir}/host_key\nPidFile {dir}/sshd.pid\n\
              AuthorizedKeysFile {dir}/authorized_keys\nAllowUsers {user}\nPasswordAuthentication no\n\
              KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPermitRootLogin no\n\
-             PrintMotd no\nPrintLastLog no\nMaxStartups 50\nMaxSessions 50\nLogLevel VERBOSE\n",
+             PrintMotd no\nPrintLastLog no\nMaxStartups 50\nMaxSessions 50\nLogLevel VERBOSE\n\
+             SetEnv TEAM_TMUX_SOCKET={sock}\n",
             dir = sshd_dir.display(),
-            user = self.b.user
+            user = self.b.user,
+            sock = self.b.home.join("tmux.sock").display()
         );
         std::fs::write(sshd_dir.join("sshd_config"), conf).unwrap();
     }
@@ -258,6 +275,121 @@ impl SshWorld {
         for p in [self.b.home.join(".local"), bin.clone(), bin.join("team")] {
             nix::unistd::chown(&p, Some(self.b.uid.into()), Some(self.b.gid.into())).unwrap();
         }
+    }
+
+    /// B's checkout of the team (`<B's home>/beacon`, holding `team_file`), recorded in B's
+    /// own registry (`~/.config/team/teams.yaml`) as `team up` there would; owned by B.
+    pub fn b_team(&self, team_file: &str) -> PathBuf {
+        let repo = self.b.home.join("beacon");
+        let config = self.b.home.join(".config/team");
+        std::fs::create_dir_all(repo.join(".agents")).unwrap();
+        std::fs::create_dir_all(&config).unwrap();
+        std::fs::write(repo.join(".agents/team.yaml"), team_file).unwrap();
+        let teams = config.join("teams.yaml");
+        std::fs::write(&teams, format!("format: 1\nteams:\n  beacon:\n    root: {}\n", repo.display())).unwrap();
+        std::fs::set_permissions(&teams, std::fs::Permissions::from_mode(0o600)).unwrap();
+        self.give_b(&self.b.home);
+        repo
+    }
+
+    /// Makes everything under `top` B's.
+    pub fn give_b(&self, top: &Path) {
+        run_ok(Command::new("chown").arg("-R").arg(format!("{}:{}", self.b.uid, self.b.gid)).arg(top), "chown to B");
+    }
+
+    /// Starts a fake seat `seat` (`fake-seat --cli <cli>`, acting `delay_ms` after its line) in
+    /// B's tmux server, session `beacon`, run as B in B's checkout; waits until it has drawn.
+    /// Its received bytes are logged to [`SshWorld::b_seat_log`].
+    pub fn b_fake_seat(&self, seat: &str, cli: &str, delay_ms: u64) {
+        let bin = self.b.home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        super::copy_executable(super::fake_seat_bin(), &bin.join("fake-seat"));
+        let seats = self.b.home.join("seats");
+        std::fs::create_dir_all(&seats).unwrap();
+        self.give_b(&self.b.home);
+        if !self.b_tmux(&["has-session", "-t", "=beacon"]).status.success() {
+            let out = self.b_tmux(&[
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "beacon",
+                "-x",
+                "120",
+                "-y",
+                "40",
+                "-n",
+                "keep",
+                "sh",
+            ]);
+            assert!(out.status.success(), "B's tmux: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let drawn = seats.join(format!("{seat}.drawn"));
+        let cmd = format!(
+            "'{}' --cli {cli} --mode takes-line --log '{}' --drawn '{}' --acted '{}' --delay-ms {delay_ms}; exec sh",
+            bin.join("fake-seat").display(),
+            self.b_seat_log(seat).display(),
+            drawn.display(),
+            seats.join(format!("{seat}.acted")).display()
+        );
+        let cwd = self.b.home.join("beacon");
+        let out = self.b_tmux(&[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            "=beacon:",
+            "-n",
+            seat,
+            "-c",
+            cwd.to_str().unwrap(),
+            "-e",
+            &format!("HOME={}", self.b_seat_home.path().display()),
+            &cmd,
+        ]);
+        assert!(out.status.success(), "B's seat: {}", String::from_utf8_lossy(&out.stderr));
+        let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let out = self.b_tmux(&["resize-window", "-t", &pane, "-x", "120", "-y", "40"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(self.b_tmux(&["set", "-p", "-t", &pane, "@team-seat", seat]).status.success());
+        let t = Instant::now();
+        while std::fs::read_to_string(&drawn).unwrap_or_default().trim().is_empty() {
+            if t.elapsed() > super::BOUND {
+                let shown = self.b_tmux(&["capture-pane", "-p", "-t", &pane]);
+                panic!("B's seat {seat} never drew; its pane shows:\n{}", String::from_utf8_lossy(&shown.stdout));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The bytes B's fake seat `seat` received.
+    pub fn b_seat_log(&self, seat: &str) -> PathBuf {
+        self.b.home.join("seats").join(format!("{seat}.log"))
+    }
+
+    /// Every history line B's team wrote, in file order.
+    pub fn b_history(&self) -> Vec<serde_json::Value> {
+        let mut out = vec![];
+        for e in std::fs::read_dir(self.b.home.join(".config/team")).into_iter().flatten().flatten() {
+            if let Ok(t) = std::fs::read_to_string(e.path().join("messages.jsonl")) {
+                out.extend(t.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()));
+            }
+        }
+        out
+    }
+
+    /// Installs `text` as an executable `~/.local/bin/<name>` of B's (a test double of
+    /// another build of `team`, say), owned by B.
+    pub fn install_script_on_b(&self, name: &str, text: &str) {
+        let bin = self.b.home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let _ = std::fs::remove_file(bin.join(name));
+        std::fs::write(bin.join(name), text).unwrap();
+        std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+        self.give_b(&self.b.home.join(".local"));
     }
 
     /// The pids of every process of user B.

@@ -1,0 +1,203 @@
+//! Both sides of a send to a seat on another machine.
+//!
+//! - The near side ([`hop`]): the send's admission already judged here, the remote leg
+//!   (`legs::remote`) carries it over ssh; one history line here with the same id the far side
+//!   keeps, its via `ssh`.
+//! - The far side ([`deliver_here`], run as the hidden `team hop deliver`): the request's
+//!   protocol and id checked, the id claimed as a once-only key, the sender judged again
+//!   against this machine's own copy of the team file (a sender the file does not have is
+//!   refused), this machine's leg run under that id, its outcome written down beside the claim
+//!   and answered. [`status_here`] (`team hop status <id>`) answers what became of an id.
+//!
+//! Invariant: an id the far side has claimed is never carried again — a second deliver of it,
+//! or a status, answers the outcome written down (waiting a bounded time for a leg still
+//! running), or says it is in doubt; nothing here types.
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::{append_history, history_detail, history_line, log, report, Decision, Means, Outcome, SendReport};
+use crate::caller::Caller;
+use crate::legs::remote::{self, doc};
+use crate::team_file::host::{Here, SeatHost};
+use crate::vocab::outcome::{Note, Via};
+
+/// How long a far side's status waits for a leg still running under the id.
+const PENDING_WAIT: Duration = Duration::from_secs(40);
+
+/// The near side: carries a decided send to a seat on another machine.
+pub(super) fn hop(
+    m: &Means,
+    d: &Decision,
+    host: &SeatHost,
+    id: &str,
+    body: &str,
+    root: Option<&Path>,
+    reply_to: Option<&str>,
+) -> SendReport {
+    let from = match &d.caller {
+        Caller::Seat { team, seat, .. } => doc::From::Seat { team: team.clone(), seat: seat.clone() },
+        _ => doc::From::Owner,
+    };
+    let req =
+        remote::Request { host, id, from: &from, team: &d.target.team.name, seat: d.target.name(), body, reply_to };
+    let hopped = remote::deliver(&m.ctx.paths.state, &req);
+    let ended = hopped.ended;
+    let mut r = report(d, Outcome::Ended(ended.clone()));
+    if !ended.is_refused() {
+        let note = if ended.is_delivered() { ended.note.clone() } else { Some(Note::from(ended.reason())) };
+        let line = crate::history::MessageLine {
+            note,
+            via: hopped.far_version.is_some().then_some(Via::Ssh),
+            reply_to: reply_to.map(str::to_string),
+            ..history_line(m.ctx, d, id, body, ended.outcome.clone())
+        };
+        if let Some(root) = root {
+            r.history = append_history(m.ctx, d, root, &line);
+        }
+    }
+    let mut detail = format!("id {id}, via ssh to {}", host.word);
+    if let Some(v) = hopped.far_version.as_deref().filter(|v| *v != doc::version()) {
+        let far = format!("the team on {} is {v}, this one {}", host.word, doc::version());
+        detail.push_str(&format!(", {far}"));
+        r.far = Some(far);
+    }
+    if hopped.read_back {
+        detail.push_str(", its outcome read back by id");
+    }
+    detail.push_str(&history_detail(&r.history));
+    log(m.ctx, root, &d.caller, Some(d.target.name()), r.outcome.word(), Some(body.len()), Some(detail));
+    r.id = Some(id.to_string());
+    r
+}
+
+/// The far side's folder of claimed ids (`<state>/hop`, 0700).
+fn claims(state: &Path) -> PathBuf {
+    state.join("hop")
+}
+
+/// The far side of a hop: takes `req` once, judges, carries, answers.
+pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
+    if req.hop != doc::PROTOCOL {
+        let why = format!("this team speaks hop protocol {}, the request {}", doc::PROTOCOL, req.hop);
+        return doc::Answer::new(&req.id, doc::State::Refused { why });
+    }
+    if !doc::id_ok(&req.id) {
+        return doc::Answer::new(&req.id, doc::State::Refused { why: "its message id is no id".into() });
+    }
+    let dir = claims(&m.ctx.paths.state);
+    let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir);
+    let claim = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(dir.join(format!("{}.claim", req.id)));
+    let mut claim = match claim {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return status_here(m, &req.id),
+        Err(e) => {
+            let why = format!("its claim of the id could not be written ({e})");
+            return doc::Answer::new(&req.id, doc::State::Refused { why });
+        }
+    };
+    let _ = writeln!(claim, "{}", std::process::id());
+    let state = match judge_and_carry(m, req) {
+        Ok(r) => ended_state(&r),
+        Err(why) => doc::State::Refused { why },
+    };
+    let answer = doc::Answer::new(&req.id, state);
+    let done = dir.join(format!("{}.json", req.id));
+    let tmp = dir.join(format!("{}.json.tmp", req.id));
+    if std::fs::write(&tmp, serde_json::to_vec(&answer).unwrap_or_default()).is_ok() {
+        let _ = std::fs::rename(&tmp, &done);
+    }
+    answer
+}
+
+/// The far side's judgement of the request against its own registry and team file, then its
+/// own leg under the request's id. `Err`: refused, nothing sent.
+fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> {
+    let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
+    let here = format!("the machine {}", req.here);
+    let root = reg.team(&req.team).and_then(|t| t.root.clone()).ok_or_else(|| {
+        format!("{here} has no team {} in its registry (team up there, in its checkout, first)", req.team)
+    })?;
+    let file = crate::team_file::find(&root)
+        .map_err(|e| e.message())?
+        .filter(|l| l.file.team == req.team)
+        .ok_or_else(|| format!("{here} has no team file of {} at {}", req.team, root.display()))?;
+    let caller = match &req.from {
+        doc::From::Owner => Caller::Owner,
+        doc::From::Seat { team, seat } => {
+            let known = if *team == file.file.team {
+                file.file.seats.iter().any(|s| s.name == *seat)
+            } else {
+                crate::address::World::new(&reg, Some(&file)).team(team).is_some_and(|t| t.seat(seat).is_some())
+            };
+            if !known {
+                return Err(format!("{seat}@{team} is no seat of the team file on {here}"));
+            }
+            let agent = reg.agents_for(team, seat).first().map(|a| (*a).clone());
+            Caller::Seat { team: team.clone(), seat: seat.clone(), agent, pane: format!("ssh:{}", req.here) }
+        }
+    };
+    let book = super::FactsBook::new(m.profiles);
+    let load = super::Loadout { file: Some(file), reg };
+    let d = super::decide(m, &book, load, caller, &req.seat, "sent").map_err(|e| e.message())?;
+    let seat_host = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref());
+    let here_word = Here::on(&req.here);
+    if !here_word.holds(seat_host) {
+        return Err(format!(
+            "{} is not on this machine by its team file (its host is {})",
+            req.seat,
+            seat_host.map(|h| h.word.as_str()).unwrap_or("this side's")
+        ));
+    }
+    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word).map_err(|e| e.message())
+}
+
+fn ended_state(r: &SendReport) -> doc::State {
+    match &r.outcome {
+        Outcome::Ended(e) => doc::State::Ended {
+            outcome: e.outcome.word().to_string(),
+            reason: e.note.as_ref().map(ToString::to_string),
+            channel: r.channel.map(|l| l.word().to_string()),
+            already: false,
+        },
+        other => doc::State::Refused { why: format!("its send ended {}", other.word()) },
+    }
+}
+
+/// What became of `id` on this machine: its outcome written down (`already`), in doubt
+/// (claimed, not ended: waited for up to [`PENDING_WAIT`] while the run that took it lives),
+/// or unknown.
+pub fn status_here(m: &Means, id: &str) -> doc::Answer {
+    if !doc::id_ok(id) {
+        return doc::Answer::new(id, doc::State::Refused { why: "its message id is no id".into() });
+    }
+    let dir = claims(&m.ctx.paths.state);
+    let claim = dir.join(format!("{id}.claim"));
+    let done = dir.join(format!("{id}.json"));
+    let t = Instant::now();
+    loop {
+        if let Some(mut a) = std::fs::read(&done).ok().and_then(|b| serde_json::from_slice::<doc::Answer>(&b).ok()) {
+            if let doc::State::Ended { already, .. } = &mut a.state {
+                *already = true;
+            }
+            return a;
+        }
+        let Ok(text) = std::fs::read_to_string(&claim) else { return doc::Answer::new(id, doc::State::Unknown) };
+        let alive = text.trim().parse::<i32>().is_ok_and(|p| Path::new(&format!("/proc/{p}")).exists());
+        if !alive {
+            let why = "the run that took it here ended before it wrote what became of it".into();
+            return doc::Answer::new(id, doc::State::InDoubt { why });
+        }
+        if t.elapsed() > PENDING_WAIT {
+            let why = "the run that took it here has not ended".into();
+            return doc::Answer::new(id, doc::State::InDoubt { why });
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
