@@ -21,7 +21,7 @@ use std::time::Duration;
 use crate::ssh::{Hop, Unreachable};
 use crate::team_file::host::SeatHost;
 use crate::vocab::host::Destination;
-use crate::vocab::outcome::{Ended, Note, Outcome};
+use crate::vocab::outcome::{Decider, Ended, Note, Outcome};
 
 /// How long one hop may take as a whole (connect, the far side's leg, its answer).
 pub const LIMIT: Duration = Duration::from_secs(60);
@@ -173,10 +173,10 @@ fn read_answer(stdout: &[u8], dest: &Destination) -> Read {
 fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
     let read_back = matches!(a.state, doc::State::Ended { already: true, .. });
     let ended = match a.state {
-        doc::State::Ended { outcome, reason, .. } => {
+        doc::State::Ended { outcome, reason, by, .. } => {
             let outcome = Outcome::parse(&outcome);
             let note = reason.map(|r| if outcome == Outcome::Delivered { Note::parse(&r) } else { Note::from(r) });
-            Ended { outcome, note }
+            Ended { outcome, note, by: by.as_deref().map(Decider::parse) }
         }
         doc::State::InDoubt { why } => in_doubt(dest, id, &why),
         doc::State::Unknown => Ended::unreachable(format!("the team on {dest} never took {id}; nothing was sent")),

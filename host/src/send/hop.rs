@@ -165,6 +165,7 @@ fn ended_state(r: &SendReport) -> doc::State {
             reason: e.note.as_ref().map(ToString::to_string),
             channel: r.channel.map(|l| l.word().to_string()),
             already: false,
+            by: e.by.as_ref().map(|b| b.word().to_string()),
         },
         other => doc::State::Refused { why: format!("its send ended {}", other.word()) },
     }

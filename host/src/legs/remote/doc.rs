@@ -70,8 +70,16 @@ pub struct Answer {
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum State {
     /// The far side's leg ended: its outcome word, its reason or note, the leg that carried it;
-    /// `already` when this answer was read back (a second deliver or a status), not run now.
-    Ended { outcome: String, reason: Option<String>, channel: Option<String>, already: bool },
+    /// `already` when this answer was read back (a second deliver or a status), not run now;
+    /// `by`: what decided it there (a `Decider` word; absent from a far side that does not say).
+    Ended {
+        outcome: String,
+        reason: Option<String>,
+        channel: Option<String>,
+        already: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+    },
     /// The far side took the id and its leg has not ended (still running, or cut short before
     /// it wrote its outcome): nothing is known of the seat, and nothing will be typed again.
     InDoubt { why: String },
@@ -115,7 +123,13 @@ mod tests {
     fn documents_round_trip_and_ids_are_file_safe() {
         let a = Answer::new(
             "x-1",
-            State::Ended { outcome: "delivered".into(), reason: None, channel: Some("typed".into()), already: true },
+            State::Ended {
+                outcome: "delivered".into(),
+                reason: None,
+                channel: Some("typed".into()),
+                already: true,
+                by: Some("screen".into()),
+            },
         );
         let t = serde_json::to_string(&a).unwrap();
         assert!(t.contains("\"state\":\"ended\""), "{t}");
