@@ -26,6 +26,7 @@ pub fn describe() -> Description {
         has_compose: false,
         // No session history is written: the screen is the only record.
         transcript_patterns: Vec::new(),
-        features: strings(&["faint-placeholder"]),
+        // MCP servers: `mcpServers` in the checkout's `.grok/settings.json` (its `grok mcp add`).
+        features: strings(&["faint-placeholder", "mcp=grok-settings"]),
     }
 }

@@ -25,7 +25,8 @@ pub fn describe() -> Description {
         has_compose: false,
         // Sessions live in SQLite (`~/.local/share/opencode/opencode.db`): no transcript rows.
         transcript_patterns: Vec::new(),
-        // No shell-command hooks (JS/TS plugins only); the window title is the session's.
-        features: Vec::new(),
+        // No shell-command hooks (JS/TS plugins only); MCP servers under `mcp` in the
+        // checkout's `opencode.json`; the window title is the session's.
+        features: strings(&["mcp=opencode-json"]),
     }
 }
