@@ -72,6 +72,14 @@ fn sends_to_the_lead_through_team_send(v: Vendor, step: Value) {
         "rules": [{ "when": "tell the lead", "steps": [step, { "text": "Sent." }] }],
     }));
     rw.prompt(&seat, v.api(), "tell the lead");
+    if v == Vendor::Copilot {
+        // Copilot asks before each MCP tool's first call (measured on 1.0.102; its approval is
+        // the person's, kept in their home): the profile reads a dialog, the person says yes.
+        rw.wait_screen(&seat, "Copilot's tool approval", |s| s.contains("Do you want to use this tool?"));
+        let r = read(&rw, v, &seat);
+        assert!(matches!(r.state, State::Dialog(_)), "{:?} ({})", r.state, r.why);
+        assert!(rw.tmux(&["send-keys", "-t", &seat.pane, "Enter"]).status.success());
+    }
     let out = rw.mock.wait_result(v.api(), "tell the lead", 1);
     rw.mock.open("lead-reads");
 
