@@ -120,3 +120,36 @@ fn gemini_gets_a_message_at_its_next_tool_call() {
 fn qwen_gets_a_message_at_its_next_tool_call() {
     working_seat_gets_it_at_its_next_tool_call(Vendor::Qwen);
 }
+
+/// The first read of the drop a send to a Gemini seat names, in a checkout that keeps
+/// `send-drops/` out of git (as `team init` does), with `geminiignore` as the root
+/// `.geminiignore` (none: `None`): the tool's output of the trigger turn's first read.
+fn gemini_first_read(geminiignore: Option<&str>) -> String {
+    let rw = RealWorld::start_vendors();
+    if let Some(text) = geminiignore {
+        rw.w.write(&rw.w.repo.join(".geminiignore"), text);
+    }
+    let _seat = rw.vendor(Vendor::Gemini);
+    let body = "the gate is green";
+    let run = rw.w.team(&["send", Vendor::Gemini.seat(), body]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let drop = drop_for(&rw, Vendor::Gemini.seat(), body);
+    let trig = super::checks::trigger(&rw, &drop);
+    let read = rw.mock.wait_for("the trigger turn's first tool output", |r| {
+        r.api == "gemini" && r.kind == "main" && r.prompt.contains(&trig) && !r.results.is_empty()
+    });
+    read.results[0].clone()
+}
+
+/// Measured for the question whether `team` should write a root `.geminiignore`: Gemini CLI's
+/// `read_file` refuses a drop `.agents/.gitignore` names (the model then reads it with `cat`),
+/// and a root `.geminiignore` line `!.agents/send-drops/` lifts that: the first read returns
+/// the drop (Gemini puts `.geminiignore`'s patterns after the checkout's git ignore rules).
+#[test]
+fn gemini_read_file_refuses_an_ignored_drop_and_a_root_geminiignore_lifts_it() {
+    let plain = gemini_first_read(None);
+    let unignored = gemini_first_read(Some("!.agents/send-drops/\n"));
+    eprintln!("GEMINIIGNORE none: {plain:?}\nGEMINIIGNORE !.agents/send-drops/: {unignored:?}");
+    assert!(plain.contains("is ignored by configured ignore patterns"), "{plain}");
+    assert_eq!(unignored, "from the owner — admitted by: the owner\n\nthe gate is green");
+}
