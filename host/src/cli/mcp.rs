@@ -131,7 +131,11 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
 /// The approval a CLI asks a person for before it starts a server its checkout names (its
 /// profile's `mcp-approval=<what it shows>`), one line a CLI whose entry was just written:
 /// the person answers it in the seat's pane; team never does.
-fn approvals(ws: &crate::workspace::Workspace, pins: &std::collections::BTreeMap<String, String>, rows: &[install::Row]) -> String {
+fn approvals(
+    ws: &crate::workspace::Workspace,
+    pins: &std::collections::BTreeMap<String, String>,
+    rows: &[install::Row],
+) -> String {
     let mut said: Vec<&str> = Vec::new();
     let mut text = String::new();
     for r in rows.iter().filter(|r| r.done == Some(install::Done::Written)) {

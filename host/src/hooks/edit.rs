@@ -15,11 +15,11 @@
 use serde_json::{json, Map, Value};
 
 use super::{event_name, CODEX_CONFIG};
-use crate::vocab::leg::HookFormat;
 pub use crate::project_files::config::json_root;
 use crate::project_files::config::{self, ConfigError};
 use crate::project_files::json_edit::{self, Edit, Step};
 use crate::vocab::hook_event::Event;
+use crate::vocab::leg::HookFormat;
 
 /// The comment on a `codex_hooks = true` team wrote.
 pub const TOML_MARK: &str = "# written by `team hooks install` (team hooks remove takes it out)";
@@ -238,7 +238,10 @@ mod tests {
         let new = installed(None, HookFormat::ClaudeSettings, &[Event::Stop], "/bin/team", "f").unwrap();
         assert!(new.starts_with("{\n  \"hooks\": {\n    \"Stop\": ["), "{new}");
         assert_eq!(removed(Some(&new), "f").unwrap().unwrap(), "{\n}\n");
-        assert!(installed(Some("[1]"), HookFormat::ClaudeSettings, &all, "t", "f").is_err() && installed(Some("{"), HookFormat::ClaudeSettings, &all, "t", "f").is_err());
+        assert!(
+            installed(Some("[1]"), HookFormat::ClaudeSettings, &all, "t", "f").is_err()
+                && installed(Some("{"), HookFormat::ClaudeSettings, &all, "t", "f").is_err()
+        );
         assert!(found(&json_root(Some(r#"{"hooks": 1}"#), "f").unwrap(), HookFormat::ClaudeSettings, "f").is_err());
         assert_eq!(
             installed(Some(r#"{"hooks": 1}"#), HookFormat::ClaudeSettings, &all, "t", "f").unwrap_err().to_string(),

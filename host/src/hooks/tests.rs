@@ -194,7 +194,8 @@ fn gemini_and_qwen_settings_take_team_s_hooks_under_their_own_event_names() {
     assert!(State::Installed.detail(Some(HookFormat::GeminiSettings)).contains("AfterTool, AfterAgent, BeforeAgent"));
 
     // Claude's names in Gemini's file are not hooks Gemini runs
-    let claude_named = r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}]}}"#;
+    let claude_named =
+        r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}]}}"#;
     std::fs::write(l.root.join(".gemini/settings.json"), claude_named).unwrap();
     assert_eq!(state(&l.root, HookFormat::GeminiSettings, "/bin/team"), State::Missing);
 

@@ -5,9 +5,9 @@ use proptest::prelude::*;
 
 use super::edit::{installed, removed};
 use super::{file_of, EVENTS};
-use crate::vocab::leg::HookFormat;
 use crate::project_files::json_edit::testing::{any_string, any_style, members, only_taken_out, write, Style, J};
 use crate::project_files::json_edit::Step;
+use crate::vocab::leg::HookFormat;
 
 const FILE: &str = ".claude/settings.local.json";
 
@@ -69,7 +69,8 @@ fn any_settings(with_team: bool) -> impl Strategy<Value = J> {
     let events = prop::collection::vec((event, prop::collection::vec(any_group(with_team), 1..3)), 1..4);
     let other = prop::collection::vec(
         (
-            prop::sample::select(vec!["model", "permissions", "env", "\"odd\" key", "mcpServers"]).prop_map(str::to_string),
+            prop::sample::select(vec!["model", "permissions", "env", "\"odd\" key", "mcpServers"])
+                .prop_map(str::to_string),
             any_string().prop_map(J::Str),
         ),
         0..3,

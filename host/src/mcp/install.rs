@@ -226,9 +226,7 @@ fn edited_json(place: Place, text: Option<&str>, command: Option<&str>) -> Resul
             (Some(c), Some(_)) => {
                 Some(Edit::Append { to: json_edit::keys(&[key]), key: Some(NAME.into()), value: entry(c) })
             }
-            (None, Some(s)) if s.contains_key(NAME) && s.len() == 1 => {
-                Some(Edit::Remove(json_edit::keys(&[key])))
-            }
+            (None, Some(s)) if s.contains_key(NAME) && s.len() == 1 => Some(Edit::Remove(json_edit::keys(&[key]))),
             (None, Some(s)) if s.contains_key(NAME) => Some(Edit::Remove(json_edit::keys(&[key, NAME]))),
             (None, _) => None,
         })
@@ -434,7 +432,10 @@ mod tests {
             assert_eq!(entry_state(place, Some(&t), "/bin/team"), State::Installed, "{t}");
             serde_json::from_str::<Value>(&t).unwrap()
         };
-        assert_eq!(shape(Place::McpJson)["mcpServers"]["team"], json!({"type": "stdio", "command": "/bin/team", "args": ["mcp"], "env": {}}));
+        assert_eq!(
+            shape(Place::McpJson)["mcpServers"]["team"],
+            json!({"type": "stdio", "command": "/bin/team", "args": ["mcp"], "env": {}})
+        );
         for p in [Place::GeminiSettings, Place::QwenSettings] {
             assert_eq!(shape(p)["mcpServers"]["team"], json!({"command": "/bin/team", "args": ["mcp"], "trust": true}));
         }
@@ -452,7 +453,10 @@ mod tests {
         let foreign = r#"{"mcp": {"team": {"type": "local", "command": ["npx", "team-server"]}}}"#;
         assert_eq!(entry_state(Place::OpencodeJson, Some(foreign), "/bin/team"), State::Foreign);
         let stale = r#"{"mcp": {"team": {"type": "local", "command": ["/old/team", "mcp"]}}}"#;
-        assert_eq!(entry_state(Place::OpencodeJson, Some(stale), "/bin/team"), State::Stale { command: "/old/team".into() });
+        assert_eq!(
+            entry_state(Place::OpencodeJson, Some(stale), "/bin/team"),
+            State::Stale { command: "/old/team".into() }
+        );
         // opencode's `mcp` is the servers' object: a settings file's `mcpServers` is not read there
         let elsewhere = r#"{"mcpServers": {"team": {"command": "/bin/team", "args": ["mcp"]}}}"#;
         assert_eq!(entry_state(Place::OpencodeJson, Some(elsewhere), "/bin/team"), State::Missing);

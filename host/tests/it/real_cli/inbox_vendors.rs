@@ -24,10 +24,9 @@ fn now_ms() -> i64 {
 /// The person's own project settings: the `sleep` of the scripted turn runs without asking.
 fn own_settings(v: Vendor) -> (&'static str, String) {
     match v {
-        Vendor::Gemini => (
-            ".gemini/settings.json",
-            "{\n    \"tools\": {\"allowed\": [\"run_shell_command(sleep)\"]}\n}\n".into(),
-        ),
+        Vendor::Gemini => {
+            (".gemini/settings.json", "{\n    \"tools\": {\"allowed\": [\"run_shell_command(sleep)\"]}\n}\n".into())
+        }
         Vendor::Qwen => (".qwen/settings.json", "{\n\t\"permissions\": {\"allow\": [\"Bash(sleep *)\"]}\n}".into()),
         _ => unreachable!("{v:?} has no hooks team writes"),
     }
