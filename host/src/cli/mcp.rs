@@ -146,7 +146,7 @@ fn approvals(
         let Ok((d, _)) = ws.profiles().description(&r.cli, pins) else { continue };
         if let Some(asks) = d.features.iter().find_map(|f| f.strip_prefix(MCP_APPROVAL)) {
             text.push_str(&format!(
-                "{}: {} before it starts the server: a person answers it in each {} seat's pane (team never does).\n",
+                "{}: {}; a person answers it in each {} seat's pane (team never does).\n",
                 crate::vocab::text::one_line(&r.cli),
                 crate::vocab::text::one_line(asks),
                 crate::vocab::text::one_line(&r.cli),

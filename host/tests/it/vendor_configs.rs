@@ -61,7 +61,7 @@ fn every_cli_s_place_takes_the_entry_its_profile_names_and_gives_the_person_s_by
     }
     assert!(r.stdout.contains("cur: unsupported → left alone"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("qwen-code: Qwen Code asks once, on its `Untrusted MCP server` screen, to approve the server before it starts the server: a person answers it in each qwen-code seat's pane (team never does)."),
+        r.stdout.contains("qwen-code: Qwen Code asks once, on its `Untrusted MCP server` screen, to approve the server; a person answers it in each qwen-code seat's pane (team never does)."),
         "{}",
         r.stdout
     );
