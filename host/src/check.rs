@@ -241,7 +241,7 @@ pub fn check(loaded: &Loaded, profiles: &ProfileHost, mux: &dyn Mux, exe: &str) 
     if let Some(n) = session_note(loaded, mux) {
         notes.push(n);
     }
-    notes.extend(mcp_notes(loaded, exe));
+    notes.extend(mcp_notes(loaded, profiles, exe));
     notes.extend(hooks_notes(loaded, profiles));
     // in file order; a note about no one line last (the sort is stable)
     notes.sort_by_key(|n| n.line.unwrap_or(usize::MAX));
@@ -353,9 +353,10 @@ fn pin_notes(f: &TeamFile, profiles: &ProfileHost) -> Vec<Note> {
 /// The MCP entries that would not serve this team (stale, foreign, unreadable), one note a
 /// file naming the seats that read it; an entry simply missing is no note (installing is a
 /// choice, `team mcp status` lists it). `exe`: the `team` an entry should start.
-fn mcp_notes(loaded: &Loaded, exe: &str) -> Vec<Note> {
+fn mcp_notes(loaded: &Loaded, profiles: &ProfileHost, exe: &str) -> Vec<Note> {
     use crate::mcp::install::{self, Action, State};
-    let Ok(rows) = install::run(loaded, &[], exe, Action::Status) else { return Vec::new() };
+    let place_of = |cli: &str| install::place_of(profiles, cli, &loaded.file.profiles);
+    let Ok(rows) = install::run(loaded, &[], exe, Action::Status, place_of) else { return Vec::new() };
     let mut out: Vec<(Option<install::Place>, &State, Vec<&str>)> = Vec::new();
     for r in &rows {
         if matches!(r.state, State::Installed | State::Missing | State::Unsupported) {

@@ -9,7 +9,10 @@
 //! - `codex-hooks-json`: `<checkout>/.codex/hooks.json`, and `[features] codex_hooks = true`
 //!   in `<checkout>/.codex/config.toml` (the project configuration Codex reads for a trusted
 //!   checkout, as `team mcp install` writes). Codex then asks the person to trust the new hooks
-//!   once, on its `Hooks need review` screen, which the codex profile reads as a dialog.
+//!   once, on its `Hooks need review` screen, which the codex profile reads as a dialog;
+//! - `gemini-settings`: `hooks` in `<checkout>/.gemini/settings.json` under Gemini CLI's names
+//!   ([`event_name`]; project hooks load in a trusted folder);
+//! - `qwen-settings`: `hooks` in `<checkout>/.qwen/settings.json`, Claude's shape and names.
 //!
 //! Invariants: files are merged, never clobbered, and every byte of the user's stays as it was
 //! (`edit`; `remove` after `install` gives a file back byte for byte); a file that cannot be
@@ -38,6 +41,24 @@ pub fn file_of(f: HookFormat) -> &'static str {
     match f {
         HookFormat::ClaudeSettings => ".claude/settings.local.json",
         HookFormat::CodexHooksJson => ".codex/hooks.json",
+        HookFormat::GeminiSettings => ".gemini/settings.json",
+        HookFormat::QwenSettings => ".qwen/settings.json",
+    }
+}
+
+/// The name a format gives `event` in its file: Claude's (`PostToolUse`, `Stop`,
+/// `UserPromptSubmit`), which Codex and Qwen Code share; Gemini CLI's `AfterTool` (the tool's
+/// result in hand), `AfterAgent` (its `decision: block` gives the model the reason as a new
+/// turn, as Claude's Stop) and `BeforeAgent` (its context goes with the prompt). The answer
+/// `team hook` writes is the same for all: Gemini reads `hookSpecificOutput.additionalContext`
+/// and `decision`/`reason` without looking at `hookEventName` (measured on 0.61.0,
+/// docs/inbox.md).
+pub fn event_name(f: HookFormat, event: Event) -> &'static str {
+    match (f, event) {
+        (HookFormat::GeminiSettings, Event::PostToolUse) => "AfterTool",
+        (HookFormat::GeminiSettings, Event::Stop) => "AfterAgent",
+        (HookFormat::GeminiSettings, Event::UserPromptSubmit) => "BeforeAgent",
+        (_, e) => e.vendor(),
     }
 }
 
@@ -83,7 +104,8 @@ impl State {
     /// The sentence after `<seat>: <word>`.
     pub fn detail(&self, format: Option<HookFormat>) -> String {
         let file = format.map(file_of).unwrap_or("-");
-        let events = EVENTS.map(Event::vendor).join(", ");
+        let name = |e| format.map_or(Event::vendor(e), |f| event_name(f, e));
+        let events = EVENTS.map(name).join(", ");
         match self {
             State::Installed => format!("{file} runs this team at {events}"),
             State::Missing => format!("{file} has no team hooks (team hooks install adds them)"),
@@ -129,9 +151,9 @@ pub fn installed(root: &Path, f: HookFormat) -> bool {
 fn read_state(root: &Path, f: HookFormat, exe: &str) -> Result<State, ConfigError> {
     let file = file_of(f);
     let text = read(root, file)?;
-    let found = edit::found(&edit::json_root(text.as_deref(), file)?, file)?;
+    let found = edit::found(&edit::json_root(text.as_deref(), file)?, f, file)?;
     let mut missing: Vec<String> =
-        EVENTS.iter().filter(|e| !found.iter().any(|(g, _)| g == *e)).map(|e| e.vendor().to_string()).collect();
+        EVENTS.iter().filter(|e| !found.iter().any(|(g, _)| g == *e)).map(|e| event_name(f, *e).to_string()).collect();
     if f == HookFormat::CodexHooksJson && edit::codex_switch(read(root, CODEX_CONFIG)?.as_deref())? != Some(true) {
         missing.push("[features] codex_hooks = true in .codex/config.toml".into());
     }
@@ -198,7 +220,7 @@ fn act(root: &Path, f: HookFormat, exe: &str, action: Action) -> Result<(State, 
         }
         (Action::Install, _) => {
             let text = read(root, file).map_err(refused)?;
-            let json = edit::installed(text.as_deref(), &EVENTS, exe, file).map_err(refused)?;
+            let json = edit::installed(text.as_deref(), f, &EVENTS, exe, file).map_err(refused)?;
             codex_switch(root, f, true).map_err(refused)?;
             write(root, file, &json).map_err(refused)?;
             Done::Written

@@ -184,7 +184,7 @@ impl<'w> Here<'w> {
 
     /// Each seat's MCP entry.
     pub fn mcp_rows(&self) -> Vec<crate::mcp::install::Row> {
-        extras::mcp_rows(self.file)
+        extras::mcp_rows(self.ws.profiles(), self.file)
     }
 
     /// Each seat's hooks and inbox.

@@ -15,7 +15,8 @@ use crate::workspace::Workspace;
 #[command(after_help = "install writes, in the team's checkout, the hooks each seat's CLI runs: `<this team> hook \
 post-tool-use | stop | user-prompt-submit`, which hand the seat's inbox to its model mid-turn. Claude Code reads \
 them from .claude/settings.local.json; Codex from .codex/hooks.json, with [features] codex_hooks = true in \
-.codex/config.toml, and asks once to trust them. docs/inbox.md says more.")]
+.codex/config.toml, and asks once to trust them; Gemini CLI from .gemini/settings.json (AfterTool, AfterAgent, \
+BeforeAgent); Qwen Code from .qwen/settings.json. docs/inbox.md says more.")]
 pub struct Args {
     #[command(subcommand)]
     pub action: Verb,

@@ -18,8 +18,9 @@ use crate::output::Output;
 #[derive(clap::Args, Debug, Default, Clone)]
 #[command(after_help = "Without a subcommand: the server, run by an agent CLI (it speaks MCP over stdin and \
 stdout), not by hand; the caller is the seat whose pane started the CLI that started it. \
-install writes its entry where each seat's CLI reads it: Claude Code's .mcp.json, Codex's .codex/config.toml \
-(project-level, in the checkout). docs/mcp.md says more.")]
+install writes its entry where each seat's CLI reads it, project-level in the checkout, as its profile says: \
+.mcp.json (Claude Code, Copilot CLI), .codex/config.toml (Codex), .gemini/settings.json, .qwen/settings.json, \
+.grok/settings.json, opencode.json. docs/mcp.md says more.")]
 pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
@@ -120,6 +121,40 @@ fn configure(action: install::Action, s: &Seats, ctx: &Ctx, out: &mut Output) ->
             crate::vocab::text::one_line(&r.state.detail(r.place))
         ));
     }
+    if action == install::Action::Install {
+        text.push_str(&approvals(&ws, &l.file.profiles, &rows));
+    }
     out.out(&text);
     Ok(0)
 }
+
+/// The approval a CLI asks a person for before it starts a server its checkout names (its
+/// profile's `mcp-approval=<what it shows>`), one line a CLI whose entry was just written:
+/// the person answers it in the seat's pane; team never does.
+fn approvals(
+    ws: &crate::workspace::Workspace,
+    pins: &std::collections::BTreeMap<String, String>,
+    rows: &[install::Row],
+) -> String {
+    let mut said: Vec<&str> = Vec::new();
+    let mut text = String::new();
+    for r in rows.iter().filter(|r| r.done == Some(install::Done::Written)) {
+        if said.contains(&r.cli.as_str()) {
+            continue;
+        }
+        said.push(&r.cli);
+        let Ok((d, _)) = ws.profiles().description(&r.cli, pins) else { continue };
+        if let Some(asks) = d.features.iter().find_map(|f| f.strip_prefix(MCP_APPROVAL)) {
+            text.push_str(&format!(
+                "{}: {}; a person answers it in each {} seat's pane (team never does).\n",
+                crate::vocab::text::one_line(&r.cli),
+                crate::vocab::text::one_line(asks),
+                crate::vocab::text::one_line(&r.cli),
+            ));
+        }
+    }
+    text
+}
+
+/// The feature word a profile names its CLI's approval of a workspace MCP server with.
+const MCP_APPROVAL: &str = "mcp-approval=";

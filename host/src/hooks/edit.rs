@@ -1,6 +1,7 @@
 //! The edits of one hook-configuration file: find, add and take out team's own hook entries
 //! in a `{"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}}`
-//! document (Claude Code's settings and Codex's hooks.json share the shape), and the
+//! document (Claude Code's and Qwen Code's settings, Codex's hooks.json and Gemini CLI's
+//! settings share the shape; each format names the events its way, `super::event_name`), and the
 //! `[features] codex_hooks` switch in Codex's config.toml.
 //!
 //! Invariants: an entry is team's when its command is `<a program named team…> hook <event
@@ -13,11 +14,12 @@
 
 use serde_json::{json, Map, Value};
 
-use super::CODEX_CONFIG;
+use super::{event_name, CODEX_CONFIG};
 pub use crate::project_files::config::json_root;
 use crate::project_files::config::{self, ConfigError};
 use crate::project_files::json_edit::{self, Edit, Step};
 use crate::vocab::hook_event::Event;
+use crate::vocab::leg::HookFormat;
 
 /// The comment on a `codex_hooks = true` team wrote.
 pub const TOML_MARK: &str = "# written by `team hooks install` (team hooks remove takes it out)";
@@ -49,7 +51,11 @@ pub fn ours(cmd: &str) -> Option<(String, Event)> {
 
 /// Team's commands found under each event (in file order), or why the file's shape is not one
 /// a hook configuration has.
-pub fn found(root: &Map<String, Value>, file: &'static str) -> Result<Vec<(Event, String)>, ConfigError> {
+pub fn found(
+    root: &Map<String, Value>,
+    f: HookFormat,
+    file: &'static str,
+) -> Result<Vec<(Event, String)>, ConfigError> {
     let Some(hooks) = config::json_object(root, "hooks", file)? else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     for (name, groups) in hooks {
@@ -61,7 +67,7 @@ pub fn found(root: &Map<String, Value>, file: &'static str) -> Result<Vec<(Event
             for h in list {
                 let Some(cmd) = h.get("command").and_then(Value::as_str) else { continue };
                 if let Some((exe, event)) = ours(cmd) {
-                    if Event::from_vendor(name) == Some(event) {
+                    if event_name(f, event) == name {
                         out.push((event, exe));
                     }
                 }
@@ -71,19 +77,25 @@ pub fn found(root: &Map<String, Value>, file: &'static str) -> Result<Vec<(Event
     Ok(out)
 }
 
-/// The text of the hooks file `text` (`None`: none yet) with team's group for each of
-/// `events` added (matcher `*` where the event takes one), after taking out any team entry
-/// already there (a stale path is replaced, never doubled). Every byte of the user's stays as
-/// it was (`json_edit`).
-pub fn installed(text: Option<&str>, events: &[Event], exe: &str, file: &'static str) -> Result<String, ConfigError> {
+/// The text of the hooks file `text` (`None`: none yet) of format `f` with team's group for
+/// each of `events` added under the format's name of it (matcher `*` where the event takes
+/// one), after taking out any team entry already there (a stale path is replaced, never
+/// doubled). Every byte of the user's stays as it was (`json_edit`).
+pub fn installed(
+    text: Option<&str>,
+    f: HookFormat,
+    events: &[Event],
+    exe: &str,
+    file: &'static str,
+) -> Result<String, ConfigError> {
     let mut added = 0;
     let edited = json_edit::edit(text, file, |root| {
         let Some(&event) = events.get(added) else { return Ok(None) };
-        if let Some(cut) = next_cut(root, Some(event)) {
+        if let Some(cut) = next_cut(root, Some(event_name(f, event))) {
             return Ok(Some(cut));
         }
         added += 1;
-        addition(root, event, exe, file).map(Some)
+        addition(root, event_name(f, event), command(exe, event), event == Event::PostToolUse, file).map(Some)
     })?;
     Ok(edited.unwrap_or_else(|| text.unwrap_or_default().to_string()))
 }
@@ -95,14 +107,20 @@ pub fn removed(text: Option<&str>, file: &'static str) -> Result<Option<String>,
     json_edit::edit(text, file, |root| Ok(next_cut(root, None)))
 }
 
-/// The edit adding team's group for `event`.
-fn addition(root: &Map<String, Value>, event: Event, exe: &str, file: &'static str) -> Result<Edit, ConfigError> {
-    let entry = json!({"type": "command", "command": command(exe, event)});
-    let group = match event {
-        Event::PostToolUse => json!({"matcher": "*", "hooks": [entry]}),
-        _ => json!({"hooks": [entry]}),
+/// The edit adding team's group running `cmd` under the event `name` (with the matcher `*`
+/// when the event is a tool's).
+fn addition(
+    root: &Map<String, Value>,
+    name: &str,
+    cmd: String,
+    tool_event: bool,
+    file: &'static str,
+) -> Result<Edit, ConfigError> {
+    let entry = json!({"type": "command", "command": cmd});
+    let group = match tool_event {
+        true => json!({"matcher": "*", "hooks": [entry]}),
+        false => json!({"hooks": [entry]}),
     };
-    let name = event.vendor();
     Ok(match root.get("hooks") {
         None => Edit::Append { to: Vec::new(), key: Some("hooks".into()), value: json!({ name: [group] }) },
         Some(Value::Object(hooks)) => match hooks.get(name) {
@@ -117,11 +135,11 @@ fn addition(root: &Map<String, Value>, event: Event, exe: &str, file: &'static s
 /// The next edit taking out team's entries (of `only` that event, or all): the first of them in
 /// file order, or — when it is all its container holds — the group, the event's list or the
 /// `hooks` object its going would leave empty.
-fn next_cut(root: &Map<String, Value>, only: Option<Event>) -> Option<Edit> {
+fn next_cut(root: &Map<String, Value>, only: Option<&str>) -> Option<Edit> {
     let Some(Value::Object(hooks)) = root.get("hooks") else { return None };
     for (name, groups) in hooks {
         let Value::Array(groups) = groups else { continue };
-        if only.is_some_and(|e| e.vendor() != name) {
+        if only.is_some_and(|e| e != name) {
             continue;
         }
         for (g, group) in groups.iter().enumerate() {
@@ -201,29 +219,32 @@ mod tests {
     fn install_merges_and_remove_takes_out_exactly_what_it_put_in() {
         let user = r#"{"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "fmt.sh"}]}]}}"#;
         let all = [Event::PostToolUse, Event::Stop, Event::UserPromptSubmit];
-        let text = installed(Some(user), &all, "/bin/team", "f").unwrap();
+        let text = installed(Some(user), HookFormat::ClaudeSettings, &all, "/bin/team", "f").unwrap();
         let root = json_root(Some(&text), "f").unwrap();
-        assert_eq!(found(&root, "f").unwrap().len(), 3);
+        assert_eq!(found(&root, HookFormat::ClaudeSettings, "f").unwrap().len(), 3);
         assert_eq!(
             root["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "fmt.sh",
             "the user's group first, untouched"
         );
         assert_eq!(root["hooks"]["PostToolUse"][1]["matcher"], "*");
         // a second install with another path replaces, never doubles
-        let again = installed(Some(&text), &[Event::Stop], "/new/team", "f").unwrap();
+        let again = installed(Some(&text), HookFormat::ClaudeSettings, &[Event::Stop], "/new/team", "f").unwrap();
         let root = json_root(Some(&again), "f").unwrap();
         assert_eq!(root["hooks"]["Stop"].as_array().unwrap().len(), 1);
         assert_eq!(root["hooks"]["Stop"][0]["hooks"][0]["command"], "/new/team hook stop");
         assert_eq!(removed(Some(&again), "f").unwrap().unwrap(), user);
         assert_eq!(removed(Some(user), "f").unwrap(), None, "nothing of team's: nothing to write");
         // a new file is written whole; taking team's out leaves an empty object
-        let new = installed(None, &[Event::Stop], "/bin/team", "f").unwrap();
+        let new = installed(None, HookFormat::ClaudeSettings, &[Event::Stop], "/bin/team", "f").unwrap();
         assert!(new.starts_with("{\n  \"hooks\": {\n    \"Stop\": ["), "{new}");
         assert_eq!(removed(Some(&new), "f").unwrap().unwrap(), "{\n}\n");
-        assert!(installed(Some("[1]"), &all, "t", "f").is_err() && installed(Some("{"), &all, "t", "f").is_err());
-        assert!(found(&json_root(Some(r#"{"hooks": 1}"#), "f").unwrap(), "f").is_err());
+        assert!(
+            installed(Some("[1]"), HookFormat::ClaudeSettings, &all, "t", "f").is_err()
+                && installed(Some("{"), HookFormat::ClaudeSettings, &all, "t", "f").is_err()
+        );
+        assert!(found(&json_root(Some(r#"{"hooks": 1}"#), "f").unwrap(), HookFormat::ClaudeSettings, "f").is_err());
         assert_eq!(
-            installed(Some(r#"{"hooks": 1}"#), &all, "t", "f").unwrap_err().to_string(),
+            installed(Some(r#"{"hooks": 1}"#), HookFormat::ClaudeSettings, &all, "t", "f").unwrap_err().to_string(),
             "f's hooks is not an object"
         );
     }

@@ -125,6 +125,11 @@ fn the_bundled_profiles_name_their_hook_formats() {
         host.description("claude-code", &none).map(|d| d.0.features)
     );
     assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
+    assert_eq!(of("gemini-cli").unwrap(), Some(HookFormat::GeminiSettings));
+    assert_eq!(of("qwen-code").unwrap(), Some(HookFormat::QwenSettings));
+    // Copilot's word names a format this host does not write: its seat stays on the typed leg
+    assert_eq!(of("copilot").unwrap(), None);
+    assert_eq!(of("opencode").unwrap(), None);
     assert_eq!(of("cursor").unwrap(), None);
 }
 
@@ -147,4 +152,56 @@ fn remove_after_install_gives_back_the_user_s_file_byte_for_byte() {
     run(&l, &[], "/bin/team", Action::Remove, format_of).unwrap();
     assert_eq!(std::fs::read_to_string(l.root.join(".claude/settings.local.json")).unwrap(), claude);
     assert_eq!(std::fs::read_to_string(l.root.join(".codex/hooks.json")).unwrap(), codex);
+}
+
+/// Gemini CLI's and Qwen Code's hooks live in their settings.json beside the user's other keys
+/// (the MCP servers among them): Gemini's under its own event names, Qwen's under Claude's; a
+/// Claude-named team entry in Gemini's file is not counted as Gemini's.
+#[test]
+fn gemini_and_qwen_settings_take_team_s_hooks_under_their_own_event_names() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join(".agents")).unwrap();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    std::fs::write(
+        d.path().join(".agents/team.yaml"),
+        "format: 1\nproject: beacon\nteam: beacon\nsession: beacon\nseats:\n  - name: g\n    cli: gemini-cli\n    leads: true\n  - name: q\n    cli: qwen-code\n",
+    )
+    .unwrap();
+    let l = crate::team_file::load(&d.path().join(".agents/team.yaml")).unwrap();
+    let of = |cli: &str| match cli {
+        "gemini-cli" => Some(HookFormat::GeminiSettings),
+        _ => Some(HookFormat::QwenSettings),
+    };
+    let gemini = "{\n  \"mcpServers\": {\"x\": {\"command\": \"x\"}},\n  \"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}]}\n}\n";
+    std::fs::create_dir_all(l.root.join(".gemini")).unwrap();
+    std::fs::write(l.root.join(".gemini/settings.json"), gemini).unwrap();
+    let rows = run(&l, &[], "/bin/team", Action::Install, of).unwrap();
+    assert_eq!(words(&rows), [("g".into(), "missing", Some("written")), ("q".into(), "missing", Some("written"))]);
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(l.root.join(".gemini/settings.json")).unwrap()).unwrap();
+    assert_eq!(g["hooks"]["AfterTool"][0]["hooks"][0]["command"], "/bin/team hook post-tool-use");
+    assert_eq!(g["hooks"]["AfterTool"][0]["matcher"], "*");
+    assert_eq!(g["hooks"]["AfterAgent"][0]["hooks"][0]["command"], "/bin/team hook stop");
+    assert_eq!(g["hooks"]["BeforeAgent"][0]["hooks"][0]["command"], "/bin/team hook user-prompt-submit");
+    assert_eq!(g["hooks"]["BeforeTool"][0]["hooks"][0]["command"], "lint");
+    assert_eq!(g["mcpServers"]["x"]["command"], "x");
+    let q: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(l.root.join(".qwen/settings.json")).unwrap()).unwrap();
+    assert_eq!(q["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "/bin/team hook post-tool-use");
+    assert_eq!(q["hooks"]["Stop"][0]["hooks"][0]["command"], "/bin/team hook stop");
+    assert_eq!(state(&l.root, HookFormat::GeminiSettings, "/bin/team"), State::Installed);
+    assert_eq!(state(&l.root, HookFormat::QwenSettings, "/bin/team"), State::Installed);
+    assert!(State::Installed.detail(Some(HookFormat::GeminiSettings)).contains("AfterTool, AfterAgent, BeforeAgent"));
+
+    // Claude's names in Gemini's file are not hooks Gemini runs
+    let claude_named =
+        r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}]}}"#;
+    std::fs::write(l.root.join(".gemini/settings.json"), claude_named).unwrap();
+    assert_eq!(state(&l.root, HookFormat::GeminiSettings, "/bin/team"), State::Missing);
+
+    std::fs::write(l.root.join(".gemini/settings.json"), gemini).unwrap();
+    run(&l, &[], "/bin/team", Action::Install, of).unwrap();
+    run(&l, &[], "/bin/team", Action::Remove, of).unwrap();
+    assert_eq!(std::fs::read_to_string(l.root.join(".gemini/settings.json")).unwrap(), gemini);
+    assert_eq!(std::fs::read_to_string(l.root.join(".qwen/settings.json")).unwrap(), "{\n}\n");
 }

@@ -4,9 +4,10 @@
 use proptest::prelude::*;
 
 use super::edit::{installed, removed};
-use super::EVENTS;
+use super::{file_of, EVENTS};
 use crate::project_files::json_edit::testing::{any_string, any_style, members, only_taken_out, write, Style, J};
 use crate::project_files::json_edit::Step;
+use crate::vocab::leg::HookFormat;
 
 const FILE: &str = ".claude/settings.local.json";
 
@@ -54,11 +55,22 @@ fn any_group(with_team: bool) -> impl Strategy<Value = J> {
 /// install writes (an empty `hooks`, or an empty list of one of team's events, is taken out
 /// with team's entries: said in docs/inbox.md).
 fn any_settings(with_team: bool) -> impl Strategy<Value = J> {
-    let event = prop::sample::select(vec!["PostToolUse", "Stop", "UserPromptSubmit", "PreToolUse", "SessionStart"]);
+    let event = prop::sample::select(vec![
+        "PostToolUse",
+        "Stop",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "SessionStart",
+        "AfterTool",
+        "AfterAgent",
+        "BeforeAgent",
+        "BeforeTool",
+    ]);
     let events = prop::collection::vec((event, prop::collection::vec(any_group(with_team), 1..3)), 1..4);
     let other = prop::collection::vec(
         (
-            prop::sample::select(vec!["model", "permissions", "env", "\"odd\" key"]).prop_map(str::to_string),
+            prop::sample::select(vec!["model", "permissions", "env", "\"odd\" key", "mcpServers"])
+                .prop_map(str::to_string),
             any_string().prop_map(J::Str),
         ),
         0..3,
@@ -152,14 +164,19 @@ proptest! {
     /// Whatever the layout: install only adds bytes, and remove after install gives the file
     /// back byte for byte — after a second install from another path too.
     #[test]
-    fn remove_after_install_is_the_file_byte_for_byte(doc in any_settings(false), style in any_style()) {
+    fn remove_after_install_is_the_file_byte_for_byte(
+        doc in any_settings(false),
+        style in any_style(),
+        f in prop::sample::select(HookFormat::ALL.to_vec()),
+    ) {
         let mine = text(&doc, &style);
-        let on = installed(Some(&mine), &EVENTS, "/bin/team", FILE).unwrap();
+        let file = file_of(f);
+        let on = installed(Some(&mine), f, &EVENTS, "/bin/team", file).unwrap();
         prop_assert!(is_subsequence(&mine, &on), "{mine:?} -> {on:?}");
-        let root = crate::project_files::config::json_root(Some(&on), FILE).unwrap();
-        prop_assert_eq!(super::edit::found(&root, FILE).unwrap().len(), 3);
+        let root = crate::project_files::config::json_root(Some(&on), file).unwrap();
+        prop_assert_eq!(super::edit::found(&root, f, file).unwrap().len(), 3);
         prop_assert_eq!(removed(Some(&on), FILE).unwrap().unwrap(), mine.clone());
-        let moved = installed(Some(&on), &EVENTS, "/new/team", FILE).unwrap();
+        let moved = installed(Some(&on), f, &EVENTS, "/new/team", file).unwrap();
         prop_assert_eq!(removed(Some(&moved), FILE).unwrap().unwrap(), mine.clone());
         prop_assert_eq!(removed(Some(&mine), FILE).unwrap(), None);
     }
@@ -191,7 +208,7 @@ fn a_file_the_editor_cannot_edit_safely_is_refused() {
         ("{\"a\": 1,}", ".claude/settings.local.json is not JSON (trailing comma"),
         ("{\"hooks\": {\"Stop\": []}, \"hooks\": {}}", ".claude/settings.local.json names hooks twice; fix or move it"),
     ] {
-        let e = installed(Some(text), &EVENTS, "/bin/team", FILE).unwrap_err().to_string();
+        let e = installed(Some(text), HookFormat::ClaudeSettings, &EVENTS, "/bin/team", FILE).unwrap_err().to_string();
         assert!(e.starts_with(why), "{text}: {e}");
     }
 }

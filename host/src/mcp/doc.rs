@@ -42,9 +42,10 @@ pub struct SeatDoc {
     pub seat: String,
     #[schemars(length(min = 1))]
     pub cli: String,
-    /// The absolute path of the file the seat's CLI reads (Claude Code: .mcp.json; Codex:
-    /// .codex/config.toml); null when the CLI reads no project-level MCP configuration team
-    /// knows.
+    /// The absolute path of the file the seat's CLI reads, as its profile says (`mcp=<format>`:
+    /// .mcp.json, .codex/config.toml, .gemini/settings.json, .qwen/settings.json,
+    /// .grok/settings.json, opencode.json); null when the CLI reads no project-level MCP
+    /// configuration team knows.
     #[schemars(length(min = 1))]
     pub file: Option<String>,
     /// installed: the entry runs this team's MCP server; missing: no `team` entry; stale: a

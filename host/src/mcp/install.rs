@@ -1,8 +1,11 @@
 //! `team mcp install | status | remove`: the server's entry (`team`, running `<this team> mcp`)
-//! where each seat's CLI reads its MCP servers, project-level in the team's checkout:
-//! Claude Code's `.mcp.json` (`mcpServers.team`) and Codex's `.codex/config.toml`
-//! (`[mcp_servers.team]`, read for a trusted project). A CLI with no such place is
-//! `unsupported`. docs/mcp.md shows the entries.
+//! where each seat's CLI reads its MCP servers, project-level in the team's checkout. Where is
+//! a vendor fact, the format the CLI's profile names ([`Place`], `mcp=<word>`): `.mcp.json`
+//! (`mcpServers.team`: Claude Code, Copilot CLI), Codex's `.codex/config.toml`
+//! (`[mcp_servers.team]`, read for a trusted project), `mcpServers.team` in
+//! `.gemini/settings.json`, `.qwen/settings.json` and `.grok/settings.json`, and `mcp.team` in
+//! opencode's `opencode.json`. A CLI whose profile names none is `unsupported`. docs/mcp.md
+//! shows the entries.
 //!
 //! Invariants: a file is merged, never clobbered — every other key and server stays as it was,
 //! and so does every byte of its layout (Claude's JSON through `json_edit`: remove after
@@ -26,32 +29,18 @@ use crate::team_file::Loaded;
 /// The server's name in every CLI's configuration.
 pub const NAME: &str = "team";
 
-/// Where one CLI reads project-level MCP servers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Place {
-    /// Claude Code: `<checkout>/.mcp.json`.
-    ClaudeMcpJson,
-    /// Codex: `<checkout>/.codex/config.toml`.
-    CodexConfigToml,
-}
+/// Where and how one CLI reads project-level MCP servers: the format its profile names
+/// (`mcp=<word>` among its description's `features`).
+pub use crate::vocab::leg::McpFormat as Place;
 
-impl Place {
-    /// The place a seat's `cli:` reads (none: the CLI has no project-level MCP configuration).
-    pub fn of_cli(cli: &str) -> Option<Place> {
-        match cli {
-            "claude-code" => Some(Place::ClaudeMcpJson),
-            "codex" => Some(Place::CodexConfigToml),
-            _ => None,
-        }
-    }
-
-    /// The file, relative to the checkout.
-    pub fn rel(self) -> &'static str {
-        match self {
-            Place::ClaudeMcpJson => ".mcp.json",
-            Place::CodexConfigToml => ".codex/config.toml",
-        }
-    }
+/// The place a CLI's profile names (`None`: no usable profile, or no project-level MCP
+/// configuration).
+pub fn place_of(
+    profiles: &crate::profiles::ProfileHost,
+    cli: &str,
+    pins: &std::collections::BTreeMap<String, String>,
+) -> Option<Place> {
+    profiles.description(cli, pins).ok().and_then(|(d, _)| Place::from_features(&d.features))
 }
 
 /// What a seat's place holds for the server.
@@ -100,7 +89,7 @@ impl State {
             State::Stale { command } => {
                 format!("{file} runs `{command} mcp`, not this team (team mcp install points it here)")
             }
-            State::Incomplete { tools } if place == Some(Place::ClaudeMcpJson) => format!(
+            State::Incomplete { tools } if place == Some(Place::McpJson) => format!(
                 "{file} runs this team's MCP server but {} does not approve {} (team mcp install approves it and every tool)",
                 super::approve::FILE,
                 tools.join(", ")
@@ -134,8 +123,8 @@ pub struct Row {
 fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
     let Some(text) = text else { return State::Missing };
     let found = match place {
-        Place::ClaudeMcpJson => json_entry(text),
         Place::CodexConfigToml => toml_entry(text),
+        json => json_entry(json, text),
     };
     match found {
         Err(why) => State::Unreadable { why: why.to_string() },
@@ -156,15 +145,37 @@ fn entry_state(place: Place, text: Option<&str>, command: &str) -> State {
 /// An entry's command, its args, and the served tools it does not approve (Codex only).
 type Entry = Option<(String, Vec<String>, Vec<String>)>;
 
-fn json_entry(text: &str) -> Result<Entry, ConfigError> {
-    let file = Place::ClaudeMcpJson.rel();
+fn json_entry(place: Place, text: &str) -> Result<Entry, ConfigError> {
+    let file = place.rel();
     let root = config::json_root(Some(text), file)?;
-    let Some(servers) = config::json_object(&root, "mcpServers", file)? else { return Ok(None) };
+    let Some(servers) = config::json_object(&root, servers_key(place), file)? else { return Ok(None) };
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect()).unwrap_or_default()
+    };
     Ok(servers.get(NAME).map(|e| {
-        let cmd = e["command"].as_str().unwrap_or("").to_string();
-        let args = e["args"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect());
-        (cmd, args.unwrap_or_default(), Vec::new())
+        let (cmd, args) = match place {
+            // one list, the program first
+            Place::OpencodeJson => {
+                let mut all = strings(&e["command"]);
+                let cmd = if all.is_empty() { String::new() } else { all.remove(0) };
+                (cmd, all)
+            }
+            // `grok mcp add`'s shape: the command under `transport` (or, older, beside it)
+            Place::GrokSettings if e.get("transport").is_some() => {
+                (e["transport"]["command"].as_str().unwrap_or("").to_string(), strings(&e["transport"]["args"]))
+            }
+            _ => (e["command"].as_str().unwrap_or("").to_string(), strings(&e["args"])),
+        };
+        (cmd, args, Vec::new())
     }))
+}
+
+/// The key of the servers' object in a JSON place: opencode's `mcp`, every other's `mcpServers`.
+fn servers_key(place: Place) -> &'static str {
+    match place {
+        Place::OpencodeJson => "mcp",
+        _ => "mcpServers",
+    }
 }
 
 fn toml_entry(text: &str) -> Result<Entry, ConfigError> {
@@ -191,48 +202,59 @@ fn toml_entry(text: &str) -> Result<Entry, ConfigError> {
 /// The file's text with the entry set to `command mcp` (`Some`) or taken out (`None`).
 fn edited(place: Place, text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
     match place {
-        Place::ClaudeMcpJson => edited_json(text, command),
         Place::CodexConfigToml => edited_toml(text, command),
+        json => edited_json(json, text, command),
     }
 }
 
-/// The `.mcp.json` text with the entry set or taken out, every other byte as it was
-/// (`json_edit`); taking it out takes out `mcpServers` too when it held nothing else.
-fn edited_json(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
-    let file = Place::ClaudeMcpJson.rel();
+/// A JSON place's text with the entry set or taken out, every other byte as it was
+/// (`json_edit`); taking it out takes out the servers' object too when it held nothing else.
+fn edited_json(place: Place, text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
+    let (file, key) = (place.rel(), servers_key(place));
+    let entry = |c: &str| entry(place, c);
     let mut done = false;
     let edited = json_edit::edit(text, file, |root| {
         if std::mem::replace(&mut done, true) {
             return Ok(None);
         }
-        let servers = match root.get("mcpServers") {
+        let servers = match root.get(key) {
             None => None,
             Some(Value::Object(s)) => Some(s),
-            Some(_) => return Err(ConfigError::shape_on_edit(file, "mcpServers", "an object")),
+            Some(_) => return Err(ConfigError::shape_on_edit(file, key, "an object")),
         };
         Ok(match (command, servers) {
             (Some(c), None) => {
-                Some(Edit::Append { to: Vec::new(), key: Some("mcpServers".into()), value: json!({ NAME: entry(c) }) })
+                Some(Edit::Append { to: Vec::new(), key: Some(key.into()), value: json!({ NAME: entry(c) }) })
             }
             (Some(c), Some(s)) if s.contains_key(NAME) => {
-                Some(Edit::Replace { at: json_edit::keys(&["mcpServers", NAME]), value: entry(c) })
+                Some(Edit::Replace { at: json_edit::keys(&[key, NAME]), value: entry(c) })
             }
             (Some(c), Some(_)) => {
-                Some(Edit::Append { to: json_edit::keys(&["mcpServers"]), key: Some(NAME.into()), value: entry(c) })
+                Some(Edit::Append { to: json_edit::keys(&[key]), key: Some(NAME.into()), value: entry(c) })
             }
-            (None, Some(s)) if s.contains_key(NAME) && s.len() == 1 => {
-                Some(Edit::Remove(json_edit::keys(&["mcpServers"])))
-            }
-            (None, Some(s)) if s.contains_key(NAME) => Some(Edit::Remove(json_edit::keys(&["mcpServers", NAME]))),
+            (None, Some(s)) if s.contains_key(NAME) && s.len() == 1 => Some(Edit::Remove(json_edit::keys(&[key]))),
+            (None, Some(s)) if s.contains_key(NAME) => Some(Edit::Remove(json_edit::keys(&[key, NAME]))),
             (None, _) => None,
         })
     })?;
     Ok(edited.unwrap_or_else(|| text.unwrap_or_default().to_string()))
 }
 
-/// This server's entry, running `command`.
-fn entry(command: &str) -> Value {
-    json!({"type": "stdio", "command": command, "args": ["mcp"], "env": {}})
+/// This server's entry at a JSON place, running `command`, in the shape the CLI's own
+/// `mcp add` writes. Gemini CLI's and Qwen Code's `trust` is the owner's approval of every tool
+/// served (no confirmation before each call), as Codex's per-tool approval below; Qwen still
+/// asks a person to approve the server itself once (`~/.qwen/mcpApprovals.json`: measured on
+/// 0.24.4, `trust` does not skip it) and team never answers that for them.
+fn entry(place: Place, command: &str) -> Value {
+    match place {
+        Place::GeminiSettings | Place::QwenSettings => json!({"command": command, "args": ["mcp"], "trust": true}),
+        Place::GrokSettings => json!({
+            "name": NAME,
+            "transport": {"type": "stdio", "command": command, "args": ["mcp"], "env": {}},
+        }),
+        Place::OpencodeJson => json!({"type": "local", "command": [command, "mcp"], "enabled": true}),
+        _ => json!({"type": "stdio", "command": command, "args": ["mcp"], "env": {}}),
+    }
 }
 
 fn edited_toml(text: Option<&str>, command: Option<&str>) -> Result<String, ConfigError> {
@@ -281,16 +303,22 @@ pub fn run_here<'w>(
 ) -> Result<(&'w Loaded, Vec<Row>), TeamError> {
     let l = ws.team()?;
     let exe = ws.own_exe()?;
-    Ok((l, run(l, named, &exe, action)?))
+    Ok((l, run(l, named, &exe, action, |cli| place_of(ws.profiles(), cli, &l.file.profiles))?))
 }
 
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
-/// `team` the entries run. One read and at most one write a file, however many seats read it
+/// `team` the entries run; `place_of(cli)` is what the CLI's profile says. One read and at most one write a file, however many seats read it
 /// (`project_files::run`). A seat whose file could not be written is refused (the rows before
 /// it stand: each file is written whole or not at all).
-pub fn run(l: &Loaded, named: &[String], command: &str, action: Action) -> Result<Vec<Row>, TeamError> {
+pub fn run(
+    l: &Loaded,
+    named: &[String],
+    command: &str,
+    action: Action,
+    place_of: impl Fn(&str) -> Option<Place>,
+) -> Result<Vec<Row>, TeamError> {
     let act = |p| act(&l.root, p, command, action);
-    let rows = crate::project_files::run(l, named, action, Place::of_cli, State::Unsupported, act)?;
+    let rows = crate::project_files::run(l, named, action, place_of, State::Unsupported, act)?;
     Ok(rows
         .into_iter()
         .map(|r| Row {
@@ -313,7 +341,7 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
     };
     let entry = entry_state(p, text.as_deref(), command);
     let state = match (p, &entry) {
-        (Place::ClaudeMcpJson, State::Installed) => claude_approval(root, action)?,
+        (Place::McpJson, State::Installed) => claude_approval(root, action)?,
         _ => entry.clone(),
     };
     let done = match (action, &state) {
@@ -324,13 +352,13 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
             if entry != State::Installed {
                 write(root, p, &edited(p, text.as_deref(), Some(command)).map_err(refused)?).map_err(refused)?;
             }
-            if p == Place::ClaudeMcpJson {
+            if p == Place::McpJson {
                 approve(root, true)?;
             }
             Done::Written
         }
         (Action::Remove, _) => {
-            if p == Place::ClaudeMcpJson && matches!(entry, State::Installed | State::Stale { .. }) {
+            if p == Place::McpJson && matches!(entry, State::Installed | State::Stale { .. }) {
                 approve(root, false)?;
             }
             write(root, p, &edited(p, text.as_deref(), None).map_err(refused)?).map_err(refused)?;
@@ -388,13 +416,13 @@ mod tests {
     #[test]
     fn entries_merge_and_come_out_keeping_the_rest() {
         let claude = r#"{"mcpServers": {"other": {"command": "x"}}, "keep": 1}"#;
-        let t = edited(Place::ClaudeMcpJson, Some(claude), Some("/bin/team")).unwrap();
-        assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&t), "/bin/team"), State::Installed);
+        let t = edited(Place::McpJson, Some(claude), Some("/bin/team")).unwrap();
+        assert_eq!(entry_state(Place::McpJson, Some(&t), "/bin/team"), State::Installed);
         let v: Value = serde_json::from_str(&t).unwrap();
         assert_eq!(v["keep"], 1);
         assert_eq!(v["mcpServers"]["other"]["command"], "x");
-        let back = edited(Place::ClaudeMcpJson, Some(&t), None).unwrap();
-        assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&back), "/bin/team"), State::Missing);
+        let back = edited(Place::McpJson, Some(&t), None).unwrap();
+        assert_eq!(entry_state(Place::McpJson, Some(&back), "/bin/team"), State::Missing);
         assert_eq!(serde_json::from_str::<Value>(&back).unwrap()["mcpServers"]["other"]["command"], "x");
 
         let codex = "# mine\nmodel = \"m\"\n\n[mcp_servers.other]\ncommand = \"y\"\n";
@@ -422,7 +450,7 @@ mod tests {
         assert_eq!(entry_state(Place::CodexConfigToml, Some(&t), "/bin/team"), State::Installed, "{t}");
         let foreign = "[mcp_servers.team]\ncommand = \"npx\"\nargs = [\"some-team-server\"]\n";
         assert_eq!(entry_state(Place::CodexConfigToml, Some(foreign), "/bin/team"), State::Foreign);
-        assert!(matches!(entry_state(Place::ClaudeMcpJson, Some("[1]"), "t"), State::Unreadable { .. }));
+        assert!(matches!(entry_state(Place::McpJson, Some("[1]"), "t"), State::Unreadable { .. }));
         assert!(matches!(entry_state(Place::CodexConfigToml, Some("= ="), "t"), State::Unreadable { .. }));
     }
 
@@ -436,10 +464,68 @@ mod tests {
             "{\"keep\":1}\r\n",
             "{\r\n    \"keep\": 1\r\n}\r\n",
         ] {
-            let t = edited(Place::ClaudeMcpJson, Some(mine), Some("/bin/team")).unwrap();
+            let t = edited(Place::McpJson, Some(mine), Some("/bin/team")).unwrap();
             assert!(only_inserted(mine, &t), "{t:?}");
-            assert_eq!(edited(Place::ClaudeMcpJson, Some(&t), None).unwrap(), mine);
+            assert_eq!(edited(Place::McpJson, Some(&t), None).unwrap(), mine);
         }
+    }
+
+    /// Each JSON place's entry is the shape its CLI's own `mcp add` writes, and reads back as
+    /// this server's; another program under the name is foreign.
+    #[test]
+    fn each_json_place_writes_its_cli_s_shape() {
+        let shape = |place: Place| -> Value {
+            let t = edited(place, None, Some("/bin/team")).unwrap();
+            assert_eq!(entry_state(place, Some(&t), "/bin/team"), State::Installed, "{t}");
+            serde_json::from_str::<Value>(&t).unwrap()
+        };
+        assert_eq!(
+            shape(Place::McpJson)["mcpServers"]["team"],
+            json!({"type": "stdio", "command": "/bin/team", "args": ["mcp"], "env": {}})
+        );
+        for p in [Place::GeminiSettings, Place::QwenSettings] {
+            assert_eq!(shape(p)["mcpServers"]["team"], json!({"command": "/bin/team", "args": ["mcp"], "trust": true}));
+        }
+        assert_eq!(
+            shape(Place::GrokSettings)["mcpServers"]["team"],
+            json!({"name": "team", "transport": {"type": "stdio", "command": "/bin/team", "args": ["mcp"], "env": {}}})
+        );
+        assert_eq!(
+            shape(Place::OpencodeJson)["mcp"]["team"],
+            json!({"type": "local", "command": ["/bin/team", "mcp"], "enabled": true})
+        );
+        // grok's older shape (the command beside `name`) and a foreign opencode entry
+        let older = r#"{"mcpServers": {"team": {"name": "team", "command": "/bin/team", "args": ["mcp"]}}}"#;
+        assert_eq!(entry_state(Place::GrokSettings, Some(older), "/bin/team"), State::Installed);
+        let foreign = r#"{"mcp": {"team": {"type": "local", "command": ["npx", "team-server"]}}}"#;
+        assert_eq!(entry_state(Place::OpencodeJson, Some(foreign), "/bin/team"), State::Foreign);
+        let stale = r#"{"mcp": {"team": {"type": "local", "command": ["/old/team", "mcp"]}}}"#;
+        assert_eq!(
+            entry_state(Place::OpencodeJson, Some(stale), "/bin/team"),
+            State::Stale { command: "/old/team".into() }
+        );
+        // opencode's `mcp` is the servers' object: a settings file's `mcpServers` is not read there
+        let elsewhere = r#"{"mcpServers": {"team": {"command": "/bin/team", "args": ["mcp"]}}}"#;
+        assert_eq!(entry_state(Place::OpencodeJson, Some(elsewhere), "/bin/team"), State::Missing);
+    }
+
+    /// The bundled profiles name their CLI's place; a CLI whose profile names none is
+    /// unsupported.
+    #[test]
+    fn the_bundled_profiles_name_their_mcp_places() {
+        let d = tempfile::tempdir().unwrap();
+        let host = crate::profiles::ProfileHost::new(&crate::paths::Paths::under(d.path()));
+        let none = std::collections::BTreeMap::new();
+        let of = |cli: &str| place_of(&host, cli, &none);
+        assert_eq!(of("claude-code"), Some(Place::McpJson));
+        assert_eq!(of("copilot"), Some(Place::McpJson));
+        assert_eq!(of("codex"), Some(Place::CodexConfigToml));
+        assert_eq!(of("gemini-cli"), Some(Place::GeminiSettings));
+        assert_eq!(of("qwen-code"), Some(Place::QwenSettings));
+        assert_eq!(of("grok-cli"), Some(Place::GrokSettings));
+        assert_eq!(of("opencode"), Some(Place::OpencodeJson));
+        assert_eq!(of("cursor"), None);
+        assert_eq!(of("no-such-cli"), None);
     }
 
     fn servers() -> impl Strategy<Value = J> {
@@ -449,16 +535,21 @@ mod tests {
         prop::collection::vec((name, server), 1..4).prop_map(|m| J::Obj(members(m)))
     }
 
-    /// A `.mcp.json` of the user's: maybe other servers (never an empty `mcpServers`: one is
-    /// taken out with team's entry), and keys of its own.
-    fn any_mcp_json() -> impl Strategy<Value = J> {
+    /// The JSON places.
+    fn any_json_place() -> impl Strategy<Value = Place> {
+        prop::sample::select(Place::ALL.iter().copied().filter(|p| *p != Place::CodexConfigToml).collect::<Vec<_>>())
+    }
+
+    /// A JSON place's file of the user's: maybe other servers under the place's key (never an
+    /// empty one: it is taken out with team's entry), and keys of its own.
+    fn any_mcp_json(key: &'static str) -> impl Strategy<Value = J> {
         let other = prop::collection::vec(
             (prop::sample::select(vec!["keep", "x"]).prop_map(str::to_string), any_value()),
             0..3,
         );
         (other, prop::option::of(servers()), any::<prop::sample::Index>()).prop_map(|(mut ms, s, at)| {
             if let Some(s) = s {
-                ms.insert(at.index(ms.len() + 1), ("mcpServers".into(), s));
+                ms.insert(at.index(ms.len() + 1), (key.into(), s));
             }
             J::Obj(members(ms))
         })
@@ -470,17 +561,20 @@ mod tests {
         /// Whatever the layout: install only inserts, pointing a stale entry here rewrites
         /// that entry's value only, and remove after install is the file byte for byte.
         #[test]
-        fn the_entry_comes_and_goes_leaving_every_other_byte(doc in any_mcp_json(), style in any_style()) {
+        fn the_entry_comes_and_goes_leaving_every_other_byte(
+            (place, doc) in any_json_place().prop_flat_map(|p| (Just(p), any_mcp_json(servers_key(p)))),
+            style in any_style(),
+        ) {
             let mine = write(&doc, &style).text;
-            let on = edited(Place::ClaudeMcpJson, Some(&mine), Some("/old/team")).unwrap();
+            let on = edited(place, Some(&mine), Some("/old/team")).unwrap();
             prop_assert!(only_inserted(&mine, &on), "{mine:?} -> {on:?}");
-            prop_assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&on), "/old/team"), State::Installed);
-            let here = edited(Place::ClaudeMcpJson, Some(&on), Some("/bin/team")).unwrap();
-            prop_assert_eq!(entry_state(Place::ClaudeMcpJson, Some(&here), "/bin/team"), State::Installed);
+            prop_assert_eq!(entry_state(place, Some(&on), "/old/team"), State::Installed);
+            let here = edited(place, Some(&on), Some("/bin/team")).unwrap();
+            prop_assert_eq!(entry_state(place, Some(&here), "/bin/team"), State::Installed);
             let p = on.bytes().zip(here.bytes()).take_while(|(a, b)| a == b).count();
             let s = on.bytes().rev().zip(here.bytes().rev()).take_while(|(a, b)| a == b).count();
             prop_assert_eq!(&on[p..on.len() - s], "old", "only the path changed");
-            prop_assert_eq!(edited(Place::ClaudeMcpJson, Some(&here), None).unwrap(), mine);
+            prop_assert_eq!(edited(place, Some(&here), None).unwrap(), mine);
         }
     }
 }

@@ -13,8 +13,9 @@ fn exe() -> String {
 }
 
 /// Each seat's MCP entry (`team mcp status`); none when the files cannot be read for it.
-pub fn mcp_rows(file: &Loaded) -> Vec<crate::mcp::install::Row> {
-    crate::mcp::install::run(file, &[], &exe(), crate::mcp::install::Action::Status).unwrap_or_default()
+pub fn mcp_rows(profiles: &ProfileHost, file: &Loaded) -> Vec<crate::mcp::install::Row> {
+    let place_of = |cli: &str| crate::mcp::install::place_of(profiles, cli, &file.file.profiles);
+    crate::mcp::install::run(file, &[], &exe(), crate::mcp::install::Action::Status, place_of).unwrap_or_default()
 }
 
 /// One seat's hooks as `team status` shows them.

@@ -89,6 +89,11 @@ pub enum HookFormat {
     /// Codex: `<checkout>/.codex/hooks.json`, and `[features] codex_hooks = true` in the
     /// `.codex/config.toml` beside it.
     CodexHooksJson,
+    /// Gemini CLI: `hooks` in the checkout's `.gemini/settings.json`, Claude's group shape under
+    /// Gemini's event names (`AfterTool`, `AfterAgent`, `BeforeAgent`).
+    GeminiSettings,
+    /// Qwen Code: `hooks` in the checkout's `.qwen/settings.json`, Claude's shape and names.
+    QwenSettings,
 }
 
 impl HookFormat {
@@ -99,17 +104,75 @@ impl HookFormat {
         match self {
             HookFormat::ClaudeSettings => "claude-settings",
             HookFormat::CodexHooksJson => "codex-hooks-json",
+            HookFormat::GeminiSettings => "gemini-settings",
+            HookFormat::QwenSettings => "qwen-settings",
         }
     }
 
     /// The format a description's `features` name (the first `hooks=` word this host knows).
     pub fn from_features(features: &[String]) -> Option<HookFormat> {
-        features.iter().filter_map(|f| f.strip_prefix(Self::FEATURE)).find_map(|w| match w {
-            "claude-settings" => Some(HookFormat::ClaudeSettings),
-            "codex-hooks-json" => Some(HookFormat::CodexHooksJson),
-            _ => None,
-        })
+        features
+            .iter()
+            .filter_map(|f| f.strip_prefix(Self::FEATURE))
+            .find_map(|w| HookFormat::ALL.iter().copied().find(|h| h.word() == w))
     }
 }
 
-crate::vocab::doc::words!(HookFormat: ClaudeSettings, CodexHooksJson);
+crate::vocab::doc::words!(HookFormat: ClaudeSettings, CodexHooksJson, GeminiSettings, QwenSettings);
+
+/// Where and how a CLI reads project-level MCP servers: the closed set of configuration formats
+/// the host knows how to write (`crate::mcp::install`). Which one a CLI has is a vendor fact:
+/// its profile's description says `mcp=<format word>` among its `features`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum McpFormat {
+    /// `mcpServers` in the checkout's `.mcp.json` (Claude Code; GitHub Copilot CLI reads it too).
+    McpJson,
+    /// `[mcp_servers.<name>]` in the checkout's `.codex/config.toml` (Codex).
+    CodexConfigToml,
+    /// `mcpServers` in the checkout's `.gemini/settings.json` (Gemini CLI).
+    GeminiSettings,
+    /// `mcpServers` in the checkout's `.qwen/settings.json` (Qwen Code).
+    QwenSettings,
+    /// `mcpServers` in the checkout's `.grok/settings.json` (grok-cli).
+    GrokSettings,
+    /// `mcp` in the checkout's `opencode.json` (opencode: the command one list).
+    OpencodeJson,
+}
+
+impl McpFormat {
+    /// The feature word a profile declares its CLI's format with.
+    pub const FEATURE: &'static str = "mcp=";
+
+    pub fn word(self) -> &'static str {
+        match self {
+            McpFormat::McpJson => "mcp-json",
+            McpFormat::CodexConfigToml => "codex-config-toml",
+            McpFormat::GeminiSettings => "gemini-settings",
+            McpFormat::QwenSettings => "qwen-settings",
+            McpFormat::GrokSettings => "grok-settings",
+            McpFormat::OpencodeJson => "opencode-json",
+        }
+    }
+
+    /// The file, relative to the checkout.
+    pub fn rel(self) -> &'static str {
+        match self {
+            McpFormat::McpJson => ".mcp.json",
+            McpFormat::CodexConfigToml => ".codex/config.toml",
+            McpFormat::GeminiSettings => ".gemini/settings.json",
+            McpFormat::QwenSettings => ".qwen/settings.json",
+            McpFormat::GrokSettings => ".grok/settings.json",
+            McpFormat::OpencodeJson => "opencode.json",
+        }
+    }
+
+    /// The format a description's `features` name (the first `mcp=` word this host knows).
+    pub fn from_features(features: &[String]) -> Option<McpFormat> {
+        features
+            .iter()
+            .filter_map(|f| f.strip_prefix(Self::FEATURE))
+            .find_map(|w| McpFormat::ALL.iter().copied().find(|m| m.word() == w))
+    }
+}
+
+crate::vocab::doc::words!(McpFormat: McpJson, CodexConfigToml, GeminiSettings, QwenSettings, GrokSettings, OpencodeJson);

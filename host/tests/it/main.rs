@@ -41,5 +41,6 @@ mod status_tmux;
 mod transcripts;
 mod typed_tmux;
 mod up_tmux;
+mod vendor_configs;
 mod watch_tmux;
 mod watch_vendors;

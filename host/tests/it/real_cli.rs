@@ -30,6 +30,7 @@ mod conversations;
 mod first_team;
 mod handover;
 mod inbox;
+mod inbox_vendors;
 mod mcp;
 mod mcp_converse;
 mod mcp_vendors;

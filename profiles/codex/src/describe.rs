@@ -31,6 +31,8 @@ pub fn describe() -> Description {
             "transcript-read-proof",
             "unverifiable-ancestor=codex app-server|start Codex with `codex --no-daemon`, so each window runs its own commands",
             "hooks=codex-hooks-json",
+            // MCP servers: `[mcp_servers.<name>]` in the checkout's `.codex/config.toml`.
+            "mcp=codex-config-toml",
             // How `team up` starts it (each window its own commands, as above) and how `team
             // down` asks it to leave (measured on 0.171.0: one Ctrl-C at an empty composer quits
             // with status 0; with a draft it clears the draft instead; docs/launch.md).

@@ -28,10 +28,12 @@ pub fn describe() -> Description {
         transcript_patterns: strings(&["{home}/.copilot/session-state/*/events.jsonl"]),
         // Hooks are `hooks` in `~/.copilot/settings.json` or `.github/hooks/*.json` (events
         // `preToolUse`, `postToolUse`, `userPromptSubmitted`, `agentStop`, …): a format the host
-        // does not write yet, so it ignores the word and the seat stays on the typed leg. The
-        // window title is the session's, not its state.
+        // does not write yet, so it ignores the word and the seat stays on the typed leg. MCP
+        // servers: `mcpServers` in the checkout's `.mcp.json` (or `.github/mcp.json`), as
+        // Claude Code's. The window title is the session's, not its state.
         features: strings(&[
             "hooks=copilot-hooks-json",
+            "mcp=mcp-json",
             // How `team up` starts it and `team down` asks it to leave (measured on 1.0.102,
             // real_cli::up_vendors: `/exit` then Enter at an empty composer leaves the alternate
             // screen with its `Resume copilot --resume=…` hint; docs/launch.md).

@@ -27,12 +27,13 @@ pub fn describe() -> Description {
         // `<project>` is the short name `~/.gemini/projects.json` gives the cwd (its basename
         // here): not derivable from the cwd alone, so every project's chats are named.
         transcript_patterns: strings(&["{home}/.gemini/tmp/*/chats/session-*.jsonl"]),
-        // Hooks live under `hooks` in `.gemini/settings.json` (events BeforeTool, AfterTool,
-        // BeforeAgent, AfterAgent, …): a format the host does not write yet, so it ignores the
-        // word and the seat stays on the typed leg. The title tracks the state (OSC 0:
-        // `◇  Ready`, `✦  Working…`, `✋  Action Required`).
+        // Hooks and MCP servers live in the checkout's `.gemini/settings.json` (`hooks` under
+        // the events AfterTool, AfterAgent, BeforeAgent, …; `mcpServers`; both read in a
+        // trusted folder). The title tracks the state (OSC 0: `◇  Ready`, `✦  Working…`,
+        // `✋  Action Required`).
         features: strings(&[
             "hooks=gemini-settings",
+            "mcp=gemini-settings",
             "title-state",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.61.0,
             // real_cli::up_vendors: `/quit`, then Enter after the pause, at an empty composer

@@ -26,8 +26,10 @@ pub fn describe() -> Description {
         has_compose: false,
         // No session history is written: the screen is the only record.
         transcript_patterns: Vec::new(),
+        // MCP servers: `mcpServers` in the checkout's `.grok/settings.json` (its `grok mcp add`).
         features: strings(&[
             "faint-placeholder",
+            "mcp=grok-settings",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.0.34,
             // real_cli::up_vendors and tests/data/screens/grok-cli-0.0.34/live-exited-after-ctrl-c:
             // Ink's default `exitOnCtrlC`, so one Ctrl-C ends it with status 0, although its

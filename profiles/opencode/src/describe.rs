@@ -25,8 +25,10 @@ pub fn describe() -> Description {
         has_compose: false,
         // Sessions live in SQLite (`~/.local/share/opencode/opencode.db`): no transcript rows.
         transcript_patterns: Vec::new(),
-        // No shell-command hooks (JS/TS plugins only); the window title is the session's.
+        // No shell-command hooks (JS/TS plugins only); MCP servers under `mcp` in the
+        // checkout's `opencode.json`; the window title is the session's.
         features: strings(&[
+            "mcp=opencode-json",
             // How `team up` starts it and `team down` asks it to leave (measured on 1.18.33,
             // real_cli::up_vendors: one Ctrl-C at an empty composer closes the alternate screen
             // and prints `Continue  opencode -s ses_…`; docs/launch.md).

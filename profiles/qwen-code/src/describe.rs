@@ -27,11 +27,14 @@ pub fn describe() -> Description {
         // is not an ASCII letter or digit as `-` (its `sanitizeCwd`): `{cwd-dashed}`, proven on
         // a checkout whose path holds `_` and a space (the real-CLI tier).
         transcript_patterns: strings(&["{home}/.qwen/projects/{cwd-dashed}/chats/*.jsonl"]),
-        // Claude-compatible hooks under `hooks` in `.qwen/settings.json`: a format the host does
-        // not write yet, so it ignores the word and the seat stays on the typed leg. The title
-        // tracks the state (`Qwen - <dir>`, `◐︎` responding, `✳︎` confirming).
+        // Claude-compatible hooks under `hooks`, and MCP servers under `mcpServers`, in the
+        // checkout's `.qwen/settings.json` (a workspace MCP server starts only once a person
+        // approved it). The title tracks the state (`Qwen - <dir>`, `◐︎` responding, `✳︎`
+        // confirming).
         features: strings(&[
             "hooks=qwen-settings",
+            "mcp=qwen-settings",
+            "mcp-approval=Qwen Code asks once, on its `Untrusted MCP server` screen, to approve the server",
             "title-state",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.24.4,
             // real_cli::up_vendors: `/quit` then Enter at an empty composer leaves the alternate

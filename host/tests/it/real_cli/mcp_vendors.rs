@@ -1,29 +1,34 @@
-//! The MCP face with the real Gemini CLI 0.61.0 and Qwen Code 0.24.4: `team mcp` named in the
-//! checkout's settings the way each CLI reads MCP servers (`mcpServers` in `.gemini/settings.json`
-//! and `.qwen/settings.json`, trusted so no confirmation is asked; written here by hand until
-//! `team mcp install` writes them), each CLI starts it, and its model — scripted by the mock —
-//! calls `team_send` to the lead, Claude Code: Gemini as the tool `mcp_team_team_send` it
-//! offers, Qwen through its `tool_call` bridge to the deferred `mcp__team__team_send`. The
+//! The MCP face with the real Gemini CLI 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102 and
+//! opencode 1.18.33: `team mcp install <seat>` writes the server's entry where the seat's
+//! profile says its CLI reads it (`mcpServers` in `.gemini/settings.json` and
+//! `.qwen/settings.json`, trusted; `.mcp.json` for Copilot; `mcp` in `opencode.json`), each CLI
+//! starts it, and its model — scripted by the mock — calls `team_send` to the lead, Claude Code:
+//! Gemini as the tool `mcp_team_team_send` it offers, Qwen through its `tool_call` bridge to the
+//! deferred `mcp__team__team_send`, Copilot and opencode as the tool they offer for it. The
 //! sender is found from the server's process tree (a child of the CLI in the seat's pane).
 
 use super::checks::{id_of, model_read_the_drop, one_drop, one_history};
 use super::harness::{RealWorld, Seat};
 use super::vendors::Vendor;
-use crate::common;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use team::profiles::{DialogKind, ProfileHost, Reading, Screen, State};
 
-/// Names `team mcp` in the checkout's settings of `v`'s CLI, trusted.
+/// `team mcp install <seat>` as the owner, and `team mcp status` after it. Copilot's entry is
+/// in `.mcp.json`, which Claude Code reads too: the person approves the project's server for
+/// Claude once (`enabledMcpjsonServers`), as `real_cli::mcp` does.
 fn configure(rw: &RealWorld, v: Vendor) {
-    let dir = match v {
-        Vendor::Gemini => ".gemini",
-        Vendor::Qwen => ".qwen",
-        _ => unreachable!("{v:?}: no MCP scenario yet"),
-    };
-    let team = common::team_bin().display().to_string();
-    let settings = json!({ "mcpServers": { "team": { "command": team, "args": ["mcp"], "trust": true } } });
-    rw.w.write(&rw.w.repo.join(dir).join("settings.json"), &settings.to_string());
+    let r = rw.w.team(&["mcp", "install", v.seat()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(&format!("{}: missing → written", v.seat())), "{}", r.stdout);
+    let asks = r.stdout.contains("qwen-code: Qwen Code asks once, on its `Untrusted MCP server` screen");
+    assert_eq!(asks, v == Vendor::Qwen, "{}", r.stdout);
+    let st = rw.w.team(&["mcp", "status", v.seat()]);
+    assert!(st.stdout.contains(&format!("{}: installed", v.seat())), "{}", st.stdout);
+    if v == Vendor::Copilot {
+        let approved = json!({ "enabledMcpjsonServers": ["team"] });
+        rw.w.write(&rw.w.repo.join(".claude/settings.local.json"), &approved.to_string());
+    }
 }
 
 /// The pane's screen as `team` reads it (the ANSI capture and the title), read by the bundled
@@ -67,6 +72,14 @@ fn sends_to_the_lead_through_team_send(v: Vendor, step: Value) {
         "rules": [{ "when": "tell the lead", "steps": [step, { "text": "Sent." }] }],
     }));
     rw.prompt(&seat, v.api(), "tell the lead");
+    if v == Vendor::Copilot {
+        // Copilot asks before each MCP tool's first call (measured on 1.0.102; its approval is
+        // the person's, kept in their home): the profile reads a dialog, the person says yes.
+        rw.wait_screen(&seat, "Copilot's tool approval", |s| s.contains("Do you want to use this tool?"));
+        let r = read(&rw, v, &seat);
+        assert!(matches!(r.state, State::Dialog(_)), "{:?} ({})", r.state, r.why);
+        assert!(rw.tmux(&["send-keys", "-t", &seat.pane, "Enter"]).status.success());
+    }
     let out = rw.mock.wait_result(v.api(), "tell the lead", 1);
     rw.mock.open("lead-reads");
 
@@ -81,6 +94,18 @@ fn sends_to_the_lead_through_team_send(v: Vendor, step: Value) {
 fn gemini_calls_team_send_and_claude_receives_it() {
     let step = json!({ "tool": "mcp_team_team_send", "input": { "to": ["claude-keeper"], "message": "@body" } });
     sends_to_the_lead_through_team_send(Vendor::Gemini, step);
+}
+
+#[test]
+fn copilot_calls_team_send_and_claude_receives_it() {
+    let step = json!({ "tool": "team-team_send", "input": { "to": ["claude-keeper"], "message": "@body" } });
+    sends_to_the_lead_through_team_send(Vendor::Copilot, step);
+}
+
+#[test]
+fn opencode_calls_team_send_and_claude_receives_it() {
+    let step = json!({ "tool": "team_team_send", "input": { "to": ["claude-keeper"], "message": "@body" } });
+    sends_to_the_lead_through_team_send(Vendor::Opencode, step);
 }
 
 #[test]

@@ -1,0 +1,154 @@
+//! The inbox leg with the real Gemini CLI 0.61.0 and Qwen Code 0.24.4: `team hooks install
+//! <seat>` writes the hooks where the seat's profile says its CLI reads them (Gemini:
+//! `.gemini/settings.json`, `AfterTool`/`AfterAgent`/`BeforeAgent`; Qwen: `.qwen/settings.json`,
+//! Claude's names), beside the person's own settings (kept byte for byte); the CLI runs `team
+//! hook <event>` as its child, and the hook hands a waiting message to the model inside a turn
+//! of tool calls — proven by the model request that carries it and the `delivered` line by the
+//! inbox leg. Prints (`--nocapture`) where in the request the hook's text sits and the ms from
+//! the send to it: what each CLI hands the model, measured. Nothing here asserts a time.
+
+use super::checks::{id_of, CONTEXT};
+use super::harness::RealWorld;
+use super::inbox::{drop_for, hook_line, last_n, wait_delivered_by_inbox};
+use super::vendors::Vendor;
+use serde_json::{json, Value};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The prompt that starts a turn of `sleep 2` tool calls (about 40 s of them).
+const WORK: &str = "keep working on the build";
+
+fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+/// The person's own project settings: the `sleep` of the scripted turn runs without asking.
+fn own_settings(v: Vendor) -> (&'static str, String) {
+    match v {
+        Vendor::Gemini => {
+            (".gemini/settings.json", "{\n    \"tools\": {\"allowed\": [\"run_shell_command(sleep)\"]}\n}\n".into())
+        }
+        Vendor::Qwen => (".qwen/settings.json", "{\n\t\"permissions\": {\"allow\": [\"Bash(sleep *)\"]}\n}".into()),
+        _ => unreachable!("{v:?} has no hooks team writes"),
+    }
+}
+
+/// The text of the JSON value in `v` that holds `needle`, innermost first (where in the
+/// request the CLI put the hook's text).
+fn holder(v: &Value, needle: &str) -> Option<String> {
+    let inner = match v {
+        Value::Array(a) => a.iter().find_map(|x| holder(x, needle)),
+        Value::Object(o) => o.values().find_map(|x| holder(x, needle)),
+        _ => None,
+    };
+    inner.or_else(|| v.to_string().contains(needle).then(|| v.to_string()))
+}
+
+fn working_seat_gets_it_at_its_next_tool_call(v: Vendor) {
+    let rw = RealWorld::start_vendors();
+    let (rel, mine) = own_settings(v);
+    rw.w.write(&rw.w.repo.join(rel), &mine);
+    let r = rw.w.team(&["hooks", "install", v.seat()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(&format!("{}: missing → written", v.seat())), "{}", r.stdout);
+    let text = std::fs::read_to_string(rw.w.repo.join(rel)).unwrap();
+    for event in ["post-tool-use", "stop", "user-prompt-submit"] {
+        assert!(text.contains(&format!("hook {event}")), "{rel} runs `team hook {event}`: {text}");
+    }
+    let st = rw.w.team(&["hooks", "status", v.seat()]);
+    assert!(st.stdout.contains(&format!("{}: installed", v.seat())), "{}", st.stdout);
+
+    let seat = rw.vendor(v);
+    // Qwen refuses a standalone `sleep` unless a comment says it is meant (measured on 0.24.4:
+    // `Blocked: standalone sleep 2 …`; a failed call runs no PostToolUse hook)
+    let sleep = match v {
+        Vendor::Qwen => "sleep 2 # intentional-sleep: wait for the build",
+        _ => "sleep 2",
+    };
+    let steps: Vec<Value> = (0..20).map(|_| json!({ "bash": sleep })).collect();
+    rw.mock.script(json!({ "root": rw.w.repo, "rules": [{ "when": WORK, "steps": steps }] }));
+    rw.prompt(&seat, v.api(), WORK);
+    rw.mock.wait_result(v.api(), WORK, 1);
+
+    let body = format!("{} please check the gate, inbox leg", v.seat());
+    let before = last_n(&rw);
+    let t0 = now_ms();
+    let run = rw.w.team(&["send", v.seat(), &body]);
+    let t1 = now_ms();
+    assert_eq!(
+        (run.stdout.as_str(), run.stderr.as_str(), run.code),
+        (format!("{CONTEXT}\n{}: delivered (handed by its PostToolUse hook)\n", v.seat()).as_str(), "", 0)
+    );
+    let carried = rw.mock.wait_for(&format!("a {} step that carries {body:?}", v.api()), |r| {
+        r.n > before && r.api == v.api() && r.kind == "main" && r.body.to_string().contains(&body)
+    });
+    let drop = drop_for(&rw, v.seat(), &body);
+    let line = wait_delivered_by_inbox(&rw, &id_of(&drop));
+    assert_eq!(line["from"], "owner", "{line}");
+    let hook = hook_line(&rw, &id_of(&drop));
+    // the hook's text reached the model once, in the request after a tool call
+    assert_eq!(carried.body.to_string().matches(&body).count(), 1, "{:#?}", carried.body);
+    assert!(!carried.results.is_empty(), "inside the turn, after a tool call: {:#?}", carried.body);
+    eprintln!(
+        "INBOX-MS {v:?} working, inbox leg: send→outcome {} ms, send→carrying request {} ms; hook: {hook}; held in: {}",
+        t1 - t0,
+        carried.at_ms - t0,
+        holder(&carried.body, &body).unwrap_or_default()
+    );
+
+    // remove takes out team's hooks and no other byte: the person's settings as they were
+    // (Gemini), or as the CLI left them — Qwen migrates its settings in place, adding
+    // `"$version": 4` after the person's keys (measured on 0.24.4)
+    let now = std::fs::read_to_string(rw.w.repo.join(rel)).unwrap();
+    let r = rw.w.team(&["hooks", "remove", v.seat()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let after = std::fs::read_to_string(rw.w.repo.join(rel)).unwrap();
+    match v {
+        Vendor::Qwen => {
+            assert_eq!(after, mine.replacen("]}\n}", "]},\n\t\"$version\": 4\n}", 1), "before remove: {now}")
+        }
+        _ => assert_eq!(after, mine, "before remove: {now}"),
+    }
+}
+
+#[test]
+fn gemini_gets_a_message_at_its_next_tool_call() {
+    working_seat_gets_it_at_its_next_tool_call(Vendor::Gemini);
+}
+
+#[test]
+fn qwen_gets_a_message_at_its_next_tool_call() {
+    working_seat_gets_it_at_its_next_tool_call(Vendor::Qwen);
+}
+
+/// The first read of the drop a send to a Gemini seat names, in a checkout that keeps
+/// `send-drops/` out of git (as `team init` does), with `geminiignore` as the root
+/// `.geminiignore` (none: `None`): the tool's output of the trigger turn's first read.
+fn gemini_first_read(geminiignore: Option<&str>) -> String {
+    let rw = RealWorld::start_vendors();
+    if let Some(text) = geminiignore {
+        rw.w.write(&rw.w.repo.join(".geminiignore"), text);
+    }
+    let _seat = rw.vendor(Vendor::Gemini);
+    let body = "the gate is green";
+    let run = rw.w.team(&["send", Vendor::Gemini.seat(), body]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let drop = drop_for(&rw, Vendor::Gemini.seat(), body);
+    let trig = super::checks::trigger(&rw, &drop);
+    let read = rw.mock.wait_for("the trigger turn's first tool output", |r| {
+        r.api == "gemini" && r.kind == "main" && r.prompt.contains(&trig) && !r.results.is_empty()
+    });
+    read.results[0].clone()
+}
+
+/// Measured for the question whether `team` should write a root `.geminiignore`: Gemini CLI's
+/// `read_file` refuses a drop `.agents/.gitignore` names (the model then reads it with `cat`),
+/// and a root `.geminiignore` line `!.agents/send-drops/` lifts that: the first read returns
+/// the drop (Gemini puts `.geminiignore`'s patterns after the checkout's git ignore rules).
+#[test]
+fn gemini_read_file_refuses_an_ignored_drop_and_a_root_geminiignore_lifts_it() {
+    let plain = gemini_first_read(None);
+    let unignored = gemini_first_read(Some("!.agents/send-drops/\n"));
+    eprintln!("GEMINIIGNORE none: {plain:?}\nGEMINIIGNORE !.agents/send-drops/: {unignored:?}");
+    assert!(plain.contains("is ignored by configured ignore patterns"), "{plain}");
+    assert_eq!(unignored, "from the owner — admitted by: the owner\n\nthe gate is green");
+}
