@@ -134,8 +134,9 @@ mod tests {
         for b in BUNDLED {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
-        // Real captures, and the screens derived from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 195, "{per_cli:?}");
+        // Real captures (grok-cli 0.0.34's seven live ones among them), and the screens derived
+        // from real ones (re-wrapped to narrow panes).
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 202, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
