@@ -20,6 +20,7 @@ pub mod facts;
 pub mod hop;
 pub mod list;
 pub mod report;
+mod taken;
 pub mod walk;
 pub mod words;
 mod world;
@@ -346,79 +347,11 @@ fn carry_under(
     };
     let mut r = report(d, Outcome::Ended(t.ended.clone()));
     r.failed = walked.failed;
-    let note = if t.ended.is_delivered() { t.ended.note.clone() } else { None };
-    // A refusal sent nothing and is no completed send: it writes its log line only.
-    let ended = Some(t.ended.outcome.clone()).filter(|o| *o != crate::vocab::outcome::Outcome::Refused);
-    if let (Some(_), Some(ended)) = (&t.drop, ended) {
-        // an unreachable seat's reason is the line's note, so `team feed` can say why
-        let history_note = match &t.ended.outcome {
-            crate::vocab::outcome::Outcome::Unreachable => Some(Note::from(t.ended.reason())),
-            _ => note.clone(),
-        };
-        let line = MessageLine {
-            ms: Some(t.ms),
-            via: t.carried.then_some(Via::Leg(t.leg)),
-            failed: r.failed.iter().map(ToString::to_string).collect(),
-            note: history_note,
-            cli: t.profile.as_ref().map(|_| d.target.cli().to_string()),
-            profile: t.profile.clone(),
-            dialog: t.dialog.clone(),
-            reply_to: reply_to.map(str::to_string),
-            by: t.ended.by.clone(),
-            ..history_line(m.ctx, d, &id, body, ended)
-        };
-        r.history = append_history(m.ctx, d, &root, &line);
-        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), r.outcome.failure().map(|(_, why)| why));
-        // A send a running watch will retry says so (and only then: nothing is promised).
-        if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(&line.outcome, t.dialog.as_deref()) {
-            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
-        }
-    }
-    let mut detail = format!("id {id}, {} Enter(s)", t.enters);
-    match &note {
-        // A compose leg's note names the item it created.
-        Some(n @ Note::Created(_)) if t.leg == Leg::Compose => detail.push_str(&format!(", {n}")),
-        // An unverified send is said once in the log, for the orchestrator to follow up.
-        Some(n) => detail.push_str(&format!(", unverified: {n}")),
-        None => {}
-    }
-    if let Some(p) = &t.drop {
-        detail.push_str(&format!(", drop {}", p.display()));
-    }
-    detail.push_str(&history_detail(&r.history));
-    if let Some(n) = &r.notify {
-        detail.push_str(&format!(", {n}"));
-    }
-    log(m.ctx, Some(&root), &d.caller, Some(&seat), r.outcome.word(), Some(body.len()), Some(detail));
-    // (a queued send is in the inbox leg's hands: its hook delivers it)
-    if t.ended.is_delivered() || t.ended.outcome == crate::vocab::outcome::Outcome::Queued {
-        r.channel = Some(t.leg);
-    }
+    taken::record(m, d, &t, &mut r, &id, body, &root, reply_to);
     r.id = Some(id);
     r.drop = t.drop;
     r.ms = Some(t.ms);
     Ok(r)
-}
-
-/// An urgent notification to the receiving team's owner for a send that needs them (held,
-/// not-submitted, unreachable), when its team file asks for one and the sender is not the
-/// owner (who reads the outcome on their own screen). Returns a failure to say, said once.
-fn tell_owner(
-    m: &Means,
-    d: &Decision,
-    line: &MessageLine,
-    root: &Path,
-    drop: Option<&Path>,
-    why: Option<&str>,
-) -> Option<String> {
-    use crate::team_file::notify::Event as N;
-    let kind = N::of_stranded(&line.outcome)?;
-    if matches!(d.caller, Caller::Owner) {
-        return None;
-    }
-    let file = d.target.team.file.as_ref()?;
-    let ev = crate::notify::Event::of_line(kind, line, why, drop);
-    crate::notify::urgent_in(m.ctx, file, root, ev)
 }
 
 /// A compose seat's dry run: its module's plan for the repo of the seat's own folder, read as
@@ -476,7 +409,7 @@ fn ran_out(
     };
     if let Some(root) = root {
         r.history = append_history(m.ctx, d, root, &line);
-        r.notify = tell_owner(m, d, &line, root, None, Some(&why));
+        r.notify = taken::tell_owner(m, d, &line, root, None, Some(&why));
     }
     let mut detail = plan.ran_out();
     for s in &plan.order.set_aside {

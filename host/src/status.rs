@@ -204,17 +204,9 @@ pub fn status(
 ) -> StatusReport {
     let world = World::new(reg, file);
     let seats = roster(&world);
-    let choice = |r: &RosterSeat| r.team.file.as_ref().and_then(|f| f.multiplexer.clone());
     // one adapter per multiplexer, then one look per session: a roster of n seats is one
     // listing of each session's panes, not n
-    let mut muxes: HashMap<Option<String>, Box<dyn Mux>> = HashMap::new();
-    for r in &seats {
-        muxes.entry(choice(r)).or_insert_with_key(|c| choose(c.as_deref()));
-    }
-    // (and the file's own, for the panes no seat holds, below)
-    if let Some(l) = file {
-        muxes.entry(l.file.multiplexer.clone()).or_insert_with_key(|c| choose(c.as_deref()));
-    }
+    let muxes = adapters(&seats, file, choose);
     let mut looks: HashMap<(Option<String>, String), Box<dyn Panes + '_>> = HashMap::new();
     let mut loaded: HashMap<(String, Option<String>), Result<Profile, NoProfile>> = HashMap::new();
     let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
@@ -260,14 +252,8 @@ pub fn status(
         });
     }
     // the panes of the file's session no seat holds, each with the CLI it runs
-    let unplaced = match file {
-        Some(l) => {
-            let mux = &muxes[&l.file.multiplexer];
-            let own: Vec<Row> = rows.iter().filter(|r| r.team == l.file.team).cloned().collect();
-            unplaced::find(mux.as_ref(), &l.file.session, &profiles.descriptions(&l.file.profiles), &own)
-        }
-        None => Vec::new(),
-    };
+    let unplaced =
+        file.map(|l| unplaced_of(l, muxes[&l.file.multiplexer].as_ref(), profiles, &rows)).unwrap_or_default();
     let caller_seat = match caller {
         Caller::Seat { seat, .. } => Some(seat.clone()),
         _ => None,
@@ -281,7 +267,34 @@ pub fn status(
     }
 }
 
-/// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
+/// The multiplexer a roster seat's team file names (`None`: the policy's choice).
+fn choice(r: &RosterSeat) -> Option<String> {
+    r.team.file.as_ref().and_then(|f| f.multiplexer.clone())
+}
+
+/// One adapter per multiplexer the roster's teams name (and the file's own, for the panes no
+/// seat holds).
+fn adapters(
+    seats: &[RosterSeat],
+    file: Option<&Loaded>,
+    choose: &dyn Fn(Option<&str>) -> Box<dyn Mux>,
+) -> HashMap<Option<String>, Box<dyn Mux>> {
+    let mut muxes: HashMap<Option<String>, Box<dyn Mux>> = HashMap::new();
+    for r in seats {
+        muxes.entry(choice(r)).or_insert_with_key(|c| choose(c.as_deref()));
+    }
+    if let Some(l) = file {
+        muxes.entry(l.file.multiplexer.clone()).or_insert_with_key(|c| choose(c.as_deref()));
+    }
+    muxes
+}
+
+/// The panes of `l`'s session no seat of its team holds, each with the CLI it runs.
+fn unplaced_of(l: &Loaded, mux: &dyn Mux, profiles: &ProfileHost, rows: &[Row]) -> Vec<unplaced::Unplaced> {
+    let own: Vec<Row> = rows.iter().filter(|r| r.team == l.file.team).cloned().collect();
+    unplaced::find(mux, &l.file.session, &profiles.descriptions(&l.file.profiles), &own)
+}
+
 /// Why a seat of another machine reads `unknown` here: where it runs, whether that machine
 /// answers (asked over ssh, within the connect timeout and a little more), and that this build
 /// does not read its screen over ssh (docs/remote.md).
@@ -298,6 +311,7 @@ fn elsewhere(state: &std::path::Path, h: &crate::team_file::host::SeatHost) -> S
     }
 }
 
+/// Locates and reads one seat's pane; the profile is asked for only once a pane is found.
 fn read_seat<'p>(
     mux: &dyn Mux,
     look: &dyn Panes,

@@ -246,59 +246,63 @@ pub fn read(tool: Tool, args: &Value) -> Result<Call, TeamError> {
                 Some(_) => Err(wrong(tool, "`seat` is a string: the name of a seat of the team file")),
             }
         }
-        Tool::Stop => {
-            only(tool, args, &["seats"])?;
-            let list = match args.get("seats") {
-                None => return Err(wrong(tool, "`seats` is required: an array of the team file's seat names")),
-                Some(Value::Array(a)) if a.is_empty() => {
-                    return Err(wrong(tool, "`seats` names no seat: give at least one"))
-                }
-                Some(Value::Array(a)) => a,
-                Some(_) => return Err(wrong(tool, "`seats` is an array of seat names, such as [\"rev\"]")),
-            };
-            let mut seats: Vec<String> = Vec::new();
-            for n in list {
-                match n.as_str().map(str::trim) {
-                    None => return Err(wrong(tool, "every name in `seats` is a string")),
-                    Some("") => return Err(wrong(tool, "a name in `seats` is empty")),
-                    Some(n) if !seats.iter().any(|m| m == n) => seats.push(n.to_string()),
-                    Some(_) => {}
-                }
-            }
-            Ok(Call::Stop { seats })
-        }
-        Tool::Send => {
-            only(tool, args, &["to", "message"])?;
-            let to = match args.get("to") {
-                None => return Err(wrong(tool, "`to` is required: an array of seat addresses (team_list shows them)")),
-                Some(Value::Array(a)) if a.is_empty() => {
-                    return Err(wrong(tool, "`to` names no one: give at least one seat address"))
-                }
-                Some(Value::Array(a)) => a,
-                Some(_) => return Err(wrong(tool, "`to` is an array of seat addresses, such as [\"gpt-reviewer\"]")),
-            };
-            let mut names: Vec<String> = Vec::new();
-            for n in to {
-                let Some(n) = n.as_str() else {
-                    return Err(wrong(tool, "every name in `to` is a string"));
-                };
-                if n.trim().is_empty() {
-                    return Err(wrong(tool, "a name in `to` is empty"));
-                }
-                if !names.iter().any(|m| m == n) {
-                    names.push(n.to_string());
-                }
-            }
-            let message = message_of(tool, args, "the message")?;
-            if names.iter().any(|n| n.trim() == ALL) {
-                if names.len() > 1 {
-                    return Err(wrong(tool, ALL_ALONE));
-                }
-                return Ok(Call::Broadcast { message });
-            }
-            Ok(Call::Send { to: names, message })
+        Tool::Stop => read_stop(tool, args),
+        Tool::Send => read_send(tool, args),
+    }
+}
+
+/// `team_stop`'s arguments: the seats named, each once.
+fn read_stop(tool: Tool, args: &Map<String, Value>) -> Result<Call, TeamError> {
+    only(tool, args, &["seats"])?;
+    let list = match args.get("seats") {
+        None => return Err(wrong(tool, "`seats` is required: an array of the team file's seat names")),
+        Some(Value::Array(a)) if a.is_empty() => return Err(wrong(tool, "`seats` names no seat: give at least one")),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(wrong(tool, "`seats` is an array of seat names, such as [\"rev\"]")),
+    };
+    let mut seats: Vec<String> = Vec::new();
+    for n in list {
+        match n.as_str().map(str::trim) {
+            None => return Err(wrong(tool, "every name in `seats` is a string")),
+            Some("") => return Err(wrong(tool, "a name in `seats` is empty")),
+            Some(n) if !seats.iter().any(|m| m == n) => seats.push(n.to_string()),
+            Some(_) => {}
         }
     }
+    Ok(Call::Stop { seats })
+}
+
+/// `team_send`'s arguments: the addresses, each once, and the message; `all` alone broadcasts.
+fn read_send(tool: Tool, args: &Map<String, Value>) -> Result<Call, TeamError> {
+    only(tool, args, &["to", "message"])?;
+    let to = match args.get("to") {
+        None => return Err(wrong(tool, "`to` is required: an array of seat addresses (team_list shows them)")),
+        Some(Value::Array(a)) if a.is_empty() => {
+            return Err(wrong(tool, "`to` names no one: give at least one seat address"))
+        }
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(wrong(tool, "`to` is an array of seat addresses, such as [\"gpt-reviewer\"]")),
+    };
+    let mut names: Vec<String> = Vec::new();
+    for n in to {
+        let Some(n) = n.as_str() else {
+            return Err(wrong(tool, "every name in `to` is a string"));
+        };
+        if n.trim().is_empty() {
+            return Err(wrong(tool, "a name in `to` is empty"));
+        }
+        if !names.iter().any(|m| m == n) {
+            names.push(n.to_string());
+        }
+    }
+    let message = message_of(tool, args, "the message")?;
+    if names.iter().any(|n| n.trim() == ALL) {
+        if names.len() > 1 {
+            return Err(wrong(tool, ALL_ALONE));
+        }
+        return Ok(Call::Broadcast { message });
+    }
+    Ok(Call::Send { to: names, message })
 }
 
 /// The `id` a reply or an ack names (its grammar is checked where it is looked up).
