@@ -42,13 +42,13 @@ pub(super) fn record(
             dialog: t.dialog.clone(),
             reply_to: reply_to.map(str::to_string),
             by: t.ended.by.clone(),
-            ..history_line(m.ctx, d, &id, body, ended)
+            ..history_line(m.ctx, d, id, body, ended)
         };
-        r.history = append_history(m.ctx, d, &root, &line);
-        r.notify = tell_owner(m, d, &line, &root, t.drop.as_deref(), r.outcome.failure().map(|(_, why)| why));
+        r.history = append_history(m.ctx, d, root, &line);
+        r.notify = tell_owner(m, d, &line, root, t.drop.as_deref(), r.outcome.failure().map(|(_, why)| why));
         // A send a running watch will retry says so (and only then: nothing is promised).
         if matches!(t.leg, Leg::Typed | Leg::McpInbox) && crate::watch::retryable(&line.outcome, t.dialog.as_deref()) {
-            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), &root).map(|h| h.pid);
+            r.watch_retry = crate::watch::running(&m.ctx.paths.state, &history_project(d), root).map(|h| h.pid);
         }
     }
     let mut detail = format!("id {id}, {} Enter(s)", t.enters);
