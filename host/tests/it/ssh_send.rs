@@ -412,3 +412,57 @@ fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
     assert!(!again.stdout.contains("read back"), "{again:?}");
     assert_eq!(w.history().len(), 2, "{:?}", w.history());
 }
+
+/// A hop cut before B took the id (B's `team hop deliver` never got to claim it) and left in
+/// doubt: the watch asks B, B never took it, and A's line ends `unreachable (… never took …;
+/// nothing was sent)` — the watch does not carry it again, nothing is typed on B.
+#[test]
+fn a_hop_left_in_doubt_that_b_never_took_ends_unreachable_and_is_not_carried_again() {
+    let mut s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    let started_file = s.b.home.join("deliver-started");
+    // B's deliver hangs before it reads the request (so it never claims the id); status is B's own
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
+    );
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'never taken'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let t = std::time::Instant::now();
+    while !started_file.exists() {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    s.stop_listener();
+    kill_master(&s, &w);
+    started.code(crate::common::BOUND * 12).expect("the send ended");
+    // the hung deliver (its pid, the script's, kept by exec) ends with the test
+    let hung: i32 = std::fs::read_to_string(&started_file).unwrap().trim().parse().unwrap();
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(hung), nix::sys::signal::SIGKILL);
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let a = w.history().pop().expect("A's line");
+    assert!(a["note"].as_str().unwrap_or("").starts_with("in doubt"), "{a}\n{out}");
+    s.start_sshd();
+    let r = w.sh(&s.a_team_line("watch --once"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let h = w.history();
+    let last = h.last().expect("A's lines");
+    assert_eq!((h.len(), &last["id"]), (2, &a["id"]), "{h:?}\n{r:?}");
+    assert_eq!(last["outcome"], "unreachable", "{last}");
+    assert!(last["note"].as_str().unwrap_or("").contains("never took"), "{last}");
+    assert!(r.stdout.contains("read back from lab by its id: unreachable"), "{r:?}");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 0, "nothing typed on B: {got:?}");
+    assert!(s.b_history().is_empty(), "{:?}", s.b_history());
+    let again = w.sh(&s.a_team_line("watch --once"));
+    assert!(!again.stdout.contains("read back"), "{again:?}");
+    assert_eq!(w.history().len(), 2, "{:?}", w.history());
+}
