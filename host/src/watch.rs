@@ -28,6 +28,7 @@
 
 pub mod decide;
 pub mod doc;
+mod hops;
 mod inbox;
 pub mod lock;
 pub mod look;
@@ -147,6 +148,21 @@ pub enum Event {
         sign: Sign,
         drop: PathBuf,
     },
+    /// A send to a seat on another machine left in doubt (the connection cut, the far side not
+    /// asked) whose far side answered, asked by the id: its outcome there, written down here
+    /// under the same id (via ssh). Nothing was carried or typed again.
+    ReadBack {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        /// The seat's host, as the team file names it.
+        host: String,
+        /// The far side's outcome.
+        outcome: crate::vocab::outcome::Outcome,
+        /// Its note (delivered) or reason (every other outcome).
+        detail: Option<String>,
+    },
 }
 
 /// What one pass did.
@@ -247,6 +263,8 @@ impl<'a> Watch<'a> {
             }
         }
         self.read_marks(&ledger);
+        // a hop left in doubt is asked about by its id before anything else (`hops`)
+        self.ask_hops(&ledger, &mut pass);
         let (file, composes) = (&self.team.file, &self.composes);
         let typed_seat = |seat: &str| file.seat(seat).is_some_and(|s| composes.get(&s.cli) == Some(&false));
         let (wanted, mut actions) = decide::plan(&ledger, now, &self.limits, &typed_seat, &self.memory);

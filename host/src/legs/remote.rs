@@ -11,7 +11,9 @@
 //! - a hop cut after the far side may have taken the id (ssh ended otherwise, the bound, an
 //!   answer that is no document) is never called delivered on a guess and never sent again:
 //!   the far side is asked what became of that id (`hop status`) before anything else, and
-//!   what it answers is the outcome; a far side that cannot be asked leaves it in doubt;
+//!   what it answers is the outcome; a far side that cannot be asked leaves it in doubt, and a
+//!   line left in doubt is asked about again ([`ask_again`], by `team watch`) before anything
+//!   else, never carried again;
 //! - a seat whose `host:` is no ssh destination is refused before ssh runs.
 
 pub mod doc;
@@ -187,6 +189,28 @@ fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
     Hopped { ended, far_version: Some(a.team_version), read_back }
 }
 
+/// A send whose hop was left in doubt (its reason [`left_in_doubt`]), asked about again — by a
+/// retry or by `team watch` on this side, before anything else: the far side is asked what
+/// became of `id` (`team hop status`), and its answer is the outcome; nothing is ever carried
+/// again here (an id the far side never took ends `unreachable`, "nothing was sent"). A far
+/// side that cannot be asked, or answers in doubt, leaves it in doubt.
+pub fn ask_again(state: &std::path::Path, host: &SeatHost, id: &str) -> Hopped {
+    let Ok(dest) = &host.dest else {
+        return Hopped::only(in_doubt(&host.word, id, "its host is no longer an ssh destination"));
+    };
+    let hop = Hop { dest, control: crate::ssh::control_dir(state) };
+    read_back(&hop, id, "its send was cut")
+}
+
+/// What every in-doubt reason begins with ([`in_doubt`]).
+const IN_DOUBT: &str = "in doubt: ";
+
+/// Whether a hop's recorded reason says it was left in doubt (neither side knows whether the
+/// far seat took it): the one test a retry or the watch asks before [`ask_again`].
+pub fn left_in_doubt(reason: &str) -> bool {
+    reason.starts_with(IN_DOUBT)
+}
+
 /// After a cut: the far side is asked what became of `id`; its answer is the outcome.
 fn read_back(hop: &Hop, id: &str, cut: &str) -> Hopped {
     let dest = hop.dest;
@@ -197,7 +221,8 @@ fn read_back(hop: &Hop, id: &str, cut: &str) -> Hopped {
                 h.read_back = true;
                 h
             }
-            Read::Mismatch(e) => Hopped::only(e),
+            // the far side may have taken it before it changed: its "nothing was sent" is no answer
+            Read::Mismatch(e) => Hopped::only(in_doubt(dest, id, &format!("{cut}, and asking again: {}", e.reason()))),
             Read::Nothing => Hopped::only(in_doubt(dest, id, cut)),
         },
         Err(u) => Hopped::only(in_doubt(dest, id, &format!("{cut}, and asking again: {}", u.reason(dest)))),
@@ -205,12 +230,28 @@ fn read_back(hop: &Hop, id: &str, cut: &str) -> Hopped {
 }
 
 /// Neither side knows whether the seat took it: said, never guessed, never sent again.
-fn in_doubt(dest: &Destination, id: &str, why: &str) -> Ended {
+fn in_doubt(dest: &impl std::fmt::Display, id: &str, why: &str) -> Ended {
     Ended::not_submitted(format!(
-        "in doubt: {why}; it is not sent again — team hop status {id} --host {dest} asks what became of it"
+        "{IN_DOUBT}{why}; it is not sent again — team hop status {id} --host {dest} asks what became of it"
     ))
 }
 
 fn unreachable(u: &Unreachable, dest: &Destination) -> Ended {
     Ended::unreachable(format!("{}; nothing was sent — {}", u.reason(dest), u.repair(dest)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_in_doubt_reason_is_known_again_and_no_other_is() {
+        let e = in_doubt(&"b", "id1", "ssh to b failed");
+        assert_eq!(e.outcome, Outcome::NotSubmitted);
+        assert!(left_in_doubt(e.reason()), "{}", e.reason());
+        assert!(left_in_doubt(&Note::from(e.reason()).to_string()));
+        let never = Ended::unreachable("the team on b never took id1; nothing was sent");
+        assert!(!left_in_doubt(never.reason()));
+        assert!(!left_in_doubt("typed, and the seat showed no sign of it (in doubt: no)"));
+    }
 }

@@ -58,6 +58,10 @@ impl Event {
                 sign.word(),
                 drop.display()
             ),
+            Event::ReadBack { seat, from, host, outcome, detail, .. } => {
+                let d = detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
+                format!("{seat}: a send from {from} left in doubt was read back from {host} by its id: {outcome}{d}; nothing was sent again")
+            }
         }
     }
 }
@@ -113,6 +117,19 @@ mod tests {
             Event::said(&resolved),
             "rev: retry 1 of a send from owner was cut off before its end was written down; the seat's transcript shows the message read: delivered; the message is at /r/d"
         );
+        let back = Event::ReadBack {
+            seat: "rev".into(),
+            from: "owner".into(),
+            id: "id1".into(),
+            host: "lab".into(),
+            outcome: "delivered".into(),
+            detail: None,
+        };
+        assert_eq!(
+            Event::said(&back),
+            "rev: a send from owner left in doubt was read back from lab by its id: delivered; nothing was sent again"
+        );
+        assert_eq!(serde_json::to_value(&back).unwrap()["event"], "read-back");
         let v = serde_json::to_value(&resolved).unwrap();
         assert_eq!(
             (v["event"].as_str(), v["try"].as_u64(), v["sign"].as_str()),

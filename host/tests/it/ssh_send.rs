@@ -232,7 +232,24 @@ fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
         assert!(t.elapsed() < crate::common::BOUND * 2, "B's seat never got the line");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // the cut: A's control connection killed (its master's pid, as ssh -O check names it)
+    kill_master(&s, &w);
+    let code = started.code(crate::common::BOUND * 12).expect("the send ended");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("delivered"), "{out}");
+    let a = w.history().pop().expect("A's line");
+    assert_eq!(a["outcome"], "delivered", "{a}");
+    let log_a = std::fs::read_to_string(w.repo.join(".agents/team.log")).unwrap_or_default();
+    assert!(log_a.contains("its outcome read back by id"), "{log_a}");
+    let b = s.b_history();
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!(b[0]["id"], a["id"]);
+    let got = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once: {got:?}");
+}
+
+/// The cut: A's control connection killed (its master's pid, as `ssh -O check` names it).
+fn kill_master(s: &SshWorld, w: &World) {
     let control = w.state.join("ssh/%C");
     let check = s
         .a_cmd("ssh")
@@ -247,19 +264,6 @@ fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no master: {said}"));
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL).unwrap();
-    let code = started.code(crate::common::BOUND * 12).expect("the send ended");
-    let out = std::fs::read_to_string(&out_file).unwrap();
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("delivered"), "{out}");
-    let a = w.history().pop().expect("A's line");
-    assert_eq!(a["outcome"], "delivered", "{a}");
-    let log_a = std::fs::read_to_string(w.repo.join(".agents/team.log")).unwrap_or_default();
-    assert!(log_a.contains("its outcome read back by id"), "{log_a}");
-    let b = s.b_history();
-    assert_eq!(b.len(), 1, "{b:?}");
-    assert_eq!(b[0]["id"], a["id"]);
-    let got = std::fs::read_to_string(&log).unwrap_or_default();
-    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once: {got:?}");
 }
 
 /// B's `team` as another build would answer: the real one, its answers rewritten by `sed`.
@@ -347,4 +351,118 @@ fn status_says_within_the_connect_timeout_whether_the_host_answers() {
     let took = t.elapsed();
     assert!(r.stdout.contains("which does not answer: ssh could not connect to b: Connection refused"), "{r:?}");
     assert!(took < std::time::Duration::from_secs(5 + 3 + 5), "took {took:?}");
+}
+
+/// A cut A could not read back (B's listener gone too) leaves A's line in doubt; `team watch`
+/// on A then asks B by the id before anything else and writes B's answer down under the same
+/// id — the message is never typed twice, and a second pass asks and writes nothing more.
+#[test]
+fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
+    let mut s = SshWorld::start();
+    b_with_reviewer(&s, 4000);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'cut me off'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let log = s.b_seat_log("reviewer");
+    let t = std::time::Instant::now();
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("Please read the team message at") {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's seat never got the line");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // no new connection is taken (the read-back cannot ask), then the connection is cut
+    s.stop_listener();
+    kill_master(&s, &w);
+    started.code(crate::common::BOUND * 12).expect("the send ended");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let a = w.history().pop().expect("A's line");
+    assert_eq!(a["outcome"], "not-submitted", "{a}\n{out}");
+    assert!(a["note"].as_str().unwrap_or("").starts_with("in doubt"), "{a}\n{out}");
+    // B's leg ends on its own
+    let t = std::time::Instant::now();
+    while s.b_history().first().map(|b| b["outcome"] != "delivered").unwrap_or(true) {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B never wrote its line: {:?}", s.b_history());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // B cannot be asked yet: the watch says so, writes nothing and carries nothing
+    let doubt = w.sh(&s.a_team_line("watch --once"));
+    assert!(format!("{}{}", doubt.stdout, doubt.stderr).contains("is still in doubt"), "{doubt:?}");
+    assert_eq!(w.history().len(), 1, "{:?}", w.history());
+    s.start_sshd();
+    let r = w.sh(&s.a_team_line("watch --once"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let h = w.history();
+    let last = h.last().expect("A's lines");
+    assert_eq!(h.len(), 2, "one line more on A, B's answer: {h:?}\n{r:?}");
+    assert_eq!(last["id"], a["id"], "{last}");
+    assert_eq!(last["outcome"], "delivered", "{last}");
+    assert_eq!(last["via"], "ssh", "{last}");
+    assert!(r.stdout.contains("read back from lab by its id: delivered"), "{r:?}");
+    eprintln!("still in doubt: {doubt:?}\nread back: {r:?}");
+    let got = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once: {got:?}");
+    assert_eq!(s.b_history().len(), 1, "one line on B: {:?}", s.b_history());
+    // the answer is on A's disk: the next pass asks nothing and says nothing
+    let again = w.sh(&s.a_team_line("watch --once"));
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(!again.stdout.contains("read back"), "{again:?}");
+    assert_eq!(w.history().len(), 2, "{:?}", w.history());
+}
+
+/// A hop cut before B took the id (B's `team hop deliver` never got to claim it) and left in
+/// doubt: the watch asks B, B never took it, and A's line ends `unreachable (… never took …;
+/// nothing was sent)` — the watch does not carry it again, nothing is typed on B.
+#[test]
+fn a_hop_left_in_doubt_that_b_never_took_ends_unreachable_and_is_not_carried_again() {
+    let mut s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    let started_file = s.b.home.join("deliver-started");
+    // B's deliver hangs before it reads the request (so it never claims the id); status is B's own
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
+    );
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'never taken'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let t = std::time::Instant::now();
+    while !started_file.exists() {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    s.stop_listener();
+    kill_master(&s, &w);
+    started.code(crate::common::BOUND * 12).expect("the send ended");
+    // the hung deliver (its pid, the script's, kept by exec) ends with the test
+    let hung: i32 = std::fs::read_to_string(&started_file).unwrap().trim().parse().unwrap();
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(hung), nix::sys::signal::SIGKILL);
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let a = w.history().pop().expect("A's line");
+    assert!(a["note"].as_str().unwrap_or("").starts_with("in doubt"), "{a}\n{out}");
+    s.start_sshd();
+    let r = w.sh(&s.a_team_line("watch --once"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let h = w.history();
+    let last = h.last().expect("A's lines");
+    assert_eq!((h.len(), &last["id"]), (2, &a["id"]), "{h:?}\n{r:?}");
+    assert_eq!(last["outcome"], "unreachable", "{last}");
+    assert!(last["note"].as_str().unwrap_or("").contains("never took"), "{last}");
+    assert!(r.stdout.contains("read back from lab by its id: unreachable"), "{r:?}");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 0, "nothing typed on B: {got:?}");
+    assert!(s.b_history().is_empty(), "{:?}", s.b_history());
+    let again = w.sh(&s.a_team_line("watch --once"));
+    assert!(!again.stdout.contains("read back"), "{again:?}");
+    assert_eq!(w.history().len(), 2, "{:?}", w.history());
 }

@@ -251,6 +251,15 @@ impl SshWorld {
         }
     }
 
+    /// Stops only sshd's listener: no new connection is taken, the sessions it already serves
+    /// (a far side's `team hop deliver` running in one) go on; `start_sshd` starts it again.
+    pub fn stop_listener(&mut self) {
+        if let Some(mut c) = self.sshd.take() {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(c.id() as i32), nix::sys::signal::SIGKILL);
+            let _ = c.wait();
+        }
+    }
+
     /// Runs A's `ssh` (BatchMode: a test never waits on a prompt).
     pub fn ssh_a(&self, args: &[&str]) -> Output {
         self.a_cmd("ssh").args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=5"]).args(args).output().expect("run ssh")
