@@ -19,6 +19,7 @@ mod hardening;
 mod history_concurrency;
 mod inbox_agents;
 mod inbox_tmux;
+mod install_hostile;
 mod layers;
 mod mcp_hostile;
 mod mcp_seats;
