@@ -46,20 +46,11 @@ pub fn file_of(f: HookFormat) -> &'static str {
     }
 }
 
-/// The name a format gives `event` in its file: Claude's (`PostToolUse`, `Stop`,
-/// `UserPromptSubmit`), which Codex and Qwen Code share; Gemini CLI's `AfterTool` (the tool's
-/// result in hand), `AfterAgent` (its `decision: block` gives the model the reason as a new
-/// turn, as Claude's Stop) and `BeforeAgent` (its context goes with the prompt). The answer
-/// `team hook` writes is the same for all: Gemini reads `hookSpecificOutput.additionalContext`
-/// and `decision`/`reason` without looking at `hookEventName` (measured on 0.61.0,
-/// docs/inbox.md).
+/// The name a format gives `event` in its file ([`Event::named_in`]). The answer `team hook`
+/// writes is the same for all: Gemini reads `hookSpecificOutput.additionalContext` and
+/// `decision`/`reason` without looking at `hookEventName` (measured on 0.61.0, docs/inbox.md).
 pub fn event_name(f: HookFormat, event: Event) -> &'static str {
-    match (f, event) {
-        (HookFormat::GeminiSettings, Event::PostToolUse) => "AfterTool",
-        (HookFormat::GeminiSettings, Event::Stop) => "AfterAgent",
-        (HookFormat::GeminiSettings, Event::UserPromptSubmit) => "BeforeAgent",
-        (_, e) => e.vendor(),
-    }
+    event.named_in(Some(f))
 }
 
 /// Codex's configuration file that carries the switch, relative to the checkout.

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// One way a send can reach a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,7 +82,8 @@ impl schemars::JsonSchema for Leg {
 /// How a CLI is told to run `team hook` at its hook events: the closed set of configuration
 /// formats the host knows how to write (`crate::hooks`). Which one a CLI has is a vendor fact:
 /// its profile's description says `hooks=<format word>` among its `features`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum HookFormat {
     /// Claude Code: `hooks` in the checkout's `.claude/settings.local.json`.
     ClaudeSettings,
