@@ -14,6 +14,7 @@ mod fake_seat_tmux;
 mod feed_cli;
 mod feed_stats;
 mod first_contact;
+mod geminiignore;
 mod handover_tmux;
 mod hardening;
 mod history_concurrency;
