@@ -136,7 +136,7 @@ fn a_gemini_seat_s_delivered_line_names_its_aftertool_hook() {
     let b = queue(&w, &m);
     let input = HookInput { session_id: Some("s-1".into()), ..Default::default() };
     let mut out = Out::default();
-    let got = run_hook(&w, Event::PostToolUse, &input, &[b.dir.clone()], &rev(), &mut out);
+    let got = run_hook(&w, Event::PostToolUse, &input, std::slice::from_ref(&b.dir), &rev(), &mut out);
     assert!(got.problems.is_empty(), "{:?}", got.problems);
     assert_eq!(got.messages.len(), 1);
     let (lines, receipts) = history_of(&w);
