@@ -31,7 +31,7 @@ use crate::project_files::{self, read, ConfigError};
 pub use crate::project_files::{Action, Done};
 use crate::team_file::Loaded;
 use crate::vocab::hook_event::Event;
-use crate::vocab::leg::HookFormat;
+use crate::vocab::leg::{HookFormat, IgnoreFile};
 
 /// The events team's hooks answer, in the order they are written.
 pub const EVENTS: [Event; 3] = [Event::PostToolUse, Event::Stop, Event::UserPromptSubmit];
@@ -46,20 +46,11 @@ pub fn file_of(f: HookFormat) -> &'static str {
     }
 }
 
-/// The name a format gives `event` in its file: Claude's (`PostToolUse`, `Stop`,
-/// `UserPromptSubmit`), which Codex and Qwen Code share; Gemini CLI's `AfterTool` (the tool's
-/// result in hand), `AfterAgent` (its `decision: block` gives the model the reason as a new
-/// turn, as Claude's Stop) and `BeforeAgent` (its context goes with the prompt). The answer
-/// `team hook` writes is the same for all: Gemini reads `hookSpecificOutput.additionalContext`
-/// and `decision`/`reason` without looking at `hookEventName` (measured on 0.61.0,
-/// docs/inbox.md).
+/// The name a format gives `event` in its file ([`Event::named_in`]). The answer `team hook`
+/// writes is the same for all: Gemini reads `hookSpecificOutput.additionalContext` and
+/// `decision`/`reason` without looking at `hookEventName` (measured on 0.61.0, docs/inbox.md).
 pub fn event_name(f: HookFormat, event: Event) -> &'static str {
-    match (f, event) {
-        (HookFormat::GeminiSettings, Event::PostToolUse) => "AfterTool",
-        (HookFormat::GeminiSettings, Event::Stop) => "AfterAgent",
-        (HookFormat::GeminiSettings, Event::UserPromptSubmit) => "BeforeAgent",
-        (_, e) => e.vendor(),
-    }
+    event.named_in(Some(f))
 }
 
 /// Codex's configuration file that carries the switch, relative to the checkout.
@@ -175,11 +166,53 @@ pub fn run_here<'w>(
     ws: &'w crate::workspace::Workspace,
     named: &[String],
     action: Action,
-) -> Result<(&'w Loaded, Vec<Row>), TeamError> {
+) -> Result<(&'w Loaded, Vec<Row>, Vec<Ignored>), TeamError> {
     let l = ws.team()?;
     let exe = ws.own_exe()?;
     let rows = run(l, named, &exe, action, |cli| format_of(ws.profiles(), cli, &l.file.profiles))?;
-    Ok((l, rows))
+    let description = |cli: &str| ws.profiles().description(cli, &l.file.profiles).ok().map(|(d, _)| d.features);
+    let ignored = ignore_files(l, named, action, |cli| description(cli).and_then(|f| IgnoreFile::from_features(&f)))?;
+    Ok((l, rows, ignored))
+}
+
+/// What install or remove did to one CLI's own ignore file: the `!.agents/send-drops/` line
+/// its file tools need to read the message drops (`project_files::ignore`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    pub file: IgnoreFile,
+    /// The seats whose CLI's profile names it.
+    pub seats: Vec<String>,
+    pub done: Done,
+}
+
+/// The hooks run's second part: the ignore file each CLI's profile names (`ignore_of(cli)`,
+/// `ignore-file=<name>` of the closed set) gets the line on install and loses it on remove,
+/// once per file however many seats name it; status reads nothing. The checkout's
+/// hooks are where a seat's CLI is set up to take the inbox's messages, and a hook's answer
+/// names a message's drop: so the line goes and comes with them.
+pub fn ignore_files(
+    l: &Loaded,
+    named: &[String],
+    action: Action,
+    ignore_of: impl Fn(&str) -> Option<IgnoreFile>,
+) -> Result<Vec<Ignored>, TeamError> {
+    if action == Action::Status {
+        return Ok(Vec::new());
+    }
+    let mut by_file: std::collections::BTreeMap<IgnoreFile, Vec<String>> = Default::default();
+    for s in l.file.seats.iter().filter(|s| named.is_empty() || named.contains(&s.name)) {
+        if let Some(f) = ignore_of(&s.cli) {
+            by_file.entry(f).or_default().push(s.name.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for (file, seats) in by_file {
+        let done = project_files::ignore::act(&l.root, file, action)
+            .map_err(|why| TeamError::refused(format!("{why}; {} was not written", file.word())))?
+            .unwrap_or(Done::Unchanged);
+        out.push(Ignored { file, seats, done });
+    }
+    Ok(out)
 }
 
 /// Runs `action` for the seats `named` (all when empty) of `l`; `format_of(cli)` is what the

@@ -11,6 +11,7 @@
 //! checkout root.
 
 pub mod config;
+pub mod ignore;
 pub mod json_edit;
 
 use std::path::Path;

@@ -59,7 +59,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
         Verb::Remove(s) => (Action::Remove, s),
     };
     let ws = Workspace::new(ctx);
-    let (l, rows) = hooks::run_here(&ws, &s.seats, action)?;
+    let (l, rows, ignored) = hooks::run_here(&ws, &s.seats, action)?;
     let seen = |seat: &str| hooks::last_seen(&ctx.paths.config, &l.file.project, &l.root, seat);
     if s.json {
         out.doc(&hooks::doc::document(&l.file.project, &l.file.session, &rows, seen));
@@ -79,6 +79,15 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> Ran {
             one_line(&r.seat),
             r.state.word(),
             one_line(&r.state.detail(r.format))
+        ));
+    }
+    for i in &ignored {
+        text.push_str(&format!(
+            "{}: → {} (the line `{}`, so that the file tools of {}'s CLI read the message drops)\n",
+            i.file.word(),
+            i.done.word(),
+            crate::project_files::ignore::LINE,
+            i.seats.iter().map(|s| one_line(s)).collect::<Vec<_>>().join(", ")
         ));
     }
     if action == Action::Install && rows.iter().any(|r| r.format == Some(HookFormat::CodexHooksJson)) {

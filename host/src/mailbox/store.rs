@@ -85,6 +85,12 @@ pub struct Message {
     /// the reply's own line does (absent for a send, and in messages of older builds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
+    /// The receiving CLI's hook format, as its profile named it when the message was queued:
+    /// the `delivered` line names the hook event by that CLI's own name (Gemini CLI's
+    /// `AfterTool`, not Claude's `PostToolUse`). Absent: Claude's names (a companion, whose hook
+    /// writes no line, and messages of older builds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hooks: Option<crate::vocab::leg::HookFormat>,
 }
 
 /// The pane a send found holding the seat, by its shell: a pid and its start time name one

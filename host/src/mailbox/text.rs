@@ -76,6 +76,7 @@ mod tests {
             typed: false,
             pin: None,
             reply_to: None,
+            hooks: None,
         }
     }
 

@@ -4,6 +4,8 @@
 //! Invariant: each word is written once, in [`Event::word`] and [`Event::vendor`]; readers
 //! parse through [`Event::from_word`] and [`Event::from_vendor`].
 
+use super::leg::HookFormat;
+
 /// The hook events `team hook` answers (the words `team hooks install` writes after `hook`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Event {
@@ -33,6 +35,20 @@ impl Event {
             Event::UserPromptSubmit => "UserPromptSubmit",
             Event::PostToolUse => "PostToolUse",
             Event::Stop => "Stop",
+        }
+    }
+
+    /// The event's name in the CLI whose hooks are of format `f` (`None`: a CLI whose format is
+    /// not known, Claude's names): Claude's, which Codex and Qwen Code share; Gemini CLI's
+    /// `AfterTool` (the tool's result in hand), `AfterAgent` (its `decision: block` gives the
+    /// model the reason as a new turn, as Claude's Stop) and `BeforeAgent` (its context goes
+    /// with the prompt), as its settings name them (docs/inbox.md).
+    pub fn named_in(self, f: Option<HookFormat>) -> &'static str {
+        match (f, self) {
+            (Some(HookFormat::GeminiSettings), Event::PostToolUse) => "AfterTool",
+            (Some(HookFormat::GeminiSettings), Event::Stop) => "AfterAgent",
+            (Some(HookFormat::GeminiSettings), Event::UserPromptSubmit) => "BeforeAgent",
+            (_, e) => e.vendor(),
         }
     }
 

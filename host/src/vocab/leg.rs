@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// One way a send can reach a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,7 +82,8 @@ impl schemars::JsonSchema for Leg {
 /// How a CLI is told to run `team hook` at its hook events: the closed set of configuration
 /// formats the host knows how to write (`crate::hooks`). Which one a CLI has is a vendor fact:
 /// its profile's description says `hooks=<format word>` among its `features`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum HookFormat {
     /// Claude Code: `hooks` in the checkout's `.claude/settings.local.json`.
     ClaudeSettings,
@@ -176,3 +177,63 @@ impl McpFormat {
 }
 
 crate::vocab::doc::words!(McpFormat: McpJson, CodexConfigToml, GeminiSettings, QwenSettings, GrokSettings, OpencodeJson);
+
+/// An ignore file of a CLI's own, at the checkout's root, that its file tools obey after git's
+/// rules: the closed set of names the host writes (`crate::project_files::ignore`), so that a
+/// profile can never make team write `!.agents/send-drops/` into `.gitignore` or any other
+/// file. Which one a CLI has is a vendor fact: its profile's description says
+/// `ignore-file=<name>` among its `features`; a name outside the set is not used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IgnoreFile {
+    /// Gemini CLI's `.geminiignore`: its `read_file` refuses what git ignores unless this
+    /// file lifts it (measured on 0.61.0, docs/more-vendors.md).
+    Geminiignore,
+}
+
+impl IgnoreFile {
+    /// The feature word a profile names its CLI's ignore file with.
+    pub const FEATURE: &'static str = "ignore-file=";
+
+    /// The file's name, at the checkout's root.
+    pub fn word(self) -> &'static str {
+        match self {
+            IgnoreFile::Geminiignore => ".geminiignore",
+        }
+    }
+
+    /// The ignore file a description's `features` name (the first `ignore-file=` word that is
+    /// one of the set: a path, `..`, or any other name is never one).
+    pub fn from_features(features: &[String]) -> Option<IgnoreFile> {
+        features
+            .iter()
+            .filter_map(|f| f.strip_prefix(Self::FEATURE))
+            .find_map(|w| IgnoreFile::ALL.iter().copied().find(|i| i.word() == w))
+    }
+}
+
+crate::vocab::doc::words!(IgnoreFile: Geminiignore);
+
+#[cfg(test)]
+mod ignore_tests {
+    use super::IgnoreFile;
+
+    #[test]
+    fn a_profile_names_only_an_ignore_file_of_the_set() {
+        let of = |w: &str| IgnoreFile::from_features(&[w.to_string()]);
+        assert_eq!(of("ignore-file=.geminiignore"), Some(IgnoreFile::Geminiignore));
+        for bad in [
+            "ignore-file=.gitignore",
+            "ignore-file=../.geminiignore",
+            "ignore-file=sub/.geminiignore",
+            "ignore-file=/etc/.geminiignore",
+            "ignore-file=.geminiignore/",
+            "ignore-file=",
+            "ignore-file=.bashrc",
+            ".geminiignore",
+        ] {
+            assert_eq!(of(bad), None, "{bad}");
+        }
+        let two = [String::from("ignore-file=.gitignore"), String::from("ignore-file=.geminiignore")];
+        assert_eq!(IgnoreFile::from_features(&two), Some(IgnoreFile::Geminiignore));
+    }
+}

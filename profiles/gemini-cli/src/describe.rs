@@ -34,6 +34,11 @@ pub fn describe() -> Description {
         features: strings(&[
             "hooks=gemini-settings",
             "mcp=gemini-settings",
+            // `read_file` refuses what the checkout's git rules ignore (the message drops
+            // `.agents/.gitignore` names) unless the root `.geminiignore` lifts it with
+            // `!.agents/send-drops/` (measured on 0.61.0, real_cli::inbox_vendors):
+            // `team hooks install` writes that line there.
+            "ignore-file=.geminiignore",
             "title-state",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.61.0,
             // real_cli::up_vendors: `/quit`, then Enter after the pause, at an empty composer

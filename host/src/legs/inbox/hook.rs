@@ -36,6 +36,7 @@ use crate::ctx::Ctx;
 use crate::history::{self, LogLine, ReceiptKind};
 use crate::mux::procfs::{self, Ancestor};
 use crate::vocab::hook_event::Event;
+use crate::vocab::leg::HookFormat;
 use crate::vocab::outcome::Note;
 use crate::workspace::Workspace;
 
@@ -417,9 +418,10 @@ fn recover(
     }
 }
 
-/// The note of a delivery the hook made: `handed by its PostToolUse hook`.
-pub fn note(event: Event) -> Note {
-    Note::HandedBy(event.vendor().to_string())
+/// The note of a delivery the hook made, the event under the name the receiving CLI gives it
+/// (its hook format `f`): `handed by its PostToolUse hook`, `handed by its AfterTool hook`.
+pub fn note(event: Event, f: Option<HookFormat>) -> Note {
+    Note::HandedBy(event.named_in(f).to_string())
 }
 
 /// What `team hook <event>` ends with: the problems no checkout's team.log took (said on

@@ -124,6 +124,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
             return r;
         }
     };
+    let hooks = crate::vocab::leg::HookFormat::from_features(&profile.describe().features);
     drop(profile);
     let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
@@ -142,7 +143,7 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let queued = token
         .as_ref()
         .map_or(Ok(()), |t| t.make())
-        .and_then(|()| b.queue(&message(req, &drop, means, &pane, false, sent_ms)))
+        .and_then(|()| b.queue(&message(req, &drop, means, &pane, (false, hooks), sent_ms)))
         .and_then(|_| ring(req, means, &pane));
     if let Err(e) = queued {
         if let Some(t) = &token {
@@ -157,7 +158,9 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         Stay::Window => {
             let window = typed::TIMINGS.scaled(means.clock.scale()).window;
             match wait_for_hook(&b, req.id, window) {
-                Some(e) => Ended::delivered(Some(super::hook::note(e))).by(crate::vocab::outcome::Decider::HookReceipt),
+                Some(e) => {
+                    Ended::delivered(Some(super::hook::note(e, hooks))).by(crate::vocab::outcome::Decider::HookReceipt)
+                }
                 None => held(),
             }
         }
@@ -249,7 +252,7 @@ fn message(
     drop: &Path,
     means: &typed::Means,
     pane: &PaneRef,
-    companion: bool,
+    (companion, hooks): (bool, Option<crate::vocab::leg::HookFormat>),
     sent_ms: i64,
 ) -> Message {
     let inline = crate::mailbox::text::inline_body(req.body);
@@ -271,6 +274,7 @@ fn message(
         typed: companion,
         pin: Pin::of(pane),
         reply_to: req.reply_to.map(str::to_string),
+        hooks,
     }
 }
 
@@ -292,7 +296,7 @@ pub fn queue_companion(
 ) -> std::io::Result<SeatBox> {
     let drop = typed::drop_path(req.at.root, req.at.session, req.at.seat, req.id).map_err(std::io::Error::other)?;
     let b = crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat)?;
-    b.queue(&message(req, &drop, means, pane, true, sent_ms))?;
+    b.queue(&message(req, &drop, means, pane, (true, None), sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)
 }

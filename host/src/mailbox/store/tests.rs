@@ -25,6 +25,7 @@ fn msg(n: usize) -> Message {
         typed: false,
         pin: None,
         reply_to: None,
+        hooks: None,
     }
 }
 

@@ -144,8 +144,8 @@ fn record(ctx: &Ctx, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, proble
         problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", m.id));
     }
     let detail = match how.found {
-        Some(f) => format!("id {}, {} hook, {ms} ms from the send; {}", m.id, how.event.vendor(), f.words()),
-        None => format!("id {}, {} hook; {SETTLED}", m.id, how.event.vendor()),
+        Some(f) => format!("id {}, {} hook, {ms} ms from the send; {}", m.id, how.event.named_in(m.hooks), f.words()),
+        None => format!("id {}, {} hook; {SETTLED}", m.id, how.event.named_in(m.hooks)),
     };
     log(ctx, m, "handed", detail);
 }
@@ -161,7 +161,7 @@ fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<
         outcome: Outcome::Delivered,
         ms: Some(ms),
         via: Some(Leg::McpInbox.into()),
-        note: Some(super::note(event)),
+        note: Some(super::note(event, m.hooks)),
         reply_to: m.reply_to.clone(),
         by: Some(crate::vocab::outcome::Decider::HookReceipt),
         ..Default::default()

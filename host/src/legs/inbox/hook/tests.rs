@@ -38,6 +38,7 @@ pub(super) fn msg(w: &World, n: usize, seat: &str) -> Message {
         typed: false,
         pin: None,
         reply_to: None,
+        hooks: None,
     }
 }
 
@@ -100,7 +101,49 @@ fn event_words_round_trip() {
         assert_eq!(Event::from_vendor(e.vendor()), Some(e));
     }
     assert_eq!(Event::PostToolUse.word(), "post-tool-use");
-    assert_eq!(note(Event::Stop).to_string(), "handed by its Stop hook");
+    assert_eq!(note(Event::Stop, None).to_string(), "handed by its Stop hook");
+}
+
+/// The event is named as the receiving CLI names it: Gemini CLI's hooks are `AfterTool`,
+/// `AfterAgent`, `BeforeAgent` (what `team hooks install` writes in its settings), Claude's
+/// names elsewhere (Codex and Qwen Code share them).
+#[test]
+fn the_note_names_the_event_as_the_receiving_cli_does() {
+    let said = |e, f| note(e, f).to_string();
+    assert_eq!(said(Event::PostToolUse, Some(HookFormat::GeminiSettings)), "handed by its AfterTool hook");
+    assert_eq!(said(Event::Stop, Some(HookFormat::GeminiSettings)), "handed by its AfterAgent hook");
+    assert_eq!(said(Event::UserPromptSubmit, Some(HookFormat::GeminiSettings)), "handed by its BeforeAgent hook");
+    for f in [None, Some(HookFormat::ClaudeSettings), Some(HookFormat::CodexHooksJson), Some(HookFormat::QwenSettings)]
+    {
+        assert_eq!(said(Event::PostToolUse, f), "handed by its PostToolUse hook", "{f:?}");
+    }
+    // the words `team hooks install` writes are the same names; a queued message keeps the
+    // format under its word
+    for &f in HookFormat::ALL {
+        assert_eq!(serde_json::to_value(f).unwrap(), f.word());
+        assert_eq!(serde_json::from_value::<HookFormat>(f.word().into()).unwrap(), f);
+        for e in crate::hooks::EVENTS {
+            assert_eq!(crate::hooks::event_name(f, e), e.named_in(Some(f)));
+        }
+    }
+}
+
+/// A message queued for a Gemini CLI seat: the line its hook writes says Gemini's event.
+#[test]
+fn a_gemini_seat_s_delivered_line_names_its_aftertool_hook() {
+    let w = world();
+    let m = Message { hooks: Some(HookFormat::GeminiSettings), ..msg(&w, 1, "rev") };
+    let b = queue(&w, &m);
+    let input = HookInput { session_id: Some("s-1".into()), ..Default::default() };
+    let mut out = Out::default();
+    let got = run_hook(&w, Event::PostToolUse, &input, std::slice::from_ref(&b.dir), &rev(), &mut out);
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+    assert_eq!(got.messages.len(), 1);
+    let (lines, receipts) = history_of(&w);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].note, Some(Note::HandedBy("AfterTool".into())));
+    // the receipt keeps team's own word (it is read back by team, not shown)
+    assert_eq!(receipts[0].event.as_deref(), Some("post-tool-use"));
 }
 
 #[test]
