@@ -133,6 +133,22 @@ impl Scene {
         self.tw.tmux(&["send-keys", "-t", &pane, "Enter"]);
     }
 
+    /// Waits until the turn [`Scene::next_turn`] began has run and ended. The seat logs a hook
+    /// run once its hook has exited, and runs its prompt's hook before its screen shows the turn
+    /// working: a hook that hands a message writes its receipt before the seat logs it, and a
+    /// screen read while that hook runs still shows the last turn's end. So this waits for the
+    /// prompt's hook in the log, then a tool call's hook after it (the seat makes one in every
+    /// turn before the turn can end), then a screen that does not show the turn working.
+    fn new_turn_ended(&self) {
+        let ran = self.tw.wait_until(common::BOUND, || {
+            let lines = self.log_lines();
+            let prompt = lines.iter().position(|v| v["event"] == "UserPromptSubmit");
+            prompt.is_some_and(|p| lines[p + 1..].iter().any(|v| v["event"] == "PostToolUse"))
+        });
+        assert!(ran, "the new turn's prompt hook, then a tool call's, ran: {:#?}", self.log_lines());
+        assert!(self.tw.wait_until(common::BOUND, || !self.screen_working()), "the new turn ended");
+    }
+
     /// Whether `rev`'s screen shows it working (Codex's `Esc to interrupt`, Claude's `esc to
     /// interrupt`).
     fn screen_working(&self) -> bool {
@@ -319,7 +335,7 @@ fn a_hook_killed_between_answer_and_record_whose_answer_was_dropped_is_handed_in
     );
     // handed once, by a hook of the new turn (its prompt's, or its first tool call's once the
     // transcript it reads has begun); the turn runs to its end
-    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the new turn ended");
+    s.new_turn_ended();
     let lines = s.log_lines();
     let prompt = lines.iter().position(|v| v["event"] == "UserPromptSubmit").expect("the prompt's hook ran");
     let handed: Vec<usize> = (0..lines.len())
@@ -394,7 +410,9 @@ fn hooks_killed_at_any_moment_lose_no_message_and_hand_none_twice() {
             ))
             .collect::<Vec<_>>()
     );
-    assert!(s.tw.wait_until(common::BOUND, || !s.screen_working()), "the new turn ended");
+    // (the hook that handed the last of them may still be running: the seat logs what it
+    // handed once it has exited)
+    s.new_turn_ended();
     let killed = s.log_lines().iter().filter(|v| v["exit"] == 137).count();
     for b in &bodies {
         let n: usize =
