@@ -29,7 +29,7 @@ fn a_codex_seat_team_up_started_reports_idle_then_working_after_the_send_s_enter
     eprintln!("team up:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
     let rp = record(&rw, "gpt-reviewer")["pane"].as_str().unwrap().to_string();
-    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex in {rp}, idle)")), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("gpt-reviewer: up (codex 0.171.0 in {rp}, idle)")), "{}", r.stdout);
     // one pipe: Codex's (Claude Code declares no reports)
     assert_eq!(reports(&rw).len(), 1, "{:?}", reports(&rw));
     wait("codex's idle report", || reports(&rw)[0].lines().any(|l| l.ends_with(" idle codex")));

@@ -30,6 +30,19 @@ const SEATS: [(&str, &str, &str, &str); 5] = [
     ("grok-coder", "grok-cli", "grok", "Ctrl-C"),
 ];
 
+/// The version each CLI's npm package says (tests/real/package-lock.json), which the up line
+/// names.
+fn version(profile: &str) -> &'static str {
+    match profile {
+        "gemini-cli" => "0.61.0",
+        "qwen-code" => "0.24.4",
+        "copilot" => "1.0.102",
+        "opencode" => "1.18.33",
+        "grok-cli" => "0.0.34",
+        other => panic!("no pinned version for {other}"),
+    }
+}
+
 /// A world whose tmux server runs (a session `keep` of its own, not the team's) with the
 /// environment every pane `team up` opens inherits, and a checkout with no team file yet.
 fn world() -> RealWorld {
@@ -145,7 +158,11 @@ fn init_and_up_start_gemini_qwen_copilot_opencode_and_grok_and_down_stops_them()
     for (seat, profile, launch, _) in SEATS {
         let rec = record(&rw, seat);
         let pane = rec["pane"].as_str().unwrap().to_string();
-        assert!(r.stdout.contains(&format!("{seat}: up ({profile} in {pane}, idle)")), "{}", r.stdout);
+        assert!(
+            r.stdout.contains(&format!("{seat}: up ({profile} {} in {pane}, idle)", version(profile))),
+            "{}",
+            r.stdout
+        );
         assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(launch)), "{rec}");
         panes.push(pane);
     }
