@@ -43,6 +43,15 @@ fn holder(v: &Value, needle: &str) -> Option<String> {
     inner.or_else(|| v.to_string().contains(needle).then(|| v.to_string()))
 }
 
+/// The CLI's own name of the hook that runs after a tool call (Gemini CLI's `AfterTool`; Qwen
+/// Code keeps Claude's `PostToolUse`), which the delivered line names.
+fn after_tool(v: Vendor) -> &'static str {
+    match v {
+        Vendor::Gemini => "AfterTool",
+        _ => "PostToolUse",
+    }
+}
+
 fn working_seat_gets_it_at_its_next_tool_call(v: Vendor) {
     let rw = RealWorld::start_vendors();
     let (rel, mine) = own_settings(v);
@@ -76,7 +85,7 @@ fn working_seat_gets_it_at_its_next_tool_call(v: Vendor) {
     let t1 = now_ms();
     assert_eq!(
         (run.stdout.as_str(), run.stderr.as_str(), run.code),
-        (format!("{CONTEXT}\n{}: delivered (handed by its PostToolUse hook)\n", v.seat()).as_str(), "", 0)
+        (format!("{CONTEXT}\n{}: delivered (handed by its {} hook)\n", v.seat(), after_tool(v)).as_str(), "", 0)
     );
     let carried = rw.mock.wait_for(&format!("a {} step that carries {body:?}", v.api()), |r| {
         r.n > before && r.api == v.api() && r.kind == "main" && r.body.to_string().contains(&body)
