@@ -24,6 +24,7 @@
 //! This module depends on nothing else in the crate but `test_env::test_hook` (std, serde_json,
 //! nix otherwise).
 
+pub mod frame;
 pub mod herdr;
 pub mod procfs;
 pub mod program;

@@ -75,6 +75,8 @@ pub struct Herdr {
     surface: OnceLock<Result<Surface, MuxError>>,
     /// The sessions whose client/server pairing `status` found compatible.
     checked: Mutex<Vec<String>>,
+    /// Each pane's last visible rows: a read hands on a whole frame (`frame`).
+    frames: super::frame::Frames,
     /// herdr was chosen for want of any other choice (no `multiplexer:` key, not inside tmux):
     /// a missing herdr then says how to use tmux instead.
     pub by_default: bool,
@@ -111,6 +113,7 @@ impl Herdr {
             last_seen: Box::new(|_, _| None),
             surface: OnceLock::new(),
             checked: Mutex::new(Vec::new()),
+            frames: Default::default(),
             by_default: false,
             pane_hint: None,
         }

@@ -73,6 +73,8 @@ pub struct Tmux {
     runner: Box<dyn Runner>,
     /// The pane the caller's environment names (`TMUX_PANE`): a claim to verify, never an identity.
     pane_hint: Option<PaneHint>,
+    /// Each pane's last capture: a read hands on a whole frame (`frame`).
+    frames: super::frame::Frames,
 }
 
 /// The pane the caller's environment names, and the server its `$TMUX` says that pane is on: a
@@ -125,7 +127,7 @@ impl Tmux {
             (None, None) => Vec::new(),
         };
         let runner: Box<dyn Runner> = if found.is_some() { Box::new(SystemRunner) } else { Box::new(super::Missing) };
-        Tmux { bin, socket_args, runner, pane_hint: PaneHint::of(hints) }
+        Tmux { bin, socket_args, runner, pane_hint: PaneHint::of(hints), frames: Default::default() }
     }
 
     /// The adapter for one server: `socket` is a path (`-S`) or a bare name (`-L`); the program
@@ -139,7 +141,13 @@ impl Tmux {
 
     /// The adapter running program `bin` against server `socket` (a path or a bare name).
     pub fn new(bin: &str, socket: &str) -> Tmux {
-        Tmux { bin: bin.into(), socket_args: socket_flag(socket), runner: Box::new(SystemRunner), pane_hint: None }
+        Tmux {
+            bin: bin.into(),
+            socket_args: socket_flag(socket),
+            runner: Box::new(SystemRunner),
+            pane_hint: None,
+            frames: Default::default(),
+        }
     }
 
     /// The adapter for server `socket`, running its program through `runner` (tests answer
@@ -410,35 +418,41 @@ impl Mux for Tmux {
 
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
         // One tmux call (three commands): the server runs them back to back, so the size, the
-        // title and the rows are one moment of the pane, and the read costs one process.
+        // title and the rows are one moment of the pane, and a capture costs one process; the
+        // moment is one a whole frame shows (`frame`).
         let start = format!("-{RECENT_ROWS}");
         let id = pane.id.as_str();
         let read_format = format::format(READ_ROW);
-        let out = self.pane_cmd(
-            pane,
-            "capture-pane",
-            &[
-                "display-message",
-                "-p",
-                "-t",
-                id,
-                &read_format,
-                ";",
+        let key = format!("{} {id}", self.socket_args.join(" "));
+        let capture = || {
+            self.pane_cmd(
+                pane,
                 "capture-pane",
-                "-p",
-                "-e",
-                "-t",
-                id,
-                ";",
-                "capture-pane",
-                "-p",
-                "-t",
-                id,
-                "-S",
-                &start,
-            ],
-        )?;
-        let (info, rest) = format::parse_row(&out.stdout, READ_ROW).map_err(|m| self.malformed("a pane read", &m))?;
+                &[
+                    "display-message",
+                    "-p",
+                    "-t",
+                    id,
+                    &read_format,
+                    ";",
+                    "capture-pane",
+                    "-p",
+                    "-e",
+                    "-t",
+                    id,
+                    ";",
+                    "capture-pane",
+                    "-p",
+                    "-t",
+                    id,
+                    "-S",
+                    &start,
+                ],
+            )
+            .map(|out| out.stdout)
+        };
+        let stdout = self.frames.settled(&key, capture, std::thread::sleep)?;
+        let (info, rest) = format::parse_row(&stdout, READ_ROW).map_err(|m| self.malformed("a pane read", &m))?;
         let rest = String::from_utf8_lossy(rest).into_owned();
         let cols: u32 = info[0].parse().unwrap_or(0);
         let rows: u32 = info[1].parse().unwrap_or(0);

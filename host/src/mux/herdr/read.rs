@@ -25,14 +25,17 @@ impl Herdr {
         let (visible, recent, title) = std::thread::scope(|s| {
             let recent = with_recent.then(|| s.spawn(|| self.call(&pane.session, &recent_args, &ctx)));
             let title = s.spawn(|| self.title(pane, surface.title));
-            let visible =
-                self.call(&pane.session, &["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"], &ctx);
+            // the visible rows as a whole frame shows them (`frame`)
+            let visible_args = ["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"];
+            let key = format!("{} {}", pane.session, pane.id);
+            let capture = || self.call(&pane.session, &visible_args, &ctx).map(|o| o.stdout);
+            let visible = self.frames.settled(&key, capture, std::thread::sleep);
             let panicked = || MuxError::Failed("a herdr read thread panicked".into());
             let recent = recent.map(|r| r.join().unwrap_or_else(|_| Err(panicked())));
             let title = title.join().unwrap_or_else(|_| Err(panicked()));
             (visible, recent, title)
         });
-        let styled = split_rows(&visible?.stdout_str());
+        let styled = split_rows(&String::from_utf8_lossy(&visible?));
         let plain = plain_rows(&styled);
         let recent = match recent {
             Some(r) => {
