@@ -24,6 +24,8 @@ pub struct SeatRecord {
     #[schemars(length(min = 1))]
     pub stage: String,
     pub cli: Option<String>,
+    /// The CLI's version as its installed package named it when `team up` launched it.
+    pub cli_version: Option<String>,
     pub pane: Option<String>,
     /// The recorded CLI process.
     pub pid: Option<u32>,
@@ -69,6 +71,7 @@ pub fn run_here(ws: &Workspace) -> Result<SeatsDoc, TeamError> {
             seat: name,
             stage: text(&r.raw, "stage").unwrap_or_else(|| "unknown".into()),
             cli: r.cli.clone(),
+            cli_version: text(&r.raw, "cli_version"),
             pane: r.pane.clone(),
             pid: r.process.map(|p| p.pid),
             since: text(&r.raw, "registered"),
@@ -99,7 +102,11 @@ pub fn words(d: &SeatsDoc) -> String {
         rows.push(vec![
             one_line(&s.seat).into_owned(),
             one_line(&s.stage).into_owned(),
-            s.cli.as_deref().map(|c| one_line(c).into_owned()).unwrap_or_else(dash),
+            match (&s.cli, &s.cli_version) {
+                (Some(c), Some(v)) => format!("{} {}", one_line(c), one_line(v)),
+                (Some(c), None) => one_line(c).into_owned(),
+                (None, _) => dash(),
+            },
             s.pane.as_deref().map(|c| one_line(c).into_owned()).unwrap_or_else(dash),
             s.pid.map(|p| p.to_string()).unwrap_or_else(dash),
             s.since.as_deref().map(|c| one_line(c).into_owned()).unwrap_or_else(dash),

@@ -109,6 +109,11 @@ pub struct UpSeat {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub pane: Option<String>,
+    /// The CLI's version as its installed package names it, for a seat this run started
+    /// (`up`), where the package names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub cli_version: Option<String>,
     /// The line the plain run prints for the seat.
     #[schemars(length(min = 1))]
     pub line: String,
@@ -139,6 +144,10 @@ impl Report {
                         seat: s.seat.clone(),
                         status,
                         pane: pane.map(str::to_string),
+                        cli_version: match &s.outcome {
+                            Outcome::Up { version, .. } => version.clone(),
+                            _ => None,
+                        },
                         line: words::line(self.verb, s),
                     }
                 })

@@ -66,3 +66,27 @@ fn a_pane_no_record_holds_refuses_the_whole_session() {
     assert!(unrecorded(&st, "beacon", &panes[..1], ["keeper"].into_iter()).is_err());
     assert!(unrecorded(&State::load(d.path()).unwrap(), "beacon", &[], ["keeper"].into_iter()).is_ok());
 }
+
+#[test]
+fn the_document_carries_the_version_a_launch_read_and_none_it_did_not() {
+    let up = |version: Option<&str>| Outcome::Up {
+        cli: "codex".into(),
+        version: version.map(Into::into),
+        pane: "%1".into(),
+    };
+    let r = Report {
+        verb: Verb::Up,
+        project: "beacon".into(),
+        session: "beacon".into(),
+        dry_run: false,
+        notes: Vec::new(),
+        seats: vec![
+            SeatLine { seat: "rev".into(), outcome: up(Some("0.171.0")) },
+            SeatLine { seat: "odd".into(), outcome: up(None) },
+            SeatLine { seat: "keeper".into(), outcome: Outcome::Already { pane: "%0".into() } },
+        ],
+    };
+    let d = serde_json::to_value(r.document()).unwrap();
+    let v: Vec<_> = d["seats"].as_array().unwrap().iter().map(|s| s.get("cli_version").cloned()).collect();
+    assert_eq!(v, [Some(serde_json::json!("0.171.0")), None, None], "{d}");
+}

@@ -197,6 +197,12 @@ fn up_with_hooks_and_mcp_then_the_seats_talk_through_team_send_and_down_leaves_n
         let rec = record(&rw, seat);
         assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(line)), "{rec}");
     }
+    // the version the launch read from each CLI's package: in the record, `team seats` and up's JSON
+    let seats = rw.w.team(&["seats"]).stdout;
+    assert!(seats.contains("claude-code 2.1.332") && seats.contains("codex 0.171.0"), "{seats}");
+    let d: Value = serde_json::from_str(&rw.w.team(&["seats", "--json"]).stdout).unwrap();
+    let v: Vec<_> = d["seats"].as_array().unwrap().iter().map(|s| s["cli_version"].as_str()).collect();
+    assert_eq!(v, [Some("2.1.332"), Some("0.171.0")], "{d}");
 
     // the owner's send reaches each seat through the record up wrote (the model reads the drop)
     for (seat, api) in [("gpt-reviewer", "openai"), ("claude-keeper", "anthropic")] {
