@@ -33,14 +33,25 @@ pub const NAME: &str = "team";
 /// (`mcp=<word>` among its description's `features`).
 pub use crate::vocab::leg::McpFormat as Place;
 
-/// The place a CLI's profile names (`None`: no usable profile, or no project-level MCP
+/// The owner's approval install writes beside a CLI's entry (`mcp-owner-approval=<word>`).
+pub use crate::vocab::leg::McpOwnerApproval as OwnerApproval;
+
+/// Where one CLI reads its MCP servers, and the owner's approval it wants beside the entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reads {
+    pub place: Place,
+    pub approval: Option<OwnerApproval>,
+}
+
+/// What a CLI's profile names (`None`: no usable profile, or no project-level MCP
 /// configuration).
 pub fn place_of(
     profiles: &crate::profiles::ProfileHost,
     cli: &str,
     pins: &std::collections::BTreeMap<String, String>,
-) -> Option<Place> {
-    profiles.description(cli, pins).ok().and_then(|(d, _)| Place::from_features(&d.features))
+) -> Option<Reads> {
+    let (d, _) = profiles.description(cli, pins).ok()?;
+    Some(Reads { place: Place::from_features(&d.features)?, approval: OwnerApproval::from_features(&d.features) })
 }
 
 /// What a seat's place holds for the server.
@@ -307,17 +318,26 @@ pub fn run_here<'w>(
 }
 
 /// Runs `action` for the seats `named` (all when empty) of the team file `l`; `command` is the
-/// `team` the entries run; `place_of(cli)` is what the CLI's profile says. One read and at most one write a file, however many seats read it
-/// (`project_files::run`). A seat whose file could not be written is refused (the rows before
-/// it stand: each file is written whole or not at all).
+/// `team` the entries run; `reads_of(cli)` is what the CLI's profile says. One read and at
+/// most one write a file, however many seats read it (`project_files::run`); the owner's
+/// approval goes with a place only where a seat acted on has a CLI that wants it (a Copilot
+/// seat's `.mcp.json` writes none of Claude's). A seat whose file could not be written is
+/// refused (the rows before it stand: each file is written whole or not at all).
 pub fn run(
     l: &Loaded,
     named: &[String],
     command: &str,
     action: Action,
-    place_of: impl Fn(&str) -> Option<Place>,
+    reads_of: impl Fn(&str) -> Option<Reads>,
 ) -> Result<Vec<Row>, TeamError> {
-    let act = |p| act(&l.root, p, command, action);
+    let approving: Vec<Place> = crate::project_files::seats(l, named)?
+        .into_iter()
+        .filter_map(|(_, cli)| reads_of(cli))
+        .filter(|r| r.approval.is_some())
+        .map(|r| r.place)
+        .collect();
+    let act = |p| act(&l.root, p, command, action, approving.contains(&p));
+    let place_of = |cli: &str| reads_of(cli).map(|r| r.place);
     let rows = crate::project_files::run(l, named, action, place_of, State::Unsupported, act)?;
     Ok(rows
         .into_iter()
@@ -332,7 +352,14 @@ pub fn run(
         .collect())
 }
 
-fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, Option<Done>), TeamError> {
+/// Acts on place `p`; `approving`: a CLI reading it wants the owner's approval beside it.
+fn act(
+    root: &Path,
+    p: Place,
+    command: &str,
+    action: Action,
+    approving: bool,
+) -> Result<(State, Option<Done>), TeamError> {
     let refused = |why: ConfigError| TeamError::refused(format!("{}: {why}; nothing was written", p.rel()));
     let text = match read(root, p) {
         Ok(t) => t,
@@ -340,8 +367,8 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
         Err(why) => return Err(refused(why)),
     };
     let entry = entry_state(p, text.as_deref(), command);
-    let state = match (p, &entry) {
-        (Place::McpJson, State::Installed) => claude_approval(root, action)?,
+    let state = match &entry {
+        State::Installed if approving => claude_approval(root, action)?,
         _ => entry.clone(),
     };
     let done = match (action, &state) {
@@ -352,13 +379,13 @@ fn act(root: &Path, p: Place, command: &str, action: Action) -> Result<(State, O
             if entry != State::Installed {
                 write(root, p, &edited(p, text.as_deref(), Some(command)).map_err(refused)?).map_err(refused)?;
             }
-            if p == Place::McpJson {
+            if approving {
                 approve(root, true)?;
             }
             Done::Written
         }
         (Action::Remove, _) => {
-            if p == Place::McpJson && matches!(entry, State::Installed | State::Stale { .. }) {
+            if approving && matches!(entry, State::Installed | State::Stale { .. }) {
                 approve(root, false)?;
             }
             write(root, p, &edited(p, text.as_deref(), None).map_err(refused)?).map_err(refused)?;
@@ -516,7 +543,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let host = crate::profiles::ProfileHost::new(&crate::paths::Paths::under(d.path()));
         let none = std::collections::BTreeMap::new();
-        let of = |cli: &str| place_of(&host, cli, &none);
+        let of = |cli: &str| place_of(&host, cli, &none).map(|r| r.place);
         assert_eq!(of("claude-code"), Some(Place::McpJson));
         assert_eq!(of("copilot"), Some(Place::McpJson));
         assert_eq!(of("codex"), Some(Place::CodexConfigToml));
@@ -525,6 +552,12 @@ mod tests {
         assert_eq!(of("grok-cli"), Some(Place::GrokSettings));
         assert_eq!(of("opencode"), Some(Place::OpencodeJson));
         assert_eq!(of("cursor"), None);
+        // the owner's approval is Claude Code's own: Copilot reads the same `.mcp.json` and wants none
+        let approval = |cli: &str| place_of(&host, cli, &none).and_then(|r| r.approval);
+        assert_eq!(approval("claude-code"), Some(OwnerApproval::ClaudeSettingsLocal));
+        for cli in ["copilot", "codex", "gemini-cli", "qwen-code", "grok-cli", "opencode"] {
+            assert_eq!(approval(cli), None, "{cli}");
+        }
         assert_eq!(of("no-such-cli"), None);
     }
 

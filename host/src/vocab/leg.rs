@@ -178,6 +178,49 @@ impl McpFormat {
 
 crate::vocab::doc::words!(McpFormat: McpJson, CodexConfigToml, GeminiSettings, QwenSettings, GrokSettings, OpencodeJson);
 
+/// The owner's approval of the team's MCP server that `team mcp install` writes for a CLI that
+/// asks a person before it starts a server its checkout names: written where the CLI keeps one
+/// person's choices for one checkout (never a file a repository ships). Which one a CLI has is
+/// a vendor fact: its profile's description says `mcp-owner-approval=<word>` among its
+/// `features`, beside the `mcp=` format whose entry it approves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum McpOwnerApproval {
+    /// Claude Code's `.claude/settings.local.json` (`enabledMcpjsonServers`, the tool rules):
+    /// what answering its `New MCP server found` question writes (`crate::mcp::approve`).
+    ClaudeSettingsLocal,
+}
+
+impl McpOwnerApproval {
+    /// The feature word a profile names its CLI's approval with.
+    pub const FEATURE: &'static str = "mcp-owner-approval=";
+
+    pub fn word(self) -> &'static str {
+        match self {
+            McpOwnerApproval::ClaudeSettingsLocal => "claude-settings-local",
+        }
+    }
+
+    /// The format whose entry it approves.
+    pub fn approves(self) -> McpFormat {
+        match self {
+            McpOwnerApproval::ClaudeSettingsLocal => McpFormat::McpJson,
+        }
+    }
+
+    /// The approval a description's `features` name, when it approves the entry of the format
+    /// they name (`mcp=`): one naming another format's entry is never used.
+    pub fn from_features(features: &[String]) -> Option<McpOwnerApproval> {
+        let format = McpFormat::from_features(features)?;
+        features
+            .iter()
+            .filter_map(|f| f.strip_prefix(Self::FEATURE))
+            .find_map(|w| McpOwnerApproval::ALL.iter().copied().find(|a| a.word() == w))
+            .filter(|a| a.approves() == format)
+    }
+}
+
+crate::vocab::doc::words!(McpOwnerApproval: ClaudeSettingsLocal);
+
 /// An ignore file of a CLI's own, at the checkout's root, that its file tools obey after git's
 /// rules: the closed set of names the host writes (`crate::project_files::ignore`), so that a
 /// profile can never make team write `!.agents/send-drops/` into `.gitignore` or any other
@@ -235,5 +278,21 @@ mod ignore_tests {
         }
         let two = [String::from("ignore-file=.gitignore"), String::from("ignore-file=.geminiignore")];
         assert_eq!(IgnoreFile::from_features(&two), Some(IgnoreFile::Geminiignore));
+    }
+}
+
+#[cfg(test)]
+mod approval_tests {
+    use super::McpOwnerApproval;
+
+    #[test]
+    fn an_approval_counts_only_beside_the_format_whose_entry_it_approves() {
+        let of = |f: &[&str]| McpOwnerApproval::from_features(&f.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let claude = "mcp-owner-approval=claude-settings-local";
+        assert_eq!(of(&["mcp=mcp-json", claude]), Some(McpOwnerApproval::ClaudeSettingsLocal));
+        assert_eq!(of(&[claude]), None, "no entry to approve");
+        assert_eq!(of(&["mcp=gemini-settings", claude]), None, "another format's entry");
+        assert_eq!(of(&["mcp=mcp-json", "mcp-owner-approval=../../.bashrc"]), None);
+        assert_eq!(of(&["mcp=mcp-json"]), None);
     }
 }

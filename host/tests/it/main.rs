@@ -22,6 +22,7 @@ mod inbox_agents;
 mod inbox_tmux;
 mod install_hostile;
 mod layers;
+mod mcp_approval;
 mod mcp_hostile;
 mod mcp_seats;
 mod mcp_stdio;

@@ -33,6 +33,7 @@ pub fn describe() -> Description {
             "hooks=claude-settings",
             // MCP servers: `mcpServers` in the checkout's `.mcp.json`.
             "mcp=mcp-json",
+            "mcp-owner-approval=claude-settings-local",
             // How `team up` starts it and `team down` asks it to leave (measured on 2.1.332:
             // `/exit` then Enter at an empty composer quits with status 0; docs/launch.md).
             "launch=claude",
