@@ -271,6 +271,11 @@ pub trait Mux {
     fn read_screen(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
         self.read(pane)
     }
+    /// Takes one capture of `pane` as the first of a whole-frame read to come (`frame`), where
+    /// reads are settled: a run that reads many panes looks at each once first, so every later
+    /// read finds its pane's first capture already a quiet time old. Errors are the later
+    /// read's to say.
+    fn prime(&self, _pane: &PaneRef) {}
     /// The multiplexer's status of the seat's agent, read fresh on every call (never kept from
     /// an earlier read): herdr's `agent get`; tmux: `None`.
     fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError>;

@@ -214,6 +214,7 @@ pub fn status(
     let here = crate::team_file::host::Here::of_config(&ctx.paths.config);
     // each other machine asked once a run, whether it answers
     let mut hosts: HashMap<String, String> = HashMap::new();
+    prime(&seats, &muxes, &mut looks, &here);
     let mut rows = Vec::new();
     for r in &seats {
         let mux = muxes[&choice(r)].as_ref();
@@ -308,6 +309,37 @@ fn elsewhere(state: &std::path::Path, h: &crate::team_file::host::SeatHost) -> S
             Err(why) => format!("it runs on {} ({d}), which does not answer: {why}", h.word),
         },
         Err(f) => format!("its host {:?} is no ssh destination ({f})", h.word),
+    }
+}
+
+/// Looks at every seat's pane of this machine once before any is read, so each read finds its
+/// pane's first capture a quiet time old (`mux::frame`): n seats wait one quiet time, not n.
+fn prime<'m>(
+    seats: &[RosterSeat],
+    muxes: &'m HashMap<Option<String>, Box<dyn Mux>>,
+    looks: &mut HashMap<(Option<String>, String), Box<dyn Panes + 'm>>,
+    here: &crate::team_file::host::Here,
+) {
+    for r in seats {
+        let seat = r.seat();
+        if seat.file_seat.as_ref().and_then(|s| s.host.as_ref()).is_some_and(|h| !here.holds(Some(h))) {
+            continue;
+        }
+        let mux = muxes[&choice(r)].as_ref();
+        let look = looks
+            .entry((choice(r), r.team.session.clone()))
+            .or_insert_with(|| crate::mux::panes_of(mux, &r.team.session));
+        let at = crate::state::locate_among(
+            look.as_ref(),
+            mux.name(),
+            &r.team.session,
+            &seat.name,
+            &r.team.name,
+            seat.agent.as_ref(),
+        );
+        if let Ok(p) = at {
+            mux.prime(&p);
+        }
     }
 }
 

@@ -62,6 +62,15 @@ impl Frames {
     }
 }
 
+impl Frames {
+    /// Keeps `bytes` as the last capture of `key`, taken now (a first look, `Mux::prime`).
+    pub fn keep(&self, key: &str, bytes: Vec<u8>) {
+        if let Ok(mut m) = self.last.lock() {
+            m.insert(key.to_string(), (Instant::now(), bytes));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +120,17 @@ mod tests {
         let f = Frames::default();
         let (got, taken, _) = run(&f, &["⠋ working", "⠙ working", "⠹ working", "⠸ working", "never taken"]);
         assert_eq!((got.unwrap().as_str(), taken), ("⠸ working", MOST));
+    }
+
+    #[test]
+    fn a_primed_pane_is_read_in_one_capture_when_it_did_not_change() {
+        let f = Frames::default();
+        f.keep("%1", b"idle".to_vec());
+        let (got, taken, _) = run(&f, &["idle"]);
+        assert_eq!((got.unwrap().as_str(), taken), ("idle", 1));
+        f.keep("%1", b"top half".to_vec());
+        let (got, taken, _) = run(&f, &["whole", "whole"]);
+        assert_eq!((got.unwrap().as_str(), taken), ("whole", 2), "a primed torn frame is passed over");
     }
 
     #[test]

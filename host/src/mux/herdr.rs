@@ -459,6 +459,10 @@ impl Mux for Herdr {
         self.capture(pane, false)
     }
 
+    fn prime(&self, pane: &PaneRef) {
+        self.prime_visible(pane)
+    }
+
     fn status(&self, pane: &PaneRef) -> Result<Option<StatusRead>, MuxError> {
         let agent = match self.agent_get(&pane.session, &pane.seat, &pane.id) {
             Ok(a) => a,

@@ -248,6 +248,47 @@ impl Tmux {
         Err(self.failed(what, &out))
     }
 
+    /// One capture of `pane`: the size, mode and title, the styled rows and the recent rows,
+    /// as tmux prints them.
+    fn capture(&self, pane: &PaneRef) -> Result<Vec<u8>, MuxError> {
+        // One tmux call (three commands): the server runs them back to back, so the size, the
+        // title and the rows are one moment of the pane, and a capture costs one process (`read`
+        // settles captures into a whole frame: `frame`).
+        let start = format!("-{RECENT_ROWS}");
+        let id = pane.id.as_str();
+        let read_format = format::format(READ_ROW);
+        self.pane_cmd(
+            pane,
+            "capture-pane",
+            &[
+                "display-message",
+                "-p",
+                "-t",
+                id,
+                &read_format,
+                ";",
+                "capture-pane",
+                "-p",
+                "-e",
+                "-t",
+                id,
+                ";",
+                "capture-pane",
+                "-p",
+                "-t",
+                id,
+                "-S",
+                &start,
+            ],
+        )
+        .map(|out| out.stdout)
+    }
+
+    /// The key of a pane's frames: the server (its socket) and the pane id.
+    fn frame_key(&self, pane: &PaneRef) -> String {
+        format!("{} {}", self.socket_args.join(" "), pane.id)
+    }
+
     fn shell_pid(&self, pane: &PaneRef) -> Result<u32, MuxError> {
         if let Some(p) = pane.shell_pid {
             return Ok(p);
@@ -416,42 +457,14 @@ impl Mux for Tmux {
         Ok(self.panes(session)?.into_iter().filter(|p| !p.name.is_empty()).map(|p| (p.id, p.name)).collect())
     }
 
+    fn prime(&self, pane: &PaneRef) {
+        if let Ok(bytes) = self.capture(pane) {
+            self.frames.keep(&self.frame_key(pane), bytes);
+        }
+    }
+
     fn read(&self, pane: &PaneRef) -> Result<Capture, MuxError> {
-        // One tmux call (three commands): the server runs them back to back, so the size, the
-        // title and the rows are one moment of the pane, and a capture costs one process; the
-        // moment is one a whole frame shows (`frame`).
-        let start = format!("-{RECENT_ROWS}");
-        let id = pane.id.as_str();
-        let read_format = format::format(READ_ROW);
-        let key = format!("{} {id}", self.socket_args.join(" "));
-        let capture = || {
-            self.pane_cmd(
-                pane,
-                "capture-pane",
-                &[
-                    "display-message",
-                    "-p",
-                    "-t",
-                    id,
-                    &read_format,
-                    ";",
-                    "capture-pane",
-                    "-p",
-                    "-e",
-                    "-t",
-                    id,
-                    ";",
-                    "capture-pane",
-                    "-p",
-                    "-t",
-                    id,
-                    "-S",
-                    &start,
-                ],
-            )
-            .map(|out| out.stdout)
-        };
-        let stdout = self.frames.settled(&key, capture, std::thread::sleep)?;
+        let stdout = self.frames.settled(&self.frame_key(pane), || self.capture(pane), std::thread::sleep)?;
         let (info, rest) = format::parse_row(&stdout, READ_ROW).map_err(|m| self.malformed("a pane read", &m))?;
         let rest = String::from_utf8_lossy(rest).into_owned();
         let cols: u32 = info[0].parse().unwrap_or(0);

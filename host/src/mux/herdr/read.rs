@@ -26,10 +26,8 @@ impl Herdr {
             let recent = with_recent.then(|| s.spawn(|| self.call(&pane.session, &recent_args, &ctx)));
             let title = s.spawn(|| self.title(pane, surface.title));
             // the visible rows as a whole frame shows them (`frame`)
-            let visible_args = ["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"];
-            let key = format!("{} {}", pane.session, pane.id);
-            let capture = || self.call(&pane.session, &visible_args, &ctx).map(|o| o.stdout);
-            let visible = self.frames.settled(&key, capture, std::thread::sleep);
+            let capture = || self.visible(pane);
+            let visible = self.frames.settled(&frame_key(pane), capture, std::thread::sleep);
             let panicked = || MuxError::Failed("a herdr read thread panicked".into());
             let recent = recent.map(|r| r.join().unwrap_or_else(|_| Err(panicked())));
             let title = title.join().unwrap_or_else(|_| Err(panicked()));
@@ -54,6 +52,20 @@ impl Herdr {
             (w as u32, styled.len() as u32)
         });
         Ok(Capture { styled, plain, title, cols, rows, recent, mode: None })
+    }
+
+    /// One capture of the visible rows, as herdr prints them (ANSI).
+    fn visible(&self, pane: &PaneRef) -> Result<Vec<u8>, MuxError> {
+        let ctx = Ctx { seat: pane.seat.clone(), pane: pane.id.clone() };
+        let args = ["pane", "read", &pane.id, "--source", "visible", "--format", "ansi"];
+        self.call(&pane.session, &args, &ctx).map(|o| o.stdout)
+    }
+
+    /// A first capture of the visible rows, kept for the read to come (`Mux::prime`).
+    pub(super) fn prime_visible(&self, pane: &PaneRef) {
+        if let Ok(bytes) = self.visible(pane) {
+            self.frames.keep(&frame_key(pane), bytes);
+        }
     }
 
     fn title(&self, pane: &PaneRef, from: TitleFrom) -> Result<String, MuxError> {
@@ -81,4 +93,9 @@ impl Herdr {
             Err(r) => Err(r.error),
         }
     }
+}
+
+/// The key of a pane's frames: the herdr session and the pane id.
+fn frame_key(pane: &PaneRef) -> String {
+    format!("{} {}", pane.session, pane.id)
 }
