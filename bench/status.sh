@@ -17,6 +17,10 @@
 #   tmux display-message -p x         4.0 ms   (one tmux call)
 # The debug build, same world: 82.8 ms. Re-measured after merging main (ce38b94: seats located
 # through the registry's pane first), release build, load 8.2–9.2: 68.3 ms (tmux call 4.0 ms).
+# 2026-12-06, reads settled into whole frames (host/src/mux/frame.rs; status looks at every pane
+# once first, so the six seats wait one quiet time), debug builds one after the other under load
+# (four other builds running), 30 runs each, medians: before 45.0 / 57.9 / 91.7 ms, after
+# 83.0 / 133.3 / 78.4 ms (tmux call 1.6–4.5 ms) — about +30 ms, two captures a pane instead of one.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
