@@ -210,12 +210,13 @@ mod tests {
         let renamed =
             Running(std::process::Command::new("sleep").arg0(dir.path().join("copilot")).arg("30").spawn().unwrap());
         // (each once the child has exec'd its program and the kernel has set its command
-        // line, which comes a moment after its new comm)
-        let proc_of = |r: &Running, comm: &str| {
+        // line, which comes a moment after its new comm; a `python3` on PATH may be a wrapper
+        // — pyenv's shim is a bash script named python3 — that execs the real one after it)
+        let proc_of = |r: &Running, comm: &str, argv0: &str| {
             let t = std::time::Instant::now();
             loop {
                 let p = crate::mux::proc_info(r.0.id());
-                if p.name == comm && !program_names(p.pid).is_empty() {
+                if p.name == comm && program_names(p.pid).first().map(String::as_str) == Some(argv0) {
                     return p;
                 }
                 assert!(t.elapsed() < std::time::Duration::from_secs(10), "{comm} never ran: {p:?}");
@@ -223,7 +224,7 @@ mod tests {
             }
         };
         // their comm is not their CLI's name
-        let (s, c) = (proc_of(&script, "python3"), proc_of(&renamed, "sleep"));
+        let (s, c) = (proc_of(&script, "python3", "python3"), proc_of(&renamed, "sleep", "copilot"));
         let gemini = vec!["gemini".to_string()];
         assert_eq!(cli_process(std::slice::from_ref(&s), None, &gemini, None), Ok(s.clone()));
         assert_eq!(cli_process(std::slice::from_ref(&c), None, &["copilot".to_string()], None), Ok(c.clone()));
