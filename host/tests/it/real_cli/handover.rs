@@ -166,6 +166,7 @@ fn killed_hooks_answers(cli: Cli, taken: &[u32]) {
         transcript: Some(transcript.clone()),
         offset: 0,
         said: false,
+        on_exit: false,
     };
     let shown: BTreeSet<u32> = (1..=6).filter(|n| judge(&note, &id(*n), &rules, None) == Verdict::Taken).collect();
     assert_eq!(shown, got, "{cli:?}: the transcript shows what the model got");

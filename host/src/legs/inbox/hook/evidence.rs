@@ -31,6 +31,17 @@ use crate::mailbox::store::Answering;
 /// the CLI sent its model; a profile may name several.
 pub const FEATURE: &str = "hook-context=";
 
+/// The feature word of a CLI that takes a hook's answer only from a hook that exits (Codex
+/// 0.171.0: one killed after writing its answer whole has it dropped). Its hook records nothing
+/// before it exits: the hand-over is recorded once the CLI's transcript shows the answer taken
+/// (`deliver::confirm`, `deliver::settle`).
+pub const ON_EXIT: &str = "hook-answer=on-exit";
+
+/// Whether a profile's features say its CLI takes a hook's answer only from a hook that exits.
+pub fn on_exit(features: &[String]) -> bool {
+    features.iter().any(|f| f == ON_EXIT)
+}
+
 /// The most of a transcript read past the note's offset.
 pub const READ_MAX: u64 = 8 << 20;
 

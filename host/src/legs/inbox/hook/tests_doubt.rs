@@ -33,6 +33,7 @@ fn in_doubt(w: &World, t: &Path) -> (SeatBox, Message) {
         transcript: Some(t.to_path_buf()),
         offset: evidence::size_of(t),
         said: false,
+        on_exit: false,
     };
     b.answering(&c, &note).unwrap();
     (b, m)
@@ -124,6 +125,7 @@ fn only_a_dead_claimer_s_noted_claim_is_in_doubt() {
         transcript: Some(t.clone()),
         offset: 0,
         said: false,
+        on_exit: false,
     };
     b.answering(&c, &note).unwrap();
     let (got, _) = run(&w, &b, &input("t-9"));
