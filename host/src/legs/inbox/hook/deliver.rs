@@ -84,7 +84,7 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
     for i in items {
         if i.on_exit {
             // its CLI takes the answer only once this hook has exited: the evidence records it
-            let detail = format!("id {}, {} hook; {AWAITS}", i.m.id, event.named_in(i.m.hooks));
+            let detail = format!("id {}, {} hook, {}; {AWAITS}", i.m.id, event.named_in(i.m.hooks), i.found.words());
             log(&rec, &i.m, "answered", detail);
         } else {
             let how = Recorded { event, session: input.session_id.clone(), found: Some(&i.found), settled: None };
