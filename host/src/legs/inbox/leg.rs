@@ -126,11 +126,8 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     };
     let features = &profile.describe().features;
     let hooks = crate::vocab::leg::HookFormat::from_features(features);
-    // a CLI that takes a hook's answer only from a hook that exits: the send confirms the
-    // hand-over by its transcript (`hook::confirm`)
-    let on_exit = super::hook::evidence::on_exit(features)
-        .then(|| super::hook::evidence::Rule::from_features(features))
-        .filter(|rules| !rules.is_empty());
+    // (a CLI that takes answers on exit: the send confirms the hand-over by its transcript)
+    let on_exit = super::hook::evidence::on_exit_rules(features);
     drop(profile);
     let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,

@@ -42,6 +42,13 @@ pub fn on_exit(features: &[String]) -> bool {
     features.iter().any(|f| f == ON_EXIT)
 }
 
+/// For a CLI that takes a hook's answer only from a hook that exits, the rows of its
+/// transcript that show what its model was sent (`None`: another CLI, or one whose profile
+/// names no such rows — nothing to confirm a hand-over by).
+pub fn on_exit_rules(features: &[String]) -> Option<Vec<Rule>> {
+    on_exit(features).then(|| Rule::from_features(features)).filter(|r| !r.is_empty())
+}
+
 /// The most of a transcript read past the note's offset.
 pub const READ_MAX: u64 = 8 << 20;
 
