@@ -46,7 +46,7 @@ use crate::mailbox::store::{Claim, Claimer, Message, Recovered, SeatBox};
 mod deliver;
 pub mod evidence;
 
-pub use deliver::{complete, deliver, settle, AnswerOut, Settler, SETTLED};
+pub use deliver::{complete, confirm, deliver, settle, AnswerOut, Confirmed, Rec, Settler, AWAITS, CONFIRMED, SETTLED};
 
 /// What the CLI's JSON on stdin says that the hook uses. Untrusted: a word is kept only when
 /// it is a short printable word, the transcript only as an absolute path of printable text.
@@ -135,6 +135,9 @@ pub struct Item {
     pub c: Claim,
     pub m: Message,
     pub found: Found,
+    /// Its CLI takes a hook's answer only from a hook that exits (its profile's
+    /// [`evidence::ON_EXIT`]): the hook records nothing, the CLI's transcript settles it.
+    pub on_exit: bool,
 }
 
 /// What one hook claimed, in queue order, before anything was written to the CLI.
@@ -238,23 +241,24 @@ fn hand_in(ctx: &Ctx, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Resul
             other => return Err(NotHanded::NotASeat(other.describe())),
         },
     };
-    // the rows of the seat's CLI's transcript that show what its model was sent: read from
-    // its profile, and only when a claim in doubt needs them
-    let rules = OnceCell::new();
-    let rules_of = || {
-        rules
-            .get_or_init(|| {
-                let Ok(Some(f)) = ws.file() else { return Vec::new() };
-                let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
-                // (the description alone: a bundled profile's is read with nothing loaded)
-                ws.profiles()
-                    .description(&seat.cli, &f.file.profiles)
-                    .map(|(d, _)| evidence::Rule::from_features(&d.features))
-                    .unwrap_or_default()
-            })
-            .clone()
+    // the seat's CLI's profile features: the rows of its transcript that show what its model
+    // was sent, and whether it takes a hook's answer only from a hook that exits
+    let features = OnceCell::new();
+    let features_of = || -> &Vec<String> {
+        features.get_or_init(|| {
+            let Ok(Some(f)) = ws.file() else { return Vec::new() };
+            let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
+            // (the description alone: a bundled profile's is read with nothing loaded)
+            ws.profiles().description(&seat.cli, &f.file.profiles).map(|(d, _)| d.features).unwrap_or_default()
+        })
     };
-    Ok(hand_as(ctx, input, dirs, &who, Claimer::me(), &rules_of))
+    let rules_of = || evidence::Rule::from_features(features_of());
+    let mut claimed = hand_as(ctx, input, dirs, &who, Claimer::me(), &rules_of);
+    if !claimed.items.is_empty() {
+        let on_exit = evidence::on_exit(features_of());
+        claimed.items.iter_mut().for_each(|i| i.on_exit = on_exit);
+    }
+    Ok(claimed)
 }
 
 /// The seat whose waiting messages were all pinned within [`PIN_FRESH`] of `now_ms` to one
@@ -301,11 +305,17 @@ pub fn pinned(
     Some(SeatOf { team, seat, pane, found: Found::Pinned(ids) })
 }
 
-/// Writes a hook's problem where a maintainer finds it: the team.log of the checkout the
-/// inbox's first readable message names ([`first_root`]). `false` when no message names one or
-/// the line cannot be written (the command then says it on stderr).
-pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
-    let root = first_root(dirs);
+/// Where a hook's problems are logged: the checkout the inbox's first readable message names
+/// ([`first_root`]), found before the hook moves anything (a message handed is no longer
+/// waiting, and one left behind may name a checkout since deleted).
+pub fn log_root(dirs: &[PathBuf]) -> Option<PathBuf> {
+    first_root(dirs)
+}
+
+/// Writes a hook's problem where a maintainer finds it: the team.log of `root` ([`log_root`]).
+/// `false` when there is none or the line cannot be written (the command then says it on
+/// stderr).
+pub fn log_problem(ctx: &Ctx, root: Option<&Path>, why: &str) -> bool {
     let line = LogLine {
         command: "hook".into(),
         caller: "a hook".into(),
@@ -314,7 +324,7 @@ pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
         bytes: None,
         detail: Some(why.to_string()),
     };
-    root.is_some_and(|r| history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok())
+    root.is_some_and(|r| history::append_log(r, &ctx.clock.now_iso(), &line).is_ok())
 }
 
 /// The checkout root the first readable message names (a message that cannot be read, or
@@ -361,7 +371,7 @@ pub fn hand_as(
                 }
             }
             match b.claim(&k, by) {
-                Ok(Some(c)) => out.items.push(Item { b: b.clone(), c, m, found: who.found.clone() }),
+                Ok(Some(c)) => out.items.push(Item { b: b.clone(), c, m, found: who.found.clone(), on_exit: false }),
                 Ok(None) => {}
                 Err(e) => out.problems.push(format!("{}: the claim failed: {e}", k.id())),
             }
@@ -444,8 +454,9 @@ pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>, out: &mut dyn
     }
     let input = HookInput::parse(&read_input());
     let ctx = Ctx::from_env();
+    let root = log_root(&dirs);
     let mut say = |why: &str| {
-        if !log_problem(&ctx, &dirs, why) {
+        if !log_problem(&ctx, root.as_deref(), why) {
             unlogged.push(why.to_string());
         }
     };

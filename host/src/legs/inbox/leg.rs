@@ -124,7 +124,10 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
             return r;
         }
     };
-    let hooks = crate::vocab::leg::HookFormat::from_features(&profile.describe().features);
+    let features = &profile.describe().features;
+    let hooks = crate::vocab::leg::HookFormat::from_features(features);
+    // (a CLI that takes answers on exit: the send confirms the hand-over by its transcript)
+    let on_exit = super::hook::evidence::on_exit_rules(features);
     drop(profile);
     let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
         Ok(p) => p,
@@ -157,11 +160,14 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let ended = match req.stay {
         Stay::Window => {
             let window = typed::TIMINGS.scaled(means.clock.scale()).window;
-            match wait_for_hook(&b, req.id, window) {
-                Some(e) => {
+            let rec = super::hook::Rec { config: req.config, clock: means.clock };
+            let confirm = on_exit.as_ref().map(|rules| (&rec, rules.as_slice()));
+            match wait_for_hook(&b, req.id, window, confirm) {
+                Waited::Handed(e) => {
                     Ended::delivered(Some(super::hook::note(e, hooks))).by(crate::vocab::outcome::Decider::HookReceipt)
                 }
-                None => held(),
+                Waited::InDoubt => Ended::held(at(format!("in {}'s inbox: {IN_DOUBT}", req.at.seat))),
+                Waited::No => held(),
             }
         }
         // a dialog or a draft waits for a person: held, said at once (the owner is told)
@@ -193,24 +199,55 @@ pub fn held_reason(seat: &str, dialog: Option<&str>, draft: bool) -> String {
     format!("in {seat}'s inbox: its CLI takes it at its next tool call or turn end; nothing was typed{why}")
 }
 
-/// Waits up to `window` for a hook to take the send's token. `None`: the send stopped waiting
-/// first (the message stays in the inbox, and the hook that hands it writes the line).
-fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
+/// What the held line says of a message a hook answered whose CLI's transcript does not show
+/// it taken (a CLI that takes a hook's answer only from a hook that exits).
+pub const IN_DOUBT: &str = "its hook answered with it, and its CLI — which takes a hook's answer only from a hook that exits — has not shown it taken in its transcript; it is said delivered when the transcript shows it, and offered again once its CLI goes on without it; nothing was typed";
+
+/// How a send's wait for its receipt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waited {
+    /// A hook took the token (or the send's confirmation did): delivered, by that event.
+    Handed(Event),
+    /// The window ended with the message answered and its transcript not showing it taken.
+    InDoubt,
+    /// The window ended first (the message stays in the inbox, and the hook that hands it
+    /// writes the line).
+    No,
+}
+
+/// Waits up to `window` for a hook to take the send's token; for a CLI that takes answers on
+/// exit (`confirm`: the history and the profile's transcript rows) it confirms, as it waits,
+/// a hand-over whose hook has exited by the CLI's transcript (`hook::confirm`).
+fn wait_for_hook(
+    b: &SeatBox,
+    id: &str,
+    window: Duration,
+    confirm: Option<(&super::hook::Rec, &[super::hook::evidence::Rule])>,
+) -> Waited {
     let token = b.token(id);
     let until = Instant::now() + window;
+    let mut doubt = false;
     loop {
         if let Some(w) = token.taken() {
             token.clear(&w);
-            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+        }
+        if let Some((rec, rules)) = confirm {
+            // (what goes wrong here a later hook or the watch meets and logs again)
+            let got = super::hook::confirm(rec, b, id, rules, &mut Vec::new());
+            doubt = got == super::hook::Confirmed::InDoubt;
+            if got == super::hook::Confirmed::Taken {
+                continue;
+            }
         }
         if Instant::now() >= until {
             if token.end_wait() {
-                return None;
+                return if doubt { Waited::InDoubt } else { Waited::No };
             }
             // a hook took it between the last look and now
             let w = token.taken().unwrap_or_default();
             token.clear(&w);
-            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
         }
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -400,3 +400,65 @@ fn answers_in_the_cli_s_shapes() {
     assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
     assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
 }
+
+/// issue 29 item 4: a pane's bell names the seat folders of two projects (the pane held a seat
+/// of one, then of the other), and the first project's checkout has since been deleted. Its
+/// folder is passed over — no team file is loaded from a folder that is no checkout, nothing is
+/// written under it — and the other project's message is handed to its seat, the problems of
+/// the hook logged in that project's own team.log.
+#[test]
+fn a_bell_naming_a_deleted_checkout_s_folder_first_still_hands_the_other_project_s_message() {
+    let w = world();
+    let team = |project: &str| {
+        format!("format: 1\nproject: {project}\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: rev\n    role: worker\n    cli: codex\n")
+    };
+    let gone = w.root.parent().unwrap().join("gone");
+    for (root, project) in [(&gone, "alpha"), (&w.root, "beacon")] {
+        std::fs::create_dir_all(root.join(".agents")).unwrap();
+        std::fs::write(root.join(".git"), "gitdir: /nowhere\n").unwrap();
+        std::fs::write(root.join(".agents/team.yaml"), team(project)).unwrap();
+    }
+    // both sends found this process's parent holding the seat: the pin places the hook
+    let parent = std::os::unix::process::parent_id();
+    let pin = Pin {
+        pane: "%1".into(),
+        shell_pid: parent,
+        shell_start: crate::mux::procfs::start_time(parent).unwrap(),
+        at_ms: crate::mailbox::store::wall_ms(),
+    };
+    let config = &w.ctx.paths.config;
+    let mut queued = Vec::new();
+    for (n, root, project) in [(1, &gone, "alpha"), (2, &w.root, "beacon")] {
+        let mut m = msg(&w, n, "rev");
+        m.team = project.into();
+        m.project = project.into();
+        m.root = root.clone();
+        m.drop = root.join(format!(".agents/send-drops/beacon/rev/{}", m.id));
+        m.pin = Some(pin.clone());
+        let b = crate::mailbox::seat_box(config, project, root, "beacon", "rev").unwrap();
+        b.queue(&m).unwrap();
+        bell::ring(config, "tmux-1", &bell::line(&crate::history::project_dir_name(project, root), "beacon", "rev"))
+            .unwrap();
+        queued.push((b, m));
+    }
+    std::fs::remove_dir_all(&gone).unwrap();
+    let dirs = waiting_dirs(config, "tmux-1");
+    assert_eq!(dirs, vec![queued[0].0.dir.clone(), queued[1].0.dir.clone()], "the deleted checkout's folder first");
+    // (where the hook logs its problems is found before it moves anything, as `respond` does)
+    let root = log_root(&dirs);
+    let claimed = match hand(&w.ctx, &HookInput::default(), &dirs) {
+        Ok(c) => c,
+        Err(e) => panic!("the hook handed nothing: {e}"),
+    };
+    let ids: Vec<&str> = claimed.items.iter().map(|i| i.m.id.as_str()).collect();
+    assert_eq!(ids, vec![queued[1].1.id.as_str()], "the live project's message, to its seat");
+    let mut out = Out::default();
+    let handed = deliver(&w.ctx, Event::PostToolUse, &HookInput::default(), claimed, &mut out);
+    assert_eq!(handed.messages.len(), 1);
+    assert!(String::from_utf8_lossy(&out.written).contains("body 2"));
+    assert!(log_problem(&w.ctx, root.as_deref(), "a problem"), "logged in the live project's team.log");
+    assert!(w.root.join(".agents/team.log").is_file());
+    assert!(!gone.exists(), "nothing was written under the deleted checkout");
+    // the deleted project's message still waits, unclaimed, in its own folder
+    assert_eq!(queued[0].0.waiting().unwrap().len(), 1);
+}
