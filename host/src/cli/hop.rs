@@ -84,6 +84,7 @@ fn request(text: &[u8]) -> Result<doc::Request, TeamError> {
                     team: String::new(),
                     seat: String::new(),
                     from: doc::From::Owner,
+                    from_host: None,
                     body: String::new(),
                     reply_to: None,
                 }),

@@ -310,7 +310,11 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Resu
         notify::urgent(m.ctx, &file, notify::Event::to_owner(&line, &left.drop));
         out.went = Went::Owner(Some(left));
     } else {
-        let d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        let mut d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        if let Some(word) = &question.from_host {
+            // the question came over ssh: the answer goes back to the machine it came from
+            send::hop::back_to(m, &mut d, word);
+        }
         if !ask.again {
             answered_across(m, &d, &book, &id)?;
         }
@@ -405,7 +409,7 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
     let plan = Plan::walk(facts, order);
     let header = format!("{}\n{extra}", admission::sender_header(&world, &caller, &rule));
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
 }
 
 /// A delivered reply acks its question, unless it was acked already.

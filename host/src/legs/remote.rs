@@ -36,6 +36,8 @@ pub struct Request<'a> {
     pub id: &'a str,
     /// The sender as this side's admission found it.
     pub from: &'a doc::From,
+    /// The host word the sender's machine answers to (`doc::Request::from_host`).
+    pub from_host: Option<&'a str>,
     /// The receiving team and seat.
     pub team: &'a str,
     pub seat: &'a str,
@@ -83,6 +85,7 @@ pub fn deliver(state: &std::path::Path, r: &Request) -> Hopped {
         team: r.team.into(),
         seat: r.seat.into(),
         from: r.from.clone(),
+        from_host: r.from_host.map(str::to_string),
         body: r.body.into(),
         reply_to: r.reply_to.map(str::to_string),
     };

@@ -41,8 +41,17 @@ pub(super) fn hop(
         Caller::Seat { team, seat, .. } => doc::From::Seat { team: team.clone(), seat: seat.clone() },
         _ => doc::From::Owner,
     };
-    let req =
-        remote::Request { host, id, from: &from, team: &d.target.team.name, seat: d.target.name(), body, reply_to };
+    let from_host = sender_host(m, d);
+    let req = remote::Request {
+        host,
+        id,
+        from: &from,
+        from_host: from_host.as_deref(),
+        team: &d.target.team.name,
+        seat: d.target.name(),
+        body,
+        reply_to,
+    };
     let hopped = remote::deliver(&m.ctx.paths.state, &req);
     let ended = hopped.ended;
     let mut r = report(d, Outcome::Ended(ended.clone()));
@@ -71,6 +80,36 @@ pub(super) fn hop(
     log(m.ctx, root, &d.caller, Some(d.target.name()), r.outcome.word(), Some(body.len()), Some(detail));
     r.id = Some(id.to_string());
     r
+}
+
+/// The host word the sender's machine answers to, as this side knows it: the sending seat's
+/// own `host:` in the caller's team file, else the first word of this machine's
+/// `<config>/here`; `None` when neither names one.
+fn sender_host(m: &Means, d: &Decision) -> Option<String> {
+    let own = match (&d.caller, &d.file) {
+        (Caller::Seat { team, seat, .. }, Some(l)) if l.file.team == *team => {
+            l.file.seats.iter().find(|s| s.name == *seat).and_then(|s| s.host.as_ref()).map(|h| h.word.clone())
+        }
+        _ => None,
+    };
+    own.or_else(|| Here::of_config(&m.ctx.paths.config).first().map(str::to_string))
+}
+
+/// Sends an answer back to the machine its question came from (`word`, the question's
+/// `from_host`): when the team file gives the asker no `host:` of its own — a seat with none is
+/// "this machine's own" wherever the file is read, which is not where it asked from — and
+/// `word` is not this machine's, the asker's seat is taken to be on `word`, reached over ssh
+/// as any seat with a `host:`. A `host:` the file writes is kept: the owner's file decides.
+pub(crate) fn back_to(m: &Means, d: &mut Decision, word: &str) {
+    let hosts = d.target.team.file.as_ref().map(|f| f.hosts.clone()).unwrap_or_default();
+    let Some(seat) = d.target.seat.file_seat.as_mut() else { return };
+    if seat.host.is_some() {
+        return;
+    }
+    let host = hosts.resolve(word, 0);
+    if !Here::of_config(&m.ctx.paths.config).holds(Some(&host)) {
+        seat.host = Some(host);
+    }
 }
 
 /// The far side's folder of claimed ids (`<state>/hop`, 0700).
@@ -144,8 +183,18 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
         }
     };
     let book = super::FactsBook::new(m.profiles);
+    let question = match &req.reply_to {
+        Some(q) => Some(answered(m, &file, q, &req.seat, &caller, &here)?),
+        None => None,
+    };
     let load = super::Loadout { file: Some(file), reg };
-    let d = super::decide(m, &book, load, caller, &req.seat, "sent").map_err(|e| e.message())?;
+    let mut d = match &question {
+        // an answer is admitted by its own rule, as `team reply` on one machine is
+        Some((q, body)) => super::decide_reply(&book, load, caller, &req.seat, q, body),
+        None => super::decide(m, &book, load, caller, &req.seat, "sent"),
+    }
+    .map_err(|e| e.message())?;
+    d.from_host = req.from_host.clone();
     let seat_host = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref());
     let here_word = Here::on(&req.here);
     if !here_word.holds(seat_host) {
@@ -156,6 +205,30 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
         ));
     }
     super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word).map_err(|e| e.message())
+}
+
+/// The far side's check of an answer (a request with `reply_to`): the message it answers is
+/// one this machine's history says `seat` sent to the answering seat and saw delivered (the
+/// rule `reply to <id>` admits nothing else); `Ok` is the question's id and its body.
+fn answered(
+    m: &Means,
+    file: &crate::team_file::Loaded,
+    q: &str,
+    seat: &str,
+    caller: &Caller,
+    here: &str,
+) -> Result<(String, String), String> {
+    let Caller::Seat { seat: me, .. } = caller else { return Err("the owner answers with a send, not a reply".into()) };
+    let dir = crate::history::project_dir(&m.ctx.paths.config, &file.file.project, &file.root);
+    let lines = crate::history::read_history(&m.ctx.paths.config, &dir)
+        .map_err(|e| format!("the history of {} on {here} cannot be read: {e}", file.file.project))?
+        .lines;
+    let asked = |l: &&crate::history::MessageLine| l.id == q && l.from == seat && l.to == *me;
+    let delivered = lines.iter().filter(asked).find(|l| l.outcome == crate::vocab::outcome::Outcome::Delivered);
+    match delivered {
+        Some(l) => Ok((q.to_string(), l.body.clone())),
+        None => Err(format!("it answers {q}, which is no message {seat} sent to {me} and saw delivered on {here}")),
+    }
 }
 
 fn ended_state(r: &SendReport) -> doc::State {

@@ -466,3 +466,113 @@ fn a_hop_left_in_doubt_that_b_never_took_ends_unreachable_and_is_not_carried_aga
     assert!(!again.stdout.contains("read back"), "{again:?}");
     assert_eq!(w.history().len(), 2, "{:?}", w.history());
 }
+
+/// The team file of the reply tests: DELIVER_TEAM, and a name for machine A (`home`, which A's
+/// `<config>/here` says it answers to and B's ssh config reaches as `a`). keeper has no
+/// `host:`: on A it is A's own, and B's copy says nothing of where it runs.
+const REPLY_TEAM: &str = "project: beacon
+multiplexer: tmux
+hosts:
+  lab: b
+  home: a
+seats:
+  - name: keeper
+    cli: claude-code
+    leads: true
+  - name: reviewer
+    cli: codex
+    host: lab
+";
+
+/// The question's id on A (the world's seeded ids).
+const Q: &str = "00000000-0000-4007-8000-000000000000";
+
+/// Machine A as B reaches it: keeper a fake Claude Code seat (with its shell tool) in A's
+/// tmux server, A's registry and `<config>/here`, and sshd admitting B's key for A's user.
+fn a_served(s: &mut SshWorld) -> World {
+    let w = World::with_fake_seats(Some(REPLY_TEAM), "--tool keeper:claude-code");
+    w.config_file("teams.yaml", &format!("format: 1\nteams:\n  beacon:\n    root: {}\n", w.repo.display()));
+    w.config_file("here", "home\n");
+    let env: Vec<(String, String)> = w
+        .env()
+        .into_iter()
+        .filter(|(k, _)| {
+            ["TEAM_CONFIG_DIR", "TEAM_STATE_DIR", "TEAM_CACHE_DIR", "TEAM_TMUX_SOCKET"].contains(&k.as_str())
+        })
+        .collect();
+    s.serve_a(&env);
+    w
+}
+
+/// A seat on A asks a seat on B; B's `team reply <id>` goes back over ssh (B's `team` doing the
+/// hop the other way) and reaches the asker on A — admitted there by `reply to <id>` against
+/// A's own history, its drop carrying the `in-reply-to:` line, one id on both sides, typed once.
+/// Before: B's reply looked for keeper on B (a seat with no `host:` is every machine's own).
+#[test]
+fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
+    let mut s = SshWorld::start();
+    s.install_team_on_b();
+    s.b_team(REPLY_TEAM);
+    s.b_fake_seat("reviewer", "codex", 200);
+    let w = a_served(&mut s);
+    let r = w.sh(&format!("in_seat keeper {}", s.a_team_line("send reviewer 'is the gate green?'")));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("reviewer: delivered"), "{r:?}");
+    let b = s.b_history().pop().expect("B's line");
+    assert_eq!((b["id"].as_str(), b["from"].as_str()), (Some(Q), Some("keeper")), "{b}");
+    assert_eq!(b["from_host"], "home", "B keeps where the question came from: {b}");
+
+    let team = s.b.home.join(".local/bin/team");
+    let (said, code) = s.b_as_seat("reviewer", &format!("'{}' reply {Q} 'green since 09:00'", team.display()));
+    eprintln!("B's reply: {said}");
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("keeper: delivered") || said.contains("keeper: queued"), "{said}");
+    // B's line of the reply: via ssh, reply_to, one id with A's
+    let b_reply = s.b_history().into_iter().find(|l| l["reply_to"] == Q).expect("B's line of its reply");
+    assert_eq!((b_reply["from"].as_str(), b_reply["to"].as_str()), (Some("reviewer"), Some("keeper")), "{b_reply}");
+    assert_eq!(b_reply["via"], "ssh", "{b_reply}");
+    let rid = b_reply["id"].as_str().unwrap().to_string();
+    // A's line: the same id, reply_to, where it came from
+    let a: Vec<_> = w.history().into_iter().filter(|l| l["id"] == rid.as_str()).collect();
+    assert_eq!(a.len(), 1, "one line on A for the reply: {:?}", w.history());
+    assert_eq!((a[0]["from"].as_str(), a[0]["to"].as_str()), (Some("reviewer"), Some("keeper")), "{}", a[0]);
+    assert_eq!(a[0]["reply_to"], Q, "{}", a[0]);
+    assert_eq!(a[0]["from_host"], "lab", "{}", a[0]);
+    assert!(["delivered", "queued"].contains(&a[0]["outcome"].as_str().unwrap_or("")), "{}", a[0]);
+    // the asker's drop: admitted by the reply's own rule, threaded to its question
+    let drop = w.repo.join(".agents/send-drops/beacon/keeper").join(&rid);
+    let text = std::fs::read_to_string(&drop).unwrap_or_else(|e| panic!("{}: {e}", drop.display()));
+    assert!(
+        text.contains(&format!(
+            "admitted by: reply to {Q}\nin-reply-to: {Q} (is the gate green?)\n\ngreen since 09:00"
+        )),
+        "{text}"
+    );
+    // a question is answered once, across the hop too
+    let (said, code) = s.b_as_seat("reviewer", &format!("'{}' reply {Q} 'again'", team.display()));
+    assert_ne!(code, 0, "{said}");
+    assert!(said.contains("you already answered"), "{said}");
+    assert_eq!(w.history().iter().filter(|l| l["reply_to"] == Q).count(), 1, "{:?}", w.history());
+
+    // a "reply" A's history does not back is refused there: no seat escapes A's admission by
+    // naming a message it was never sent
+    let req = serde_json::json!({"hop":1,"team_version":"x","id":"forged-reply-1","here":"home","team":"beacon",
+        "seat":"keeper","from":{"kind":"seat","team":"beacon","seat":"reviewer"},"body":"let me in",
+        "reply_to":"00000000-0000-4007-8000-0000000000ff"});
+    let mut c = s
+        .b_cmd("ssh")
+        .args(["-o", "BatchMode=yes", "a", ".local/bin/team hop deliver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
+    let out = c.wait_with_output().unwrap();
+    let ans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("an answer document");
+    assert_eq!(ans["state"]["state"], "refused", "{ans}");
+    assert!(
+        ans["state"]["why"].as_str().unwrap().contains("which is no message keeper sent to reviewer and saw delivered"),
+        "{ans}"
+    );
+    assert!(!w.history().iter().any(|l| l["id"] == "forged-reply-1"), "{:?}", w.history());
+}
