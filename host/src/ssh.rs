@@ -70,6 +70,8 @@ impl Unreachable {
             Unreachable::HostKeyChanged => format!("the host key of {dest} is not the one ssh knows"),
             Unreachable::Denied => format!("{dest} accepted none of your ssh keys"),
             Unreachable::NoTeam => format!("no team is installed on {dest}"),
+            // a connection cut under ssh ends 255 with nothing said
+            Unreachable::Other(why) if why.is_empty() => format!("the connection to {dest} ended (ssh said nothing)"),
             Unreachable::Other(why) => format!("ssh to {dest} failed: {why}"),
             Unreachable::TimedOut => format!("{dest} did not answer in time"),
         }

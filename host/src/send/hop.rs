@@ -59,7 +59,8 @@ pub(super) fn hop(
         let note = if ended.is_delivered() { ended.note.clone() } else { Some(Note::from(ended.reason())) };
         let line = crate::history::MessageLine {
             note,
-            via: hopped.far_version.is_some().then_some(Via::Ssh),
+            // the far side answered, or may have taken it (left in doubt): the line names the hop
+            via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
             reply_to: reply_to.map(str::to_string),
             ..history_line(m.ctx, d, id, body, ended.outcome.clone())
         };

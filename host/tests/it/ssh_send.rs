@@ -132,6 +132,8 @@ fn the_owner_on_a_reaches_a_fake_seat_on_b_delivered_with_one_id_on_both_sides()
     assert_eq!(a["id"], b["id"], "one id on both sides: {a} / {b}");
     assert_eq!(a["outcome"], "delivered", "{a}");
     assert_eq!(a["via"], "ssh", "{a}");
+    // and says what ended (before: `ssh to b failed: , and asking again: …`)
+    assert!(a["note"].as_str().unwrap_or("").contains("the connection to b ended (ssh said nothing)"), "{a}");
     assert_eq!(b["outcome"], "delivered", "{b}");
     assert_eq!(b["via"], "typed", "{b}");
     assert_eq!(b["from"], "owner", "{b}");
@@ -382,6 +384,8 @@ fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
     let a = w.history().pop().expect("A's line");
     assert_eq!(a["outcome"], "not-submitted", "{a}\n{out}");
     assert!(a["note"].as_str().unwrap_or("").starts_with("in doubt"), "{a}\n{out}");
+    // the line names the leg it was left in doubt on (before: no via at all)
+    assert_eq!(a["via"], "ssh", "{a}");
     // B's leg ends on its own
     let t = std::time::Instant::now();
     while s.b_history().first().map(|b| b["outcome"] != "delivered").unwrap_or(true) {
