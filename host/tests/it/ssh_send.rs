@@ -580,3 +580,48 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
     );
     assert!(!w.history().iter().any(|l| l["id"] == "forged-reply-1"), "{:?}", w.history());
 }
+
+/// B's `team hop deliver` dies after it claimed the id and before it wrote its outcome (killed
+/// by the pid its claim holds, as a crash or an OOM kill would): A never says delivered on a
+/// guess — its line is in doubt, naming the hop, and `team watch` asks B by the id and, B
+/// answering in doubt, leaves it so; nothing is carried again.
+#[test]
+fn b_dying_between_its_claim_and_its_outcome_is_never_called_delivered() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 4000);
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'die after the claim'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let claim = s.b.home.join(".local/state/team/hop").join(format!("{Q}.claim"));
+    let t = std::time::Instant::now();
+    let pid = loop {
+        if let Ok(p) = std::fs::read_to_string(&claim).unwrap_or_default().trim().parse::<i32>() {
+            break p;
+        }
+        assert!(t.elapsed() < crate::common::BOUND, "B never claimed {Q}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL).unwrap();
+    started.code(crate::common::BOUND * 2).expect("the send ended");
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    assert!(!out.contains("delivered"), "{out}");
+    let a = w.history().pop().expect("A's line");
+    assert_eq!((a["id"].as_str(), a["outcome"].as_str(), a["via"].as_str()), (Some(Q), Some("not-submitted"), Some("ssh")), "{a}");
+    let note = a["note"].as_str().unwrap_or("");
+    assert!(note.starts_with("in doubt"), "{a}");
+    assert!(note.contains("ended before it wrote what became of it"), "B was asked by the id: {a}");
+    assert!(!s.b.home.join(format!(".local/state/team/hop/{Q}.json")).exists(), "B wrote no outcome");
+    // the watch asks B again by the id before anything else: still in doubt, nothing carried
+    let r = w.sh(&s.a_team_line("watch --once"));
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("is still in doubt"), "{r:?}");
+    assert!(said.contains("ended before it wrote what became of it"), "{r:?}");
+    assert_eq!(w.history().len(), 1, "{:?}", w.history());
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert!(times_in(&got, "Please read the team message at") <= 1, "never typed twice: {got:?}");
+}
