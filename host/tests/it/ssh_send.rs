@@ -418,10 +418,12 @@ fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
 }
 
 /// A hop cut before B took the id (B's `team hop deliver` never got to claim it) and left in
-/// doubt: the watch asks B, B never took it, and A's line ends `unreachable (… never took …;
-/// nothing was sent)` — the watch does not carry it again, nothing is typed on B.
+/// doubt: the watch asks B, B never took it — nothing was sent under the id — so the watch
+/// carries it again under the same id (B's once-only key), as its try 1 of 3: delivered, typed
+/// once on B, one id on both sides. Before: A's line ended `unreachable (… never took …;
+/// nothing was sent)` and the message was never sent.
 #[test]
-fn a_hop_left_in_doubt_that_b_never_took_ends_unreachable_and_is_not_carried_again() {
+fn a_hop_left_in_doubt_that_b_never_took_is_sent_again_under_the_same_id() {
     let mut s = SshWorld::start();
     b_with_reviewer(&s, 200);
     let bin = s.b.home.join(".local/bin");
@@ -454,20 +456,27 @@ fn a_hop_left_in_doubt_that_b_never_took_ends_unreachable_and_is_not_carried_aga
     let out = std::fs::read_to_string(&out_file).unwrap();
     let a = w.history().pop().expect("A's line");
     assert!(a["note"].as_str().unwrap_or("").starts_with("in doubt"), "{a}\n{out}");
+    assert!(!s.b.home.join(format!(".local/state/team/hop/{Q}.claim")).exists(), "B never claimed it");
+    // B's own team again (the hang was a test double's), B reachable again
+    std::fs::rename(bin.join("team-real"), bin.join("team")).unwrap();
     s.start_sshd();
     let r = w.sh(&s.a_team_line("watch --once"));
     assert_eq!(r.code, 0, "{r:?}");
     let h = w.history();
     let last = h.last().expect("A's lines");
     assert_eq!((h.len(), &last["id"]), (2, &a["id"]), "{h:?}\n{r:?}");
-    assert_eq!(last["outcome"], "unreachable", "{last}");
-    assert!(last["note"].as_str().unwrap_or("").contains("never took"), "{last}");
-    assert!(r.stdout.contains("read back from lab by its id: unreachable"), "{r:?}");
+    assert_eq!(last["outcome"], "delivered", "{last}\n{r:?}");
+    assert_eq!((last["via"].as_str(), last["retry"].as_u64()), (Some("ssh"), Some(1)), "{last}");
+    assert!(r.stdout.contains("was never taken on lab: sent again under its id (try 1 of 3): delivered"), "{r:?}");
+    assert!(r.stdout.contains("one pass: 1 retried"), "{r:?}");
     let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
-    assert_eq!(times_in(&got, "Please read the team message at"), 0, "nothing typed on B: {got:?}");
-    assert!(s.b_history().is_empty(), "{:?}", s.b_history());
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once on B: {got:?}");
+    let b = s.b_history();
+    assert_eq!((b.len(), &b[0]["id"], &b[0]["outcome"]), (1, &a["id"], &"delivered".into()), "{b:?}");
+    assert!(b[0]["body"].as_str().unwrap_or("").ends_with("\n\nnever taken"), "the message as it was sent: {b:?}");
+    // the answer is on A's disk: the next pass asks nothing and sends nothing
     let again = w.sh(&s.a_team_line("watch --once"));
-    assert!(!again.stdout.contains("read back"), "{again:?}");
+    assert!(!again.stdout.contains("sent again") && !again.stdout.contains("read back"), "{again:?}");
     assert_eq!(w.history().len(), 2, "{:?}", w.history());
 }
 
@@ -611,7 +620,11 @@ fn b_dying_between_its_claim_and_its_outcome_is_never_called_delivered() {
     let out = std::fs::read_to_string(&out_file).unwrap();
     assert!(!out.contains("delivered"), "{out}");
     let a = w.history().pop().expect("A's line");
-    assert_eq!((a["id"].as_str(), a["outcome"].as_str(), a["via"].as_str()), (Some(Q), Some("not-submitted"), Some("ssh")), "{a}");
+    assert_eq!(
+        (a["id"].as_str(), a["outcome"].as_str(), a["via"].as_str()),
+        (Some(Q), Some("not-submitted"), Some("ssh")),
+        "{a}"
+    );
     let note = a["note"].as_str().unwrap_or("");
     assert!(note.starts_with("in doubt"), "{a}");
     assert!(note.contains("ended before it wrote what became of it"), "B was asked by the id: {a}");
