@@ -567,6 +567,25 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
     assert!(said.contains("you already answered"), "{said}");
     assert_eq!(w.history().iter().filter(|l| l["reply_to"] == Q).count(), 1, "{:?}", w.history());
 
+    // the MCP tool team_reply run by the seat on B (its CLI's `team mcp`, below its pane)
+    // takes the same way back: keeper asks again, B's tool answers, A's keeper gets it
+    const Q2: &str = "00000000-0000-4008-8000-000000000000";
+    let r = w.sh(&format!("in_seat keeper env TEAM_ID_SEED=8 {}", s.a_team_line("send reviewer 'and the docs?'")));
+    assert!(r.stdout.contains("reviewer: delivered"), "{r:?}");
+    let mut lines = crate::mcp_stdio::hello();
+    lines.push(crate::mcp_stdio::call(2, "team_reply", serde_json::json!({"id": Q2, "message": "docs too"})));
+    let calls = s.b.home.join("mcp-reply.jsonl");
+    std::fs::write(&calls, lines.join("\n") + "\n").unwrap();
+    s.give_b(&calls);
+    let (said, code) = s.b_as_seat("reviewer", &format!("'{}' mcp < '{}'", team.display(), calls.display()));
+    assert_eq!(code, 0, "{said}");
+    let all = crate::mcp_stdio::answers(&said);
+    let (err, text, _) = crate::mcp_stdio::result(&all, 2);
+    assert!(!err && (text.starts_with("keeper: delivered") || text.starts_with("keeper: queued")), "{text}");
+    let a2: Vec<_> = w.history().into_iter().filter(|l| l["reply_to"] == Q2).collect();
+    assert_eq!(a2.len(), 1, "{:?}", w.history());
+    assert_eq!((a2[0]["from"].as_str(), a2[0]["from_host"].as_str()), (Some("reviewer"), Some("lab")), "{}", a2[0]);
+
     // a "reply" A's history does not back is refused there: no seat escapes A's admission by
     // naming a message it was never sent
     let req = serde_json::json!({"hop":1,"team_version":"x","id":"forged-reply-1","here":"home","team":"beacon",
