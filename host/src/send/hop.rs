@@ -20,8 +20,10 @@ use std::time::{Duration, Instant};
 
 use super::{append_history, history_detail, history_line, log, report, Decision, Means, Outcome, SendReport};
 use crate::caller::Caller;
+use crate::history::ledger::OWNER;
 use crate::legs::remote::{self, doc};
 use crate::team_file::host::{Here, SeatHost};
+use crate::team_file::Loaded;
 use crate::vocab::outcome::{Note, Via};
 
 /// How long a far side's status waits for a leg still running under the id.
@@ -87,7 +89,11 @@ pub(super) fn hop(
 /// own `host:` in the caller's team file, else the first word of this machine's
 /// `<config>/here`; `None` when neither names one.
 fn sender_host(m: &Means, d: &Decision) -> Option<String> {
-    let own = match (&d.caller, &d.file) {
+    caller_host(m, &d.caller, d.file.as_ref())
+}
+
+fn caller_host(m: &Means, caller: &Caller, file: Option<&Loaded>) -> Option<String> {
+    let own = match (caller, file) {
         (Caller::Seat { team, seat, .. }, Some(l)) if l.file.team == *team => {
             l.file.seats.iter().find(|s| s.name == *seat).and_then(|s| s.host.as_ref()).map(|h| h.word.clone())
         }
@@ -113,13 +119,102 @@ pub(crate) fn back_to(m: &Means, d: &mut Decision, word: &str) {
     }
 }
 
+/// The machine an answer to the owner goes back to, its question having come over ssh from
+/// `word`: that host, unless the word is this machine's own (`None`: the owner is here).
+pub fn owner_elsewhere(m: &Means, file: &Loaded, word: &str) -> Option<SeatHost> {
+    let host = file.file.hosts.resolve(word, 0);
+    (!Here::of_config(&m.ctx.paths.config).holds(Some(&host))).then_some(host)
+}
+
+/// An answer (`body`, to question `q`) to the owner on the machine `host`: carried over ssh to
+/// that machine's owner inbox under a fresh id (the far side checks the question in its own
+/// history), one history line here (`<seat> -> owner`, via ssh, `reply_to`, `header` on its
+/// body) and the team.log line; its report (seat `owner`).
+pub fn answer_owner(
+    m: &Means,
+    file: &Loaded,
+    caller: &Caller,
+    host: &SeatHost,
+    q: &str,
+    body: &str,
+    header: &str,
+) -> SendReport {
+    let id = m.ctx.ids.new_id();
+    let (from, me) = match caller {
+        Caller::Seat { team, seat, .. } => (doc::From::Seat { team: team.clone(), seat: seat.clone() }, seat.clone()),
+        other => (doc::From::Owner, other.from_name()),
+    };
+    let from_host = caller_host(m, caller, Some(file));
+    let team = &file.file.team;
+    let req = remote::Request {
+        host,
+        id: &id,
+        from: &from,
+        from_host: from_host.as_deref(),
+        team,
+        seat: OWNER,
+        body,
+        reply_to: Some(q),
+    };
+    let hopped = remote::deliver(&m.ctx.paths.state, &req);
+    let ended = hopped.ended;
+    let mut history = super::HistoryWrite::None;
+    if !ended.is_refused() {
+        let note = if ended.is_delivered() { ended.note.clone() } else { Some(Note::from(ended.reason())) };
+        let line = crate::history::MessageLine {
+            ts: m.ctx.clock.now_ts(),
+            from: me,
+            to: OWNER.into(),
+            body: crate::admission::with_header(header, body),
+            id: id.clone(),
+            outcome: ended.outcome.clone(),
+            via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
+            note,
+            reply_to: Some(q.to_string()),
+            ..Default::default()
+        };
+        history = match crate::history::append_message(&m.ctx.paths.config, &file.file.project, &file.root, &line) {
+            Ok(()) => super::HistoryWrite::Written,
+            Err(e) => super::HistoryWrite::NotWritten(e.to_string()),
+        };
+    }
+    let detail = format!("id {id}, via ssh to {}, reply to {q}{}", host.word, history_detail(&history));
+    let outcome = Outcome::Ended(ended);
+    log(m.ctx, Some(&file.root), caller, Some(OWNER), outcome.word(), Some(body.len()), Some(detail));
+    SendReport {
+        project: file.file.project.clone(),
+        session: file.file.session.clone(),
+        seat: OWNER.into(),
+        cli: String::new(),
+        facts: Default::default(),
+        outcome,
+        channel: None,
+        order: Vec::new(),
+        failed: Vec::new(),
+        set_aside: Vec::new(),
+        rule: crate::admission::Rule::ReplyTo(q.to_string()).words(),
+        id: Some(id),
+        drop: None,
+        ms: None,
+        history,
+        watch_retry: None,
+        notify: None,
+        far: None,
+    }
+}
+
 /// The far side's folder of claimed ids (`<state>/hop`, 0700).
 fn claims(state: &Path) -> PathBuf {
     state.join("hop")
 }
 
-/// The far side of a hop: takes `req` once, judges, carries, answers.
-pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
+/// What leaves an answer in this machine's owner inbox (`converse`'s): the far side of a reply
+/// to the owner, its question (`id`, body) checked, the answering seat, the request.
+pub type ToOwner<'a> = &'a dyn Fn(&Means, &Loaded, &Caller, (&str, &str), &doc::Request) -> Result<doc::State, String>;
+
+/// The far side of a hop: takes `req` once, judges, carries, answers. An answer to the owner
+/// is left by `to_owner`.
+pub fn deliver_here(m: &Means, req: &doc::Request, to_owner: ToOwner) -> doc::Answer {
     if req.hop != doc::PROTOCOL {
         let why = format!("this team speaks hop protocol {}, the request {}", doc::PROTOCOL, req.hop);
         return doc::Answer::new(&req.id, doc::State::Refused { why });
@@ -143,10 +238,7 @@ pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
         }
     };
     let _ = writeln!(claim, "{}", std::process::id());
-    let state = match judge_and_carry(m, req) {
-        Ok(r) => ended_state(&r),
-        Err(why) => doc::State::Refused { why },
-    };
+    let state = judge_and_carry(m, req, to_owner).unwrap_or_else(|why| doc::State::Refused { why });
     let answer = doc::Answer::new(&req.id, state);
     let done = dir.join(format!("{}.json", req.id));
     let tmp = dir.join(format!("{}.json.tmp", req.id));
@@ -158,7 +250,7 @@ pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
 
 /// The far side's judgement of the request against its own registry and team file, then its
 /// own leg under the request's id. `Err`: refused, nothing sent.
-fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> {
+fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<doc::State, String> {
     let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
     let here = format!("the machine {}", req.here);
     let root = reg.team(&req.team).and_then(|t| t.root.clone()).ok_or_else(|| {
@@ -184,6 +276,12 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
         }
     };
     let book = super::FactsBook::new(m.profiles);
+    if req.seat == OWNER {
+        // the owner is no seat: only an answer to the owner's own question comes to it this way
+        let Some(q) = &req.reply_to else { return Err("the owner is reached over ssh only by an answer".into()) };
+        let (q, body) = answered(m, &file, q, OWNER, &caller, &here)?;
+        return to_owner(m, &file, &caller, (&q, &body), req);
+    }
     let question = match &req.reply_to {
         Some(q) => Some(answered(m, &file, q, &req.seat, &caller, &here)?),
         None => None,
@@ -205,7 +303,9 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
             seat_host.map(|h| h.word.as_str()).unwrap_or("this side's")
         ));
     }
-    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word).map_err(|e| e.message())
+    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word)
+        .map(|r| ended_state(&r))
+        .map_err(|e| e.message())
 }
 
 /// The far side's check of an answer (a request with `reply_to`): the message it answers is
