@@ -503,7 +503,11 @@ const Q: &str = "00000000-0000-4007-8000-000000000000";
 /// Machine A as B reaches it: keeper a fake Claude Code seat (with its shell tool) in A's
 /// tmux server, A's registry and `<config>/here`, and sshd admitting B's key for A's user.
 fn a_served(s: &mut SshWorld) -> World {
-    let w = World::with_fake_seats(Some(REPLY_TEAM), "--tool keeper:claude-code");
+    a_served_with(s, REPLY_TEAM)
+}
+
+fn a_served_with(s: &mut SshWorld, file: &str) -> World {
+    let w = World::with_fake_seats(Some(file), "--tool keeper:claude-code");
     w.config_file("teams.yaml", &format!("format: 1\nteams:\n  beacon:\n    root: {}\n", w.repo.display()));
     w.config_file("here", "home\n");
     let env: Vec<(String, String)> = w
@@ -680,4 +684,41 @@ fn b_dying_between_its_claim_and_its_outcome_is_never_called_delivered() {
     assert_eq!(w.history().len(), 1, "{:?}", w.history());
     let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
     assert!(times_in(&got, "Please read the team message at") <= 1, "never typed twice: {got:?}");
+}
+
+/// The MCP tool `team_send` run by a seat on B (its CLI's `team mcp`, below its pane) reaches a
+/// seat on A as `team send` does, when the team file says where that seat runs (`host: home`,
+/// which A's `<config>/here` names): over ssh, admitted on B and judged again on A, one id on
+/// both sides.
+#[test]
+fn the_mcp_team_send_of_a_seat_on_b_reaches_a_seat_on_a() {
+    let mut s = SshWorld::start();
+    let file = REPLY_TEAM.replace("    leads: true\n", "    leads: true\n    host: home\n");
+    s.install_team_on_b();
+    s.b_team(&file);
+    s.b_fake_seat("reviewer", "codex", 200);
+    let w = a_served_with(&mut s, &file);
+    let mut lines = crate::mcp_stdio::hello();
+    lines.push(crate::mcp_stdio::call(2, "team_send", serde_json::json!({"to": ["keeper"], "message": "done on lab"})));
+    let calls = s.b.home.join("mcp-send.jsonl");
+    std::fs::write(&calls, lines.join("\n") + "\n").unwrap();
+    s.give_b(&calls);
+    let team = s.b.home.join(".local/bin/team");
+    let (said, code) = s.b_as_seat("reviewer", &format!("'{}' mcp < '{}'", team.display(), calls.display()));
+    assert_eq!(code, 0, "{said}");
+    let all = crate::mcp_stdio::answers(&said);
+    let (err, text, _) = crate::mcp_stdio::result(&all, 2);
+    assert!(!err && (text.contains("keeper: delivered") || text.contains("keeper: queued")), "{text}");
+    let b = s.b_history().pop().expect("B's line");
+    assert_eq!(
+        (b["from"].as_str(), b["to"].as_str(), b["via"].as_str()),
+        (Some("reviewer"), Some("keeper"), Some("ssh")),
+        "{b}"
+    );
+    let a = w.history().pop().expect("A's line");
+    assert_eq!(a["id"], b["id"], "one id on both sides: {a} / {b}");
+    assert_eq!((a["from"].as_str(), a["from_host"].as_str()), (Some("reviewer"), Some("lab")), "{a}");
+    let drop = w.repo.join(".agents/send-drops/beacon/keeper").join(a["id"].as_str().unwrap());
+    let text = std::fs::read_to_string(&drop).unwrap_or_else(|e| panic!("{}: {e}", drop.display()));
+    assert!(text.ends_with("\n\ndone on lab"), "{text}");
 }
