@@ -8,6 +8,11 @@
 //!   against this machine's own copy of the team file (a sender the file does not have is
 //!   refused), this machine's leg run under that id, its outcome written down beside the claim
 //!   and answered. [`status_here`] (`team hop status <id>`) answers what became of an id.
+//! - Answers across the hop: the request names the sender's machine (`from_host`), which the
+//!   far side keeps on its line; a reply there goes back over ssh (`back_to`, and
+//!   [`answer_owner`] for the owner's question), and the asker's machine admits a request with
+//!   `reply_to` only when its own history holds that question, from the seat (or the owner) it
+//!   goes to, to the answering seat, delivered (`answered`).
 //!
 //! Invariant: an id the far side has claimed is never carried again — a second deliver of it,
 //! or a status, answers the outcome written down (waiting a bounded time for a leg still
