@@ -1,10 +1,11 @@
-//! The inbox leg with the real Gemini CLI 0.61.0 and Qwen Code 0.24.4: `team hooks install
-//! <seat>` writes the hooks where the seat's profile says its CLI reads them (Gemini:
-//! `.gemini/settings.json`, `AfterTool`/`AfterAgent`/`BeforeAgent`; Qwen: `.qwen/settings.json`,
-//! Claude's names), beside the person's own settings (kept byte for byte); the CLI runs `team
-//! hook <event>` as its child, and the hook hands a waiting message to the model inside a turn
-//! of tool calls — proven by the model request that carries it and the `delivered` line by the
-//! inbox leg. Prints (`--nocapture`) where in the request the hook's text sits and the ms from
+//! The inbox leg with the real Gemini CLI 0.61.0, Qwen Code 0.24.4 and GitHub Copilot CLI
+//! 1.0.102: `team hooks install <seat>` writes the hooks where the seat's profile says its CLI
+//! reads them (Gemini: `.gemini/settings.json`, `AfterTool`/`AfterAgent`/`BeforeAgent`; Qwen:
+//! `.qwen/settings.json`, Claude's names; Copilot: `.github/copilot/settings.local.json`,
+//! `postToolUse`/`agentStop`/`userPromptSubmitted`), beside the person's own settings (kept
+//! byte for byte); the CLI runs `team hook <event>` as its child, and the hook hands a waiting
+//! message to the model inside a turn of tool calls — proven by the model request that carries
+//! it and the `delivered` line by the inbox leg. Prints (`--nocapture`) where in the request the hook's text sits and the ms from
 //! the send to it: what each CLI hands the model, measured. Nothing here asserts a time.
 
 use super::checks::{id_of, CONTEXT};
@@ -28,7 +29,21 @@ fn own_settings(v: Vendor) -> (&'static str, String) {
             (".gemini/settings.json", "{\n    \"tools\": {\"allowed\": [\"run_shell_command(sleep)\"]}\n}\n".into())
         }
         Vendor::Qwen => (".qwen/settings.json", "{\n\t\"permissions\": {\"allow\": [\"Bash(sleep *)\"]}\n}".into()),
+        // (Copilot keeps its tool approvals out of project settings: the person starts it with
+        // `--allow-tool`, [`launch_args`])
+        Vendor::Copilot => {
+            (".github/copilot/settings.local.json", "{\n  \"showTimestamps\": true\n}\n".into())
+        }
         _ => unreachable!("{v:?} has no hooks team writes"),
+    }
+}
+
+/// The person's own options on the CLI's command line: Copilot runs the scripted `sleep`
+/// without asking.
+fn launch_args(v: Vendor) -> &'static str {
+    match v {
+        Vendor::Copilot => "--allow-tool='shell(sleep)'",
+        _ => "",
     }
 }
 
@@ -43,11 +58,13 @@ fn holder(v: &Value, needle: &str) -> Option<String> {
     inner.or_else(|| v.to_string().contains(needle).then(|| v.to_string()))
 }
 
-/// The CLI's own name of the hook that runs after a tool call (Gemini CLI's `AfterTool`; Qwen
-/// Code keeps Claude's `PostToolUse`), which the delivered line names.
+/// The CLI's own name of the hook that runs after a tool call (Gemini CLI's `AfterTool`,
+/// Copilot's `postToolUse`; Qwen Code keeps Claude's `PostToolUse`), which the delivered line
+/// names.
 fn after_tool(v: Vendor) -> &'static str {
     match v {
         Vendor::Gemini => "AfterTool",
+        Vendor::Copilot => "postToolUse",
         _ => "PostToolUse",
     }
 }
@@ -66,7 +83,7 @@ fn working_seat_gets_it_at_its_next_tool_call(v: Vendor) {
     let st = rw.w.team(&["hooks", "status", v.seat()]);
     assert!(st.stdout.contains(&format!("{}: installed", v.seat())), "{}", st.stdout);
 
-    let seat = rw.vendor(v);
+    let seat = rw.vendor_with(v, launch_args(v));
     // Qwen refuses a standalone `sleep` unless a comment says it is meant (measured on 0.24.4:
     // `Blocked: standalone sleep 2 …`; a failed call runs no PostToolUse hook)
     let sleep = match v {
@@ -127,6 +144,11 @@ fn gemini_gets_a_message_at_its_next_tool_call() {
 #[test]
 fn qwen_gets_a_message_at_its_next_tool_call() {
     working_seat_gets_it_at_its_next_tool_call(Vendor::Qwen);
+}
+
+#[test]
+fn copilot_gets_a_message_at_its_next_tool_call() {
+    working_seat_gets_it_at_its_next_tool_call(Vendor::Copilot);
 }
 
 /// The first read of the drop a send to a Gemini seat names, in a checkout that keeps
