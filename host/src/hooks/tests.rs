@@ -222,7 +222,10 @@ fn copilot_settings_take_team_s_commands_flat_under_its_own_event_names() {
     assert!(rows.iter().all(|r| r.done == Some(Done::Written) || r.done == Some(Done::Unchanged)), "{rows:?}");
     assert_eq!(rows[0].path.as_deref(), Some(l.root.join(rel).as_path()));
     let c: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(l.root.join(rel)).unwrap()).unwrap();
-    assert_eq!(c["hooks"]["postToolUse"][0], serde_json::json!({"type": "command", "command": "/bin/team hook post-tool-use"}));
+    assert_eq!(
+        c["hooks"]["postToolUse"][0],
+        serde_json::json!({"type": "command", "command": "/bin/team hook post-tool-use"})
+    );
     assert_eq!(c["hooks"]["agentStop"][0]["command"], "say done", "the person's first, untouched");
     assert_eq!(c["hooks"]["agentStop"][1], serde_json::json!({"type": "command", "command": "/bin/team hook stop"}));
     assert_eq!(c["hooks"]["userPromptSubmitted"][0]["command"], "/bin/team hook user-prompt-submit");
@@ -236,7 +239,8 @@ fn copilot_settings_take_team_s_commands_flat_under_its_own_event_names() {
     assert_eq!(std::fs::read_to_string(l.root.join(rel)).unwrap(), mine);
 
     // Claude's names in Copilot's file are not hooks team installed for it
-    let claude_named = r#"{"hooks": {"PostToolUse": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}}"#;
+    let claude_named =
+        r#"{"hooks": {"PostToolUse": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}}"#;
     std::fs::write(l.root.join(rel), claude_named).unwrap();
     assert_eq!(state(&l.root, HookFormat::CopilotSettings, "/bin/team"), State::Missing);
 }

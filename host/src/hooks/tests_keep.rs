@@ -33,15 +33,14 @@ fn any_command(team: bool) -> impl Strategy<Value = String> {
 /// An item of an event's list: a group ([`any_claude_group`]) or, in the flat form (GitHub
 /// Copilot CLI's), a command itself, maybe with a key of the user's own.
 fn any_group(with_team: bool) -> impl Strategy<Value = J> {
-    let flat = (any::<bool>(), any_command(false), any_command(true), any::<bool>()).prop_map(
-        move |(t, u, ours, timeout)| {
+    let flat =
+        (any::<bool>(), any_command(false), any_command(true), any::<bool>()).prop_map(move |(t, u, ours, timeout)| {
             let J::Obj(mut ms) = entry(if t && with_team { &ours } else { &u }) else { unreachable!() };
             if timeout {
                 ms.push(("timeoutSec".to_string(), J::Lit("30".into())));
             }
             J::Obj(ms)
-        },
-    );
+        });
     prop_oneof![any_claude_group(with_team), flat]
 }
 

@@ -31,9 +31,7 @@ fn own_settings(v: Vendor) -> (&'static str, String) {
         Vendor::Qwen => (".qwen/settings.json", "{\n\t\"permissions\": {\"allow\": [\"Bash(sleep *)\"]}\n}".into()),
         // (Copilot keeps its tool approvals out of project settings: the person starts it with
         // `--allow-tool`, [`launch_args`])
-        Vendor::Copilot => {
-            (".github/copilot/settings.local.json", "{\n  \"showTimestamps\": true\n}\n".into())
-        }
+        Vendor::Copilot => (".github/copilot/settings.local.json", "{\n  \"showTimestamps\": true\n}\n".into()),
         _ => unreachable!("{v:?} has no hooks team writes"),
     }
 }

@@ -421,10 +421,8 @@ fn copilot_s_real_hook_inputs_name_its_session_and_at_its_stop_the_transcript() 
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/data/transcripts/copilot-1.0.102/hook-inputs.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
-    let rows: Vec<(serde_json::Value, HookInput)> = text
-        .lines()
-        .map(|l| (serde_json::from_str(l).unwrap(), HookInput::parse(l.as_bytes())))
-        .collect();
+    let rows: Vec<(serde_json::Value, HookInput)> =
+        text.lines().map(|l| (serde_json::from_str(l).unwrap(), HookInput::parse(l.as_bytes()))).collect();
     assert_eq!(rows.len(), 6);
     for (raw, i) in &rows {
         assert_eq!(i.session_id.as_deref(), raw["sessionId"].as_str(), "{raw}");
