@@ -218,6 +218,57 @@ fn working_seat_gets_it_at_its_turn_end(v: Vendor) {
     );
 }
 
+/// An idle seat with the hooks: the send types its trigger (`delivered`), and the CLI's prompt
+/// hook (Copilot's userPromptSubmitted, Gemini CLI's BeforeAgent, Qwen Code's
+/// UserPromptSubmit) hands the body with it: the trigger's first request — before any tool ran
+/// — holds the body once. Prints where.
+fn idle_seat_is_typed_to_and_its_prompt_hook_hands_the_body(v: Vendor) {
+    let rw = RealWorld::start_vendors();
+    let _seat = hooked_seat(&rw, v);
+    let before = last_n(&rw);
+    let body = format!("{} the gate is green, idle", v.seat());
+    let t0 = now_ms();
+    let run = rw.w.team(&["send", v.seat(), &body]);
+    let said = run.stdout.strip_prefix(&format!("{CONTEXT}\n{}: delivered", v.seat()));
+    assert!(said.is_some() && run.stderr.is_empty() && run.code == 0, "{run:?}");
+    let drop = drop_for(&rw, v.seat(), &body);
+    let trigger = super::checks::trigger(&rw, &drop);
+    // (Qwen sends the hook's text as a user message of its own after the prompt's)
+    let first = rw.mock.wait_for("the trigger's turn", |r| {
+        r.n > before && r.api == v.api() && r.kind == "main" && r.body.to_string().contains(&trigger)
+    });
+    let lines = super::inbox::lines_of(&rw, &id_of(&drop));
+    assert!(lines.iter().any(|l| l["outcome"] == "delivered" && l["via"] == "typed"), "{lines:#?}");
+    assert!(first.results.is_empty(), "{first:#?}");
+    eprintln!(
+        "INBOX-MS {v:?} idle: {:?} send→trigger's first request {} ms; held in: {}",
+        run.stdout,
+        first.at_ms - t0,
+        holder(&first.body, &body).unwrap_or_default()
+    );
+    let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap_or_default();
+    assert_eq!(
+        first.body.to_string().matches(&body).count(),
+        1,
+        "the prompt hook handed the body once; team.log:\n{log}"
+    );
+}
+
+#[test]
+fn copilot_idle_is_typed_to_and_its_prompt_hook_hands_the_body() {
+    idle_seat_is_typed_to_and_its_prompt_hook_hands_the_body(Vendor::Copilot);
+}
+
+#[test]
+fn gemini_idle_is_typed_to_and_its_prompt_hook_hands_the_body() {
+    idle_seat_is_typed_to_and_its_prompt_hook_hands_the_body(Vendor::Gemini);
+}
+
+#[test]
+fn qwen_idle_is_typed_to_and_its_prompt_hook_hands_the_body() {
+    idle_seat_is_typed_to_and_its_prompt_hook_hands_the_body(Vendor::Qwen);
+}
+
 #[test]
 fn copilot_gets_a_message_at_its_turn_end() {
     working_seat_gets_it_at_its_turn_end(Vendor::Copilot);
