@@ -65,7 +65,8 @@ pub fn found(
             return Err(ConfigError::shape(file, format!("hooks.{name}"), "a list"));
         };
         for g in groups {
-            for h in entries(g) {
+            // (a bare command counts only where the CLI reads one: Claude's shape is groups)
+            for h in entries(g, f.flat()) {
                 let Some(cmd) = h.get("command").and_then(Value::as_str) else { continue };
                 if let Some((exe, event)) = ours(cmd) {
                     if event_name(f, event) == name {
@@ -78,12 +79,12 @@ pub fn found(
     Ok(out)
 }
 
-/// The commands of one item of an event's list: a group's `hooks`, or the item itself when it
-/// is a command (the flat form).
-fn entries(g: &Value) -> &[Value] {
+/// The commands of one item of an event's list: a group's `hooks`, or — `bare` — the item
+/// itself when it is a command (the flat form).
+fn entries(g: &Value, bare: bool) -> &[Value] {
     match g.get("hooks").and_then(Value::as_array) {
         Some(list) => list,
-        None if g.get("command").is_some() => std::slice::from_ref(g),
+        None if bare && g.get("command").is_some() => std::slice::from_ref(g),
         None => &[],
     }
 }
@@ -149,7 +150,8 @@ fn next_cut(root: &Map<String, Value>, only: Option<&str>) -> Option<Edit> {
             continue;
         }
         for (g, group) in groups.iter().enumerate() {
-            let list = entries(group);
+            // (remove takes team's command out of either form, whatever the file)
+            let list = entries(group, true);
             let theirs = |h: &Value| h.get("command").and_then(Value::as_str).is_none_or(|c| ours(c).is_none());
             let Some(h) = list.iter().position(|h| !theirs(h)) else { continue };
             let (name, mut path) = (Step::Key(name.clone()), json_edit::keys(&["hooks"]));
