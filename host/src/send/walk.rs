@@ -267,7 +267,7 @@ impl Carrier for InboxLeg<'_> {
                 // the trigger's companion: its UserPromptSubmit hook hands the body whole
                 let prepared = r.prepared.take();
                 let companion = match (&look, &prepared) {
-                    (Look::Idle, Some(p)) => leg::queue_companion(&req, &lm, sent_ms, &p.pane).ok(),
+                    (Look::Idle, Some(p)) => leg::queue_companion(&req, &lm, sent_ms, p).ok(),
                     _ => None,
                 };
                 drop(mux);

@@ -52,7 +52,9 @@ pub use deliver::{complete, confirm, deliver, settle, AnswerOut, Confirmed, Rec,
 /// it is a short printable word, the transcript only as an absolute path of printable text.
 /// Measured (Claude Code 2.1.332, Codex 0.171.0; `tests/data/transcripts/*/hook-inputs.jsonl`):
 /// both send `session_id` and `transcript_path`; the turn is Claude Code's `prompt_id` (one per
-/// prompt, kept through a Stop hook's continuation) and Codex's `turn_id`.
+/// prompt, kept through a Stop hook's continuation) and Codex's `turn_id`. GitHub Copilot CLI
+/// 1.0.102 sends camelCase `sessionId`, and `transcriptPath` at `agentStop` only; no event
+/// name, no turn (`tests/data/transcripts/copilot-1.0.102/hook-inputs.jsonl`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookInput {
     pub session_id: Option<String>,
@@ -71,10 +73,12 @@ impl HookInput {
     pub fn parse(bytes: &[u8]) -> HookInput {
         #[derive(serde::Deserialize)]
         struct Raw {
+            #[serde(alias = "sessionId")]
             session_id: Option<String>,
             hook_event_name: Option<String>,
             turn_id: Option<String>,
             prompt_id: Option<String>,
+            #[serde(alias = "transcriptPath")]
             transcript_path: Option<String>,
         }
         let Ok(raw) = serde_json::from_slice::<Raw>(bytes) else { return HookInput::default() };
@@ -472,13 +476,17 @@ pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>, out: &mut dyn
     Hooked { unlogged }
 }
 
-/// The hook's answer to its CLI, one JSON object on stdout: a `Stop` hook blocks the stop with
-/// the messages as its reason (the model reads them and goes on); every other event adds them
-/// as context to the model's next request (the vendors' hook protocol).
-pub fn answer(event: Event, text: &str) -> serde_json::Value {
-    match event {
-        Event::Stop => serde_json::json!({"decision": "block", "reason": text}),
-        e => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
+/// The hook's answer to its CLI of hook format `f` (`None`: Claude's), one JSON object on
+/// stdout: a `Stop` hook blocks the stop with the messages as its reason (the model reads them
+/// and goes on); every other event adds them as context to the model's next request — in
+/// `hookSpecificOutput` (Claude Code, Codex, Gemini CLI, Qwen Code), or bare
+/// (`{"additionalContext": …}`: GitHub Copilot CLI, which does not read `hookSpecificOutput`,
+/// measured on 1.0.102).
+pub fn answer(event: Event, f: Option<HookFormat>, text: &str) -> serde_json::Value {
+    match (event, f) {
+        (Event::Stop, _) => serde_json::json!({"decision": "block", "reason": text}),
+        (_, Some(HookFormat::CopilotSettings)) => serde_json::json!({"additionalContext": text}),
+        (e, _) => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
     }
 }
 

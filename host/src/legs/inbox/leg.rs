@@ -322,18 +322,22 @@ fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Resul
     bell::ring(req.config, &key, &bell::line(&project_dir, req.at.session, req.at.seat))
 }
 
-/// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
-/// message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole with
-/// the trigger). `Err`: not queued (the typed leg runs alone, as without hooks).
+/// Before the typed leg runs for an idle seat (the look's pane and profile, the seat lock held):
+/// the message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole
+/// with the trigger), carrying its CLI's hook format as the profile names it — the hook answers
+/// in that CLI's shape (GitHub Copilot CLI reads no other). `Err`: not queued (the typed leg
+/// runs alone, as without hooks).
 pub fn queue_companion(
     req: &InboxSend,
     means: &typed::Means,
     sent_ms: i64,
-    pane: &PaneRef,
+    prepared: &typed::Prepared,
 ) -> std::io::Result<SeatBox> {
+    let pane = &prepared.pane;
+    let hooks = crate::vocab::leg::HookFormat::from_features(&prepared.profile.describe().features);
     let drop = typed::drop_path(req.at.root, req.at.session, req.at.seat, req.id).map_err(std::io::Error::other)?;
     let b = crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat)?;
-    b.queue(&message(req, &drop, means, pane, (true, None), sent_ms))?;
+    b.queue(&message(req, &drop, means, pane, (true, hooks), sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)
 }

@@ -69,7 +69,9 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
     }
     let messages: Vec<&Message> = items.iter().map(|i| &i.m).collect();
     let text = crate::mailbox::text::handed_text(messages.iter().copied());
-    let mut bytes = serde_json::to_vec(&answer(event, &text)).expect("an answer always serialises");
+    // (one seat's messages: its CLI's format, as its profile said when they were queued)
+    let format = items.iter().find_map(|i| i.m.hooks);
+    let mut bytes = serde_json::to_vec(&answer(event, format, &text)).expect("an answer always serialises");
     bytes.push(b'\n');
     if let Err(e) = out.write_whole(&bytes) {
         let why = format!(

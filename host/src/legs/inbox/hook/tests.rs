@@ -113,6 +113,10 @@ fn the_note_names_the_event_as_the_receiving_cli_does() {
     assert_eq!(said(Event::PostToolUse, Some(HookFormat::GeminiSettings)), "handed by its AfterTool hook");
     assert_eq!(said(Event::Stop, Some(HookFormat::GeminiSettings)), "handed by its AfterAgent hook");
     assert_eq!(said(Event::UserPromptSubmit, Some(HookFormat::GeminiSettings)), "handed by its BeforeAgent hook");
+    let copilot = Some(HookFormat::CopilotSettings);
+    assert_eq!(said(Event::PostToolUse, copilot), "handed by its postToolUse hook");
+    assert_eq!(said(Event::Stop, copilot), "handed by its agentStop hook");
+    assert_eq!(said(Event::UserPromptSubmit, copilot), "handed by its userPromptSubmitted hook");
     for f in [None, Some(HookFormat::ClaudeSettings), Some(HookFormat::CodexHooksJson), Some(HookFormat::QwenSettings)]
     {
         assert_eq!(said(Event::PostToolUse, f), "handed by its PostToolUse hook", "{f:?}");
@@ -393,12 +397,42 @@ fn a_pin_places_the_hook_for_its_own_messages_only() {
 #[test]
 fn answers_in_the_cli_s_shapes() {
     use serde_json::json;
-    assert_eq!(
-        answer(Event::PostToolUse, "hi"),
-        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
-    );
-    assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
-    assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    for f in [None, Some(HookFormat::ClaudeSettings), Some(HookFormat::GeminiSettings)] {
+        assert_eq!(
+            answer(Event::PostToolUse, f, "hi"),
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+        );
+        assert_eq!(answer(Event::Stop, f, "hi"), json!({"decision": "block", "reason": "hi"}));
+        assert_eq!(answer(Event::UserPromptSubmit, f, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    }
+    // GitHub Copilot CLI 1.0.102 reads a bare additionalContext (measured: a hookSpecificOutput
+    // answer reached its model neither after a tool nor at a prompt), and blocks a stop as Claude
+    let copilot = Some(HookFormat::CopilotSettings);
+    assert_eq!(answer(Event::PostToolUse, copilot, "hi"), json!({"additionalContext": "hi"}));
+    assert_eq!(answer(Event::UserPromptSubmit, copilot, "hi"), json!({"additionalContext": "hi"}));
+    assert_eq!(answer(Event::Stop, copilot, "hi"), json!({"decision": "block", "reason": "hi"}));
+}
+
+/// What GitHub Copilot CLI 1.0.102 sent its hooks, captured live (`real_cli`, the hooks in
+/// `.github/copilot/settings.local.json`): camelCase, the session at every event, the
+/// transcript at `agentStop` only, no event name and no turn.
+#[test]
+fn copilot_s_real_hook_inputs_name_its_session_and_at_its_stop_the_transcript() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/transcripts/copilot-1.0.102/hook-inputs.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows: Vec<(serde_json::Value, HookInput)> =
+        text.lines().map(|l| (serde_json::from_str(l).unwrap(), HookInput::parse(l.as_bytes()))).collect();
+    assert_eq!(rows.len(), 6);
+    for (raw, i) in &rows {
+        assert_eq!(i.session_id.as_deref(), raw["sessionId"].as_str(), "{raw}");
+        assert!(i.session_id.is_some() && i.turn.is_none() && i.event_name.is_none(), "{raw}: {i:?}");
+        let stop = raw.get("stopReason").is_some();
+        assert_eq!(i.transcript.is_some(), stop, "{raw}: {i:?}");
+        if stop {
+            assert!(i.transcript.as_ref().unwrap().ends_with("events.jsonl"), "{i:?}");
+        }
+    }
 }
 
 /// issue 29 item 4: a pane's bell names the seat folders of two projects (the pane held a seat
