@@ -10,7 +10,10 @@
 //! typed leg, the compose leg (`crate::legs::compose`, a `team:profile@0.2` compose module typing
 //! the body through the CLI's own screens) and the inbox leg (`crate::legs::inbox`: the seat's own
 //! CLI takes the message from its inbox through its hooks; a seat idle at an empty prompt is
-//! woken by the typed leg, with the message queued beside the trigger).
+//! woken by the typed leg, with the message queued beside the trigger). A typed leg whose own
+//! look before typing finds that seat busy after all gives the send back (`typed::Run::back`,
+//! nothing typed): the companion is withdrawn and the message queued as the inbox leg queues
+//! for a busy seat — a message is never both typed and queued.
 
 use std::path::{Path, PathBuf};
 
@@ -282,28 +285,42 @@ impl Carrier for InboxLeg<'_> {
                     _ => None,
                 };
                 drop(mux);
-                let mut typed = TypedLeg { means: self.means, companion: companion.as_ref(), prepared };
-                let mut report = typed.run(job);
-                let mut t = typed_taken(&report);
-                let Some(b) = companion else { return Ok(t) };
-                if let (Some(busy), Some(kept), Some(drop)) =
-                    (report.run.back.take(), report.kept.take(), report.drop.take())
-                {
-                    // busy since the look that chose the typed leg, and nothing typed: the inbox's
-                    let back = Back { req: &req, b: &b, sent_ms, spent_ms: r.ms + report.ms };
-                    return Ok(back.to_inbox(self.means, team_file, (kept, busy, drop)).unwrap_or(t));
-                }
-                if !t.ended.is_delivered() {
-                    // the trigger did not get through: the companion goes nowhere now, unless
-                    // a hook of the seat handed it whole already
-                    if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                        t.ended =
-                            Ended::delivered(Some(Note::HandedWhole)).by(crate::vocab::outcome::Decider::HookReceipt);
-                    }
-                }
-                Ok(t)
+                Ok(self.wake(job, &req, (companion, prepared), (sent_ms, r.ms)))
             }
         }
+    }
+}
+
+impl InboxLeg<'_> {
+    /// The typed leg for a seat the look found idle, with the message queued beside its
+    /// trigger as its companion (when it could be): the trigger's outcome — or, for a send the
+    /// typed leg gave back (busy by its own look, nothing typed), the inbox's. `sent_ms`: the
+    /// send's start; `looked_ms`: the inbox leg's look.
+    fn wake(
+        &self,
+        job: &Job,
+        req: &crate::legs::inbox::leg::InboxSend,
+        (companion, prepared): (Option<crate::mailbox::SeatBox>, Option<typed::Prepared>),
+        (sent_ms, looked_ms): (i64, u64),
+    ) -> Taken {
+        let mut typed = TypedLeg { means: self.means, companion: companion.as_ref(), prepared };
+        let mut report = typed.run(job);
+        let mut t = typed_taken(&report);
+        let Some(b) = companion else { return t };
+        if let (Some(busy), Some(kept), Some(drop)) = (report.run.back.take(), report.kept.take(), report.drop.take()) {
+            // busy since the look that chose the typed leg, and nothing typed: the inbox's
+            let back = Back { req, b: &b, sent_ms, spent_ms: looked_ms + report.ms };
+            let team_file = job.decision.target.team.file.as_ref();
+            return back.to_inbox(self.means, team_file, (kept, busy, drop)).unwrap_or(t);
+        }
+        if !t.ended.is_delivered() {
+            // the trigger did not get through: the companion goes nowhere now, unless a hook
+            // of the seat handed it whole already
+            if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
+                t.ended = Ended::delivered(Some(Note::HandedWhole)).by(crate::vocab::outcome::Decider::HookReceipt);
+            }
+        }
+        t
     }
 }
 

@@ -21,18 +21,21 @@ use std::path::Path;
 const PROMPT: &str = "warm up";
 
 /// The script the tmux hook runs: inert until the seat's inbox holds a waiting message; then,
-/// once, shows the seat's turn and waits (bounded) until its pane shows it working. `done`
-/// says what it did (`shown`, or why not).
-fn hook_script(dir: &Path, config: &Path, socket: &str, pane: &str) -> std::path::PathBuf {
+/// once, shows the seat's turn and waits (bounded) until its pane shows it working — and, with
+/// `handed`, until the seat's tool-call hook has handed that waiting message (the companion) as
+/// well. `done` says what it did (`shown`, or why not).
+fn hook_script(dir: &Path, config: &Path, socket: &str, pane: &str, handed: bool) -> std::path::PathBuf {
     let (done, shows) = (dir.join("hook.done"), dir.join("rev.shows"));
+    let inbox = format!("{}/*/inbox/beacon/rev", config.display());
+    let also = if handed { format!("ls {inbox}/handed/*.json >/dev/null 2>&1 && ") } else { String::new() };
     let script = format!(
         r#"#!/bin/bash
 [ -e '{done}' ] && exit 0
-ls '{config}'/*/inbox/beacon/rev/*.json >/dev/null 2>&1 || exit 0
+ls {inbox}/*.json >/dev/null 2>&1 || exit 0
 echo started > '{done}'
 touch '{shows}'
 for _ in $(seq 1 1000); do
-  if tmux -S '{socket}' capture-pane -p -t '{pane}' | grep -q 'esc to interrupt'; then
+  if {also}tmux -S '{socket}' capture-pane -p -t '{pane}' | grep -q 'esc to interrupt'; then
     echo shown > '{done}'
     exit 0
   fi
@@ -41,7 +44,6 @@ done
 echo 'never shown' > '{done}'
 "#,
         done = done.display(),
-        config = config.display(),
         shows = shows.display(),
     );
     let path = dir.join("between-the-looks.sh");
@@ -58,8 +60,10 @@ fn handed(log: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-#[test]
-fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_message_in_its_inbox_untyped() {
+/// A scene of one Claude Code seat with hooks whose person's prompt was taken (its prompt hook
+/// ran on an empty inbox) and whose turn does not show yet; the tmux hook set (`handed`: see
+/// [`hook_script`]). Returns the scene, its folder and the seat's hook log.
+fn turning_seat(handed: bool) -> (common::scene::Scene, tempfile::TempDir, std::path::PathBuf) {
     let w = World::empty();
     w.team_file("format: 1\nproject: beacon\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: rev\n    role: worker\n    cli: claude-code\n");
     common::scene::install_hooks(&w);
@@ -69,7 +73,6 @@ fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_messag
     let tw = TmuxWorld::start("beacon", &[spec]);
     let s = common::scene::Scene::of(w, tw, None);
 
-    // A person's prompt: taken (its prompt hook ran, on an empty inbox), its turn not shown yet.
     s.keys("rev", &[PROMPT, "Enter"]);
     let screen = s.tw.acted_on("rev", format!("{PROMPT}\r").as_bytes());
     assert!(!screen.contains("esc to interrupt"), "the turn shows already:\n{screen}");
@@ -78,13 +81,30 @@ fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_messag
     assert!(events.contains("UserPromptSubmit"), "the prompt hook ran: {events}");
 
     let pane = s.tw.seat("rev").pane.clone();
-    let script = hook_script(base.path(), &s.w.config, s.tw.socket_str(), &pane);
+    let script = hook_script(base.path(), &s.w.config, s.tw.socket_str(), &pane, handed);
     let hook = format!("run-shell 'bash {}'", script.display());
     assert!(s.tw.tmux(&["set-hook", "-g", "after-display-message", &hook]).status.success());
+    (s, base, hook_log)
+}
 
+/// The send, and proof that the tmux hook turned the seat between the two looks.
+fn send(s: &common::scene::Scene, base: &Path) -> common::Run {
     let r = s.w.sh("TEAM_ID_SEED=7 team send rev 'review the branch'");
-    let done = std::fs::read_to_string(base.path().join("hook.done")).unwrap_or_default();
+    let done = std::fs::read_to_string(base.join("hook.done")).unwrap_or_default();
     assert_eq!(done.trim(), "shown", "the seat turned working between the two looks");
+    r
+}
+
+/// The inbox's folders of seat rev: how many entries `sub` holds.
+fn count(s: &common::scene::Scene, sub: &str) -> usize {
+    let inbox = s.project_dir().unwrap().join("inbox/beacon/rev");
+    std::fs::read_dir(inbox.join(sub)).map(|d| d.count()).unwrap_or(0)
+}
+
+#[test]
+fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_message_in_its_inbox_untyped() {
+    let (s, base, hook_log) = turning_seat(false);
+    let r = send(&s, base.path());
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.ends_with("rev: delivered (handed by its PostToolUse hook)\n"), "{}", r.stdout);
     // nothing typed: the seat received the person's prompt and nothing else
@@ -104,8 +124,30 @@ fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_messag
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     // the one drop the send wrote, and the companion withdrawn beside the message handed
     assert_eq!(s.drops("rev").len(), 1);
+    assert_eq!((count(&s, "withdrawn"), count(&s, "handed")), (1, 1));
+    std::fs::write(base.path().join("rev.end"), "").unwrap();
+}
+
+/// The seat's tool-call hook handed the trigger's companion whole before the typed leg's look:
+/// that hand-over is the delivery — nothing typed, nothing queued again.
+#[test]
+fn a_companion_a_hook_handed_before_the_typed_look_is_the_delivery_and_nothing_is_queued_again() {
+    let (s, base, hook_log) = turning_seat(true);
+    let r = send(&s, base.path());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with("rev: delivered (handed whole by its hook)\n"), "{}", r.stdout);
+    assert_eq!(s.tw.log("rev"), format!("{PROMPT}\r").into_bytes(), "no trigger was typed");
+    let handed = handed(&hook_log);
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    assert_eq!(handed[0].0, "PostToolUse");
+    assert!(handed[0].1.ends_with("review the branch"), "{}", handed[0].1);
+    let h = s.history();
+    assert_eq!(h.len(), 1, "one line: {h:?}");
+    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    assert_eq!((count(&s, "withdrawn"), count(&s, "handed")), (0, 1));
+    // nothing waits: the message was not queued a second time
     let inbox = s.project_dir().unwrap().join("inbox/beacon/rev");
-    let count = |sub: &str| std::fs::read_dir(inbox.join(sub)).map(|d| d.count()).unwrap_or(0);
-    assert_eq!((count("withdrawn"), count("handed")), (1, 1));
+    let waiting = std::fs::read_dir(&inbox).unwrap().flatten().filter(|e| e.path().is_file()).count();
+    assert_eq!(waiting, 0);
     std::fs::write(base.path().join("rev.end"), "").unwrap();
 }

@@ -6,7 +6,10 @@
 //! typed leg's ([`Look::Idle`]); the walk then types the trigger as today with the message
 //! queued beside it as a companion ([`queue_companion`]), which its `UserPromptSubmit` hook
 //! hands whole in the same request (no Read round trip). The companion carries `typed`: the
-//! typed leg's line is its one delivery, the hook writes its receipt only.
+//! typed leg's line is its one delivery, the hook writes its receipt only. When the typed
+//! leg's own look finds the seat busy after all, it types nothing and gives the send back:
+//! [`give_back`] queues it as [`deliver`] does for a seat it finds busy, under the same lock and
+//! with the drop the typed leg wrote (the walk withdraws the companion first).
 //!
 //! How long the send stays for the hook's receipt is the caller's ([`Stay`]): a person at a
 //! terminal waits out the spec's window; an agent is answered as soon as the message is safely

@@ -216,7 +216,7 @@ fn trigger(
         },
         _ => None,
     };
-    let kept = run.back.is_some().then(|| (pane, profile));
+    let kept = run.back.is_some().then_some((pane, profile));
     (Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog, kept: None }, kept)
 }
 
