@@ -108,7 +108,7 @@ fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_messag
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.ends_with("rev: delivered (handed by its PostToolUse hook)\n"), "{}", r.stdout);
     // nothing typed: the seat received the person's prompt and nothing else
-    assert_eq!(s.tw.log("rev"), format!("{PROMPT}\r").into_bytes(), "no trigger was typed");
+    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
 
     // handed once, by the next tool call's hook; the companion was never handed
     s.tw.wait_until(common::BOUND, || !handed(&hook_log).is_empty());
@@ -136,7 +136,7 @@ fn a_companion_a_hook_handed_before_the_typed_look_is_the_delivery_and_nothing_i
     let r = send(&s, base.path());
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.ends_with("rev: delivered (handed whole by its hook)\n"), "{}", r.stdout);
-    assert_eq!(s.tw.log("rev"), format!("{PROMPT}\r").into_bytes(), "no trigger was typed");
+    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
     let handed = handed(&hook_log);
     assert_eq!(handed.len(), 1, "{handed:?}");
     assert_eq!(handed[0].0, "PostToolUse");
