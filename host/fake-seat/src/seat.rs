@@ -64,7 +64,9 @@ pub(super) struct Seat {
     /// The file whose existence shows a turn a line started (`--turn-shows-when`), and the
     /// line taken meanwhile.
     pub(super) turn_shows_when: Option<PathBuf>,
-    unshown: Option<String>,
+    pub(super) unshown: Option<String>,
+    /// While a turn is unshown, draw an empty screen (`--blank-while-unshown`).
+    pub(super) blank_while_unshown: bool,
     /// The CLI was asked to leave its own way and has: the process ends (Claude Code 2.1.332:
     /// `/exit` submitted at the prompt; Codex 0.171.0: Ctrl-C at an empty composer — measured,
     /// docs/launch.md).
@@ -111,6 +113,7 @@ impl Seat {
             turn_ends_when: None,
             turn_shows_when: None,
             unshown: None,
+            blank_while_unshown: false,
             left: false,
             mode,
         };

@@ -229,8 +229,9 @@ pub trait Seat {
     }
     /// Whether a look before typing that finds the seat [`Busy`] gives the send back, nothing
     /// typed ([`Run::back`]), instead of judging it: a seat whose inbox leg looked a moment
-    /// earlier, found it idle and handed the send on (its message queued as the trigger's
-    /// companion) — busy now, the message belongs in its inbox. Any other seat: never.
+    /// earlier and handed the send on (it read idle — the message queued as the trigger's
+    /// companion — or not readable for the inbox: starting, a torn frame) — busy now, the
+    /// message belongs in its inbox. Any other seat: never.
     fn gives_back(&self) -> bool {
         false
     }

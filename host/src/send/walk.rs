@@ -10,10 +10,11 @@
 //! typed leg, the compose leg (`crate::legs::compose`, a `team:profile@0.2` compose module typing
 //! the body through the CLI's own screens) and the inbox leg (`crate::legs::inbox`: the seat's own
 //! CLI takes the message from its inbox through its hooks; a seat idle at an empty prompt is
-//! woken by the typed leg, with the message queued beside the trigger). A typed leg whose own
-//! look before typing finds that seat busy after all gives the send back (`typed::Run::back`,
-//! nothing typed): the companion is withdrawn and the message queued as the inbox leg queues
-//! for a busy seat — a message is never both typed and queued.
+//! woken by the typed leg, with the message queued beside the trigger). A typed leg the inbox
+//! leg handed a send (idle, or not readable for the inbox, at its look) whose own look before
+//! typing finds the seat busy after all gives the send back (`typed::Run::back`, nothing
+//! typed): the companion is withdrawn and the message queued as the inbox leg queues for a busy
+//! seat — a message is never both typed and queued.
 
 use std::path::{Path, PathBuf};
 
@@ -104,7 +105,7 @@ pub struct Legs<'a> {
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
         Legs {
-            typed: TypedLeg { means, companion: None, prepared: None },
+            typed: TypedLeg { means, companion: None, gives_back: false, prepared: None },
             compose: ComposeLeg { means },
             inbox: InboxLeg { means },
         }
@@ -155,6 +156,8 @@ struct TypedLeg<'a> {
     means: &'a Means<'a>,
     /// The seat's inbox holding the trigger's companion (the inbox leg's idle seat).
     companion: Option<&'a crate::mailbox::SeatBox>,
+    /// The inbox leg looked first: a seat busy at this leg's own look is given back.
+    gives_back: bool,
     /// The seat lock, pane and profile of the inbox leg's look, handed on (taken once).
     prepared: Option<typed::Prepared>,
 }
@@ -163,7 +166,13 @@ impl TypedLeg<'_> {
     /// The typed run, and its report.
     fn run(&mut self, job: &Job) -> typed::Report {
         let team_file = job.decision.target.team.file.as_ref();
-        let req = typed::PlainSend { at: job.at, text: job.text, id: job.id, companion: self.companion };
+        let req = typed::PlainSend {
+            at: job.at,
+            text: job.text,
+            id: job.id,
+            companion: self.companion,
+            gives_back: self.gives_back,
+        };
         let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
         typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take())
     }
@@ -303,16 +312,16 @@ impl InboxLeg<'_> {
         (companion, prepared): (Option<crate::mailbox::SeatBox>, Option<typed::Prepared>),
         (sent_ms, looked_ms): (i64, u64),
     ) -> Taken {
-        let mut typed = TypedLeg { means: self.means, companion: companion.as_ref(), prepared };
+        let mut typed = TypedLeg { means: self.means, companion: companion.as_ref(), gives_back: true, prepared };
         let mut report = typed.run(job);
         let mut t = typed_taken(&report);
-        let Some(b) = companion else { return t };
         if let (Some(busy), Some(kept), Some(drop)) = (report.run.back.take(), report.kept.take(), report.drop.take()) {
             // busy since the look that chose the typed leg, and nothing typed: the inbox's
-            let back = Back { req, b: &b, sent_ms, spent_ms: looked_ms + report.ms };
+            let back = Back { req, b: companion.as_ref(), sent_ms, spent_ms: looked_ms + report.ms };
             let team_file = job.decision.target.team.file.as_ref();
             return back.to_inbox(self.means, team_file, (kept, busy, drop)).unwrap_or(t);
         }
+        let Some(b) = companion else { return t };
         if !t.ended.is_delivered() {
             // the trigger did not get through: the companion goes nowhere now, unless a hook
             // of the seat handed it whole already
@@ -328,8 +337,9 @@ impl InboxLeg<'_> {
 /// seat busy), on its way back to the inbox leg.
 struct Back<'r, 'a> {
     req: &'r crate::legs::inbox::leg::InboxSend<'a>,
-    /// The seat's inbox holding the trigger's companion.
-    b: &'r crate::mailbox::SeatBox,
+    /// The seat's inbox holding the trigger's companion (none: the look found the seat not
+    /// readable for the inbox, and no companion was queued).
+    b: Option<&'r crate::mailbox::SeatBox>,
     sent_ms: i64,
     /// The time both looks took.
     spent_ms: u64,
@@ -358,7 +368,11 @@ impl Back<'_, '_> {
             profile,
             dialog: None,
         };
-        match settle_companion(self.b, self.req.id)? {
+        let settled = match self.b {
+            Some(b) => settle_companion(b, self.req.id)?,
+            None => Where::Nowhere,
+        };
+        match settled {
             Where::Handed(_) => {
                 let handed = Ended::delivered(Some(Note::HandedWhole)).by(crate::vocab::outcome::Decider::HookReceipt);
                 Some(inbox(handed, Some(drop), 0, None))

@@ -30,11 +30,13 @@ pub struct PlainSend<'a> {
     /// The message id (the drop file's name).
     pub id: &'a str,
     /// The seat's inbox holding the trigger's companion (an idle seat with team's hooks): its
-    /// hook's hand-over is evidence that the seat took the line. A send with a companion came
-    /// from the inbox leg's look: when its own look before typing finds the seat busy, it gives
-    /// the send back with nothing typed ([`Report::kept`]), for the message belongs in the
-    /// inbox then.
+    /// hook's hand-over is evidence that the seat took the line.
     pub companion: Option<&'a crate::mailbox::SeatBox>,
+    /// The inbox leg looked first and handed the send on (a seat with team's hooks, idle or not
+    /// readable for the inbox at its look): when this leg's own look before typing finds the
+    /// seat busy, it gives the send back with nothing typed ([`Report::kept`]), for the message
+    /// belongs in the inbox then.
+    pub gives_back: bool,
 }
 
 /// What a look before the typed leg already holds for the seat (the inbox leg's look at an idle
@@ -101,7 +103,8 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
         Ok(p) => p,
         Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
-    let (mut report, kept) = trigger(&req.at, req.id, drop, means, &watch, None, req.companion, found);
+    let (mut report, kept) =
+        trigger(&req.at, req.id, drop, means, &watch, None, (req.companion, req.gives_back), found);
     report.kept = kept.map(|(pane, profile)| Prepared { lock, pane, profile });
     report
 }
@@ -138,7 +141,7 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
             return not_typed(Ended::refused(why), None, watch.ms());
         }
     }
-    trigger(&req.at, req.id, drop, means, &watch, Some(intent), None, None).0
+    trigger(&req.at, req.id, drop, means, &watch, Some(intent), (None, false), None).0
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -170,7 +173,7 @@ fn trigger(
     means: &Means,
     watch: &crate::clock::Stopwatch,
     intent: Option<&mut dyn FnMut() -> Result<(), SeatError>>,
-    companion: Option<&crate::mailbox::SeatBox>,
+    (companion, gives_back): (Option<&crate::mailbox::SeatBox>, bool),
     found: Option<(mux::PaneRef, Profile)>,
 ) -> (Report, Option<(mux::PaneRef, Profile)>) {
     let mux = means.mux;
@@ -203,7 +206,7 @@ fn trigger(
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let reports = status_reports(means, req.session, &pane, &d);
     let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false, reports };
-    let mut seat = FirstLook { seat, first: None, intent, companion };
+    let mut seat = FirstLook { seat, first: None, intent, companion, gives_back };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, id, &drop.display().to_string(), &timings, &RealTimer);
     let FirstLook { seat: SeatPane { pane, .. }, first, .. } = seat;
@@ -262,6 +265,7 @@ struct FirstLook<'a, 'i, 'c> {
     first: Option<Observation>,
     intent: Option<&'i mut dyn FnMut() -> Result<(), SeatError>>,
     companion: Option<&'c crate::mailbox::SeatBox>,
+    gives_back: bool,
 }
 
 impl Seat for FirstLook<'_, '_, '_> {
@@ -291,7 +295,6 @@ impl Seat for FirstLook<'_, '_, '_> {
         }
     }
     fn gives_back(&self) -> bool {
-        // a companion says the inbox leg looked and handed this send on
-        self.companion.is_some()
+        self.gives_back
     }
 }
