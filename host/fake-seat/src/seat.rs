@@ -399,17 +399,7 @@ impl Seat {
                 if self.mode == Mode::ClearsWithoutWorking {
                     return;
                 }
-                if self.mode == Mode::ReadsLate {
-                    self.late = Some((Instant::now() + self.delay, line));
-                    return;
-                }
-                if self.turn_shows_when.is_some() {
-                    // the turn runs, its screen still idle until told
-                    self.unshown = Some(line);
-                    return;
-                }
-                let now = Instant::now();
-                self.phase = Phase::Working { line: Some(line), started: now, until: Some(now + self.delay) };
+                self.start_turn(line);
             }
             Phase::Working { line, started, until } => {
                 let text = self.composer.trim_end_matches('\n').to_string();
@@ -429,6 +419,22 @@ impl Seat {
                 self.phase = Phase::Working { line, started, until };
             }
         }
+    }
+
+    /// A line taken at the prompt starts its turn: at once, after `--delay-ms` (`reads-late`),
+    /// or running unseen until told (`--turn-shows-when`).
+    fn start_turn(&mut self, line: String) {
+        if self.mode == Mode::ReadsLate {
+            self.late = Some((Instant::now() + self.delay, line));
+            return;
+        }
+        if self.turn_shows_when.is_some() {
+            // the turn runs, its screen still idle until told
+            self.unshown = Some(line);
+            return;
+        }
+        let now = Instant::now();
+        self.phase = Phase::Working { line: Some(line), started: now, until: Some(now + self.delay) };
     }
 
     fn push_echo(&mut self, line: &str) {
