@@ -6,7 +6,10 @@
 //! typed leg's ([`Look::Idle`]); the walk then types the trigger as today with the message
 //! queued beside it as a companion ([`queue_companion`]), which its `UserPromptSubmit` hook
 //! hands whole in the same request (no Read round trip). The companion carries `typed`: the
-//! typed leg's line is its one delivery, the hook writes its receipt only.
+//! typed leg's line is its one delivery, the hook writes its receipt only. When the typed
+//! leg's own look finds the seat busy after all, it types nothing and gives the send back:
+//! [`give_back`] queues it as [`deliver`] does for a seat it finds busy, under the same lock and
+//! with the drop the typed leg wrote (the walk withdraws the companion first).
 //!
 //! How long the send stays for the hook's receipt is the caller's ([`Stay`]): a person at a
 //! terminal waits out the spec's window; an agent is answered as soon as the message is safely
@@ -115,21 +118,58 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         Ok(x) => x,
         Err(why) => return report(Went::Unread(why.to_string()), None, None, None),
     };
-    let version = profile.describe().version.clone();
-    let (dialog, draft) = match &look {
-        Look::Busy { dialog, draft } => (dialog.clone(), *draft),
+    let busy = match &look {
+        Look::Busy { dialog, draft } => typed::Busy { dialog: dialog.clone(), draft: *draft },
         other => {
+            let version = profile.describe().version.clone();
             let mut r = report(Went::Typed(other.clone()), None, Some(version), None);
             r.prepared = Some(typed::Prepared { lock, pane, profile });
             return r;
         }
     };
+    queue_for(req, means, (&watch, sent_ms), typed::Prepared { lock, pane, profile }, busy, None)
+}
+
+/// A send the typed leg gave back before typing anything (its own look found the seat `busy`:
+/// `typed::Run::back`), queued as [`deliver`] queues for a seat it finds busy: under the seat
+/// lock `kept` still holds, with the drop the typed leg wrote for this very send (`drop`, never
+/// written again); `sent_ms`: the send's start. The trigger's companion must be withdrawn
+/// first (the caller's): a message is never both typed and queued.
+pub fn give_back(
+    req: &InboxSend,
+    means: &typed::Means,
+    sent_ms: i64,
+    kept: typed::Prepared,
+    busy: typed::Busy,
+    drop: PathBuf,
+) -> Report {
+    let watch = means.clock.stopwatch();
+    queue_for(req, means, (&watch, sent_ms), kept, busy, Some(drop))
+}
+
+/// For a seat found `busy` under the lock `held` holds: the drop file (`written`: the one this
+/// send wrote already), the message in the seat's inbox, and the wait the caller's stay asks;
+/// `(watch, sent_ms)`: the leg's stopwatch and the send's start.
+fn queue_for(
+    req: &InboxSend,
+    means: &typed::Means,
+    (watch, sent_ms): (&crate::clock::Stopwatch, i64),
+    held: typed::Prepared,
+    busy: typed::Busy,
+    written: Option<PathBuf>,
+) -> Report {
+    let report = |went, drop, profile, dialog| Report { went, drop, ms: watch.ms(), profile, dialog, prepared: None };
+    let typed::Prepared { lock, pane, profile } = held;
+    let typed::Busy { dialog, draft } = busy;
+    let version = profile.describe().version.clone();
     let features = &profile.describe().features;
     let hooks = crate::vocab::leg::HookFormat::from_features(features);
     // (a CLI that takes answers on exit: the send confirms the hand-over by its transcript)
     let on_exit = super::hook::evidence::on_exit_rules(features);
     drop(profile);
-    let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
+    let written =
+        written.map_or_else(|| typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text), Ok);
+    let drop = match written {
         Ok(p) => p,
         Err(why) => return report(refused(format!("{why}; nothing was sent")), None, Some(version), None),
     };
@@ -271,16 +311,17 @@ fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, 
 
 /// What a look means for the inbox.
 pub fn judge(o: &Observation) -> Look {
-    let draft = matches!(&o.boxed, BoxText::Holds(t) if !t.trim().is_empty());
+    // (the typed leg gives a send back on the same reading: `Observation::busy`)
+    if let Some(typed::Busy { dialog, draft }) = o.busy() {
+        return Look::Busy { dialog, draft };
+    }
     match &o.seen {
-        Seen::Dialog { kind, .. } => Look::Busy { dialog: Some(kind.clone()), draft },
-        Seen::Working(_) => Look::Busy { dialog: None, draft },
-        Seen::Idle if draft => Look::Busy { dialog: None, draft: true },
         Seen::Idle if o.boxed == BoxText::Empty => Look::Idle,
-        Seen::Idle => Look::NotForInbox("its box cannot be read".into()),
         Seen::Starting => Look::NotForInbox("it is starting".into()),
         Seen::Exited => Look::NotForInbox("its CLI has exited".into()),
         Seen::Unknown(w) => Look::NotForInbox(format!("its screen reads as nothing known ({w})")),
+        // idle with a box that cannot be read (a dialog, a turn and a draft are busy, above)
+        _ => Look::NotForInbox("its box cannot be read".into()),
     }
 }
 
