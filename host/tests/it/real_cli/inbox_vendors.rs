@@ -177,6 +177,9 @@ fn working_seat_gets_it_at_its_turn_end(v: Vendor) {
     let step = json!({ "text": "The build is green.", "hold": "last-words" });
     rw.mock.script(json!({ "root": rw.w.repo, "rules": [{ "when": last, "steps": [step] }] }));
     rw.prompt(&seat, v.api(), last);
+    // the send is made to a seat whose screen shows its turn (a CLI under load draws it a
+    // moment after its request left: a send before that finds it idle and types)
+    super::up::wait_reads(&rw, v.seat(), "working");
 
     let body = format!("{} one more thing, at the turn's end", v.seat());
     let before = last_n(&rw);
