@@ -62,6 +62,16 @@
 # so about +0.5 to +1.4 ms with a message, nothing with none. (The bench's hyperfine writes the
 # hook's stdout to a pipe, --output=pipe: a hook whose stdout is /dev/null, hyperfine's
 # default, now answers nothing and gives the message back.)
+#
+# A Codex hand-over recorded once its transcript shows it (issue 29: the hook writes no receipt
+# for a CLI that takes a hook's answer only on exit; the waiting send confirms it by the row the
+# bench's stand-in for Codex appends to the rollout) against the build before (89f1d52), DEBUG
+# builds of `team` alone, 2026-12-06, load 7.5–7.6 (other helpers' builds beside it),
+# MSG_RUNS=30 RUNS=60, alternating, two runs each (medians: hook with one message / empty; the
+# sends' own ms, start to delivered, 33 sends each, all delivered):
+#   before   13.79 / 6.93 ms, send 63 ms;   22.00 / 3.11 ms, send 86 ms
+#   after     7.67 / 6.94 ms, send 68 ms;   14.14 / 2.99 ms, send 75 ms
+# so the hook is lighter (no fsync'd receipt in it) and the send within the noise.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -108,13 +118,44 @@ case "${1:-}" in
   # In the seat's pane, a child of the pane's process: the hook's place.
   while [ ! -e "$BENCH_WORLD/go" ]; do sleep 0.05; done
   cd "$BENCH_WORLD/beacon"
-  hook="$TEAM_BIN hook post-tool-use <'$BENCH_WORLD/stdin.json'"
-  # (--output=pipe: a CLI reads its hook's answer from a pipe; a hook whose stdout is
-  # /dev/null, hyperfine's default, answers nothing and gives the message back)
+  hook="$TEAM_BIN hook post-tool-use <'$BENCH_WORLD/stdin.json' >>'$BENCH_WORLD/answers'"
+  # Codex's part after a hook exits 0 (measured on 0.171.0, docs/inbox.md): what the hook's
+  # answer added goes into its rollout as a `developer` message. The timed hooks append their
+  # answers to a file (a CLI reads its hook's answer from a pipe or a file; a hook whose stdout
+  # is /dev/null, hyperfine's default, answers nothing and gives the message back); this
+  # follows it and appends each answer's row to the rollout the hook's input names (the send
+  # confirms a Codex hand-over by that row).
+  python3 - "$BENCH_WORLD/answers" "$BENCH_WORLD/home/.codex/sessions/rollout.jsonl" <<'PY' &
+import json, os, sys, time
+src, rollout = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.dirname(rollout), exist_ok=True)
+while not os.path.exists(src):
+    time.sleep(0.005)
+with open(src) as f, open(rollout, "a") as out:
+    buf = ""
+    while True:
+        chunk = f.read()
+        if not chunk:
+            time.sleep(0.002)
+            continue
+        buf += chunk
+        while "\n" in buf:
+            line, buf = buf.split("\n", 1)
+            try:
+                text = json.loads(line)["hookSpecificOutput"]["additionalContext"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            row = {"type": "response_item", "payload": {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": text}]}}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+PY
+  codex=$!
   hyperfine --shell sh --output=pipe --warmup 3 --runs "$MSG_RUNS" \
     --prepare "bash '$here/hook.sh' --queue" \
     --export-json "$BENCH_WORLD/one.json" -n "team hook post-tool-use (one message waiting)" "$hook" \
     >"$BENCH_WORLD/one.txt" 2>&1 || echo "hyperfine failed (one message)" >>"$BENCH_WORLD/one.txt"
+  sleep 1
+  kill "$codex" 2>/dev/null || true
   # (with nothing waiting the hook reads no stdin: no shell needed, -N)
   hyperfine -N --output=pipe --warmup 20 --runs "$RUNS" \
     --export-json "$BENCH_WORLD/empty.json" -n "team hook post-tool-use (empty inbox)" "$TEAM_BIN hook post-tool-use" \
@@ -198,6 +239,9 @@ for f in glob.glob(f"{w}/config/*/messages.jsonl"):
 inbox = [l for l in lines if "mcp-inbox" in json.dumps(l)]
 delivered = [l for l in inbox if l.get("outcome") == "delivered"]
 print(f"  history: {len(lines)} lines, {len(inbox)} name the inbox leg, {len(delivered)} of them delivered")
+ms = sorted(l["ms"] for l in delivered if isinstance(l.get("ms"), int))
+if ms:
+    print(f"  team send, start to delivered (the send's ms): median {ms[len(ms) // 2]} ms (min {ms[0]}, max {ms[-1]}, {len(ms)} sends)")
 PY
 echo "sends' answers (first 3):"
 head -n 6 "$world/sends.log" || true

@@ -25,7 +25,6 @@ use crate::error::{self, TeamError};
 use crate::history::{self, Entry, Ledger, MessageLine, Receipt};
 use crate::team_file::Loaded;
 
-use crate::history::first_line;
 pub use crate::history::ledger::OWNER;
 
 /// One team's history and receipts, read once for a run.
@@ -115,15 +114,12 @@ pub fn entry<'l>(ledger: &'l Ledger, id: &str, book: &Book) -> error::Result<&'l
     })
 }
 
-/// The header line a reply's drop carries under its sender line.
-pub fn in_reply_to(id: &str, question: &str) -> String {
-    format!("in-reply-to: {id} ({})", first_line(question))
-}
+pub use crate::history::in_reply_to;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::message_of;
+    use crate::history::{first_line, message_of};
 
     #[test]
     fn the_message_and_its_first_line() {

@@ -38,7 +38,7 @@ pub use audit::{audit_files, parse_audit, read_audit, AuditLine};
 pub use briefs::{read_briefs, Brief};
 pub use intent::{append_message_durably, append_receipt_durably, claim, Claim};
 pub use ledger::{Entry, Ledger, ReadState};
-pub use line::{first_line, header_split, message_of, MessageLine};
+pub use line::{first_line, header_split, in_reply_to, message_of, MessageLine};
 pub use log::{append_log, LogLine};
 pub use read::{history_files, read_history, read_messages, History, Keyed, PassedOver, Read};
 use read::{read_lines, read_unlocked};

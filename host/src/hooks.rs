@@ -12,7 +12,11 @@
 //!   once, on its `Hooks need review` screen, which the codex profile reads as a dialog;
 //! - `gemini-settings`: `hooks` in `<checkout>/.gemini/settings.json` under Gemini CLI's names
 //!   ([`event_name`]; project hooks load in a trusted folder);
-//! - `qwen-settings`: `hooks` in `<checkout>/.qwen/settings.json`, Claude's shape and names.
+//! - `qwen-settings`: `hooks` in `<checkout>/.qwen/settings.json`, Claude's shape and names;
+//! - `copilot-settings`: `hooks` in `<checkout>/.github/copilot/settings.local.json` (the
+//!   repository's settings Copilot keeps out of git) under Copilot's camelCase names, each event
+//!   a list of commands, no groups (measured on 1.0.102: it loads there in a trusted folder,
+//!   offline, after `.github/hooks/*.json` and `.github/copilot/settings.json`).
 //!
 //! Invariants: files are merged, never clobbered, and every byte of the user's stays as it was
 //! (`edit`; `remove` after `install` gives a file back byte for byte); a file that cannot be
@@ -43,6 +47,7 @@ pub fn file_of(f: HookFormat) -> &'static str {
         HookFormat::CodexHooksJson => ".codex/hooks.json",
         HookFormat::GeminiSettings => ".gemini/settings.json",
         HookFormat::QwenSettings => ".qwen/settings.json",
+        HookFormat::CopilotSettings => ".github/copilot/settings.local.json",
     }
 }
 

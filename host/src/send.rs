@@ -86,6 +86,10 @@ pub struct Decision {
     pub plan: Plan,
     /// The sender header (drop files, the history body).
     pub header: String,
+    /// The host word of the sender's machine, when the send came over a hop from another
+    /// machine (`hop::deliver_here`): kept on the history line (`from_host`) so an answer
+    /// goes back there.
+    pub from_host: Option<String>,
 }
 
 impl Decision {
@@ -159,7 +163,31 @@ pub fn decide(
     let plan = Plan::walk(facts, order);
     let header = admission::sender_header(&world, &caller, &rule);
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
+}
+
+/// The decision of an answer to message `q` (its body `question`) that came over a hop: the
+/// seat resolved as [`decide`] does, admitted by the rule `reply to <q>` (the far side checked
+/// the question in its own history first), its header carrying the `in-reply-to:` line.
+pub(crate) fn decide_reply(
+    book: &FactsBook,
+    load: Loadout,
+    caller: Caller,
+    spec: &str,
+    q: &str,
+    question: &str,
+) -> error::Result<Decision> {
+    let Loadout { file, reg } = load;
+    let world = World::new(&reg, file.as_ref());
+    let target = address::resolve(&world, spec)?;
+    let rule = Rule::ReplyTo(q.to_string());
+    let facts = book.of(target.cli(), pins_of(&target.team)).map_err(|n| n.refusal(target.name(), "sent"))?;
+    let facts = with_hooks(facts, target.team.root.as_deref());
+    let order = order_for(&reg, &target.team, &target.seat);
+    let plan = Plan::walk(facts, order);
+    let header = format!("{}\n{}", admission::sender_header(&world, &caller, &rule), history::in_reply_to(q, question));
+    drop(world);
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
 }
 
 /// The `--wait` refusal for a decided seat, in the spec's words (without `refused: `).
@@ -498,6 +526,7 @@ fn history_line(ctx: &Ctx, d: &Decision, id: &str, text: &str, outcome: crate::v
         outcome,
         spec,
         resolved,
+        from_host: d.from_host.clone(),
         ..Default::default()
     }
 }

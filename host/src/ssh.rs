@@ -20,6 +20,8 @@ use crate::vocab::host::Destination;
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a control connection stays up after its last use.
 pub const PERSIST: Duration = Duration::from_secs(300);
+/// The longest path a Unix socket takes (`sun_path`, 108 bytes with its NUL).
+const CONTROL_PATH_MAX: usize = 107;
 /// The exit the far side's finder gives when no `team` is installed there.
 const NO_TEAM_EXIT: i32 = 127;
 /// What the far side's finder says on stderr when no `team` is installed there.
@@ -68,6 +70,8 @@ impl Unreachable {
             Unreachable::HostKeyChanged => format!("the host key of {dest} is not the one ssh knows"),
             Unreachable::Denied => format!("{dest} accepted none of your ssh keys"),
             Unreachable::NoTeam => format!("no team is installed on {dest}"),
+            // a connection cut under ssh ends 255 with nothing said
+            Unreachable::Other(why) if why.is_empty() => format!("the connection to {dest} ended (ssh said nothing)"),
             Unreachable::Other(why) => format!("ssh to {dest} failed: {why}"),
             Unreachable::TimedOut => format!("{dest} did not answer in time"),
         }
@@ -111,24 +115,24 @@ impl Hop<'_> {
     /// `team <args>` on the far side.
     pub fn argv(&self, args: &[&str]) -> Vec<String> {
         let control = self.control.join("%C");
-        let mut v: Vec<String> = [
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            &format!("ConnectTimeout={}", CONNECT_TIMEOUT.as_secs()),
-            "-o",
-            "ControlMaster=auto",
-            "-o",
-            &format!("ControlPath={}", control.display()),
-            "-o",
-            &format!("ControlPersist={}", PERSIST.as_secs()),
-            "-T",
-            "--",
-            self.dest.as_str(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let reused = [
+            "ControlMaster=auto".to_string(),
+            format!("ControlPath={}", control.display()),
+            format!("ControlPersist={}", PERSIST.as_secs()),
+        ];
+        // a socket path ssh cannot bind ends every hop before it connects (`unix_listener: path
+        // … too long for Unix domain socket`, exit 255): such a state folder gets no reuse
+        let alone = ["ControlMaster=no".to_string(), "ControlPath=none".to_string()];
+        let control: &[String] = if self.control_fits() { &reused } else { &alone };
+        let mut v: Vec<String> =
+            ["-o", "BatchMode=yes", "-o", &format!("ConnectTimeout={}", CONNECT_TIMEOUT.as_secs())]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        for o in control {
+            v.extend(["-o".to_string(), o.clone()]);
+        }
+        v.extend(["-T".to_string(), "--".to_string(), self.dest.as_str().to_string()]);
         let mut line = format!("sh -c {} team-hop", quoted(FINDER));
         for a in args {
             line.push(' ');
@@ -136,6 +140,13 @@ impl Hop<'_> {
         }
         v.push(line);
         v
+    }
+
+    /// Whether ssh can bind a control socket in [`Hop::control`]: its `%C` (40 hex digits) and
+    /// the temporary suffix ssh binds first (`.` and 16 characters) fit a Unix socket's path
+    /// (107 bytes; OpenSSH refuses a longer one, measured: a state folder of 53 bytes).
+    fn control_fits(&self) -> bool {
+        self.control.as_os_str().len() + 1 + 40 + 17 <= CONTROL_PATH_MAX
     }
 
     /// Runs `team <args>` on the far side with `input` on its stdin, within `limit`.
@@ -209,6 +220,18 @@ mod tests {
         assert!(v[..dd].contains(&"BatchMode=yes".to_string()));
         assert!(v[..dd].contains(&"ControlPath=/s/ssh/%C".to_string()));
         assert!(v[dd + 2].ends_with(" team-hop 'send-hop' 'it'\\''s; rm -rf /'"), "{}", v[dd + 2]);
+    }
+
+    /// A state folder too deep for a control socket: the hop goes without one (before, every
+    /// hop from it ended in doubt: `unix_listener: path "…" too long for Unix domain socket`).
+    #[test]
+    fn a_control_folder_too_deep_for_a_socket_is_not_used() {
+        let d = Destination::parse("a").unwrap();
+        let deep = PathBuf::from(format!("/var/tmp/team-ssh-gcdc3v/{}/.local/state/team/ssh", "b-home"));
+        let v = Hop { dest: &d, control: deep }.argv(&["hop", "ping"]);
+        assert!(v.contains(&"ControlPath=none".to_string()) && v.contains(&"ControlMaster=no".to_string()), "{v:?}");
+        let v = Hop { dest: &d, control: PathBuf::from("/home/me/.local/state/team/ssh") }.argv(&["hop", "ping"]);
+        assert!(v.contains(&"ControlMaster=auto".to_string()), "{v:?}");
     }
 
     /// OpenSSH 9.2's words (Debian 12), as the ssh world's tests met them.

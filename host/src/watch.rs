@@ -163,6 +163,26 @@ pub enum Event {
         /// Its note (delivered) or reason (every other outcome).
         detail: Option<String>,
     },
+    /// A send to a seat on another machine left in doubt whose far side, asked by the id,
+    /// answered that it never took it (nothing was sent under it): carried again under the same
+    /// id (the far side's once-only key), try n of tries; outcome is that try's.
+    SentAgain {
+        seat: String,
+        from: String,
+        #[schemars(length(min = 1))]
+        id: String,
+        /// The seat's host, as the team file names it.
+        host: String,
+        #[serde(rename = "try")]
+        #[schemars(range(min = 1, max = 3))]
+        n: u32,
+        #[schemars(extend("const" = TRIES))]
+        tries: u32,
+        /// The try's outcome.
+        outcome: crate::vocab::outcome::Outcome,
+        /// Its note (delivered) or reason (every other outcome).
+        detail: Option<String>,
+    },
 }
 
 /// What one pass did.

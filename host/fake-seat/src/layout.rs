@@ -10,6 +10,9 @@ use super::Cli;
 impl Seat {
     /// The whole screen at `cols`×`rows`.
     pub(super) fn screen(&self, cols: usize, rows: usize) -> Screen {
+        if self.blank_while_unshown && self.unshown.is_some() {
+            return Screen { rows: Vec::new(), title: String::new(), cursor: None };
+        }
         match &self.phase {
             Phase::Dialog(kind) => {
                 let (ansi, title) = screens::dialog(self.cli.id(), kind).expect("checked at start");

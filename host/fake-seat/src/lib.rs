@@ -133,6 +133,17 @@ pub struct Args {
     /// Stop hooks run): the test's stand-in for the model finishing its work.
     #[arg(long)]
     pub turn_ends_when: Option<PathBuf>,
+    /// A line taken at the prompt runs its UserPromptSubmit hooks and clears the box at once,
+    /// but its turn shows (working, its tool calls, its end) only once this file exists: a CLI
+    /// whose screen lags the turn it started (Gemini CLI under load read idle, then working, a
+    /// moment apart). With `--turn-ends-when` the turn is open-ended.
+    #[arg(long)]
+    pub turn_shows_when: Option<PathBuf>,
+    /// With `--turn-shows-when`: while the taken line's turn is not shown, the screen is empty
+    /// (a frame caught between a full-screen CLI's clear and its repaint, or a CLI drawing its
+    /// first frame), which no reader takes for an idle prompt.
+    #[arg(long)]
+    pub blank_while_unshown: bool,
     /// Write OSC 7501 status reports as Codex 0.171.0 does (`ESC ] 7501 ; state=<s>:app=codex
     /// ESC \`, on every change; docs/status-reports.md): `follow` reports the seat's own state
     /// (idle, working, blocked at a dialog); `blocked` reports blocked whatever its screen
@@ -272,6 +283,8 @@ pub fn run(args: Args) -> Result<(), String> {
     seat.hooks = hooks;
     seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));
     seat.turn_ends_when = args.turn_ends_when.clone();
+    seat.turn_shows_when = args.turn_shows_when.clone();
+    seat.blank_while_unshown = args.blank_while_unshown;
     let reports = match (args.status_reports.as_deref(), cli) {
         (None, _) => None,
         (Some(r @ ("follow" | "blocked")), Cli::Codex) => Some(Reports { always_blocked: r == "blocked", last: None }),

@@ -61,6 +61,12 @@ pub(super) struct Seat {
     last_tool: Option<Instant>,
     /// The file whose existence ends an open-ended turn (`--turn-ends-when`).
     pub(super) turn_ends_when: Option<PathBuf>,
+    /// The file whose existence shows a turn a line started (`--turn-shows-when`), and the
+    /// line taken meanwhile.
+    pub(super) turn_shows_when: Option<PathBuf>,
+    pub(super) unshown: Option<String>,
+    /// While a turn is unshown, draw an empty screen (`--blank-while-unshown`).
+    pub(super) blank_while_unshown: bool,
     /// The CLI was asked to leave its own way and has: the process ends (Claude Code 2.1.332:
     /// `/exit` submitted at the prompt; Codex 0.171.0: Ctrl-C at an empty composer — measured,
     /// docs/launch.md).
@@ -105,6 +111,9 @@ impl Seat {
             tool_every: None,
             last_tool: None,
             turn_ends_when: None,
+            turn_shows_when: None,
+            unshown: None,
+            blank_while_unshown: false,
             left: false,
             mode,
         };
@@ -151,6 +160,13 @@ impl Seat {
 
     /// Time passes: a turn ends when due, the spinner turns.
     pub(super) fn tick(&mut self) {
+        if self.unshown.is_some() && self.turn_shows_when.as_ref().is_some_and(|f| f.exists()) {
+            let line = self.unshown.take();
+            let now = Instant::now();
+            // an open-ended turn, with `--turn-ends-when`: it ends when told
+            let until = self.turn_ends_when.is_none().then(|| now + self.delay);
+            self.phase = Phase::Working { line, started: now, until };
+        }
         if self.late.as_ref().is_some_and(|(due, _)| Instant::now() >= *due) && matches!(self.phase, Phase::Idle) {
             let (_, line) = self.late.take().expect("checked");
             let now = Instant::now();
@@ -383,12 +399,7 @@ impl Seat {
                 if self.mode == Mode::ClearsWithoutWorking {
                     return;
                 }
-                if self.mode == Mode::ReadsLate {
-                    self.late = Some((Instant::now() + self.delay, line));
-                    return;
-                }
-                let now = Instant::now();
-                self.phase = Phase::Working { line: Some(line), started: now, until: Some(now + self.delay) };
+                self.start_turn(line);
             }
             Phase::Working { line, started, until } => {
                 let text = self.composer.trim_end_matches('\n').to_string();
@@ -408,6 +419,22 @@ impl Seat {
                 self.phase = Phase::Working { line, started, until };
             }
         }
+    }
+
+    /// A line taken at the prompt starts its turn: at once, after `--delay-ms` (`reads-late`),
+    /// or running unseen until told (`--turn-shows-when`).
+    fn start_turn(&mut self, line: String) {
+        if self.mode == Mode::ReadsLate {
+            self.late = Some((Instant::now() + self.delay, line));
+            return;
+        }
+        if self.turn_shows_when.is_some() {
+            // the turn runs, its screen still idle until told
+            self.unshown = Some(line);
+            return;
+        }
+        let now = Instant::now();
+        self.phase = Phase::Working { line: Some(line), started: now, until: Some(now + self.delay) };
     }
 
     fn push_echo(&mut self, line: &str) {

@@ -53,7 +53,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
                 .read_to_end(&mut text)
                 .map_err(|e| TeamError::usage(format!("the request could not be read: {e}")))?;
             let req = request(&text)?;
-            hop::deliver_here(&m, &req)
+            hop::deliver_here(&m, &req, &crate::converse::owner::across)
         }
         What::Status { id, host: None } => hop::status_here(&m, &id),
         What::Status { id, host: Some(word) } => {
@@ -84,6 +84,7 @@ fn request(text: &[u8]) -> Result<doc::Request, TeamError> {
                     team: String::new(),
                     seat: String::new(),
                     from: doc::From::Owner,
+                    from_host: None,
                     body: String::new(),
                     reply_to: None,
                 }),

@@ -51,3 +51,47 @@ pub fn leave(ctx: &Ctx, project: &str, root: &Path, line: &MessageLine) -> error
     };
     Ok(OwnerDrop { id: line.id.clone(), drop: path, history })
 }
+
+/// The far side of an answer to the owner that came over ssh (`send::hop::deliver_here`, its
+/// question `(q, body)` already checked in this machine's history): left in this machine's
+/// owner inbox under the hop's id, its history line (`reply_to`, `from_host`) and the owner's
+/// urgent notification, as a reply to the owner on one machine is.
+pub fn across(
+    m: &crate::send::Means,
+    file: &crate::team_file::Loaded,
+    caller: &crate::caller::Caller,
+    (q, question): (&str, &str),
+    req: &crate::legs::remote::doc::Request,
+) -> Result<crate::legs::remote::doc::State, String> {
+    use crate::admission::{self, Rule};
+    let crate::caller::Caller::Seat { seat, .. } = caller else { return Err("only a seat answers".into()) };
+    let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
+    let world = crate::address::World::new(&reg, Some(file));
+    let header = format!(
+        "{}\n{}",
+        admission::sender_header(&world, caller, &Rule::ReplyTo(q.to_string())),
+        history::in_reply_to(q, question)
+    );
+    let line = MessageLine {
+        ts: m.ctx.clock.now_ts(),
+        from: seat.clone(),
+        to: super::OWNER.into(),
+        body: admission::with_header(&header, &req.body),
+        id: req.id.clone(),
+        outcome: crate::vocab::outcome::Outcome::Delivered,
+        ms: Some(0),
+        via: Some(VIA),
+        reply_to: Some(q.to_string()),
+        from_host: req.from_host.clone(),
+        ..Default::default()
+    };
+    let left = leave(m.ctx, &file.file.project, &file.root, &line).map_err(|e| e.message())?;
+    crate::notify::urgent(m.ctx, file, crate::notify::Event::to_owner(&line, &left.drop));
+    Ok(crate::legs::remote::doc::State::Ended {
+        outcome: line.outcome.word().to_string(),
+        reason: None,
+        channel: Some(VIA.to_string()),
+        already: false,
+        by: None,
+    })
+}

@@ -286,31 +286,28 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Resu
         ack_problem: None,
         root: book.root.clone(),
     };
+    let owner_away = question.from_host.as_deref().and_then(|w| send::hop::owner_elsewhere(m, &file, w));
     if question.from == OWNER {
         if ask.dry_run {
             return Ok(out);
         }
-        let world = World::new(&load.reg, load.file.as_ref());
-        let header =
-            format!("{}\n{header_extra}", admission::sender_header(&world, &caller, &Rule::ReplyTo(id.clone())));
-        drop(world);
-        let line = MessageLine {
-            ts: m.ctx.clock.now_ts(),
-            from: me.clone(),
-            to: OWNER.into(),
-            body: admission::with_header(&header, &ask.body),
-            id: m.ctx.ids.new_id(),
-            outcome: crate::vocab::outcome::Outcome::Delivered,
-            ms: Some(0),
-            via: Some(owner::VIA),
-            reply_to: Some(id.clone()),
-            ..Default::default()
+        let header = {
+            let world = World::new(&load.reg, load.file.as_ref());
+            format!("{}\n{header_extra}", admission::sender_header(&world, &caller, &Rule::ReplyTo(id.clone())))
         };
-        let left = owner::leave(m.ctx, &book.project, &book.root, &line)?;
-        notify::urgent(m.ctx, &file, notify::Event::to_owner(&line, &left.drop));
-        out.went = Went::Owner(Some(left));
+        out.went = match owner_away {
+            // the owner asked from another machine: the answer goes back there, to its inbox
+            Some(host) => {
+                Went::Seat(Box::new(send::hop::answer_owner(m, &file, &caller, &host, &id, &ask.body, &header)))
+            }
+            None => Went::Owner(Some(leave_for_owner(m, &file, &book, &me, &id, &ask.body, &header)?)),
+        };
     } else {
-        let d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        let mut d = decide(m, load, caller, &question.from, &id, &header_extra)?;
+        if let Some(word) = &question.from_host {
+            // the question came over ssh: the answer goes back to the machine it came from
+            send::hop::back_to(m, &mut d, word);
+        }
         if !ask.again {
             answered_across(m, &d, &book, &id)?;
         }
@@ -326,6 +323,34 @@ pub fn reply(m: &Means, load: Loadout, caller: Caller, ask: &Ask) -> error::Resu
         out.ack_problem = ack_by_reply(m, &book, &me, &id, &out).err().map(|e| e.to_string());
     }
     Ok(out)
+}
+
+/// A reply to the owner of this machine: left in its owner inbox (a fresh id), its history
+/// line, the owner's urgent notification.
+fn leave_for_owner(
+    m: &Means,
+    file: &crate::team_file::Loaded,
+    book: &Book,
+    me: &str,
+    id: &str,
+    body: &str,
+    header: &str,
+) -> error::Result<OwnerDrop> {
+    let line = MessageLine {
+        ts: m.ctx.clock.now_ts(),
+        from: me.to_string(),
+        to: OWNER.into(),
+        body: admission::with_header(header, body),
+        id: m.ctx.ids.new_id(),
+        outcome: crate::vocab::outcome::Outcome::Delivered,
+        ms: Some(0),
+        via: Some(owner::VIA),
+        reply_to: Some(id.to_string()),
+        ..Default::default()
+    };
+    let left = owner::leave(m.ctx, &book.project, &book.root, &line)?;
+    notify::urgent(m.ctx, file, notify::Event::to_owner(&line, &left.drop));
+    Ok(left)
 }
 
 /// Whether message `id` (its ledger entry `e`) may be answered by `me`: only the seat it was
@@ -405,7 +430,7 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
     let plan = Plan::walk(facts, order);
     let header = format!("{}\n{extra}", admission::sender_header(&world, &caller, &rule));
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
 }
 
 /// A delivered reply acks its question, unless it was acked already.

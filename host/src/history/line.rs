@@ -76,6 +76,10 @@ pub struct MessageLine {
     /// was kept, or where no witness was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<Decider>,
+    /// The host word the sender's machine answers to, on a line the far side of a hop wrote
+    /// (docs/remote.md, Replies across the hop): `team reply` sends its answer back there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_host: Option<String>,
 }
 
 impl MessageLine {
@@ -101,6 +105,11 @@ pub fn header_split(body: &str) -> Option<(&str, &str)> {
     let one_header = !h.contains('\n')
         || h.split_once('\n').is_some_and(|(_, r)| r.starts_with("in-reply-to: ") && !r.contains('\n'));
     (h.starts_with("from ") && h.contains(" — admitted by: ") && one_header).then_some((h, b))
+}
+
+/// The header line a reply's drop carries under its sender line.
+pub fn in_reply_to(id: &str, question: &str) -> String {
+    format!("in-reply-to: {id} ({})", first_line(question))
 }
 
 /// The first non-empty line of a message, at most 80 characters, on one line.

@@ -1,7 +1,9 @@
 //! The edits of one hook-configuration file: find, add and take out team's own hook entries
 //! in a `{"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}}`
 //! document (Claude Code's and Qwen Code's settings, Codex's hooks.json and Gemini CLI's
-//! settings share the shape; each format names the events its way, `super::event_name`), and the
+//! settings share the shape; each format names the events its way, `super::event_name`) or its
+//! flat form `{"hooks": {"<event>": [{"type": "command", "command": …}]}}` (GitHub Copilot
+//! CLI's, [`HookFormat::flat`]; a reader takes both forms in any file), and the
 //! `[features] codex_hooks` switch in Codex's config.toml.
 //!
 //! Invariants: an entry is team's when its command is `<a program named team…> hook <event
@@ -63,8 +65,8 @@ pub fn found(
             return Err(ConfigError::shape(file, format!("hooks.{name}"), "a list"));
         };
         for g in groups {
-            let Some(list) = g.get("hooks").and_then(Value::as_array) else { continue };
-            for h in list {
+            // (a bare command counts only where the CLI reads one: Claude's shape is groups)
+            for h in entries(g, f.flat()) {
                 let Some(cmd) = h.get("command").and_then(Value::as_str) else { continue };
                 if let Some((exe, event)) = ours(cmd) {
                     if event_name(f, event) == name {
@@ -75,6 +77,16 @@ pub fn found(
         }
     }
     Ok(out)
+}
+
+/// The commands of one item of an event's list: a group's `hooks`, or — `bare` — the item
+/// itself when it is a command (the flat form).
+fn entries(g: &Value, bare: bool) -> &[Value] {
+    match g.get("hooks").and_then(Value::as_array) {
+        Some(list) => list,
+        None if bare && g.get("command").is_some() => std::slice::from_ref(g),
+        None => &[],
+    }
 }
 
 /// The text of the hooks file `text` (`None`: none yet) of format `f` with team's group for
@@ -95,7 +107,13 @@ pub fn installed(
             return Ok(Some(cut));
         }
         added += 1;
-        addition(root, event_name(f, event), command(exe, event), event == Event::PostToolUse, file).map(Some)
+        let entry = json!({"type": "command", "command": command(exe, event)});
+        let item = match (f.flat(), event == Event::PostToolUse) {
+            (true, _) => entry,
+            (false, true) => json!({"matcher": "*", "hooks": [entry]}),
+            (false, false) => json!({"hooks": [entry]}),
+        };
+        addition(root, event_name(f, event), item, file).map(Some)
     })?;
     Ok(edited.unwrap_or_else(|| text.unwrap_or_default().to_string()))
 }
@@ -107,20 +125,9 @@ pub fn removed(text: Option<&str>, file: &'static str) -> Result<Option<String>,
     json_edit::edit(text, file, |root| Ok(next_cut(root, None)))
 }
 
-/// The edit adding team's group running `cmd` under the event `name` (with the matcher `*`
-/// when the event is a tool's).
-fn addition(
-    root: &Map<String, Value>,
-    name: &str,
-    cmd: String,
-    tool_event: bool,
-    file: &'static str,
-) -> Result<Edit, ConfigError> {
-    let entry = json!({"type": "command", "command": cmd});
-    let group = match tool_event {
-        true => json!({"matcher": "*", "hooks": [entry]}),
-        false => json!({"hooks": [entry]}),
-    };
+/// The edit adding team's `group` (a group, or in the flat form the command itself) under the
+/// event `name`.
+fn addition(root: &Map<String, Value>, name: &str, group: Value, file: &'static str) -> Result<Edit, ConfigError> {
     Ok(match root.get("hooks") {
         None => Edit::Append { to: Vec::new(), key: Some("hooks".into()), value: json!({ name: [group] }) },
         Some(Value::Object(hooks)) => match hooks.get(name) {
@@ -143,10 +150,12 @@ fn next_cut(root: &Map<String, Value>, only: Option<&str>) -> Option<Edit> {
             continue;
         }
         for (g, group) in groups.iter().enumerate() {
-            let Some(Value::Array(list)) = group.get("hooks") else { continue };
+            // (remove takes team's command out of either form, whatever the file)
+            let list = entries(group, true);
             let theirs = |h: &Value| h.get("command").and_then(Value::as_str).is_none_or(|c| ours(c).is_none());
             let Some(h) = list.iter().position(|h| !theirs(h)) else { continue };
             let (name, mut path) = (Step::Key(name.clone()), json_edit::keys(&["hooks"]));
+            // (a flat command is a group of one: its going takes its list's item)
             match (list.len(), groups.len(), hooks.len()) {
                 (1, 1, 1) => {}
                 (1, 1, _) => path.push(name),

@@ -127,8 +127,7 @@ fn the_bundled_profiles_name_their_hook_formats() {
     assert_eq!(of("codex").unwrap(), Some(HookFormat::CodexHooksJson));
     assert_eq!(of("gemini-cli").unwrap(), Some(HookFormat::GeminiSettings));
     assert_eq!(of("qwen-code").unwrap(), Some(HookFormat::QwenSettings));
-    // Copilot's word names a format this host does not write: its seat stays on the typed leg
-    assert_eq!(of("copilot").unwrap(), None);
+    assert_eq!(of("copilot").unwrap(), Some(HookFormat::CopilotSettings));
     assert_eq!(of("opencode").unwrap(), None);
     assert_eq!(of("cursor").unwrap(), None);
 }
@@ -204,4 +203,44 @@ fn gemini_and_qwen_settings_take_team_s_hooks_under_their_own_event_names() {
     run(&l, &[], "/bin/team", Action::Remove, of).unwrap();
     assert_eq!(std::fs::read_to_string(l.root.join(".gemini/settings.json")).unwrap(), gemini);
     assert_eq!(std::fs::read_to_string(l.root.join(".qwen/settings.json")).unwrap(), "{\n}\n");
+}
+
+/// GitHub Copilot CLI's hooks go into `.github/copilot/settings.local.json` beside the person's
+/// own, each under Copilot's camelCase name, as a command of the event's list (no group: its
+/// flat form, measured on 1.0.102); a team command under Claude's name there is not one Copilot
+/// runs; remove gives the person's file back byte for byte.
+#[test]
+fn copilot_settings_take_team_s_commands_flat_under_its_own_event_names() {
+    let d = tempfile::tempdir().unwrap();
+    let l = team(d.path());
+    let of = |_: &str| Some(HookFormat::CopilotSettings);
+    let rel = ".github/copilot/settings.local.json";
+    let mine = "{\n  \"model\": \"gpt-x\",\n  \"hooks\": {\n    \"preToolUse\": [{\"type\": \"command\", \"bash\": \"lint.sh\"}],\n    \"agentStop\": [{\"type\": \"command\", \"command\": \"say done\", \"timeoutSec\": 5}]\n  }\n}\n";
+    std::fs::create_dir_all(l.root.join(".github/copilot")).unwrap();
+    std::fs::write(l.root.join(rel), mine).unwrap();
+    let rows = run(&l, &[], "/bin/team", Action::Install, of).unwrap();
+    assert!(rows.iter().all(|r| r.done == Some(Done::Written) || r.done == Some(Done::Unchanged)), "{rows:?}");
+    assert_eq!(rows[0].path.as_deref(), Some(l.root.join(rel).as_path()));
+    let c: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(l.root.join(rel)).unwrap()).unwrap();
+    assert_eq!(
+        c["hooks"]["postToolUse"][0],
+        serde_json::json!({"type": "command", "command": "/bin/team hook post-tool-use"})
+    );
+    assert_eq!(c["hooks"]["agentStop"][0]["command"], "say done", "the person's first, untouched");
+    assert_eq!(c["hooks"]["agentStop"][1], serde_json::json!({"type": "command", "command": "/bin/team hook stop"}));
+    assert_eq!(c["hooks"]["userPromptSubmitted"][0]["command"], "/bin/team hook user-prompt-submit");
+    assert_eq!(c["hooks"]["preToolUse"][0]["bash"], "lint.sh");
+    assert_eq!(state(&l.root, HookFormat::CopilotSettings, "/bin/team"), State::Installed);
+    assert_eq!(
+        State::Installed.detail(Some(HookFormat::CopilotSettings)),
+        ".github/copilot/settings.local.json runs this team at postToolUse, agentStop, userPromptSubmitted"
+    );
+    run(&l, &[], "/bin/team", Action::Remove, of).unwrap();
+    assert_eq!(std::fs::read_to_string(l.root.join(rel)).unwrap(), mine);
+
+    // Claude's names in Copilot's file are not hooks team installed for it
+    let claude_named =
+        r#"{"hooks": {"PostToolUse": [{"type": "command", "command": "/bin/team hook post-tool-use"}]}}"#;
+    std::fs::write(l.root.join(rel), claude_named).unwrap();
+    assert_eq!(state(&l.root, HookFormat::CopilotSettings, "/bin/team"), State::Missing);
 }

@@ -30,9 +30,23 @@ fn any_command(team: bool) -> impl Strategy<Value = String> {
     }
 }
 
+/// An item of an event's list: a group ([`any_claude_group`]) or, in the flat form (GitHub
+/// Copilot CLI's), a command itself, maybe with a key of the user's own.
+fn any_group(with_team: bool) -> impl Strategy<Value = J> {
+    let flat =
+        (any::<bool>(), any_command(false), any_command(true), any::<bool>()).prop_map(move |(t, u, ours, timeout)| {
+            let J::Obj(mut ms) = entry(if t && with_team { &ours } else { &u }) else { unreachable!() };
+            if timeout {
+                ms.push(("timeoutSec".to_string(), J::Lit("30".into())));
+            }
+            J::Obj(ms)
+        });
+    prop_oneof![any_claude_group(with_team), flat]
+}
+
 /// A group: an optional matcher and its hooks (of team's, `team` picks which), and maybe a key
 /// of the user's own.
-fn any_group(with_team: bool) -> impl Strategy<Value = J> {
+fn any_claude_group(with_team: bool) -> impl Strategy<Value = J> {
     let entries = prop::collection::vec(
         (any::<bool>(), any_command(false), any_command(true))
             .prop_map(move |(t, u, ours)| (t && with_team, entry(if t && with_team { &ours } else { &u }))),
@@ -65,6 +79,10 @@ fn any_settings(with_team: bool) -> impl Strategy<Value = J> {
         "AfterAgent",
         "BeforeAgent",
         "BeforeTool",
+        "postToolUse",
+        "agentStop",
+        "userPromptSubmitted",
+        "preToolUse",
     ]);
     let events = prop::collection::vec((event, prop::collection::vec(any_group(with_team), 1..3)), 1..4);
     let other = prop::collection::vec(
@@ -104,8 +122,15 @@ fn gone(doc: &J) -> Vec<Vec<Step>> {
         let mut whole_groups = 0;
         for (g, group) in groups.iter().enumerate() {
             let J::Obj(gm) = group else { continue };
-            let Some((_, J::Arr(list))) = gm.iter().find(|(k, _)| k == "hooks") else { continue };
             let path = [ev.clone(), vec![Step::Index(g)]].concat();
+            let Some((_, J::Arr(list))) = gm.iter().find(|(k, _)| k == "hooks") else {
+                // a command of the flat form: a group of one
+                if is_ours(group) {
+                    whole_groups += 1;
+                    parts.push(path);
+                }
+                continue;
+            };
             if !list.is_empty() && list.iter().all(is_ours) {
                 whole_groups += 1;
                 parts.push(path);

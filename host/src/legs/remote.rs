@@ -36,6 +36,8 @@ pub struct Request<'a> {
     pub id: &'a str,
     /// The sender as this side's admission found it.
     pub from: &'a doc::From,
+    /// The host word the sender's machine answers to (`doc::Request::from_host`).
+    pub from_host: Option<&'a str>,
     /// The receiving team and seat.
     pub team: &'a str,
     pub seat: &'a str,
@@ -52,11 +54,14 @@ pub struct Hopped {
     pub far_version: Option<String>,
     /// The outcome was read back by id (a cut, or a far side that had already taken the id).
     pub read_back: bool,
+    /// The far side answered that it never took the id (`unknown`): nothing was sent under
+    /// it, so it may be carried again under the same id (the once-only key keeps it once).
+    pub never_taken: bool,
 }
 
 impl Hopped {
     fn only(ended: Ended) -> Hopped {
-        Hopped { ended, far_version: None, read_back: false }
+        Hopped { ended, far_version: None, read_back: false, never_taken: false }
     }
 }
 
@@ -83,6 +88,7 @@ pub fn deliver(state: &std::path::Path, r: &Request) -> Hopped {
         team: r.team.into(),
         seat: r.seat.into(),
         from: r.from.clone(),
+        from_host: r.from_host.map(str::to_string),
         body: r.body.into(),
         reply_to: r.reply_to.map(str::to_string),
     };
@@ -174,6 +180,7 @@ fn read_answer(stdout: &[u8], dest: &Destination) -> Read {
 /// The far side's answer as this side's outcome.
 fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
     let read_back = matches!(a.state, doc::State::Ended { already: true, .. });
+    let never_taken = a.state == doc::State::Unknown;
     let ended = match a.state {
         doc::State::Ended { outcome, reason, by, .. } => {
             let outcome = Outcome::parse(&outcome);
@@ -186,7 +193,7 @@ fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
             Ended::refused(format!("the team on {dest} refused it: {why}; nothing was sent"))
         }
     };
-    Hopped { ended, far_version: Some(a.team_version), read_back }
+    Hopped { ended, far_version: Some(a.team_version), read_back, never_taken }
 }
 
 /// A send whose hop was left in doubt (its reason [`left_in_doubt`]), asked about again — by a

@@ -165,6 +165,32 @@ pub struct Observation {
     pub mode: Option<String>,
 }
 
+/// A seat busy with something of its own, as one look reads it: a turn, a dialog (its kind), or
+/// text someone left in its box (with or without either). A seat with hooks takes a message in
+/// its inbox then and nothing is typed: the inbox leg's look judges by this
+/// (`inbox::leg::judge`), and so does the typed leg's own look before typing, when the inbox
+/// leg handed it the send ([`Seat::gives_back`], [`Run::back`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Busy {
+    /// The dialog the screen shows (its kind); `None`: a turn, or a draft alone.
+    pub dialog: Option<String>,
+    /// Text someone left in the box.
+    pub draft: bool,
+}
+
+impl Observation {
+    /// Whether this look finds the seat busy with something of its own ([`Busy`]).
+    pub fn busy(&self) -> Option<Busy> {
+        let draft = matches!(&self.boxed, BoxText::Holds(t) if !t.trim().is_empty());
+        match &self.seen {
+            Seen::Dialog { kind, .. } => Some(Busy { dialog: Some(kind.clone()), draft }),
+            Seen::Working(_) => Some(Busy { dialog: None, draft }),
+            Seen::Idle if draft => Some(Busy { dialog: None, draft: true }),
+            _ => None,
+        }
+    }
+}
+
 /// Why a look at a seat, a keystroke into it, or the record before typing failed; rendered
 /// into the verdict's sentence.
 #[derive(Debug, thiserror::Error)]
@@ -201,6 +227,14 @@ pub trait Seat {
     fn before_typing(&mut self) -> Result<(), SeatError> {
         Ok(())
     }
+    /// Whether a look before typing that finds the seat [`Busy`] gives the send back, nothing
+    /// typed ([`Run::back`]), instead of judging it: a seat whose inbox leg looked a moment
+    /// earlier and handed the send on (it read idle — the message queued as the trigger's
+    /// companion — or not readable for the inbox: starting, a torn frame) — busy now, the
+    /// message belongs in its inbox. Any other seat: never.
+    fn gives_back(&self) -> bool {
+        false
+    }
 }
 
 /// What the profile says about typing into its CLI.
@@ -222,6 +256,9 @@ pub struct Run {
     /// Whether the trigger was typed into the pane.
     pub typed: bool,
     pub enters: u32,
+    /// The send given back before anything was typed ([`Seat::gives_back`]): what the look
+    /// found. The verdict then says `held`, for a caller that cannot take the send back.
+    pub back: Option<Busy>,
 }
 
 // herdr's recorded agent status against the typed leg's decision core (test-only)

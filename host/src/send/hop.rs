@@ -8,6 +8,11 @@
 //!   against this machine's own copy of the team file (a sender the file does not have is
 //!   refused), this machine's leg run under that id, its outcome written down beside the claim
 //!   and answered. [`status_here`] (`team hop status <id>`) answers what became of an id.
+//! - Answers across the hop: the request names the sender's machine (`from_host`), which the
+//!   far side keeps on its line; a reply there goes back over ssh (`back_to`, and
+//!   [`answer_owner`] for the owner's question), and the asker's machine admits a request with
+//!   `reply_to` only when its own history holds that question, from the seat (or the owner) it
+//!   goes to, to the answering seat, delivered (`answered`).
 //!
 //! Invariant: an id the far side has claimed is never carried again — a second deliver of it,
 //! or a status, answers the outcome written down (waiting a bounded time for a leg still
@@ -20,8 +25,10 @@ use std::time::{Duration, Instant};
 
 use super::{append_history, history_detail, history_line, log, report, Decision, Means, Outcome, SendReport};
 use crate::caller::Caller;
+use crate::history::ledger::OWNER;
 use crate::legs::remote::{self, doc};
 use crate::team_file::host::{Here, SeatHost};
+use crate::team_file::Loaded;
 use crate::vocab::outcome::{Note, Via};
 
 /// How long a far side's status waits for a leg still running under the id.
@@ -41,8 +48,17 @@ pub(super) fn hop(
         Caller::Seat { team, seat, .. } => doc::From::Seat { team: team.clone(), seat: seat.clone() },
         _ => doc::From::Owner,
     };
-    let req =
-        remote::Request { host, id, from: &from, team: &d.target.team.name, seat: d.target.name(), body, reply_to };
+    let from_host = sender_host(m, d);
+    let req = remote::Request {
+        host,
+        id,
+        from: &from,
+        from_host: from_host.as_deref(),
+        team: &d.target.team.name,
+        seat: d.target.name(),
+        body,
+        reply_to,
+    };
     let hopped = remote::deliver(&m.ctx.paths.state, &req);
     let ended = hopped.ended;
     let mut r = report(d, Outcome::Ended(ended.clone()));
@@ -50,7 +66,8 @@ pub(super) fn hop(
         let note = if ended.is_delivered() { ended.note.clone() } else { Some(Note::from(ended.reason())) };
         let line = crate::history::MessageLine {
             note,
-            via: hopped.far_version.is_some().then_some(Via::Ssh),
+            // the far side answered, or may have taken it (left in doubt): the line names the hop
+            via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
             reply_to: reply_to.map(str::to_string),
             ..history_line(m.ctx, d, id, body, ended.outcome.clone())
         };
@@ -73,13 +90,136 @@ pub(super) fn hop(
     r
 }
 
+/// The host word the sender's machine answers to, as this side knows it: the sending seat's
+/// own `host:` in the caller's team file, else the first word of this machine's
+/// `<config>/here`; `None` when neither names one.
+fn sender_host(m: &Means, d: &Decision) -> Option<String> {
+    caller_host(m, &d.caller, d.file.as_ref())
+}
+
+fn caller_host(m: &Means, caller: &Caller, file: Option<&Loaded>) -> Option<String> {
+    let own = match (caller, file) {
+        (Caller::Seat { team, seat, .. }, Some(l)) if l.file.team == *team => {
+            l.file.seats.iter().find(|s| s.name == *seat).and_then(|s| s.host.as_ref()).map(|h| h.word.clone())
+        }
+        _ => None,
+    };
+    own.or_else(|| Here::of_config(&m.ctx.paths.config).first().map(str::to_string))
+}
+
+/// Sends an answer back to the machine its question came from (`word`, the question's
+/// `from_host`): when the team file gives the asker no `host:` of its own — a seat with none is
+/// "this machine's own" wherever the file is read, which is not where it asked from — and
+/// `word` is not this machine's, the asker's seat is taken to be on `word`, reached over ssh
+/// as any seat with a `host:`. A `host:` the file writes is kept: the owner's file decides.
+pub(crate) fn back_to(m: &Means, d: &mut Decision, word: &str) {
+    let hosts = d.target.team.file.as_ref().map(|f| f.hosts.clone()).unwrap_or_default();
+    let Some(seat) = d.target.seat.file_seat.as_mut() else { return };
+    if seat.host.is_some() {
+        return;
+    }
+    let host = hosts.resolve(word, 0);
+    if !Here::of_config(&m.ctx.paths.config).holds(Some(&host)) {
+        seat.host = Some(host);
+    }
+}
+
+/// The machine an answer to the owner goes back to, its question having come over ssh from
+/// `word`: that host, unless the word is this machine's own (`None`: the owner is here).
+pub fn owner_elsewhere(m: &Means, file: &Loaded, word: &str) -> Option<SeatHost> {
+    let host = file.file.hosts.resolve(word, 0);
+    (!Here::of_config(&m.ctx.paths.config).holds(Some(&host))).then_some(host)
+}
+
+/// An answer (`body`, to question `q`) to the owner on the machine `host`: carried over ssh to
+/// that machine's owner inbox under a fresh id (the far side checks the question in its own
+/// history), one history line here (`<seat> -> owner`, via ssh, `reply_to`, `header` on its
+/// body) and the team.log line; its report (seat `owner`).
+pub fn answer_owner(
+    m: &Means,
+    file: &Loaded,
+    caller: &Caller,
+    host: &SeatHost,
+    q: &str,
+    body: &str,
+    header: &str,
+) -> SendReport {
+    let id = m.ctx.ids.new_id();
+    let (from, me) = match caller {
+        Caller::Seat { team, seat, .. } => (doc::From::Seat { team: team.clone(), seat: seat.clone() }, seat.clone()),
+        other => (doc::From::Owner, other.from_name()),
+    };
+    let from_host = caller_host(m, caller, Some(file));
+    let team = &file.file.team;
+    let req = remote::Request {
+        host,
+        id: &id,
+        from: &from,
+        from_host: from_host.as_deref(),
+        team,
+        seat: OWNER,
+        body,
+        reply_to: Some(q),
+    };
+    let hopped = remote::deliver(&m.ctx.paths.state, &req);
+    let ended = hopped.ended;
+    let mut history = super::HistoryWrite::None;
+    if !ended.is_refused() {
+        let note = if ended.is_delivered() { ended.note.clone() } else { Some(Note::from(ended.reason())) };
+        let line = crate::history::MessageLine {
+            ts: m.ctx.clock.now_ts(),
+            from: me,
+            to: OWNER.into(),
+            body: crate::admission::with_header(header, body),
+            id: id.clone(),
+            outcome: ended.outcome.clone(),
+            via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
+            note,
+            reply_to: Some(q.to_string()),
+            ..Default::default()
+        };
+        history = match crate::history::append_message(&m.ctx.paths.config, &file.file.project, &file.root, &line) {
+            Ok(()) => super::HistoryWrite::Written,
+            Err(e) => super::HistoryWrite::NotWritten(e.to_string()),
+        };
+    }
+    let detail = format!("id {id}, via ssh to {}, reply to {q}{}", host.word, history_detail(&history));
+    let outcome = Outcome::Ended(ended);
+    log(m.ctx, Some(&file.root), caller, Some(OWNER), outcome.word(), Some(body.len()), Some(detail));
+    SendReport {
+        project: file.file.project.clone(),
+        session: file.file.session.clone(),
+        seat: OWNER.into(),
+        cli: String::new(),
+        facts: Default::default(),
+        outcome,
+        channel: None,
+        order: Vec::new(),
+        failed: Vec::new(),
+        set_aside: Vec::new(),
+        rule: crate::admission::Rule::ReplyTo(q.to_string()).words(),
+        id: Some(id),
+        drop: None,
+        ms: None,
+        history,
+        watch_retry: None,
+        notify: None,
+        far: None,
+    }
+}
+
 /// The far side's folder of claimed ids (`<state>/hop`, 0700).
 fn claims(state: &Path) -> PathBuf {
     state.join("hop")
 }
 
-/// The far side of a hop: takes `req` once, judges, carries, answers.
-pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
+/// What leaves an answer in this machine's owner inbox (`converse`'s): the far side of a reply
+/// to the owner, its question (`id`, body) checked, the answering seat, the request.
+pub type ToOwner<'a> = &'a dyn Fn(&Means, &Loaded, &Caller, (&str, &str), &doc::Request) -> Result<doc::State, String>;
+
+/// The far side of a hop: takes `req` once, judges, carries, answers. An answer to the owner
+/// is left by `to_owner`.
+pub fn deliver_here(m: &Means, req: &doc::Request, to_owner: ToOwner) -> doc::Answer {
     if req.hop != doc::PROTOCOL {
         let why = format!("this team speaks hop protocol {}, the request {}", doc::PROTOCOL, req.hop);
         return doc::Answer::new(&req.id, doc::State::Refused { why });
@@ -103,10 +243,7 @@ pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
         }
     };
     let _ = writeln!(claim, "{}", std::process::id());
-    let state = match judge_and_carry(m, req) {
-        Ok(r) => ended_state(&r),
-        Err(why) => doc::State::Refused { why },
-    };
+    let state = judge_and_carry(m, req, to_owner).unwrap_or_else(|why| doc::State::Refused { why });
     let answer = doc::Answer::new(&req.id, state);
     let done = dir.join(format!("{}.json", req.id));
     let tmp = dir.join(format!("{}.json.tmp", req.id));
@@ -118,7 +255,7 @@ pub fn deliver_here(m: &Means, req: &doc::Request) -> doc::Answer {
 
 /// The far side's judgement of the request against its own registry and team file, then its
 /// own leg under the request's id. `Err`: refused, nothing sent.
-fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> {
+fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<doc::State, String> {
     let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
     let here = format!("the machine {}", req.here);
     let root = reg.team(&req.team).and_then(|t| t.root.clone()).ok_or_else(|| {
@@ -144,8 +281,24 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
         }
     };
     let book = super::FactsBook::new(m.profiles);
+    if req.seat == OWNER {
+        // the owner is no seat: only an answer to the owner's own question comes to it this way
+        let Some(q) = &req.reply_to else { return Err("the owner is reached over ssh only by an answer".into()) };
+        let (q, body) = answered(m, &file, q, OWNER, &caller, &here)?;
+        return to_owner(m, &file, &caller, (&q, &body), req);
+    }
+    let question = match &req.reply_to {
+        Some(q) => Some(answered(m, &file, q, &req.seat, &caller, &here)?),
+        None => None,
+    };
     let load = super::Loadout { file: Some(file), reg };
-    let d = super::decide(m, &book, load, caller, &req.seat, "sent").map_err(|e| e.message())?;
+    let mut d = match &question {
+        // an answer is admitted by its own rule, as `team reply` on one machine is
+        Some((q, body)) => super::decide_reply(&book, load, caller, &req.seat, q, body),
+        None => super::decide(m, &book, load, caller, &req.seat, "sent"),
+    }
+    .map_err(|e| e.message())?;
+    d.from_host = req.from_host.clone();
     let seat_host = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref());
     let here_word = Here::on(&req.here);
     if !here_word.holds(seat_host) {
@@ -155,7 +308,33 @@ fn judge_and_carry(m: &Means, req: &doc::Request) -> Result<SendReport, String> 
             seat_host.map(|h| h.word.as_str()).unwrap_or("this side's")
         ));
     }
-    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word).map_err(|e| e.message())
+    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word)
+        .map(|r| ended_state(&r))
+        .map_err(|e| e.message())
+}
+
+/// The far side's check of an answer (a request with `reply_to`): the message it answers is
+/// one this machine's history says `seat` sent to the answering seat and saw delivered (the
+/// rule `reply to <id>` admits nothing else); `Ok` is the question's id and its body.
+fn answered(
+    m: &Means,
+    file: &crate::team_file::Loaded,
+    q: &str,
+    seat: &str,
+    caller: &Caller,
+    here: &str,
+) -> Result<(String, String), String> {
+    let Caller::Seat { seat: me, .. } = caller else { return Err("the owner answers with a send, not a reply".into()) };
+    let dir = crate::history::project_dir(&m.ctx.paths.config, &file.file.project, &file.root);
+    let lines = crate::history::read_history(&m.ctx.paths.config, &dir)
+        .map_err(|e| format!("the history of {} on {here} cannot be read: {e}", file.file.project))?
+        .lines;
+    let asked = |l: &&crate::history::MessageLine| l.id == q && l.from == seat && l.to == *me;
+    let delivered = lines.iter().filter(asked).find(|l| l.outcome == crate::vocab::outcome::Outcome::Delivered);
+    match delivered {
+        Some(l) => Ok((q.to_string(), l.body.clone())),
+        None => Err(format!("it answers {q}, which is no message {seat} sent to {me} and saw delivered on {here}")),
+    }
 }
 
 fn ended_state(r: &SendReport) -> doc::State {

@@ -10,7 +10,11 @@
 //! typed leg, the compose leg (`crate::legs::compose`, a `team:profile@0.2` compose module typing
 //! the body through the CLI's own screens) and the inbox leg (`crate::legs::inbox`: the seat's own
 //! CLI takes the message from its inbox through its hooks; a seat idle at an empty prompt is
-//! woken by the typed leg, with the message queued beside the trigger).
+//! woken by the typed leg, with the message queued beside the trigger). A typed leg the inbox
+//! leg handed a send (idle, or not readable for the inbox, at its look) whose own look before
+//! typing finds the seat busy after all gives the send back (`typed::Run::back`, nothing
+//! typed): the companion is withdrawn and the message queued as the inbox leg queues for a busy
+//! seat — a message is never both typed and queued.
 
 use std::path::{Path, PathBuf};
 
@@ -101,7 +105,7 @@ pub struct Legs<'a> {
 impl<'a> Legs<'a> {
     pub fn new(means: &'a Means<'a>) -> Self {
         Legs {
-            typed: TypedLeg { means, companion: None, prepared: None },
+            typed: TypedLeg { means, companion: None, gives_back: false, prepared: None },
             compose: ComposeLeg { means },
             inbox: InboxLeg { means },
         }
@@ -152,26 +156,45 @@ struct TypedLeg<'a> {
     means: &'a Means<'a>,
     /// The seat's inbox holding the trigger's companion (the inbox leg's idle seat).
     companion: Option<&'a crate::mailbox::SeatBox>,
+    /// The inbox leg looked first: a seat busy at this leg's own look is given back.
+    gives_back: bool,
     /// The seat lock, pane and profile of the inbox leg's look, handed on (taken once).
     prepared: Option<typed::Prepared>,
 }
 
+impl TypedLeg<'_> {
+    /// The typed run, and its report.
+    fn run(&mut self, job: &Job) -> typed::Report {
+        let team_file = job.decision.target.team.file.as_ref();
+        let req = typed::PlainSend {
+            at: job.at,
+            text: job.text,
+            id: job.id,
+            companion: self.companion,
+            gives_back: self.gives_back,
+        };
+        let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+        typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take())
+    }
+}
+
+/// What a typed run that took the send did.
+fn typed_taken(report: &typed::Report) -> Taken {
+    Taken {
+        leg: Leg::Typed,
+        ended: report.run.verdict.clone(),
+        drop: report.drop.clone(),
+        ms: report.ms,
+        enters: report.run.enters,
+        carried: report.run.typed,
+        profile: report.profile.clone(),
+        dialog: report.dialog.clone(),
+    }
+}
+
 impl Carrier for TypedLeg<'_> {
     fn carry(&mut self, job: &Job) -> Result<Taken, Cannot> {
-        let team_file = job.decision.target.team.file.as_ref();
-        let req = typed::PlainSend { at: job.at, text: job.text, id: job.id, companion: self.companion };
-        let mux = (self.means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
-        let report = typed::send_plain(&req, &leg_means(self.means, mux.as_ref()), self.prepared.take());
-        Ok(Taken {
-            leg: Leg::Typed,
-            ended: report.run.verdict,
-            drop: report.drop,
-            ms: report.ms,
-            enters: report.run.enters,
-            carried: report.run.typed,
-            profile: report.profile,
-            dialog: report.dialog,
-        })
+        Ok(typed_taken(&self.run(job)))
     }
 }
 
@@ -267,23 +290,123 @@ impl Carrier for InboxLeg<'_> {
                 // the trigger's companion: its UserPromptSubmit hook hands the body whole
                 let prepared = r.prepared.take();
                 let companion = match (&look, &prepared) {
-                    (Look::Idle, Some(p)) => leg::queue_companion(&req, &lm, sent_ms, &p.pane).ok(),
+                    (Look::Idle, Some(p)) => leg::queue_companion(&req, &lm, sent_ms, p).ok(),
                     _ => None,
                 };
                 drop(mux);
-                let mut t = TypedLeg { means: self.means, companion: companion.as_ref(), prepared }.carry(job)?;
-                if let Some(b) = companion {
-                    if !t.ended.is_delivered() {
-                        // the trigger did not get through: the companion goes nowhere now, unless
-                        // a hook of the seat handed it whole already
-                        if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
-                            t.ended = Ended::delivered(Some(Note::HandedWhole))
-                                .by(crate::vocab::outcome::Decider::HookReceipt);
-                        }
-                    }
-                }
-                Ok(t)
+                Ok(self.wake(job, &req, (companion, prepared), (sent_ms, r.ms)))
             }
+        }
+    }
+}
+
+impl InboxLeg<'_> {
+    /// The typed leg for a seat the look found idle, with the message queued beside its
+    /// trigger as its companion (when it could be): the trigger's outcome — or, for a send the
+    /// typed leg gave back (busy by its own look, nothing typed), the inbox's. `sent_ms`: the
+    /// send's start; `looked_ms`: the inbox leg's look.
+    fn wake(
+        &self,
+        job: &Job,
+        req: &crate::legs::inbox::leg::InboxSend,
+        (companion, prepared): (Option<crate::mailbox::SeatBox>, Option<typed::Prepared>),
+        (sent_ms, looked_ms): (i64, u64),
+    ) -> Taken {
+        let mut typed = TypedLeg { means: self.means, companion: companion.as_ref(), gives_back: true, prepared };
+        let mut report = typed.run(job);
+        let mut t = typed_taken(&report);
+        if let (Some(busy), Some(kept), Some(drop)) = (report.run.back.take(), report.kept.take(), report.drop.take()) {
+            // busy since the look that chose the typed leg, and nothing typed: the inbox's
+            let back = Back { req, b: companion.as_ref(), sent_ms, spent_ms: looked_ms + report.ms };
+            let team_file = job.decision.target.team.file.as_ref();
+            return back.to_inbox(self.means, team_file, (kept, busy, drop)).unwrap_or(t);
+        }
+        let Some(b) = companion else { return t };
+        if !t.ended.is_delivered() {
+            // the trigger did not get through: the companion goes nowhere now, unless a hook
+            // of the seat handed it whole already
+            if let Ok(Withdraw::NotWaiting(Where::Handed(_))) = b.withdraw_id(job.id) {
+                t.ended = Ended::delivered(Some(Note::HandedWhole)).by(crate::vocab::outcome::Decider::HookReceipt);
+            }
+        }
+        t
+    }
+}
+
+/// A send the typed leg gave back (`typed::Run::back`: its own look, before typing, found the
+/// seat busy), on its way back to the inbox leg.
+struct Back<'r, 'a> {
+    req: &'r crate::legs::inbox::leg::InboxSend<'a>,
+    /// The seat's inbox holding the trigger's companion (none: the look found the seat not
+    /// readable for the inbox, and no companion was queued).
+    b: Option<&'r crate::mailbox::SeatBox>,
+    sent_ms: i64,
+    /// The time both looks took.
+    spent_ms: u64,
+}
+
+impl Back<'_, '_> {
+    /// The companion withdrawn, then the message queued as for a seat the inbox leg found busy
+    /// (`inbox::leg::give_back`, under the lock and with the drop the typed leg kept); a
+    /// companion a hook of the seat handed meanwhile is the send's delivery. `None`: the
+    /// companion could not be settled (a hook still holds it, or the inbox cannot be read) —
+    /// the typed leg's `held` stands, and the message stays where it is, never queued twice.
+    fn to_inbox(
+        &self,
+        means: &Means,
+        team_file: Option<&crate::team_file::TeamFile>,
+        (kept, busy, drop): (typed::Prepared, typed::Busy, PathBuf),
+    ) -> Option<Taken> {
+        use crate::legs::inbox::leg::{self, Went};
+        let inbox = |ended: Ended, drop: Option<PathBuf>, ms: u64, profile: Option<String>| Taken {
+            leg: Leg::McpInbox,
+            carried: !ended.is_refused(),
+            ended,
+            drop,
+            ms: self.spent_ms + ms,
+            enters: 0,
+            profile,
+            dialog: None,
+        };
+        let settled = match self.b {
+            Some(b) => settle_companion(b, self.req.id)?,
+            None => Where::Nowhere,
+        };
+        match settled {
+            Where::Handed(_) => {
+                let handed = Ended::delivered(Some(Note::HandedWhole)).by(crate::vocab::outcome::Decider::HookReceipt);
+                Some(inbox(handed, Some(drop), 0, None))
+            }
+            _ => {
+                let mux = (means.mux)(team_file.and_then(|f| f.multiplexer.as_deref()));
+                let r = leg::give_back(self.req, &leg_means(means, mux.as_ref()), self.sent_ms, kept, busy, drop);
+                match r.went {
+                    Went::Ended(ended) => Some(inbox(ended, r.drop, r.ms, r.profile)),
+                    // (queue_for ends every send it is given)
+                    Went::Typed(_) | Went::Unread(_) => None,
+                }
+            }
+        }
+    }
+}
+
+/// How long a companion a hook claimed is waited for to be handed or given back: a hook hands
+/// within milliseconds; one that still holds it after this is a hook in doubt, which the inbox
+/// settles (`legs::inbox::hook`).
+const CLAIM_SETTLE: std::time::Duration = std::time::Duration::from_millis(2_000);
+
+/// The trigger's companion, withdrawn: `Withdrawn`/`Nowhere` (no hook can hand it now) or
+/// `Handed` (a hook handed it whole). `None`: a hook still holds it, or the inbox cannot be read.
+fn settle_companion(b: &crate::mailbox::SeatBox, id: &str) -> Option<Where> {
+    let until = std::time::Instant::now() + CLAIM_SETTLE;
+    loop {
+        match b.withdraw_id(id).ok()? {
+            Withdraw::Withdrawn(k) => return Some(Where::Withdrawn(k)),
+            Withdraw::NotWaiting(Where::Claimed(_)) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Withdraw::NotWaiting(Where::Claimed(_)) => return None,
+            Withdraw::NotWaiting(w) => return Some(w),
         }
     }
 }

@@ -84,6 +84,12 @@ impl Here {
         Here { words }
     }
 
+    /// The word this machine answers to first (its owner's `<config>/here`, or the word a hop
+    /// arrived by): what a hop from here tells the far side, so an answer can come back.
+    pub fn first(&self) -> Option<&str> {
+        self.words.first().map(String::as_str)
+    }
+
     /// Whether a seat with this `host:` (none: the seat is on every machine's own) is here.
     pub fn holds(&self, host: Option<&SeatHost>) -> bool {
         match host {

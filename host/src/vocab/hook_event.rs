@@ -42,9 +42,15 @@ impl Event {
     /// not known, Claude's names): Claude's, which Codex and Qwen Code share; Gemini CLI's
     /// `AfterTool` (the tool's result in hand), `AfterAgent` (its `decision: block` gives the
     /// model the reason as a new turn, as Claude's Stop) and `BeforeAgent` (its context goes
-    /// with the prompt), as its settings name them (docs/inbox.md).
+    /// with the prompt), as its settings name them; GitHub Copilot CLI's camelCase
+    /// `postToolUse`, `agentStop` (its `decision: block` reason becomes the next prompt) and
+    /// `userPromptSubmitted` (docs/inbox.md).
     pub fn named_in(self, f: Option<HookFormat>) -> &'static str {
         match (f, self) {
+            (Some(HookFormat::CopilotSettings), Event::PostToolUse) => "postToolUse",
+            (Some(HookFormat::CopilotSettings), Event::Stop) => "agentStop",
+            (Some(HookFormat::CopilotSettings), Event::UserPromptSubmit) => "userPromptSubmitted",
+            (Some(HookFormat::CopilotSettings), Event::SessionStart) => "sessionStart",
             (Some(HookFormat::GeminiSettings), Event::PostToolUse) => "AfterTool",
             (Some(HookFormat::GeminiSettings), Event::Stop) => "AfterAgent",
             (Some(HookFormat::GeminiSettings), Event::UserPromptSubmit) => "BeforeAgent",

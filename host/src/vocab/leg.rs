@@ -95,6 +95,12 @@ pub enum HookFormat {
     GeminiSettings,
     /// Qwen Code: `hooks` in the checkout's `.qwen/settings.json`, Claude's shape and names.
     QwenSettings,
+    /// GitHub Copilot CLI: `hooks` in the checkout's `.github/copilot/settings.local.json`,
+    /// under Copilot's own names (`postToolUse`, `agentStop`, `userPromptSubmitted`), each
+    /// event a list of commands (`{"type": "command", "command": …}`, no groups); its hooks get
+    /// Copilot's camelCase input and answer with a bare `additionalContext` (measured on
+    /// 1.0.102, docs/inbox.md).
+    CopilotSettings,
 }
 
 impl HookFormat {
@@ -107,7 +113,14 @@ impl HookFormat {
             HookFormat::CodexHooksJson => "codex-hooks-json",
             HookFormat::GeminiSettings => "gemini-settings",
             HookFormat::QwenSettings => "qwen-settings",
+            HookFormat::CopilotSettings => "copilot-settings",
         }
+    }
+
+    /// Whether each event's list holds the commands themselves (Copilot's), not Claude's
+    /// groups of them (`{"matcher": …, "hooks": [commands]}`).
+    pub fn flat(self) -> bool {
+        self == HookFormat::CopilotSettings
     }
 
     /// The format a description's `features` name (the first `hooks=` word this host knows).
@@ -119,7 +132,7 @@ impl HookFormat {
     }
 }
 
-crate::vocab::doc::words!(HookFormat: ClaudeSettings, CodexHooksJson, GeminiSettings, QwenSettings);
+crate::vocab::doc::words!(HookFormat: ClaudeSettings, CodexHooksJson, GeminiSettings, QwenSettings, CopilotSettings);
 
 /// Where and how a CLI reads project-level MCP servers: the closed set of configuration formats
 /// the host knows how to write (`crate::mcp::install`). Which one a CLI has is a vendor fact:

@@ -67,7 +67,7 @@ impl Pass {
     pub fn summary(&self) -> Run {
         let count = |f: fn(&Event) -> bool| self.events.iter().filter(|e| f(e)).count();
         Run::Pass {
-            retried: count(|e| matches!(e, Event::Retried { .. })),
+            retried: count(|e| matches!(e, Event::Retried { .. } | Event::SentAgain { .. })),
             stopped: count(|e| matches!(e, Event::Stopped { .. })),
             never_acted_on: count(|e| matches!(e, Event::NeverActedOn { .. })),
         }

@@ -62,6 +62,10 @@ impl Event {
                 let d = detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
                 format!("{seat}: a send from {from} left in doubt was read back from {host} by its id: {outcome}{d}; nothing was sent again")
             }
+            Event::SentAgain { seat, from, host, n, tries, outcome, detail, .. } => {
+                let d = detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
+                format!("{seat}: a send from {from} left in doubt was never taken on {host}: sent again under its id (try {n} of {tries}): {outcome}{d}")
+            }
         }
     }
 }
@@ -130,6 +134,21 @@ mod tests {
             "rev: a send from owner left in doubt was read back from lab by its id: delivered; nothing was sent again"
         );
         assert_eq!(serde_json::to_value(&back).unwrap()["event"], "read-back");
+        let again = Event::SentAgain {
+            seat: "rev".into(),
+            from: "owner".into(),
+            id: "id1".into(),
+            host: "lab".into(),
+            n: 1,
+            tries: 3,
+            outcome: "delivered".into(),
+            detail: None,
+        };
+        assert_eq!(
+            Event::said(&again),
+            "rev: a send from owner left in doubt was never taken on lab: sent again under its id (try 1 of 3): delivered"
+        );
+        assert_eq!(serde_json::to_value(&again).unwrap()["event"], "sent-again");
         let v = serde_json::to_value(&resolved).unwrap();
         assert_eq!(
             (v["event"].as_str(), v["try"].as_u64(), v["sign"].as_str()),

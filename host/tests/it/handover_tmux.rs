@@ -306,50 +306,6 @@ fn a_hook_killed_between_answer_and_record_is_settled_by_the_transcript() {
     assert!(s.inbox().is_empty(), "{:?}", s.inbox());
 }
 
-/// The same cut-off hook under Codex, which drops the answer of a hook killed so (measured on
-/// 0.171.0): the transcript shows nothing. Within the turn nothing settles it — the claim stays
-/// in doubt, neither handed again nor said delivered, said once in team.log. The CLI's next
-/// turn settles it: not taken, so the prompt's hook hands it, once.
-#[test]
-fn a_hook_killed_between_answer_and_record_whose_answer_was_dropped_is_handed_in_the_next_turn() {
-    let s = scene("codex", "already-working", "true", Some("0.05"));
-    let id = held(&s, "review the branch");
-    let lock = hold_history_lock(&s);
-    s.set_hooks("{hook}");
-    let pid = hook_waiting_to_record(&s);
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL).unwrap();
-    drop(lock);
-    assert!(s.tw.wait_until(common::BOUND, || s.team_log().contains("in doubt")), "{}", s.team_log());
-    let runs = s.log_lines().len();
-    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 3), "more hooks ran");
-    assert!(s.handed("review the branch").is_empty(), "not handed again within the turn");
-    assert!(s.jsonl("receipts.jsonl").is_empty(), "not said delivered");
-    assert_eq!(s.team_log().matches("in doubt").count(), 1, "said once: {}", s.team_log());
-    assert!(s.inbox().iter().any(|n| n.contains(".claimed-")), "{:?}", s.inbox());
-    // the turn ends; the person's next prompt begins another
-    s.next_turn();
-    assert!(
-        s.tw.wait_until(common::BOUND, || !s.handed("review the branch").is_empty()),
-        "the next turn's hook hands it: {}",
-        s.team_log()
-    );
-    // handed once, by a hook of the new turn (its prompt's, or its first tool call's once the
-    // transcript it reads has begun); the turn runs to its end
-    s.new_turn_ended();
-    let lines = s.log_lines();
-    let prompt = lines.iter().position(|v| v["event"] == "UserPromptSubmit").expect("the prompt's hook ran");
-    let handed: Vec<usize> = (0..lines.len())
-        .filter(|i| lines[*i]["text"].as_str().is_some_and(|t| t.contains("review the branch")))
-        .collect();
-    assert_eq!(handed.len(), 1, "{lines:#?}");
-    assert!(handed[0] >= prompt, "in the new turn: {lines:#?}");
-    assert!(s.tw.wait_until(common::BOUND, || s.jsonl("receipts.jsonl").len() == 1));
-    let receipts = s.jsonl("receipts.jsonl");
-    assert_eq!(receipts[0]["id"].as_str(), Some(id.as_str()));
-    assert!(receipts[0].get("note").is_none(), "{receipts:?}");
-    assert!(s.team_log().contains("its CLI has begun another turn of the same session"), "{}", s.team_log());
-}
-
 /// issue 29's measurement as a test: with eight messages waiting, the seat's hooks are killed
 /// at a moment of their run that varies from run to run (0 to 39 ms in, by the hook shell's
 /// pid), over and over; then a turn whose hooks run whole. Whatever moment each kill hit, every
@@ -435,4 +391,94 @@ fn hooks_killed_at_any_moment_lose_no_message_and_hand_none_twice() {
         log.matches("\"outcome\":\"given back\"").count(),
         log.matches("in doubt").count()
     );
+}
+
+/// issue 29: Codex takes a hook's answer only from a hook that exits (measured on 0.171.0: the
+/// answer of a hook killed after writing it whole is dropped; the fake seat does the same).
+/// Here the hook as Codex runs it — its shell — is killed once `team hook` has written its
+/// answer, recorded what it records and exited: the few ms between a receipt and the exit,
+/// made certain. The model got nothing, so nothing may say `delivered`: the send does not, no
+/// receipt stands, the message is neither lost nor handed again within the turn; the CLI's
+/// next turn (its transcript without the message) gives it back, and a hook that runs whole
+/// hands it — once — and only then is it said delivered.
+#[test]
+fn a_codex_hook_killed_after_team_hook_exited_is_not_said_delivered_and_is_handed_in_the_next_turn() {
+    let s = scene("codex", "already-working", "{hook}; kill -9 $$", Some("0.05"));
+    let r = s.send("review the branch");
+    assert!(
+        !r.stdout.contains("rev: delivered") && r.stdout.contains("rev: held ("),
+        "the model never got it, so the send does not say delivered: {}{}",
+        r.stdout,
+        r.stderr
+    );
+    // a killed run wrote the answer holding it (the CLI dropped it)
+    let answered = |s: &Scene| {
+        s.log_lines()
+            .iter()
+            .any(|v| v["signal"] == 9 && v["stdout"].as_str().is_some_and(|o| o.contains("review the branch")))
+    };
+    assert!(s.tw.wait_until(common::BOUND, || answered(&s)), "a killed hook answered it: {:#?}", s.log_lines());
+    let runs = s.log_lines().len();
+    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 3), "more hooks ran");
+    assert!(s.handed("review the branch").is_empty(), "the model got nothing");
+    assert!(s.jsonl("receipts.jsonl").is_empty(), "no handed receipt: {:?}", s.jsonl("receipts.jsonl"));
+    let h = s.jsonl("messages.jsonl");
+    assert!(h.iter().all(|l| l["outcome"] != "delivered"), "{h:#?}");
+    assert!(s.inbox().iter().any(|n| n.contains(".claimed-")), "kept, in doubt: {:?}", s.inbox());
+    // said in doubt once (not within the moment its CLI would take to show it taken)
+    assert!(s.tw.wait_until(common::BOUND, || s.team_log().contains("in doubt")), "{}", s.team_log());
+    let runs = s.log_lines().len();
+    assert!(s.tw.wait_until(common::BOUND, || s.log_lines().len() >= runs + 3), "more hooks ran");
+    assert_eq!(s.team_log().matches("\"outcome\":\"in doubt\"").count(), 1, "said once: {}", s.team_log());
+    assert!(s.handed("review the branch").is_empty(), "not handed again within the turn");
+    // the hooks run whole again; the turn ends and the person's next prompt begins another
+    s.set_hooks("{hook}");
+    s.next_turn();
+    assert!(
+        s.tw.wait_until(common::BOUND, || !s.handed("review the branch").is_empty()),
+        "the next turn's hook hands it: {}",
+        s.team_log()
+    );
+    s.new_turn_ended();
+    assert_eq!(s.handed("review the branch").len(), 1, "handed once");
+    assert!(s.tw.wait_until(common::BOUND, || s.jsonl("receipts.jsonl").len() == 1), "{}", s.team_log());
+    assert!(
+        s.tw.wait_until(common::BOUND, || s
+            .jsonl("messages.jsonl")
+            .iter()
+            .filter(|l| l["outcome"] == "delivered")
+            .count()
+            == 1),
+        "one delivered line: {:#?}",
+        s.jsonl("messages.jsonl")
+    );
+    assert!(s.tw.wait_until(common::BOUND, || s.inbox().is_empty()), "{:?}", s.inbox());
+    let log = s.team_log();
+    assert!(log.contains("its CLI has begun another turn of the same session"), "given back: {log}");
+    // the hand-over of the new turn was recorded once its CLI's transcript showed it taken
+    let receipts = s.jsonl("receipts.jsonl");
+    assert!(
+        receipts[0]["note"].as_str().is_some_and(|n| n.contains("transcript shows the answer taken")),
+        "{receipts:?}"
+    );
+}
+
+/// The ordinary hand-over to Codex, whose hooks run whole: the send says `delivered` once the
+/// CLI's transcript shows the answer taken (the hook recorded nothing before its exit), with
+/// one receipt saying so and one line.
+#[test]
+fn a_codex_hand_over_is_said_delivered_once_its_transcript_shows_it() {
+    let s = scene("codex", "already-working", "{hook}", Some("0.05"));
+    let r = s.send("review the branch");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("rev: delivered (handed by its PostToolUse hook)"), "{}", r.stdout);
+    let receipts = s.jsonl("receipts.jsonl");
+    assert_eq!(receipts.len(), 1, "{receipts:?}");
+    assert!(receipts[0]["note"]
+        .as_str()
+        .is_some_and(|n| n.contains("takes a hook's answer only once the hook has exited")));
+    let h = s.jsonl("messages.jsonl");
+    assert_eq!(h.iter().filter(|l| l["outcome"] == "delivered").count(), 1, "{h:#?}");
+    assert_eq!(s.handed("review the branch").len(), 1);
+    assert!(s.team_log().contains("\"outcome\":\"answered\""), "{}", s.team_log());
 }

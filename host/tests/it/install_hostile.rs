@@ -67,7 +67,7 @@ const SHIPPED: [(&str, &str); 3] = [
 ];
 
 /// Every file the two installers write for these seven CLIs.
-const WRITTEN: [&str; 8] = [
+const WRITTEN: [&str; 9] = [
     ".mcp.json",
     ".claude/settings.local.json",
     ".codex/config.toml",
@@ -76,6 +76,7 @@ const WRITTEN: [&str; 8] = [
     ".qwen/settings.json",
     ".grok/settings.json",
     "opencode.json",
+    ".github/copilot/settings.local.json",
 ];
 
 /// Every `command` (with its `args`) a JSON configuration names: `(command words, args)`.
@@ -137,7 +138,7 @@ fn a_hostile_team_file_puts_nothing_of_its_own_in_any_command_the_installers_wri
     let installed = st["seats"].as_array().unwrap().iter().filter(|s| s["state"] == "installed").count();
     assert_eq!(installed, 7, "{st}");
     let hs = w.team(&["hooks", "status"]);
-    for seat in ["hostile-claude", "hostile-codex", "hostile-gemini", "hostile-qwen"] {
+    for seat in ["hostile-claude", "hostile-codex", "hostile-gemini", "hostile-qwen", "hostile-pilot"] {
         assert!(hs.stdout.contains(&format!("{seat}: installed")), "{seat}: {}", hs.stdout);
     }
 
@@ -166,8 +167,8 @@ fn a_hostile_team_file_puts_nothing_of_its_own_in_any_command_the_installers_wri
             seen += 1;
         }
     }
-    // 7 MCP entries in 7 files (Copilot shares .mcp.json with Claude) and 3 hooks × 4 CLIs
-    assert_eq!(seen, 6 + 12, "commands seen");
+    // 7 MCP entries in 7 files (Copilot shares .mcp.json with Claude) and 3 hooks × 5 CLIs
+    assert_eq!(seen, 6 + 15, "commands seen");
     // a file no installer writes stays unwritten
     assert!(!w.repo.join(".claude/settings.json").exists());
 }

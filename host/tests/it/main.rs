@@ -19,6 +19,7 @@ mod handover_tmux;
 mod hardening;
 mod history_concurrency;
 mod inbox_agents;
+mod inbox_race;
 mod inbox_tmux;
 mod install_hostile;
 mod layers;

@@ -32,13 +32,14 @@ seats:
 ";
 
 /// The person's own files, each in a layout of its own.
-const MINE: [(&str, &str); 5] = [
+const MINE: [(&str, &str); 6] = [
     (".mcp.json", "{\r\n    \"mcpServers\": {\r\n        \"docs\": {\"command\": \"docs-mcp\"}\r\n    }\r\n}\r\n"),
     (".gemini/settings.json", "{\n\t\"tools\": {\"allowed\": [\"run_shell_command(ls)\"]},\n\t\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}]}\n}"),
     (".qwen/settings.json", "{\"permissions\":{\"allow\":[\"Bash(ls)\"]}}"),
     // (an `mcp` the person left empty would go with team's entry: docs/mcp.md)
     ("opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\"docs\": {\"type\": \"local\", \"command\": [\"docs-mcp\"]}}\n}\n"),
     (".grok/settings.json", "{\n  \"model\": \"grok-code-fast-1\"\n}"),
+    (".github/copilot/settings.local.json", "{\n    \"hooks\": {\"agentStop\": [{\"type\": \"command\", \"bash\": \"notify-send done\"}]}\n}\n"),
 ];
 
 fn json(w: &World, rel: &str) -> Value {
@@ -75,15 +76,19 @@ fn every_cli_s_place_takes_the_entry_its_profile_names_and_gives_the_person_s_by
 
     let r = w.team(&["hooks", "install"]);
     assert_eq!(r.code, 0, "{r:?}");
-    for seat in ["keeper", "rev", "gem", "qwen"] {
+    for seat in ["keeper", "rev", "gem", "qwen", "pilot"] {
         assert!(r.stdout.lines().any(|l| l.starts_with(&format!("{seat}: missing → written"))), "{seat}: {}", r.stdout);
     }
-    for seat in ["pilot", "open", "grok", "cur"] {
+    for seat in ["open", "grok", "cur"] {
         assert!(r.stdout.contains(&format!("{seat}: unsupported → left alone")), "{seat}: {}", r.stdout);
     }
     let g = json(&w, ".gemini/settings.json");
     assert_eq!(g["hooks"]["AfterAgent"][0]["hooks"][0]["command"], format!("{team} hook stop"));
     assert_eq!(g["mcpServers"]["team"]["command"], team.as_str());
+    let c = json(&w, ".github/copilot/settings.local.json");
+    assert_eq!(c["hooks"]["agentStop"][0]["bash"], "notify-send done");
+    assert_eq!(c["hooks"]["agentStop"][1]["command"], format!("{team} hook stop"));
+    assert_eq!(c["hooks"]["postToolUse"][0]["command"], format!("{team} hook post-tool-use"));
 
     let st = w.team(&["mcp", "status", "--json"]);
     let doc: Value = serde_json::from_str(&st.stdout).unwrap();
@@ -104,6 +109,13 @@ fn every_cli_s_place_takes_the_entry_its_profile_names_and_gives_the_person_s_by
     assert!(
         hs.stdout
             .contains("qwen: installed (.qwen/settings.json runs this team at PostToolUse, Stop, UserPromptSubmit"),
+        "{}",
+        hs.stdout
+    );
+    assert!(
+        hs.stdout.contains(
+            "pilot: installed (.github/copilot/settings.local.json runs this team at postToolUse, agentStop, userPromptSubmitted"
+        ),
         "{}",
         hs.stdout
     );

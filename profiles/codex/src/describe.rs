@@ -42,6 +42,10 @@ pub fn describe() -> Description {
             // `developer` message, a Stop hook's reason a `user` one (measured on 0.171.0,
             // tests/data/transcripts/codex-0.171.0/hook-context.jsonl).
             "hook-context=payload.type=message",
+            // It takes a hook's answer only from a hook that exits: the answer of one killed
+            // after writing it whole is dropped (measured on 0.171.0, real_cli::handover;
+            // docs/inbox.md). A hand-over is recorded once its transcript shows it.
+            "hook-answer=on-exit",
             // It writes OSC 7501 status reports (`state=idle|working|blocked:app=codex`)
             // whenever its stdout is a terminal, with no probe (measured on 0.171.0,
             // docs/status-reports.md): a pipe on its pane reads them.

@@ -26,13 +26,17 @@ pub fn describe() -> Description {
         forbidden_starts: strings(&["/", "@", "#"]),
         has_compose: false,
         transcript_patterns: strings(&["{home}/.copilot/session-state/*/events.jsonl"]),
-        // Hooks are `hooks` in `~/.copilot/settings.json` or `.github/hooks/*.json` (events
-        // `preToolUse`, `postToolUse`, `userPromptSubmitted`, `agentStop`, …): a format the host
-        // does not write yet, so it ignores the word and the seat stays on the typed leg. MCP
-        // servers: `mcpServers` in the checkout's `.mcp.json` (or `.github/mcp.json`), as
-        // Claude Code's. The window title is the session's, not its state.
+        // Hooks (measured on 1.0.102, docs/inbox.md): `hooks` in the checkout's
+        // `.github/copilot/settings.local.json` (repository settings kept out of git; loaded in
+        // a trusted folder, offline too), keyed by Copilot's camelCase events, each a list of
+        // `{"type": "command", "command": …}`; the command gets camelCase JSON on stdin and a
+        // bare `additionalContext` it answers reaches the model (after a tool: appended to the
+        // tool's result; at a prompt: in a `<system_reminder>`), `agentStop`'s `decision: block`
+        // reason becomes the next prompt. MCP servers: `mcpServers` in the checkout's
+        // `.mcp.json` (or `.github/mcp.json`), as Claude Code's. The window title is the
+        // session's, not its state.
         features: strings(&[
-            "hooks=copilot-hooks-json",
+            "hooks=copilot-settings",
             "mcp=mcp-json",
             // How `team up` starts it and `team down` asks it to leave (measured on 1.0.102,
             // real_cli::up_vendors: `/exit` then Enter at an empty composer leaves the alternate

@@ -46,13 +46,15 @@ use crate::mailbox::store::{Claim, Claimer, Message, Recovered, SeatBox};
 mod deliver;
 pub mod evidence;
 
-pub use deliver::{complete, deliver, settle, AnswerOut, Settler, SETTLED};
+pub use deliver::{complete, confirm, deliver, settle, AnswerOut, Confirmed, Rec, Settler, AWAITS, CONFIRMED, SETTLED};
 
 /// What the CLI's JSON on stdin says that the hook uses. Untrusted: a word is kept only when
 /// it is a short printable word, the transcript only as an absolute path of printable text.
 /// Measured (Claude Code 2.1.332, Codex 0.171.0; `tests/data/transcripts/*/hook-inputs.jsonl`):
 /// both send `session_id` and `transcript_path`; the turn is Claude Code's `prompt_id` (one per
-/// prompt, kept through a Stop hook's continuation) and Codex's `turn_id`.
+/// prompt, kept through a Stop hook's continuation) and Codex's `turn_id`. GitHub Copilot CLI
+/// 1.0.102 sends camelCase `sessionId`, and `transcriptPath` at `agentStop` only; no event
+/// name, no turn (`tests/data/transcripts/copilot-1.0.102/hook-inputs.jsonl`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookInput {
     pub session_id: Option<String>,
@@ -71,10 +73,12 @@ impl HookInput {
     pub fn parse(bytes: &[u8]) -> HookInput {
         #[derive(serde::Deserialize)]
         struct Raw {
+            #[serde(alias = "sessionId")]
             session_id: Option<String>,
             hook_event_name: Option<String>,
             turn_id: Option<String>,
             prompt_id: Option<String>,
+            #[serde(alias = "transcriptPath")]
             transcript_path: Option<String>,
         }
         let Ok(raw) = serde_json::from_slice::<Raw>(bytes) else { return HookInput::default() };
@@ -135,6 +139,9 @@ pub struct Item {
     pub c: Claim,
     pub m: Message,
     pub found: Found,
+    /// Its CLI takes a hook's answer only from a hook that exits (its profile's
+    /// [`evidence::ON_EXIT`]): the hook records nothing, the CLI's transcript settles it.
+    pub on_exit: bool,
 }
 
 /// What one hook claimed, in queue order, before anything was written to the CLI.
@@ -238,23 +245,24 @@ fn hand_in(ctx: &Ctx, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Resul
             other => return Err(NotHanded::NotASeat(other.describe())),
         },
     };
-    // the rows of the seat's CLI's transcript that show what its model was sent: read from
-    // its profile, and only when a claim in doubt needs them
-    let rules = OnceCell::new();
-    let rules_of = || {
-        rules
-            .get_or_init(|| {
-                let Ok(Some(f)) = ws.file() else { return Vec::new() };
-                let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
-                // (the description alone: a bundled profile's is read with nothing loaded)
-                ws.profiles()
-                    .description(&seat.cli, &f.file.profiles)
-                    .map(|(d, _)| evidence::Rule::from_features(&d.features))
-                    .unwrap_or_default()
-            })
-            .clone()
+    // the seat's CLI's profile features: the rows of its transcript that show what its model
+    // was sent, and whether it takes a hook's answer only from a hook that exits
+    let features = OnceCell::new();
+    let features_of = || -> &Vec<String> {
+        features.get_or_init(|| {
+            let Ok(Some(f)) = ws.file() else { return Vec::new() };
+            let Some(seat) = f.file.seats.iter().find(|s| s.name == who.seat) else { return Vec::new() };
+            // (the description alone: a bundled profile's is read with nothing loaded)
+            ws.profiles().description(&seat.cli, &f.file.profiles).map(|(d, _)| d.features).unwrap_or_default()
+        })
     };
-    Ok(hand_as(ctx, input, dirs, &who, Claimer::me(), &rules_of))
+    let rules_of = || evidence::Rule::from_features(features_of());
+    let mut claimed = hand_as(ctx, input, dirs, &who, Claimer::me(), &rules_of);
+    if !claimed.items.is_empty() {
+        let on_exit = evidence::on_exit(features_of());
+        claimed.items.iter_mut().for_each(|i| i.on_exit = on_exit);
+    }
+    Ok(claimed)
 }
 
 /// The seat whose waiting messages were all pinned within [`PIN_FRESH`] of `now_ms` to one
@@ -301,11 +309,17 @@ pub fn pinned(
     Some(SeatOf { team, seat, pane, found: Found::Pinned(ids) })
 }
 
-/// Writes a hook's problem where a maintainer finds it: the team.log of the checkout the
-/// inbox's first readable message names ([`first_root`]). `false` when no message names one or
-/// the line cannot be written (the command then says it on stderr).
-pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
-    let root = first_root(dirs);
+/// Where a hook's problems are logged: the checkout the inbox's first readable message names
+/// ([`first_root`]), found before the hook moves anything (a message handed is no longer
+/// waiting, and one left behind may name a checkout since deleted).
+pub fn log_root(dirs: &[PathBuf]) -> Option<PathBuf> {
+    first_root(dirs)
+}
+
+/// Writes a hook's problem where a maintainer finds it: the team.log of `root` ([`log_root`]).
+/// `false` when there is none or the line cannot be written (the command then says it on
+/// stderr).
+pub fn log_problem(ctx: &Ctx, root: Option<&Path>, why: &str) -> bool {
     let line = LogLine {
         command: "hook".into(),
         caller: "a hook".into(),
@@ -314,7 +328,7 @@ pub fn log_problem(ctx: &Ctx, dirs: &[PathBuf], why: &str) -> bool {
         bytes: None,
         detail: Some(why.to_string()),
     };
-    root.is_some_and(|r| history::append_log(&r, &ctx.clock.now_iso(), &line).is_ok())
+    root.is_some_and(|r| history::append_log(r, &ctx.clock.now_iso(), &line).is_ok())
 }
 
 /// The checkout root the first readable message names (a message that cannot be read, or
@@ -361,7 +375,7 @@ pub fn hand_as(
                 }
             }
             match b.claim(&k, by) {
-                Ok(Some(c)) => out.items.push(Item { b: b.clone(), c, m, found: who.found.clone() }),
+                Ok(Some(c)) => out.items.push(Item { b: b.clone(), c, m, found: who.found.clone(), on_exit: false }),
                 Ok(None) => {}
                 Err(e) => out.problems.push(format!("{}: the claim failed: {e}", k.id())),
             }
@@ -444,8 +458,9 @@ pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>, out: &mut dyn
     }
     let input = HookInput::parse(&read_input());
     let ctx = Ctx::from_env();
+    let root = log_root(&dirs);
     let mut say = |why: &str| {
-        if !log_problem(&ctx, &dirs, why) {
+        if !log_problem(&ctx, root.as_deref(), why) {
             unlogged.push(why.to_string());
         }
     };
@@ -461,13 +476,17 @@ pub fn respond(event: Event, read_input: impl FnOnce() -> Vec<u8>, out: &mut dyn
     Hooked { unlogged }
 }
 
-/// The hook's answer to its CLI, one JSON object on stdout: a `Stop` hook blocks the stop with
-/// the messages as its reason (the model reads them and goes on); every other event adds them
-/// as context to the model's next request (the vendors' hook protocol).
-pub fn answer(event: Event, text: &str) -> serde_json::Value {
-    match event {
-        Event::Stop => serde_json::json!({"decision": "block", "reason": text}),
-        e => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
+/// The hook's answer to its CLI of hook format `f` (`None`: Claude's), one JSON object on
+/// stdout: a `Stop` hook blocks the stop with the messages as its reason (the model reads them
+/// and goes on); every other event adds them as context to the model's next request — in
+/// `hookSpecificOutput` (Claude Code, Codex, Gemini CLI, Qwen Code), or bare
+/// (`{"additionalContext": …}`: GitHub Copilot CLI, which does not read `hookSpecificOutput`,
+/// measured on 1.0.102).
+pub fn answer(event: Event, f: Option<HookFormat>, text: &str) -> serde_json::Value {
+    match (event, f) {
+        (Event::Stop, _) => serde_json::json!({"decision": "block", "reason": text}),
+        (_, Some(HookFormat::CopilotSettings)) => serde_json::json!({"additionalContext": text}),
+        (e, _) => serde_json::json!({"hookSpecificOutput": {"hookEventName": e.vendor(), "additionalContext": text}}),
     }
 }
 

@@ -6,7 +6,10 @@
 //! typed leg's ([`Look::Idle`]); the walk then types the trigger as today with the message
 //! queued beside it as a companion ([`queue_companion`]), which its `UserPromptSubmit` hook
 //! hands whole in the same request (no Read round trip). The companion carries `typed`: the
-//! typed leg's line is its one delivery, the hook writes its receipt only.
+//! typed leg's line is its one delivery, the hook writes its receipt only. When the typed
+//! leg's own look finds the seat busy after all, it types nothing and gives the send back:
+//! [`give_back`] queues it as [`deliver`] does for a seat it finds busy, under the same lock and
+//! with the drop the typed leg wrote (the walk withdraws the companion first).
 //!
 //! How long the send stays for the hook's receipt is the caller's ([`Stay`]): a person at a
 //! terminal waits out the spec's window; an agent is answered as soon as the message is safely
@@ -115,18 +118,58 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
         Ok(x) => x,
         Err(why) => return report(Went::Unread(why.to_string()), None, None, None),
     };
-    let version = profile.describe().version.clone();
-    let (dialog, draft) = match &look {
-        Look::Busy { dialog, draft } => (dialog.clone(), *draft),
+    let busy = match &look {
+        Look::Busy { dialog, draft } => typed::Busy { dialog: dialog.clone(), draft: *draft },
         other => {
+            let version = profile.describe().version.clone();
             let mut r = report(Went::Typed(other.clone()), None, Some(version), None);
             r.prepared = Some(typed::Prepared { lock, pane, profile });
             return r;
         }
     };
-    let hooks = crate::vocab::leg::HookFormat::from_features(&profile.describe().features);
+    queue_for(req, means, (&watch, sent_ms), typed::Prepared { lock, pane, profile }, busy, None)
+}
+
+/// A send the typed leg gave back before typing anything (its own look found the seat `busy`:
+/// `typed::Run::back`), queued as [`deliver`] queues for a seat it finds busy: under the seat
+/// lock `kept` still holds, with the drop the typed leg wrote for this very send (`drop`, never
+/// written again); `sent_ms`: the send's start. The trigger's companion must be withdrawn
+/// first (the caller's): a message is never both typed and queued.
+pub fn give_back(
+    req: &InboxSend,
+    means: &typed::Means,
+    sent_ms: i64,
+    kept: typed::Prepared,
+    busy: typed::Busy,
+    drop: PathBuf,
+) -> Report {
+    let watch = means.clock.stopwatch();
+    queue_for(req, means, (&watch, sent_ms), kept, busy, Some(drop))
+}
+
+/// For a seat found `busy` under the lock `held` holds: the drop file (`written`: the one this
+/// send wrote already), the message in the seat's inbox, and the wait the caller's stay asks;
+/// `(watch, sent_ms)`: the leg's stopwatch and the send's start.
+fn queue_for(
+    req: &InboxSend,
+    means: &typed::Means,
+    (watch, sent_ms): (&crate::clock::Stopwatch, i64),
+    held: typed::Prepared,
+    busy: typed::Busy,
+    written: Option<PathBuf>,
+) -> Report {
+    let report = |went, drop, profile, dialog| Report { went, drop, ms: watch.ms(), profile, dialog, prepared: None };
+    let typed::Prepared { lock, pane, profile } = held;
+    let typed::Busy { dialog, draft } = busy;
+    let version = profile.describe().version.clone();
+    let features = &profile.describe().features;
+    let hooks = crate::vocab::leg::HookFormat::from_features(features);
+    // (a CLI that takes answers on exit: the send confirms the hand-over by its transcript)
+    let on_exit = super::hook::evidence::on_exit_rules(features);
     drop(profile);
-    let drop = match typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text) {
+    let written =
+        written.map_or_else(|| typed::write_drop(req.at.root, req.at.session, req.at.seat, req.id, req.text), Ok);
+    let drop = match written {
         Ok(p) => p,
         Err(why) => return report(refused(format!("{why}; nothing was sent")), None, Some(version), None),
     };
@@ -157,11 +200,14 @@ pub fn deliver(req: &InboxSend, means: &typed::Means) -> Report {
     let ended = match req.stay {
         Stay::Window => {
             let window = typed::TIMINGS.scaled(means.clock.scale()).window;
-            match wait_for_hook(&b, req.id, window) {
-                Some(e) => {
+            let rec = super::hook::Rec { config: req.config, clock: means.clock };
+            let confirm = on_exit.as_ref().map(|rules| (&rec, rules.as_slice()));
+            match wait_for_hook(&b, req.id, window, confirm) {
+                Waited::Handed(e) => {
                     Ended::delivered(Some(super::hook::note(e, hooks))).by(crate::vocab::outcome::Decider::HookReceipt)
                 }
-                None => held(),
+                Waited::InDoubt => Ended::held(at(format!("in {}'s inbox: {IN_DOUBT}", req.at.seat))),
+                Waited::No => held(),
             }
         }
         // a dialog or a draft waits for a person: held, said at once (the owner is told)
@@ -193,24 +239,55 @@ pub fn held_reason(seat: &str, dialog: Option<&str>, draft: bool) -> String {
     format!("in {seat}'s inbox: its CLI takes it at its next tool call or turn end; nothing was typed{why}")
 }
 
-/// Waits up to `window` for a hook to take the send's token. `None`: the send stopped waiting
-/// first (the message stays in the inbox, and the hook that hands it writes the line).
-fn wait_for_hook(b: &SeatBox, id: &str, window: Duration) -> Option<Event> {
+/// What the held line says of a message a hook answered whose CLI's transcript does not show
+/// it taken (a CLI that takes a hook's answer only from a hook that exits).
+pub const IN_DOUBT: &str = "its hook answered with it, and its CLI — which takes a hook's answer only from a hook that exits — has not shown it taken in its transcript; it is said delivered when the transcript shows it, and offered again once its CLI goes on without it; nothing was typed";
+
+/// How a send's wait for its receipt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waited {
+    /// A hook took the token (or the send's confirmation did): delivered, by that event.
+    Handed(Event),
+    /// The window ended with the message answered and its transcript not showing it taken.
+    InDoubt,
+    /// The window ended first (the message stays in the inbox, and the hook that hands it
+    /// writes the line).
+    No,
+}
+
+/// Waits up to `window` for a hook to take the send's token; for a CLI that takes answers on
+/// exit (`confirm`: the history and the profile's transcript rows) it confirms, as it waits,
+/// a hand-over whose hook has exited by the CLI's transcript (`hook::confirm`).
+fn wait_for_hook(
+    b: &SeatBox,
+    id: &str,
+    window: Duration,
+    confirm: Option<(&super::hook::Rec, &[super::hook::evidence::Rule])>,
+) -> Waited {
     let token = b.token(id);
     let until = Instant::now() + window;
+    let mut doubt = false;
     loop {
         if let Some(w) = token.taken() {
             token.clear(&w);
-            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+        }
+        if let Some((rec, rules)) = confirm {
+            // (what goes wrong here a later hook or the watch meets and logs again)
+            let got = super::hook::confirm(rec, b, id, rules, &mut Vec::new());
+            doubt = got == super::hook::Confirmed::InDoubt;
+            if got == super::hook::Confirmed::Taken {
+                continue;
+            }
         }
         if Instant::now() >= until {
             if token.end_wait() {
-                return None;
+                return if doubt { Waited::InDoubt } else { Waited::No };
             }
             // a hook took it between the last look and now
             let w = token.taken().unwrap_or_default();
             token.clear(&w);
-            return Some(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -234,16 +311,17 @@ fn look(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> Result<(Look, 
 
 /// What a look means for the inbox.
 pub fn judge(o: &Observation) -> Look {
-    let draft = matches!(&o.boxed, BoxText::Holds(t) if !t.trim().is_empty());
+    // (the typed leg gives a send back on the same reading: `Observation::busy`)
+    if let Some(typed::Busy { dialog, draft }) = o.busy() {
+        return Look::Busy { dialog, draft };
+    }
     match &o.seen {
-        Seen::Dialog { kind, .. } => Look::Busy { dialog: Some(kind.clone()), draft },
-        Seen::Working(_) => Look::Busy { dialog: None, draft },
-        Seen::Idle if draft => Look::Busy { dialog: None, draft: true },
         Seen::Idle if o.boxed == BoxText::Empty => Look::Idle,
-        Seen::Idle => Look::NotForInbox("its box cannot be read".into()),
         Seen::Starting => Look::NotForInbox("it is starting".into()),
         Seen::Exited => Look::NotForInbox("its CLI has exited".into()),
         Seen::Unknown(w) => Look::NotForInbox(format!("its screen reads as nothing known ({w})")),
+        // idle with a box that cannot be read (a dialog, a turn and a draft are busy, above)
+        _ => Look::NotForInbox("its box cannot be read".into()),
     }
 }
 
@@ -285,18 +363,22 @@ fn ring(req: &InboxSend, means: &typed::Means, pane: &PaneRef) -> std::io::Resul
     bell::ring(req.config, &key, &bell::line(&project_dir, req.at.session, req.at.seat))
 }
 
-/// Before the typed leg runs for an idle seat on `pane` (the look's, the seat lock held): the
-/// message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole with
-/// the trigger). `Err`: not queued (the typed leg runs alone, as without hooks).
+/// Before the typed leg runs for an idle seat (the look's pane and profile, the seat lock held):
+/// the message queued as the trigger's companion (its `UserPromptSubmit` hook hands it whole
+/// with the trigger), carrying its CLI's hook format as the profile names it — the hook answers
+/// in that CLI's shape (GitHub Copilot CLI reads no other). `Err`: not queued (the typed leg
+/// runs alone, as without hooks).
 pub fn queue_companion(
     req: &InboxSend,
     means: &typed::Means,
     sent_ms: i64,
-    pane: &PaneRef,
+    prepared: &typed::Prepared,
 ) -> std::io::Result<SeatBox> {
+    let pane = &prepared.pane;
+    let hooks = crate::vocab::leg::HookFormat::from_features(&prepared.profile.describe().features);
     let drop = typed::drop_path(req.at.root, req.at.session, req.at.seat, req.id).map_err(std::io::Error::other)?;
     let b = crate::mailbox::seat_box(req.config, req.project, req.at.root, req.at.session, req.at.seat)?;
-    b.queue(&message(req, &drop, means, pane, (true, None), sent_ms))?;
+    b.queue(&message(req, &drop, means, pane, (true, hooks), sent_ms))?;
     ring(req, means, pane)?;
     Ok(b)
 }

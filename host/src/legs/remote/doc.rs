@@ -49,6 +49,14 @@ pub struct Request {
     pub team: String,
     pub seat: String,
     pub from: From,
+    /// The host word (a name of `hosts:`, or an ssh destination) the sender's machine answers
+    /// to, as the sender's `team` knows it: the sender seat's own `host:`, else the first word
+    /// of that machine's `<config>/here`. The far side keeps it on its history line
+    /// (`from_host`), so an answer to the message (`team reply`) goes back over ssh to the
+    /// machine it came from. Absent: the sender's machine named none (an answer then follows
+    /// the far side's team file alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_host: Option<String>,
     /// The message as the sender wrote it (the far side puts its own sender header on top).
     pub body: String,
     /// The message this one answers, for a reply.

@@ -6,7 +6,7 @@
 //! sleeping; only the seat itself touches a terminal.
 
 use super::evidence::{evidence, BeforeEnter};
-use super::{BoxText, Observation, Run, Seat, Seen, Status, Timings, Traits};
+use super::{BoxText, Busy, Observation, Run, Seat, Seen, Status, Timings, Traits};
 use crate::clock::Timer;
 use crate::vocab::outcome::Note;
 use crate::vocab::outcome::{Decider, Ended};
@@ -180,10 +180,18 @@ pub fn deliver(
     clock: &dyn Timer,
 ) -> Run {
     let mut a = Attempt { seat, traits, trigger, id, drop_path, t, clock, seen_before: BeforeEnter::default() };
-    let not_typed = |verdict| Run { verdict, typed: false, enters: 0 };
+    let not_typed = |verdict| Run { verdict, typed: false, enters: 0, back: None };
     let readable = match a.look_before() {
         Ok(before) => before.boxed != BoxText::Unreadable,
-        Err(v) => return not_typed(v),
+        Err(Stopped::Judged(v)) => return not_typed(v),
+        Err(Stopped::Back(busy)) => {
+            let verdict = Ended::held(format!(
+                "the seat turned busy ({}) after the look that chose the typed leg; nothing was typed; the message is at {drop_path}",
+                busy_words(&busy)
+            ))
+            .by(Decider::Screen);
+            return Run { verdict, typed: false, enters: 0, back: Some(busy) };
+        }
     };
     // Intent before action: a retry's record is on the disk before its first keystroke.
     if let Err(why) = a.seat.before_typing() {
@@ -204,12 +212,29 @@ pub fn deliver(
     if readable {
         clock.sleep(pause);
         if let Err(v) = a.read_back() {
-            return Run { verdict: v, typed: true, enters: 0 };
+            return Run { verdict: v, typed: true, enters: 0, back: None };
         }
     }
     let since = clock.now().saturating_duration_since(typed_at);
     clock.sleep(pause.saturating_sub(since));
     a.enters(readable)
+}
+
+/// Why the look before typing stopped a run, nothing typed.
+enum Stopped {
+    /// Judged there (`judge_before`, a bad trigger, an unreadable pane): the verdict.
+    Judged(Ended),
+    /// Given back: the seat is busy and gives busy sends back ([`Seat::gives_back`]).
+    Back(Busy),
+}
+
+/// What keeps the seat busy, as a `held` reason says it.
+fn busy_words(b: &Busy) -> String {
+    match (&b.dialog, b.draft) {
+        (Some(kind), _) => format!("it shows a {kind} dialog"),
+        (None, true) => "a draft is in its box".to_string(),
+        (None, false) => "it is working".to_string(),
+    }
 }
 
 /// One delivery under way: the seat, what it is given, and every look before Enter (none of
@@ -227,13 +252,16 @@ struct Attempt<'a> {
 
 impl Attempt<'_> {
     /// The checks before anything is typed: the trigger, then one look at the seat (looked at
-    /// again, briefly, while it cannot be read or is still starting), judged.
-    fn look_before(&mut self) -> Result<Observation, Ended> {
+    /// again, briefly, while it cannot be read or is still starting), judged — or, on a seat
+    /// that gives busy sends back and is busy, given back.
+    fn look_before(&mut self) -> Result<Observation, Stopped> {
         let (id, trigger, drop_path) = (self.id, self.trigger, self.drop_path);
         if let Err(why) = check_trigger(trigger, self.traits) {
-            return Err(Ended::refused(format!("{why}; nothing was typed; the message is at {drop_path}")));
+            return Err(Stopped::Judged(Ended::refused(format!(
+                "{why}; nothing was typed; the message is at {drop_path}"
+            ))));
         }
-        let unreachable = |e| Ended::unreachable(format!("{e}; the message is at {drop_path}"));
+        let unreachable = |e| Stopped::Judged(Ended::unreachable(format!("{e}; the message is at {drop_path}")));
         let mut before = self.seat.observe(id, trigger).map_err(unreachable)?;
         // A screen the profile cannot read, or an empty one, may be a frame caught mid-repaint
         // (between the clear and the rows): look again, briefly, before calling the seat
@@ -243,8 +271,11 @@ impl Attempt<'_> {
             self.clock.sleep(self.t.poll);
             before = self.seat.observe(id, trigger).map_err(unreachable)?;
         }
+        if let Some(busy) = before.busy().filter(|_| self.seat.gives_back()) {
+            return Err(Stopped::Back(busy));
+        }
         if let Some(v) = judge_before(&before, self.traits, drop_path) {
-            return Err(v);
+            return Err(Stopped::Judged(v));
         }
         self.seen_before.note(&before);
         Ok(before)
@@ -311,7 +342,7 @@ impl Attempt<'_> {
     /// still holding exactly the trigger. Ends in the verdict.
     fn enters(&mut self, readable: bool) -> Run {
         let (trigger, drop_path) = (self.trigger, self.drop_path);
-        let typed = |verdict, enters| Run { verdict, typed: true, enters };
+        let typed = |verdict, enters| Run { verdict, typed: true, enters, back: None };
         let start = self.clock.now();
         let mut enters = 0u32;
         let mut last_box = BoxText::Holds(trigger.to_string());
@@ -418,3 +449,5 @@ struct Window {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_back;

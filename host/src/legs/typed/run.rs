@@ -32,6 +32,11 @@ pub struct PlainSend<'a> {
     /// The seat's inbox holding the trigger's companion (an idle seat with team's hooks): its
     /// hook's hand-over is evidence that the seat took the line.
     pub companion: Option<&'a crate::mailbox::SeatBox>,
+    /// The inbox leg looked first and handed the send on (a seat with team's hooks, idle or not
+    /// readable for the inbox at its look): when this leg's own look before typing finds the
+    /// seat busy, it gives the send back with nothing typed ([`Report::kept`]), for the message
+    /// belongs in the inbox then.
+    pub gives_back: bool,
 }
 
 /// What a look before the typed leg already holds for the seat (the inbox leg's look at an idle
@@ -65,6 +70,9 @@ pub struct Report {
     /// The dialog kind (its report word) that stopped the send at the first look, before
     /// anything was typed: `None` for every other verdict.
     pub dialog: Option<String>,
+    /// For a send given back (`run.back`): the seat lock, never let go, the pane and the
+    /// profile, for the inbox leg to queue the message under — the drop already written.
+    pub kept: Option<Prepared>,
 }
 
 /// What a retry needs to know: the drop file already on disk is triggered again.
@@ -82,7 +90,7 @@ fn unreachable(e: MuxError, drop: &Path) -> Ended {
 /// `prepared`: the lock, pane and profile a look before this leg holds for the seat.
 pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) -> Report {
     let watch = means.clock.stopwatch();
-    let (_lock, found) = match prepared {
+    let (lock, found) = match prepared {
         Some(p) => (p.lock, Some((p.pane, p.profile))),
         None => {
             match lock_seat(means.state, req.at.session, req.at.seat, "send", Duration::from_millis(LOCK_WAIT_MS)) {
@@ -95,7 +103,10 @@ pub fn send_plain(req: &PlainSend, means: &Means, prepared: Option<Prepared>) ->
         Ok(p) => p,
         Err(why) => return not_typed(Ended::refused(format!("{why}; nothing was sent")), None, watch.ms()),
     };
-    trigger(&req.at, req.id, drop, means, &watch, None, req.companion, found)
+    let (mut report, kept) =
+        trigger(&req.at, req.id, drop, means, &watch, None, (req.companion, req.gives_back), found);
+    report.kept = kept.map(|(pane, profile)| Prepared { lock, pane, profile });
+    report
 }
 
 /// Types the trigger for a drop file a send already wrote, as the send did: under the seat
@@ -130,7 +141,7 @@ pub fn retrigger(req: &Retrigger, means: &Means, intent: &mut dyn FnMut() -> Res
             return not_typed(Ended::refused(why), None, watch.ms());
         }
     }
-    trigger(&req.at, req.id, drop, means, &watch, Some(intent), None, None)
+    trigger(&req.at, req.id, drop, means, &watch, Some(intent), (None, false), None).0
 }
 
 /// Where the seat's CLI runs, as its own process tells: `(cwd, home)`, the agent process
@@ -146,12 +157,14 @@ pub fn whereabouts(mux: &dyn Mux, pane: &mux::PaneRef, process_names: &[String])
 }
 
 fn not_typed(verdict: Ended, drop: Option<PathBuf>, ms: u64) -> Report {
-    Report { run: Run { verdict, typed: false, enters: 0 }, drop, ms, profile: None, dialog: None }
+    let run = Run { verdict, typed: false, enters: 0, back: None };
+    Report { run, drop, ms, profile: None, dialog: None, kept: None }
 }
 
 /// The pane, the profile, the transcript watch and `deliver`, for a drop on disk (the lock
 /// held); `intent` is the retry's record before typing; `found`: the pane and profile a look
-/// under the same lock already has.
+/// under the same lock already has. A run given back returns its pane and profile beside its
+/// report.
 #[allow(clippy::too_many_arguments)]
 fn trigger(
     req: &SeatTarget,
@@ -160,18 +173,18 @@ fn trigger(
     means: &Means,
     watch: &crate::clock::Stopwatch,
     intent: Option<&mut dyn FnMut() -> Result<(), SeatError>>,
-    companion: Option<&crate::mailbox::SeatBox>,
+    (companion, gives_back): (Option<&crate::mailbox::SeatBox>, bool),
     found: Option<(mux::PaneRef, Profile)>,
-) -> Report {
+) -> (Report, Option<(mux::PaneRef, Profile)>) {
     let mux = means.mux;
     let (pane, mut profile) = match found {
         Some(f) => f,
         None => match locate_and_load(req, means) {
             Ok(f) => f,
-            Err(Unfound::Pane(e)) => return not_typed(unreachable(e, &drop), Some(drop), watch.ms()),
+            Err(Unfound::Pane(e)) => return (not_typed(unreachable(e, &drop), Some(drop), watch.ms()), None),
             Err(Unfound::Profile(e)) => {
                 let why = format!("{}; the message is at {}", e.message(), drop.display());
-                return not_typed(Ended::refused(why), Some(drop), watch.ms());
+                return (not_typed(Ended::refused(why), Some(drop), watch.ms()), None);
             }
         },
     };
@@ -193,11 +206,12 @@ fn trigger(
     let trigger = trigger_line(&drop_ref(&drop, req.root, cwd.as_deref()));
     let reports = status_reports(means, req.session, &pane, &d);
     let seat = SeatPane { mux, pane, profile: &mut profile, transcript, typed: false, reports };
-    let mut seat = FirstLook { seat, first: None, intent, companion };
+    let mut seat = FirstLook { seat, first: None, intent, companion, gives_back };
     let timings = TIMINGS.scaled(means.clock.scale());
     let run = deliver(&mut seat, &traits, &trigger, id, &drop.display().to_string(), &timings, &RealTimer);
+    let FirstLook { seat: SeatPane { pane, .. }, first, .. } = seat;
     // `deliver` judges its first look before typing: a dialog there stopped it.
-    let dialog = match (&run.verdict.outcome, run.typed, seat.first) {
+    let dialog = match (&run.verdict.outcome, run.typed, first) {
         (Outcome::Unreachable, false, Some(o)) => match o.seen {
             Seen::Dialog { kind, .. } => Some(kind),
             _ if o.status == Some(Status::Blocked) => Some(HERDR_BLOCKED.to_string()),
@@ -205,7 +219,8 @@ fn trigger(
         },
         _ => None,
     };
-    Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog }
+    let kept = run.back.is_some().then_some((pane, profile));
+    (Report { run, drop: Some(drop), ms: watch.ms(), profile: Some(d.version), dialog, kept: None }, kept)
 }
 
 /// The seat's status-report witness, when its profile says its CLI reports and the pane's
@@ -250,6 +265,7 @@ struct FirstLook<'a, 'i, 'c> {
     first: Option<Observation>,
     intent: Option<&'i mut dyn FnMut() -> Result<(), SeatError>>,
     companion: Option<&'c crate::mailbox::SeatBox>,
+    gives_back: bool,
 }
 
 impl Seat for FirstLook<'_, '_, '_> {
@@ -277,5 +293,8 @@ impl Seat for FirstLook<'_, '_, '_> {
             Some(record) => record(),
             None => Ok(()),
         }
+    }
+    fn gives_back(&self) -> bool {
+        self.gives_back
     }
 }

@@ -58,6 +58,11 @@ pub struct Answering {
     /// Whether a hook has said in team.log that the claim is in doubt (said once).
     #[serde(default)]
     pub said: bool,
+    /// The CLI takes a hook's answer only from a hook that exits (its profile says so): the
+    /// hook that wrote this note records nothing, and its claim is settled by the evidence
+    /// alone once the hook has exited, whether it exited or was killed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_exit: bool,
 }
 
 impl Answering {

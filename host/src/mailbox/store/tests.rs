@@ -384,6 +384,7 @@ fn a_dead_claimer_s_noted_claim_is_left_in_doubt() {
         transcript: None,
         offset: 0,
         said: false,
+        on_exit: false,
     };
     b.answering(&c1, &note).unwrap();
     assert_eq!(b.note(&c1).unwrap(), Some(note.clone()));

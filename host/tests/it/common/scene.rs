@@ -169,6 +169,11 @@ pub fn hooked_seat(w: &World, dir: &Path, name: &str, cli: &str, mode: &str) -> 
         _ => w.repo.join(".claude/settings.local.json"),
     };
     let mut s = SeatSpec::new(name, cli, mode).cwd(&w.repo).delay(400);
+    if cli == "codex" {
+        // Codex keeps its session's rollout always, and names it in every hook's input: what it
+        // took from a hook is read there (it takes a hook's answer only from a hook that exits)
+        s = s.transcript();
+    }
     for (k, v) in w.env() {
         if k.starts_with("TEAM_") && k != "TEAM_NOW" {
             s = s.env(&k, &v);

@@ -191,17 +191,140 @@ impl SshWorld {
             std::fs::set_permissions(ssh.join(f), std::fs::Permissions::from_mode(0o600)).unwrap();
         }
         std::fs::copy(ssh.join("id_ed25519.pub"), sshd_dir.join("authorized_keys")).unwrap();
+        self.sshd_config(None);
+    }
+
+    /// sshd's config: B's login (its sessions reach B's tmux server); with `a`, A's too (the
+    /// test's user, its sessions given `a`'s environment: A's team state and tmux server).
+    /// sshd takes the first `SetEnv` that applies, so each user's is in its own `Match`.
+    fn sshd_config(&self, a: Option<(&str, &[(String, String)])>) {
+        let sshd_dir = self.top.join("sshd");
+        let (users, root, a_match) = match a {
+            Some((user, env)) => {
+                let set: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                (
+                    format!("{} {user}", self.b.user),
+                    "prohibit-password",
+                    format!("Match User {user}\n  SetEnv {}\n", set.join(" ")),
+                )
+            }
+            None => (self.b.user.clone(), "no", String::new()),
+        };
         let conf = format!(
             "Port {PORT}\nListenAddress 127.0.0.1\nHostKey {dir}/host_key\nPidFile {dir}/sshd.pid\n\
-             AuthorizedKeysFile {dir}/authorized_keys\nAllowUsers {user}\nPasswordAuthentication no\n\
-             KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPermitRootLogin no\n\
+             AuthorizedKeysFile {dir}/authorized_keys\nAllowUsers {users}\nPasswordAuthentication no\n\
+             KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nPermitRootLogin {root}\n\
              PrintMotd no\nPrintLastLog no\nMaxStartups 50\nMaxSessions 50\nLogLevel VERBOSE\n\
-             SetEnv TEAM_TMUX_SOCKET={sock}\n",
+             Match User {b}\n  SetEnv TEAM_TMUX_SOCKET={sock}\n{a_match}",
             dir = sshd_dir.display(),
-            user = self.b.user,
+            b = self.b.user,
             sock = self.b.home.join("tmux.sock").display()
         );
         std::fs::write(sshd_dir.join("sshd_config"), conf).unwrap();
+    }
+
+    /// Makes A reachable from B over the world's sshd, as B reaches... A: B gets a key of its
+    /// own and an ssh config naming A `a` (the test's user at the same listener, the world's
+    /// host key known); sshd admits that key for A's user, whose sessions get `env` (A's team
+    /// state, A's tmux server: the `World` B's answers are to reach); `team` (the test build)
+    /// is installed in A's `~/.local/bin`, where a hop's finder looks. Restarts sshd; returns
+    /// once B's `ssh a true` succeeds.
+    pub fn serve_a(&mut self, env: &[(String, String)]) {
+        let a_user = nix::unistd::User::from_uid(nix::unistd::getuid()).unwrap().unwrap().name;
+        let ssh = self.b.home.join(".ssh");
+        std::fs::create_dir_all(&ssh).unwrap();
+        run_ok(
+            Command::new("ssh-keygen")
+                .args(["-q", "-t", "ed25519", "-N", "", "-C", "team-ssh-b", "-f"])
+                .arg(ssh.join("id_ed25519")),
+            "ssh-keygen",
+        );
+        let host_pub = std::fs::read_to_string(self.top.join("sshd/host_key.pub")).unwrap();
+        let host_pub: Vec<&str> = host_pub.split_whitespace().take(2).collect();
+        std::fs::write(ssh.join("known_hosts"), format!("[127.0.0.1]:{PORT} {}\n", host_pub.join(" "))).unwrap();
+        std::fs::write(
+            ssh.join("config"),
+            format!(
+                "Host a\n  HostName 127.0.0.1\n  Port {PORT}\n  User {a_user}\n  IdentityFile {me}/id_ed25519\n  IdentitiesOnly yes\n  UserKnownHostsFile {me}/known_hosts\n  StrictHostKeyChecking yes\n",
+                me = ssh.display()
+            ),
+        )
+        .unwrap();
+        for f in ["config", "id_ed25519", "known_hosts"] {
+            std::fs::set_permissions(ssh.join(f), std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        self.give_b(&ssh);
+        let keys = self.top.join("sshd/authorized_keys");
+        let mut text = std::fs::read_to_string(&keys).unwrap();
+        text.push_str(&std::fs::read_to_string(ssh.join("id_ed25519.pub")).unwrap());
+        std::fs::write(&keys, text).unwrap();
+        let bin = self.a_home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        super::copy_executable(super::team_bin(), &bin.join("team"));
+        self.sshd_config(Some((&a_user, env)));
+        self.stop_sshd();
+        self.start_sshd();
+        let out =
+            self.b_cmd("ssh").args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "a", "true"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "B never reached A over ssh: {}\nsshd: {}",
+            String::from_utf8_lossy(&out.stderr),
+            self.sshd_log()
+        );
+    }
+
+    /// Runs the shell line `line` as B from a new pane of B's tmux server marked as `seat`, in
+    /// B's checkout (a caller's pane is believed only from inside it): waits for its exit code;
+    /// its stdout and stderr merged, and the code.
+    pub fn b_as_seat(&self, seat: &str, line: &str) -> (String, i32) {
+        let d = self.b.home.join(format!("as-seat-{:08x}", rand_u32()));
+        std::fs::create_dir_all(&d).unwrap();
+        let sock = self.b.home.join("tmux.sock");
+        let ch = d.file_name().unwrap().to_string_lossy().to_string();
+        let script = format!(
+            "tmux -S '{sock}' wait-for 'go-{ch}'\ncd '{cwd}'\n{line} > '{d}/out' 2>&1\necho $? > '{d}/rc.tmp'; mv '{d}/rc.tmp' '{d}/rc'\nexec sleep 600\n",
+            sock = sock.display(),
+            cwd = self.b.home.join("beacon").display(),
+            d = d.display()
+        );
+        std::fs::write(d.join("run.sh"), script).unwrap();
+        self.give_b(&d);
+        let out = self.b_tmux(&[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            "=beacon:",
+            &format!("sh '{}'", d.join("run.sh").display()),
+        ]);
+        assert!(out.status.success(), "B's pane: {}", String::from_utf8_lossy(&out.stderr));
+        let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        // the seat's own pane (its fake CLI) is unmarked meanwhile: two marked panes vouch for
+        // neither, and the line needs none of it
+        let listed = self.b_tmux(&["list-panes", "-a", "-F", "#{pane_id} #{@team-seat}"]);
+        let own: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(' ').filter(|(_, s)| *s == seat).map(|(p, _)| p.to_string()))
+            .collect();
+        for p in &own {
+            assert!(self.b_tmux(&["set", "-p", "-u", "-t", p, "@team-seat"]).status.success());
+        }
+        assert!(self.b_tmux(&["set", "-p", "-t", &pane, "@team-seat", seat]).status.success());
+        assert!(self.b_tmux(&["wait-for", "-S", &format!("go-{ch}")]).status.success());
+        let t = Instant::now();
+        while !d.join("rc").exists() {
+            assert!(t.elapsed() < super::BOUND, "B's line never ended: {line}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.b_tmux(&["kill-pane", "-t", &pane]);
+        for p in &own {
+            assert!(self.b_tmux(&["set", "-p", "-t", p, "@team-seat", seat]).status.success());
+        }
+        let said = std::fs::read_to_string(d.join("out")).unwrap_or_default();
+        (said, std::fs::read_to_string(d.join("rc")).unwrap().trim().parse().unwrap())
     }
 
     /// Starts sshd (again, after `stop_sshd`) and waits until A's `ssh b true` succeeds.

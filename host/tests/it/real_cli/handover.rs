@@ -166,6 +166,7 @@ fn killed_hooks_answers(cli: Cli, taken: &[u32]) {
         transcript: Some(transcript.clone()),
         offset: 0,
         said: false,
+        on_exit: false,
     };
     let shown: BTreeSet<u32> = (1..=6).filter(|n| judge(&note, &id(*n), &rules, None) == Verdict::Taken).collect();
     assert_eq!(shown, got, "{cli:?}: the transcript shows what the model got");
@@ -324,24 +325,64 @@ fn claude_a_real_hook_killed_between_answer_and_record_is_settled_by_its_transcr
     assert!(std::fs::read_dir(inbox_dir(&rw, cli)).unwrap().flatten().all(|e| !e.file_type().unwrap().is_file()));
 }
 
-/// Codex dropped the killed hook's answer: within the turn the claim stays in doubt (the send
-/// ends `held`, nothing reaches the model); the next turn's hook gives it back and hands it, once.
+/// Codex takes a hook's answer only from a hook that exits. Its PostToolUse hook here is the
+/// installed `team hook post-tool-use` in a script whose shell kills itself once `team hook`
+/// has exited (while the test's flag file stands): the answer left whole, and Codex dropped it
+/// — the window between a receipt and the exit, made certain. The send does not say delivered
+/// (nothing is recorded before the transcript shows the answer taken); within the turn the
+/// claim stays in doubt; the next turn's hook gives it back and hands it, once, and the
+/// hand-over is recorded once the transcript shows it.
 #[test]
-fn codex_a_real_hook_killed_between_answer_and_record_is_handed_in_its_next_turn() {
+fn codex_a_real_hook_killed_after_team_hook_exited_is_handed_in_its_next_turn() {
+    use std::os::unix::fs::PermissionsExt;
     let cli = Cli::Codex;
     let rw = RealWorld::start();
     install(&rw);
+    // the installed PostToolUse command, wrapped (before the start: Codex reviews it with the rest)
+    let file = rw.w.repo.join(".codex/hooks.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let cmd = v["hooks"]["PostToolUse"][0]["hooks"][0]["command"].as_str().unwrap().to_string();
+    let dir = rw.top().join("wrap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let flag = dir.join("kill");
+    // (named as team's own, `team…` then `hook <event>`: `team hooks status` counts it installed)
+    let script = dir.join("team-then-killed");
+    std::fs::write(&script, format!("#!/bin/sh\n{cmd}\nif [ -e {} ]; then kill -9 $$; fi\n", flag.display())).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    v["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = json!(format!("{} hook post-tool-use", script.display()));
+    std::fs::write(&file, v.to_string()).unwrap();
+    std::fs::write(&flag, "").unwrap();
+    let seat = start(&rw, cli, true);
+    let steps: Vec<Value> = (0..6)
+        .map(|_| json!({ "bash": "sleep 2", "description": "Wait for the build" }))
+        .chain([json!({"text": "Done."})])
+        .collect();
+    rw.mock.script(json!({ "root": rw.w.repo, "rules": [
+        { "when": "keep working", "steps": steps },
+        { "when": "next turn", "steps": [{ "bash": "sleep 1", "description": "Wait" }, {"text": "ok"}] },
+    ]}));
+    rw.prompt(&seat, cli.api(), "keep working");
+    rw.mock.wait_result(cli.api(), "keep working", 1);
+    rw.wait_screen(&seat, "the seat working", |s| s.contains("esc to interrupt"));
     let body = "gpt-reviewer please check the gate, cut off";
-    let (seat, run) = killed_between_answer_and_record(&rw, cli, body);
-    assert!(run.stdout.contains("gpt-reviewer: held (in gpt-reviewer's inbox"), "{run:?}");
+    let run = rw.w.team(&["send", cli.seat(), body]);
+    assert!(run.stdout.contains("gpt-reviewer: held (in gpt-reviewer's inbox: its hook answered"), "{run:?}");
     let drop = rw.drops(cli.seat()).pop().unwrap();
     let id = drop.file_name().unwrap().to_string_lossy().into_owned();
     assert!(receipts_of(&rw, &id).is_empty(), "not said delivered");
-    let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap();
-    assert!(log.contains("\"outcome\":\"in doubt\""), "{log}");
+    let t = Instant::now();
+    while !std::fs::read_to_string(rw.w.repo.join(".agents/team.log"))
+        .unwrap_or_default()
+        .contains("\"outcome\":\"in doubt\"")
+    {
+        assert!(t.elapsed() < BOUND, "said in doubt");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     assert!(rw.mock.requests().iter().all(|r| !r.body.to_string().contains(body)), "the model never got it");
-    // the turn ends; the person's next prompt: its hook finds the CLI in another turn, the
-    // transcript without the message — not taken — and hands it
+    assert!(receipts_of(&rw, &id).is_empty(), "not said delivered");
+    // the turn ends; the hooks run whole again; the person's next prompt: its hook finds the
+    // CLI in another turn, the transcript without the message — not taken — and hands it
+    std::fs::remove_file(&flag).unwrap();
     rw.mock
         .wait_for("the turn's end", |r| r.kind == "main" && r.prompt.contains("keep working") && r.results.len() >= 6);
     rw.wait_screen(&seat, "the prompt", |s| !s.to_lowercase().contains("to interrupt"));
@@ -350,9 +391,12 @@ fn codex_a_real_hook_killed_between_answer_and_record_is_handed_in_its_next_turn
     assert!(with.prompt.contains("next turn"), "in the next turn: {:?}", with.prompt);
     let t = Instant::now();
     while receipts_of(&rw, &id).is_empty() {
-        assert!(t.elapsed() < BOUND);
+        assert!(t.elapsed() < BOUND, "recorded once the transcript shows it");
         std::thread::sleep(Duration::from_millis(100));
     }
+    let receipts = receipts_of(&rw, &id);
+    assert_eq!(receipts.len(), 1, "{receipts:?}");
+    assert!(receipts[0]["note"].as_str().unwrap_or("").contains("transcript shows the answer taken"), "{receipts:?}");
     let lines = lines_of(&rw, &id);
     assert_eq!(lines.iter().filter(|l| l["outcome"] == "delivered").count(), 1, "{lines:#?}");
     let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap();

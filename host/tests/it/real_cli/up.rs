@@ -76,16 +76,21 @@ fn wait_screen(rw: &RealWorld, pane: &str, what: &str, pred: impl Fn(&str) -> bo
 
 /// Waits until `team status` reads the seat idle (its turn, if any, ended).
 pub(super) fn wait_idle(rw: &RealWorld, seat: &str) {
+    wait_reads(rw, seat, "idle")
+}
+
+/// Waits until `team status` reads the seat `word` (`idle`, `working`).
+pub(super) fn wait_reads(rw: &RealWorld, seat: &str, word: &str) {
     let t = Instant::now();
     loop {
         let r = rw.w.team(&["status", "--json"]);
         let d: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
         let reads =
             d["seats"].as_array().into_iter().flatten().find(|s| s["name"] == seat).map(|s| s["reads"].to_string());
-        if reads.as_deref().is_some_and(|r| r.contains("idle")) {
+        if reads.as_deref().is_some_and(|r| r.contains(word)) {
             return;
         }
-        assert!(t.elapsed() < Duration::from_secs(60), "{seat} never read idle: {reads:?}");
+        assert!(t.elapsed() < Duration::from_secs(60), "{seat} never read {word}: {reads:?}");
         std::thread::sleep(Duration::from_millis(200));
     }
 }

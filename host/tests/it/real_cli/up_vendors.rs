@@ -130,7 +130,9 @@ fn wait_idle(rw: &RealWorld, seat: &str) {
 
 /// The command lines of the five CLIs' processes still alive in the world.
 fn cli_processes(rw: &RealWorld) -> Vec<String> {
-    let theirs = |c: &String| ["gemini", "qwen", "copilot", "opencode", "grok"].iter().any(|n| c.contains(n));
+    // (a word's file name: a folder on the way, `wt-copilothooks/` say, names no CLI)
+    let named = |c: &String, n: &str| c.split(' ').any(|w| w.rsplit('/').next().is_some_and(|f| f.contains(n)));
+    let theirs = |c: &String| ["gemini", "qwen", "copilot", "opencode", "grok"].iter().any(|n| named(c, n));
     rw.processes().into_iter().filter(theirs).collect()
 }
 

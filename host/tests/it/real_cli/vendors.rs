@@ -165,7 +165,12 @@ impl RealWorld {
     /// Starts the real CLI of `v` in a pane marked with its seat's name, with its own HOME;
     /// waits for its prompt.
     pub fn vendor(&self, v: Vendor) -> Seat {
-        let seat = self.vendor_started(v);
+        self.vendor_with(v, "")
+    }
+
+    /// [`RealWorld::vendor`] with the person's own options after the CLI's command.
+    pub fn vendor_with(&self, v: Vendor, args: &str) -> Seat {
+        let seat = self.vendor_started_with(v, args);
         self.wait_screen(&seat, &format!("{}'s prompt", v.profile()), |s| v.at_prompt(s));
         seat
     }
@@ -173,6 +178,12 @@ impl RealWorld {
     /// Starts the CLI as [`RealWorld::vendor`] does, without waiting for its prompt (a screen
     /// it shows before the prompt is the caller's to wait for).
     pub fn vendor_started(&self, v: Vendor) -> Seat {
+        self.vendor_started_with(v, "")
+    }
+
+    /// [`RealWorld::vendor_started`] with `args` after the CLI's command (the person's own
+    /// options, e.g. the tools Copilot may run without asking).
+    pub fn vendor_started_with(&self, v: Vendor, args: &str) -> Seat {
         let name = v.seat();
         let home = self.top().join("seats").join(name);
         let mut env = self.seat_env(&home);
@@ -212,7 +223,8 @@ impl RealWorld {
                 "opencode"
             }
         };
-        let pane = self.window(name, name, &env, command);
+        let command = if args.is_empty() { command.to_string() } else { format!("{command} {args}") };
+        let pane = self.window(name, name, &env, &command);
         Seat { name: name.into(), pane, home }
     }
 }

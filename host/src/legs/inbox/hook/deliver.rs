@@ -4,14 +4,25 @@
 //! An answer that could not be written gives every claim back. A claim a dead hook left in
 //! doubt is settled here too, by the evidence ([`settle`]).
 //!
+//! A CLI that takes a hook's answer only from a hook that exits (its profile's `hook-answer=
+//! on-exit`: Codex) gets no receipt from the hook that answered it — a hook killed between its
+//! receipt and its exit would leave a receipt for an answer the CLI dropped. Its claim waits,
+//! noted, for the evidence: the waiting send ([`confirm`]), a later hook or the watch
+//! ([`settle`]) records it once the CLI's transcript shows the answer taken, and gives it back
+//! once the CLI has gone on without it.
+//!
 //! Invariant: nothing here says a message was handed before its answer left whole — or, for a
-//! claim in doubt, before its CLI's transcript showed the answer taken.
+//! claim in doubt or a CLI that takes answers on exit, before its CLI's transcript showed the
+//! answer taken.
+
+use std::path::Path;
 
 use super::evidence::{self, Rule, Verdict};
 use super::{answer, Claimed, Event, Found, Handed, HookInput, Item, SeatOf};
+use crate::clock::Clock;
 use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
-use crate::mailbox::store::{Answering, Claim, Claimer, Message, SeatBox};
+use crate::mailbox::store::{wall_ms, Answering, Claim, Claimer, Message, SeatBox, Where};
 use crate::vocab::leg::Leg;
 use crate::vocab::outcome::Outcome;
 
@@ -46,7 +57,7 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
     }
     let note = noted(event, input);
     for i in &items {
-        if let Err(e) = i.b.answering(&i.c, &note) {
+        if let Err(e) = i.b.answering(&i.c, &Answering { on_exit: i.on_exit, ..note.clone() }) {
             handed.problems.push(format!("{}: the note before the answer could not be written ({e})", i.m.id));
             give_back(
                 &items,
@@ -58,7 +69,9 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
     }
     let messages: Vec<&Message> = items.iter().map(|i| &i.m).collect();
     let text = crate::mailbox::text::handed_text(messages.iter().copied());
-    let mut bytes = serde_json::to_vec(&answer(event, &text)).expect("an answer always serialises");
+    // (one seat's messages: its CLI's format, as its profile said when they were queued)
+    let format = items.iter().find_map(|i| i.m.hooks);
+    let mut bytes = serde_json::to_vec(&answer(event, format, &text)).expect("an answer always serialises");
     bytes.push(b'\n');
     if let Err(e) = out.write_whole(&bytes) {
         let why = format!(
@@ -69,12 +82,34 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
         give_back(&items, &why, &mut handed.problems);
         return handed;
     }
+    let rec = Rec::of(ctx);
     for i in items {
-        let how = Recorded { event, session: input.session_id.clone(), found: Some(&i.found), settled: false };
-        record(ctx, &i.b, &i.c, &i.m, &how, &mut handed.problems);
+        if i.on_exit {
+            // its CLI takes the answer only once this hook has exited: the evidence records it
+            let detail = format!("id {}, {} hook, {}; {AWAITS}", i.m.id, event.named_in(i.m.hooks), i.found.words());
+            log(&rec, &i.m, "answered", detail);
+        } else {
+            let how = Recorded { event, session: input.session_id.clone(), found: Some(&i.found), settled: None };
+            record(&rec, &i.b, &i.c, &i.m, &how, &mut handed.problems);
+        }
         handed.messages.push(i.m);
     }
     handed
+}
+
+/// team.log's words for an answer left to the evidence.
+pub const AWAITS: &str = "its CLI takes a hook's answer only once the hook has exited: it is recorded handed when its CLI's transcript shows it taken";
+
+/// What a hand-over is recorded with: where the history is, and the clock.
+pub struct Rec<'a> {
+    pub config: &'a Path,
+    pub clock: &'a Clock,
+}
+
+impl<'a> Rec<'a> {
+    pub fn of(ctx: &'a Ctx) -> Rec<'a> {
+        Rec { config: &ctx.paths.config, clock: &ctx.clock }
+    }
 }
 
 /// The note every claim of this answer gets before its first byte.
@@ -90,6 +125,7 @@ fn noted(event: Event, input: &HookInput) -> Answering {
         offset: input.transcript.as_deref().map_or(0, evidence::size_of),
         transcript: input.transcript.clone(),
         said: false,
+        on_exit: false,
     }
 }
 
@@ -111,25 +147,25 @@ struct Recorded<'a> {
     session: Option<String>,
     /// How its hook was placed (none for a hand-over the evidence settled).
     found: Option<&'a Found>,
-    /// Settled by the evidence: its hook was cut off after its answer.
-    settled: bool,
+    /// Settled by the evidence (its receipt's note says how), or recorded by its own hook.
+    settled: Option<&'static str>,
 }
 
 /// A message whose answer left: its receipt (fsync'd), its history line (unless the waiting
 /// send or the typed leg writes it), `handed/`, team.log's line. With no receipt written the
 /// send is told nothing (it ends `held`): `delivered` is said only on a receipt — but the
 /// message is still moved on, for its answer left and offering it again would hand it twice.
-fn record(ctx: &Ctx, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, problems: &mut Vec<String>) {
+fn record(ctx: &Rec, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, problems: &mut Vec<String>) {
     let ms = ms_since(ctx, m.sent_ms);
     let receipt = Receipt {
         sign: Some(Sign::Hook),
         ms: Some(ms),
         event: Some(how.event.word().to_string()),
         session: how.session.clone(),
-        note: how.settled.then(|| SETTLED.to_string()),
+        note: how.settled.map(str::to_string),
         ..Receipt::new(ReceiptKind::Handed, ctx.clock.now_ts(), &m.id, &m.seat)
     };
-    let receipted = history::append_receipt_durably(&ctx.paths.config, &m.project, &m.root, &receipt);
+    let receipted = history::append_receipt_durably(ctx.config, &m.project, &m.root, &receipt);
     if let Err(e) = &receipted {
         problems.push(format!(
             "{}: handed (its answer left), but its receipt could not be written ({e}): it is not said delivered",
@@ -145,13 +181,13 @@ fn record(ctx: &Ctx, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, proble
     }
     let detail = match how.found {
         Some(f) => format!("id {}, {} hook, {ms} ms from the send; {}", m.id, how.event.named_in(m.hooks), f.words()),
-        None => format!("id {}, {} hook; {SETTLED}", m.id, how.event.named_in(m.hooks)),
+        None => format!("id {}, {} hook; {}", m.id, how.event.named_in(m.hooks), how.settled.unwrap_or(SETTLED)),
     };
     log(ctx, m, "handed", detail);
 }
 
 /// The `delivered` line a hook writes (the send stopped waiting).
-fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<String>) {
+fn write_line(ctx: &Rec, m: &Message, event: Event, ms: u64, problems: &mut Vec<String>) {
     let line = MessageLine {
         ts: ctx.clock.now_ts(),
         from: m.from.clone(),
@@ -166,7 +202,7 @@ fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<
         by: Some(crate::vocab::outcome::Decider::HookReceipt),
         ..Default::default()
     };
-    if let Err(e) = history::append_message(&ctx.paths.config, &m.project, &m.root, &line) {
+    if let Err(e) = history::append_message(ctx.config, &m.project, &m.root, &line) {
         problems.push(format!("{}: the delivered line could not be written: {e}", m.id));
     }
 }
@@ -176,6 +212,10 @@ fn write_line(ctx: &Ctx, m: &Message, event: Event, ms: u64, problems: &mut Vec<
 /// send still waiting, or written when the history has none for it (a typed trigger's
 /// companion has the typed leg's) — and only then moved to `handed/`.
 pub fn complete(ctx: &Ctx, b: &SeatBox, c: &Claim, event: Event, problems: &mut Vec<String>) {
+    complete_with(&Rec::of(ctx), b, c, event, problems)
+}
+
+fn complete_with(ctx: &Rec, b: &SeatBox, c: &Claim, event: Event, problems: &mut Vec<String>) {
     let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
     if let Ok(m) = b.read_claimed(&mine) {
         complete_line(ctx, b, &m, event, problems);
@@ -185,13 +225,13 @@ pub fn complete(ctx: &Ctx, b: &SeatBox, c: &Claim, event: Event, problems: &mut 
     }
 }
 
-fn complete_line(ctx: &Ctx, b: &SeatBox, m: &Message, event: Event, problems: &mut Vec<String>) {
+fn complete_line(ctx: &Rec, b: &SeatBox, m: &Message, event: Event, problems: &mut Vec<String>) {
     let token = b.token(&m.id);
     if m.typed || token.taken().is_some() || token.take_for_hook(event.word()) {
         return;
     }
-    let dir = history::project_dir(&ctx.paths.config, &m.project, &m.root);
-    let lines = match history::read_messages(&ctx.paths.config, &dir) {
+    let dir = history::project_dir(ctx.config, &m.project, &m.root);
+    let lines = match history::read_messages(ctx.config, &dir) {
         Ok(l) => l,
         Err(e) => {
             problems.push(format!("{}: handed, and its history could not be read to complete it ({e})", m.id));
@@ -207,7 +247,16 @@ fn complete_line(ctx: &Ctx, b: &SeatBox, m: &Message, event: Event, problems: &m
 pub const SETTLED: &str =
     "its hook was cut off between its answer and its record; its CLI's transcript shows the answer taken";
 
-fn log(ctx: &Ctx, m: &Message, outcome: &str, detail: String) {
+/// The same for a CLI that takes a hook's answer only from a hook that exits.
+pub const CONFIRMED: &str =
+    "its CLI takes a hook's answer only once the hook has exited; its CLI's transcript shows the answer taken";
+
+/// How long after its answer began a claim of a CLI that takes answers on exit is said in doubt
+/// at the earliest: the CLI writes the answer it took into its transcript as it takes it, a
+/// moment after the hook exits, and a settler looking within that moment has nothing to say.
+const DOUBT_AFTER_MS: i64 = 2_000;
+
+fn log(ctx: &Rec, m: &Message, outcome: &str, detail: String) {
     let line = LogLine {
         command: "hook".into(),
         caller: format!("seat {} of {}", m.seat, m.team),
@@ -244,26 +293,28 @@ pub fn settle(ctx: &Ctx, b: &SeatBox, c: &Claim, by: &Settler, problems: &mut Ve
             return;
         }
     };
+    let ctx = &Rec::of(ctx);
+    // how the hook left it: cut off, or (a CLI that takes answers on exit) answered and gone
+    let how = if note.on_exit {
+        "its hook answered, and its CLI takes a hook's answer only from a hook that exits"
+    } else {
+        "its hook was cut off after its answer may have left"
+    };
     match evidence::judge(&note, &m.id, &(by.rules)(), by.input) {
-        Verdict::Taken => {
-            let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
-            let event = Event::from_word(&note.event).unwrap_or(Event::PostToolUse);
-            let how = Recorded { event, session: note.session.clone(), found: None, settled: true };
-            record(ctx, b, &mine, &m, &how, problems);
-        }
+        Verdict::Taken => taken(ctx, b, c, &m, &note, problems),
         Verdict::NotTaken(why) => {
             let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
             match b.unclaim(&mine) {
-                Ok(()) => {
-                    log(ctx, &m, "given back", format!("id {}: its hook was cut off after its answer; {why}", m.id))
-                }
+                Ok(()) => log(ctx, &m, "given back", format!("id {}: {how}; {why}", m.id)),
                 Err(e) => problems.push(format!("{}: not taken, but could not be given back ({e})", m.id)),
             }
         }
+        // (a CLI that takes answers on exit writes what it took a moment after the hook's exit)
+        Verdict::Unknown(_) if note.on_exit && wall_ms() - note.at_ms < DOUBT_AFTER_MS => {}
         Verdict::Unknown(why) if !note.said => {
             // said where the message's checkout keeps its log, before the note says it was
             let detail = format!(
-                "id {}: its hook was cut off after its answer may have left, and {why}; it is neither offered again nor said delivered until its CLI's transcript or later turn settles it",
+                "id {}: {how}, and {why}; it is neither offered again nor said delivered until its CLI's transcript or later turn settles it",
                 m.id
             );
             log(ctx, &m, "in doubt", detail);
@@ -273,8 +324,59 @@ pub fn settle(ctx: &Ctx, b: &SeatBox, c: &Claim, by: &Settler, problems: &mut Ve
     }
 }
 
+/// A claim in doubt whose CLI's transcript shows the answer taken: taken over, then recorded
+/// (its receipt's note says how it was settled).
+fn taken(ctx: &Rec, b: &SeatBox, c: &Claim, m: &Message, note: &Answering, problems: &mut Vec<String>) {
+    let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
+    let event = Event::from_word(&note.event).unwrap_or(Event::PostToolUse);
+    let settled = Some(if note.on_exit { CONFIRMED } else { SETTLED });
+    let how = Recorded { event, session: note.session.clone(), found: None, settled };
+    record(ctx, b, &mine, m, &how, problems);
+}
+
+/// What a waiting send found of its message ([`confirm`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirmed {
+    /// Its CLI's transcript shows the answer taken: recorded now (the send's token taken).
+    Taken,
+    /// Answered by a hook that has exited (its CLI takes answers on exit), and its transcript
+    /// does not show it taken yet.
+    InDoubt,
+    /// Anything else (waiting, claimed by a hook still running, handed, gone): the hooks'.
+    Nothing,
+}
+
+/// For a send waiting on a CLI that takes a hook's answer only from a hook that exits: when
+/// its message's claim was answered by a hook that has since exited, the CLI's transcript
+/// (read with the profile's `rules`) settles it now — taken: recorded, the send's token taken
+/// (it says `delivered`), or completed when a settler died after its receipt; else left in
+/// doubt for the hooks and the watch (never given back here: the send sees no later turn).
+pub fn confirm(ctx: &Rec, b: &SeatBox, id: &str, rules: &[Rule], problems: &mut Vec<String>) -> Confirmed {
+    let Ok(Where::Claimed(c)) = b.find(id) else { return Confirmed::Nothing };
+    if c.by.alive() {
+        return Confirmed::Nothing;
+    }
+    let (Ok(Some(note)), Ok(m)) = (b.note(&c), b.read_claimed(&c)) else { return Confirmed::Nothing };
+    if !note.on_exit {
+        return Confirmed::Nothing;
+    }
+    if evidence::judge(&note, id, rules, None) != Verdict::Taken {
+        return Confirmed::InDoubt;
+    }
+    let event = Event::from_word(&note.event).unwrap_or(Event::PostToolUse);
+    let dir = history::project_dir(ctx.config, &m.project, &m.root);
+    let Ok((receipts, _)) = history::read_receipts(ctx.config, &dir) else { return Confirmed::InDoubt };
+    if receipts.iter().any(|r| r.id == id && r.receipt == ReceiptKind::Handed) {
+        // a settler died after its receipt: its line, then handed/
+        complete_with(ctx, b, &c, event, problems);
+    } else {
+        taken(ctx, b, &c, &m, &note, problems);
+    }
+    Confirmed::Taken
+}
+
 /// Whole milliseconds from the send's start (ms since the epoch) to now.
-fn ms_since(ctx: &Ctx, sent_ms: i64) -> u64 {
+fn ms_since(ctx: &Rec, sent_ms: i64) -> u64 {
     (ctx.clock.now().timestamp_millis() - sent_ms).max(0) as u64
 }
 

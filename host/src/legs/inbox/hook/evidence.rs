@@ -31,6 +31,24 @@ use crate::mailbox::store::Answering;
 /// the CLI sent its model; a profile may name several.
 pub const FEATURE: &str = "hook-context=";
 
+/// The feature word of a CLI that takes a hook's answer only from a hook that exits (Codex
+/// 0.171.0: one killed after writing its answer whole has it dropped). Its hook records nothing
+/// before it exits: the hand-over is recorded once the CLI's transcript shows the answer taken
+/// (`deliver::confirm`, `deliver::settle`).
+pub const ON_EXIT: &str = "hook-answer=on-exit";
+
+/// Whether a profile's features say its CLI takes a hook's answer only from a hook that exits.
+pub fn on_exit(features: &[String]) -> bool {
+    features.iter().any(|f| f == ON_EXIT)
+}
+
+/// For a CLI that takes a hook's answer only from a hook that exits, the rows of its
+/// transcript that show what its model was sent (`None`: another CLI, or one whose profile
+/// names no such rows — nothing to confirm a hand-over by).
+pub fn on_exit_rules(features: &[String]) -> Option<Vec<Rule>> {
+    on_exit(features).then(|| Rule::from_features(features)).filter(|r| !r.is_empty())
+}
+
 /// The most of a transcript read past the note's offset.
 pub const READ_MAX: u64 = 8 << 20;
 

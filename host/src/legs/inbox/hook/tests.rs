@@ -113,6 +113,10 @@ fn the_note_names_the_event_as_the_receiving_cli_does() {
     assert_eq!(said(Event::PostToolUse, Some(HookFormat::GeminiSettings)), "handed by its AfterTool hook");
     assert_eq!(said(Event::Stop, Some(HookFormat::GeminiSettings)), "handed by its AfterAgent hook");
     assert_eq!(said(Event::UserPromptSubmit, Some(HookFormat::GeminiSettings)), "handed by its BeforeAgent hook");
+    let copilot = Some(HookFormat::CopilotSettings);
+    assert_eq!(said(Event::PostToolUse, copilot), "handed by its postToolUse hook");
+    assert_eq!(said(Event::Stop, copilot), "handed by its agentStop hook");
+    assert_eq!(said(Event::UserPromptSubmit, copilot), "handed by its userPromptSubmitted hook");
     for f in [None, Some(HookFormat::ClaudeSettings), Some(HookFormat::CodexHooksJson), Some(HookFormat::QwenSettings)]
     {
         assert_eq!(said(Event::PostToolUse, f), "handed by its PostToolUse hook", "{f:?}");
@@ -393,10 +397,102 @@ fn a_pin_places_the_hook_for_its_own_messages_only() {
 #[test]
 fn answers_in_the_cli_s_shapes() {
     use serde_json::json;
-    assert_eq!(
-        answer(Event::PostToolUse, "hi"),
-        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
-    );
-    assert_eq!(answer(Event::Stop, "hi"), json!({"decision": "block", "reason": "hi"}));
-    assert_eq!(answer(Event::UserPromptSubmit, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    for f in [None, Some(HookFormat::ClaudeSettings), Some(HookFormat::GeminiSettings)] {
+        assert_eq!(
+            answer(Event::PostToolUse, f, "hi"),
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "hi"}})
+        );
+        assert_eq!(answer(Event::Stop, f, "hi"), json!({"decision": "block", "reason": "hi"}));
+        assert_eq!(answer(Event::UserPromptSubmit, f, "x")["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    }
+    // GitHub Copilot CLI 1.0.102 reads a bare additionalContext (measured: a hookSpecificOutput
+    // answer reached its model neither after a tool nor at a prompt), and blocks a stop as Claude
+    let copilot = Some(HookFormat::CopilotSettings);
+    assert_eq!(answer(Event::PostToolUse, copilot, "hi"), json!({"additionalContext": "hi"}));
+    assert_eq!(answer(Event::UserPromptSubmit, copilot, "hi"), json!({"additionalContext": "hi"}));
+    assert_eq!(answer(Event::Stop, copilot, "hi"), json!({"decision": "block", "reason": "hi"}));
+}
+
+/// What GitHub Copilot CLI 1.0.102 sent its hooks, captured live (`real_cli`, the hooks in
+/// `.github/copilot/settings.local.json`): camelCase, the session at every event, the
+/// transcript at `agentStop` only, no event name and no turn.
+#[test]
+fn copilot_s_real_hook_inputs_name_its_session_and_at_its_stop_the_transcript() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/transcripts/copilot-1.0.102/hook-inputs.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows: Vec<(serde_json::Value, HookInput)> =
+        text.lines().map(|l| (serde_json::from_str(l).unwrap(), HookInput::parse(l.as_bytes()))).collect();
+    assert_eq!(rows.len(), 6);
+    for (raw, i) in &rows {
+        assert_eq!(i.session_id.as_deref(), raw["sessionId"].as_str(), "{raw}");
+        assert!(i.session_id.is_some() && i.turn.is_none() && i.event_name.is_none(), "{raw}: {i:?}");
+        let stop = raw.get("stopReason").is_some();
+        assert_eq!(i.transcript.is_some(), stop, "{raw}: {i:?}");
+        if stop {
+            assert!(i.transcript.as_ref().unwrap().ends_with("events.jsonl"), "{i:?}");
+        }
+    }
+}
+
+/// issue 29 item 4: a pane's bell names the seat folders of two projects (the pane held a seat
+/// of one, then of the other), and the first project's checkout has since been deleted. Its
+/// folder is passed over — no team file is loaded from a folder that is no checkout, nothing is
+/// written under it — and the other project's message is handed to its seat, the problems of
+/// the hook logged in that project's own team.log.
+#[test]
+fn a_bell_naming_a_deleted_checkout_s_folder_first_still_hands_the_other_project_s_message() {
+    let w = world();
+    let team = |project: &str| {
+        format!("format: 1\nproject: {project}\nsession: beacon\nmultiplexer: tmux\nseats:\n  - name: rev\n    role: worker\n    cli: codex\n")
+    };
+    let gone = w.root.parent().unwrap().join("gone");
+    for (root, project) in [(&gone, "alpha"), (&w.root, "beacon")] {
+        std::fs::create_dir_all(root.join(".agents")).unwrap();
+        std::fs::write(root.join(".git"), "gitdir: /nowhere\n").unwrap();
+        std::fs::write(root.join(".agents/team.yaml"), team(project)).unwrap();
+    }
+    // both sends found this process's parent holding the seat: the pin places the hook
+    let parent = std::os::unix::process::parent_id();
+    let pin = Pin {
+        pane: "%1".into(),
+        shell_pid: parent,
+        shell_start: crate::mux::procfs::start_time(parent).unwrap(),
+        at_ms: crate::mailbox::store::wall_ms(),
+    };
+    let config = &w.ctx.paths.config;
+    let mut queued = Vec::new();
+    for (n, root, project) in [(1, &gone, "alpha"), (2, &w.root, "beacon")] {
+        let mut m = msg(&w, n, "rev");
+        m.team = project.into();
+        m.project = project.into();
+        m.root = root.clone();
+        m.drop = root.join(format!(".agents/send-drops/beacon/rev/{}", m.id));
+        m.pin = Some(pin.clone());
+        let b = crate::mailbox::seat_box(config, project, root, "beacon", "rev").unwrap();
+        b.queue(&m).unwrap();
+        bell::ring(config, "tmux-1", &bell::line(&crate::history::project_dir_name(project, root), "beacon", "rev"))
+            .unwrap();
+        queued.push((b, m));
+    }
+    std::fs::remove_dir_all(&gone).unwrap();
+    let dirs = waiting_dirs(config, "tmux-1");
+    assert_eq!(dirs, vec![queued[0].0.dir.clone(), queued[1].0.dir.clone()], "the deleted checkout's folder first");
+    // (where the hook logs its problems is found before it moves anything, as `respond` does)
+    let root = log_root(&dirs);
+    let claimed = match hand(&w.ctx, &HookInput::default(), &dirs) {
+        Ok(c) => c,
+        Err(e) => panic!("the hook handed nothing: {e}"),
+    };
+    let ids: Vec<&str> = claimed.items.iter().map(|i| i.m.id.as_str()).collect();
+    assert_eq!(ids, vec![queued[1].1.id.as_str()], "the live project's message, to its seat");
+    let mut out = Out::default();
+    let handed = deliver(&w.ctx, Event::PostToolUse, &HookInput::default(), claimed, &mut out);
+    assert_eq!(handed.messages.len(), 1);
+    assert!(String::from_utf8_lossy(&out.written).contains("body 2"));
+    assert!(log_problem(&w.ctx, root.as_deref(), "a problem"), "logged in the live project's team.log");
+    assert!(w.root.join(".agents/team.log").is_file());
+    assert!(!gone.exists(), "nothing was written under the deleted checkout");
+    // the deleted project's message still waits, unclaimed, in its own folder
+    assert_eq!(queued[0].0.waiting().unwrap().len(), 1);
 }

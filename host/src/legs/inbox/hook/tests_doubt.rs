@@ -33,6 +33,7 @@ fn in_doubt(w: &World, t: &Path) -> (SeatBox, Message) {
         transcript: Some(t.to_path_buf()),
         offset: evidence::size_of(t),
         said: false,
+        on_exit: false,
     };
     b.answering(&c, &note).unwrap();
     (b, m)
@@ -124,6 +125,7 @@ fn only_a_dead_claimer_s_noted_claim_is_in_doubt() {
         transcript: Some(t.clone()),
         offset: 0,
         said: false,
+        on_exit: false,
     };
     b.answering(&c, &note).unwrap();
     let (got, _) = run(&w, &b, &input("t-9"));
@@ -157,4 +159,95 @@ fn a_hook_dead_after_its_receipt_gets_its_line_written_by_the_next() {
     // and once only
     run(&w, &b, &input("t-1"));
     assert_eq!(history_of(&w).0.len(), 1);
+}
+
+/// The claim a hook of a CLI that takes answers on exit (Codex) leaves: its note says so, no
+/// receipt, its hook gone (`token`: a send still waits).
+fn answered_on_exit(w: &World, t: &Path, token: bool) -> (SeatBox, Message) {
+    let m = msg(w, 1, "rev");
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    if token {
+        b.token(&m.id).make().unwrap();
+    }
+    let k = b.queue(&m).unwrap();
+    let c = b.claim(&k, DEAD).unwrap().unwrap();
+    let note = Answering {
+        pid: DEAD.pid,
+        start: DEAD.start,
+        event: "post-tool-use".into(),
+        at_ms: crate::mailbox::store::wall_ms(),
+        session: Some("s-1".into()),
+        turn: Some("t-1".into()),
+        transcript: Some(t.to_path_buf()),
+        offset: evidence::size_of(t),
+        said: false,
+        on_exit: true,
+    };
+    b.answering(&c, &note).unwrap();
+    (b, m)
+}
+
+fn rec(w: &World) -> Rec<'_> {
+    Rec::of(&w.ctx)
+}
+
+/// The waiting send confirms a Codex hand-over by its transcript: in doubt (nothing recorded)
+/// until the row holding the message's mark is there, then recorded once — the receipt saying
+/// how, the send's token taken — and never again.
+#[test]
+fn a_waiting_send_confirms_an_on_exit_hand_over_only_by_its_transcript() {
+    let w = world();
+    let t = w.root.join("t.jsonl");
+    std::fs::write(&t, "{\"type\":\"session_meta\"}\n").unwrap();
+    let (b, m) = answered_on_exit(&w, &t, true);
+    let mut problems = Vec::new();
+    assert_eq!(confirm(&rec(&w), &b, &m.id, &rules(), &mut problems), Confirmed::InDoubt);
+    assert!(history_of(&w).1.is_empty() && b.token(&m.id).taken().is_none(), "nothing said before the evidence");
+    assert!(matches!(b.find(&m.id).unwrap(), Where::Claimed(_)));
+    std::fs::OpenOptions::new().append(true).open(&t).unwrap().write_all(row(&m).as_bytes()).unwrap();
+    assert_eq!(confirm(&rec(&w), &b, &m.id, &rules(), &mut problems), Confirmed::Taken);
+    let (lines, receipts) = history_of(&w);
+    assert_eq!(receipts.len(), 1, "{receipts:?}");
+    assert_eq!(receipts[0].note.as_deref(), Some(CONFIRMED));
+    assert!(lines.is_empty(), "the waiting send writes the line");
+    assert_eq!(b.token(&m.id).taken().as_deref(), Some("post-tool-use"));
+    assert!(matches!(b.find(&m.id).unwrap(), Where::Handed(_)));
+    assert_eq!(confirm(&rec(&w), &b, &m.id, &rules(), &mut problems), Confirmed::Nothing, "once");
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// A claim of a CLI that takes the answer of a killed hook (no `on_exit`: Claude Code) is the
+/// hooks' and the watch's alone: the send's confirmation leaves it.
+#[test]
+fn a_waiting_send_leaves_a_claim_whose_cli_takes_a_killed_hook_s_answer() {
+    let w = world();
+    let t = w.root.join("t.jsonl");
+    std::fs::write(&t, "").unwrap();
+    let (b, m) = in_doubt(&w, &t);
+    std::fs::OpenOptions::new().append(true).open(&t).unwrap().write_all(row(&m).as_bytes()).unwrap();
+    assert_eq!(confirm(&rec(&w), &b, &m.id, &rules(), &mut Vec::new()), Confirmed::Nothing);
+    assert!(history_of(&w).1.is_empty());
+}
+
+/// An agent's send (no token: it said `queued`) to Codex: the hook that answered recorded
+/// nothing; the next hook finds the row and records it — the receipt and the `delivered` line.
+/// Within the moment Codex takes to write the row, a hook says nothing of doubt.
+#[test]
+fn the_next_hook_records_an_on_exit_hand_over_with_its_line() {
+    let w = world();
+    let t = w.root.join("t.jsonl");
+    std::fs::write(&t, "").unwrap();
+    let (b, m) = answered_on_exit(&w, &t, false);
+    let (got, _) = run(&w, &b, &input("t-1"));
+    assert!(got.messages.is_empty(), "not answered again");
+    assert!(!std::fs::read_to_string(w.root.join(".agents/team.log")).unwrap_or_default().contains("in doubt"));
+    assert!(history_of(&w).1.is_empty());
+    std::fs::OpenOptions::new().append(true).open(&t).unwrap().write_all(row(&m).as_bytes()).unwrap();
+    let (got, _) = run(&w, &b, &input("t-1"));
+    assert!(got.messages.is_empty());
+    let (lines, receipts) = history_of(&w);
+    assert_eq!((receipts.len(), receipts[0].note.as_deref()), (1, Some(CONFIRMED)));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0].outcome, crate::vocab::outcome::Outcome::Delivered);
+    assert!(matches!(b.find(&m.id).unwrap(), Where::Handed(_)));
 }

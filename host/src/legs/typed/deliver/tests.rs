@@ -455,7 +455,8 @@ fn the_intent_is_recorded_once_before_the_first_keystroke_and_its_failure_types_
                 "the retry could not be recorded before typing (File too large); nothing was typed; the message is at x/1"
             ),
             typed: false,
-            enters: 0
+            enters: 0,
+            back: None
         }
     );
     assert_eq!(s.events, ["intent"]);

@@ -39,6 +39,7 @@ fn note(transcript: Option<PathBuf>, offset: u64, turn: &str) -> Answering {
         transcript,
         offset,
         said: false,
+        on_exit: false,
     }
 }
 
