@@ -389,6 +389,14 @@ impl SeatBox {
         fs::rename(self.dir.join(c.name()), self.dir.join(c.key.waiting()))
     }
 
+    /// Withdraws a claim whose answer was not taken and that must not be offered again (a
+    /// typed trigger's companion: the trigger reached the CLI and its drop carries the message):
+    /// its note goes first, then it moves to `withdrawn/`, never waiting in between.
+    pub fn withdraw_claim(&self, c: &Claim) -> io::Result<()> {
+        self.unnote(c)?;
+        fs::rename(self.dir.join(c.name()), self.dir.join(WITHDRAWN).join(c.key.waiting()))
+    }
+
     /// Withdraws `key` so it goes by another leg: it can never be handed after this answers
     /// `Withdrawn`.
     pub fn withdraw(&self, key: &Key) -> io::Result<Withdraw> {

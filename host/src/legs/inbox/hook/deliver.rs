@@ -247,6 +247,10 @@ fn complete_line(ctx: &Rec, b: &SeatBox, m: &Message, event: Event, problems: &m
 pub const SETTLED: &str =
     "its hook was cut off between its answer and its record; its CLI's transcript shows the answer taken";
 
+/// team.log's words for a typed trigger's companion its CLI went on without.
+pub const COMPANION_GONE: &str =
+    "it was the companion of a typed trigger, which its CLI took and which points at the drop: not offered again";
+
 /// The same for a CLI that takes a hook's answer only from a hook that exits.
 pub const CONFIRMED: &str =
     "its CLI takes a hook's answer only once the hook has exited; its CLI's transcript shows the answer taken";
@@ -302,6 +306,16 @@ pub fn settle(ctx: &Ctx, b: &SeatBox, c: &Claim, by: &Settler, problems: &mut Ve
     };
     match evidence::judge(&note, &m.id, &(by.rules)(), by.input) {
         Verdict::Taken => taken(ctx, b, c, &m, &note, problems),
+        // a typed trigger's companion is not offered again: its trigger reached the CLI (a
+        // prompt hook ran for it) and points the model at the drop, so a second hand-over of
+        // the body would give the model the message twice
+        Verdict::NotTaken(why) if m.typed => {
+            let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
+            match b.withdraw_claim(&mine) {
+                Ok(()) => log(ctx, &m, "withdrawn", format!("id {}: {how}; {why}; {COMPANION_GONE}", m.id)),
+                Err(e) => problems.push(format!("{}: not taken, but could not be withdrawn ({e})", m.id)),
+            }
+        }
         Verdict::NotTaken(why) => {
             let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
             match b.unclaim(&mine) {

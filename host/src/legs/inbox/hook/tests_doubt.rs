@@ -103,6 +103,41 @@ fn a_claim_in_doubt_is_handed_once_the_cli_moved_on_without_it() {
     assert!(log.contains("its CLI has begun another turn of the same session"), "{log}");
 }
 
+/// A typed trigger's companion its CLI went on without is withdrawn, never handed again: the
+/// trigger reached the model and points at the drop (a second hand-over would give the model
+/// the message twice).
+#[test]
+fn a_typed_companion_the_cli_went_on_without_is_withdrawn_not_handed_again() {
+    let w = world();
+    let t = w.root.join("t.jsonl");
+    std::fs::write(&t, "").unwrap();
+    let mut m = msg(&w, 1, "rev");
+    m.typed = true;
+    let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
+    let k = b.queue(&m).unwrap();
+    let c = b.claim(&k, DEAD).unwrap().unwrap();
+    let note = Answering {
+        pid: DEAD.pid,
+        start: DEAD.start,
+        event: "user-prompt-submit".into(),
+        at_ms: 0,
+        session: Some("s-1".into()),
+        turn: Some("t-1".into()),
+        transcript: Some(t.clone()),
+        offset: 0,
+        said: false,
+        on_exit: false,
+    };
+    b.answering(&c, &note).unwrap();
+    // the CLI's next turn, and no row: the companion's answer was not taken
+    let (got, out) = run(&w, &b, &input("t-2"));
+    assert!(got.messages.is_empty() && out.written.is_empty(), "not handed again: {:?}", got.messages);
+    assert!(matches!(b.find(&m.id).unwrap(), Where::Withdrawn(_)), "{:?}", b.find(&m.id).unwrap());
+    let log = std::fs::read_to_string(w.root.join(".agents/team.log")).unwrap();
+    assert!(log.contains(deliver::COMPANION_GONE), "{log}");
+    assert!(!b.dir.join(ANSWERING).read_dir().unwrap().any(|_| true), "the note is gone");
+}
+
 /// A claim whose claimer lives is never settled (it may be writing its answer now); one with
 /// no note is offered again (its answer never began).
 #[test]
