@@ -21,12 +21,19 @@ fn in_doubt(w: &World, t: &Path) -> (SeatBox, Message) {
     let m = msg(w, 1, "rev");
     let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
     b.token(&m.id).make().unwrap();
-    let k = b.queue(&m).unwrap();
+    noted_by_the_dead(&b, &m, "stop", t);
+    (b, m)
+}
+
+/// `m` queued in `b`, claimed by a hook that died after its note at `event` (session `s-1`,
+/// turn `t-1`, transcript `t` from its size now).
+fn noted_by_the_dead(b: &SeatBox, m: &Message, event: &str, t: &Path) {
+    let k = b.queue(m).unwrap();
     let c = b.claim(&k, DEAD).unwrap().unwrap();
     let note = Answering {
         pid: DEAD.pid,
         start: DEAD.start,
-        event: "stop".into(),
+        event: event.into(),
         at_ms: 0,
         session: Some("s-1".into()),
         turn: Some("t-1".into()),
@@ -36,7 +43,6 @@ fn in_doubt(w: &World, t: &Path) -> (SeatBox, Message) {
         on_exit: false,
     };
     b.answering(&c, &note).unwrap();
-    (b, m)
 }
 
 /// What the CLI writes once its model was sent the text (Codex's shape).
@@ -114,21 +120,7 @@ fn a_typed_companion_the_cli_went_on_without_is_withdrawn_not_handed_again() {
     let mut m = msg(&w, 1, "rev");
     m.typed = true;
     let b = crate::mailbox::seat_box(&w.ctx.paths.config, "beacon", &w.root, "beacon", "rev").unwrap();
-    let k = b.queue(&m).unwrap();
-    let c = b.claim(&k, DEAD).unwrap().unwrap();
-    let note = Answering {
-        pid: DEAD.pid,
-        start: DEAD.start,
-        event: "user-prompt-submit".into(),
-        at_ms: 0,
-        session: Some("s-1".into()),
-        turn: Some("t-1".into()),
-        transcript: Some(t.clone()),
-        offset: 0,
-        said: false,
-        on_exit: false,
-    };
-    b.answering(&c, &note).unwrap();
+    noted_by_the_dead(&b, &m, "user-prompt-submit", &t);
     // the CLI's next turn, and no row: the companion's answer was not taken
     let (got, out) = run(&w, &b, &input("t-2"));
     assert!(got.messages.is_empty() && out.written.is_empty(), "not handed again: {:?}", got.messages);
