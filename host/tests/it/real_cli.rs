@@ -39,5 +39,6 @@ mod owner_vendors;
 mod register;
 mod screens;
 mod status_reports;
+mod trust_vendors;
 mod up;
 mod up_vendors;

@@ -12,8 +12,10 @@
 //!    under the cursor, the rest in the placeholder's grey; typed text is in the default colour).
 //! 3. **No composer ⇒ a dialog, the shell, or start-up.** Every dialog replaces the composer:
 //!    the tool confirmation (`Allow execution of: 'touch'?` / `› 1. Yes, allow once` /
-//!    `⠏ Waiting for user confirmation...`). A numbered list with a selected `› 1.` option is a
-//!    dialog even when its words are unknown. Then a shell prompt as the last row is an exit
+//!    `⠏ Waiting for user confirmation...`); before the prompt, the workspace MCP server's
+//!    approval and the folder-trust question (`Do you trust this folder?`), both trust dialogs.
+//!    A numbered list with a selected `› 1.` option is a dialog even when its words are
+//!    unknown. Then a shell prompt as the last row is an exit
 //!    (`/quit` leaves the alternate screen and prints `qwen --resume <uuid>`); the title `✳︎`
 //!    (waiting for a confirmation) over no composer is a dialog this profile does not name.
 //! 4. **Working**: `esc to cancel` in the spinner row just above the composer
@@ -40,6 +42,10 @@ const DIALOGS: &[(&str, DialogKind)] = &[
     // (`mcp-server-approval`): a key would approve a server nobody approved.
     ("Untrusted MCP server", DialogKind::Trust),
     ("Approve this server", DialogKind::Trust),
+    // Before the prompt, in a folder the person never trusted, with their folder trust on
+    // (`security.folderTrust.enabled`; `untrusted-trust-dialog`): a key would trust it.
+    ("Do you trust this folder?", DialogKind::Trust),
+    ("Trust folder (", DialogKind::Trust),
 ];
 
 fn reading(state: State, composer: Composer, why: impl Into<String>) -> Reading {

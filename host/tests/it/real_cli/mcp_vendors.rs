@@ -33,7 +33,7 @@ fn configure(rw: &RealWorld, v: Vendor) {
 
 /// The pane's screen as `team` reads it (the ANSI capture and the title), read by the bundled
 /// profile of `v`.
-fn read(rw: &RealWorld, v: Vendor, seat: &Seat) -> Reading {
+pub(super) fn read(rw: &RealWorld, v: Vendor, seat: &Seat) -> Reading {
     let ansi = rw.tmux(&["capture-pane", "-p", "-e", "-t", &seat.pane]);
     let title = rw.tmux(&["display-message", "-p", "-t", &seat.pane, "#{pane_title}"]);
     let screen =

@@ -52,8 +52,8 @@ fn world() -> RealWorld {
     let ok = Command::new("git").args(["init", "-q"]).current_dir(&repo).env("HOME", &rw.w.home).status().unwrap();
     assert!(ok.success());
     let home = rw.top().join("seats/all");
-    signed_in_gemini(&home, &repo);
-    signed_in_qwen(&home, &repo);
+    signed_in_gemini(&home, &repo, true);
+    signed_in_qwen(&home, &repo, true);
     trusting_copilot(&home, &repo);
     opencode_with_the_mock(&home);
     let team_dir = common::team_bin().parent().unwrap().display().to_string();

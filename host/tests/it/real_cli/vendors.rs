@@ -129,6 +129,26 @@ impl Vendor {
             }
     }
 
+    /// The question of its folder-trust dialog, where that dialog's rows start.
+    pub fn trust_phrase(self) -> &'static str {
+        match self {
+            Vendor::Gemini => "Do you trust the files in this folder?",
+            Vendor::Qwen => "Do you trust this folder?",
+            Vendor::Copilot => "Confirm folder trust",
+            Vendor::Opencode => unreachable!("opencode has no folder trust"),
+        }
+    }
+
+    /// Whether `screen` shows its folder-trust dialog with its choices.
+    pub fn at_trust(self, screen: &str) -> bool {
+        screen.contains(self.trust_phrase())
+            && match self {
+                Vendor::Gemini => screen.contains("1. Trust folder"),
+                Vendor::Copilot => screen.contains("❯ 1. Yes"),
+                _ => screen.contains("1. "),
+            }
+    }
+
     /// How it is left.
     pub fn leave(self) -> Leave {
         match self {
@@ -184,6 +204,17 @@ impl RealWorld {
     /// [`RealWorld::vendor_started`] with `args` after the CLI's command (the person's own
     /// options, e.g. the tools Copilot may run without asking).
     pub fn vendor_started_with(&self, v: Vendor, args: &str) -> Seat {
+        self.vendor_in(v, args, true)
+    }
+
+    /// Starts the CLI of `v` as [`RealWorld::vendor_started`] does, but with a HOME that has
+    /// never trusted the checkout (its sign-in written, no trust recorded): what a person's
+    /// first start in a new folder meets. Waits for nothing.
+    pub fn vendor_untrusted(&self, v: Vendor) -> Seat {
+        self.vendor_in(v, "", false)
+    }
+
+    fn vendor_in(&self, v: Vendor, args: &str, trusted: bool) -> Seat {
         let name = v.seat();
         let home = self.top().join("seats").join(name);
         let mut env = self.seat_env(&home);
@@ -191,13 +222,13 @@ impl RealWorld {
         let base = format!("http://127.0.0.1:{PORT}");
         let command = match v {
             Vendor::Gemini => {
-                signed_in_gemini(&home, &self.w.repo);
+                signed_in_gemini(&home, &self.w.repo, trusted);
                 set("GOOGLE_GEMINI_BASE_URL", base);
                 set("GEMINI_API_KEY", "mock-key".into());
                 "gemini"
             }
             Vendor::Qwen => {
-                signed_in_qwen(&home, &self.w.repo);
+                signed_in_qwen(&home, &self.w.repo, trusted);
                 set("OPENAI_BASE_URL", format!("{base}/v1"));
                 set("OPENAI_API_KEY", "mock-key".into());
                 set("OPENAI_MODEL", "mock-model".into());
@@ -205,7 +236,9 @@ impl RealWorld {
                 "qwen --approval-mode default"
             }
             Vendor::Copilot => {
-                trusting_copilot(&home, &self.w.repo);
+                if trusted {
+                    trusting_copilot(&home, &self.w.repo);
+                }
                 // Bring your own key, offline: no GitHub sign-in.
                 set("COPILOT_OFFLINE", "true".into());
                 set("COPILOT_PROVIDER_BASE_URL", format!("{base}/v1"));
@@ -230,8 +263,8 @@ impl RealWorld {
 }
 
 /// What a Gemini CLI user signed in with an API key has in `home` (docs/more-vendors.md): no
-/// update checks, no usage statistics, the key's auth chosen, and `repo` trusted.
-pub(super) fn signed_in_gemini(home: &Path, repo: &Path) {
+/// update checks, no usage statistics, the key's auth chosen, and `repo` trusted if `trusted`.
+pub(super) fn signed_in_gemini(home: &Path, repo: &Path, trusted: bool) {
     let settings = json!({
         "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
         "privacy": { "usageStatisticsEnabled": false },
@@ -239,12 +272,15 @@ pub(super) fn signed_in_gemini(home: &Path, repo: &Path) {
         "security": { "auth": { "selectedType": "gemini-api-key" } },
     });
     write(&home.join(".gemini/settings.json"), &settings);
-    write(&home.join(".gemini/trustedFolders.json"), &json!({ repo.display().to_string(): "TRUST_FOLDER" }));
+    if trusted {
+        write(&home.join(".gemini/trustedFolders.json"), &json!({ repo.display().to_string(): "TRUST_FOLDER" }));
+    }
 }
 
 /// What a Qwen Code user of an OpenAI-compatible provider has in `home` (docs/more-vendors.md):
-/// the provider's auth and model chosen, no update checks or statistics, and `repo` trusted.
-pub(super) fn signed_in_qwen(home: &Path, repo: &Path) {
+/// the provider's auth and model chosen, no update checks or statistics, and `repo` trusted if
+/// `trusted`.
+pub(super) fn signed_in_qwen(home: &Path, repo: &Path, trusted: bool) {
     let settings = json!({
         "security": { "auth": { "selectedType": "openai" } },
         "model": { "name": "mock-model" },
@@ -252,8 +288,15 @@ pub(super) fn signed_in_qwen(home: &Path, repo: &Path) {
         "privacy": { "usageStatisticsEnabled": false },
         "telemetry": { "enabled": false },
     });
+    let mut settings = settings;
+    if !trusted {
+        // Qwen asks about a folder only with its folder trust on (off by default in 0.24.4).
+        settings["security"]["folderTrust"] = json!({ "enabled": true });
+    }
     write(&home.join(".qwen/settings.json"), &settings);
-    write(&home.join(".qwen/trustedFolders.json"), &json!({ repo.display().to_string(): "TRUST_FOLDER" }));
+    if trusted {
+        write(&home.join(".qwen/trustedFolders.json"), &json!({ repo.display().to_string(): "TRUST_FOLDER" }));
+    }
 }
 
 /// What a Copilot CLI user who trusted `repo` once has in `home` (docs/more-vendors.md).
