@@ -33,6 +33,7 @@ mod inbox;
 mod inbox_vendors;
 mod mcp;
 mod mcp_converse;
+mod mcp_grok;
 mod mcp_vendors;
 mod owner;
 mod owner_vendors;
