@@ -90,7 +90,10 @@ fn delivered_with_proof(rw: &RealWorld, v: Vendor, seat: &Seat) -> Duration {
         std::thread::sleep(Duration::from_millis(50));
     }
 
-    eprintln!("{}: send → delivered in {} ms", v.profile(), took.as_millis());
+    // What decided `delivered` (the history's `by`: the screen, or the transcript it read).
+    let by = line["by"].as_str().unwrap_or("none").to_string();
+    assert!(["screen", "transcript"].contains(&by.as_str()), "{line}");
+    eprintln!("{}: send → delivered in {} ms, by {by} (typed in {} ms)", v.profile(), took.as_millis(), line["ms"]);
     if v == Vendor::Opencode {
         assert!(desc.transcript_patterns.is_empty(), "{:?}", desc.transcript_patterns);
         return took;
