@@ -10,6 +10,7 @@
 use super::checks::{one_drop, one_history, CONTEXT};
 use super::harness::{RealWorld, Seat};
 use super::mcp_vendors::read;
+use super::mock::BOUND;
 use super::vendors::Vendor;
 use std::path::{Path, PathBuf};
 use team::profiles::{DialogKind, State};
@@ -54,7 +55,20 @@ fn keep(rw: &RealWorld, v: Vendor, seat: &Seat) {
 fn an_untrusted_folder_s_trust_question_is_unreachable_and_gets_no_key(v: Vendor) {
     let rw = RealWorld::start_vendors();
     let seat = rw.vendor_untrusted(v);
-    let screen = rw.wait_screen(&seat, "the folder-trust question", |s| v.at_trust(s));
+    rw.wait_screen(&seat, "the folder-trust question", |s| v.at_trust(s));
+    // The screen the send must leave as it is: once two looks 100 ms apart agree (the CLI may
+    // still be drawing what comes with the question).
+    let mut screen = rw.screen(&seat);
+    let t = std::time::Instant::now();
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let again = rw.screen(&seat);
+        if again == screen {
+            break;
+        }
+        assert!(t.elapsed() < BOUND, "{}'s screen never settled:\n{again}", seat.name);
+        screen = again;
+    }
     keep(&rw, v, &seat);
     let reading = read(&rw, v, &seat);
     let State::Dialog(d) = &reading.state else { panic!("{:?} ({})\n{screen}", reading.state, reading.why) };

@@ -139,13 +139,14 @@ impl Vendor {
         }
     }
 
-    /// Whether `screen` shows its folder-trust dialog with its choices.
+    /// Whether `screen` shows its folder-trust dialog with its choices, down to the last.
     pub fn at_trust(self, screen: &str) -> bool {
         screen.contains(self.trust_phrase())
             && match self {
-                Vendor::Gemini => screen.contains("1. Trust folder"),
-                Vendor::Copilot => screen.contains("❯ 1. Yes"),
-                _ => screen.contains("1. "),
+                Vendor::Gemini => screen.contains("● 1. Trust folder") && screen.contains("3. Don't trust"),
+                Vendor::Qwen => screen.contains("› 1. Trust folder") && screen.contains("3. Don't trust (esc)"),
+                Vendor::Copilot => screen.contains("❯ 1. Yes") && screen.contains("3. No (Esc)"),
+                Vendor::Opencode => unreachable!("opencode has no folder trust"),
             }
     }
 
