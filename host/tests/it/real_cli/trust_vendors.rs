@@ -25,8 +25,8 @@ fn trust_record(v: Vendor, seat: &Seat) -> PathBuf {
     })
 }
 
-/// The trust question's rows, from its question down to its last drawn row (Gemini CLI redraws
-/// its frame higher once the shell's rows above it are gone: the blank rows under it vary).
+/// The trust question's rows, from its question down to its last drawn row (the blank rows under
+/// it vary: once, Gemini CLI drew the same box 13 rows higher during the send, by itself).
 fn question(v: Vendor, screen: &str) -> Vec<String> {
     let rows: Vec<&str> = screen.trim_end().lines().map(str::trim_end).collect();
     let at = rows.iter().position(|r| r.contains(v.trust_phrase())).unwrap_or(rows.len());
