@@ -38,6 +38,7 @@ mod owner;
 mod owner_vendors;
 mod register;
 mod screens;
+mod ssh;
 mod status_reports;
 mod up;
 mod up_vendors;
