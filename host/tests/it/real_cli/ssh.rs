@@ -296,4 +296,27 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
     assert!(left.contains(&format!("admitted by: reply to {id}\nin-reply-to: {id} ({body})\n\n{answer}")), "{left}");
     let b_back = line_of(s.b_history(), &rid, "B");
     assert_eq!((b_back["to"].as_str(), b_back["via"].as_str()), (Some("owner"), Some("ssh")), "{b_back}");
+    // the owner on A reads it in A's own terminal
+    let inbox = w.team(&["inbox"]);
+    assert!(inbox.stdout.contains(&rid) && inbox.stdout.contains(answer), "{inbox:?}");
+
+    // A second send once Claude is idle again: over the control connection the first opened
+    mock.wait_result("anthropic", &trigger, 2);
+    mock.wait_for("Claude's last step of the turn", |r| r.prompt.contains(&trigger) && r.results.len() >= 2);
+    claude.wait_screen("Claude idle after its answer", |t| t.contains("Answered.") && !t.contains("esc to interrupt"));
+    mock.script(json!({ "root": b_repo, "rules": [] }));
+    let again = "and the docs on lab?";
+    let t = Instant::now();
+    // (A's ids are seeded: each run starts from its seed, and B takes an id once only)
+    let r = w.sh(&format!("env TEAM_ID_SEED=8 {}", s.a_team_line(&format!("send {SEAT} '{again}'"))));
+    let again_ms = t.elapsed().as_millis();
+    assert!(r.stdout.ends_with(&format!("{SEAT}: delivered\n")), "{r:?}");
+    let a2 = w.history().pop().unwrap();
+    let id2 = a2["id"].as_str().unwrap().to_string();
+    assert_ne!(id2, id, "{a2}");
+    let b2 = line_of(s.b_history(), &id2, "B");
+    eprintln!("SSH-REAL-MS the second send, over the reused connection: {again_ms} ms (B's typed leg {} ms)", b2["ms"]);
+    assert_eq!((b2["outcome"].as_str(), a2["outcome"].as_str()), (Some("delivered"), Some("delivered")), "{b2}");
+    let trigger2 = format!("Please read the team message at .agents/send-drops/beacon/{SEAT}/{id2}");
+    assert!(mock.wait_result("anthropic", &trigger2, 1).contains(again), "the second body read on B");
 }
