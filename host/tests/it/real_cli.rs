@@ -13,7 +13,7 @@
 //!
 //! `ssh` runs the real Claude Code on machine B of the ssh world (`common::ssh::SshWorld`), as
 //! B's user, against a mock started in that world's namespace: the owner on A sends over ssh,
-//! and Claude's `team reply` comes back.
+//! and Claude's answers come back (`team reply`, the MCP tool `team_reply`).
 //!
 //! `first_team` runs `docs/first-team.md` itself: its blocks read from the page and run in
 //! order, from an empty folder to the two CLIs messaging each other.

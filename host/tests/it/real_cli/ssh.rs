@@ -190,7 +190,9 @@ fn line_of(lines: Vec<Value>, id: &str, whose: &str) -> Value {
 /// drop read. Then Claude answers with `team reply <id>` through its Bash tool, and B's `team`
 /// takes the hop back: the answer lands in A's owner inbox (`team inbox` on A lists it),
 /// admitted on A by `reply to <id>` against A's own history. Then a second send, once Claude is
-/// idle again, over the control connection the first opened.
+/// idle again, over the control connection the first opened, which Claude answers through the
+/// MCP tool `team_reply` (its own `team mcp` on B, installed there by `team mcp install`): the
+/// same way back.
 ///
 /// Measured (debug build, 2 cores, load average 6–12 from other builds; `SSH-REAL-MS` lines on
 /// stderr): the owner's `team send` to `delivered`, the first over a fresh ssh connection,
@@ -206,6 +208,7 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
     let mut s = SshWorld::start();
     s.install_team_on_b();
     let b_repo = s.b_team(TEAM);
+    mcp_on_b(&s, &b_repo);
     let w = machine_a(&mut s);
     let mock = Mock::start_in(&s.enter()[0], &s.top.join("mock"), &b_repo);
     // Claude's read waits at a gate until the test knows the message's id and has put it in
@@ -220,7 +223,6 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
     };
     mock.script(json!({ "root": b_repo, "rules": [rule("<unknown yet>")] }));
     let claude = claude_on_b(&s, &b_repo, SEAT);
-    assert!(claude.screen().contains("manual mode"));
 
     // The host's own reader of Claude's transcripts, as B's typed leg makes it: the claude-code
     // profile's patterns, expanded for B's home and B's checkout.
@@ -233,47 +235,22 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
     );
 
     let body = "is the gate green on lab?";
-    let t = Instant::now();
-    let r = w.sh(&s.a_team_line(&format!("send {SEAT} '{body}'")));
-    let send_ms = t.elapsed().as_millis();
-    eprintln!("SSH-REAL-MS the owner's send on A to the real Claude Code on B, to delivered: {send_ms} ms");
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.ends_with(&format!("{SEAT}: delivered\n")), "{r:?}");
-
-    // one line on each machine, one id
-    let a = w.history();
-    assert_eq!(a.len(), 1, "{a:#?}");
-    let id = a[0]["id"].as_str().expect("the send's id").to_string();
-    assert_eq!((a[0]["outcome"].as_str(), a[0]["via"].as_str()), (Some("delivered"), Some("ssh")), "{}", a[0]);
-    let b = line_of(s.b_history(), &id, "B");
-    assert_eq!(
-        (b["from"].as_str(), b["to"].as_str(), b["outcome"].as_str(), b["via"].as_str()),
-        (Some("owner"), Some(SEAT), Some("delivered"), Some("typed")),
-        "{b}"
-    );
-    eprintln!("SSH-REAL-MS of which B's typed leg (B's history `ms`): {} ms", b["ms"]);
-    assert_eq!(b["from_host"], "home", "{b}");
-    // (an idle Claude shows working after Enter: B's typed leg reads that off its screen)
-    assert!(["screen", "transcript"].contains(&b["by"].as_str().unwrap_or("")), "{b}");
-    assert!(b["body"].as_str().unwrap_or("").ends_with(body), "{b}");
-
+    let (id, ms, b_ms) = owner_sends(&s, &w, "7", body);
+    eprintln!("SSH-REAL-MS the owner's first send on A to the real Claude Code on B, to delivered: {ms} ms (B's typed leg {b_ms} ms)");
     // B's drop, and the trigger B's team typed into Claude, as Claude's model got it
-    let drop = b_repo.join(".agents/send-drops/beacon").join(SEAT).join(&id);
-    let text = std::fs::read_to_string(&drop).unwrap_or_else(|e| panic!("B's drop {}: {e}", drop.display()));
-    assert!(text.ends_with(body), "{text}");
     let trigger = format!("Please read the team message at .agents/send-drops/beacon/{SEAT}/{id}");
     let asked = mock.wait_for("the trigger as Claude's prompt", |r| {
         r.api == "anthropic" && r.kind == "main" && r.prompt.contains(&trigger)
     });
     assert_eq!(asked.prompt.lines().last(), Some(trigger.as_str()), "{:?}", asked.prompt);
-    // the proof B's team took: Claude's transcript on B holds the trigger it submitted
+    // Claude's transcript on B holds the trigger it submitted
     let t = Instant::now();
     while !claude.transcript(&b_repo).contains(&trigger) {
         assert!(t.elapsed() < BOUND, "B's transcript lacks the trigger: {}", claude.transcript(&b_repo));
         std::thread::sleep(Duration::from_millis(100));
     }
 
-    // Claude reads the drop: its Read's output holds the body, and its transcript on B says so
+    // Claude reads the drop: its Read's output holds the body…
     mock.script(json!({ "root": b_repo, "rules": [rule(&id)] }));
     mock.open("reads");
     let read = mock.wait_result("anthropic", &trigger, 1);
@@ -293,7 +270,76 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
     // Claude answers with `team reply <id>`: B's team hops back to A, into A's owner inbox
     let out = mock.wait_result("anthropic", &trigger, 2);
     assert!(out.contains("owner: delivered"), "what Claude's Bash tool printed: {out}");
-    let back: Vec<Value> = w.history().into_iter().filter(|l| l["reply_to"] == id.as_str()).collect();
+    answered_on_a(&s, &w, &id, body, answer);
+
+    // A second send once Claude is idle again, over the control connection the first opened,
+    // answered through the MCP tool `team_reply` of Claude's own `team mcp` on B
+    mock.wait_for("Claude's last step of the turn", |r| r.prompt.contains(&trigger) && r.results.len() >= 2);
+    claude.wait_screen("Claude idle after its answer", |t| t.contains("Answered.") && !t.contains("esc to interrupt"));
+    let answer2 = "the docs on lab are green too";
+    mock.script(json!({ "root": b_repo, "rules": [{ "when": format!("send-drops/beacon/{SEAT}/"), "steps": [
+        { "read": "@trigger" },
+        { "tool": "mcp__team__team_reply", "input": { "id": "@trigger-id", "message": answer2 } },
+        { "text": "Answered again." },
+    ]}]}));
+    let again = "and the docs on lab?";
+    let (id2, ms, b_ms) = owner_sends(&s, &w, "8", again);
+    eprintln!("SSH-REAL-MS the second send, over the reused connection: {ms} ms (B's typed leg {b_ms} ms)");
+    let trigger2 = format!("Please read the team message at .agents/send-drops/beacon/{SEAT}/{id2}");
+    assert!(mock.wait_result("anthropic", &trigger2, 1).contains(again), "the second body read on B");
+    let out = mock.wait_result("anthropic", &trigger2, 2);
+    assert!(out.contains("owner: delivered"), "what Claude's team_reply tool answered: {out}");
+    answered_on_a(&s, &w, &id2, again, answer2);
+}
+
+/// Runs `team mcp install far-claude` as B in B's checkout (the entry in `.mcp.json`, naming
+/// B's `team`, and Claude's approval of it in `.claude/settings.local.json`).
+fn mcp_on_b(s: &SshWorld, repo: &Path) {
+    let team = s.b.home.join(".local/bin/team");
+    let line = format!("cd '{}' && '{}' mcp install {SEAT}", repo.display(), team.display());
+    let out = s.b_cmd("sh").args(["-c", &line]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains(&format!("{SEAT}: missing → written")), "{said}");
+}
+
+/// The owner's `team send <SEAT> <body>` on A (ids seeded from `seed`: each run starts from its
+/// seed, and B takes an id once only): `delivered`, one line on each machine under one id,
+/// B's by its typed leg, from the owner of `home`, B's drop holding the body. Returns the id,
+/// the send's wall time and B's leg's (its line's `ms`).
+fn owner_sends(s: &SshWorld, w: &World, seed: &str, body: &str) -> (String, u128, Value) {
+    let before = w.history().len();
+    let t = Instant::now();
+    let r = w.sh(&format!("env TEAM_ID_SEED={seed} {}", s.a_team_line(&format!("send {SEAT} '{body}'"))));
+    let ms = t.elapsed().as_millis();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.ends_with(&format!("{SEAT}: delivered\n")), "{r:?}");
+    let a = w.history();
+    assert_eq!(a.len(), before + 1, "{a:#?}");
+    let a = a[before].clone();
+    let id = a["id"].as_str().expect("the send's id").to_string();
+    assert_eq!((a["outcome"].as_str(), a["via"].as_str()), (Some("delivered"), Some("ssh")), "{a}");
+    let b = line_of(s.b_history(), &id, "B");
+    assert_eq!(
+        (b["from"].as_str(), b["to"].as_str(), b["outcome"].as_str(), b["via"].as_str()),
+        (Some("owner"), Some(SEAT), Some("delivered"), Some("typed")),
+        "{b}"
+    );
+    assert_eq!(b["from_host"], "home", "{b}");
+    // (an idle Claude shows working after Enter: B's typed leg reads that off its screen)
+    assert!(["screen", "transcript"].contains(&b["by"].as_str().unwrap_or("")), "{b}");
+    assert!(b["body"].as_str().unwrap_or("").ends_with(body), "{b}");
+    let drop = s.b.home.join("beacon/.agents/send-drops/beacon").join(SEAT).join(&id);
+    let text = std::fs::read_to_string(&drop).unwrap_or_else(|e| panic!("B's drop {}: {e}", drop.display()));
+    assert!(text.ends_with(body), "{text}");
+    (id, ms, b["ms"].clone())
+}
+
+/// The answer to the owner's `id` (`question`) came back from B: one line on A (from the seat,
+/// to the owner, via the owner inbox, from `lab`), the owner inbox file threaded to the
+/// question, B's line of it (via ssh) under the same id, and `team inbox` on A lists it.
+fn answered_on_a(s: &SshWorld, w: &World, id: &str, question: &str, answer: &str) {
+    let back: Vec<Value> = w.history().into_iter().filter(|l| l["reply_to"] == id).collect();
     assert_eq!(back.len(), 1, "{:#?}", w.history());
     let rid = back[0]["id"].as_str().unwrap().to_string();
     assert_eq!(
@@ -303,29 +349,12 @@ fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back(
         back[0]
     );
     let left = std::fs::read_to_string(w.repo.join(".agents/owner-inbox").join(&rid)).expect("in A's owner inbox");
-    assert!(left.contains(&format!("admitted by: reply to {id}\nin-reply-to: {id} ({body})\n\n{answer}")), "{left}");
+    assert!(
+        left.contains(&format!("admitted by: reply to {id}\nin-reply-to: {id} ({question})\n\n{answer}")),
+        "{left}"
+    );
     let b_back = line_of(s.b_history(), &rid, "B");
     assert_eq!((b_back["to"].as_str(), b_back["via"].as_str()), (Some("owner"), Some("ssh")), "{b_back}");
-    // the owner on A reads it in A's own terminal
     let inbox = w.team(&["inbox"]);
     assert!(inbox.stdout.contains(&rid) && inbox.stdout.contains(answer), "{inbox:?}");
-
-    // A second send once Claude is idle again: over the control connection the first opened
-    mock.wait_for("Claude's last step of the turn", |r| r.prompt.contains(&trigger) && r.results.len() >= 2);
-    claude.wait_screen("Claude idle after its answer", |t| t.contains("Answered.") && !t.contains("esc to interrupt"));
-    mock.script(json!({ "root": b_repo, "rules": [] }));
-    let again = "and the docs on lab?";
-    let t = Instant::now();
-    // (A's ids are seeded: each run starts from its seed, and B takes an id once only)
-    let r = w.sh(&format!("env TEAM_ID_SEED=8 {}", s.a_team_line(&format!("send {SEAT} '{again}'"))));
-    let again_ms = t.elapsed().as_millis();
-    assert!(r.stdout.ends_with(&format!("{SEAT}: delivered\n")), "{r:?}");
-    let a2 = w.history().pop().unwrap();
-    let id2 = a2["id"].as_str().unwrap().to_string();
-    assert_ne!(id2, id, "{a2}");
-    let b2 = line_of(s.b_history(), &id2, "B");
-    eprintln!("SSH-REAL-MS the second send, over the reused connection: {again_ms} ms (B's typed leg {} ms)", b2["ms"]);
-    assert_eq!((b2["outcome"].as_str(), a2["outcome"].as_str()), (Some("delivered"), Some("delivered")), "{b2}");
-    let trigger2 = format!("Please read the team message at .agents/send-drops/beacon/{SEAT}/{id2}");
-    assert!(mock.wait_result("anthropic", &trigger2, 1).contains(again), "the second body read on B");
 }
