@@ -194,13 +194,13 @@ fn line_of(lines: Vec<Value>, id: &str, whose: &str) -> Value {
 /// MCP tool `team_reply` (its own `team mcp` on B, installed there by `team mcp install`): the
 /// same way back.
 ///
-/// Measured (debug build, 2 cores, load average 6–12 from other builds; `SSH-REAL-MS` lines on
-/// stderr): the owner's `team send` to `delivered`, the first over a fresh ssh connection,
-/// 2.0–3.2 s in 6 runs, of which B's typed leg (its history's `ms`) 1.3–2.6 s — Claude's first
-/// prompt of a session is slow to show working: the local tier's own first send to an idle
-/// Claude took 3.4–3.7 s in the same hour; the second send 0.46–0.99 s in 4 runs, of which B's
-/// leg 0.33–0.82 s (the hop itself, ssh over the reused connection and both `team`s,
-/// 0.11–0.17 s).
+/// Measured (debug build, 2 cores, load average 6–15 from other builds; the `SSH-REAL-MS`
+/// lines on stderr): the owner's first `team send` to `delivered`, over a fresh ssh connection,
+/// 2.0–3.5 s in 11 runs (median 2.56 s), of which B's typed leg (its line's `ms`) 1.3–2.6 s — a
+/// fresh Claude's first prompt is slow to show working: the local tier's first send to an idle
+/// Claude took 3.4–3.7 s in the same hour — and A's side with the handshake 0.5–1.0 s; the
+/// second send 0.45–0.99 s in 8 runs (median 0.54 s), of which B's leg 0.33–0.82 s, so the hop
+/// over the reused connection 0.11–0.17 s.
 #[test]
 fn the_owner_on_a_reaches_a_real_claude_code_on_b_and_its_team_reply_comes_back() {
     cli_bin();
