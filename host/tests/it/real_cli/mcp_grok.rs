@@ -5,9 +5,9 @@
 //! counts `⚒ mcps: 1`), and offers its tools as `mcp__team__<tool>`, run with no confirmation.
 //! Its model — scripted by the mock — calls `mcp__team__team_send` to the lead, Claude Code,
 //! which receives it. The sender is found from the server's process tree (a child of the
-//! grok-cli in the seat's pane).
+//! grok-cli in the seat's pane). Then, in the same world, the owner's send to grok-cli.
 
-use super::checks::{id_of, model_read_the_drop, one_drop, one_history};
+use super::checks::{id_of, model_read_the_drop, one_drop, one_history, CONTEXT};
 use super::harness::RealWorld;
 use super::mock::PORT;
 use serde_json::{json, Value};
@@ -30,7 +30,7 @@ seats:
 const SEAT: &str = "grok-coder";
 
 #[test]
-fn grok_cli_calls_team_send_and_claude_receives_it() {
+fn grok_cli_calls_team_send_and_claude_receives_it_then_the_owner_s_send_reaches_grok_cli() {
     let rw = RealWorld::start_with(TEAM_FILE);
     let r = rw.w.team(&["mcp", "install", SEAT]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -87,4 +87,19 @@ fn grok_cli_calls_team_send_and_claude_receives_it() {
     assert!(out.contains("claude-keeper: delivered") && out.contains(&id_of(&drop)), "{out}");
     one_history(&rw, SEAT, "claude-keeper", "delivered", "own lead", body, &drop);
     model_read_the_drop(&rw, "anthropic", &drop, body);
+
+    // The same world, the other way: once its turn is over, the owner's send to grok-cli is
+    // delivered, its model reads the drop (`view_file`). grok-cli keeps no transcript: what
+    // decided it is the screen.
+    rw.wait_screen(&seat, "grok-cli idle after its turn", |s| s.contains("Sent.") && !s.contains("esc to interrupt"));
+    let note = "the lead has it";
+    let t = std::time::Instant::now();
+    let run = rw.w.team(&["send", SEAT, note]);
+    let took = t.elapsed();
+    assert_eq!((run.stdout.as_str(), run.code), (format!("{CONTEXT}\n{SEAT}: delivered\n").as_str(), 0), "{run:?}");
+    let mine = rw.drops(SEAT);
+    let line = rw.history().into_iter().find(|l| l["to"] == SEAT).expect("the owner's line");
+    assert_eq!((line["outcome"].as_str(), line["by"].as_str()), (Some("delivered"), Some("screen")), "{line}");
+    model_read_the_drop(&rw, "chat", &mine[0], note);
+    eprintln!("grok-cli: send → delivered in {} ms, by screen (typed in {} ms)", took.as_millis(), line["ms"]);
 }
