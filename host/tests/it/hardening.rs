@@ -91,18 +91,8 @@ pub fn in_pane(tw: &TmuxWorld, w: &World, mark: &str, line: &str) -> (String, i3
     let wait = format!("tmux -S '{}' wait-for go-{n}\n", tw.socket.display());
     let script = crate::common::pane_script(w, &d, &wait, line);
     std::fs::write(d.join("run.sh"), script).unwrap();
-    let out = tw.tmux(&[
-        "new-window",
-        "-d",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "-t",
-        "=beacon:",
-        &format!("bash '{}'", d.join("run.sh").display()),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let run = format!("bash '{}'", d.join("run.sh").display());
+    let pane = crate::common::tmux::new_pane(|a| tw.tmux(a), "=beacon:", &[], &run);
     assert!(tw.tmux(&["set", "-p", "-t", &pane, "@team-seat", mark]).status.success());
     assert!(tw.tmux(&["wait-for", "-S", &format!("go-{n}")]).status.success());
     let rc = d.join("rc");

@@ -128,25 +128,36 @@ fn count(s: &common::scene::Scene, sub: &str) -> usize {
     std::fs::read_dir(inbox.join(sub)).map(|d| d.count()).unwrap_or(0)
 }
 
+/// What every race ends in: the send said `line`, nothing was typed (the seat received the
+/// person's prompt and nothing else), a hook handed the message once, and history holds one
+/// line, delivered through the inbox; answers the hand-over and the history line.
+fn handed_once_untyped(
+    s: &common::scene::Scene,
+    r: &common::Run,
+    line: &str,
+    hook_log: &Path,
+) -> ((String, String), Value) {
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with(&format!("rev: {line}\n")), "{}", r.stdout);
+    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
+    s.tw.wait_until(common::BOUND, || !handed(hook_log).is_empty());
+    let mut handed = handed(hook_log);
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    let h = s.history();
+    assert_eq!(h.len(), 1, "one line: {h:?}");
+    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    (handed.remove(0), h[0].clone())
+}
+
 #[test]
 fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_message_in_its_inbox_untyped() {
     let (s, base, hook_log) = turning_seat(Between::Idle);
     let r = send(&s, base.path());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.ends_with("rev: delivered (handed by its PostToolUse hook)\n"), "{}", r.stdout);
-    // nothing typed: the seat received the person's prompt and nothing else
-    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
-
     // handed once, by the next tool call's hook; the companion was never handed
-    s.tw.wait_until(common::BOUND, || !handed(&hook_log).is_empty());
-    let handed = handed(&hook_log);
-    assert_eq!(handed.len(), 1, "{handed:?}");
-    assert_eq!(handed[0].0, "PostToolUse");
-    assert!(handed[0].1.ends_with(":\n\nreview the branch"), "{}", handed[0].1);
-    let h = s.history();
-    assert_eq!(h.len(), 1, "one line: {h:?}");
-    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
-    assert_eq!(h[0]["note"], "handed by its PostToolUse hook");
+    let (handed, line) = handed_once_untyped(&s, &r, "delivered (handed by its PostToolUse hook)", &hook_log);
+    assert_eq!(handed.0, "PostToolUse");
+    assert!(handed.1.ends_with(":\n\nreview the branch"), "{}", handed.1);
+    assert_eq!(line["note"], "handed by its PostToolUse hook");
     let receipts: Vec<Value> = s.receipts().into_iter().filter(|r| r["receipt"] == "handed").collect();
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     // the one drop the send wrote, and the companion withdrawn beside the message handed
@@ -161,16 +172,9 @@ fn a_seat_turning_busy_between_the_inbox_look_and_the_typed_look_gets_the_messag
 fn a_companion_a_hook_handed_before_the_typed_look_is_the_delivery_and_nothing_is_queued_again() {
     let (s, base, hook_log) = turning_seat(Between::IdleHanded);
     let r = send(&s, base.path());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.ends_with("rev: delivered (handed whole by its hook)\n"), "{}", r.stdout);
-    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
-    let handed = handed(&hook_log);
-    assert_eq!(handed.len(), 1, "{handed:?}");
-    assert_eq!(handed[0].0, "PostToolUse");
-    assert!(handed[0].1.ends_with("review the branch"), "{}", handed[0].1);
-    let h = s.history();
-    assert_eq!(h.len(), 1, "one line: {h:?}");
-    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    let (handed, _) = handed_once_untyped(&s, &r, "delivered (handed whole by its hook)", &hook_log);
+    assert_eq!(handed.0, "PostToolUse");
+    assert!(handed.1.ends_with("review the branch"), "{}", handed.1);
     assert_eq!((count(&s, "withdrawn"), count(&s, "handed")), (0, 1));
     // nothing waits: the message was not queued a second time
     let inbox = s.project_dir().unwrap().join("inbox/beacon/rev");
@@ -186,16 +190,8 @@ fn a_companion_a_hook_handed_before_the_typed_look_is_the_delivery_and_nothing_i
 fn a_seat_unreadable_at_the_inbox_look_and_busy_at_the_typed_look_gets_the_message_in_its_inbox_untyped() {
     let (s, base, hook_log) = turning_seat(Between::Blank);
     let r = send(&s, base.path());
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.ends_with("rev: delivered (handed by its PostToolUse hook)\n"), "{}", r.stdout);
-    assert_eq!(s.bytes("rev"), format!("{PROMPT}\r"), "no trigger was typed");
-    s.tw.wait_until(common::BOUND, || !handed(&hook_log).is_empty());
-    let handed = handed(&hook_log);
-    assert_eq!(handed.len(), 1, "{handed:?}");
-    assert!(handed[0].1.ends_with(":\n\nreview the branch"), "{}", handed[0].1);
-    let h = s.history();
-    assert_eq!(h.len(), 1, "one line: {h:?}");
-    assert_eq!((h[0]["outcome"].as_str(), h[0]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    let (handed, _) = handed_once_untyped(&s, &r, "delivered (handed by its PostToolUse hook)", &hook_log);
+    assert!(handed.1.ends_with(":\n\nreview the branch"), "{}", handed.1);
     assert_eq!(s.drops("rev").len(), 1);
     assert_eq!((count(&s, "withdrawn"), count(&s, "handed")), (0, 1));
     std::fs::write(base.path().join("rev.end"), "").unwrap();

@@ -11,6 +11,10 @@
 //! owner's `team` runs outside it (the tmux socket is a file); agents' own `team` runs inside,
 //! through their own shell tools.
 //!
+//! `ssh` runs the real Claude Code on machine B of the ssh world (`common::ssh::SshWorld`), as
+//! B's user, against a mock started in that world's namespace: the owner on A sends over ssh,
+//! and Claude's answers come back (`team reply`, the MCP tool `team_reply`).
+//!
 //! `first_team` runs `docs/first-team.md` itself: its blocks read from the page and run in
 //! order, from an empty folder to the two CLIs messaging each other.
 //!
@@ -38,6 +42,7 @@ mod owner;
 mod owner_vendors;
 mod register;
 mod screens;
+mod ssh;
 mod status_reports;
 mod up;
 mod up_vendors;

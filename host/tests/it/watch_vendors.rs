@@ -44,24 +44,8 @@ fn world(seat: &str, cli: &str) -> Capture {
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&cwd).unwrap();
     let home_env = format!("HOME={}", home.display());
-    let out = tw.tmux(&[
-        "new-window",
-        "-d",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "-t",
-        "=beacon:",
-        "-n",
-        seat,
-        "-c",
-        cwd.to_str().unwrap(),
-        "-e",
-        &home_env,
-        "sleep 600",
-    ]);
-    assert!(out.status.success());
-    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let opts = ["-n", seat, "-c", cwd.to_str().unwrap(), "-e", &home_env];
+    let pane = crate::common::tmux::new_pane(|a| tw.tmux(a), "=beacon:", &opts, "sleep 600");
     assert!(tw.tmux(&["set", "-p", "-t", &pane, "@team-seat", seat]).status.success());
     let t = chrono::DateTime::parse_from_rfc3339(crate::common::NOW).unwrap().with_timezone(&chrono::Utc);
     let ctx = team::ctx::Ctx {

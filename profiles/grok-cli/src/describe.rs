@@ -31,11 +31,13 @@ pub fn describe() -> Description {
             "faint-placeholder",
             "mcp=grok-settings",
             // How `team up` starts it and `team down` asks it to leave (measured on 0.0.34,
-            // real_cli::up_vendors and tests/data/screens/grok-cli-0.0.34/live-exited-after-ctrl-c:
-            // Ink's default `exitOnCtrlC`, so one Ctrl-C ends it with status 0, although its
-            // screen says "Ctrl+C to clear"; docs/launch.md).
+            // real_cli::up_vendors): its screen says "'exit' to quit", and the typed `exit`
+            // ends it. One Ctrl-C (Ink's default `exitOnCtrlC`) ended it too while it ran no
+            // MCP server (tests/data/screens/grok-cli-0.0.34/live-exited-after-ctrl-c), but with
+            // the team's server connected the process outlived it: the UI unmounted, the server's
+            // pipes kept it alive (docs/launch.md).
             "launch=grok",
-            "exit=ctrl-c",
+            "exit=type:exit enter",
         ]),
     }
 }

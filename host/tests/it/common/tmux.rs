@@ -200,28 +200,11 @@ impl TmuxWorld {
         let target = format!("={}:", self.session);
         let home_env = format!("HOME={}", home.display());
         let extra: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let mut args: Vec<&str> = vec![
-            "new-window",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            &target,
-            "-n",
-            &spec.name,
-            "-c",
-            cwd.to_str().unwrap(),
-            "-e",
-            &home_env,
-        ];
+        let mut opts: Vec<&str> = vec!["-n", &spec.name, "-c", cwd.to_str().unwrap(), "-e", &home_env];
         for e in &extra {
-            args.extend(["-e", e.as_str()]);
+            opts.extend(["-e", e.as_str()]);
         }
-        args.push(&cmd);
-        let out = self.tmux(&args);
-        assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
-        let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let pane = new_pane(|a| self.tmux(a), &target, &opts, &cmd);
         let out =
             self.tmux(&["resize-window", "-t", &pane, "-x", &spec.cols.to_string(), "-y", &spec.rows.to_string()]);
         assert!(out.status.success(), "tmux resize-window: {}", String::from_utf8_lossy(&out.stderr));
@@ -360,4 +343,15 @@ impl Drop for TmuxWorld {
     fn drop(&mut self) {
         let _ = self.tmux(&["kill-server"]);
     }
+}
+
+/// Opens a detached window in `target` (`=<session>:`) running `cmd`, with the window options
+/// `opts` (`-n`, `-c`, `-e` …), through `tmux` (one server's client); answers its pane id.
+pub fn new_pane(tmux: impl Fn(&[&str]) -> Output, target: &str, opts: &[&str], cmd: &str) -> String {
+    let mut args = vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", target];
+    args.extend_from_slice(opts);
+    args.push(cmd);
+    let out = tmux(&args);
+    assert!(out.status.success(), "tmux new-window: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }

@@ -339,17 +339,8 @@ impl OwnTmux {
         std::fs::create_dir_all(&d).unwrap();
         let script = crate::common::pane_script(w, &d, "", line);
         std::fs::write(d.join("run.sh"), script).unwrap();
-        let out = self.tmux(&[
-            "new-window",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            "own:",
-            &format!("bash '{}'", d.join("run.sh").display()),
-        ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let run = format!("bash '{}'", d.join("run.sh").display());
+        crate::common::tmux::new_pane(|a| self.tmux(a), "own:", &[], &run);
         let rc = d.join("rc");
         assert!(until(|| rc.exists()), "the line never ended");
         crate::common::pane_said(&d)

@@ -99,6 +99,12 @@ pub struct RealWorld {
 /// both cores for seconds; two at once would also starve the suite's other tests.
 static ONE_WORLD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Held by a scenario that runs a real CLI in a world of its own (not a `RealWorld`: the ssh
+/// world's machine B), for the same reason.
+pub fn one_world() -> std::sync::MutexGuard<'static, ()> {
+    ONE_WORLD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The team file every scenario uses: claude-keeper leads, gpt-reviewer reviews.
 pub const TEAM_FILE: &str = "format: 1
 project: beacon
@@ -159,7 +165,7 @@ impl RealWorld {
     pub fn bare(repo: &Path, session: &str) -> RealWorld {
         let bin = cli_bin();
         // (a scenario that failed poisoned nothing this one needs)
-        let one = ONE_WORLD.lock().unwrap_or_else(|e| e.into_inner());
+        let one = one_world();
         // Under /var/tmp: Codex's sandbox binds /tmp writable, and the world must see real denials.
         let tmp = tempfile::Builder::new().prefix("team-real-").tempdir_in("/var/tmp").unwrap();
         let top = tmp.path().canonicalize().unwrap();

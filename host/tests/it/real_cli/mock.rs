@@ -51,11 +51,29 @@ impl Mock {
     /// Starts the server in a new network namespace with only loopback up; returns once it
     /// listens. Its pid names the namespace (`/proc/<pid>/ns/net`) the rest of the world joins.
     pub fn start(dir: &Path, root: &Path) -> Mock {
+        let mut cmd = Command::new("unshare");
+        cmd.args(["--net", "--", "/bin/sh", "-c", "ip link set lo up && exec node \"$0\" \"$1\" \"$2\""]);
+        Mock::run(cmd, dir, root)
+    }
+
+    /// Starts the server inside the network namespace of another world, `net` being `nsenter`'s
+    /// argument that joins it (the ssh world's: machine B's seats reach it there on
+    /// `127.0.0.1:PORT`); returns once it listens. Only that world's loopback is up: nothing
+    /// leaves the machine.
+    pub fn start_in(net: &str, dir: &Path, root: &Path) -> Mock {
+        assert!(net.starts_with("--net="), "{net}");
+        let mut cmd = Command::new("nsenter");
+        cmd.arg(net).args(["--", "node"]);
+        Mock::run(cmd, dir, root)
+    }
+
+    /// Runs `cmd <server> <dir> <port>` (a command that ends in running node in a namespace with
+    /// loopback up), scripted with no rules; waits until it listens.
+    fn run(mut cmd: Command, dir: &Path, root: &Path) -> Mock {
         std::fs::create_dir_all(dir.join("gates")).unwrap();
         let server = super::harness::repo_dir().join("tests/real/mock/model-server.js");
         let log = std::fs::File::create(dir.join("server.log")).unwrap();
-        let child = Command::new("unshare")
-            .args(["--net", "--", "/bin/sh", "-c", "ip link set lo up && exec node \"$0\" \"$1\" \"$2\""])
+        let child = cmd
             .arg(&server)
             .arg(dir)
             .arg(PORT.to_string())

@@ -7,10 +7,13 @@
 //! each is signed in to the mock and trusts the checkout — `docs/more-vendors.md` — the vendor
 //! variables in the server's environment, the CLIs on the login shell's PATH).
 //!
-//! Proved: each seat up, read idle by its profile and recorded with its profile's launch line;
-//! the owner's send delivered to each through the record; once each is idle again, `team down`
-//! asks each to leave the way its profile declares (`/quit` then Enter, `/exit` then Enter,
-//! Ctrl-C) and leaves no process of the five CLIs and no session.
+//! Proved, with plain `team up` (each seat's hooks and MCP entry installed, each in its CLI's
+//! own file, as `team hooks status` and `team mcp status` say): Qwen Code asks its person about
+//! the workspace's MCP server — reported as waiting, never pressed; answered, the next `team up`
+//! records it; each seat up, read idle by its profile and recorded with its profile's launch
+//! line; the owner's send delivered to each through the record; once each is idle again, `team
+//! down` asks each to leave the way its profile declares (`/quit` then Enter, `/exit` then
+//! Enter, Ctrl-C, `exit` then Enter) and leaves no process of the five CLIs and no session.
 
 use super::harness::RealWorld;
 use super::mock::PORT;
@@ -27,7 +30,7 @@ const SEATS: [(&str, &str, &str, &str); 5] = [
     ("qwen-coder", "qwen-code", "qwen", "/quit, then Enter"),
     ("pilot", "copilot", "copilot", "/exit, then Enter"),
     ("open-coder", "opencode", "opencode", "Ctrl-C"),
-    ("grok-coder", "grok-cli", "grok", "Ctrl-C"),
+    ("grok-coder", "grok-cli", "grok", "exit, then Enter"),
 ];
 
 /// The version each CLI's npm package says (tests/real/package-lock.json), which the up line
@@ -153,18 +156,58 @@ fn init_and_up_start_gemini_qwen_copilot_opencode_and_grok_and_down_stops_them()
         assert!(file.contains(&format!("# launch: {launch} ")), "{file}");
     }
 
-    let r = rw.w.team(&["up", "--no-hooks", "--no-mcp", "--timeout", "150"]);
+    let r = rw.w.team(&["up", "--timeout", "150"]);
     eprintln!("team up ({} s in):\n{}{}", started.elapsed().as_secs(), r.stdout, r.stderr);
+    // Qwen Code asks its person about a workspace's MCP server (`Untrusted MCP server in
+    // .qwen/settings.json`): read as its trust dialog, reported, never pressed
+    assert_eq!(r.code, 1, "{r:?}");
+    let qp = record(&rw, "qwen-coder")["pane"].as_str().unwrap().to_string();
+    let waits =
+        format!("qwen-coder: waiting for you (a trust dialog in pane {qp}; answer it there, then team up again)");
+    assert!(r.stdout.contains(&waits), "{}", r.stdout);
+    assert!(screen(&rw, &qp).contains("Untrusted MCP server in .qwen/settings.json"), "{}", screen(&rw, &qp));
+    // every seat's hooks (where its CLI has them) and MCP entry, each in its CLI's own file
+    let hooks = rw.w.team(&["hooks", "status"]).stdout;
+    let mcp = rw.w.team(&["mcp", "status"]).stdout;
+    for (seat, file) in [
+        ("gem-scout", ".gemini/settings.json"),
+        ("qwen-coder", ".qwen/settings.json"),
+        ("pilot", ".github/copilot/settings.local.json"),
+    ] {
+        assert!(hooks.contains(&format!("{seat}: installed ({file} runs this team at ")), "{hooks}");
+    }
+    for seat in ["open-coder", "grok-coder"] {
+        assert!(hooks.contains(&format!("{seat}: unsupported (its CLI has no hooks team can install)")), "{hooks}");
+    }
+    for (seat, file) in [
+        ("gem-scout", ".gemini/settings.json"),
+        ("qwen-coder", ".qwen/settings.json"),
+        ("pilot", ".mcp.json"),
+        ("open-coder", "opencode.json"),
+        ("grok-coder", ".grok/settings.json"),
+    ] {
+        assert!(mcp.contains(&format!("{seat}: installed ({file} runs this team's MCP server)")), "{mcp}");
+    }
+    // the person approves the server (`› 1. Approve this server`); the next up records qwen
+    assert!(screen(&rw, &qp).contains("› 1. Approve this server"), "{}", screen(&rw, &qp));
+    assert!(rw.tmux(&["send-keys", "-t", &qp, "Enter"]).status.success());
+    let t = Instant::now();
+    while screen(&rw, &qp).contains("Untrusted MCP server") {
+        assert!(t.elapsed() < Duration::from_secs(30), "Qwen never took the approval:\n{}", screen(&rw, &qp));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let r = rw.w.team(&["up", "--timeout", "60"]);
+    eprintln!("team up again:\n{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
     let mut panes = vec![];
     for (seat, profile, launch, _) in SEATS {
         let rec = record(&rw, seat);
         let pane = rec["pane"].as_str().unwrap().to_string();
-        assert!(
-            r.stdout.contains(&format!("{seat}: up ({profile} {} in {pane}, idle)", version(profile))),
-            "{}",
-            r.stdout
-        );
+        let line = match seat {
+            "qwen-coder" => format!("{seat}: up ({profile} {} in {pane}, idle)", version(profile)),
+            _ => format!("{seat}: already running (pane {pane})"),
+        };
+        assert!(r.stdout.contains(&line), "{}", r.stdout);
         assert_eq!((rec["stage"].as_str(), rec["launch_line"].as_str()), (Some("ready"), Some(launch)), "{rec}");
         panes.push(pane);
     }
