@@ -543,6 +543,24 @@ mod tests {
     }
 
     #[test]
+    fn a_held_turn_ends_only_once_its_file_exists() {
+        let dir = std::env::temp_dir().join(format!("fake-seat-held-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        let mut s = Seat::new(Cli::Codex, Mode::TakesLine, 0, None, None, PathBuf::from("/w"));
+        s.turn_held_until = Some(dir.clone());
+        s.input(b"read /w/x/id7");
+        std::thread::sleep(Duration::from_millis(40));
+        s.input(b"\r");
+        s.tick();
+        assert!(matches!(s.phase, Phase::Working { .. }), "held past its delay");
+        assert_eq!(s.next_timeout(), Some(Duration::from_millis(100)), "no busy loop while held");
+        std::fs::write(&dir, "").unwrap();
+        s.tick();
+        assert!(matches!(s.phase, Phase::Idle), "ended once the file exists");
+        let _ = std::fs::remove_file(&dir);
+    }
+
+    #[test]
     fn a_late_reader_shows_its_turn_only_after_its_delay() {
         let mut s = Seat::new(Cli::Codex, Mode::ReadsLate, 0, None, None, PathBuf::from("/w"));
         s.input(b"read /w/x/id7");

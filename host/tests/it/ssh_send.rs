@@ -580,6 +580,15 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
     let b = s.b_history().pop().expect("B's line");
     assert_eq!((b["id"].as_str(), b["from"].as_str()), (Some(Q), Some("keeper")), "{b}");
     assert_eq!(b["from_host"], "home", "B keeps where the question came from: {b}");
+    // B's feed names the machine it came from (before: `delivered (via typed …)` alone)
+    let fb = s
+        .b_cmd(s.b.home.join(".local/bin/team").to_str().unwrap())
+        .arg("feed")
+        .current_dir(s.b.home.join("beacon"))
+        .output()
+        .unwrap();
+    let fb = String::from_utf8_lossy(&fb.stdout);
+    assert!(fb.contains("over ssh from home)"), "{fb}");
 
     let team = s.b.home.join(".local/bin/team");
     let (said, code) = s.b_as_seat("reviewer", &format!("'{}' reply {Q} 'green since 09:00'", team.display()));
