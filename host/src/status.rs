@@ -2,9 +2,12 @@
 //! pane, its CLI, what its profile reads on that pane now, the multiplexer's own status where
 //! it has one, and the last message to it from the history.
 //!
+//! A seat whose `host:` is another machine is read there, by that machine's own `team`
+//! over ssh (`far`: once a run per host and team), never looked for in this machine's panes.
+//!
 //! Invariants:
 //! - read-only: it locates, reads and asks; it never types, presses a key, or writes a file
-//!   (no lock, no log line, no history line, no drop);
+//!   (no lock, no log line, no history line, no drop) — on the far side of a read too;
 //! - one profile is loaded per CLI and pin, one history read per team, one adapter per
 //!   multiplexer, one look at each session's panes (`mux::panes_of`): a 6-seat team on tmux
 //!   is a few tmux calls and six classifications, and a roster of n seats is read in time and
