@@ -245,15 +245,19 @@ pub fn status(
         let seat = r.seat();
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status, host) = match host_of(r) {
-            // a seat of another machine is not looked for here (it would read `not found`): it
-            // is read there
-            Some(h) if !here.holds(Some(h)) => hosts.row(&ctx.paths.state, h, &r.team.name, &seat.name),
-            _ => {
+        let far = host_of(r).filter(|h| !here.holds(Some(h)));
+        // a seat of another machine is not looked for here (it would read `not found`): it is
+        // read there, on its multiplexer
+        let (pane, reads, mux_status, host, multiplexer) = match far {
+            Some(h) => {
+                let f = hosts.row(&ctx.paths.state, h, &r.team.name, &seat.name);
+                (f.pane, f.reads, f.status, Some(f.host), f.multiplexer.unwrap_or(mux.name()))
+            }
+            None => {
                 let (pane, reads, status) = read_seat(mux, look.as_ref(), r, || {
                     loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
                 });
-                (pane, reads, status, None)
+                (pane, reads, status, None, mux.name())
             }
         };
         let last = last_message(ctx, r, &mut histories, now);
@@ -264,7 +268,7 @@ pub fn status(
             team: r.team.name.clone(),
             cli,
             session: r.team.session.clone(),
-            multiplexer: mux.name(),
+            multiplexer,
             pane,
             reads,
             mux_status,
@@ -274,6 +278,17 @@ pub fn status(
             host,
         });
     }
+    finish(file, &muxes, profiles, rows, caller)
+}
+
+/// The report of the rows read, with the panes of the file's session no seat holds.
+fn finish(
+    file: Option<&Loaded>,
+    muxes: &HashMap<Option<String>, Box<dyn Mux>>,
+    profiles: &ProfileHost,
+    rows: Vec<Row>,
+    caller: &Caller,
+) -> StatusReport {
     // the panes of the file's session no seat holds, each with the CLI it runs
     let unplaced =
         file.map(|l| unplaced_of(l, muxes[&l.file.multiplexer].as_ref(), profiles, &rows)).unwrap_or_default();

@@ -67,6 +67,7 @@ impl FarHost {
 #[derive(Debug, Deserialize)]
 struct FarSeat {
     name: String,
+    multiplexer: String,
     pane: Option<String>,
     reads: Wire,
     multiplexer_status: Option<String>,
@@ -183,40 +184,46 @@ pub fn read(state: &std::path::Path, h: &SeatHost, team: &str) -> Read {
 pub struct Looks(HashMap<(String, String), Read>);
 
 impl Looks {
-    /// The row of `seat` of `team` on the host `h`: its pane, its far reading, the far
-    /// multiplexer's status, and the host (that host read over ssh once a run).
-    pub fn row(
-        &mut self,
-        state: &std::path::Path,
-        h: &SeatHost,
-        team: &str,
-        seat: &str,
-    ) -> (Option<String>, super::Reads, Option<AgentStatus>, Option<FarHost>) {
+    /// The row of `seat` of `team` on the host `h` (that host read over ssh once a run).
+    pub fn row(&mut self, state: &std::path::Path, h: &SeatHost, team: &str, seat: &str) -> FarRow {
         let read = self.0.entry((h.word.clone(), team.to_string())).or_insert_with(|| self::read(state, h, team));
-        let (pane, reads, status, host) = row(read, h, seat);
-        (pane, reads, status, Some(host))
+        row(read, h, seat)
     }
 }
 
-/// The row of `seat` (of the host `h`) from the host's read: its pane, its far reading, the far
-/// multiplexer's status, and the host it was read on.
-pub fn row(read: &Read, h: &SeatHost, seat: &str) -> (Option<String>, Reads, Option<AgentStatus>, FarHost) {
+/// A seat's row as its own machine read it.
+#[derive(Debug)]
+pub struct FarRow {
+    pub pane: Option<String>,
+    pub reads: Reads,
+    /// The far multiplexer's own status of the seat's agent.
+    pub status: Option<AgentStatus>,
+    /// The multiplexer the far side read it on, when it said one this build knows.
+    pub multiplexer: Option<&'static str>,
+    pub host: FarHost,
+}
+
+/// The row of `seat` (of the host `h`) from the host's read.
+pub fn row(read: &Read, h: &SeatHost, seat: &str) -> FarRow {
     let host = FarHost {
         name: h.word.clone(),
         destination: h.dest.as_ref().ok().map(ToString::to_string),
         team_version: read.version.clone(),
     };
+    let none = |reads| FarRow { pane: None, reads, status: None, multiplexer: None, host: host.clone() };
     match &read.seats {
-        Err(why) => (None, Reads::Unknown { why: why.clone() }, None, host),
+        Err(why) => none(Reads::Unknown { why: why.clone() }),
         Ok(seats) => match seats.get(seat) {
-            Some(s) => {
-                let reads = s.reads.clone().reads(&h.word);
-                (s.pane.clone(), reads, s.multiplexer_status.as_deref().map(AgentStatus::parse), host)
-            }
-            None => {
-                let why = format!("it runs on {}, whose team file has no seat {seat} there", h.word);
-                (None, Reads::NotFound { why }, None, host)
-            }
+            Some(s) => FarRow {
+                pane: s.pane.clone(),
+                reads: s.reads.clone().reads(&h.word),
+                status: s.multiplexer_status.as_deref().map(AgentStatus::parse),
+                multiplexer: ["herdr", "tmux"].into_iter().find(|m| *m == s.multiplexer),
+                host: host.clone(),
+            },
+            None => none(Reads::NotFound {
+                why: format!("it runs on {}, whose team file has no seat {seat} there", h.word),
+            }),
         },
     }
 }
@@ -263,6 +270,21 @@ mod tests {
             let w: Wire = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
             assert_eq!(w.reads("lab"), r);
         }
+        // a row takes the far side's pane, reading and multiplexer; a seat it did not list is
+        // not found there, said as such
+        let doc: FarDoc = serde_json::from_str(r#"{"seats":[{"name":"rev","team":"beacon","multiplexer":"herdr","pane":"w1:p2","reads":{"state":"working","hint":"esc"},"multiplexer_status":"working","stopped":false}]}"#).unwrap();
+        let read = Read {
+            version: Some("0.1.0".into()),
+            seats: Ok(doc.seats.into_iter().map(|s| (s.name.clone(), s)).collect()),
+        };
+        let h = crate::team_file::host::Hosts::default().resolve("lab", 0);
+        let f = row(&read, &h, "rev");
+        assert_eq!(
+            (f.pane.as_deref(), f.multiplexer, f.status),
+            (Some("w1:p2"), Some("herdr"), Some(AgentStatus::Working))
+        );
+        assert_eq!(f.reads, Reads::Working { hint: "esc".into() });
+        assert!(matches!(row(&read, &h, "other").reads, Reads::NotFound { .. }));
         let w: Wire = serde_json::from_str(r#"{"state":"not-found","why":"no pane"}"#).unwrap();
         assert_eq!(w.reads("lab"), Reads::NotFound { why: "on lab: no pane".into() });
     }
