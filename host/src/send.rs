@@ -90,6 +90,8 @@ pub struct Decision {
     /// machine (`hop::deliver_here`): kept on the history line (`from_host`) so an answer
     /// goes back there.
     pub from_host: Option<String>,
+    /// The send came over ssh from another machine (`hop::deliver_here`): said on its line.
+    pub over_ssh: bool,
 }
 
 impl Decision {
@@ -163,7 +165,7 @@ pub fn decide(
     let plan = Plan::walk(facts, order);
     let header = admission::sender_header(&world, &caller, &rule);
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None, over_ssh: false })
 }
 
 /// The decision of an answer to message `q` (its body `question`) that came over a hop: the
@@ -187,7 +189,7 @@ pub(crate) fn decide_reply(
     let plan = Plan::walk(facts, order);
     let header = format!("{}\n{}", admission::sender_header(&world, &caller, &rule), history::in_reply_to(q, question));
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None, over_ssh: false })
 }
 
 /// The `--wait` refusal for a decided seat, in the spec's words (without `refused: `).
@@ -527,6 +529,7 @@ fn history_line(ctx: &Ctx, d: &Decision, id: &str, text: &str, outcome: crate::v
         spec,
         resolved,
         from_host: d.from_host.clone(),
+        over_ssh: d.over_ssh,
         ..Default::default()
     }
 }

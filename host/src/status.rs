@@ -2,9 +2,12 @@
 //! pane, its CLI, what its profile reads on that pane now, the multiplexer's own status where
 //! it has one, and the last message to it from the history.
 //!
+//! A seat whose `host:` is another machine is read there, by that machine's own `team`
+//! over ssh (`far`: once a run per host and team), never looked for in this machine's panes.
+//!
 //! Invariants:
 //! - read-only: it locates, reads and asks; it never types, presses a key, or writes a file
-//!   (no lock, no log line, no history line, no drop);
+//!   (no lock, no log line, no history line, no drop) — on the far side of a read too;
 //! - one profile is loaded per CLI and pin, one history read per team, one adapter per
 //!   multiplexer, one look at each session's panes (`mux::panes_of`): a 6-seat team on tmux
 //!   is a few tmux calls and six classifications, and a roster of n seats is read in time and
@@ -27,6 +30,7 @@ use crate::workspace::Workspace;
 
 pub mod doc;
 pub mod extras;
+pub mod far;
 mod unplaced;
 pub mod words;
 pub use unplaced::Unplaced;
@@ -145,6 +149,8 @@ pub struct Row {
     pub stopped: bool,
     /// The rule that admits this run's caller sending to the seat (`None`: refused).
     pub admitted_by: Option<String>,
+    /// The machine the seat runs on and was read on, when not this one.
+    pub host: Option<far::FarHost>,
 }
 
 /// Everything `team status` read.
@@ -179,7 +185,15 @@ impl<'w> Here<'w> {
 
     /// One reading of every seat.
     pub fn read(&self) -> StatusReport {
-        status(self.ws.ctx, self.ws.profiles(), Some(self.file), self.reg, self.ws.mux_for(), self.caller)
+        status(
+            self.ws.ctx,
+            self.ws.profiles(),
+            Some(self.file),
+            self.reg,
+            self.ws.mux_for(),
+            self.caller,
+            far::Scope::Near,
+        )
     }
 
     /// Each seat's MCP entry.
@@ -193,7 +207,8 @@ impl<'w> Here<'w> {
     }
 }
 
-/// Reads the status of every seat the run standing in `file` can address.
+/// Reads the status of every seat the run standing in `file` can address (`scope`: this
+/// machine's run, or the far side of another machine's).
 pub fn status(
     ctx: &Ctx,
     profiles: &ProfileHost,
@@ -201,9 +216,15 @@ pub fn status(
     reg: &Registry,
     choose: &dyn Fn(Option<&str>) -> Box<dyn Mux>,
     caller: &Caller,
+    scope: far::Scope,
 ) -> StatusReport {
     let world = World::new(reg, file);
-    let seats = roster(&world);
+    let mine = crate::team_file::host::Here::of_config(&ctx.paths.config);
+    let here = match scope {
+        far::Scope::Near => &mine,
+        far::Scope::Far { here, .. } => here,
+    };
+    let seats = scoped(&world, scope, here);
     // one adapter per multiplexer, then one look per session: a roster of n seats is one
     // listing of each session's panes, not n
     let muxes = adapters(&seats, file, choose);
@@ -211,10 +232,9 @@ pub fn status(
     let mut loaded: HashMap<(String, Option<String>), Result<Profile, NoProfile>> = HashMap::new();
     let mut histories: HashMap<std::path::PathBuf, Lasts> = HashMap::new();
     let now = ctx.clock.now();
-    let here = crate::team_file::host::Here::of_config(&ctx.paths.config);
-    // each other machine asked once a run, whether it answers
-    let mut hosts: HashMap<String, String> = HashMap::new();
-    prime(&seats, &muxes, &mut looks, &here);
+    // each other machine read once a run for each team (its seats' rows over one ssh run)
+    let mut hosts = far::Looks::default();
+    prime(&seats, &muxes, &mut looks, here);
     let mut rows = Vec::new();
     for r in &seats {
         let mux = muxes[&choice(r)].as_ref();
@@ -225,15 +245,20 @@ pub fn status(
         let seat = r.seat();
         let cli = seat.cli().to_string();
         let key = (cli.clone(), pins.get(&cli).cloned());
-        let (pane, reads, mux_status) = match seat.file_seat.as_ref().and_then(|s| s.host.as_ref()) {
-            // a seat of another machine is not looked for here (it would read `not found`)
-            Some(h) if !here.holds(Some(h)) => {
-                let why = hosts.entry(h.word.clone()).or_insert_with(|| elsewhere(&ctx.paths.state, h)).clone();
-                (None, Reads::Unknown { why }, None)
+        let far = host_of(r).filter(|h| !here.holds(Some(h)));
+        // a seat of another machine is not looked for here (it would read `not found`): it is
+        // read there, on its multiplexer
+        let (pane, reads, mux_status, host, multiplexer) = match far {
+            Some(h) => {
+                let f = hosts.row(&ctx.paths.state, h, &r.team.name, &seat.name);
+                (f.pane, f.reads, f.status, Some(f.host), f.multiplexer.unwrap_or(mux.name()))
             }
-            _ => read_seat(mux, look.as_ref(), r, || {
-                loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
-            }),
+            None => {
+                let (pane, reads, status) = read_seat(mux, look.as_ref(), r, || {
+                    loaded.entry(key.clone()).or_insert_with(|| profiles.load_typed(&cli, pins))
+                });
+                (pane, reads, status, None, mux.name())
+            }
         };
         let last = last_message(ctx, r, &mut histories, now);
         let target = Target { team: r.team.clone(), seat: seat.clone(), spec: None };
@@ -243,29 +268,50 @@ pub fn status(
             team: r.team.name.clone(),
             cli,
             session: r.team.session.clone(),
-            multiplexer: mux.name(),
+            multiplexer,
             pane,
             reads,
             mux_status,
             last,
             stopped: seat.stopped,
             admitted_by,
+            host,
         });
     }
+    finish(file, &muxes, profiles, rows, caller)
+}
+
+/// The report of the rows read, with the panes of the file's session no seat holds.
+fn finish(
+    file: Option<&Loaded>,
+    muxes: &HashMap<Option<String>, Box<dyn Mux>>,
+    profiles: &ProfileHost,
+    rows: Vec<Row>,
+    caller: &Caller,
+) -> StatusReport {
     // the panes of the file's session no seat holds, each with the CLI it runs
     let unplaced =
         file.map(|l| unplaced_of(l, muxes[&l.file.multiplexer].as_ref(), profiles, &rows)).unwrap_or_default();
-    let caller_seat = match caller {
-        Caller::Seat { seat, .. } => Some(seat.clone()),
-        _ => None,
-    };
     StatusReport {
         context: file.map(|l| (l.file.project.clone(), l.file.session.clone())),
         rows,
         caller: caller.describe(),
-        caller_seat,
+        caller_seat: match caller {
+            Caller::Seat { seat, .. } => Some(seat.clone()),
+            _ => None,
+        },
         unplaced,
     }
+}
+
+/// The roster a run reads: every addressable seat (this machine's run), or the asked team's
+/// seats the far side's word holds (the far side of another machine's run).
+fn scoped(world: &World, scope: far::Scope, here: &crate::team_file::host::Here) -> Vec<RosterSeat> {
+    let mut seats = roster(world);
+    if let far::Scope::Far { team, .. } = scope {
+        seats.retain(|r| r.team.name == team && here.holds(host_of(r)));
+    }
+    seats
 }
 
 /// The multiplexer a roster seat's team file names (`None`: the policy's choice).
@@ -296,20 +342,9 @@ fn unplaced_of(l: &Loaded, mux: &dyn Mux, profiles: &ProfileHost, rows: &[Row]) 
     unplaced::find(mux, &l.file.session, &profiles.descriptions(&l.file.profiles), &own)
 }
 
-/// Why a seat of another machine reads `unknown` here: where it runs, whether that machine
-/// answers (asked over ssh, within the connect timeout and a little more), and that this build
-/// does not read its screen over ssh (docs/remote.md).
-fn elsewhere(state: &std::path::Path, h: &crate::team_file::host::SeatHost) -> String {
-    match &h.dest {
-        Ok(d) => match crate::legs::remote::ping(state, d) {
-            Ok(v) => format!(
-                "it runs on {} ({d}), which answers (team {v}); this build does not read its screen over ssh",
-                h.word
-            ),
-            Err(why) => format!("it runs on {} ({d}), which does not answer: {why}", h.word),
-        },
-        Err(f) => format!("its host {:?} is no ssh destination ({f})", h.word),
-    }
+/// The seat's `host:` as its team file writes it (`None`: every machine's own).
+fn host_of(r: &RosterSeat) -> Option<&crate::team_file::host::SeatHost> {
+    r.seat().file_seat.as_ref().and_then(|s| s.host.as_ref())
 }
 
 /// Looks at every seat's pane of this machine once before any is read, so each read finds its
@@ -322,7 +357,7 @@ fn prime<'m>(
 ) {
     for r in seats {
         let seat = r.seat();
-        if seat.file_seat.as_ref().and_then(|s| s.host.as_ref()).is_some_and(|h| !here.holds(Some(h))) {
+        if host_of(r).is_some_and(|h| !here.holds(Some(h))) {
             continue;
         }
         let mux = muxes[&choice(r)].as_ref();
@@ -464,7 +499,7 @@ mod tests {
                 .on(&["--session", "teamrh", "agent", "get", "nobody"], 1, "error-agent-get-unknown.stderr.json");
             Box::new(herdr(r).0)
         };
-        let r = status(&ctx, &profiles, Some(&file), &reg, &choose, &Caller::Owner);
+        let r = status(&ctx, &profiles, Some(&file), &reg, &choose, &Caller::Owner, far::Scope::Near);
         let got: Vec<(String, Option<String>, &str, Option<AgentStatus>)> =
             r.rows.iter().map(|row| (row.name.clone(), row.pane.clone(), row.reads.word(), row.mux_status)).collect();
         assert_eq!(

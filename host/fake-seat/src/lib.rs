@@ -139,6 +139,11 @@ pub struct Args {
     /// moment apart). With `--turn-ends-when` the turn is open-ended.
     #[arg(long)]
     pub turn_shows_when: Option<PathBuf>,
+    /// A turn a line started does not end (it keeps working, its read rows unshown) before
+    /// this file exists, whatever `--delay-ms` says: a test holds the seat's turn open across
+    /// what it does meanwhile (a cut), then lets it end, with no time window.
+    #[arg(long)]
+    pub turn_held_until: Option<PathBuf>,
     /// With `--turn-shows-when`: while the taken line's turn is not shown, the screen is empty
     /// (a frame caught between a full-screen CLI's clear and its repaint, or a CLI drawing its
     /// first frame), which no reader takes for an idle prompt.
@@ -284,6 +289,7 @@ pub fn run(args: Args) -> Result<(), String> {
     seat.tool_every = (args.tool_ms > 0).then(|| std::time::Duration::from_millis(args.tool_ms));
     seat.turn_ends_when = args.turn_ends_when.clone();
     seat.turn_shows_when = args.turn_shows_when.clone();
+    seat.turn_held_until = args.turn_held_until.clone();
     seat.blank_while_unshown = args.blank_while_unshown;
     let reports = match (args.status_reports.as_deref(), cli) {
         (None, _) => None,

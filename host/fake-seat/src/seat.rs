@@ -65,6 +65,8 @@ pub(super) struct Seat {
     /// line taken meanwhile.
     pub(super) turn_shows_when: Option<PathBuf>,
     pub(super) unshown: Option<String>,
+    /// The file without which no turn ends (`--turn-held-until`).
+    pub(super) turn_held_until: Option<PathBuf>,
     /// While a turn is unshown, draw an empty screen (`--blank-while-unshown`).
     pub(super) blank_while_unshown: bool,
     /// The CLI was asked to leave its own way and has: the process ends (Claude Code 2.1.332:
@@ -113,6 +115,7 @@ impl Seat {
             turn_ends_when: None,
             turn_shows_when: None,
             unshown: None,
+            turn_held_until: None,
             blank_while_unshown: false,
             left: false,
             mode,
@@ -148,9 +151,10 @@ impl Seat {
         match &self.phase {
             Phase::Working { until, .. } => {
                 let spin = self.tool_every.unwrap_or(Duration::from_millis(100)).min(Duration::from_millis(100));
+                let held = self.turn_held_until.as_ref().is_some_and(|f| !f.exists());
                 Some(match until {
-                    Some(u) => u.saturating_duration_since(Instant::now()).min(spin),
-                    None => spin,
+                    Some(u) if !held => u.saturating_duration_since(Instant::now()).min(spin),
+                    _ => spin,
                 })
             }
             // Redraw now and then: a resized pane gets a fresh screen.
@@ -186,7 +190,8 @@ impl Seat {
             }
         }
         if let Phase::Working { until: Some(u), .. } = &self.phase {
-            if Instant::now() >= *u && !self.stop_blocks() {
+            let held = self.turn_held_until.as_ref().is_some_and(|f| !f.exists());
+            if Instant::now() >= *u && !held && !self.stop_blocks() {
                 self.finish_turn();
             }
         }
@@ -535,6 +540,24 @@ mod tests {
         assert!(matches!(s.phase, Phase::Dialog(_)) && s.composer.is_empty());
         s.input(b"\x1b");
         assert!(matches!(s.phase, Phase::Idle));
+    }
+
+    #[test]
+    fn a_held_turn_ends_only_once_its_file_exists() {
+        let dir = std::env::temp_dir().join(format!("fake-seat-held-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        let mut s = Seat::new(Cli::Codex, Mode::TakesLine, 0, None, None, PathBuf::from("/w"));
+        s.turn_held_until = Some(dir.clone());
+        s.input(b"read /w/x/id7");
+        std::thread::sleep(Duration::from_millis(40));
+        s.input(b"\r");
+        s.tick();
+        assert!(matches!(s.phase, Phase::Working { .. }), "held past its delay");
+        assert_eq!(s.next_timeout(), Some(Duration::from_millis(100)), "no busy loop while held");
+        std::fs::write(&dir, "").unwrap();
+        s.tick();
+        assert!(matches!(s.phase, Phase::Idle), "ended once the file exists");
+        let _ = std::fs::remove_file(&dir);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `team hop`: the far side of a send to a seat on another machine (docs/remote.md), run by
 //! the near side's `team` over ssh, not by hand. `hop deliver` reads the versioned request
 //! document on stdin and answers its outcome document; `hop status <id>` answers what became
-//! of an id here, or, with `--host`, asks that host over ssh. This file decides nothing.
+//! of an id here, or, with `--host`, asks that host over ssh; `hop seats <team>` reads this
+//! machine's seats of a team for another machine's `team status`. This file decides nothing.
 
 use std::io::Read;
 
@@ -25,6 +26,14 @@ pub enum What {
     Deliver,
     /// Say that a team of this hop protocol runs here, and its version.
     Ping,
+    /// Read the seats of a team that run here (as `team status --json` reads them), for
+    /// another machine's `team status`: the hello line, then the team.status document.
+    Seats {
+        team: String,
+        /// The host word the asking machine names this one by (the seats under it are read).
+        #[arg(long, value_name = "host")]
+        here: String,
+    },
     /// What became of a message id handed here (or, with --host, on that host).
     Status {
         id: String,
@@ -40,12 +49,17 @@ const MAX_REQUEST: u64 = (crate::send::MAX_BODY as u64) * 7 + 64 * 1024;
 pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
     let ws = Workspace::new(ctx);
     let m = Means::of(&ws);
-    if let What::Ping = a.what {
-        out.json_line(&doc::Hello::here());
-        return Ok(0);
-    }
     let answer = match a.what {
-        What::Ping => unreachable!("answered above"),
+        What::Ping => {
+            out.json_line(&doc::Hello::here());
+            return Ok(0);
+        }
+        What::Seats { team, here } => {
+            // the hello first: a far side that cannot read its seats still says what it is
+            out.json_line(&doc::Hello::here());
+            out.json_line(&crate::status::far::here(&ws, &team, &here)?);
+            return Ok(0);
+        }
         What::Deliver => {
             let mut text = Vec::new();
             std::io::stdin()
@@ -61,8 +75,7 @@ pub fn run(a: Args, ctx: &Ctx, out: &mut Output) -> super::Ran {
             let dest = hosts.resolve(&word, 0).dest.map_err(|f| {
                 TeamError::usage(format!("{word:?} is no host of the team file and no ssh destination ({f})"))
             })?;
-            crate::legs::remote::status(&ctx.paths.state, &dest, &id)
-                .map_err(|why| TeamError::new(crate::error::Kind::Unreachable, why))?
+            crate::legs::remote::status(&ctx.paths.state, &dest, &id)?
         }
     };
     out.json_line(&answer);

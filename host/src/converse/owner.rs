@@ -62,10 +62,12 @@ pub fn across(
     caller: &crate::caller::Caller,
     (q, question): (&str, &str),
     req: &crate::legs::remote::doc::Request,
-) -> Result<crate::legs::remote::doc::State, String> {
+) -> Result<crate::legs::remote::doc::State, crate::error::TeamError> {
     use crate::admission::{self, Rule};
-    let crate::caller::Caller::Seat { seat, .. } = caller else { return Err("only a seat answers".into()) };
-    let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
+    let crate::caller::Caller::Seat { seat, .. } = caller else {
+        return Err(crate::error::TeamError::new(crate::error::Kind::Refused, "only a seat answers"));
+    };
+    let reg = crate::registry::Registry::load(&m.ctx.paths.config)?;
     let world = crate::address::World::new(&reg, Some(file));
     let header = format!(
         "{}\n{}",
@@ -83,9 +85,10 @@ pub fn across(
         via: Some(VIA),
         reply_to: Some(q.to_string()),
         from_host: req.from_host.clone(),
+        over_ssh: true,
         ..Default::default()
     };
-    let left = leave(m.ctx, &file.file.project, &file.root, &line).map_err(|e| e.message())?;
+    let left = leave(m.ctx, &file.file.project, &file.root, &line)?;
     crate::notify::urgent(m.ctx, file, crate::notify::Event::to_owner(&line, &left.drop));
     Ok(crate::legs::remote::doc::State::Ended {
         outcome: line.outcome.word().to_string(),

@@ -430,7 +430,7 @@ fn decide(m: &Means, load: Loadout, caller: Caller, from: &str, id: &str, extra:
     let plan = Plan::walk(facts, order);
     let header = format!("{}\n{extra}", admission::sender_header(&world, &caller, &rule));
     drop(world);
-    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None })
+    Ok(Decision { caller, file, target, rule, facts, plan, header, from_host: None, over_ssh: false })
 }
 
 /// A delivered reply acks its question, unless it was acked already.

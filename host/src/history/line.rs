@@ -80,6 +80,18 @@ pub struct MessageLine {
     /// (docs/remote.md, Replies across the hop): `team reply` sends its answer back there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_host: Option<String>,
+    /// On the far side's line of a hop: the message came over ssh from another machine (its
+    /// `team` handed it here; `from_host` names that machine when it named itself).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over_ssh: bool,
+    /// On the near side's line of a hop (`via: ssh`): the host word of the machine it went to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub to_host: Option<String>,
+    /// On the near side's line of a hop: the leg that carried it on the far side, as the far
+    /// side answered it (`typed`, `inbox`, `owner-inbox`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub far_via: Option<Via>,
 }
 
 impl MessageLine {

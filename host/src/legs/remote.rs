@@ -11,19 +11,23 @@
 //! - a hop cut after the far side may have taken the id (ssh ended otherwise, the bound, an
 //!   answer that is no document) is never called delivered on a guess and never sent again:
 //!   the far side is asked what became of that id (`hop status`) before anything else, and
-//!   what it answers is the outcome; a far side that cannot be asked leaves it in doubt, and a
-//!   line left in doubt is asked about again ([`ask_again`], by `team watch`) before anything
-//!   else, never carried again;
+//!   what it answers is the outcome; a far side that cannot be asked leaves it in doubt, and so
+//!   does one that has not taken the id yet (the request may still be on its way: only ssh
+//!   failing before it connected proves nothing was handed over); a line left in doubt is
+//!   asked about again ([`ask_again`], by `team watch`) before anything else, and carried
+//!   again under the same id (the far side's once-only key) only while the far side answers
+//!   it has not taken it;
 //! - a seat whose `host:` is no ssh destination is refused before ssh runs.
 
 pub mod doc;
 
 use std::time::Duration;
 
+use crate::error::{Kind, TeamError};
 use crate::ssh::{Hop, Unreachable};
 use crate::team_file::host::SeatHost;
 use crate::vocab::host::Destination;
-use crate::vocab::outcome::{Decider, Ended, Note, Outcome};
+use crate::vocab::outcome::{Decider, Ended, Note, Outcome, Via};
 
 /// How long one hop may take as a whole (connect, the far side's leg, its answer).
 pub const LIMIT: Duration = Duration::from_secs(60);
@@ -57,11 +61,13 @@ pub struct Hopped {
     /// The far side answered that it never took the id (`unknown`): nothing was sent under
     /// it, so it may be carried again under the same id (the once-only key keeps it once).
     pub never_taken: bool,
+    /// The leg that carried it on the far side, as the far side answered it.
+    pub far_leg: Option<Via>,
 }
 
 impl Hopped {
     fn only(ended: Ended) -> Hopped {
-        Hopped { ended, far_version: None, read_back: false, never_taken: false }
+        Hopped { ended, far_version: None, read_back: false, never_taken: false, far_leg: None }
     }
 }
 
@@ -120,29 +126,16 @@ pub fn deliver(state: &std::path::Path, r: &Request) -> Hopped {
     }
 }
 
-/// What the far side answers of `id` now (`team hop status <id>` run there).
-pub fn status(state: &std::path::Path, dest: &Destination, id: &str) -> Result<doc::Answer, String> {
+/// What the far side answers of `id` now (`team hop status <id>` run there); `Err`: the far
+/// side could not be asked, or gave no answer (`Kind::Unreachable`).
+pub fn status(state: &std::path::Path, dest: &Destination, id: &str) -> Result<doc::Answer, TeamError> {
     let hop = Hop { dest, control: crate::ssh::control_dir(state) };
-    let a = hop.run(&["hop", "status", id], Vec::new(), LIMIT).map_err(|u| u.reason(dest))?;
+    let not = |why: String| TeamError::new(Kind::Unreachable, why);
+    let a = hop.run(&["hop", "status", id], Vec::new(), LIMIT).map_err(|u| not(u.reason(dest)))?;
     match read_answer(&a.stdout, dest) {
         Read::Answer(ans) => Ok(ans),
-        Read::Mismatch(e) => Err(e.reason().to_string()),
-        Read::Nothing => Err(format!("the team on {dest} gave no answer of {id}")),
-    }
-}
-
-/// How long a look at whether a host answers may take: the connect and the far side's answer.
-pub const PING_LIMIT: Duration = Duration::from_secs(crate::ssh::CONNECT_TIMEOUT.as_secs() + 3);
-
-/// Whether `dest` answers (`team hop ping` there, within [`PING_LIMIT`]): the far side's
-/// `team` version, or why it does not answer.
-pub fn ping(state: &std::path::Path, dest: &Destination) -> Result<String, String> {
-    let hop = Hop { dest, control: crate::ssh::control_dir(state) };
-    let a = hop.run(&["hop", "ping"], Vec::new(), PING_LIMIT).map_err(|u| u.reason(dest))?;
-    match serde_json::from_slice::<doc::Hello>(&a.stdout) {
-        Ok(h) if h.hop == doc::PROTOCOL => Ok(h.team_version),
-        Ok(h) => Err(format!("the team on {dest} is {} and speaks hop protocol {}", h.team_version, h.hop)),
-        Err(_) => Err(format!("the team on {dest} does not carry seats on another machine")),
+        Read::Mismatch(e) => Err(not(e.reason().to_string())),
+        Read::Nothing => Err(not(format!("the team on {dest} gave no answer of {id}"))),
     }
 }
 
@@ -181,6 +174,10 @@ fn read_answer(stdout: &[u8], dest: &Destination) -> Read {
 fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
     let read_back = matches!(a.state, doc::State::Ended { already: true, .. });
     let never_taken = a.state == doc::State::Unknown;
+    let far_leg = match &a.state {
+        doc::State::Ended { channel, .. } => channel.as_deref().map(Via::parse),
+        _ => None,
+    };
     let ended = match a.state {
         doc::State::Ended { outcome, reason, by, .. } => {
             let outcome = Outcome::parse(&outcome);
@@ -193,14 +190,15 @@ fn answered(a: doc::Answer, dest: &Destination, id: &str) -> Hopped {
             Ended::refused(format!("the team on {dest} refused it: {why}; nothing was sent"))
         }
     };
-    Hopped { ended, far_version: Some(a.team_version), read_back, never_taken }
+    Hopped { ended, far_version: Some(a.team_version), read_back, never_taken, far_leg }
 }
 
 /// A send whose hop was left in doubt (its reason [`left_in_doubt`]), asked about again — by a
 /// retry or by `team watch` on this side, before anything else: the far side is asked what
-/// became of `id` (`team hop status`), and its answer is the outcome; nothing is ever carried
-/// again here (an id the far side never took ends `unreachable`, "nothing was sent"). A far
-/// side that cannot be asked, or answers in doubt, leaves it in doubt.
+/// became of `id` (`team hop status`), and its answer is the outcome; nothing is carried again
+/// here (an id the far side has not taken stays in doubt, `never_taken` set: the caller may
+/// carry it again under the same id). A far side that cannot be asked, or answers in doubt,
+/// leaves it in doubt.
 pub fn ask_again(state: &std::path::Path, host: &SeatHost, id: &str) -> Hopped {
     let Ok(dest) = &host.dest else {
         return Hopped::only(in_doubt(&host.word, id, "its host is no longer an ssh destination"));
@@ -223,6 +221,16 @@ fn read_back(hop: &Hop, id: &str, cut: &str) -> Hopped {
     let dest = hop.dest;
     match hop.run(&["hop", "status", id], Vec::new(), LIMIT) {
         Ok(a) => match read_answer(&a.stdout, dest) {
+            // not taken yet is no proof it never will be: the request may still be on its way
+            // there (read whole, not claimed yet) — in doubt, and asked again (`team watch`),
+            // which carries it again under the same id only while the far side says the same
+            Read::Answer(ans) if ans.state == doc::State::Unknown => Hopped {
+                ended: not_taken_yet(dest, id, cut),
+                far_version: Some(ans.team_version),
+                read_back: true,
+                never_taken: true,
+                far_leg: None,
+            },
             Read::Answer(ans) => {
                 let mut h = answered(ans, dest, id);
                 h.read_back = true;
@@ -243,6 +251,15 @@ fn in_doubt(dest: &impl std::fmt::Display, id: &str, why: &str) -> Ended {
     ))
 }
 
+/// A cut, and the far side had not taken `id` when asked: in doubt (the request may still be
+/// on its way there), and — unlike a hop the far side took — sent again under the same id by
+/// `team watch` while the far side says it has not taken it.
+fn not_taken_yet(dest: &Destination, id: &str, cut: &str) -> Ended {
+    Ended::not_submitted(format!(
+        "{IN_DOUBT}{cut}, and {dest} had not taken {id} when asked (it may still be on its way there); team watch asks again and sends it again under the same id only while {dest} has not taken it"
+    ))
+}
+
 fn unreachable(u: &Unreachable, dest: &Destination) -> Ended {
     Ended::unreachable(format!("{}; nothing was sent — {}", u.reason(dest), u.repair(dest)))
 }
@@ -260,5 +277,9 @@ mod tests {
         let never = Ended::unreachable("the team on b never took id1; nothing was sent");
         assert!(!left_in_doubt(never.reason()));
         assert!(!left_in_doubt("typed, and the seat showed no sign of it (in doubt: no)"));
+        // not taken yet, after a cut: in doubt too (asked again), never "nothing was sent"
+        let d = Destination::parse("b").unwrap();
+        let yet = not_taken_yet(&d, "id1", "the connection to b ended");
+        assert!(left_in_doubt(yet.reason()) && !yet.reason().contains("nothing was sent"), "{}", yet.reason());
     }
 }

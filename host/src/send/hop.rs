@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::{append_history, history_detail, history_line, log, report, Decision, Means, Outcome, SendReport};
 use crate::caller::Caller;
+use crate::error::{Kind, TeamError};
 use crate::history::ledger::OWNER;
 use crate::legs::remote::{self, doc};
 use crate::team_file::host::{Here, SeatHost};
@@ -68,6 +69,8 @@ pub(super) fn hop(
             note,
             // the far side answered, or may have taken it (left in doubt): the line names the hop
             via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
+            to_host: Some(host.word.clone()),
+            far_via: hopped.far_leg.clone(),
             reply_to: reply_to.map(str::to_string),
             ..history_line(m.ctx, d, id, body, ended.outcome.clone())
         };
@@ -174,6 +177,8 @@ pub fn answer_owner(
             id: id.clone(),
             outcome: ended.outcome.clone(),
             via: (hopped.far_version.is_some() || remote::left_in_doubt(ended.reason())).then_some(Via::Ssh),
+            to_host: Some(host.word.clone()),
+            far_via: hopped.far_leg.clone(),
             note,
             reply_to: Some(q.to_string()),
             ..Default::default()
@@ -215,7 +220,8 @@ fn claims(state: &Path) -> PathBuf {
 
 /// What leaves an answer in this machine's owner inbox (`converse`'s): the far side of a reply
 /// to the owner, its question (`id`, body) checked, the answering seat, the request.
-pub type ToOwner<'a> = &'a dyn Fn(&Means, &Loaded, &Caller, (&str, &str), &doc::Request) -> Result<doc::State, String>;
+pub type ToOwner<'a> =
+    &'a dyn Fn(&Means, &Loaded, &Caller, (&str, &str), &doc::Request) -> Result<doc::State, TeamError>;
 
 /// The far side of a hop: takes `req` once, judges, carries, answers. An answer to the owner
 /// is left by `to_owner`.
@@ -243,7 +249,7 @@ pub fn deliver_here(m: &Means, req: &doc::Request, to_owner: ToOwner) -> doc::An
         }
     };
     let _ = writeln!(claim, "{}", std::process::id());
-    let state = judge_and_carry(m, req, to_owner).unwrap_or_else(|why| doc::State::Refused { why });
+    let state = judge_and_carry(m, req, to_owner).unwrap_or_else(|e| doc::State::Refused { why: e.message() });
     let answer = doc::Answer::new(&req.id, state);
     let done = dir.join(format!("{}.json", req.id));
     let tmp = dir.join(format!("{}.json.tmp", req.id));
@@ -254,17 +260,17 @@ pub fn deliver_here(m: &Means, req: &doc::Request, to_owner: ToOwner) -> doc::An
 }
 
 /// The far side's judgement of the request against its own registry and team file, then its
-/// own leg under the request's id. `Err`: refused, nothing sent.
-fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<doc::State, String> {
-    let reg = crate::registry::Registry::load(&m.ctx.paths.config).map_err(|e| e.message())?;
+/// own leg under the request's id. `Err`: refused, nothing sent (its message is the answer's
+/// `why`).
+fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<doc::State, TeamError> {
+    let reg = crate::registry::Registry::load(&m.ctx.paths.config)?;
     let here = format!("the machine {}", req.here);
     let root = reg.team(&req.team).and_then(|t| t.root.clone()).ok_or_else(|| {
-        format!("{here} has no team {} in its registry (team up there, in its checkout, first)", req.team)
+        refused(format!("{here} has no team {} in its registry (team up there, in its checkout, first)", req.team))
     })?;
-    let file = crate::team_file::find(&root)
-        .map_err(|e| e.message())?
+    let file = crate::team_file::find(&root)?
         .filter(|l| l.file.team == req.team)
-        .ok_or_else(|| format!("{here} has no team file of {} at {}", req.team, root.display()))?;
+        .ok_or_else(|| refused(format!("{here} has no team file of {} at {}", req.team, root.display())))?;
     let caller = match &req.from {
         doc::From::Owner => Caller::Owner,
         doc::From::Seat { team, seat } => {
@@ -274,7 +280,7 @@ fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<d
                 crate::address::World::new(&reg, Some(&file)).team(team).is_some_and(|t| t.seat(seat).is_some())
             };
             if !known {
-                return Err(format!("{seat}@{team} is no seat of the team file on {here}"));
+                return Err(refused(format!("{seat}@{team} is no seat of the team file on {here}")));
             }
             let agent = reg.agents_for(team, seat).first().map(|a| (*a).clone());
             Caller::Seat { team: team.clone(), seat: seat.clone(), agent, pane: format!("ssh:{}", req.here) }
@@ -283,7 +289,7 @@ fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<d
     let book = super::FactsBook::new(m.profiles);
     if req.seat == OWNER {
         // the owner is no seat: only an answer to the owner's own question comes to it this way
-        let Some(q) = &req.reply_to else { return Err("the owner is reached over ssh only by an answer".into()) };
+        let Some(q) = &req.reply_to else { return Err(refused("the owner is reached over ssh only by an answer")) };
         let (q, body) = answered(m, &file, q, OWNER, &caller, &here)?;
         return to_owner(m, &file, &caller, (&q, &body), req);
     }
@@ -296,21 +302,25 @@ fn judge_and_carry(m: &Means, req: &doc::Request, to_owner: ToOwner) -> Result<d
         // an answer is admitted by its own rule, as `team reply` on one machine is
         Some((q, body)) => super::decide_reply(&book, load, caller, &req.seat, q, body),
         None => super::decide(m, &book, load, caller, &req.seat, "sent"),
-    }
-    .map_err(|e| e.message())?;
+    }?;
     d.from_host = req.from_host.clone();
+    d.over_ssh = true;
     let seat_host = d.target.seat.file_seat.as_ref().and_then(|s| s.host.as_ref());
     let here_word = Here::on(&req.here);
     if !here_word.holds(seat_host) {
-        return Err(format!(
+        return Err(refused(format!(
             "{} is not on this machine by its team file (its host is {})",
             req.seat,
             seat_host.map(|h| h.word.as_str()).unwrap_or("this side's")
-        ));
+        )));
     }
-    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word)
-        .map(|r| ended_state(&r))
-        .map_err(|e| e.message())
+    super::carry_at(m, &d, &req.id, &req.body, req.reply_to.as_deref(), &here_word).map(|r| ended_state(&r))
+}
+
+/// A far side's refusal: its words are the answer's `why` (no `refused: ` before them, which
+/// the near side's outcome says).
+fn refused(why: impl Into<String>) -> TeamError {
+    TeamError::new(Kind::Refused, why)
 }
 
 /// The far side's check of an answer (a request with `reply_to`): the message it answers is
@@ -323,17 +333,21 @@ fn answered(
     seat: &str,
     caller: &Caller,
     here: &str,
-) -> Result<(String, String), String> {
-    let Caller::Seat { seat: me, .. } = caller else { return Err("the owner answers with a send, not a reply".into()) };
+) -> Result<(String, String), TeamError> {
+    let Caller::Seat { seat: me, .. } = caller else {
+        return Err(refused("the owner answers with a send, not a reply"));
+    };
     let dir = crate::history::project_dir(&m.ctx.paths.config, &file.file.project, &file.root);
     let lines = crate::history::read_history(&m.ctx.paths.config, &dir)
-        .map_err(|e| format!("the history of {} on {here} cannot be read: {e}", file.file.project))?
+        .map_err(|e| TeamError::failed(format!("the history of {} on {here} cannot be read: {e}", file.file.project)))?
         .lines;
     let asked = |l: &&crate::history::MessageLine| l.id == q && l.from == seat && l.to == *me;
     let delivered = lines.iter().filter(asked).find(|l| l.outcome == crate::vocab::outcome::Outcome::Delivered);
     match delivered {
         Some(l) => Ok((q.to_string(), l.body.clone())),
-        None => Err(format!("it answers {q}, which is no message {seat} sent to {me} and saw delivered on {here}")),
+        None => {
+            Err(refused(format!("it answers {q}, which is no message {seat} sent to {me} and saw delivered on {here}")))
+        }
     }
 }
 

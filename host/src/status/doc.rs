@@ -55,8 +55,9 @@ impl Document for StatusDoc {
 /// One seat of the roster.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-// (every run prints admitted_by; the spec's own examples predate it)
-#[schemars(transform = crate::vocab::doc::not_required(&["admitted_by"]))]
+// (every run prints admitted_by; the spec's own examples predate it; host only for a seat of
+// another machine)
+#[schemars(transform = crate::vocab::doc::not_required(&["admitted_by", "host"]))]
 pub struct SeatDoc {
     /// The seat's address as --list names it: its name, or <seat>@<team> for another team's
     /// seat.
@@ -83,6 +84,10 @@ pub struct SeatDoc {
     pub admitted_by: Option<String>,
     /// The last history line to the seat; null when there is none.
     pub last: Option<Last>,
+    /// The machine the seat runs on (its `host:` names another), where its pane was read by
+    /// that machine's own team (over ssh): absent for a seat of this machine (docs/remote.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<super::far::FarHost>,
 }
 
 /// The profile's words as `reads` prints them (`Reads` derives its document through these):
@@ -183,6 +188,7 @@ fn seat(row: &Row) -> SeatDoc {
         stopped: row.stopped,
         admitted_by: row.admitted_by.clone(),
         last: row.last.clone(),
+        host: row.host.clone(),
     }
 }
 

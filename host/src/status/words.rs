@@ -126,7 +126,7 @@ fn seat_table(r: &StatusReport) -> String {
         let name = if row.stopped { format!("{} (stopped)", row.name) } else { row.name.clone() };
         let mut cells = vec![
             one_line(&name).into_owned(),
-            row.pane.as_deref().map(|p| one_line(p).into_owned()).unwrap_or_else(|| "-".into()),
+            pane_cell(row),
             one_line(&row.cli).into_owned(),
             one_line(&reads_cell(&row.reads)).into_owned(),
         ];
@@ -142,9 +142,37 @@ fn seat_table(r: &StatusReport) -> String {
     table(&rows)
 }
 
-/// One line per reason a screen is not read, naming every seat it holds for.
+/// What the PANE cell says: the pane, and the machine it is on when not this one
+/// (`%3 on lab`, `- on lab` when that machine gave no pane).
+fn pane_cell(row: &Row) -> String {
+    let pane = row.pane.as_deref().map(|p| one_line(p).into_owned()).unwrap_or_else(|| "-".into());
+    match &row.host {
+        Some(h) => format!("{pane} on {}", one_line(&h.name)),
+        None => pane,
+    }
+}
+
+/// One line per reason a screen is not read, naming every seat it holds for; then one line per
+/// other machine whose `team` is another version than this one.
 fn why_lines(r: &StatusReport) -> String {
-    r.whys().into_iter().map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why))).collect()
+    let mut text: String = r
+        .whys()
+        .into_iter()
+        .map(|(why, names)| format!("{}: {}\n", one_line(&names.join(", ")), one_line(why)))
+        .collect();
+    let mut said: Vec<&str> = Vec::new();
+    for h in r.rows.iter().filter_map(|row| row.host.as_ref()) {
+        if let Some(v) = h.other_version().filter(|_| !said.contains(&h.name.as_str())) {
+            said.push(&h.name);
+            text.push_str(&format!(
+                "{}: its team is {}, this one {} (its seats read by its own)\n",
+                one_line(&h.name),
+                one_line(v),
+                crate::legs::remote::doc::version()
+            ));
+        }
+    }
+    text
 }
 
 /// The panes of the session no seat holds, after their heading line.

@@ -48,6 +48,7 @@ impl Watch<'_> {
         // (the far side's once-only key), as a retry of the watch's, within its tries
         let n = last.retry.unwrap_or(0) + 1;
         let again = (asked.never_taken && n <= TRIES).then(|| self.send_again(first, host));
+        let far_via = again.as_ref().unwrap_or(&asked).far_leg.clone();
         let ended = again.as_ref().map(|h| h.ended.clone()).unwrap_or(asked.ended);
         if again.is_none() && ended.outcome == Outcome::NotSubmitted && remote::left_in_doubt(ended.reason()) {
             if self.said.insert(format!("hop in doubt {id}")) {
@@ -62,6 +63,8 @@ impl Watch<'_> {
             ts: self.ctx.clock.now_ts(),
             outcome: ended.outcome.clone(),
             via: Some(Via::Ssh),
+            to_host: Some(host.word.clone()),
+            far_via,
             note,
             retry: again.is_some().then_some(n),
             reply_to: first.reply_to.clone(),

@@ -39,6 +39,7 @@ mod schemas;
 mod send_cli;
 mod send_writes;
 mod ssh_send;
+mod ssh_status;
 mod ssh_world;
 mod status_reports_tmux;
 mod status_tmux;

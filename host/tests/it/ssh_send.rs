@@ -91,7 +91,7 @@ fn a_host_ssh_could_read_as_an_option_is_refused_and_ssh_never_runs() {
 
 /// The team file of A and B for the delivery tests: keeper (A) leads; reviewer is on `lab`
 /// (B); `intruder`, in A's copy only, leads too — B's copy does not have it.
-const DELIVER_TEAM: &str = "project: beacon
+pub(crate) const DELIVER_TEAM: &str = "project: beacon
 multiplexer: tmux
 hosts:
   lab: b
@@ -106,7 +106,17 @@ seats:
 
 /// B's world for a delivery: team installed there, its checkout and registry, and a fake
 /// codex seat `reviewer` in B's own tmux server.
-fn b_with_reviewer(s: &SshWorld, delay_ms: u64) {
+/// B's world for a cut: as [`b_with_reviewer`], the seat's turn held open until the file this
+/// returns exists (the test writes it after its cut: no time window, whatever the load).
+fn b_with_held_reviewer(s: &SshWorld) -> std::path::PathBuf {
+    s.install_team_on_b();
+    s.b_team(DELIVER_TEAM);
+    let held = s.b.home.join("turn-may-end");
+    s.b_fake_seat_as("reviewer", "codex", "takes-line", 200, &["--turn-held-until", held.to_str().unwrap()]);
+    held
+}
+
+pub(crate) fn b_with_reviewer(s: &SshWorld, delay_ms: u64) {
     s.install_team_on_b();
     s.b_team(DELIVER_TEAM);
     s.b_fake_seat("reviewer", "codex", delay_ms);
@@ -135,9 +145,16 @@ fn the_owner_on_a_reaches_a_fake_seat_on_b_delivered_with_one_id_on_both_sides()
     assert_eq!(b["outcome"], "delivered", "{b}");
     assert_eq!(b["via"], "typed", "{b}");
     assert_eq!(b["from"], "owner", "{b}");
-    // the feed on A names the remote leg
+    // the feed on A names the hop, the machine and the far side's leg; B's names where it came
+    // from (before: `delivered (via ssh)` on A, `delivered (via typed)` on B)
     let f = w.sh(&s.a_team_line("feed"));
-    assert!(f.stdout.contains("via ssh"), "{f:?}");
+    assert!(f.stdout.contains("delivered (via ssh to lab, typed there"), "{f:?}");
+    assert_eq!((a["to_host"].as_str(), a["far_via"].as_str()), (Some("lab"), Some("typed")), "{a}");
+    assert_eq!(b["over_ssh"], true, "{b}");
+    let team = s.b.home.join(".local/bin/team");
+    let fb = s.b_cmd(team.to_str().unwrap()).arg("feed").current_dir(s.b.home.join("beacon")).output().unwrap();
+    let fb = String::from_utf8_lossy(&fb.stdout).to_string() + &String::from_utf8_lossy(&fb.stderr);
+    assert!(fb.contains("delivered (via typed") && fb.contains(", over ssh"), "{fb}");
 
     // the same request handed to B again never types again: it answers what became of it
     let id = a["id"].as_str().unwrap();
@@ -216,9 +233,9 @@ fn a_seat_on_a_reaches_a_seat_on_b_and_b_judges_the_sender_again() {
 #[test]
 fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
     let s = SshWorld::start();
-    // the seat takes its line 15 s after it arrives: B's leg is still running when A cuts (a
-    // full suite on two busy cores once took more than 4 s from the line to the cut)
-    b_with_reviewer(&s, 15000);
+    // the seat's turn is held open until the test lets it end (after the cut): B's leg is still
+    // running when A cuts, whatever the load (before: a 15 s window, once too short at 4 s)
+    let held = b_with_held_reviewer(&s);
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
     let out_file = w.base().join("send.out");
@@ -234,6 +251,9 @@ fn a_cut_after_b_typed_is_read_back_by_id_and_never_retyped() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     kill_master(&s, &w);
+    // A's send is in its read-back now (B's claim stands, its leg not ended): the turn may end
+    assert!(s.b_history().is_empty(), "B's leg ended before the cut: {:?}", s.b_history());
+    std::fs::write(&held, "").unwrap();
     let code = started.code(crate::common::BOUND * 12).expect("the send ended");
     let out = std::fs::read_to_string(&out_file).unwrap();
     assert_eq!(code, 0, "{out}");
@@ -268,7 +288,7 @@ fn kill_master(s: &SshWorld, w: &World) {
 }
 
 /// B's `team` as another build would answer: the real one, its answers rewritten by `sed`.
-fn b_team_answering_as(s: &SshWorld, sed: &str) {
+pub(crate) fn b_team_answering_as(s: &SshWorld, sed: &str) {
     let bin = s.b.home.join(".local/bin");
     std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
     s.install_script_on_b("team", &format!("#!/bin/sh\n\"$HOME/.local/bin/team-real\" \"$@\" | sed '{sed}'\n"));
@@ -323,44 +343,13 @@ fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
     assert_eq!(times_in(&got, "Please read the team message at"), 1, "only the first was typed: {got:?}");
 }
 
-/// On the machine whose `<config>/here` names a seat's host, `team status` looks for the seat
-/// as its own (no ssh: this test runs none, outside the ssh world).
-#[test]
-fn status_on_the_seats_own_machine_looks_for_it_here() {
-    let w = World::empty();
-    w.team_file(DELIVER_TEAM);
-    w.config_file("here", "lab\n");
-    let r = w.team(&["status"]);
-    assert!(r.stdout.contains("reviewer"), "{r:?}");
-    assert!(!r.stdout.contains("it runs on lab"), "{r:?}");
-}
-
-/// `team status` does not look for a seat of another machine in this machine's panes (before:
-/// a false `not found`): it asks that machine whether it answers, over ssh — B up: it answers
-/// with its team's version; sshd stopped: it says so, within the connect timeout.
-#[test]
-fn status_says_within_the_connect_timeout_whether_the_host_answers() {
-    let mut s = SshWorld::start();
-    s.install_team_on_b();
-    let w = World::empty();
-    w.team_file(DELIVER_TEAM);
-    let r = w.sh(&s.a_team_line("status"));
-    assert!(r.stdout.contains("it runs on lab (b), which answers (team "), "{r:?}");
-    s.stop_sshd();
-    let t = std::time::Instant::now();
-    let r = w.sh(&s.a_team_line("status"));
-    let took = t.elapsed();
-    assert!(r.stdout.contains("which does not answer: ssh could not connect to b: Connection refused"), "{r:?}");
-    assert!(took < std::time::Duration::from_secs(5 + 3 + 5), "took {took:?}");
-}
-
 /// A cut A could not read back (B's listener gone too) leaves A's line in doubt; `team watch`
 /// on A then asks B by the id before anything else and writes B's answer down under the same
 /// id — the message is never typed twice, and a second pass asks and writes nothing more.
 #[test]
 fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
     let mut s = SshWorld::start();
-    b_with_reviewer(&s, 4000);
+    let held = b_with_held_reviewer(&s);
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
     let out_file = w.base().join("send.out");
@@ -378,6 +367,8 @@ fn a_hop_left_in_doubt_is_read_back_by_the_watch_and_never_retyped() {
     // no new connection is taken (the read-back cannot ask), then the connection is cut
     s.stop_listener();
     kill_master(&s, &w);
+    assert!(s.b_history().is_empty(), "B's leg ended before the cut: {:?}", s.b_history());
+    std::fs::write(&held, "").unwrap();
     started.code(crate::common::BOUND * 12).expect("the send ended");
     let out = std::fs::read_to_string(&out_file).unwrap();
     let a = w.history().pop().expect("A's line");
@@ -481,6 +472,56 @@ fn a_hop_left_in_doubt_that_b_never_took_is_sent_again_under_the_same_id() {
     assert_eq!(w.history().len(), 2, "{:?}", w.history());
 }
 
+/// A first send cut before B claimed the id, B still answering: A cannot know whether B's
+/// `team hop deliver` holds the request (it may claim it yet), so B's "not taken" is no proof
+/// that nothing was sent — A's line is in doubt, never `unreachable`; `team watch` then asks B
+/// again and, B still not having taken it, sends it again under the same id: delivered, typed
+/// once. Before: `unreachable (… the team on b never took <id>; nothing was sent)`, never resent.
+#[test]
+fn a_first_send_cut_before_b_took_it_is_in_doubt_and_the_watch_sends_it_again() {
+    let s = SshWorld::start();
+    b_with_reviewer(&s, 200);
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    let started_file = s.b.home.join("deliver-started");
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
+    );
+    let w = World::empty();
+    w.team_file(DELIVER_TEAM);
+    let out_file = w.base().join("send.out");
+    let r = w.start(
+        &format!("{} 2>&1", s.a_team_line("send reviewer 'not yet taken'")),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let t = std::time::Instant::now();
+    while !started_file.exists() {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // the cut, B's listener up: A's read-back reaches B, which has not taken the id
+    kill_master(&s, &w);
+    r.code(crate::common::BOUND * 12).expect("the send ended");
+    let hung: i32 = std::fs::read_to_string(&started_file).unwrap().trim().parse().unwrap();
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(hung), nix::sys::signal::SIGKILL);
+    let out = std::fs::read_to_string(&out_file).unwrap();
+    let a = w.history().pop().expect("A's line");
+    let note = a["note"].as_str().unwrap_or("");
+    assert_eq!((a["outcome"].as_str(), a["via"].as_str()), (Some("not-submitted"), Some("ssh")), "{a}\n{out}");
+    assert!(note.starts_with("in doubt") && note.contains(&format!("b had not taken {Q} when asked")), "{a}");
+    assert!(!note.contains("nothing was sent"), "{a}");
+    std::fs::rename(bin.join("team-real"), bin.join("team")).unwrap();
+    let r = w.sh(&s.a_team_line("watch --once"));
+    assert!(r.stdout.contains("was never taken on lab: sent again under its id (try 1 of 3): delivered"), "{r:?}");
+    let last = w.history().pop().expect("A's lines");
+    assert_eq!((last["id"].as_str(), last["outcome"].as_str()), (Some(Q), Some("delivered")), "{last}");
+    let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
+    assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once on B: {got:?}");
+    assert_eq!(s.b_history().len(), 1, "{:?}", s.b_history());
+}
+
 /// The team file of the reply tests: DELIVER_TEAM, and a name for machine A (`home`, which A's
 /// `<config>/here` says it answers to and B's ssh config reaches as `a`). keeper has no
 /// `host:`: on A it is A's own, and B's copy says nothing of where it runs.
@@ -539,6 +580,15 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
     let b = s.b_history().pop().expect("B's line");
     assert_eq!((b["id"].as_str(), b["from"].as_str()), (Some(Q), Some("keeper")), "{b}");
     assert_eq!(b["from_host"], "home", "B keeps where the question came from: {b}");
+    // B's feed names the machine it came from (before: `delivered (via typed …)` alone)
+    let fb = s
+        .b_cmd(s.b.home.join(".local/bin/team").to_str().unwrap())
+        .arg("feed")
+        .current_dir(s.b.home.join("beacon"))
+        .output()
+        .unwrap();
+    let fb = String::from_utf8_lossy(&fb.stdout);
+    assert!(fb.contains("over ssh from home)"), "{fb}");
 
     let team = s.b.home.join(".local/bin/team");
     let (said, code) = s.b_as_seat("reviewer", &format!("'{}' reply {Q} 'green since 09:00'", team.display()));
@@ -645,7 +695,8 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
 #[test]
 fn b_dying_between_its_claim_and_its_outcome_is_never_called_delivered() {
     let s = SshWorld::start();
-    b_with_reviewer(&s, 4000);
+    // the seat's turn never ends in this test: B's leg is running when its run is killed
+    b_with_held_reviewer(&s);
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
     let out_file = w.base().join("send.out");

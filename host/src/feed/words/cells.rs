@@ -91,11 +91,18 @@ impl Cells for Event {
                 if line.note == Some(Note::NeverActed) {
                     parts.push(Note::NeverActed.to_string());
                 }
-                match (&line.via, line.ms) {
-                    (Some(v), Some(ms)) => parts.push(format!("via {v} in {ms} ms")),
-                    (Some(v), None) => parts.push(format!("via {v}")),
+                match (via_words(line), line.ms) {
+                    (Some(v), Some(ms)) => parts.push(format!("{v} in {ms} ms")),
+                    (Some(v), None) => parts.push(v),
                     (None, Some(ms)) => parts.push(format!("in {ms} ms")),
                     (None, None) => {}
+                }
+                // the far side's line of a hop: where it came from
+                if line.over_ssh {
+                    parts.push(match &line.from_host {
+                        Some(h) => format!("over ssh from {h}"),
+                        None => "over ssh".to_string(),
+                    });
                 }
                 // what decided the outcome, when it is a witness beside the screen — the one the
                 // typed leg always reads, left unsaid so the spec's lines stay as they are; the
@@ -163,6 +170,17 @@ impl Cells for Event {
             Event::Audit { detail, .. } => detail.as_deref().map(collapse).unwrap_or_default(),
         }
     }
+}
+
+/// `via typed`; a hop's near line names the machine and the far side's leg: `via ssh to lab,
+/// typed there`.
+fn via_words(line: &crate::history::MessageLine) -> Option<String> {
+    let v = line.via.as_ref()?;
+    Some(match (v, &line.to_host, &line.far_via) {
+        (crate::vocab::outcome::Via::Ssh, Some(h), Some(far)) => format!("via ssh to {h}, {far} there"),
+        (crate::vocab::outcome::Via::Ssh, Some(h), None) => format!("via ssh to {h}"),
+        _ => format!("via {v}"),
+    })
 }
 
 #[cfg(test)]

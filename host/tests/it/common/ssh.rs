@@ -433,6 +433,12 @@ impl SshWorld {
     /// B's tmux server, session `beacon`, run as B in B's checkout; waits until it has drawn.
     /// Its received bytes are logged to [`SshWorld::b_seat_log`].
     pub fn b_fake_seat(&self, seat: &str, cli: &str, delay_ms: u64) {
+        self.b_fake_seat_as(seat, cli, "takes-line", delay_ms, &[]);
+    }
+
+    /// B's fake seat `seat` in `mode` (fake-seat's `--mode`), with `extra` words after its own
+    /// (each single-quoted for B's shell).
+    pub fn b_fake_seat_as(&self, seat: &str, cli: &str, mode: &str, delay_ms: u64, extra: &[&str]) {
         let bin = self.b.home.join(".local/bin");
         std::fs::create_dir_all(&bin).unwrap();
         super::copy_executable(super::fake_seat_bin(), &bin.join("fake-seat"));
@@ -459,11 +465,12 @@ impl SshWorld {
         }
         let drawn = seats.join(format!("{seat}.drawn"));
         let cmd = format!(
-            "'{}' --cli {cli} --mode takes-line --log '{}' --drawn '{}' --acted '{}' --delay-ms {delay_ms}; exec sh",
+            "'{}' --cli {cli} --mode {mode} --log '{}' --drawn '{}' --acted '{}' --delay-ms {delay_ms}{}; exec sh",
             bin.join("fake-seat").display(),
             self.b_seat_log(seat).display(),
             drawn.display(),
-            seats.join(format!("{seat}.acted")).display()
+            seats.join(format!("{seat}.acted")).display(),
+            extra.iter().map(|w| format!(" '{w}'")).collect::<String>()
         );
         let cwd = self.b.home.join("beacon");
         let out = self.b_tmux(&[
