@@ -38,6 +38,7 @@ mod route_tmux;
 mod schemas;
 mod send_cli;
 mod send_writes;
+mod ssh_reply;
 mod ssh_send;
 mod ssh_status;
 mod ssh_world;
