@@ -11,7 +11,7 @@
 //! reached the model. `TEAM_CAPTURE_TO=<dir>` keeps the transcript rows naming the answers and
 //! the hook inputs (`tests/data/transcripts/<cli>/hook-context.jsonl`, `hook-inputs.jsonl`).
 
-use super::handover::{capture, id, inputs, reached, text};
+use super::handover::{capture, id, inputs, reached, receipts_of, text};
 use super::harness::{RealWorld, Seat};
 use super::inbox_vendors::{launch_args, own_settings};
 use super::mock::BOUND;
@@ -233,4 +233,69 @@ fn qwen_a_killed_hook_s_answer() {
 #[test]
 fn copilot_a_killed_hook_s_answer() {
     killed_hooks_answers(Vendor::Copilot, &[2, 4, 6]);
+}
+
+/// Copilot takes a hook's answer only from a hook that exits. Its postToolUse hook here is the
+/// installed `team hook post-tool-use` in a script whose shell kills itself once `team hook`
+/// has exited (while the test's flag file stands): the answer left whole, and Copilot dropped
+/// it — the window between a receipt and the exit, made certain. The send does not say
+/// delivered (its profile says `hook-answer=on-exit`: nothing is recorded before the
+/// transcript shows the answer taken; before it did, the send said `pilot: delivered (handed by
+/// its postToolUse hook)` for an answer the model never got). Copilot's hook input names no
+/// turn: the claim stays in doubt, said once, never said delivered, never handed twice.
+#[test]
+fn copilot_a_real_hook_killed_after_team_hook_exited_is_never_said_delivered() {
+    use std::os::unix::fs::PermissionsExt;
+    let v = Vendor::Copilot;
+    let rw = RealWorld::start_vendors();
+    let (rel, mine) = own_settings(v);
+    rw.w.write(&rw.w.repo.join(rel), &mine);
+    assert_eq!(rw.w.team(&["hooks", "install", v.seat()]).code, 0);
+    // the installed postToolUse command, wrapped
+    let file = rw.w.repo.join(rel);
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let cmd = s["hooks"]["postToolUse"][0]["command"].as_str().unwrap().to_string();
+    let dir = rw.top().join("wrap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let flag = dir.join("kill");
+    let script = dir.join("team-then-killed");
+    std::fs::write(&script, format!("#!/bin/sh\n{cmd}\nif [ -e {} ]; then kill -9 $$; fi\n", flag.display())).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    s["hooks"]["postToolUse"][0]["command"] = json!(format!("{} hook post-tool-use", script.display()));
+    std::fs::write(&file, s.to_string()).unwrap();
+    std::fs::write(&flag, "").unwrap();
+    let seat = rw.vendor_with(v, launch_args(v));
+    let steps: Vec<Value> = (0..6).map(|_| json!({ "bash": "sleep 2" })).chain([json!({"text": "Done."})]).collect();
+    rw.mock.script(json!({ "root": rw.w.repo, "rules": [
+        { "when": "keep working", "steps": steps },
+        { "when": "next turn", "steps": [{ "bash": "sleep 1" }, {"text": "ok"}] },
+    ]}));
+    submit(&rw, &seat, v, "keep working");
+    rw.mock.wait_result(v.api(), "keep working", 1);
+    super::up::wait_reads(&rw, v.seat(), "working");
+    let body = "pilot please check the gate, cut off";
+    let run = rw.w.team(&["send", v.seat(), body]);
+    assert!(run.stdout.contains("pilot: held (in pilot's inbox: its hook answered"), "{run:?}");
+    let drop = rw.drops(v.seat()).pop().unwrap();
+    let id = drop.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(receipts_of(&rw, &id).is_empty(), "not said delivered");
+    let log = || std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap_or_default();
+    let t = Instant::now();
+    while !log().contains("\"outcome\":\"in doubt\"") {
+        assert!(t.elapsed() < BOUND, "said in doubt: {}", log());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // the turn ends (its hooks whole again), and a next turn with a tool call: still in doubt
+    std::fs::remove_file(&flag).unwrap();
+    rw.mock
+        .wait_for("the turn's end", |r| r.kind == "main" && r.prompt.contains("keep working") && r.results.len() >= 6);
+    rw.wait_screen(&seat, "the prompt", |s| idle(v, s));
+    submit(&rw, &seat, v, "next turn");
+    rw.mock.wait_for("the next turn's tool output", |r| r.kind == "main" && r.prompt.contains("next turn") && !r.results.is_empty());
+    rw.wait_screen(&seat, "the prompt after the next turn", |s| idle(v, s));
+    assert!(rw.mock.requests().iter().all(|r| !r.body.to_string().contains(body)), "the model never got it");
+    assert!(receipts_of(&rw, &id).is_empty(), "never said delivered");
+    assert_eq!(log().matches("\"outcome\":\"in doubt\"").count(), 1, "said once: {}", log());
+    let lines = super::inbox::lines_of(&rw, &id);
+    assert!(lines.iter().all(|l| l["outcome"] != "delivered"), "{lines:#?}");
 }
