@@ -54,7 +54,7 @@ pub fn describe() -> Description {
             "hook-transcript={home}/.copilot/session-state/{session}/events.jsonl",
             // It takes a hook's answer only from a hook that exits: the answer of one killed
             // after writing it whole is dropped, at every event (measured on 1.0.102, 3 of 3
-            // killed answers dropped in each run, real_cli::handover_vendors; docs/inbox.md).
+            // killed answers dropped in each of 4 runs, real_cli::handover_vendors; docs/inbox.md).
             "hook-answer=on-exit",
         ]),
     }

@@ -318,6 +318,11 @@ fn claude_a_real_hook_killed_between_answer_and_record_is_settled_by_its_transcr
     let receipts = receipts_of(&rw, &id);
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     assert!(receipts[0]["note"].as_str().unwrap_or("").contains("transcript shows the answer taken"), "{receipts:?}");
+    // its line rests on the transcript, not on a receipt the hook wrote (`team feed`: by transcript)
+    let lines = lines_of(&rw, &id);
+    let delivered: Vec<&Value> = lines.iter().filter(|l| l["outcome"] == "delivered").collect();
+    assert_eq!(delivered.len(), 1, "{lines:#?}");
+    assert_eq!(delivered[0]["by"], "transcript", "{lines:#?}");
     // the model had it once, from the killed hook, and no hook handed it again
     let before = last_n(&rw);
     rw.mock.wait_for("two more model steps", |r| r.n > before + 1);
@@ -399,6 +404,7 @@ fn codex_a_real_hook_killed_after_team_hook_exited_is_handed_in_its_next_turn() 
     assert!(receipts[0]["note"].as_str().unwrap_or("").contains("transcript shows the answer taken"), "{receipts:?}");
     let lines = lines_of(&rw, &id);
     assert_eq!(lines.iter().filter(|l| l["outcome"] == "delivered").count(), 1, "{lines:#?}");
+    assert!(lines.iter().any(|l| l["outcome"] == "delivered" && l["by"] == "transcript"), "{lines:#?}");
     let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap();
     assert!(log.contains("its CLI has begun another turn of the same session"), "{log}");
     assert_eq!(carried(&rw, cli, body), 1);
