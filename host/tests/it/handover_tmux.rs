@@ -303,6 +303,10 @@ fn a_hook_killed_between_answer_and_record_is_settled_by_the_transcript() {
     let h = s.jsonl("messages.jsonl");
     assert_eq!(h.len(), 2, "{h:?}");
     assert_eq!((h[1]["outcome"].as_str(), h[1]["via"].as_str()), (Some("delivered"), Some("mcp-inbox")));
+    // it rests on the CLI's transcript, not on a receipt its hook wrote: the feed says so
+    assert_eq!(h[1]["by"], "transcript", "{h:?}");
+    let feed = s.w.sh("team feed");
+    assert!(feed.stdout.contains("by transcript") && !feed.stdout.contains("by hook receipt"), "{}", feed.stdout);
     assert!(s.inbox().is_empty(), "{:?}", s.inbox());
 }
 
@@ -479,6 +483,9 @@ fn a_codex_hand_over_is_said_delivered_once_its_transcript_shows_it() {
         .is_some_and(|n| n.contains("takes a hook's answer only once the hook has exited")));
     let h = s.jsonl("messages.jsonl");
     assert_eq!(h.iter().filter(|l| l["outcome"] == "delivered").count(), 1, "{h:#?}");
+    // the send's line rests on the transcript (the hook recorded nothing)
+    let line = h.iter().find(|l| l["outcome"] == "delivered").unwrap();
+    assert_eq!(line["by"], "transcript", "{line}");
     assert_eq!(s.handed("review the branch").len(), 1);
     assert!(s.team_log().contains("\"outcome\":\"answered\""), "{}", s.team_log());
 }

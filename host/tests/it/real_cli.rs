@@ -33,6 +33,7 @@ mod agents;
 mod conversations;
 mod first_team;
 mod handover;
+mod handover_vendors;
 mod inbox;
 mod inbox_vendors;
 mod mcp;

@@ -43,6 +43,19 @@ pub fn describe() -> Description {
             // screen with its `Resume copilot --resume=…` hint; docs/launch.md).
             "launch=copilot",
             "exit=type:/exit enter",
+            // Its session transcript's rows of what the model is sent: a prompt hook's context
+            // and an `agentStop` block's reason in `user.message` rows, a tool hook's in the
+            // tool's `tool.execution_complete` row (measured on 1.0.102, real_cli::
+            // handover_vendors, tests/data/transcripts/copilot-1.0.102/hook-context.jsonl).
+            "hook-context=type=user.message",
+            "hook-context=type=tool.execution_complete",
+            // Only `agentStop`'s input names the transcript; every input names the session,
+            // whose transcript is this file of the CLI's HOME.
+            "hook-transcript={home}/.copilot/session-state/{session}/events.jsonl",
+            // It takes a hook's answer only from a hook that exits: the answer of one killed
+            // after writing it whole is dropped, at every event (measured on 1.0.102, 3 of 3
+            // killed answers dropped in each of 4 runs, real_cli::handover_vendors; docs/inbox.md).
+            "hook-answer=on-exit",
         ]),
     }
 }

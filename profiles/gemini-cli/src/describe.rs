@@ -46,6 +46,12 @@ pub fn describe() -> Description {
             // docs/launch.md).
             "launch=gemini",
             "exit=type:/quit enter",
+            // Its session transcript's rows of what the model is sent: a hook's context and an
+            // AfterAgent block's reason are `user` rows (measured on 0.61.0, real_cli::
+            // handover_vendors, tests/data/transcripts/gemini-cli-0.61.0/hook-context.jsonl).
+            // It takes the answer of a hook killed after writing it (12 of 12 in 4 runs), as
+            // Claude Code does: its hook records the hand-over before it exits.
+            "hook-context=type=user",
         ]),
     }
 }

@@ -46,7 +46,9 @@ use crate::mailbox::store::{Claim, Claimer, Message, Recovered, SeatBox};
 mod deliver;
 pub mod evidence;
 
-pub use deliver::{complete, confirm, deliver, settle, AnswerOut, Confirmed, Rec, Settler, AWAITS, CONFIRMED, SETTLED};
+pub use deliver::{
+    complete, confirm, deliver, settle, AnswerOut, Confirmed, Rec, Settler, Told, AWAITS, CONFIRMED, SETTLED,
+};
 
 /// What the CLI's JSON on stdin says that the hook uses. Untrusted: a word is kept only when
 /// it is a short printable word, the transcript only as an absolute path of printable text.
@@ -150,6 +152,9 @@ pub struct Claimed {
     pub items: Vec<Item>,
     /// What went wrong, or was settled, on the way (said in team.log).
     pub problems: Vec<String>,
+    /// The session's transcript as the seat's profile places it ([`evidence::TRANSCRIPT_AT`])
+    /// when the hook's input named none (GitHub Copilot CLI's inputs but `agentStop`'s).
+    pub transcript: Option<PathBuf>,
 }
 
 /// Who the hook's process is, when it is a seat.
@@ -221,6 +226,7 @@ pub fn hand(ctx: &Ctx, input: &HookInput, dirs: &[PathBuf]) -> Result<Claimed, N
                 let all = out.get_or_insert_with(Claimed::default);
                 all.items.extend(h.items);
                 all.problems.extend(h.problems);
+                all.transcript = all.transcript.take().or(h.transcript);
             }
             Err(e) => why = e,
         }
@@ -261,6 +267,12 @@ fn hand_in(ctx: &Ctx, input: &HookInput, root: &Path, dirs: &[PathBuf]) -> Resul
     if !claimed.items.is_empty() {
         let on_exit = evidence::on_exit(features_of());
         claimed.items.iter_mut().for_each(|i| i.on_exit = on_exit);
+        // (the CLI's HOME, which its hooks inherit: where its transcripts are)
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        claimed.transcript = match (&input.transcript, &input.session_id, home) {
+            (None, Some(session), Some(home)) => evidence::transcript_of(features_of(), session, &home),
+            _ => None,
+        };
     }
     Ok(claimed)
 }

@@ -32,7 +32,6 @@ use crate::profiles::Profile;
 
 use crate::mailbox::bell;
 use crate::mailbox::store::{Message, Pin, SeatBox};
-use crate::vocab::hook_event::Event;
 use crate::vocab::outcome::Ended;
 
 /// One inbox send, decided.
@@ -203,9 +202,7 @@ fn queue_for(
             let rec = super::hook::Rec { config: req.config, clock: means.clock };
             let confirm = on_exit.as_ref().map(|rules| (&rec, rules.as_slice()));
             match wait_for_hook(&b, req.id, window, confirm) {
-                Waited::Handed(e) => {
-                    Ended::delivered(Some(super::hook::note(e, hooks))).by(crate::vocab::outcome::Decider::HookReceipt)
-                }
+                Waited::Handed(t) => Ended::delivered(Some(super::hook::note(t.event, hooks))).by(t.by),
                 Waited::InDoubt => Ended::held(at(format!("in {}'s inbox: {IN_DOUBT}", req.at.seat))),
                 Waited::No => held(),
             }
@@ -244,10 +241,11 @@ pub fn held_reason(seat: &str, dialog: Option<&str>, draft: bool) -> String {
 pub const IN_DOUBT: &str = "its hook answered with it, and its CLI — which takes a hook's answer only from a hook that exits — has not shown it taken in its transcript; it is said delivered when the transcript shows it, and offered again once its CLI goes on without it; nothing was typed";
 
 /// How a send's wait for its receipt ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Waited {
-    /// A hook took the token (or the send's confirmation did): delivered, by that event.
-    Handed(Event),
+    /// A hook took the token (or the send's confirmation did): delivered, by that event, on
+    /// that hook's receipt or its CLI's transcript.
+    Handed(super::hook::Told),
     /// The window ended with the message answered and its transcript not showing it taken.
     InDoubt,
     /// The window ended first (the message stays in the inbox, and the hook that hands it
@@ -270,7 +268,7 @@ fn wait_for_hook(
     loop {
         if let Some(w) = token.taken() {
             token.clear(&w);
-            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(super::hook::Told::parse(&w));
         }
         if let Some((rec, rules)) = confirm {
             // (what goes wrong here a later hook or the watch meets and logs again)
@@ -287,7 +285,7 @@ fn wait_for_hook(
             // a hook took it between the last look and now
             let w = token.taken().unwrap_or_default();
             token.clear(&w);
-            return Waited::Handed(Event::from_word(&w).unwrap_or(Event::PostToolUse));
+            return Waited::Handed(super::hook::Told::parse(&w));
         }
         std::thread::sleep(Duration::from_millis(20));
     }

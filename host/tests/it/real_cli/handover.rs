@@ -21,12 +21,12 @@ use team::legs::inbox::hook::evidence::{judge, Rule, Verdict};
 use team::legs::inbox::hook::HookInput;
 use team::mailbox::store::Answering;
 
-fn id(n: u32) -> String {
+pub(super) fn id(n: u32) -> String {
     format!("00000000-0000-4000-8000-{n:012}")
 }
 
 /// The text team's hook would hand for message `n`.
-fn text(n: u32) -> String {
+pub(super) fn text(n: u32) -> String {
     format!(
         "A message for you from owner (admitted by the owner; id {}) — read it and act on it as your team's rules say:\n\nbody {n}",
         id(n)
@@ -84,7 +84,7 @@ fn hooks(rw: &RealWorld, cli: Cli, dir: &Path) {
 }
 
 /// The answers the model was sent, by number (the mock's request log).
-fn reached(rw: &RealWorld) -> BTreeSet<u32> {
+pub(super) fn reached(rw: &RealWorld) -> BTreeSet<u32> {
     // (the mock's request log: an answer the CLI took is in every later request of its turn)
     rw.mock
         .requests()
@@ -176,7 +176,7 @@ fn killed_hooks_answers(cli: Cli, taken: &[u32]) {
 }
 
 /// The hook inputs the test's hooks kept, in the order they ran.
-fn inputs(dir: &Path) -> Vec<String> {
+pub(super) fn inputs(dir: &Path) -> Vec<String> {
     let mut v: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
@@ -188,7 +188,7 @@ fn inputs(dir: &Path) -> Vec<String> {
 }
 
 /// Keeps the transcript's rows naming the answers, and the inputs, in `to` (the fixtures).
-fn capture(to: &Path, transcript: &Path, inputs: &[String]) {
+pub(super) fn capture(to: &Path, transcript: &Path, inputs: &[String]) {
     std::fs::create_dir_all(to).unwrap();
     let rows: String = std::fs::read_to_string(transcript)
         .unwrap()
@@ -287,7 +287,7 @@ fn killed_between_answer_and_record(rw: &RealWorld, cli: Cli, body: &str) -> (Se
 }
 
 /// The handed receipts of the message `id`.
-fn receipts_of(rw: &RealWorld, id: &str) -> Vec<Value> {
+pub(super) fn receipts_of(rw: &RealWorld, id: &str) -> Vec<Value> {
     let f = team::history::project_dir(&rw.w.config, "beacon", &rw.w.repo).join("receipts.jsonl");
     std::fs::read_to_string(f)
         .unwrap_or_default()
@@ -318,6 +318,11 @@ fn claude_a_real_hook_killed_between_answer_and_record_is_settled_by_its_transcr
     let receipts = receipts_of(&rw, &id);
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     assert!(receipts[0]["note"].as_str().unwrap_or("").contains("transcript shows the answer taken"), "{receipts:?}");
+    // its line rests on the transcript, not on a receipt the hook wrote (`team feed`: by transcript)
+    let lines = lines_of(&rw, &id);
+    let delivered: Vec<&Value> = lines.iter().filter(|l| l["outcome"] == "delivered").collect();
+    assert_eq!(delivered.len(), 1, "{lines:#?}");
+    assert_eq!(delivered[0]["by"], "transcript", "{lines:#?}");
     // the model had it once, from the killed hook, and no hook handed it again
     let before = last_n(&rw);
     rw.mock.wait_for("two more model steps", |r| r.n > before + 1);
@@ -399,6 +404,7 @@ fn codex_a_real_hook_killed_after_team_hook_exited_is_handed_in_its_next_turn() 
     assert!(receipts[0]["note"].as_str().unwrap_or("").contains("transcript shows the answer taken"), "{receipts:?}");
     let lines = lines_of(&rw, &id);
     assert_eq!(lines.iter().filter(|l| l["outcome"] == "delivered").count(), 1, "{lines:#?}");
+    assert!(lines.iter().any(|l| l["outcome"] == "delivered" && l["by"] == "transcript"), "{lines:#?}");
     let log = std::fs::read_to_string(rw.w.repo.join(".agents/team.log")).unwrap();
     assert!(log.contains("its CLI has begun another turn of the same session"), "{log}");
     assert_eq!(carried(&rw, cli, body), 1);

@@ -23,7 +23,7 @@ fn now_ms() -> i64 {
 }
 
 /// The person's own project settings: the `sleep` of the scripted turn runs without asking.
-fn own_settings(v: Vendor) -> (&'static str, String) {
+pub(super) fn own_settings(v: Vendor) -> (&'static str, String) {
     match v {
         Vendor::Gemini => {
             (".gemini/settings.json", "{\n    \"tools\": {\"allowed\": [\"run_shell_command(sleep)\"]}\n}\n".into())
@@ -38,7 +38,7 @@ fn own_settings(v: Vendor) -> (&'static str, String) {
 
 /// The person's own options on the CLI's command line: Copilot runs the scripted `sleep`
 /// without asking.
-fn launch_args(v: Vendor) -> &'static str {
+pub(super) fn launch_args(v: Vendor) -> &'static str {
     match v {
         Vendor::Copilot => "--allow-tool='shell(sleep)'",
         _ => "",

@@ -24,7 +24,7 @@ use crate::ctx::Ctx;
 use crate::history::{self, LogLine, MessageLine, Receipt, ReceiptKind, Sign};
 use crate::mailbox::store::{wall_ms, Answering, Claim, Claimer, Message, SeatBox, Where};
 use crate::vocab::leg::Leg;
-use crate::vocab::outcome::Outcome;
+use crate::vocab::outcome::{Decider, Outcome};
 
 /// Where a hook's answer goes: the command line gives it (stdout); the use-case only asks.
 pub trait AnswerOut {
@@ -46,6 +46,7 @@ const DROP_MAX: u64 = (1 << 20) + 64 * 1024;
 pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out: &mut dyn AnswerOut) -> Handed {
     let mut handed = Handed { messages: Vec::new(), problems: claimed.problems };
     let items = claimed.items;
+    let transcript = input.transcript.clone().or(claimed.transcript);
     if items.is_empty() {
         return handed;
     }
@@ -55,7 +56,7 @@ pub fn deliver(ctx: &Ctx, event: Event, input: &HookInput, claimed: Claimed, out
         give_back(&items, &format!("{} given back to the inbox", ids()), &mut handed.problems);
         return handed;
     }
-    let note = noted(event, input);
+    let note = noted(event, input, transcript);
     for i in &items {
         if let Err(e) = i.b.answering(&i.c, &Answering { on_exit: i.on_exit, ..note.clone() }) {
             handed.problems.push(format!("{}: the note before the answer could not be written ({e})", i.m.id));
@@ -112,8 +113,9 @@ impl<'a> Rec<'a> {
     }
 }
 
-/// The note every claim of this answer gets before its first byte.
-fn noted(event: Event, input: &HookInput) -> Answering {
+/// The note every claim of this answer gets before its first byte (`transcript`: the one the
+/// hook's input named, else the one the seat's profile places).
+fn noted(event: Event, input: &HookInput, transcript: Option<std::path::PathBuf>) -> Answering {
     let me = Claimer::me();
     Answering {
         pid: me.pid,
@@ -122,8 +124,8 @@ fn noted(event: Event, input: &HookInput) -> Answering {
         at_ms: crate::mailbox::store::wall_ms(),
         session: input.session_id.clone(),
         turn: input.turn.clone(),
-        offset: input.transcript.as_deref().map_or(0, evidence::size_of),
-        transcript: input.transcript.clone(),
+        offset: transcript.as_deref().map_or(0, evidence::size_of),
+        transcript,
         said: false,
         on_exit: false,
     }
@@ -137,6 +139,35 @@ fn give_back(items: &[Item], why: &str, problems: &mut Vec<String>) {
         if let Err(e) = i.b.unclaim(&i.c) {
             problems.push(format!("{}: could not be given back ({e}): a later hook settles it", i.m.id));
         }
+    }
+}
+
+/// What a hook tells the send waiting on a message by taking its token: the event that handed
+/// it, and what the hand-over rests on — the hook's own receipt, or (a claim the evidence
+/// settled) the CLI's transcript. The token's word: `post-tool-use`, `post-tool-use.transcript`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Told {
+    pub event: Event,
+    pub by: Decider,
+}
+
+impl Told {
+    const BY_TRANSCRIPT: &'static str = ".transcript";
+
+    pub fn word(&self) -> String {
+        match self.by {
+            Decider::Transcript => format!("{}{}", self.event.word(), Self::BY_TRANSCRIPT),
+            _ => self.event.word().to_string(),
+        }
+    }
+
+    /// A token's word as a hook wrote it (an unknown event reads as PostToolUse, as before).
+    pub fn parse(w: &str) -> Told {
+        let (event, by) = match w.strip_suffix(Self::BY_TRANSCRIPT) {
+            Some(e) => (e, Decider::Transcript),
+            None => (w, Decider::HookReceipt),
+        };
+        Told { event: Event::from_word(event).unwrap_or(Event::PostToolUse), by }
     }
 }
 
@@ -172,9 +203,13 @@ fn record(ctx: &Rec, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, proble
             m.id
         ));
     }
-    let send_waits = receipted.is_ok() && !m.typed && b.token(&m.id).take_for_hook(how.event.word());
+    // (a hand-over the evidence settled rests on the CLI's transcript, not on a receipt its
+    // own hook wrote: its line says so)
+    let told =
+        Told { event: how.event, by: if how.settled.is_some() { Decider::Transcript } else { Decider::HookReceipt } };
+    let send_waits = receipted.is_ok() && !m.typed && b.token(&m.id).take_for_hook(&told.word());
     if receipted.is_ok() && !m.typed && !send_waits {
-        write_line(ctx, m, how.event, ms, problems);
+        write_line(ctx, m, &told, ms, problems);
     }
     if let Err(e) = b.handed(c) {
         problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", m.id));
@@ -187,7 +222,8 @@ fn record(ctx: &Rec, b: &SeatBox, c: &Claim, m: &Message, how: &Recorded, proble
 }
 
 /// The `delivered` line a hook writes (the send stopped waiting).
-fn write_line(ctx: &Rec, m: &Message, event: Event, ms: u64, problems: &mut Vec<String>) {
+fn write_line(ctx: &Rec, m: &Message, told: &Told, ms: u64, problems: &mut Vec<String>) {
+    let event = told.event;
     let line = MessageLine {
         ts: ctx.clock.now_ts(),
         from: m.from.clone(),
@@ -199,7 +235,7 @@ fn write_line(ctx: &Rec, m: &Message, event: Event, ms: u64, problems: &mut Vec<
         via: Some(Leg::McpInbox.into()),
         note: Some(super::note(event, m.hooks)),
         reply_to: m.reply_to.clone(),
-        by: Some(crate::vocab::outcome::Decider::HookReceipt),
+        by: Some(told.by.clone()),
         ..Default::default()
     };
     if let Err(e) = history::append_message(ctx.config, &m.project, &m.root, &line) {
@@ -212,22 +248,22 @@ fn write_line(ctx: &Rec, m: &Message, event: Event, ms: u64, problems: &mut Vec<
 /// send still waiting, or written when the history has none for it (a typed trigger's
 /// companion has the typed leg's) — and only then moved to `handed/`.
 pub fn complete(ctx: &Ctx, b: &SeatBox, c: &Claim, event: Event, problems: &mut Vec<String>) {
-    complete_with(&Rec::of(ctx), b, c, event, problems)
+    complete_with(&Rec::of(ctx), b, c, Told { event, by: Decider::HookReceipt }, problems)
 }
 
-fn complete_with(ctx: &Rec, b: &SeatBox, c: &Claim, event: Event, problems: &mut Vec<String>) {
+fn complete_with(ctx: &Rec, b: &SeatBox, c: &Claim, told: Told, problems: &mut Vec<String>) {
     let Ok(Some(mine)) = b.take_over(c, Claimer::me()) else { return };
     if let Ok(m) = b.read_claimed(&mine) {
-        complete_line(ctx, b, &m, event, problems);
+        complete_line(ctx, b, &m, told, problems);
     }
     if let Err(e) = b.handed(&mine) {
         problems.push(format!("{}: handed, but its claim could not be moved to handed/: {e}", c.key.id()));
     }
 }
 
-fn complete_line(ctx: &Rec, b: &SeatBox, m: &Message, event: Event, problems: &mut Vec<String>) {
+fn complete_line(ctx: &Rec, b: &SeatBox, m: &Message, told: Told, problems: &mut Vec<String>) {
     let token = b.token(&m.id);
-    if m.typed || token.taken().is_some() || token.take_for_hook(event.word()) {
+    if m.typed || token.taken().is_some() || token.take_for_hook(&told.word()) {
         return;
     }
     let dir = history::project_dir(ctx.config, &m.project, &m.root);
@@ -239,7 +275,7 @@ fn complete_line(ctx: &Rec, b: &SeatBox, m: &Message, event: Event, problems: &m
         }
     };
     if !lines.iter().any(|l| l.id == m.id && l.outcome == Outcome::Delivered) {
-        write_line(ctx, m, event, ms_since(ctx, m.sent_ms), problems);
+        write_line(ctx, m, &told, ms_since(ctx, m.sent_ms), problems);
     }
 }
 
@@ -382,7 +418,7 @@ pub fn confirm(ctx: &Rec, b: &SeatBox, id: &str, rules: &[Rule], problems: &mut 
     let Ok((receipts, _)) = history::read_receipts(ctx.config, &dir) else { return Confirmed::InDoubt };
     if receipts.iter().any(|r| r.id == id && r.receipt == ReceiptKind::Handed) {
         // a settler died after its receipt: its line, then handed/
-        complete_with(ctx, b, &c, event, problems);
+        complete_with(ctx, b, &c, Told { event, by: Decider::Transcript }, problems);
     } else {
         taken(ctx, b, &c, &m, &note, problems);
     }

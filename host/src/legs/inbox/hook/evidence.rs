@@ -49,6 +49,22 @@ pub fn on_exit_rules(features: &[String]) -> Option<Vec<Rule>> {
     on_exit(features).then(|| Rule::from_features(features)).filter(|r| !r.is_empty())
 }
 
+/// The feature word of a CLI whose hook input names its session but not always its transcript
+/// (GitHub Copilot CLI 1.0.102: only `agentStop`'s does): `hook-transcript=<pattern>`, the
+/// session's transcript as a path over `{home}` (the CLI's HOME, which its hooks inherit) and
+/// `{session}` (the input's session id).
+pub const TRANSCRIPT_AT: &str = "hook-transcript=";
+
+/// The transcript a hook's input leaves unnamed, as the profile's [`TRANSCRIPT_AT`] pattern
+/// places it for `session` under `home` (`None`: no pattern, or not an absolute path).
+pub fn transcript_of(features: &[String], session: &str, home: &std::path::Path) -> Option<std::path::PathBuf> {
+    let pattern = features.iter().find_map(|f| f.strip_prefix(TRANSCRIPT_AT))?;
+    // (a session id is a word of letters, digits and `-_.:`, `HookInput::parse`: no `/`)
+    let path = pattern.replace("{home}", &home.to_string_lossy()).replace("{session}", session);
+    let p = std::path::PathBuf::from(path);
+    (p.is_absolute() && !session.is_empty() && !session.starts_with('.')).then_some(p)
+}
+
 /// The most of a transcript read past the note's offset.
 pub const READ_MAX: u64 = 8 << 20;
 

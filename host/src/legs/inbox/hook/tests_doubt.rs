@@ -77,8 +77,25 @@ fn a_claim_in_doubt_is_recorded_once_the_transcript_shows_it_taken() {
     assert_eq!(receipts.len(), 1);
     assert_eq!((receipts[0].receipt, receipts[0].event.as_deref()), (ReceiptKind::Handed, Some("stop")));
     assert_eq!(receipts[0].note.as_deref(), Some(SETTLED));
-    assert_eq!(b.token(&m.id).taken().as_deref(), Some("stop"), "the waiting send says delivered now");
+    // the waiting send says delivered now, by its CLI's transcript
+    assert_eq!(b.token(&m.id).taken().as_deref(), Some("stop.transcript"));
     assert!(!b.dir.join(ANSWERING).read_dir().unwrap().any(|_| true), "the note is gone");
+}
+
+/// With no send waiting, the settler writes the `delivered` line: its `by` is the evidence it
+/// rests on, the CLI's transcript — not a hook's receipt (`team feed`: `by transcript`).
+#[test]
+fn a_claim_settled_by_its_transcript_is_delivered_by_transcript() {
+    let w = world();
+    let t = w.root.join("t.jsonl");
+    std::fs::write(&t, "{\"type\":\"session_meta\"}\n").unwrap();
+    let (b, m) = in_doubt(&w, &t);
+    assert!(b.token(&m.id).end_wait(), "the send stopped waiting");
+    std::fs::OpenOptions::new().append(true).open(&t).unwrap().write_all(row(&m).as_bytes()).unwrap();
+    run(&w, &b, &input("t-1"));
+    let (lines, _) = history_of(&w);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0].by.as_ref().map(|d| d.word()), Some("transcript"), "{:?}", lines[0]);
 }
 
 #[test]
@@ -237,7 +254,7 @@ fn a_waiting_send_confirms_an_on_exit_hand_over_only_by_its_transcript() {
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     assert_eq!(receipts[0].note.as_deref(), Some(CONFIRMED));
     assert!(lines.is_empty(), "the waiting send writes the line");
-    assert_eq!(b.token(&m.id).taken().as_deref(), Some("post-tool-use"));
+    assert_eq!(b.token(&m.id).taken().as_deref(), Some("post-tool-use.transcript"));
     assert!(matches!(b.find(&m.id).unwrap(), Where::Handed(_)));
     assert_eq!(confirm(&rec(&w), &b, &m.id, &rules(), &mut problems), Confirmed::Nothing, "once");
     assert!(problems.is_empty(), "{problems:?}");

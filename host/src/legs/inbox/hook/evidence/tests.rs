@@ -22,10 +22,39 @@ fn id(n: u32) -> String {
 
 /// The rules the bundled profile of `cli` names.
 fn rules_of(cli: &str) -> Vec<Rule> {
+    Rule::from_features(&features_of(cli))
+}
+
+/// The features of the bundled profile of `cli`.
+fn features_of(cli: &str) -> Vec<String> {
     let d = tempfile::tempdir().unwrap();
     let host = ProfileHost::with_dirs(d.path().join("config"), d.path().join("cache"));
     let p = host.load(cli, &Default::default()).unwrap_or_else(|e| panic!("{}", e.message()));
-    Rule::from_features(&p.describe().features)
+    p.describe().features.clone()
+}
+
+/// GitHub Copilot CLI 1.0.102 names its transcript only in `agentStop`'s input; its profile
+/// places it from the session every input names and the CLI's HOME — exactly the path
+/// `agentStop` named (the real inputs: the seat's HOME is `<world>/seats/pilot`), and it takes
+/// answers only on exit. A profile with no pattern places nothing; a session id that is not a
+/// word cannot be placed.
+#[test]
+fn copilot_s_transcript_is_placed_from_its_session_as_agent_stop_names_it() {
+    let features = features_of("copilot");
+    assert!(on_exit(&features));
+    let text = std::fs::read_to_string(fixture("copilot-1.0.102/hook-inputs.jsonl")).unwrap();
+    let inputs: Vec<HookInput> = text.lines().map(|l| HookInput::parse(l.as_bytes())).collect();
+    let named: Vec<&HookInput> = inputs.iter().filter(|i| i.transcript.is_some()).collect();
+    assert!(!named.is_empty() && named.len() < inputs.len(), "only agentStop's input names it");
+    for i in named {
+        let t = i.transcript.as_ref().unwrap();
+        let home = t.ancestors().find(|a| a.ends_with("seats/pilot")).expect("the seat's HOME");
+        assert_eq!(transcript_of(&features, i.session_id.as_deref().unwrap(), home).as_ref(), Some(t));
+    }
+    assert!(inputs.iter().all(|i| i.session_id.is_some()), "every input names the session");
+    assert_eq!(transcript_of(&features_of("codex"), "s-1", Path::new("/home/u")), None);
+    assert_eq!(transcript_of(&features, "..", Path::new("/home/u")), None);
+    assert_eq!(transcript_of(&features, "s-1", Path::new("relative")), None);
 }
 
 fn note(transcript: Option<PathBuf>, offset: u64, turn: &str) -> Answering {
@@ -49,9 +78,11 @@ fn input(session: &str, turn: &str) -> HookInput {
 
 #[test]
 fn the_transcripts_show_exactly_what_each_model_was_sent() {
-    for (cli, dir, taken) in
-        [("claude-code", "claude-code-2.1.332", vec![1, 2, 3, 4, 5, 6]), ("codex", "codex-0.171.0", vec![2, 4, 6])]
-    {
+    for (cli, dir, taken) in [
+        ("claude-code", "claude-code-2.1.332", vec![1, 2, 3, 4, 5, 6]),
+        ("codex", "codex-0.171.0", vec![2, 4, 6]),
+        ("copilot", "copilot-1.0.102", vec![2, 4, 6]),
+    ] {
         let rules = rules_of(cli);
         assert!(!rules.is_empty(), "{cli} names its rows");
         let n = note(Some(fixture(&format!("{dir}/hook-context.jsonl"))), 0, "t-1");
