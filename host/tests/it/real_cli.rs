@@ -38,6 +38,7 @@ mod inbox_vendors;
 mod mcp;
 mod mcp_converse;
 mod mcp_vendors;
+mod opencode_phases;
 mod owner;
 mod owner_vendors;
 mod register;
