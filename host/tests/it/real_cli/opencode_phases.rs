@@ -1,8 +1,9 @@
-//! The phases of a line typed into the real opencode 1.18.33, timed from the outside with no
-//! `team` in between: the keys sent, the whole line drawn in the composer, one Enter, the box
-//! cleared, the session view drawn, the turn shown (`esc interrupt`) — a fresh opencode at its
-//! home screen, then the same at its session view after that turn. What the typed leg's waits
-//! for opencode rest on (docs/vendor-screens.md § opencode).
+//! The phases of a line put into the real opencode 1.18.33, timed from the outside with no
+//! `team` in between: the line sent, drawn whole in the composer, one Enter, the box cleared,
+//! the turn shown (`esc interrupt`) — sent as typed keys (`send-keys -l`, as the typed leg types)
+//! and as one bracketed paste (`paste-buffer -p`), at the home screen of a fresh opencode and
+//! in its session view. Measured here: keys are drawn 1.6–6 s late, a paste at once
+//! (docs/vendor-screens.md, "Where a send to opencode spends its time").
 
 use super::harness::{RealWorld, Seat};
 use super::mock::BOUND;
@@ -36,12 +37,28 @@ struct Phases {
     working: Option<u128>,
 }
 
-/// Types `line` as the typed leg does (`send-keys -l`), presses one Enter once the composer
-/// shows it whole, and looks every 10 ms until the turn shows or `BOUND`.
-fn one_line(rw: &RealWorld, seat: &Seat, line: &str) -> Phases {
+/// How a line goes in.
+#[derive(Debug, Clone, Copy)]
+enum Way {
+    /// `send-keys -l`: one key each, as the typed leg types.
+    Keys,
+    /// `paste-buffer -p`: one bracketed paste (opencode asks for mode 2004).
+    Paste,
+}
+
+/// Sends `line` the `way` given, presses one Enter once the composer shows it whole, and looks
+/// every 10 ms until the turn shows or `BOUND`.
+fn one_line(rw: &RealWorld, seat: &Seat, line: &str, way: Way) -> Phases {
     let tail: String = line.chars().rev().take(24).collect::<Vec<_>>().into_iter().rev().collect();
     let t0 = Instant::now();
-    assert!(rw.tmux(&["send-keys", "-l", "-t", &seat.pane, "--", line]).status.success());
+    let sent = match way {
+        Way::Keys => rw.tmux(&["send-keys", "-l", "-t", &seat.pane, "--", line]),
+        Way::Paste => {
+            assert!(rw.tmux(&["set-buffer", "-b", "probe", "--", line]).status.success());
+            rw.tmux(&["paste-buffer", "-p", "-d", "-b", "probe", "-t", &seat.pane])
+        }
+    };
+    assert!(sent.status.success(), "{}", String::from_utf8_lossy(&sent.stderr));
     let mut p = Phases::default();
     loop {
         let s = rw.screen(seat);
@@ -67,14 +84,14 @@ fn one_line(rw: &RealWorld, seat: &Seat, line: &str) -> Phases {
 }
 
 #[test]
-fn opencode_s_phases_from_typed_keys_to_its_turn() {
+fn opencode_s_phases_from_a_line_sent_to_its_turn_keys_and_paste() {
     let rw = RealWorld::start_vendors();
     let seat = rw.vendor(Vendor::Opencode);
     let line =
         "Please read the team message at .agents/send-drops/beacon/open-coder/ecfa863d-38fe-41a1-96c7-cd53af56962c";
-    for n in 0..3 {
-        let p = one_line(&rw, &seat, line);
-        eprintln!("opencode phases, send {n}: {p:?}");
+    for (n, way) in [Way::Paste, Way::Keys, Way::Paste, Way::Keys].into_iter().enumerate() {
+        let p = one_line(&rw, &seat, line, way);
+        eprintln!("opencode phases, send {n} ({way:?}): {p:?}");
         // one Enter after the drawn line submitted it
         assert!(p.cleared.is_some(), "{p:?}");
         rw.wait_screen(&seat, "the turn's end", |s| !s.contains("esc interrupt") && composer(s).is_empty());
