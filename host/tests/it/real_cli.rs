@@ -40,6 +40,7 @@ mod mcp;
 mod mcp_converse;
 mod mcp_grok;
 mod mcp_vendors;
+mod opencode_phases;
 mod owner;
 mod owner_vendors;
 mod register;

@@ -134,11 +134,19 @@ fn without_composer(v: &View) -> Reading {
     )
 }
 
-/// No row of opencode's own records a file read in a way captured so far: a row naming the id
-/// that is not the trigger's echo, on a screen that is not a dialog (a permission quoting the
-/// path asks for the read; it is not one).
+/// A row naming the id that is not the trigger's echo, on a screen that is not a dialog (a
+/// permission quoting the path asks for the read; it is not one). A row of a `┃` block — the
+/// composer, or a prompt in the session's history — is what was typed, never a read: opencode
+/// wraps the trigger there with the bar before each piece (live, 1.18.33: the id alone on the
+/// block's second row), which the generic echo test cannot tell from a read row. opencode's own
+/// read is a tool row, `→ Read <path>`.
 pub fn shows_drop_read(screen: &Screen, id: &str, trigger: &str) -> bool {
-    profile_kit::drop_read_outside_dialog(classify, screen, id, trigger)
+    if id.is_empty() || matches!(classify(screen).state, State::Dialog(_)) {
+        return false;
+    }
+    let trig = profile_kit::text::squash(trigger);
+    profile_kit::rows_text(screen)
+        .any(|r| contains(&r, id) && !r.trim_start().starts_with('┃') && !profile_kit::is_echo(&r, &trig))
 }
 
 /// opencode keeps its sessions in SQLite, not in transcript rows.

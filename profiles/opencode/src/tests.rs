@@ -66,3 +66,34 @@ fn a_row_naming_the_id_proves_a_read_but_not_the_echo_or_a_dialog() {
     d.recent = vec![format!("  ┃  $ cat /tmp/drop/{id}.txt")];
     assert!(!shows_drop_read(&d, id, &trigger));
 }
+
+/// The trigger as opencode 1.18.33 drew it live (real_cli::owner_vendors, the home screen's
+/// composer, 80 columns wide): wrapped, the id alone on the second `┃` row — and the same in the
+/// session view's history block once submitted. Neither is opencode reading the drop.
+#[test]
+fn the_trigger_wrapped_in_a_bar_block_is_its_echo_not_a_read() {
+    let id = "ecfa863d-38fe-41a1-96c7-cd53af56962c";
+    let trigger = format!("Please read the team message at .agents/send-drops/beacon/open-coder/{id}");
+    let mut s = fixture("idle-typed").screen;
+    let at = s.plain.iter().position(|r| r.contains("┃  say hello please")).unwrap();
+    let pad = " ".repeat(38);
+    s.plain[at] = format!("{pad}┃  Please read the team message at .agents/send-drops/beacon/open-coder/");
+    s.plain.insert(at + 1, format!("{pad}┃  {id}"));
+    s.plain.pop();
+    s.styled.clear();
+    // (read as the live run read it: the row break kept as a space, which the host's read-back
+    // folds)
+    let wrapped = format!("Please read the team message at .agents/send-drops/beacon/open-coder/ {id}");
+    assert_eq!(classify(&s).composer, Composer::Holds(wrapped));
+    assert!(!shows_drop_read(&s, id, &trigger), "the composer's wrapped trigger read as the drop read");
+    let mut h = fixture("idle-after-reply").screen;
+    h.recent = vec![
+        "  ┃".into(),
+        "  ┃  Please read the team message at .agents/send-drops/beacon/open-coder/".into(),
+        format!("  ┃  {id}                                                  Session title"),
+        "  ┃".into(),
+    ];
+    assert!(!shows_drop_read(&h, id, &trigger), "the history's wrapped prompt read as the drop read");
+    h.recent.push(format!("     → Read .agents/send-drops/beacon/open-coder/{id}"));
+    assert!(shows_drop_read(&h, id, &trigger), "opencode's own read row");
+}
