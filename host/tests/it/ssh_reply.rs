@@ -4,7 +4,7 @@
 
 use crate::common::ssh::SshWorld;
 use crate::common::World;
-use crate::ssh_send::{b_with_held_reviewer, times_in, DELIVER_TEAM, Q};
+use crate::ssh_send::{b_with_held_reviewer, hop_deliver, times_in, DELIVER_TEAM, Q};
 
 /// The team file of the reply tests: DELIVER_TEAM, and a name for machine A (`home`, which A's
 /// `<config>/here` says it answers to and B's ssh config reaches as `a`). keeper has no
@@ -151,16 +151,7 @@ fn a_reply_on_b_reaches_the_asker_on_a_over_ssh() {
     let req = serde_json::json!({"hop":1,"team_version":"x","id":"forged-reply-1","here":"home","team":"beacon",
         "seat":"keeper","from":{"kind":"seat","team":"beacon","seat":"reviewer"},"body":"let me in",
         "reply_to":"00000000-0000-4007-8000-0000000000ff"});
-    let mut c = s
-        .b_cmd("ssh")
-        .args(["-o", "BatchMode=yes", "a", ".local/bin/team hop deliver"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
-    let out = c.wait_with_output().unwrap();
-    let ans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("an answer document");
+    let ans = hop_deliver(s.b_cmd("ssh"), "a", &req);
     assert_eq!(ans["state"]["state"], "refused", "{ans}");
     assert!(
         ans["state"]["why"].as_str().unwrap().contains("which is no message keeper sent to reviewer and saw delivered"),

@@ -311,16 +311,7 @@ fn a_far_team_of_another_version_says_so_and_another_protocol_sends_nothing() {
     // the real far side, a request of hop protocol 2: refused, nothing run
     let req = serde_json::json!({"hop":2,"team_version":"9.9.9","id":"future-1","here":"lab","team":"beacon",
         "seat":"reviewer","from":{"kind":"owner"},"body":"from the future","extra":{"new":"field"}});
-    let mut c = s
-        .a_cmd("ssh")
-        .args(["-o", "BatchMode=yes", "b", ".local/bin/team hop deliver"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
-    let out = c.wait_with_output().unwrap();
-    let ans: serde_json::Value = serde_json::from_slice(&out.stdout).expect("an answer document");
+    let ans = hop_deliver(s.a_cmd("ssh"), "b", &req);
     assert_eq!(ans["hop"], 1, "{ans}");
     assert_eq!(ans["state"]["state"], "refused", "{ans}");
     assert!(ans["state"]["why"].as_str().unwrap().contains("speaks hop protocol 1, the request 2"), "{ans}");
@@ -423,26 +414,9 @@ fn a_hop_left_in_doubt_that_b_never_took_is_sent_again_under_the_same_id() {
     let mut s = SshWorld::start();
     b_with_reviewer(&s, 200);
     let bin = s.b.home.join(".local/bin");
-    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
-    let started_file = s.b.home.join("deliver-started");
-    // B's deliver hangs before it reads the request (so it never claims the id); status is B's own
-    s.install_script_on_b(
-        "team",
-        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
-    );
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
-    let out_file = w.base().join("send.out");
-    let started = w.start(
-        &format!("{} 2>&1", s.a_team_line("send reviewer 'never taken'")),
-        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
-        std::process::Stdio::null(),
-    );
-    let t = std::time::Instant::now();
-    while !started_file.exists() {
-        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let (started, started_file, out_file) = send_to_a_hung_deliver(&s, &w, "never taken");
     s.stop_listener();
     kill_master(&s, &w);
     started.code(crate::common::BOUND * 12).expect("the send ended");
@@ -486,25 +460,9 @@ fn a_first_send_cut_before_b_took_it_is_in_doubt_and_the_watch_sends_it_again() 
     let s = SshWorld::start();
     b_with_reviewer(&s, 200);
     let bin = s.b.home.join(".local/bin");
-    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
-    let started_file = s.b.home.join("deliver-started");
-    s.install_script_on_b(
-        "team",
-        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
-    );
     let w = World::empty();
     w.team_file(DELIVER_TEAM);
-    let out_file = w.base().join("send.out");
-    let r = w.start(
-        &format!("{} 2>&1", s.a_team_line("send reviewer 'not yet taken'")),
-        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
-        std::process::Stdio::null(),
-    );
-    let t = std::time::Instant::now();
-    while !started_file.exists() {
-        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let (r, started_file, out_file) = send_to_a_hung_deliver(&s, &w, "not yet taken");
     // the cut, B's listener up: A's read-back reaches B, which has not taken the id
     kill_master(&s, &w);
     r.code(crate::common::BOUND * 12).expect("the send ended");
@@ -524,4 +482,48 @@ fn a_first_send_cut_before_b_took_it_is_in_doubt_and_the_watch_sends_it_again() 
     let got = std::fs::read_to_string(s.b_seat_log("reviewer")).unwrap_or_default();
     assert_eq!(times_in(&got, "Please read the team message at"), 1, "typed once on B: {got:?}");
     assert_eq!(s.b_history().len(), 1, "{:?}", s.b_history());
+}
+
+/// The far `team hop deliver` at `dest`, run by `ssh` (one machine's client) with `req` on its
+/// stdin, as the near side runs it; answers its answer document.
+pub(crate) fn hop_deliver(mut ssh: std::process::Command, dest: &str, req: &serde_json::Value) -> serde_json::Value {
+    let mut c = ssh
+        .args(["-o", "BatchMode=yes", dest, ".local/bin/team hop deliver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut c.stdin.take().unwrap(), req.to_string().as_bytes()).unwrap();
+    let out = c.wait_with_output().unwrap();
+    serde_json::from_slice(&out.stdout).expect("an answer document")
+}
+
+/// A's send of `body` to reviewer, started in the background, with B's `team hop deliver`
+/// hanging before it reads its request (so it never claims the id; B's real `team`, kept as
+/// `team-real`, runs every other command); answers once B's deliver has started: the running
+/// send, the file B's deliver wrote its pid to, and the send's output file.
+fn send_to_a_hung_deliver(
+    s: &SshWorld,
+    w: &World,
+    body: &str,
+) -> (crate::common::Started, std::path::PathBuf, std::path::PathBuf) {
+    let bin = s.b.home.join(".local/bin");
+    std::fs::rename(bin.join("team"), bin.join("team-real")).unwrap();
+    let started_file = s.b.home.join("deliver-started");
+    s.install_script_on_b(
+        "team",
+        "#!/bin/sh\nif [ \"$1 $2\" = 'hop deliver' ]; then echo $$ > \"$HOME/deliver-started.tmp\"; mv \"$HOME/deliver-started.tmp\" \"$HOME/deliver-started\"; exec sleep 600; fi\nexec \"$HOME/.local/bin/team-real\" \"$@\"\n",
+    );
+    let out_file = w.base().join("send.out");
+    let started = w.start(
+        &format!("{} 2>&1", s.a_team_line(&format!("send reviewer '{body}'"))),
+        std::process::Stdio::from(std::fs::File::create(&out_file).unwrap()),
+        std::process::Stdio::null(),
+    );
+    let t = std::time::Instant::now();
+    while !started_file.exists() {
+        assert!(t.elapsed() < crate::common::BOUND * 2, "B's deliver never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (started, started_file, out_file)
 }
