@@ -258,3 +258,53 @@ fn the_team_s_panes_are_looked_for_only_in_the_workspace_its_name_labels() {
         assert_eq!(calls(&r), vec![argv(&["--session", "teamfx", "workspace", "list"])], "{set}");
     }
 }
+
+#[test]
+fn a_session_whose_server_does_not_run_gets_one_started_and_answering_on_both_versions() {
+    for set in [V082, V071] {
+        let r = FixtureRunner::of(set)
+            .on(&["--session", "teamfx", "status"], 0, "status-not-running.txt")
+            .on_after_start(&["--session", "teamfx", "status"], 0, "status-running.txt");
+        let (h, r) = herdr(r);
+        assert_eq!(h.ensure_server("teamfx").unwrap(), super::server::Server::Started, "{set}");
+        assert_eq!(r.started(), vec![argv(&["--session", "teamfx", "server"])], "{set}");
+    }
+}
+
+#[test]
+fn on_0_8_2_the_first_seat_of_a_stopped_session_opens_once_its_started_server_answers() {
+    let r = FixtureRunner::of(V082)
+        .on(&["--session", "teamfx", "status"], 0, "status-not-running.txt")
+        .on_after_start(&["--session", "teamfx", "status"], 0, "status-running.txt")
+        .on_after_start(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list-empty.json")
+        .on_after_start(
+            &["--session", "teamfx", "workspace", "create", "--cwd", CWD, "--label", "fixture-ws", "--no-focus"],
+            0,
+            "workspace-create.json",
+        )
+        .on_after_start(
+            &["--session", "teamfx", "pane", "process-info", "--pane", "w1:p1"],
+            0,
+            "pane-process-info-shell.json",
+        );
+    let (h, r) = herdr(r);
+    let p = h.open_team_seat("teamfx", Path::new(CWD), "lead", "fixture-ws").unwrap();
+    assert_eq!(p.id, "w1:p1");
+    assert_eq!(r.started(), vec![argv(&["--session", "teamfx", "server"])]);
+}
+
+#[test]
+fn a_running_server_is_never_started_again() {
+    let r = FixtureRunner::running(V082, &["teamfx"])
+        .on(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list-empty.json")
+        .on(
+            &["--session", "teamfx", "workspace", "create", "--cwd", CWD, "--label", "fixture-ws", "--no-focus"],
+            0,
+            "workspace-create.json",
+        )
+        .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p1"], 0, "pane-process-info-shell.json");
+    let (h, r) = herdr(r);
+    h.open_team_seat("teamfx", Path::new(CWD), "lead", "fixture-ws").unwrap();
+    assert!(r.started().is_empty(), "{:?}", r.started());
+    assert!(r.calls().contains(&argv(&["--session", "teamfx", "status"])), "the server was asked about first");
+}
