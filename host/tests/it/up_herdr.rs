@@ -197,11 +197,21 @@ fn up_send_draft_down(version: &str) {
     }
     assert_eq!((u.log("keeper"), u.log("rev")), (String::new(), String::new()), "the launch typed into a seat");
 
-    // the owner's send reaches each
+    // the owner's send reaches each: delivered, the drop's read typed into the seat, the drop
+    // holding the words
     for seat in ["keeper", "rev"] {
+        let t = Instant::now();
         let r = u.w.team(&["send", seat, &format!("hello {seat}")]);
+        eprintln!("herdr {version}: team send {seat} {} ms", ms(t));
         assert_eq!(r.code, 0, "{r:?}");
-        u.wait(&format!("{seat} took the line"), || u.log(seat).contains(&format!("hello {seat}")));
+        assert!(r.stdout.contains(&format!("{seat}: delivered\n")), "{}", r.stdout);
+        let log = u.log(seat);
+        let drop = log
+            .strip_prefix("Please read the team message at ")
+            .and_then(|rest| rest.strip_suffix('\r'))
+            .unwrap_or_else(|| panic!("{seat} was typed {log:?}"));
+        let body = std::fs::read_to_string(u.w.repo.join(drop)).unwrap();
+        assert!(body.contains(&format!("hello {seat}")), "{body}");
     }
 
     // up again starts nothing
