@@ -36,7 +36,10 @@ impl Herdr {
         }
         let argv: Vec<String> = [self.bin.as_str(), "--session", session, "server"].map(String::from).into();
         self.runner.start(&argv).map_err(|e| {
-            MuxError::Failed(format!("could not start the herdr server of session \"{session}\" ({}): {e}", argv.join(" ")))
+            MuxError::Failed(format!(
+                "could not start the herdr server of session \"{session}\" ({}): {e}",
+                argv.join(" ")
+            ))
         })?;
         let t = Instant::now();
         while self.server_state(session)? != Some(true) {
