@@ -4,7 +4,7 @@
 //! CLIs: `team up` starts the session's herdr server itself, both seats come up and are
 //! recorded, the owner's send reaches each, a second `up` starts nothing, a draft keeps its
 //! seat running through `team down` (said, draft intact), and `down` once it is cleared leaves
-//! no seat process and no team workspace.
+//! no seat process, no team workspace and no herdr server.
 //!
 //! The fakes are reached as herdr's kinds: a folder on the world's PATH holds `claude` and
 //! `codex`, each the fake seat under that name (herdr tells an agent by its process name), and
@@ -103,8 +103,11 @@ impl HerdrUp {
         self.herdr(&["status"]).1.contains("status: running")
     }
 
-    /// The panes of the workspace labelled `beacon`.
+    /// The panes of the workspace labelled `beacon` (none when the server has ended).
     fn panes(&self) -> Vec<String> {
+        if !self.server_running() {
+            return Vec::new();
+        }
         let ws = self.json(&["workspace", "list"]);
         let Some(w) = ws["result"]["workspaces"]
             .as_array()
@@ -255,6 +258,7 @@ fn up_send_draft_down(version: &str) {
     assert!(r.stdout.contains("keeper: down"), "{}", r.stdout);
     assert!(!pid_alive(kpid), "keeper's CLI still runs");
     assert!(u.panes().is_empty(), "the team's workspace outlived its last seat");
+    assert!(!u.server_running(), "the herdr server outlived the team's last seat");
     assert_eq!(u.record("keeper")["stage"], "stopped");
     eprintln!("herdr {version}: team up {up_ms} ms (two fake seats), team down {down_ms} ms (one idle seat)");
 }

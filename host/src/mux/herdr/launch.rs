@@ -196,11 +196,13 @@ impl Herdr {
         }
     }
 
-    /// Closes pane `id`; one already gone is no error.
+    /// Closes pane `id`; one already gone is no error. A server left holding no workspace
+    /// ends with it (`end_when_empty`).
     pub(super) fn close(&self, session: &str, id: &str) -> Result<(), MuxError> {
         let ctx = Ctx { seat: String::new(), pane: id.into() };
         match self.ask(session, &["pane", "close", id], &ctx) {
-            Ok(_) | Err(Refusal { code: Some(Code::PaneNotFound), .. }) => Ok(()),
+            Ok(_) => self.end_when_empty(session),
+            Err(Refusal { code: Some(Code::PaneNotFound), .. }) => Ok(()),
             Err(r) => Err(r.error),
         }
     }

@@ -4,15 +4,22 @@
 //! process group, no terminal, not waited for), then asked `herdr --session <session> status`
 //! until it says `status: running`, for at most [`START_BOUND`].
 //!
+//! The other end: a server left holding no workspace at all once a pane closed (`team down`'s
+//! last seat: herdr closes a workspace with its last pane) is stopped, `herdr session stop
+//! <session> --json` — as a tmux server ends with its last session, so `team down` leaves no
+//! session behind.
+//!
 //! Invariant: a server is started only where `status` read the session's server as not
 //! running (never a second server beside a running one, never where `status` could not be
-//! read), and `team up` goes on only once the started one answers.
+//! read), and `team up` goes on only once the started one answers; a server is stopped only
+//! when its own `workspace list` is empty.
 
 use std::time::{Duration, Instant};
 
 use super::surface::SessionStatus;
-use super::Herdr;
+use super::{parse_json, unexpected, Ctx, Herdr};
 use crate::mux::MuxError;
+use serde_json::Value;
 
 /// How long a started server may take to answer `status` (a release build answers in ~50 ms).
 pub const START_BOUND: Duration = Duration::from_secs(10);
@@ -53,6 +60,28 @@ impl Herdr {
             std::thread::sleep(Duration::from_millis(25));
         }
         Ok(Server::Started)
+    }
+
+    /// Stops the session's server when it holds no workspace any more.
+    pub(super) fn end_when_empty(&self, session: &str) -> Result<(), MuxError> {
+        let ctx = Ctx { seat: String::new(), pane: String::new() };
+        let out = self.call(session, &["workspace", "list"], &ctx)?;
+        let doc = parse_json(&out, "workspace list")?;
+        let list = doc
+            .pointer("/result/workspaces")
+            .and_then(Value::as_array)
+            .ok_or_else(|| unexpected("workspace list", &out))?;
+        if !list.is_empty() {
+            return Ok(());
+        }
+        let out = self.run_raw(&["session", "stop", session, "--json"])?;
+        match serde_json::from_slice::<Value>(&out.stdout).ok().and_then(|d| d.get("stopped").and_then(Value::as_bool)) {
+            Some(true) => Ok(()),
+            _ => Err(MuxError::Failed(format!(
+                "the herdr server of session \"{session}\" holds no workspace any more, but `herdr session stop {session}` did not stop it: {}",
+                out.stderr_str().lines().next().unwrap_or("")
+            ))),
+        }
     }
 
     /// `Some(running)` as `herdr --session <session> status` says it; `None` when its answer
