@@ -22,7 +22,8 @@
 # herdr 0.8.2 pins Rust 1.96.1 (rust-toolchain.toml); it builds with this repository's 1.95.0,
 # which is what RUSTUP_TOOLCHAIN selects here.
 #
-# Measured (2 shared cores, other builds beside it): see docs/launch.md "On herdr".
+# Measured (2 shared cores, other builds beside it): ~30 min per version; see docs/launch.md
+# "On herdr".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${TEAM_TESTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/team-tests}"
