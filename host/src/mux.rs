@@ -536,6 +536,12 @@ pub trait Runner: Send + Sync {
     fn run_for(&self, argv: &[String], _limit: std::time::Duration) -> std::io::Result<RunOutput> {
         self.run(argv)
     }
+    /// Starts `argv[0]` with `argv[1..]` and leaves it running on its own (herdr's server runs
+    /// in the foreground): stdin and output closed, in a process group of its own, not waited
+    /// for. A runner that starts nothing says `Unsupported`.
+    fn start(&self, argv: &[String]) -> std::io::Result<()> {
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, format!("this runner starts no {}", argv[0])))
+    }
 }
 
 /// How long one call to the multiplexer's program may take: a tmux or herdr call answers in
@@ -552,6 +558,14 @@ impl Runner for SystemRunner {
     }
     fn run_for(&self, argv: &[String], limit: std::time::Duration) -> std::io::Result<RunOutput> {
         SystemRunner::run_within(argv, limit.max(CALL_TIMEOUT))
+    }
+    fn start(&self, argv: &[String]) -> std::io::Result<()> {
+        use std::os::unix::process::CommandExt;
+        use std::process::Stdio;
+        let mut cmd = std::process::Command::new(&argv[0]);
+        cmd.args(&argv[1..]).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+        // left running: it outlives this run (the orphan is reaped by init)
+        cmd.spawn().map(drop)
     }
 }
 

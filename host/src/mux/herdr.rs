@@ -43,6 +43,7 @@ pub mod errors;
 pub mod launch;
 mod read;
 mod seats;
+pub mod server;
 pub mod surface;
 
 use super::{

@@ -46,6 +46,7 @@ mod status_reports_tmux;
 mod status_tmux;
 mod transcripts;
 mod typed_tmux;
+mod up_herdr;
 mod up_tmux;
 mod vendor_configs;
 mod watch_tmux;

@@ -1,6 +1,6 @@
 //! What `team up` and `team down` ask of herdr: the team's workspace in the session (the
 //! workspace labelled with the team's name — the label `team register` writes on its sidebar
-//! line), a pane opened for a seat (the workspace created with its first seat's pane, a tab of
+//! line), the session's server started when it does not run (`server`), a pane opened for a seat (the workspace created with its first seat's pane, a tab of
 //! it for each further seat), the pane named as the seat before its CLI draws, the launch, a
 //! pane closed, a key pressed by name.
 //!
@@ -84,9 +84,11 @@ impl Herdr {
         Ok(infos)
     }
 
-    /// Opens `seat`'s pane in `cwd`: the team's workspace created with it when there is none,
-    /// else a tab of that workspace; on 0.7.1 the pane's shell is named as the seat here.
+    /// Opens `seat`'s pane in `cwd`: the session's server started when it does not run
+    /// (`ensure_server`), the team's workspace created with the pane when there is none, else a
+    /// tab of that workspace; on 0.7.1 the pane's shell is named as the seat here.
     pub(super) fn open_in(&self, session: &str, cwd: &Path, seat: &str, team: &str) -> Result<PaneInfo, MuxError> {
+        self.ensure_server(session)?;
         let dir = cwd.display().to_string();
         let ctx = Ctx { seat: seat.into(), pane: String::new() };
         let (verb, out) = match self.team_workspace(session, team)? {
@@ -194,11 +196,13 @@ impl Herdr {
         }
     }
 
-    /// Closes pane `id`; one already gone is no error.
+    /// Closes pane `id`; one already gone is no error. A server left holding no workspace
+    /// ends with it (`end_when_empty`).
     pub(super) fn close(&self, session: &str, id: &str) -> Result<(), MuxError> {
         let ctx = Ctx { seat: String::new(), pane: id.into() };
         match self.ask(session, &["pane", "close", id], &ctx) {
-            Ok(_) | Err(Refusal { code: Some(Code::PaneNotFound), .. }) => Ok(()),
+            Ok(_) => self.end_when_empty(session),
+            Err(Refusal { code: Some(Code::PaneNotFound), .. }) => Ok(()),
             Err(r) => Err(r.error),
         }
     }

@@ -46,6 +46,9 @@ pub struct FixtureRunner {
     /// for the benchmark's counterfactual). `None`: at once.
     pub cost: Option<fn(&[String], f64) -> f64>,
     calls: Mutex<Vec<Vec<String>>>,
+    /// The answers that win once something was started (`Runner::start`: herdr's server).
+    after_start: Answers,
+    started: Mutex<Vec<Vec<String>>>,
 }
 
 pub fn argv(args: &[&str]) -> Vec<String> {
@@ -97,6 +100,18 @@ impl FixtureRunner {
         self = self.on(args, code, file);
         self.set = own;
         self
+    }
+
+    /// Like `on`, once `Runner::start` was called (the server it started answers).
+    pub fn on_after_start(mut self, args: &[&str], code: i32, file: &str) -> Self {
+        let (out, err) = self.load(file);
+        self.after_start.insert(argv(args), (code, out, err, 0.0));
+        self
+    }
+
+    /// Every argv `Runner::start` was given.
+    pub fn started(&self) -> Vec<Vec<String>> {
+        self.started.lock().unwrap().clone()
     }
 
     /// Like `on`, in `phase` only.
@@ -175,8 +190,9 @@ impl Runner for FixtureRunner {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
         self.calls.lock().unwrap().push(argv.to_vec());
         let phase = *self.phase.lock().unwrap();
-        let (code, stdout, stderr, ms) = self.phases[phase]
-            .get(argv)
+        let started = !self.started.lock().unwrap().is_empty();
+        let (code, stdout, stderr, ms) = (started.then(|| self.after_start.get(argv)).flatten())
+            .or_else(|| self.phases[phase].get(argv))
             .or_else(|| self.common.get(argv))
             .unwrap_or_else(|| panic!("herdr was run with an argv no recording answers (phase {phase}): {argv:?}"))
             .clone();
@@ -192,6 +208,10 @@ impl Runner for FixtureRunner {
         *self.phase.lock().unwrap() = phase.max(next);
         Ok(RunOutput { code: Some(code), stdout, stderr })
     }
+    fn start(&self, argv: &[String]) -> std::io::Result<()> {
+        self.started.lock().unwrap().push(argv.to_vec());
+        Ok(())
+    }
 }
 
 /// Shares the runner with the adapter so the test can read the calls afterwards.
@@ -199,6 +219,9 @@ pub struct Shared(pub Arc<FixtureRunner>);
 impl Runner for Shared {
     fn run(&self, argv: &[String]) -> std::io::Result<RunOutput> {
         self.0.run(argv)
+    }
+    fn start(&self, argv: &[String]) -> std::io::Result<()> {
+        self.0.start(argv)
     }
 }
 

@@ -208,7 +208,10 @@ fn on_0_7_1_a_new_pane_that_does_not_take_the_name_is_closed_again() {
     let (h, r) = herdr(r);
     let e = h.open_team_seat("teamfx", Path::new(CWD), "reviewer", "team-fixtures").unwrap_err();
     assert_eq!(e.to_string(), "herdr did not take the name \"reviewer\" for the new pane w1:p2; it was closed");
-    assert_eq!(calls(&r).last().unwrap(), &argv(&["--session", "teamfx", "pane", "close", "w1:p2"]));
+    let calls = calls(&r);
+    assert!(calls.contains(&argv(&["--session", "teamfx", "pane", "close", "w1:p2"])), "{calls:?}");
+    // the workspace holds another pane: the server runs on
+    assert_eq!(calls.last().unwrap(), &argv(&["--session", "teamfx", "workspace", "list"]));
 }
 
 #[test]
@@ -216,6 +219,8 @@ fn down_closes_a_pane_and_presses_keys_by_herdr_s_names_on_both_versions() {
     for set in [V071, V082] {
         let r = FixtureRunner::running(set, &["teamfx"])
             .on(&["--session", "teamfx", "pane", "close", "w1:p5"], 0, "pane-close.json")
+            // another workspace is left: the server runs on
+            .on(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list.json")
             .on(&["--session", "teamfx", "pane", "close", "w1:p99"], 1, "error-pane-send-keys-unknown.stderr.json")
             .on(&["--session", "teamfx", "pane", "send-keys", "w1:p2", "enter"], 0, "pane-send-keys-enter.txt")
             // the recorded answer of a key the pane took: send-keys prints nothing
@@ -226,7 +231,8 @@ fn down_closes_a_pane_and_presses_keys_by_herdr_s_names_on_both_versions() {
         h.close_pane("teamfx", "w1:p99").unwrap();
         h.press_key(&pane("w1:p2", "rev"), Key::Enter).unwrap();
         h.press_key(&pane("w1:p2", "rev"), Key::CtrlC).unwrap();
-        assert_eq!(calls(&r).len(), 4, "{set}");
+        // the two closes, the look at what the server still holds after the one that closed, the keys
+        assert_eq!(calls(&r).len(), 5, "{set}");
     }
 }
 
@@ -256,5 +262,68 @@ fn the_team_s_panes_are_looked_for_only_in_the_workspace_its_name_labels() {
         // the recorded workspace is labelled team-fixtures: another team has no pane there
         assert_eq!(h.team_panes("teamfx", "beacon").unwrap(), Vec::new(), "{set}");
         assert_eq!(calls(&r), vec![argv(&["--session", "teamfx", "workspace", "list"])], "{set}");
+    }
+}
+
+#[test]
+fn a_session_whose_server_does_not_run_gets_one_started_and_answering_on_both_versions() {
+    for set in [V082, V071] {
+        let r = FixtureRunner::of(set)
+            .on(&["--session", "teamfx", "status"], 0, "status-not-running.txt")
+            .on_after_start(&["--session", "teamfx", "status"], 0, "status-running.txt");
+        let (h, r) = herdr(r);
+        assert_eq!(h.ensure_server("teamfx").unwrap(), super::server::Server::Started, "{set}");
+        assert_eq!(r.started(), vec![argv(&["--session", "teamfx", "server"])], "{set}");
+    }
+}
+
+#[test]
+fn on_0_8_2_the_first_seat_of_a_stopped_session_opens_once_its_started_server_answers() {
+    let r = FixtureRunner::of(V082)
+        .on(&["--session", "teamfx", "status"], 0, "status-not-running.txt")
+        .on_after_start(&["--session", "teamfx", "status"], 0, "status-running.txt")
+        .on_after_start(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list-empty.json")
+        .on_after_start(
+            &["--session", "teamfx", "workspace", "create", "--cwd", CWD, "--label", "fixture-ws", "--no-focus"],
+            0,
+            "workspace-create.json",
+        )
+        .on_after_start(
+            &["--session", "teamfx", "pane", "process-info", "--pane", "w1:p1"],
+            0,
+            "pane-process-info-shell.json",
+        );
+    let (h, r) = herdr(r);
+    let p = h.open_team_seat("teamfx", Path::new(CWD), "lead", "fixture-ws").unwrap();
+    assert_eq!(p.id, "w1:p1");
+    assert_eq!(r.started(), vec![argv(&["--session", "teamfx", "server"])]);
+}
+
+#[test]
+fn a_running_server_is_never_started_again() {
+    let r = FixtureRunner::running(V082, &["teamfx"])
+        .on(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list-empty.json")
+        .on(
+            &["--session", "teamfx", "workspace", "create", "--cwd", CWD, "--label", "fixture-ws", "--no-focus"],
+            0,
+            "workspace-create.json",
+        )
+        .on(&["--session", "teamfx", "pane", "process-info", "--pane", "w1:p1"], 0, "pane-process-info-shell.json");
+    let (h, r) = herdr(r);
+    h.open_team_seat("teamfx", Path::new(CWD), "lead", "fixture-ws").unwrap();
+    assert!(r.started().is_empty(), "{:?}", r.started());
+    assert!(r.calls().contains(&argv(&["--session", "teamfx", "status"])), "the server was asked about first");
+}
+
+#[test]
+fn the_server_ends_once_the_last_pane_it_held_closed_on_both_versions() {
+    for set in [V082, V071] {
+        let r = FixtureRunner::running(set, &["teamfx"])
+            .on(&["--session", "teamfx", "pane", "close", "w1:p5"], 0, "pane-close.json")
+            .on(&["--session", "teamfx", "workspace", "list"], 0, "workspace-list-empty.json")
+            .on(&["session", "stop", "teamfx", "--json"], 0, "session-stop.json");
+        let (h, r) = herdr(r);
+        h.close_pane("teamfx", "w1:p5").unwrap();
+        assert_eq!(calls(&r).last().unwrap(), &argv(&["session", "stop", "teamfx", "--json"]), "{set}");
     }
 }
