@@ -134,9 +134,10 @@ mod tests {
         for b in BUNDLED {
             assert!(per_cli.get(b.id).copied().unwrap_or(0) >= 5, "{}: too few fixtures ({per_cli:?})", b.id);
         }
-        // Real captures (grok-cli 0.0.34's seven live ones among them), and the screens derived
+        // Real captures (grok-cli 0.0.34's seven live ones, Claude Code's two of a team_add call and
+        // Qwen Code's untrusted folder among them), and the screens derived
         // from real ones (re-wrapped to narrow panes).
-        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 202, "{per_cli:?}");
+        assert_eq!(all.iter().filter(|f| !f.synthetic && f.derived_from.is_none()).count(), 205, "{per_cli:?}");
         assert!(all.iter().filter(|f| f.derived_from.is_some()).count() >= 15, "{per_cli:?}");
     }
 
