@@ -11,9 +11,8 @@
 //! keeper asks rev through `team_send` and rev's answer, through its `team_send`, reaches
 //! keeper's model; `team up` again starts nothing; a draft in keeper's composer makes `team down`
 //! leave keeper running and say so, the draft intact; once cleared, `team down` leaves no claude
-//! or codex process and no session — but first, with rev down, keeper's model starts rev again
-//! through `team_add`, once its person has answered the two questions Claude asks before it. A
-//! checkout new to the CLIs stops each at its trust dialog, reported and never pressed.
+//! or codex process and no session. A checkout new to the CLIs stops each at its trust dialog,
+//! reported and never pressed.
 
 use super::harness::{claude_env, signed_in_claude, signed_in_codex, RealWorld};
 use crate::common;
@@ -358,7 +357,6 @@ fn draft_then_down(rw: &RealWorld, kp: &str, rp: &str) {
     assert!(out.status.success());
     wait_screen(rw, kp, "an empty composer", |s| !s.contains("half a thought"));
     wait_idle(rw, "claude-keeper");
-    let rp = keeper_adds_rev(rw, kp, rp);
     let t = Instant::now();
     let r = rw.w.team(&["down"]);
     let second_down = t.elapsed();
@@ -369,7 +367,6 @@ fn draft_then_down(rw: &RealWorld, kp: &str, rp: &str) {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains(&format!("gpt-reviewer: down (asked with Ctrl-C; pane {rp} closed)")), "{}", r.stdout);
     assert_eq!(cli_processes(rw), Vec::<String>::new(), "a CLI outlived team down");
     let has = rw.tmux(&["has-session", "-t", "=beacon"]);
     assert!(!has.status.success(), "the session outlived its last seat");
@@ -378,52 +375,4 @@ fn draft_then_down(rw: &RealWorld, kp: &str, rp: &str) {
         first_down.as_millis(),
         second_down.as_millis()
     );
-}
-
-/// Rev is down and keeper idle: the owner asks keeper to bring rev back, and keeper's model
-/// calls `team_add` (its lead's right: `leads: true`). Claude Code asks its person before the
-/// call (the owner's approval covers the messaging tools, never the two that start and stop
-/// processes): the question is read as a dialog, and the person's Enter (`1. Yes`) lets it run.
-/// Rev's Codex starts into the session (its hooks already trusted, so no question), is recorded
-/// `ready`, and the tool's answer tells the model so. Answers rev's new pane.
-fn keeper_adds_rev(rw: &RealWorld, kp: &str, old_pane: &str) -> String {
-    rw.mock.script(serde_json::json!({ "root": rw.w.repo, "rules": [
-        { "when": "send-drops/beacon/claude-keeper/", "steps": [
-            { "read": "@trigger" },
-            { "tool": "ToolSearch", "input": { "query": "select:mcp__team__team_add" } },
-            { "tool": "mcp__team__team_add", "input": { "seat": "gpt-reviewer" } },
-            { "text": "Started rev." },
-        ]},
-    ]}));
-    let r = rw.w.team(&["send", "claude-keeper", "keeper, start rev again through team_add"]);
-    assert!(r.stdout.contains("claude-keeper: delivered"), "{r:?}");
-    let drop = rw.drops("claude-keeper").into_iter().max_by_key(|d| std::fs::metadata(d).unwrap().modified().unwrap());
-    let trigger = super::checks::trigger(rw, &drop.unwrap());
-    // Claude Code 2.1.332 starts in auto mode; behind a gateway its server-side check never
-    // arrives, so the call stops first at `Auto mode can't check actions in this session`
-    wait_screen(rw, kp, "auto mode's question", |s| {
-        s.contains("Auto mode can't check actions in this session") && s.contains("Enter to stay in auto mode")
-    });
-    wait_reads(rw, "claude-keeper", "dialog");
-    // the person stays in auto mode; the call then asks for the person's approval, `No` focused
-    assert!(rw.tmux(&["send-keys", "-t", kp, "Enter"]).status.success());
-    wait_screen(rw, kp, "the question before team_add", |s| {
-        s.contains("Team Add") && s.contains("Do you want to proceed?")
-    });
-    wait_reads(rw, "claude-keeper", "dialog");
-    assert!(screen(rw, kp).contains("❯ No"), "{}", screen(rw, kp));
-    assert!(rw.tmux(&["send-keys", "-t", kp, "Down"]).status.success());
-    wait_screen(rw, kp, "Yes selected", |s| s.contains("❯ Yes"));
-    let t = Instant::now();
-    assert!(rw.tmux(&["send-keys", "-t", kp, "Enter"]).status.success());
-    let added = rw.mock.wait_result("anthropic", &trigger, 3);
-    eprintln!("TEAM-ADD keeper's team_add answered in {} ms: {added}", t.elapsed().as_millis());
-    let rec = record(rw, "gpt-reviewer");
-    let pane = rec["pane"].as_str().unwrap_or_else(|| panic!("rev has no pane: {rec}")).to_string();
-    assert_eq!(rec["stage"].as_str(), Some("ready"), "{rec}");
-    assert_ne!(pane, old_pane, "rev's record still names the closed pane");
-    assert!(added.contains(&format!("gpt-reviewer: up (codex 0.171.0 in {pane}, idle)")), "team_add's answer: {added}");
-    assert!(cli_processes(rw).iter().any(|p| p.contains("codex")), "no codex runs: {:?}", cli_processes(rw));
-    wait_idle(rw, "claude-keeper");
-    pane
 }
